@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Upcoming features that make mistakes visible at compile time (Hummingbird 2 does the same).
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "attributiond",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "attributiond", targets: ["attributiond"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
+        .target(name: "HTTP", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
+        .target(name: "Attribution", swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["CSQLite", "Attribution"], swiftSettings: strictSettings),
+        .target(name: "API", dependencies: ["HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "attributiond",
+            dependencies: ["HTTP", "API", "Store", "Attribution",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSettings),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTP"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

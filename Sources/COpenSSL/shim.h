@@ -1,0 +1,9 @@
+#ifndef ATTRIBUTIOND_COPENSSL_SHIM_H
+#define ATTRIBUTIOND_COPENSSL_SHIM_H
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+#endif

@@ -1,0 +1,255 @@
+@preconcurrency import Dispatch
+
+/// One accepted socket, driven by Dispatch sources on its own serial queue. It only moves bytes and
+/// carries out what `ConnectionStateMachine` decides; all its mutable state is confined to `queue`,
+/// which is why it can be `@unchecked Sendable`.
+final class Connection: @unchecked Sendable {
+    private let fd: Int32
+    let peer: SocketAddress?
+    /// Opened only to answer 503 because the server is full.
+    let isRejection: Bool
+    private let queue: DispatchQueue
+    private let context: ConnectionContext
+    private var machine: ConnectionStateMachine
+    private let onClosed: @Sendable (Connection) -> Void
+
+    private let readSource: any DispatchSourceRead
+    private var writeSource: (any DispatchSourceWrite)?
+    private let timer: any DispatchSourceTimer
+    /// Sources still registered on `fd`; it is closed when the last one's cancel handler has run.
+    private var liveSources = 1
+
+    private var readBuffer: UnsafeMutableRawBufferPointer
+    private var output: [UInt8] = []
+    private var outputOffset = 0
+
+    private var readSuspended = false
+    private var inputEnded = false
+    private var closeWhenFlushed = false
+    private var lingerDeadline: UInt64?
+    private var tornDown = false
+
+    init(fd: Int32, peer: SocketAddress?, context: ConnectionContext, target: DispatchQueue,
+         isRejection: Bool = false, onClosed: @escaping @Sendable (Connection) -> Void) {
+        self.fd = fd
+        self.peer = peer
+        self.isRejection = isRejection
+        self.context = context
+        self.onClosed = onClosed
+        self.queue = DispatchQueue(label: "attributiond.connection", target: target)
+        self.machine = ConnectionStateMachine(limits: context.limits, now: Self.now())
+        self.readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        self.timer = DispatchSource.makeTimerSource(queue: queue)
+        self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 8)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    func start() {
+        readSource.setEventHandler { [self] in readAvailable() }
+        readSource.setCancelHandler { [self] in sourceCancelled() }
+        timer.setEventHandler { [self] in tick() }
+        let interval = Int(context.limits.tickInterval.nanoseconds)
+        timer.schedule(deadline: .now() + .nanoseconds(interval), repeating: .nanoseconds(interval),
+                       leeway: .nanoseconds(interval / 4))
+        readSource.resume()
+        timer.resume()
+    }
+
+    /// Answers one response and closes: used when the server is at its connection limit.
+    func reject(with response: HTTPResponse) {
+        queue.async { [self] in
+            let bytes = ResponseSerializer.serialize(response, dateLine: HTTPDateCache.shared.headerLine(),
+                                                     omitBody: false, close: true, keepAliveHTTP10: false)
+            perform([.write(bytes), .close])
+        }
+    }
+
+    func beginShutdown() {
+        queue.async { [self] in
+            guard !tornDown else { return }
+            perform(machine.shutdown(now: Self.now()))
+        }
+    }
+
+    func forceClose() {
+        queue.async { [self] in teardown() }
+    }
+
+    // MARK: - Reading
+
+    private func readAvailable() {
+        guard !tornDown else { return }
+        switch Socket.receive(fd, into: readBuffer) {
+        case .bytes(let count):
+            if lingerDeadline != nil { return }  // draining after our last response: discard
+            perform(machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: Self.now()))
+        case .endOfFile:
+            inputEnded = true
+            // The source is level-triggered: stop watching a socket that will stay readable at EOF.
+            suspendReading()
+            if lingerDeadline != nil {
+                teardown()
+            } else {
+                perform(machine.inputEnded(now: Self.now()))
+            }
+        case .wouldBlock:
+            return
+        case .failed:
+            teardown()
+        }
+    }
+
+    private func suspendReading() {
+        guard !readSuspended else { return }
+        readSuspended = true
+        readSource.suspend()
+    }
+
+    private func resumeReading() {
+        guard readSuspended, !inputEnded else { return }
+        readSuspended = false
+        readSource.resume()
+    }
+
+    // MARK: - Carrying out actions
+
+    private func perform(_ actions: [ConnectionStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .dispatch(var request, let sequence):
+                request.remoteAddress = peer
+                dispatch(request, sequence: sequence)
+            case .write(let bytes):
+                if output.isEmpty {
+                    output = bytes
+                } else {
+                    output.append(contentsOf: bytes)
+                }
+            case .close:
+                closeWhenFlushed = true
+            case .abort:
+                teardown()
+                return
+            case .pauseReading:
+                suspendReading()
+            case .resumeReading:
+                resumeReading()
+            }
+        }
+        flushOutput()
+    }
+
+    private func dispatch(_ request: HTTPRequest, sequence: UInt64) {
+        guard context.acquireRequestSlot() else {
+            perform(machine.responseReady(context.overloaded, sequence: sequence, now: Self.now()))
+            return
+        }
+        let context = self.context
+        context.handlerQueue.async {
+            context.responder.respond(to: request) { response in
+                context.releaseRequestSlot()
+                self.queue.async {
+                    guard !self.tornDown else { return }
+                    self.perform(self.machine.responseReady(response, sequence: sequence, now: Self.now()))
+                }
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    private func flushOutput() {
+        guard !tornDown else { return }
+        if outputOffset < output.count {
+            while outputOffset < output.count {
+                let result = output.withUnsafeBytes { Socket.send(fd, UnsafeRawBufferPointer(rebasing: $0[outputOffset...])) }
+                switch result {
+                case .bytes(let count):
+                    outputOffset += count
+                case .wouldBlock:
+                    armWriteSource()
+                    return
+                case .endOfFile, .failed:
+                    teardown()
+                    return
+                }
+            }
+            output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+            outputOffset = 0
+            disarmWriteSource()
+            _ = machine.writesFlushed(now: Self.now())
+        }
+        if closeWhenFlushed, lingerDeadline == nil {
+            startLingering()
+        }
+    }
+
+    private func armWriteSource() {
+        guard writeSource == nil else { return }
+        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { [self] in flushOutput() }
+        source.setCancelHandler { [self] in sourceCancelled() }
+        liveSources += 1
+        writeSource = source
+        source.resume()
+    }
+
+    private func disarmWriteSource() {
+        guard let source = writeSource else { return }
+        writeSource = nil
+        source.cancel()
+    }
+
+    /// After our last response: half-close, then read and discard until the client closes or the
+    /// linger time is up, so unread request bytes do not turn into a TCP reset that destroys the
+    /// response before the client reads it.
+    private func startLingering() {
+        Socket.shutdownWrite(fd)
+        if inputEnded {
+            teardown()
+            return
+        }
+        lingerDeadline = Self.now() + context.limits.lingerTimeout.nanoseconds
+        resumeReading()
+    }
+
+    // MARK: - Timers and teardown
+
+    private func tick() {
+        guard !tornDown else { return }
+        if let deadline = lingerDeadline {
+            if Self.now() >= deadline { teardown() }
+            return
+        }
+        perform(machine.tick(now: Self.now()))
+    }
+
+    private func teardown() {
+        guard !tornDown else { return }
+        tornDown = true
+        timer.cancel()
+        disarmWriteSource()
+        if readSuspended {
+            readSuspended = false
+            readSource.resume()  // a suspended source never runs its cancel handler
+        }
+        readSource.cancel()
+        output = []
+    }
+
+    private func sourceCancelled() {
+        liveSources -= 1
+        if liveSources == 0 {
+            Socket.close(fd)
+            // Release the handlers' references to self, then tell the server.
+            readSource.setEventHandler(handler: nil)
+            timer.setEventHandler(handler: nil)
+            onClosed(self)
+        }
+    }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}

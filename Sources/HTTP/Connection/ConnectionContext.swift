@@ -1,0 +1,36 @@
+import Dispatch
+import Synchronization
+
+/// What every connection of one server shares: the application, where handlers run, the limits,
+/// and the server-wide count of requests being handled (back-pressure: beyond the limit a request
+/// is answered 503 at once instead of queueing without bound).
+final class ConnectionContext: Sendable {
+    let responder: any HTTPResponder
+    let limits: HTTPServerLimits
+    /// Handlers run here, off the connections' I/O queues.
+    let handlerQueue: DispatchQueue
+    private let inFlight = Atomic<Int>(0)
+    let overloaded: HTTPResponse
+
+    init(responder: any HTTPResponder, limits: HTTPServerLimits) {
+        self.responder = responder
+        self.limits = limits
+        self.handlerQueue = DispatchQueue(label: "attributiond.handlers", qos: .userInitiated, attributes: .concurrent)
+        var response = ErrorBody.response(status: .serviceUnavailable, code: "overloaded",
+                                          message: "the server is busy; retry shortly")
+        response.headers.add("Retry-After", String(limits.retryAfterSeconds))
+        self.overloaded = response
+    }
+
+    func acquireRequestSlot() -> Bool {
+        if inFlight.add(1, ordering: .relaxed).newValue > limits.maxInFlightRequests {
+            inFlight.subtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func releaseRequestSlot() {
+        inFlight.subtract(1, ordering: .relaxed)
+    }
+}

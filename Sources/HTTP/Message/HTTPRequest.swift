@@ -1,0 +1,102 @@
+/// A complete request: head, body and where it came from.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The request-target exactly as sent (RFC 9112 §3.2).
+    public var target: String
+    public var version: HTTPVersion
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// The TCP peer; nil for requests built in tests.
+    public var remoteAddress: SocketAddress?
+    /// Named segments captured by the router (`/:code` → `["code": "abc"]`), percent-decoded.
+    public var pathParameters: [String: String] = [:]
+    /// The pattern of the route that matched, e.g. `/api/sdk/v1/resolve/:code` (for logs and metrics).
+    public var routePattern: String?
+
+    public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
+                headers: HTTPHeaders = [:], body: [UInt8] = [], remoteAddress: SocketAddress? = nil) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The path part of the target, still percent-encoded. For absolute-form targets
+    /// (RFC 9112 §3.2.2) the scheme and authority are dropped.
+    public var path: Substring {
+        var rest = Substring(target)
+        // absolute-form: skip "scheme://authority".
+        if !rest.hasPrefix("/"), let colon = rest.firstIndex(of: ":") {
+            rest = rest[colon...].dropFirst(3)
+            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        }
+        if let query = rest.firstIndex(of: "?") { return rest[..<query] }
+        return rest
+    }
+
+    /// The query string without the `?`, or nil when the target has none.
+    public var query: Substring? {
+        guard let mark = target.firstIndex(of: "?") else { return nil }
+        return target[target.index(after: mark)...]
+    }
+
+    /// Query parameters in order, percent-decoded, `+` read as a space (HTML form encoding).
+    public var queryItems: [(name: String, value: String)] {
+        guard let query else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentDecoding.decode(parts[0], plusAsSpace: true)
+            let value = parts.count > 1 ? PercentDecoding.decode(parts[1], plusAsSpace: true) : ""
+            return (name: name, value: value)
+        }
+    }
+
+    public func queryValue(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// Whether the client asked to keep the connection open after this request
+    /// (RFC 9112 §9.3: persistent by default in 1.1, opt-in with `keep-alive` in 1.0).
+    public var wantsKeepAlive: Bool {
+        switch version {
+        case .http1_1: return !headers.listContains("Connection", token: "close")
+        case .http1_0: return headers.listContains("Connection", token: "keep-alive")
+        }
+    }
+}
+
+enum PercentDecoding {
+    static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(text)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next() {
+                if let h = hexValue(high), let l = hexValue(low) {
+                    bytes.append(h << 4 | l)
+                } else {
+                    bytes.append(contentsOf: [byte, high, low])
+                }
+            } else if plusAsSpace, byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,141 @@
+/// An immutable route tree. Matching walks one node per path segment; literal children are tried
+/// before the parameter child, with backtracking, so the most specific route wins.
+public final class Router: HTTPResponder {
+    final class Node: Sendable {
+        let literals: [String: Node]
+        let parameterName: String?
+        let parameter: Node?
+        struct Route: Sendable {
+            let handler: RouteHandler
+            let pattern: String
+        }
+
+        let routes: [HTTPMethod: Route]
+        /// `Allow` header value for a 405 here, computed once.
+        let allow: String
+
+        init(entries: [(segments: ArraySlice<Substring>, entry: RouterBuilder.Entry)]) {
+            var routes: [HTTPMethod: Route] = [:]
+            var literalGroups: [String: [(ArraySlice<Substring>, RouterBuilder.Entry)]] = [:]
+            var parameterGroup: [(ArraySlice<Substring>, RouterBuilder.Entry)] = []
+            var parameterName: String?
+            for (segments, entry) in entries {
+                guard let first = segments.first else {
+                    routes[entry.method] = Route(handler: entry.handler, pattern: entry.pattern)
+                    continue
+                }
+                if first.hasPrefix(":") {
+                    let name = String(first.dropFirst())
+                    precondition(parameterName == nil || parameterName == name,
+                                 "conflicting parameter names :\(parameterName!) and :\(name) in \(entry.pattern)")
+                    parameterName = name
+                    parameterGroup.append((segments.dropFirst(), entry))
+                } else {
+                    literalGroups[String(first), default: []].append((segments.dropFirst(), entry))
+                }
+            }
+            self.routes = routes
+            self.literals = literalGroups.mapValues { Node(entries: $0) }
+            self.parameterName = parameterName
+            self.parameter = parameterGroup.isEmpty ? nil : Node(entries: parameterGroup)
+            var methods = Set(routes.keys.map(\.rawValue))
+            if routes[.get] != nil { methods.insert("HEAD") }
+            self.allow = methods.sorted().joined(separator: ", ")
+        }
+    }
+
+    private let root: Node
+    private let reserved: Set<String>
+    private let notFound: @Sendable (HTTPRequest) -> HTTPResponse
+    private let errorResponse: @Sendable (any Error, HTTPRequest) -> HTTPResponse
+
+    init(_ builder: RouterBuilder) {
+        root = Node(entries: builder.entries.map { (Self.segments(of: Substring($0.pattern))[...], $0) })
+        reserved = builder.reservedFirstSegments
+        notFound = builder.notFound
+        errorResponse = builder.errorResponse
+    }
+
+    public enum Match {
+        case found(RouteHandler, pattern: String, parameters: [String: String])
+        /// The path exists but not for this method.
+        case methodNotAllowed(allow: String)
+        case notFound
+    }
+
+    public func match(method: HTTPMethod, path: Substring) -> Match {
+        let segments = Self.segments(of: path)
+        var captured: [(String, Substring)] = []
+        guard let node = find(root, segments[...], depth: 0, captured: &captured) else { return .notFound }
+        // RFC 9110 §9.3.2: HEAD is answered as GET would be, without the body.
+        let route = node.routes[method] ?? (method == .head ? node.routes[.get] : nil)
+        guard let route else { return .methodNotAllowed(allow: node.allow) }
+        var parameters: [String: String] = [:]
+        for (name, value) in captured { parameters[name] = PercentDecoding.decode(value, plusAsSpace: false) }
+        return .found(route.handler, pattern: route.pattern, parameters: parameters)
+    }
+
+    private func find(_ node: Node, _ segments: ArraySlice<Substring>, depth: Int,
+                      captured: inout [(String, Substring)]) -> Node? {
+        guard let segment = segments.first else { return node.routes.isEmpty ? nil : node }
+        let rest = segments.dropFirst()
+        if let literal = node.literals[String(segment)], let found = find(literal, rest, depth: depth + 1, captured: &captured) {
+            return found
+        }
+        if let parameter = node.parameter, !segment.isEmpty, !(depth == 0 && reserved.contains(String(segment))) {
+            captured.append((node.parameterName!, segment))
+            if let found = find(parameter, rest, depth: depth + 1, captured: &captured) { return found }
+            captured.removeLast()
+        }
+        return nil
+    }
+
+    /// "/a/b" → ["a", "b"]; "/" → []; a trailing slash leaves an empty last segment, which no
+    /// parameter matches, so "/health/" is not "/health".
+    static func segments(of path: Substring) -> [Substring] {
+        let trimmed = path.hasPrefix("/") ? path.dropFirst() : path
+        if trimmed.isEmpty { return [] }
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    // MARK: - HTTPResponder
+
+    public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        var request = request
+        switch match(method: request.method, path: request.path) {
+        case .notFound:
+            completion(notFound(request))
+        case .methodNotAllowed(let allow):
+            var response = ErrorBody.response(status: .methodNotAllowed, code: "method_not_allowed",
+                                              message: "\(request.method) is not allowed here; allowed: \(allow)")
+            response.headers.add("Allow", allow)
+            completion(response)
+        case .found(let handler, let pattern, let parameters):
+            request.pathParameters = parameters
+            request.routePattern = pattern
+            switch handler {
+            case .sync(let handle):
+                do {
+                    completion(try handle(request))
+                } catch {
+                    completion(errorResponse(error, request))
+                }
+            case .deferred(let handle):
+                let errorResponse = self.errorResponse
+                let request = request
+                handle(request) { result in
+                    switch result {
+                    case .success(let response): completion(response)
+                    case .failure(let error): completion(errorResponse(error, request))
+                    }
+                }
+            }
+        }
+    }
+
+    public static let defaultErrorResponse: @Sendable (any Error, HTTPRequest) -> HTTPResponse = { error, _ in
+        if let error = error as? HTTPError { return error.response }
+        return ErrorBody.response(status: .internalServerError, code: "internal_error",
+                                  message: "the server could not complete the request")
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+struct Attributiond: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attributiond",
+        abstract: "A self-hosted install-attribution server.",
+        subcommands: [Serve.self, Version.self],
+        defaultSubcommand: Serve.self
+    )
+}
