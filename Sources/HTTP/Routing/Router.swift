@@ -3,11 +3,13 @@
 public final class Router: HTTPResponder {
     final class Node: Sendable {
         let literals: [String: Node]
-        let parameterName: String?
         let parameter: Node?
         struct Route: Sendable {
             let handler: RouteHandler
             let pattern: String
+            /// Names of the pattern's `:parameters` in order: each route names its own, so
+            /// `/:code` and `/:slug/:code` can share the first node.
+            let parameterNames: [String]
         }
 
         let routes: [HTTPMethod: Route]
@@ -18,17 +20,13 @@ public final class Router: HTTPResponder {
             var routes: [HTTPMethod: Route] = [:]
             var literalGroups: [String: [(ArraySlice<Substring>, RouterBuilder.Entry)]] = [:]
             var parameterGroup: [(ArraySlice<Substring>, RouterBuilder.Entry)] = []
-            var parameterName: String?
             for (segments, entry) in entries {
                 guard let first = segments.first else {
-                    routes[entry.method] = Route(handler: entry.handler, pattern: entry.pattern)
+                    let names = Router.segments(of: Substring(entry.pattern)).filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
+                    routes[entry.method] = Route(handler: entry.handler, pattern: entry.pattern, parameterNames: names)
                     continue
                 }
                 if first.hasPrefix(":") {
-                    let name = String(first.dropFirst())
-                    precondition(parameterName == nil || parameterName == name,
-                                 "conflicting parameter names :\(parameterName!) and :\(name) in \(entry.pattern)")
-                    parameterName = name
                     parameterGroup.append((segments.dropFirst(), entry))
                 } else {
                     literalGroups[String(first), default: []].append((segments.dropFirst(), entry))
@@ -36,7 +34,6 @@ public final class Router: HTTPResponder {
             }
             self.routes = routes
             self.literals = literalGroups.mapValues { Node(entries: $0) }
-            self.parameterName = parameterName
             self.parameter = parameterGroup.isEmpty ? nil : Node(entries: parameterGroup)
             var methods = Set(routes.keys.map(\.rawValue))
             if routes[.get] != nil { methods.insert("HEAD") }
@@ -65,25 +62,27 @@ public final class Router: HTTPResponder {
 
     public func match(method: HTTPMethod, path: Substring) -> Match {
         let segments = Self.segments(of: path)
-        var captured: [(String, Substring)] = []
+        var captured: [Substring] = []
         guard let node = find(root, segments[...], depth: 0, captured: &captured) else { return .notFound }
         // RFC 9110 §9.3.2: HEAD is answered as GET would be, without the body.
         let route = node.routes[method] ?? (method == .head ? node.routes[.get] : nil)
         guard let route else { return .methodNotAllowed(allow: node.allow) }
         var parameters: [String: String] = [:]
-        for (name, value) in captured { parameters[name] = PercentDecoding.decode(value, plusAsSpace: false) }
+        for (name, value) in zip(route.parameterNames, captured) {
+            parameters[name] = PercentDecoding.decode(value, plusAsSpace: false)
+        }
         return .found(route.handler, pattern: route.pattern, parameters: parameters)
     }
 
     private func find(_ node: Node, _ segments: ArraySlice<Substring>, depth: Int,
-                      captured: inout [(String, Substring)]) -> Node? {
+                      captured: inout [Substring]) -> Node? {
         guard let segment = segments.first else { return node.routes.isEmpty ? nil : node }
         let rest = segments.dropFirst()
         if let literal = node.literals[String(segment)], let found = find(literal, rest, depth: depth + 1, captured: &captured) {
             return found
         }
         if let parameter = node.parameter, !segment.isEmpty, !(depth == 0 && reserved.contains(String(segment))) {
-            captured.append((node.parameterName!, segment))
+            captured.append(segment)
             if let found = find(parameter, rest, depth: depth + 1, captured: &captured) { return found }
             captured.removeLast()
         }

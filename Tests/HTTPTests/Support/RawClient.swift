@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+@testable import HTTP
+
+/// A blocking TCP client for tests: sends exact bytes, reads exact responses. Every read has a
+/// timeout so a broken server fails the test instead of hanging it.
+final class RawClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Double = 5) throws {
+        let result: Int32
+        if host.contains(":") {
+            fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            inet_pton(AF_INET6, host, &address.sin6_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            inet_pton(AF_INET, host, &address.sin_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        guard result == 0 else {
+            let error = errno
+            close(fd)
+            throw SocketError("connect", code: error)
+        }
+        var on: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        setReceiveTimeout(receiveTimeout)
+    }
+
+    deinit { close(fd) }
+
+    func setReceiveTimeout(_ seconds: Double) {
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Reads more bytes; false on EOF, error or timeout.
+    @discardableResult
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
+    }
+
+    /// Reads one response (status line, headers, Content-Length body). HEAD responses have no body:
+    /// pass `bodyless: true`. Nil when the connection ended first.
+    func readResponse(bodyless: Bool = false) -> TestResponse? {
+        while true {
+            if let response = TestResponse.parse(&buffer, bodyless: bodyless) { return response }
+            guard fill() else { return nil }
+        }
+    }
+
+    /// Reads until the server closes; true if it closed (EOF) within the timeout.
+    func readUntilClosed() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Bytes received and not yet consumed by `readResponse`.
+    var unread: String { String(decoding: buffer, as: UTF8.self) }
+}
+
+struct TestResponse {
+    var status: Int
+    var headers: [(String, String)]
+    var body: [UInt8]
+
+    var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+
+    var closes: Bool { header("Connection")?.lowercased() == "close" }
+
+    var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
+
+    static func parse(_ buffer: inout [UInt8], bodyless: Bool) -> TestResponse? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
+        let head = String(decoding: buffer[0..<end], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
+        let headers = lines.map { line -> (String, String) in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+        let length = bodyless ? 0 : Int(headers.first { $0.0.lowercased() == "content-length" }?.1 ?? "0") ?? 0
+        let bodyStart = end + 4
+        guard buffer.count >= bodyStart + length else { return nil }
+        let body = Array(buffer[bodyStart..<(bodyStart + length)])
+        buffer.removeSubrange(0..<(bodyStart + length))
+        return TestResponse(status: status, headers: headers, body: body)
+    }
+}
