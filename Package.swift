@@ -31,8 +31,10 @@ let package = Package(
             dependencies: ["HTTP", "API", "Store", "Attribution",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSettings),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTP"], swiftSettings: strictSettings),
+        // Test helpers shared by the test targets: a raw socket client that sends exact bytes.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "TestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

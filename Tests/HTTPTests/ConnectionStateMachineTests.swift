@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTP
+import TestSupport
 
 /// Drives the state machine with a mock clock (nanoseconds) and records what it asks for.
 private struct Harness {

@@ -1,5 +1,6 @@
 import Testing
 @testable import HTTP
+import TestSupport
 
 /// Feeds `text` to a fresh parser in one piece and returns the first complete request, or the error.
 private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()) -> Result<HTTPRequest?, HTTPParseError> {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import HTTP
+import TestSupport
 
 @Suite struct ServerTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
@@ -195,7 +196,7 @@ import Testing
         #expect(response.status == 200 && response.bodyText == "slept 400")
         #expect(response.closes)
         #expect(done.wait(timeout: .now() + 5) == .success)
-        #expect(throws: SocketError.self) { _ = try RawClient(port: server.port) }
+        #expect(throws: ConnectError.self) { _ = try RawClient(port: server.port) }
     }
 
     @Test func idleKeepAliveConnectionIsClosed() throws {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 @testable import HTTP
+import TestSupport
 
 /// A real server on 127.0.0.1 port 0 with routes that exercise the transport: echo, slow, status.
 final class TestServer {
@@ -43,9 +44,4 @@ final class TestServer {
         limits.drainTimeout = .seconds(5)
         return limits
     }
-}
-
-/// `GET path HTTP/1.1` with a Host header and any extra lines.
-func get(_ path: String, _ extra: String = "") -> String {
-    "GET \(path) HTTP/1.1\r\nHost: test\r\n\(extra)\r\n"
 }

@@ -2,15 +2,14 @@
 import Glibc
 #endif
 import Foundation
-@testable import HTTP
 
 /// A blocking TCP client for tests: sends exact bytes, reads exact responses. Every read has a
 /// timeout so a broken server fails the test instead of hanging it.
-final class RawClient {
-    let fd: Int32
+public final class RawClient {
+    public let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Double = 5) throws {
+    public init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Double = 5) throws {
         let result: Int32
         if host.contains(":") {
             fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
@@ -34,7 +33,7 @@ final class RawClient {
         guard result == 0 else {
             let error = errno
             close(fd)
-            throw SocketError("connect", code: error)
+            throw ConnectError(code: error)
         }
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -43,14 +42,14 @@ final class RawClient {
 
     deinit { close(fd) }
 
-    func setReceiveTimeout(_ seconds: Double) {
+    public func setReceiveTimeout(_ seconds: Double) {
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -59,7 +58,7 @@ final class RawClient {
         }
     }
 
-    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// Reads more bytes; false on EOF, error or timeout.
     @discardableResult
@@ -73,7 +72,7 @@ final class RawClient {
 
     /// Reads one response (status line, headers, Content-Length body). HEAD responses have no body:
     /// pass `bodyless: true`. Nil when the connection ended first.
-    func readResponse(bodyless: Bool = false) -> TestResponse? {
+    public func readResponse(bodyless: Bool = false) -> TestResponse? {
         while true {
             if let response = TestResponse.parse(&buffer, bodyless: bodyless) { return response }
             guard fill() else { return nil }
@@ -81,7 +80,7 @@ final class RawClient {
     }
 
     /// Reads until the server closes; true if it closed (EOF) within the timeout.
-    func readUntilClosed() -> Bool {
+    public func readUntilClosed() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = recv(fd, &chunk, chunk.count, 0)
@@ -92,23 +91,23 @@ final class RawClient {
     }
 
     /// Bytes received and not yet consumed by `readResponse`.
-    var unread: String { String(decoding: buffer, as: UTF8.self) }
+    public var unread: String { String(decoding: buffer, as: UTF8.self) }
 }
 
-struct TestResponse {
-    var status: Int
-    var headers: [(String, String)]
-    var body: [UInt8]
+public struct TestResponse {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
 
-    var bodyText: String { String(decoding: body, as: UTF8.self) }
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
-    var closes: Bool { header("Connection")?.lowercased() == "close" }
+    public var closes: Bool { header("Connection")?.lowercased() == "close" }
 
-    var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
+    public var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
 
     static func parse(_ buffer: inout [UInt8], bodyless: Bool) -> TestResponse? {
         let separator: [UInt8] = [13, 10, 13, 10]
@@ -128,4 +127,14 @@ struct TestResponse {
         buffer.removeSubrange(0..<(bodyStart + length))
         return TestResponse(status: status, headers: headers, body: body)
     }
+}
+
+public struct ConnectError: Error, CustomStringConvertible {
+    public let code: Int32
+    public var description: String { "connect: \(String(cString: strerror(code)))" }
+}
+
+/// `GET path HTTP/1.1` with a Host header and any extra lines.
+public func get(_ path: String, _ extra: String = "") -> String {
+    "GET \(path) HTTP/1.1\r\nHost: test\r\n\(extra)\r\n"
 }
