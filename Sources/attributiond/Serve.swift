@@ -28,6 +28,13 @@ struct Serve: ParsableCommand {
         var limits = HTTPServerLimits()
         limits.drainTimeout = .seconds(drainSeconds)
         let server = HTTPServer(host: host, port: port, limits: limits, responder: Application.makeRouter())
+        let stopped = DispatchSemaphore(value: 0)
+        // Installed before the server listens: a signal that arrives as soon as "listening" is
+        // logged must find its handler (an inherited SIG_IGN would otherwise swallow it).
+        let signals = SignalHandling { signal in
+            LifecycleLog.write(level: "info", message: "draining", fields: ["signal": signal])
+            server.shutdown { stopped.signal() }
+        }
         do {
             try server.start()
         } catch {
@@ -36,11 +43,6 @@ struct Serve: ParsableCommand {
         }
         LifecycleLog.write(level: "info", message: "listening",
                            fields: ["address": server.boundAddress.map { "\($0)" } ?? "\(host):\(port)"])
-        let stopped = DispatchSemaphore(value: 0)
-        let signals = SignalHandling { signal in
-            LifecycleLog.write(level: "info", message: "draining", fields: ["signal": signal])
-            server.shutdown { stopped.signal() }
-        }
         stopped.wait()
         withExtendedLifetime(signals) {}
         LifecycleLog.write(level: "info", message: "stopped", fields: [:])
