@@ -24,7 +24,10 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .target(name: "HTTP", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         .target(name: "Attribution", swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "Attribution"], swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["CSQLite", "COpenSSL", "Attribution"], swiftSettings: strictSettings,
+                plugins: ["EmbedMigrations"]),
+        .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         .target(name: "API", dependencies: ["HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
         .executableTarget(
             name: "attributiond",
@@ -34,7 +37,8 @@ let package = Package(
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution"], swiftSettings: strictSettings),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,4 +6,5 @@
 #include <openssl/hmac.h>
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
+#include <openssl/sha.h>
 #endif

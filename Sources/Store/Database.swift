@@ -1,0 +1,58 @@
+import Foundation
+
+/// The embedded store: one SQLite file in WAL mode, one group-committing writer, a pool of readers.
+public final class Database: Sendable {
+    public enum Synchronous: String, Sendable, CaseIterable {
+        /// WAL + NORMAL: a process crash loses nothing committed; a power loss may lose the last commits.
+        case normal = "NORMAL"
+        /// Every commit is fsynced: durable across power loss, slower.
+        case full = "FULL"
+    }
+
+    public let path: String
+    public let writer: DatabaseWriter
+    public let readers: ReaderPool
+
+    /// Opens (creating the file and its folder if needed) and migrates the database.
+    public init(path: String, synchronous: Synchronous = .normal, readerCount: Int = 4,
+                maxBatch: Int = 256, migrations: [Migration] = Migration.bundled) throws {
+        self.path = path
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+
+        let writerConnection = try SQLiteConnection(path: path, mode: .readWrite)
+        try writerConnection.execute("PRAGMA journal_mode = WAL")
+        try writerConnection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
+        try writerConnection.execute("PRAGMA foreign_keys = ON")
+        try Migrator.migrate(writerConnection, migrations: migrations)
+        writer = DatabaseWriter(connection: writerConnection, maxBatch: maxBatch)
+
+        var readerConnections: [SQLiteConnection] = []
+        for _ in 0..<max(1, readerCount) {
+            let reader = try SQLiteConnection(path: path, mode: .readOnly)
+            readerConnections.append(reader)
+        }
+        readers = ReaderPool(connections: readerConnections)
+    }
+
+    public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try readers.read(body)
+    }
+
+    /// Queues a write for group commit; `completion` runs once it is committed.
+    public func write<T>(_ work: @escaping (SQLiteConnection) throws -> T,
+                         completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        writer.write(work, completion: completion)
+    }
+
+    @discardableResult
+    public func writeAndWait<T>(_ work: @escaping (SQLiteConnection) throws -> T) throws -> T {
+        try writer.writeAndWait(work)
+    }
+
+    /// Waits for every queued write to commit, then folds the WAL back into the database file
+    /// (on shutdown, so the file is complete on its own).
+    public func flushAndCheckpoint() throws {
+        try writer.barrier { connection in try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+}

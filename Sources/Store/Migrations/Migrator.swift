@@ -1,0 +1,56 @@
+import Foundation
+
+/// A schema change: a file of `migrations/` (embedded in the binary at build time).
+public struct Migration: Sendable, Equatable {
+    public let name: String
+    public let sql: String
+
+    public init(name: String, sql: String) {
+        self.name = name
+        self.sql = sql
+    }
+
+    /// The migrations this build carries, in file-name order.
+    public static let bundled: [Migration] = EmbeddedMigrations.all.map { Migration(name: $0.name, sql: $0.sql) }
+}
+
+public struct MigrationError: Error, CustomStringConvertible {
+    public let migration: String
+    public let underlying: SQLiteError
+    public var description: String { "migration \(migration) failed: \(underlying.message)" }
+}
+
+/// Applies pending migrations in order, each in its own transaction, recording each in
+/// `schema_migrations`. A failing migration is rolled back whole and stops the run.
+public enum Migrator {
+    /// - Returns: the names of the migrations applied by this call.
+    @discardableResult
+    public static func migrate(_ connection: SQLiteConnection, migrations: [Migration] = Migration.bundled) throws -> [String] {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                name TEXT PRIMARY KEY,
+                applied_at INTEGER NOT NULL
+            )
+            """)
+        let applied = Set(try connection.query("SELECT name FROM schema_migrations") { $0.string(0) })
+        var newlyApplied: [String] = []
+        for migration in migrations.sorted(by: { $0.name < $1.name }) where !applied.contains(migration.name) {
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+                try connection.execute(migration.sql)
+                try connection.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", migration.name, now)
+                try connection.execute("COMMIT")
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw MigrationError(migration: migration.name, underlying: error)
+            }
+            newlyApplied.append(migration.name)
+        }
+        return newlyApplied
+    }
+
+    public static func appliedMigrations(_ connection: SQLiteConnection) throws -> [String] {
+        try connection.query("SELECT name FROM schema_migrations ORDER BY name") { $0.string(0) }
+    }
+}

@@ -1,0 +1,151 @@
+import Dispatch
+import Synchronization
+
+/// The single writer connection, behind a serial queue, with group commit: writes submitted while
+/// a transaction is being committed are gathered and committed together in the next one. Each
+/// write runs inside its own SAVEPOINT, so one failing write is rolled back alone while the others
+/// of its batch commit; each caller is told the outcome only after the COMMIT has returned, so an
+/// acknowledged write is a committed write.
+///
+/// SQLite allows one writer at a time per database; funnelling all writes through one connection
+/// avoids SQLITE_BUSY between our own writers entirely.
+public final class DatabaseWriter: @unchecked Sendable {
+    // `connection` is only touched on `queue`; `pending` is guarded by its mutex.
+    private let connection: SQLiteConnection
+    private let queue = DispatchQueue(label: "attributiond.store.writer", qos: .userInitiated)
+    private let maxBatch: Int
+
+    private struct Pending {
+        var items: [WriteItem] = []
+        var draining = false
+    }
+    private let pending = Mutex(Pending())
+    private let queuedCount = Atomic<Int>(0)
+
+    /// - Parameter maxBatch: the most writes committed in one transaction (1 turns group commit off,
+    ///   the baseline the benchmark compares against).
+    init(connection: SQLiteConnection, maxBatch: Int = 256) {
+        self.connection = connection
+        self.maxBatch = max(1, maxBatch)
+    }
+
+    /// Writes waiting for their transaction (for metrics and back-pressure).
+    public var queueDepth: Int { queuedCount.load(ordering: .relaxed) }
+
+    /// Queues `work`; `completion` runs after its transaction committed (or failed), off the caller.
+    public func write<T>(_ work: @escaping (SQLiteConnection) throws -> T,
+                         completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let item = WriteItem(work: work, completion: completion)
+        queuedCount.add(1, ordering: .relaxed)
+        let startDrain = pending.withLock { state -> Bool in
+            state.items.append(item)
+            if state.draining { return false }
+            state.draining = true
+            return true
+        }
+        if startDrain { queue.async { self.drain() } }
+    }
+
+    /// Queues `work` and blocks until it is committed (for the command line, tests and start-up).
+    @discardableResult
+    public func writeAndWait<T>(_ work: @escaping (SQLiteConnection) throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<T, any Error>?
+        write(work) { result in
+            outcome = result
+            done.signal()
+        }
+        done.wait()
+        return try outcome!.get()
+    }
+
+    /// Runs `body` on the writer's queue once every write queued before it has been committed.
+    public func barrier<T>(_ body: @escaping (SQLiteConnection) throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<T, any Error>?
+        nonisolated(unsafe) let body = body
+        // A write item is the last in its batch's order, so all earlier ones are committed first;
+        // its body runs outside any transaction because it is given a batch of its own.
+        write({ _ in () }) { [self] _ in
+            queue.async {
+                outcome = Result { try body(self.connection) }
+                done.signal()
+            }
+        }
+        done.wait()
+        return try outcome!.get()
+    }
+
+    private func drain() {
+        while true {
+            let batch = pending.withLock { state -> [WriteItem] in
+                let batch = Array(state.items.prefix(maxBatch))
+                state.items.removeFirst(batch.count)
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            commit(batch)
+            queuedCount.subtract(batch.count, ordering: .relaxed)
+        }
+    }
+
+    private func commit(_ batch: [WriteItem]) {
+        do {
+            try connection.run("BEGIN IMMEDIATE")
+        } catch {
+            for item in batch { item.finish(error) }
+            return
+        }
+        // A savepoint failing to open or close leaves that item failed; the others still commit.
+        var savepointErrors: [Int: any Error] = [:]
+        for (index, item) in batch.enumerated() {
+            do {
+                try connection.run("SAVEPOINT write_item")
+                if !item.execute(connection) { try connection.run("ROLLBACK TO write_item") }
+                try connection.run("RELEASE write_item")
+            } catch {
+                savepointErrors[index] = error
+            }
+        }
+        do {
+            try connection.run("COMMIT")
+        } catch {
+            _ = try? connection.run("ROLLBACK")
+            for item in batch { item.finish(error) }
+            return
+        }
+        for (index, item) in batch.enumerated() { item.finish(savepointErrors[index]) }
+    }
+}
+
+/// One queued write. Its result is kept until the fate of its transaction is known.
+private final class WriteItem: @unchecked Sendable {
+    /// Runs the work on the writer connection; false when it threw.
+    let execute: (SQLiteConnection) -> Bool
+    private let report: ((any Error)?) -> Void
+
+    init<T>(work: @escaping (SQLiteConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let outcome = Outcome<T>()
+        execute = { connection in
+            let result = Result { try work(connection) }
+            outcome.value = result
+            if case .failure = result { return false }
+            return true
+        }
+        report = { transactionError in
+            if let transactionError {
+                completion(.failure(transactionError))
+            } else {
+                completion(outcome.value ?? .failure(SQLiteError(code: 1, message: "write did not run")))
+            }
+        }
+    }
+
+    /// - Parameter transactionError: why the transaction (or this item's savepoint) failed, if it did.
+    func finish(_ transactionError: (any Error)?) { report(transactionError) }
+}
+
+private final class Outcome<T> {
+    var value: Result<T, any Error>?
+}

@@ -1,0 +1,97 @@
+internal import CSQLite
+import Foundation
+
+/// One SQLite connection and its prepared statements. Not thread-safe by design: each connection
+/// is confined to one user at a time (the writer's serial queue, or one checkout from the reader
+/// pool). SQLite's docs: "Multi-thread. In this mode, SQLite can be safely used by multiple threads
+/// provided that no single database connection nor any object derived from database connection,
+/// such as a prepared statement, is used in two or more threads at the same time." — so we open
+/// with SQLITE_OPEN_NOMUTEX and never share a connection concurrently.
+public final class SQLiteConnection {
+    let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+
+    public enum Mode { case readWrite, readOnly }
+
+    public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+            | (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: result, message: "\(message): \(path)")
+        }
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        for statement in statements.values { statement.finalize() }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL text that takes no parameters (pragmas, migrations, transaction control).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &error)
+        if result != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(error)
+            throw SQLiteError(code: result, message: message, sql: sql)
+        }
+    }
+
+    /// The prepared statement for `sql`, compiled on first use and kept for the connection's life.
+    public func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var pointer: OpaquePointer?
+        let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard result == SQLITE_OK, let pointer else {
+            throw SQLiteError(code: result, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+        let statement = Statement(pointer, connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Prepares, binds and runs a statement that returns no rows; the number of rows changed.
+    @discardableResult
+    public func run(_ sql: String, _ values: (any SQLiteValue)?...) throws(SQLiteError) -> Int {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        try statement.runToCompletion()
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Every row of a query, mapped.
+    public func query<T>(_ sql: String, _ values: (any SQLiteValue)?..., map: (Row) throws -> T) throws -> [T] {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        var rows: [T] = []
+        while try statement.step() { rows.append(try map(Row(statement: statement))) }
+        statement.reset()
+        return rows
+    }
+
+    /// The first row of a query, mapped, or nil.
+    public func queryOne<T>(_ sql: String, _ values: (any SQLiteValue)?..., map: (Row) throws -> T) throws -> T? {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return try map(Row(statement: statement))
+    }
+
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func lastError(sql: String?) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}

@@ -1,0 +1,114 @@
+internal import CSQLite
+import Foundation
+
+/// A prepared statement, owned and cached by its connection.
+public final class Statement {
+    let pointer: OpaquePointer
+    unowned let connection: SQLiteConnection
+    let sql: String
+
+    init(_ pointer: OpaquePointer, connection: SQLiteConnection, sql: String) {
+        self.pointer = pointer
+        self.connection = connection
+        self.sql = sql
+    }
+
+    func finalize() { sqlite3_finalize(pointer) }
+
+    func reset() {
+        sqlite3_reset(pointer)
+        sqlite3_clear_bindings(pointer)
+    }
+
+    func bind(_ values: [(any SQLiteValue)?]) throws(SQLiteError) {
+        let expected = Int(sqlite3_bind_parameter_count(pointer))
+        guard values.count == expected else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "statement takes \(expected) values, got \(values.count)", sql: sql)
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let result = value.map { $0.bind(to: pointer, at: index) } ?? sqlite3_bind_null(pointer, index)
+            guard result == SQLITE_OK else { throw connection.lastError(sql: sql) }
+        }
+    }
+
+    /// Advances one row: true when a row is available, false when done.
+    func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(pointer) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = connection.lastError(sql: sql)
+            sqlite3_reset(pointer)
+            throw error
+        }
+    }
+
+    func runToCompletion() throws(SQLiteError) {
+        while try step() {}
+        sqlite3_reset(pointer)
+    }
+}
+
+/// The current row of a stepping statement, read by column index.
+public struct Row {
+    let statement: Statement
+
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement.pointer, column) == SQLITE_NULL }
+
+    public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement.pointer, column) }
+
+    public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(statement.pointer, column) }
+
+    public func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+
+    public func bool(_ column: Int32) -> Bool { int(column) != 0 }
+
+    public func string(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(statement.pointer, column) else { return "" }
+        return String(cString: text)
+    }
+
+    public func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+
+    public func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement.pointer, column))
+        guard count > 0, let bytes = sqlite3_column_blob(statement.pointer, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+}
+
+/// A Swift value that binds to a statement parameter.
+public protocol SQLiteValue {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32
+}
+
+extension Int64: SQLiteValue {
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self) }
+}
+
+extension Int: SQLiteValue {
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, Int64(self)) }
+}
+
+extension Double: SQLiteValue {
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_double(statement, index, self) }
+}
+
+extension Bool: SQLiteValue {
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self ? 1 : 0) }
+}
+
+extension String: SQLiteValue {
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        sqlite3_bind_text(statement, index, self, -1, attributiond_sqlite_transient())
+    }
+}
+
+extension Array: SQLiteValue where Element == UInt8 {
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), attributiond_sqlite_transient()) }
+    }
+}

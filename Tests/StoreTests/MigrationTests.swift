@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import Store
+
+@Suite struct MigrationTests {
+    @Test func embeddedMigrationsAreExactlyTheFilesOfMigrationsFolder() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(Migration.bundled.map(\.name) == files)
+        for migration in Migration.bundled {
+            let text = try String(contentsOf: folder.appendingPathComponent(migration.name), encoding: .utf8)
+            #expect(migration.sql == text, "\(migration.name)")
+        }
+    }
+
+    @Test func migratesFromEmptyAndRerunningIsANoOp() throws {
+        let temp = try TemporaryDatabase()
+        let tables = try temp.database.read { connection in
+            try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.string(0) }
+        }
+        for table in ["projects", "api_keys", "templates", "links", "clicks", "installs", "users", "events", "payments", "skan_state", "schema_migrations"] {
+            #expect(tables.contains(table), "\(table)")
+        }
+        let again = try temp.database.writer.barrier { connection in try Migrator.migrate(connection) }
+        #expect(again.isEmpty)
+        let recorded = try temp.database.read { try Migrator.appliedMigrations($0) }
+        #expect(recorded == Migration.bundled.map(\.name))
+    }
+
+    @Test func aBrokenMigrationRollsBackWholeAndNamesTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-broken-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let good = Migration(name: "0001_good.sql", sql: "CREATE TABLE a (x INTEGER);")
+        let broken = Migration(name: "0002_broken.sql", sql: "CREATE TABLE b (y INTEGER); INSERT INTO nowhere VALUES (1);")
+        #expect {
+            _ = try Database(path: path, migrations: [good, broken])
+        } throws: { error in
+            let error = error as? MigrationError
+            return error?.migration == "0002_broken.sql" && error?.underlying.message.contains("nowhere") == true
+        }
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.string(0) }
+        #expect(tables.contains("a"))
+        #expect(!tables.contains("b"))  // the failed file left nothing behind
+        #expect(try Migrator.appliedMigrations(connection) == ["0001_good.sql"])
+    }
+
+    @Test func databaseIsInWALModeWithForeignKeys() throws {
+        let temp = try TemporaryDatabase()
+        let mode = try temp.database.read { try $0.queryOne("PRAGMA journal_mode") { $0.string(0) } }
+        #expect(mode == "wal")
+        let foreignKeys = try temp.database.writer.barrier { try $0.queryOne("PRAGMA foreign_keys") { $0.int(0) } }
+        #expect(foreignKeys == 1)
+    }
+}

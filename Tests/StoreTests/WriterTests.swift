@@ -1,0 +1,76 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import Store
+
+private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, thread INTEGER, n INTEGER, UNIQUE (thread, n));")
+
+@Suite struct WriterTests {
+    @Test func concurrentWritersFromManyThreadsAreAllCommittedAndAcknowledged() throws {
+        let temp = try TemporaryDatabase(migrations: [createCounter])
+        let acknowledged = Atomic<Int>(0)
+        let failures = Atomic<Int>(0)
+        let group = DispatchGroup()
+        for thread in 0..<32 {
+            DispatchQueue.global().async(group: group) {
+                for n in 0..<50 {
+                    group.enter()
+                    temp.database.write({ connection in
+                        try connection.run("INSERT INTO t (thread, n) VALUES (?, ?)", thread, n)
+                    }, completion: { result in
+                        switch result {
+                        case .success: acknowledged.add(1, ordering: .relaxed)
+                        case .failure: failures.add(1, ordering: .relaxed)
+                        }
+                        group.leave()
+                    })
+                }
+            }
+        }
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        #expect(acknowledged.load(ordering: .relaxed) == 1600)
+        #expect(failures.load(ordering: .relaxed) == 0)
+        let rows = try temp.database.read { try $0.queryOne("SELECT count(*) FROM t") { $0.int(0) } }
+        #expect(rows == 1600)
+    }
+
+    @Test func aFailingWriteIsRolledBackAloneAndItsBatchCommits() throws {
+        let temp = try TemporaryDatabase(migrations: [createCounter])
+        try temp.database.writeAndWait { try $0.run("INSERT INTO t (thread, n) VALUES (0, 0)") }
+        let group = DispatchGroup()
+        let outcomes = Mutex<[Int: Bool]>([:])
+        for n in 1...20 {
+            group.enter()
+            temp.database.write({ connection in
+                try connection.run("INSERT INTO t (thread, n) VALUES (1, ?)", n)
+                // Every fifth write inserts a duplicate after its first row: the whole write must vanish.
+                if n % 5 == 0 { try connection.run("INSERT INTO t (thread, n) VALUES (0, 0)") }
+            }, completion: { result in
+                outcomes.withLock { $0[n] = (try? result.get()) != nil }
+                group.leave()
+            })
+        }
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        let stored = Set(try temp.database.read { try $0.query("SELECT n FROM t WHERE thread = 1") { Int($0.int(0)) } })
+        let succeeded = Set(outcomes.withLock { $0.filter(\.value).map(\.key) })
+        #expect(stored == succeeded)
+        #expect(stored == Set((1...20).filter { $0 % 5 != 0 }))
+    }
+
+    @Test func writeErrorsReachTheCallerWithSQLitesMessage() throws {
+        let temp = try TemporaryDatabase(migrations: [createCounter])
+        #expect {
+            try temp.database.writeAndWait { try $0.run("INSERT INTO missing VALUES (1)") }
+        } throws: { error in
+            (error as? SQLiteError)?.message.contains("missing") == true
+        }
+    }
+
+    @Test func readersSeeCommittedWrites() throws {
+        let temp = try TemporaryDatabase(migrations: [createCounter])
+        try temp.database.writeAndWait { try $0.run("INSERT INTO t (thread, n) VALUES (7, 7)") }
+        let n = try temp.database.read { try $0.queryOne("SELECT n FROM t WHERE thread = 7") { $0.int(0) } }
+        #expect(n == 7)
+    }
+}
