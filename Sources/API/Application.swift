@@ -1,4 +1,5 @@
 public import HTTP
+import Store
 
 /// Composes every API's routes into one router. Fixed prefixes are reserved so the short-link
 /// catch-all (`/:code`) never answers for them.
@@ -7,10 +8,25 @@ public enum Application {
     /// (shared/spec/links-and-clicks.md, "Click routes").
     public static let reservedPrefixes = ["api", "health", ".well-known", "metrics", "c", "admin"]
 
-    public static func makeRouter() -> Router {
+    public static func makeRouter(services: Services) -> Router {
         var router = RouterBuilder()
         for prefix in reservedPrefixes { router.reserve(prefix) }
-        HealthRoutes.register(in: &router)
+        router.errorResponse = errorResponse
+        HealthRoutes.register(in: &router, services: services)
+        AdminRoutes.register(in: &router, services: services)
         return router.build()
+    }
+
+    /// Store refusals are the client's to fix (409/404); anything else is ours (500, no details).
+    static let errorResponse: @Sendable (any Error, HTTPRequest) -> HTTPResponse = { error, request in
+        switch error {
+        case let error as StoreError:
+            switch error {
+            case .conflict(let message): return ErrorBody.response(status: .conflict, code: "conflict", message: message)
+            case .notFound(let message): return ErrorBody.response(status: .notFound, code: "not_found", message: message)
+            }
+        default:
+            return Router.defaultErrorResponse(error, request)
+        }
     }
 }

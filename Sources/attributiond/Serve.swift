@@ -2,6 +2,7 @@ import API
 import ArgumentParser
 @preconcurrency import Dispatch
 import HTTP
+import Store
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,25 +10,43 @@ import Glibc
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the server in the foreground (the default command).")
 
-    @Option(help: "Address to listen on (0.0.0.0 for all IPv4, :: for IPv4 and IPv6).")
-    var host = "0.0.0.0"
+    @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Port to listen on (0 picks a free one).")
-    var port: UInt16 = 8080
+    @Option(help: "Address to listen on (0.0.0.0 for all IPv4, :: for IPv4 and IPv6). Default 0.0.0.0.")
+    var host: String?
 
-    @Option(name: .customLong("drain-seconds"), help: "On SIGTERM/SIGINT, how long in-flight requests may take.")
-    var drainSeconds: Int = 10
+    @Option(help: "Port to listen on (0 picks a free one). Default 8080.")
+    var port: UInt16?
+
+    @Option(name: .customLong("drain-seconds"), help: "On SIGTERM/SIGINT, how long in-flight requests may take. Default 10.")
+    var drainSeconds: Int?
 
     func validate() throws {
-        guard (0...3600).contains(drainSeconds) else {
+        if let drainSeconds, !(0...3600).contains(drainSeconds) {
             throw ValidationError("--drain-seconds must be between 0 and 3600")
         }
     }
 
     func run() throws {
-        var limits = HTTPServerLimits()
-        limits.drainTimeout = .seconds(drainSeconds)
-        let server = HTTPServer(host: host, port: port, limits: limits, responder: Application.makeRouter())
+        var configuration = try global.loadConfiguration()
+        if let host { configuration.host = host }
+        if let port { configuration.port = port }
+        if let drainSeconds { configuration.drainSeconds = drainSeconds }
+        configuration.limits.drainTimeout = .seconds(configuration.drainSeconds)
+
+        let database = try global.openDatabase(configuration)
+        let services = Services(database: database, adminKey: configuration.adminKey)
+        do {
+            for line in try DeclaredProjects.reconcile(configuration.projects, services: services) {
+                LifecycleLog.write(level: "info", message: line, fields: [:])
+            }
+        } catch let problem as DeclaredProjects.Problem {
+            FileHandleOutput.standardError("configuration: \(problem)")
+            throw ExitCode(2)
+        }
+
+        let server = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits,
+                                responder: Application.makeRouter(services: services))
         let stopped = DispatchSemaphore(value: 0)
         // Installed before the server listens: a signal that arrives as soon as "listening" is
         // logged must find its handler (an inherited SIG_IGN would otherwise swallow it).
@@ -41,10 +60,18 @@ struct Serve: ParsableCommand {
             LifecycleLog.write(level: "error", message: "could not start", fields: ["error": "\(error)"])
             throw ExitCode.failure
         }
-        LifecycleLog.write(level: "info", message: "listening",
-                           fields: ["address": server.boundAddress.map { "\($0)" } ?? "\(host):\(port)"])
+        LifecycleLog.write(level: "info", message: "listening", fields: [
+            "address": server.boundAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)",
+            "db": configuration.db,
+            "admin_api": configuration.adminKey == nil ? "off" : "on",
+        ])
         stopped.wait()
         withExtendedLifetime(signals) {}
+        do {
+            try database.flushAndCheckpoint()
+        } catch {
+            LifecycleLog.write(level: "warning", message: "checkpoint failed", fields: ["error": "\(error)"])
+        }
         LifecycleLog.write(level: "info", message: "stopped", fields: [:])
     }
 }

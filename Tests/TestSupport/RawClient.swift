@@ -131,6 +131,7 @@ public struct TestResponse {
 
 public struct ConnectError: Error, CustomStringConvertible {
     public let code: Int32
+    public init(code: Int32) { self.code = code }
     public var description: String { "connect: \(String(cString: strerror(code)))" }
 }
 

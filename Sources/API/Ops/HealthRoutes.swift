@@ -1,12 +1,24 @@
 import HTTP
+import Store
 
-/// `GET /health`: the process is up and serving HTTP. Readiness (the database answers) is
-/// `/health/ready`, added with the store.
+/// `GET /health`: the process is up and serving HTTP. `GET /health/ready`: the database answers
+/// (503 otherwise), for load balancers and container health checks.
 enum HealthRoutes {
     /// Encoded once: liveness probes hit this path constantly.
     static let okBody = Array(#"{"status":"ok"}"#.utf8)
+    static let readyBody = Array(#"{"status":"ready"}"#.utf8)
 
-    static func register(in router: inout RouterBuilder) {
+    static func register(in router: inout RouterBuilder, services: Services) {
         router.get("/health") { _ in .json(bytes: okBody) }
+        router.get("/health/ready") { _ in
+            do {
+                _ = try services.database.read { try $0.queryOne("SELECT 1") { $0.int(0) } }
+                return .json(bytes: readyBody)
+            } catch {
+                var response = ErrorBody.response(status: .serviceUnavailable, code: "not_ready", message: "the database does not answer")
+                response.headers.add("Retry-After", "1")
+                return response
+            }
+        }
     }
 }

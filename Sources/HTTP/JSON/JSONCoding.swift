@@ -17,6 +17,8 @@ public enum JSONBody {
             return try decoder.decode(T.self, from: Data(body))
         } catch let error as DecodingError {
             throw describe(error)
+        } catch let error as HTTPError {
+            throw error  // a decoder's own validation (an unknown key, a bad value) already says what is wrong
         } catch {
             throw HTTPError.badRequest("request body is not valid JSON", code: "invalid_json")
         }

@@ -1,0 +1,135 @@
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// `/admin/v1/*` (shared/spec/operations.md): projects, API keys, templates, stats, GDPR erasure.
+enum AdminRoutes {
+    static func register(in router: inout RouterBuilder, services: Services) {
+        let auth = AdminAuth(keyHash: services.adminKeyHash)
+        let projects = services.projects
+
+        router.post("/admin/v1/projects", auth.guarded { request in
+            let creation = try request.decodeJSON(ProjectCreation.self)
+            try throwIfInvalid([Project.validateName(creation.name)].compactMap { $0 } + creation.settings.validate())
+            let created = try projects.create(name: creation.name, settings: creation.settings, testMode: creation.testMode)
+            return try .json(ProjectBody(created.project, token: created.token, apiKey: created.apiKey.key), status: .created,
+                             encoder: JSONCoders.encoder)
+        })
+
+        router.get("/admin/v1/projects", auth.guarded { _ in
+            try .json(try projects.list().map { ProjectBody($0) }, encoder: JSONCoders.encoder)
+        })
+
+        router.get("/admin/v1/projects/:id", auth.guarded { request in
+            try .json(ProjectBody(try existingProject(request, services)), encoder: JSONCoders.encoder)
+        })
+
+        router.patch("/admin/v1/projects/:id", auth.guarded { request in
+            var project = try existingProject(request, services)
+            let update = try request.decodeJSON(ProjectUpdate.self)
+            if let name = update.name {
+                if let problem = Project.validateName(name) { try throwIfInvalid([problem]) }
+                project.name = name
+            }
+            project.settings = try update.settings.applied(to: project.settings)
+            try throwIfInvalid(project.settings.validate())
+            guard let updated = try projects.update(project) else { throw HTTPError.notFound("no project \(project.id)") }
+            return try .json(ProjectBody(updated), encoder: JSONCoders.encoder)
+        })
+
+        router.post("/admin/v1/projects/:id/api-keys", auth.guarded { request in
+            let project = try existingProject(request, services)
+            guard let issued = try projects.issueAPIKey(projectID: project.id) else { throw HTTPError.notFound("no project \(project.id)") }
+            return try .json(APIKeyBody(id: issued.id, key: issued.key, prefix: issued.prefix,
+                                        created_at: services.clock.now().iso8601, revoked_at: nil),
+                             status: .created, encoder: JSONCoders.encoder)
+        })
+
+        router.get("/admin/v1/projects/:id/api-keys", auth.guarded { request in
+            let project = try existingProject(request, services)
+            let keys = try projects.apiKeys(projectID: project.id).map {
+                APIKeyBody(id: $0.id, key: nil, prefix: $0.prefix, created_at: $0.createdAt.iso8601, revoked_at: $0.revokedAt?.iso8601)
+            }
+            return try .json(keys, encoder: JSONCoders.encoder)
+        })
+
+        router.delete("/admin/v1/projects/:id/api-keys/:keyId", auth.guarded { request in
+            let project = try existingProject(request, services)
+            let keyID = request.pathParameters["keyId"] ?? ""
+            guard try projects.revokeAPIKey(projectID: project.id, keyID: keyID) else {
+                throw HTTPError.notFound("project \(project.id) has no active API key \(keyID)")
+            }
+            return HTTPResponse(status: .noContent)
+        })
+
+        router.post("/admin/v1/projects/:id/templates", auth.guarded { request in
+            let project = try existingProject(request, services)
+            let payload = try request.decodeJSON(TemplatePayload.self)
+            let template = payload.template(projectID: project.id, now: services.clock.now())
+            try throwIfInvalid(template.validate())
+            return try .json(TemplateBody(try services.templates.create(template)), status: .created, encoder: JSONCoders.encoder)
+        })
+
+        router.get("/admin/v1/projects/:id/templates", auth.guarded { request in
+            let project = try existingProject(request, services)
+            return try .json(try services.templates.list(projectID: project.id).map(TemplateBody.init), encoder: JSONCoders.encoder)
+        })
+
+        router.get("/admin/v1/projects/:id/stats", auth.guarded { request in
+            let project = try existingProject(request, services)
+            let now = services.clock.now()
+            let since = try TimeParameter.parse(request.queryValue("since"), name: "since", now: now) ?? Timestamp(milliseconds: 0)
+            let until = try TimeParameter.parse(request.queryValue("until"), name: "until", now: now) ?? now.adding(seconds: 1)
+            guard since < until else { throw HTTPError.invalidField("since", "must be before until") }
+            let stats = try services.stats.stats(projectID: project.id, since: since, until: until)
+            return try .json(StatsBody(projectID: project.id, since: since, until: until, stats: stats), encoder: JSONCoders.encoder)
+        })
+
+        router.delete("/admin/v1/projects/:id/installs/:installId", auth.guarded { request in
+            let project = try existingProject(request, services)
+            let installID = request.pathParameters["installId"] ?? ""
+            guard try services.erasure.eraseInstall(projectID: project.id, installID: installID) else {
+                throw HTTPError.notFound("project \(project.id) has no install \(installID)")
+            }
+            return HTTPResponse(status: .noContent)
+        })
+
+        router.delete("/admin/v1/projects/:id/users/:userId", auth.guarded { request in
+            let project = try existingProject(request, services)
+            let userID = request.pathParameters["userId"] ?? ""
+            guard try services.erasure.eraseUser(projectID: project.id, userID: userID) else {
+                throw HTTPError.notFound("project \(project.id) has no data for user \(userID)")
+            }
+            return HTTPResponse(status: .noContent)
+        })
+    }
+
+    static func existingProject(_ request: HTTPRequest, _ services: Services) throws -> Project {
+        let id = request.pathParameters["id"] ?? ""
+        guard let project = try services.projects.find(id: id) else { throw HTTPError.notFound("no project \(id)") }
+        return project
+    }
+}
+
+struct APIKeyBody: Encodable {
+    let id: String
+    let key: String?
+    let prefix: String
+    let created_at: String
+    let revoked_at: String?
+}
+
+/// `since`/`until` query values: ISO 8601, epoch milliseconds, or a span back from now (`7d`, `24h`, `30m`).
+enum TimeParameter {
+    static func parse(_ text: String?, name: String, now: Timestamp) throws -> Timestamp? {
+        guard let text, !text.isEmpty else { return nil }
+        if let unit = text.last, "dhm".contains(unit), let amount = Int64(text.dropLast()), amount >= 0 {
+            let seconds: Int64 = unit == "d" ? 86_400 : unit == "h" ? 3_600 : 60
+            return now.adding(seconds: -amount * seconds)
+        }
+        if text.allSatisfy(\.isNumber), let milliseconds = Int64(text) { return Timestamp(milliseconds: milliseconds) }
+        if let timestamp = Timestamp(iso8601: text) { return timestamp }
+        throw HTTPError.invalidField(name, "expected an ISO 8601 time, epoch milliseconds, or a span such as 7d, 24h, 30m")
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Attribution
+import HTTP
+
+/// `POST /admin/v1/projects` and config-declared projects: a name and any settings.
+struct ProjectCreation: Decodable {
+    var name: String
+    var settings: ProjectSettings
+    var testMode: Bool
+
+    static let settingKeys: Set<String> = [
+        "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
+        "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan",
+    ]
+
+    init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, extraKeys: [])
+    }
+
+    init(from decoder: any Decoder, extraKeys: Set<String>) throws {
+        try decoder.rejectUnknownKeys(Self.settingKeys.union(["name", "test_mode"]).union(extraKeys))
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        name = try container.decode(String.self, forKey: AnyCodingKey(stringValue: "name"))
+        testMode = try container.decodeIfPresent(Bool.self, forKey: AnyCodingKey(stringValue: "test_mode")) ?? false
+        settings = try SettingsPatch(from: decoder).applied(to: ProjectSettings())
+    }
+}
+
+/// `PATCH /admin/v1/projects/{id}`: only the keys sent change; `null` clears an optional one.
+struct ProjectUpdate: Decodable {
+    var name: String?
+    var settings: SettingsPatch
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(ProjectCreation.settingKeys.union(["name"]))
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        name = try container.decodeIfPresent(String.self, forKey: AnyCodingKey(stringValue: "name"))
+        settings = try SettingsPatch(from: decoder)
+    }
+}
+
+struct SettingsPatch: Decodable {
+    var iosTeamID: Patch<String> = .absent
+    var iosBundleID: Patch<String> = .absent
+    var androidPackage: Patch<String> = .absent
+    var androidSHA256: Patch<[String]> = .absent
+    var iosStoreURL: Patch<String> = .absent
+    var androidStoreURL: Patch<String> = .absent
+    var webURL: Patch<String> = .absent
+    var attributionWindowHours: Patch<Int> = .absent
+    var minConfidence: Patch<Double> = .absent
+    var currency: Patch<String> = .absent
+    var signing: Patch<SigningMode> = .absent
+    var skan: Patch<JSONValue> = .absent
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyCodingKey.self)
+        func key(_ name: String) -> AnyCodingKey { AnyCodingKey(stringValue: name) }
+        iosTeamID = try c.decodePatch(String.self, forKey: key("ios_team_id"))
+        iosBundleID = try c.decodePatch(String.self, forKey: key("ios_bundle_id"))
+        androidPackage = try c.decodePatch(String.self, forKey: key("android_package"))
+        androidSHA256 = try c.decodePatch([String].self, forKey: key("android_sha256"))
+        iosStoreURL = try c.decodePatch(String.self, forKey: key("ios_store_url"))
+        androidStoreURL = try c.decodePatch(String.self, forKey: key("android_store_url"))
+        webURL = try c.decodePatch(String.self, forKey: key("web_url"))
+        attributionWindowHours = try c.decodePatch(Int.self, forKey: key("attribution_window_hours"))
+        minConfidence = try c.decodePatch(Double.self, forKey: key("min_confidence"))
+        currency = try c.decodePatch(String.self, forKey: key("currency"))
+        signing = try c.decodePatch(SigningMode.self, forKey: key("signing"))
+        skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
+    }
+
+    /// The settings with this patch applied; keys that cannot be null fall back to their defaults.
+    func applied(to current: ProjectSettings) throws -> ProjectSettings {
+        let defaults = ProjectSettings()
+        var settings = current
+        settings.iosTeamID = iosTeamID.apply(to: current.iosTeamID)
+        settings.iosBundleID = iosBundleID.apply(to: current.iosBundleID)
+        settings.androidPackage = androidPackage.apply(to: current.androidPackage)
+        settings.androidSHA256 = androidSHA256.apply(to: current.androidSHA256) ?? []
+        settings.iosStoreURL = iosStoreURL.apply(to: current.iosStoreURL)
+        settings.androidStoreURL = androidStoreURL.apply(to: current.androidStoreURL)
+        settings.webURL = webURL.apply(to: current.webURL)
+        settings.attributionWindowHours = attributionWindowHours.apply(to: current.attributionWindowHours) ?? defaults.attributionWindowHours
+        settings.minConfidence = minConfidence.apply(to: current.minConfidence) ?? defaults.minConfidence
+        settings.currency = currency.apply(to: current.currency) ?? defaults.currency
+        settings.signing = signing.apply(to: current.signing) ?? defaults.signing
+        switch skan {
+        case .absent: break
+        case .null: settings.skanSchema = nil
+        case .value(let schema):
+            guard case .object = schema else { throw HTTPError.invalidField("skan", "must be a JSON object") }
+            settings.skanSchema = String(decoding: try JSONCoders.sortedEncoder.encode(schema), as: UTF8.self)
+        }
+        return settings
+    }
+}
+
+/// A project as the admin API shows it. The token and key appear only in the creation response.
+struct ProjectBody: Encodable {
+    let id: String
+    let name: String
+    let token: String?
+    let api_key: String?
+    let ios_team_id: String?
+    let ios_bundle_id: String?
+    let android_package: String?
+    let android_sha256: [String]
+    let ios_store_url: String?
+    let android_store_url: String?
+    let web_url: String?
+    let attribution_window_hours: Int
+    let min_confidence: Double
+    let currency: String
+    let signing: String
+    let test_mode: Bool
+    let skan: JSONValue?
+    let created_at: String
+    let updated_at: String
+
+    init(_ project: Project, token: String? = nil, apiKey: String? = nil) {
+        let settings = project.settings
+        id = project.id
+        name = project.name
+        self.token = token
+        api_key = apiKey
+        ios_team_id = settings.iosTeamID
+        ios_bundle_id = settings.iosBundleID
+        android_package = settings.androidPackage
+        android_sha256 = settings.androidSHA256
+        ios_store_url = settings.iosStoreURL
+        android_store_url = settings.androidStoreURL
+        web_url = settings.webURL
+        attribution_window_hours = settings.attributionWindowHours
+        min_confidence = settings.minConfidence
+        currency = settings.currency
+        signing = settings.signing.rawValue
+        test_mode = project.testMode
+        skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
+        created_at = project.createdAt.iso8601
+        updated_at = project.updatedAt.iso8601
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        // Optional settings are always present (null when unset) so clients see every key.
+        var c = encoder.container(keyedBy: AnyCodingKey.self)
+        func key(_ name: String) -> AnyCodingKey { AnyCodingKey(stringValue: name) }
+        try c.encode(id, forKey: key("id"))
+        try c.encode(name, forKey: key("name"))
+        if let token { try c.encode(token, forKey: key("token")) }
+        if let api_key { try c.encode(api_key, forKey: key("api_key")) }
+        try c.encode(ios_team_id, forKey: key("ios_team_id"))
+        try c.encode(ios_bundle_id, forKey: key("ios_bundle_id"))
+        try c.encode(android_package, forKey: key("android_package"))
+        try c.encode(android_sha256, forKey: key("android_sha256"))
+        try c.encode(ios_store_url, forKey: key("ios_store_url"))
+        try c.encode(android_store_url, forKey: key("android_store_url"))
+        try c.encode(web_url, forKey: key("web_url"))
+        try c.encode(attribution_window_hours, forKey: key("attribution_window_hours"))
+        try c.encode(min_confidence, forKey: key("min_confidence"))
+        try c.encode(currency, forKey: key("currency"))
+        try c.encode(signing, forKey: key("signing"))
+        try c.encode(test_mode, forKey: key("test_mode"))
+        try c.encode(skan, forKey: key("skan"))
+        try c.encode(created_at, forKey: key("created_at"))
+        try c.encode(updated_at, forKey: key("updated_at"))
+    }
+}
+
+/// Turns validation problems into one 422 that names every bad key.
+func throwIfInvalid(_ problems: [ValidationProblem]) throws {
+    guard let first = problems.first else { return }
+    let message = problems.count == 1 ? first.description : problems.map(\.description).joined(separator: "; ")
+    throw HTTPError(.unprocessableContent, code: "invalid_field", message: message)
+}

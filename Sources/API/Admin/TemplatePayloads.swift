@@ -1,0 +1,123 @@
+import Store
+typealias ProjectStatsValue = ProjectStats
+typealias ProjectStatsCounts = ProjectStats.Counts
+
+import Attribution
+import Foundation
+import HTTP
+
+struct TemplatePayload: Decodable {
+    var slug: String
+    var name: String?
+    var ios_url: String?
+    var android_url: String?
+    var web_url: String?
+    var app_scheme: String?
+    var deep_link_path: String?
+    var deep_link_parameters: [String: String]?
+    var utm: [String: String]?
+    var attribution_window_hours: Int?
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case slug, name, ios_url, android_url, web_url, app_scheme, deep_link_path, deep_link_parameters, utm, attribution_window_hours
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        slug = try c.decode(String.self, forKey: .slug)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        ios_url = try c.decodeIfPresent(String.self, forKey: .ios_url)
+        android_url = try c.decodeIfPresent(String.self, forKey: .android_url)
+        web_url = try c.decodeIfPresent(String.self, forKey: .web_url)
+        app_scheme = try c.decodeIfPresent(String.self, forKey: .app_scheme)
+        deep_link_path = try c.decodeIfPresent(String.self, forKey: .deep_link_path)
+        deep_link_parameters = try c.decodeIfPresent([String: String].self, forKey: .deep_link_parameters)
+        utm = try c.decodeIfPresent([String: String].self, forKey: .utm)
+        attribution_window_hours = try c.decodeIfPresent(Int.self, forKey: .attribution_window_hours)
+    }
+
+    func template(projectID: String, now: Timestamp) -> LinkTemplate {
+        LinkTemplate(id: UUID().uuidString.lowercased(), projectID: projectID, slug: slug, name: name ?? slug,
+                     iosURL: ios_url, androidURL: android_url, webURL: web_url, appScheme: app_scheme,
+                     deepLinkPath: deep_link_path, deepLinkParameters: deep_link_parameters ?? [:], utm: utm ?? [:],
+                     attributionWindowHours: attribution_window_hours, createdAt: now)
+    }
+}
+
+struct TemplateBody: Encodable {
+    let id: String
+    let project_id: String
+    let slug: String
+    let name: String
+    let ios_url: String?
+    let android_url: String?
+    let web_url: String?
+    let app_scheme: String?
+    let deep_link_path: String?
+    let deep_link_parameters: [String: String]
+    let utm: [String: String]
+    let attribution_window_hours: Int?
+    let created_at: String
+
+    init(_ template: LinkTemplate) {
+        id = template.id
+        project_id = template.projectID
+        slug = template.slug
+        name = template.name
+        ios_url = template.iosURL
+        android_url = template.androidURL
+        web_url = template.webURL
+        app_scheme = template.appScheme
+        deep_link_path = template.deepLinkPath
+        deep_link_parameters = template.deepLinkParameters
+        utm = template.utm
+        attribution_window_hours = template.attributionWindowHours
+        created_at = template.createdAt.iso8601
+    }
+}
+
+struct StatsBody: Encodable {
+    struct Counts: Encodable {
+        let clicks: Int
+        let bot_clicks: Int
+        let installs: Int
+        let attributed_installs: Int
+        let organic_installs: Int
+        let installs_by_match_type: [String: Int]
+        let events: Int
+        let revenue: Double
+
+        init(_ counts: ProjectStatsCounts) {
+            clicks = counts.clicks
+            bot_clicks = counts.botClicks
+            installs = counts.installs
+            attributed_installs = counts.attributedInstalls
+            organic_installs = counts.organicInstalls
+            installs_by_match_type = ["deterministic": counts.deterministicInstalls, "probabilistic": counts.probabilisticInstalls,
+                                      "none": counts.organicInstalls]
+            events = counts.events
+            revenue = counts.revenue
+        }
+    }
+
+    struct Link: Encodable {
+        let link_id: String
+        let short_code: String
+        let counts: Counts
+    }
+
+    let project_id: String
+    let since: String
+    let until: String
+    let totals: Counts
+    let links: [Link]
+
+    init(projectID: String, since: Timestamp, until: Timestamp, stats: ProjectStatsValue) {
+        project_id = projectID
+        self.since = since.iso8601
+        self.until = until.iso8601
+        totals = Counts(stats.totals)
+        links = stats.links.map { Link(link_id: $0.linkID, short_code: $0.shortCode, counts: Counts($0.counts)) }
+    }
+}

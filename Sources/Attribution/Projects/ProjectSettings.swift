@@ -1,0 +1,92 @@
+/// How a project's requests must be signed (Linkrunner HMAC signing).
+public enum SigningMode: String, Sendable, Codable, CaseIterable {
+    case off, optional, required
+}
+
+/// Everything about a project an operator can set. Values are validated by `validate()` before
+/// they are stored; each problem names its key.
+public struct ProjectSettings: Sendable, Equatable {
+    public var iosTeamID: String?
+    public var iosBundleID: String?
+    public var androidPackage: String?
+    /// SHA-256 fingerprints of the app's signing certificates, `AA:BB:...` (32 bytes).
+    public var androidSHA256: [String] = []
+    public var iosStoreURL: String?
+    public var androidStoreURL: String?
+    public var webURL: String?
+    public var attributionWindowHours = 168
+    public var minConfidence = 0.30
+    public var currency = "USD"
+    public var signing: SigningMode = .off
+    /// Raw SKAN schema JSON; its rules are validated by the SKAN module.
+    public var skanSchema: String?
+
+    public init() {}
+
+    public static let attributionWindowRange = 1...2160
+
+    public func validate() -> [ValidationProblem] {
+        var problems: [ValidationProblem] = []
+        if let team = iosTeamID, !Self.isAppleTeamID(team) {
+            problems.append(.init("ios_team_id", "must be 10 upper-case letters or digits"))
+        }
+        if let bundle = iosBundleID, !Self.isReverseDNS(bundle) {
+            problems.append(.init("ios_bundle_id", "must be a reverse-DNS identifier such as com.example.app"))
+        }
+        if let package = androidPackage, !Self.isReverseDNS(package) {
+            problems.append(.init("android_package", "must be a package name such as com.example.app"))
+        }
+        for (index, fingerprint) in androidSHA256.enumerated() where !Self.isSHA256Fingerprint(fingerprint) {
+            problems.append(.init("android_sha256[\(index)]", "must be 32 hex bytes separated by colons"))
+        }
+        for (key, url) in [("ios_store_url", iosStoreURL), ("android_store_url", androidStoreURL), ("web_url", webURL)] {
+            if let url, !Self.isHTTPURL(url) { problems.append(.init(key, "must be an http(s) URL")) }
+        }
+        if !Self.attributionWindowRange.contains(attributionWindowHours) {
+            problems.append(.init("attribution_window_hours", "must be between 1 and 2160"))
+        }
+        if !(0...1).contains(minConfidence) {
+            problems.append(.init("min_confidence", "must be between 0 and 1"))
+        }
+        if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+            problems.append(.init("currency", "must be a three-letter ISO 4217 code such as USD"))
+        }
+        return problems
+    }
+
+    static func isAppleTeamID(_ text: String) -> Bool {
+        text.count == 10 && text.allSatisfy { ($0.isASCII && $0.isUppercase) || ($0.isASCII && $0.isNumber) }
+    }
+
+    static func isReverseDNS(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        }
+    }
+
+    static func isSHA256Fingerprint(_ text: String) -> Bool {
+        let bytes = text.split(separator: ":", omittingEmptySubsequences: false)
+        return bytes.count == 32 && bytes.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+
+    static func isHTTPURL(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") else { return false }
+        let rest = lowered.drop { $0 != "/" }.dropFirst(2)
+        return !rest.isEmpty && !rest.hasPrefix("/") && !text.contains(where: { $0 == " " || $0 == "\n" })
+    }
+}
+
+/// One rejected value: the key (a JSON path) and what is wrong with it.
+public struct ValidationProblem: Sendable, Equatable, CustomStringConvertible {
+    public let key: String
+    public let message: String
+
+    public init(_ key: String, _ message: String) {
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String { "\(key): \(message)" }
+}

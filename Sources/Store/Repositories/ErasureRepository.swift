@@ -1,0 +1,45 @@
+/// GDPR erasure: everything stored about one install or one user of a project, and nothing else.
+public struct ErasureRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Deletes the install with its events, payments and SKAN state (by foreign-key cascade), and
+    /// removes its device identifiers from the clicks that carried them. False when unknown.
+    public func eraseInstall(projectID: String, installID: String) throws -> Bool {
+        try database.writeAndWait { connection in try Self.erase(installIDs: [installID], projectID: projectID, connection) > 0 }
+    }
+
+    /// Deletes the user, every install linked to them (as above), and their events and payments on
+    /// other installs. False when the project knows nothing of that user.
+    public func eraseUser(projectID: String, userID: String) throws -> Bool {
+        try database.writeAndWait { connection in
+            let installIDs = try connection.query("SELECT id FROM installs WHERE project_id = ? AND user_id = ?",
+                                                  projectID, userID) { $0.string(0) }
+            var erased = try Self.erase(installIDs: installIDs, projectID: projectID, connection)
+            erased += try connection.run("DELETE FROM events WHERE project_id = ? AND user_id = ?", projectID, userID)
+            erased += try connection.run("DELETE FROM payments WHERE project_id = ? AND user_id = ?", projectID, userID)
+            erased += try connection.run("DELETE FROM users WHERE project_id = ? AND user_id = ?", projectID, userID)
+            return erased > 0
+        }
+    }
+
+    private static func erase(installIDs: [String], projectID: String, _ connection: SQLiteConnection) throws -> Int {
+        var erased = 0
+        for installID in installIDs {
+            guard let (idfv, advertisingID) = try connection.queryOne(
+                "SELECT idfv, advertising_id FROM installs WHERE id = ? AND project_id = ?", installID, projectID,
+                map: { ($0.optionalString(0), $0.optionalString(1)) }) else { continue }
+            // The click stays counted (and stays used), but no longer identifies the device.
+            try connection.run("UPDATE clicks SET idfv = NULL, advertising_id = NULL, install_id = NULL WHERE project_id = ? AND install_id = ?",
+                               projectID, installID)
+            if let idfv { try connection.run("UPDATE clicks SET idfv = NULL WHERE project_id = ? AND idfv = ?", projectID, idfv) }
+            if let advertisingID {
+                try connection.run("UPDATE clicks SET advertising_id = NULL WHERE project_id = ? AND advertising_id = ?", projectID, advertisingID)
+            }
+            try connection.run("UPDATE users SET install_id = NULL WHERE project_id = ? AND install_id = ?", projectID, installID)
+            erased += try connection.run("DELETE FROM installs WHERE id = ? AND project_id = ?", installID, projectID)
+        }
+        return erased
+    }
+}

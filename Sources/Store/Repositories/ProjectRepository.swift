@@ -1,0 +1,215 @@
+public import Attribution
+import Foundation
+
+/// A project as created: the only time its token and first API key exist in clear.
+public struct CreatedProject: Sendable {
+    public let project: Project
+    public let token: String
+    public let apiKey: IssuedAPIKey
+}
+
+public struct IssuedAPIKey: Sendable {
+    public let id: String
+    public let key: String
+    public let prefix: String
+}
+
+public struct APIKeyInfo: Sendable, Equatable {
+    public let id: String
+    public let prefix: String
+    public let createdAt: Timestamp
+    public let revokedAt: Timestamp?
+}
+
+/// Projects, their API keys and tokens. Secrets are hashed before they reach SQL.
+public struct ProjectRepository: Sendable {
+    let database: Database
+    let clock: any Clock
+
+    public init(database: Database, clock: any Clock = SystemClock()) {
+        self.database = database
+        self.clock = clock
+    }
+
+    static let columns = """
+        id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
+        android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
+        skan_schema, test_mode, created_at, updated_at
+        """
+
+    static func project(_ row: Row) -> Project {
+        var settings = ProjectSettings()
+        settings.iosTeamID = row.optionalString(2)
+        settings.iosBundleID = row.optionalString(3)
+        settings.androidPackage = row.optionalString(4)
+        settings.androidSHA256 = JSONText.decodeStrings(row.string(5))
+        settings.iosStoreURL = row.optionalString(6)
+        settings.androidStoreURL = row.optionalString(7)
+        settings.webURL = row.optionalString(8)
+        settings.attributionWindowHours = Int(row.int(9))
+        settings.minConfidence = row.double(10)
+        settings.currency = row.string(11)
+        settings.signing = SigningMode(rawValue: row.string(12)) ?? .off
+        settings.skanSchema = row.optionalString(13)
+        return Project(id: row.string(0), name: row.string(1), settings: settings, testMode: row.bool(14),
+                       createdAt: Timestamp(milliseconds: row.int(15)), updatedAt: Timestamp(milliseconds: row.int(16)))
+    }
+
+    /// Creates a project with a new token and API key, or with the given ones (declared in config).
+    public func create(name: String, settings: ProjectSettings, testMode: Bool = false,
+                       token: String? = nil, apiKey: String? = nil) throws -> CreatedProject {
+        let token = token ?? Secrets.generate(prefix: "tok_")
+        let key = apiKey ?? Secrets.generate(prefix: "ak_")
+        let id = UUID().uuidString.lowercased()
+        let keyID = UUID().uuidString.lowercased()
+        let now = clock.now().milliseconds
+        do {
+            try database.writeAndWait { connection in
+                try connection.run("""
+                    INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
+                        ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
+                        signing, skan_schema, test_mode, clock_ms, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
+                    JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
+                    settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
+                    settings.skanSchema, testMode, testMode ? now : nil, now, now)
+                try Self.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
+            }
+        } catch let error as SQLiteError where error.isUniqueViolation {
+            throw StoreError.conflict(error.message.contains("projects.name")
+                ? "a project named '\(name)' already exists" : "that token or API key is already in use")
+        }
+        let project = Project(id: id, name: name, settings: settings, testMode: testMode,
+                              createdAt: Timestamp(milliseconds: now), updatedAt: Timestamp(milliseconds: now))
+        return CreatedProject(project: project, token: token, apiKey: IssuedAPIKey(id: keyID, key: key, prefix: Self.prefix(of: key)))
+    }
+
+    public func list() throws -> [Project] {
+        try database.read { try $0.query("SELECT \(Self.columns) FROM projects ORDER BY created_at, id", map: Self.project) }
+    }
+
+    public func find(id: String) throws -> Project? {
+        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM projects WHERE id = ?", id, map: Self.project) }
+    }
+
+    public func find(name: String) throws -> Project? {
+        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM projects WHERE name = ?", name, map: Self.project) }
+    }
+
+    /// The project whose token this is (Linkrunner clients send it in the body).
+    public func project(forToken token: String) throws -> Project? {
+        let hash = Secrets.sha256(token)
+        return try database.read { connection in
+            try connection.queryOne("SELECT \(Self.columns), token_hash FROM projects WHERE token_hash = ?", hash) { row in
+                // The index found the row by hash; comparing again in constant time costs nothing.
+                Secrets.constantTimeEquals(row.blob(17), hash) ? Self.project(row) : nil
+            } ?? nil
+        }
+    }
+
+    /// The project of an unrevoked API key (LinkForty clients send `Authorization: Bearer`).
+    public func project(forAPIKey key: String) throws -> Project? {
+        let hash = Secrets.sha256(key)
+        let projectID = try database.read { connection in
+            try connection.queryOne("SELECT project_id, key_hash FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL", hash) { row in
+                Secrets.constantTimeEquals(row.blob(1), hash) ? row.string(0) : nil
+            } ?? nil
+        }
+        return try projectID.flatMap { try find(id: $0) }
+    }
+
+    /// Replaces the name and settings; nil when there is no such project.
+    public func update(_ project: Project) throws -> Project? {
+        let now = clock.now().milliseconds
+        let settings = project.settings
+        do {
+            let changed = try database.writeAndWait { connection in
+                try connection.run("""
+                    UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
+                        ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
+                        currency = ?, signing = ?, skan_schema = ?, updated_at = ?
+                    WHERE id = ?
+                    """, project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
+                    JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
+                    settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
+                    settings.skanSchema, now, project.id)
+            }
+            guard changed > 0 else { return nil }
+        } catch let error as SQLiteError where error.isUniqueViolation {
+            throw StoreError.conflict("a project named '\(project.name)' already exists")
+        }
+        return try find(id: project.id)
+    }
+
+    /// Makes the stored token the given one (a project declared in config keeps its token in the file).
+    public func setToken(projectID: String, token: String) throws {
+        try database.writeAndWait { connection in
+            try connection.run("UPDATE projects SET token_hash = ? WHERE id = ?", Secrets.sha256(token), projectID)
+        }
+    }
+
+    public func issueAPIKey(projectID: String, key: String? = nil) throws -> IssuedAPIKey? {
+        guard try find(id: projectID) != nil else { return nil }
+        let key = key ?? Secrets.generate(prefix: "ak_")
+        let id = UUID().uuidString.lowercased()
+        let now = clock.now().milliseconds
+        try database.writeAndWait { connection in try Self.insertKey(connection, id: id, projectID: projectID, key: key, now: now) }
+        return IssuedAPIKey(id: id, key: key, prefix: Self.prefix(of: key))
+    }
+
+    /// Whether this key (in clear) is already one of the project's keys.
+    public func hasAPIKey(projectID: String, key: String) throws -> Bool {
+        try database.read { connection in
+            try connection.queryOne("SELECT 1 FROM api_keys WHERE project_id = ? AND key_hash = ? AND revoked_at IS NULL",
+                                    projectID, Secrets.sha256(key)) { _ in true } ?? false
+        }
+    }
+
+    /// Revokes a key; false when the project has no such unrevoked key.
+    public func revokeAPIKey(projectID: String, keyID: String) throws -> Bool {
+        let now = clock.now().milliseconds
+        return try database.writeAndWait { connection in
+            try connection.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
+                               now, keyID, projectID) > 0
+        }
+    }
+
+    public func apiKeys(projectID: String) throws -> [APIKeyInfo] {
+        try database.read { connection in
+            try connection.query("SELECT id, prefix, created_at, revoked_at FROM api_keys WHERE project_id = ? ORDER BY created_at, id",
+                                 projectID) { row in
+                APIKeyInfo(id: row.string(0), prefix: row.string(1), createdAt: Timestamp(milliseconds: row.int(2)),
+                           revokedAt: row.optionalInt(3).map { Timestamp(milliseconds: $0) })
+            }
+        }
+    }
+
+    private static func insertKey(_ connection: SQLiteConnection, id: String, projectID: String, key: String, now: Int64) throws {
+        try connection.run("INSERT INTO api_keys (id, project_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)",
+                           id, projectID, Secrets.sha256(key), prefix(of: key), now)
+    }
+
+    static func prefix(of key: String) -> String { String(key.prefix(7)) }
+}
+
+/// JSON text columns (arrays and string maps) read and written with Foundation.
+enum JSONText {
+    static func encode(_ strings: [String]) -> String {
+        (try? String(decoding: JSONEncoder().encode(strings), as: UTF8.self)) ?? "[]"
+    }
+
+    static func encode(_ map: [String: String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? String(decoding: encoder.encode(map), as: UTF8.self)) ?? "{}"
+    }
+
+    static func decodeStrings(_ text: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+
+    static func decodeMap(_ text: String) -> [String: String] {
+        (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+    }
+}

@@ -1,0 +1,95 @@
+public import Attribution
+
+/// What happened in a project over a period: clicks, installs by how they were matched, events,
+/// revenue — in total and per link.
+public struct ProjectStats: Sendable, Equatable {
+    public struct Counts: Sendable, Equatable {
+        public var clicks = 0
+        public var botClicks = 0
+        public var installs = 0
+        public var attributedInstalls = 0
+        public var deterministicInstalls = 0
+        public var probabilisticInstalls = 0
+        public var organicInstalls = 0
+        public var events = 0
+        public var revenue = 0.0
+
+        public init() {}
+    }
+
+    public struct LinkCounts: Sendable, Equatable {
+        public let linkID: String
+        public let shortCode: String
+        public var counts: Counts
+    }
+
+    public var totals: Counts
+    public var links: [LinkCounts]
+}
+
+public struct StatsRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Counts within [since, until).
+    public func stats(projectID: String, since: Timestamp, until: Timestamp) throws -> ProjectStats {
+        let from = since.milliseconds, to = until.milliseconds
+        return try database.read { connection in
+            var totals = ProjectStats.Counts()
+            var perLink: [String: ProjectStats.LinkCounts] = [:]
+            try connection.query("""
+                SELECT l.id, l.short_code FROM links l WHERE l.project_id = ? ORDER BY l.created_at, l.id
+                """, projectID) { row in (row.string(0), row.string(1)) }
+                .forEach { perLink[$0.0] = ProjectStats.LinkCounts(linkID: $0.0, shortCode: $0.1, counts: .init()) }
+
+            for (linkID, clicks, bots) in try connection.query("""
+                SELECT link_id, count(*), sum(is_bot) FROM clicks
+                WHERE project_id = ? AND created_at >= ? AND created_at < ? GROUP BY link_id
+                """, projectID, from, to, map: { ($0.optionalString(0), Int($0.int(1)), Int($0.int(2))) }) {
+                totals.clicks += clicks - bots
+                totals.botClicks += bots
+                if let linkID { perLink[linkID]?.counts.clicks += clicks - bots; perLink[linkID]?.counts.botClicks += bots }
+            }
+
+            for (linkID, matchType, attributed, count) in try connection.query("""
+                SELECT link_id, match_type, attributed, count(*) FROM installs
+                WHERE project_id = ? AND created_at >= ? AND created_at < ? GROUP BY link_id, match_type, attributed
+                """, projectID, from, to, map: { ($0.optionalString(0), $0.string(1), $0.bool(2), Int($0.int(3))) }) {
+                func add(_ counts: inout ProjectStats.Counts) {
+                    counts.installs += count
+                    if attributed {
+                        counts.attributedInstalls += count
+                        if matchType == "deterministic" { counts.deterministicInstalls += count }
+                        if matchType == "probabilistic" { counts.probabilisticInstalls += count }
+                    } else {
+                        counts.organicInstalls += count
+                    }
+                }
+                add(&totals)
+                if attributed, let linkID { add(&perLink[linkID, default: .init(linkID: linkID, shortCode: "", counts: .init())].counts) }
+            }
+
+            for (linkID, events, revenue) in try connection.query("""
+                SELECT CASE WHEN i.attributed THEN i.link_id END, count(*), coalesce(sum(e.revenue), 0) FROM events e
+                JOIN installs i ON i.id = e.install_id
+                WHERE e.project_id = ? AND e.received_at >= ? AND e.received_at < ? GROUP BY 1
+                """, projectID, from, to, map: { ($0.optionalString(0), Int($0.int(1)), $0.double(2)) }) {
+                totals.events += events
+                totals.revenue += revenue
+                if let linkID { perLink[linkID]?.counts.events += events; perLink[linkID]?.counts.revenue += revenue }
+            }
+
+            for (linkID, revenue) in try connection.query("""
+                SELECT CASE WHEN i.attributed THEN i.link_id END, coalesce(sum(p.amount), 0) FROM payments p
+                JOIN installs i ON i.id = p.install_id
+                WHERE p.project_id = ? AND p.removed_at IS NULL AND p.created_at >= ? AND p.created_at < ? GROUP BY 1
+                """, projectID, from, to, map: { ($0.optionalString(0), $0.double(1)) }) {
+                totals.revenue += revenue
+                if let linkID { perLink[linkID]?.counts.revenue += revenue }
+            }
+            let links = perLink.values.sorted { $0.shortCode < $1.shortCode }
+            return ProjectStats(totals: totals, links: links)
+        }
+    }
+}

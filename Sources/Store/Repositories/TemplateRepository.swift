@@ -1,0 +1,47 @@
+public import Attribution
+import Foundation
+
+public struct TemplateRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    static let columns = """
+        id, project_id, slug, name, ios_url, android_url, web_url, app_scheme, deep_link_path,
+        deep_link_parameters, utm, attribution_window_hours, created_at
+        """
+
+    static func template(_ row: Row) -> LinkTemplate {
+        LinkTemplate(id: row.string(0), projectID: row.string(1), slug: row.string(2), name: row.string(3),
+                     iosURL: row.optionalString(4), androidURL: row.optionalString(5), webURL: row.optionalString(6),
+                     appScheme: row.optionalString(7), deepLinkPath: row.optionalString(8),
+                     deepLinkParameters: JSONText.decodeMap(row.string(9)), utm: JSONText.decodeMap(row.string(10)),
+                     attributionWindowHours: row.optionalInt(11).map(Int.init), createdAt: Timestamp(milliseconds: row.int(12)))
+    }
+
+    /// Stores a new template; a slug the project already uses is a conflict.
+    public func create(_ template: LinkTemplate) throws -> LinkTemplate {
+        do {
+            try database.writeAndWait { connection in
+                try connection.run("""
+                    INSERT INTO templates (id, project_id, slug, name, ios_url, android_url, web_url, app_scheme, deep_link_path,
+                        deep_link_parameters, utm, attribution_window_hours, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, template.id, template.projectID, template.slug, template.name, template.iosURL, template.androidURL,
+                    template.webURL, template.appScheme, template.deepLinkPath, JSONText.encode(template.deepLinkParameters),
+                    JSONText.encode(template.utm), template.attributionWindowHours, template.createdAt.milliseconds,
+                    template.createdAt.milliseconds)
+            }
+        } catch let error as SQLiteError where error.isUniqueViolation {
+            throw StoreError.conflict("the project already has a template with slug '\(template.slug)'")
+        }
+        return template
+    }
+
+    public func list(projectID: String) throws -> [LinkTemplate] {
+        try database.read { connection in
+            try connection.query("SELECT \(Self.columns) FROM templates WHERE project_id = ? ORDER BY created_at, id",
+                                 projectID, map: Self.template)
+        }
+    }
+}

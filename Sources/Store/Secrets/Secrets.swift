@@ -1,0 +1,44 @@
+internal import COpenSSL
+
+/// Secrets (project tokens, API keys, the admin key) are stored and compared as SHA-256 hashes,
+/// computed with OpenSSL; comparisons take the same time whatever the bytes.
+public enum Secrets {
+    public static func sha256(_ text: String) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                _ = SHA256(input.baseAddress, input.count, output.baseAddress)
+            }
+        }
+        return digest
+    }
+
+    /// Constant-time equality (OpenSSL's CRYPTO_memcmp); false at once only when lengths differ.
+    public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.withUnsafeBytes { a in
+            rhs.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
+        }
+    }
+
+    /// Whether `presented` is the secret whose hash is `storedHash`.
+    public static func matches(_ presented: String, hash storedHash: [UInt8]) -> Bool {
+        constantTimeEquals(sha256(presented), storedHash)
+    }
+
+    /// A new secret: `prefix` + 32 characters of base62 from OpenSSL's CSPRNG (~190 bits).
+    public static func generate(prefix: String) -> String {
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        var result = prefix
+        while result.count < prefix.count + 32 {
+            var bytes = [UInt8](repeating: 0, count: 48)
+            precondition(RAND_bytes(&bytes, Int32(bytes.count)) == 1, "OpenSSL's random generator failed")
+            // Rejection sampling keeps every character equally likely (248 = 4 × 62).
+            for byte in bytes where byte < 248 && result.count < prefix.count + 32 {
+                result.append(alphabet[Int(byte) % 62])
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,12 @@
+/// A request the store refused for a reason the caller can act on (distinct from SQLite failures).
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// Would break a uniqueness rule (a name, slug or code already taken).
+    case conflict(String)
+    case notFound(String)
+
+    public var description: String {
+        switch self {
+        case .conflict(let message), .notFound(let message): message
+        }
+    }
+}

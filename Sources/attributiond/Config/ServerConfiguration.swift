@@ -1,0 +1,205 @@
+import Foundation
+import HTTP
+import Store
+
+/// Everything `attributiond` can be configured with. Sources, later ones winning: built-in
+/// defaults, the JSON file, `ATTRIBUTIOND_*` environment variables, command-line flags.
+/// Every key is documented in config/README.md.
+struct ServerConfiguration {
+    var host = "0.0.0.0"
+    var port: UInt16 = 8080
+    var db = "./data/attributiond.sqlite"
+    var adminKey: String?
+    var trustedProxies: [String] = []
+    var synchronous: Database.Synchronous = .normal
+    var drainSeconds = 10
+    var logLevel = "info"
+    var logIP = true
+    var limits = HTTPServerLimits()
+    /// Projects declared in the file, reconciled at start.
+    var projects: [JSONValue] = []
+    /// The file these settings came from, if any.
+    var sourceFile: String?
+}
+
+struct ConfigurationError: Error, CustomStringConvertible {
+    let key: String
+    let message: String
+    var description: String { "configuration: \(key): \(message)" }
+}
+
+enum ConfigurationLoader {
+    static let defaultFiles = ["config/attributiond.json", "/etc/attributiond/attributiond.json"]
+
+    /// Reads the file (the one given, else `ATTRIBUTIOND_CONFIG`, else the first default that
+    /// exists), then applies the environment.
+    static func load(file explicitFile: String?, environment: [String: String]) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        let file = explicitFile ?? environment["ATTRIBUTIOND_CONFIG"]
+            ?? defaultFiles.first { FileManager.default.fileExists(atPath: $0) }
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ConfigurationError(key: file, message: "cannot read the configuration file")
+            }
+            let root: JSONValue
+            do {
+                root = try JSONBody.decode(JSONValue.self, from: Array(data))
+            } catch {
+                throw ConfigurationError(key: file, message: "not valid JSON")
+            }
+            guard case .object(let object) = root else { throw ConfigurationError(key: file, message: "must hold a JSON object") }
+            try apply(object, to: &configuration)
+            configuration.sourceFile = file
+        }
+        try applyEnvironment(environment, to: &configuration)
+        return configuration
+    }
+
+    private static func apply(_ object: [String: JSONValue], to configuration: inout ServerConfiguration) throws {
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            switch key {
+            case "host": configuration.host = try string(value, key)
+            case "port": configuration.port = try port(value, key)
+            case "db": configuration.db = try string(value, key)
+            case "admin_key": configuration.adminKey = try optionalString(value, key)
+            case "trusted_proxies": configuration.trustedProxies = try cidrs(try strings(value, key), key)
+            case "synchronous": configuration.synchronous = try synchronous(try string(value, key), key)
+            case "drain_seconds": configuration.drainSeconds = try integer(value, key, 0...3600)
+            case "log_level": configuration.logLevel = try logLevel(try string(value, key), key)
+            case "log_ip": configuration.logIP = try bool(value, key)
+            case "limits": try applyLimits(value, to: &configuration.limits)
+            case "projects":
+                guard case .array(let projects) = value else { throw ConfigurationError(key: key, message: "must be an array of projects") }
+                configuration.projects = projects
+            default:
+                throw ConfigurationError(key: key, message: "unknown key (see config/README.md for the keys)")
+            }
+        }
+    }
+
+    private static func applyLimits(_ value: JSONValue, to limits: inout HTTPServerLimits) throws {
+        guard case .object(let object) = value else { throw ConfigurationError(key: "limits", message: "must be an object") }
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            let path = "limits.\(key)"
+            switch key {
+            case "max_connections": limits.maxConnections = try integer(value, path, 1...1_000_000)
+            case "max_in_flight_requests": limits.maxInFlightRequests = try integer(value, path, 1...1_000_000)
+            case "max_pipelined_requests": limits.maxPipelinedRequests = try integer(value, path, 1...1024)
+            case "max_header_bytes": limits.maxHeaderBytes = try integer(value, path, 1024...1_048_576)
+            case "max_request_target_bytes": limits.maxRequestTargetBytes = try integer(value, path, 256...1_048_576)
+            case "max_body_bytes": limits.maxBodyBytes = try integer(value, path, 0...1_073_741_824)
+            case "header_timeout_seconds": limits.headerReadTimeout = .milliseconds(try seconds(value, path))
+            case "body_timeout_seconds": limits.bodyReadTimeout = .milliseconds(try seconds(value, path))
+            case "idle_timeout_seconds": limits.idleTimeout = .milliseconds(try seconds(value, path))
+            case "write_timeout_seconds": limits.writeTimeout = .milliseconds(try seconds(value, path))
+            default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md for the keys)")
+            }
+        }
+    }
+
+    private static func applyEnvironment(_ environment: [String: String], to configuration: inout ServerConfiguration) throws {
+        for (name, text) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("ATTRIBUTIOND_") {
+            switch name {
+            case "ATTRIBUTIOND_CONFIG": continue
+            case "ATTRIBUTIOND_HOST": configuration.host = text
+            case "ATTRIBUTIOND_PORT": configuration.port = try port(.string(text), name)
+            case "ATTRIBUTIOND_DB": configuration.db = text
+            case "ATTRIBUTIOND_ADMIN_KEY": configuration.adminKey = text.isEmpty ? nil : text
+            case "ATTRIBUTIOND_TRUSTED_PROXIES":
+                configuration.trustedProxies = try cidrs(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, name)
+            case "ATTRIBUTIOND_SYNCHRONOUS": configuration.synchronous = try synchronous(text, name)
+            case "ATTRIBUTIOND_DRAIN_SECONDS": configuration.drainSeconds = try integer(.string(text), name, 0...3600)
+            case "ATTRIBUTIOND_LOG_LEVEL": configuration.logLevel = try logLevel(text, name)
+            case "ATTRIBUTIOND_LOG_IP": configuration.logIP = try bool(.string(text), name)
+            default: throw ConfigurationError(key: name, message: "unknown environment variable (see config/README.md)")
+            }
+        }
+    }
+
+    // MARK: - Typed readers that name the key on failure
+
+    private static func string(_ value: JSONValue, _ key: String) throws -> String {
+        guard case .string(let text) = value else { throw ConfigurationError(key: key, message: "must be a string") }
+        return text
+    }
+
+    private static func optionalString(_ value: JSONValue, _ key: String) throws -> String? {
+        if case .null = value { return nil }
+        let text = try string(value, key)
+        return text.isEmpty ? nil : text
+    }
+
+    private static func strings(_ value: JSONValue, _ key: String) throws -> [String] {
+        guard case .array(let items) = value else { throw ConfigurationError(key: key, message: "must be an array of strings") }
+        return try items.enumerated().map { try string($0.element, "\(key)[\($0.offset)]") }
+    }
+
+    private static func integer(_ value: JSONValue, _ key: String, _ range: ClosedRange<Int>) throws -> Int {
+        let number: Int?
+        switch value {
+        case .number(let double) where double.rounded() == double && abs(double) < 1e15: number = Int(double)
+        case .string(let text): number = Int(text)
+        default: number = nil
+        }
+        guard let number, range.contains(number) else {
+            throw ConfigurationError(key: key, message: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    private static func port(_ value: JSONValue, _ key: String) throws -> UInt16 {
+        UInt16(try integer(value, key, 0...65535))
+    }
+
+    private static func seconds(_ value: JSONValue, _ key: String) throws -> Int {
+        let seconds: Double?
+        switch value {
+        case .number(let double): seconds = double
+        case .string(let text): seconds = Double(text)
+        default: seconds = nil
+        }
+        guard let seconds, seconds > 0, seconds <= 86_400 else {
+            throw ConfigurationError(key: key, message: "must be a number of seconds above 0 and at most 86400")
+        }
+        return Int((seconds * 1000).rounded())
+    }
+
+    private static func bool(_ value: JSONValue, _ key: String) throws -> Bool {
+        switch value {
+        case .bool(let flag): return flag
+        case .string(let text) where ["true", "1", "yes"].contains(text.lowercased()): return true
+        case .string(let text) where ["false", "0", "no"].contains(text.lowercased()): return false
+        default: throw ConfigurationError(key: key, message: "must be true or false")
+        }
+    }
+
+    private static func synchronous(_ text: String, _ key: String) throws -> Database.Synchronous {
+        guard let mode = Database.Synchronous(rawValue: text.uppercased()) else {
+            throw ConfigurationError(key: key, message: "must be NORMAL or FULL")
+        }
+        return mode
+    }
+
+    private static func logLevel(_ text: String, _ key: String) throws -> String {
+        let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+        guard levels.contains(text.lowercased()) else {
+            throw ConfigurationError(key: key, message: "must be one of \(levels.joined(separator: ", "))")
+        }
+        return text.lowercased()
+    }
+
+    private static func cidrs(_ values: [String], _ key: String) throws -> [String] {
+        for (index, value) in values.enumerated() where !isCIDR(value) {
+            throw ConfigurationError(key: "\(key)[\(index)]", message: "'\(value)' is not an IP address or CIDR block")
+        }
+        return values
+    }
+
+    static func isCIDR(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let address = SocketAddress(ip: String(parts[0])) else { return false }
+        guard parts.count == 2 else { return true }
+        guard let bits = Int(parts[1]) else { return false }
+        return (0...(address.family == .ipv4 ? 32 : 128)).contains(bits)
+    }
+}

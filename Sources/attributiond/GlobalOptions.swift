@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Store
+
+/// `--config` and `--db`, taken by every command.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "Configuration file (default: $ATTRIBUTIOND_CONFIG, ./config/attributiond.json, /etc/attributiond/attributiond.json).")
+    var config: String?
+
+    @Option(help: "SQLite database file (default: ./data/attributiond.sqlite).")
+    var db: String?
+
+    /// The configuration from file and environment, with `--db` applied. A bad value ends the
+    /// command with a message naming the key (exit 2).
+    func loadConfiguration() throws -> ServerConfiguration {
+        do {
+            var configuration = try ConfigurationLoader.load(file: config, environment: ProcessInfo.processInfo.environment)
+            if let db { configuration.db = db }
+            return configuration
+        } catch let error as ConfigurationError {
+            FileHandleOutput.standardError(error.description)
+            throw ExitCode(2)
+        }
+    }
+
+    func openDatabase(_ configuration: ServerConfiguration) throws -> Database {
+        do {
+            return try Database(path: configuration.db, synchronous: configuration.synchronous)
+        } catch {
+            LifecycleLog.write(level: "error", message: "cannot open the database", fields: ["db": configuration.db, "error": "\(error)"])
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import API
+import ArgumentParser
+import Attribution
+import Foundation
+import Store
+
+struct ProjectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "project",
+        abstract: "Create and inspect projects (apps).",
+        subcommands: [Create.self, List.self, Show.self]
+    )
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a project; prints its token and API key (shown only now).")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The project's name (unique).") var name: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            if let problem = Project.validateName(name) { throw ValidationError("--name \(problem.message)") }
+            let configuration = try global.loadConfiguration()
+            let repository = ProjectRepository(database: try global.openDatabase(configuration))
+            let created: CreatedProject
+            do {
+                created = try repository.create(name: name, settings: ProjectSettings())
+            } catch let error as StoreError {
+                FileHandleOutput.standardError("project create: \(error)")
+                throw ExitCode.failure
+            }
+            if json {
+                try printJSON(["id": created.project.id, "name": created.project.name, "token": created.token, "api_key": created.apiKey.key])
+            } else {
+                print("id:      \(created.project.id)\nname:    \(created.project.name)\ntoken:   \(created.token)\napi_key: \(created.apiKey.key)")
+                print("(the token and API key are shown only now; store them safely)")
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List projects.")
+
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let configuration = try global.loadConfiguration()
+            let projects = try ProjectRepository(database: try global.openDatabase(configuration)).list()
+            if json {
+                try printJSON(projects.map { ["id": $0.id, "name": $0.name, "created_at": $0.createdAt.iso8601] })
+            } else if projects.isEmpty {
+                print("no projects (create one with: attributiond project create --name NAME)")
+            } else {
+                for project in projects { print("\(project.id)  \(project.name)") }
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a project's settings.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The project's id.") var id: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let configuration = try global.loadConfiguration()
+            let repository = ProjectRepository(database: try global.openDatabase(configuration))
+            guard let project = try repository.find(id: id) else {
+                FileHandleOutput.standardError("project show: no project \(id)")
+                throw ExitCode.failure
+            }
+            let settings = project.settings
+            let fields: [(String, String)] = [
+                ("id", project.id), ("name", project.name), ("created_at", project.createdAt.iso8601),
+                ("attribution_window_hours", String(settings.attributionWindowHours)),
+                ("min_confidence", String(settings.minConfidence)), ("currency", settings.currency),
+                ("signing", settings.signing.rawValue), ("test_mode", String(project.testMode)),
+                ("ios_team_id", settings.iosTeamID ?? ""), ("ios_bundle_id", settings.iosBundleID ?? ""),
+                ("android_package", settings.androidPackage ?? ""), ("ios_store_url", settings.iosStoreURL ?? ""),
+                ("android_store_url", settings.androidStoreURL ?? ""), ("web_url", settings.webURL ?? ""),
+                ("api_keys", try repository.apiKeys(projectID: id).filter { $0.revokedAt == nil }.map { $0.prefix + "…" }.joined(separator: ", ")),
+            ]
+            if json {
+                try printJSON(Dictionary(uniqueKeysWithValues: fields))
+            } else {
+                for (key, value) in fields { print("\(key.padding(toLength: 25, withPad: " ", startingAt: 0)) \(value)") }
+            }
+        }
+    }
+}
+
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}

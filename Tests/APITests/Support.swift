@@ -1,0 +1,58 @@
+import Foundation
+@testable import API
+import Attribution
+import HTTP
+@testable import Store
+import TestSupport
+
+/// A real server on 127.0.0.1:0 over a fresh temporary database, with the admin API on.
+final class TestApp: @unchecked Sendable {
+    static let adminKey = "test-admin-key-0123456789"
+    let folder: URL
+    let database: Database
+    let services: Services
+    let server: HTTPServer
+    var port: UInt16 { server.port }
+
+    init(adminKey: String? = TestApp.adminKey) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
+        database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
+        services = Services(database: database, adminKey: adminKey)
+        server = HTTPServer(host: "127.0.0.1", port: 0, responder: Application.makeRouter(services: services))
+        try server.start()
+    }
+
+    deinit {
+        server.shutdownAndWait()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Sends one request on a new connection and reads the response.
+    func request(_ method: String, _ path: String, json: String? = nil, adminKey: String? = TestApp.adminKey,
+                 headers: [String: String] = [:]) throws -> TestResponse {
+        let client = try RawClient(port: port)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: test\r\n"
+        if let adminKey { head += "Authorization: Bearer \(adminKey)\r\n" }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        let body = Array((json ?? "").utf8)
+        if json != nil { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        client.send(Array((head + "\r\n").utf8) + body)
+        guard let response = client.readResponse(bodyless: method == "HEAD") else {
+            throw ConnectError(code: 0)
+        }
+        return response
+    }
+
+    /// Creates a project through the admin API; returns its JSON.
+    func createProject(_ name: String = "Shop", extra: String = "") throws -> [String: Any] {
+        let response = try request("POST", "/admin/v1/projects", json: #"{"name":"\#(name)"\#(extra)}"#)
+        guard response.status == 201, let json = response.json else {
+            throw ConnectError(code: Int32(response.status))
+        }
+        return json
+    }
+
+    func count(_ sql: String) throws -> Int64 {
+        try database.read { try $0.queryOne(sql) { $0.int(0) } ?? -1 }
+    }
+}
