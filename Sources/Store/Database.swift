@@ -17,8 +17,7 @@ public final class Database: Sendable {
     public init(path: String, synchronous: Synchronous = .normal, readerCount: Int = 4,
                 maxBatch: Int = 256, migrations: [Migration] = Migration.bundled) throws {
         self.path = path
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try Self.createFolder(for: path)
 
         let writerConnection = try SQLiteConnection(path: path, mode: .readWrite)
         try writerConnection.execute("PRAGMA journal_mode = WAL")
@@ -33,6 +32,12 @@ public final class Database: Sendable {
             readerConnections.append(reader)
         }
         readers = ReaderPool(connections: readerConnections)
+    }
+
+    /// Creates the folder a database file goes in, so a first start needs no set-up.
+    public static func createFolder(for path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
     }
 
     public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {

@@ -9,6 +9,7 @@ struct Migrate: ParsableCommand {
     func run() throws {
         let configuration = try global.loadConfiguration()
         do {
+            try Database.createFolder(for: configuration.db)
             let connection = try SQLiteConnection(path: configuration.db, mode: .readWrite)
             try connection.execute("PRAGMA journal_mode = WAL")
             let applied = try Migrator.migrate(connection)

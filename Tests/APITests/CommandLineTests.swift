@@ -20,10 +20,18 @@ struct RunResult {
     var stderr: String
 }
 
-func run(_ arguments: [String]) throws -> RunResult {
+/// Runs the binary in `directory` (a new empty temporary folder by default), without any
+/// ATTRIBUTIOND_* variables from the test's own environment.
+func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let process = Process()
     process.executableURL = try attributiondBinary()
     process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ATTRIBUTIOND_") }
+    env.merge(environment) { $1 }
+    process.environment = env
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -39,11 +47,21 @@ func run(_ arguments: [String]) throws -> RunResult {
 final class ServerProcess {
     let process = Process()
     let stderr = Pipe()
+    let folder: URL
     private(set) var port: UInt16 = 0
+    var databasePath: String { folder.appendingPathComponent("db.sqlite").path }
 
-    init(_ arguments: [String] = []) throws {
+    /// - Parameter folder: where the database lives (a new temporary folder by default).
+    init(_ arguments: [String] = [], folder: URL? = nil, environment: [String: String] = [:], defaultDatabase: Bool = false) throws {
+        self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-cli-\(UUID().uuidString)")
         process.executableURL = try attributiondBinary()
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        let database = defaultDatabase ? [] : ["--db", self.folder.appendingPathComponent("db.sqlite").path]
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + database + arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ATTRIBUTIOND_") }
+        env.merge(environment) { $1 }
+        process.environment = env
+        try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+        process.currentDirectoryURL = self.folder
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -70,7 +88,11 @@ final class ServerProcess {
         return process.terminationStatus
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
 }
 
 
@@ -124,7 +146,7 @@ final class ServerProcess {
 
     @Test func portInUseFailsWithAMessage() throws {
         let first = try ServerProcess()
-        let second = try run(["serve", "--host", "127.0.0.1", "--port", String(first.port)])
+        let second = try run(["serve", "--host", "127.0.0.1", "--port", String(first.port), "--db", first.databasePath])
         #expect(second.status != 0)
         #expect(second.stderr.contains("Address already in use"))
         _ = first.terminateAndWait()

@@ -1,4 +1,6 @@
 import Foundation
+import Dispatch
+import Synchronization
 import Testing
 @testable import Store
 
@@ -53,5 +55,27 @@ import Testing
         #expect(mode == "wal")
         let foreignKeys = try temp.database.writer.barrier { try $0.queryOne("PRAGMA foreign_keys") { $0.int(0) } }
         #expect(foreignKeys == 1)
+    }
+}
+
+@Suite struct ConcurrentMigrationTests {
+    @Test func manyConnectionsMigratingTheSameFileAtOnceAllSucceed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-race-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            do {
+                let connection = try SQLiteConnection(path: path, mode: .readWrite)
+                try connection.execute("PRAGMA journal_mode = WAL")
+                try Migrator.migrate(connection)
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        #expect(try Migrator.appliedMigrations(connection) == Migration.bundled.map(\.name))
     }
 }

@@ -33,17 +33,24 @@ public enum Migrator {
                 applied_at INTEGER NOT NULL
             )
             """)
-        let applied = Set(try connection.query("SELECT name FROM schema_migrations") { $0.string(0) })
         var newlyApplied: [String] = []
-        for migration in migrations.sorted(by: { $0.name < $1.name }) where !applied.contains(migration.name) {
+        for migration in migrations.sorted(by: { $0.name < $1.name }) {
             do {
+                // Checked inside the write transaction: another process migrating the same file
+                // at the same time either finished this one already or waits for us.
                 try connection.execute("BEGIN IMMEDIATE")
+                let done = try connection.queryOne("SELECT 1 FROM schema_migrations WHERE name = ?", migration.name) { _ in true } ?? false
+                if done {
+                    try connection.execute("COMMIT")
+                    continue
+                }
                 try connection.execute(migration.sql)
                 try connection.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", migration.name, now)
                 try connection.execute("COMMIT")
             } catch {
                 _ = try? connection.execute("ROLLBACK")
-                throw MigrationError(migration: migration.name, underlying: error)
+                throw MigrationError(migration: migration.name, underlying: error as? SQLiteError
+                                     ?? SQLiteError(code: 1, message: "\(error)"))
             }
             newlyApplied.append(migration.name)
         }

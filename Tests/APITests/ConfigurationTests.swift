@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A new temporary folder holding `attributiond.json` with `json` in it.
+private func configFolder(_ json: String) throws -> (folder: URL, file: String) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-config-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("attributiond.json")
+    try Data(json.utf8).write(to: file)
+    return (folder, file.path)
+}
+
+private func request(_ port: UInt16, _ method: String, _ path: String, adminKey: String? = nil) throws -> TestResponse? {
+    let client = try RawClient(port: port)
+    client.send("\(method) \(path) HTTP/1.1\r\nHost: t\r\n" + (adminKey.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "\r\n")
+    return client.readResponse()
+}
+
+@Suite struct ConfigurationTests {
+    @Test func withNoConfigurationServeCreatesDataAttributiondSqlite() throws {
+        let server = try ServerProcess(defaultDatabase: true)
+        #expect(try request(server.port, "GET", "/health/ready")?.status == 200)
+        #expect(FileManager.default.fileExists(atPath: server.folder.appendingPathComponent("data/attributiond.sqlite").path))
+        #expect(server.terminateAndWait() == 0)
+    }
+
+    @Test func invalidConfigurationStopsStartUpNamingTheKey() throws {
+        let cases: [(String, [String: String], String)] = [
+            (#"{"prot": 8080}"#, [:], "prot"),
+            (#"{"port": "eighty"}"#, [:], "port"),
+            (#"{"port": 70000}"#, [:], "port"),
+            (#"{"limits": {"max_body_bytes": -1}}"#, [:], "limits.max_body_bytes"),
+            (#"{"limits": {"idle_timeout": 5}}"#, [:], "limits.idle_timeout"),
+            (#"{"trusted_proxies": ["10.0.0.0/33"]}"#, [:], "trusted_proxies[0]"),
+            (#"{"synchronous": "sometimes"}"#, [:], "synchronous"),
+            (#"{"projects": [{"name": "A", "min_confidence": 3}]}"#, [:], "projects[0].min_confidence"),
+            (#"{"projects": [{"name": "A", "tokn": "x"}]}"#, [:], "tokn"),
+            (#"{"projects": [{"name": "A", "token": "short"}]}"#, [:], "projects[0].token"),
+            ("{not json", [:], "attributiond.json"),
+            ("{}", ["ATTRIBUTIOND_PORT": "abc"], "ATTRIBUTIOND_PORT"),
+            ("{}", ["ATTRIBUTIOND_PROT": "1"], "ATTRIBUTIOND_PROT"),
+        ]
+        for (json, environment, key) in cases {
+            let (folder, file) = try configFolder(json)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try run(["serve", "--config", file, "--db", folder.appendingPathComponent("db.sqlite").path], environment: environment)
+            #expect(result.status == 2, "\(json): \(result.stderr)")
+            #expect(result.stderr.contains(key), "\(json): \(result.stderr)")
+        }
+    }
+
+    @Test func environmentOverridesTheFileAndFlagsOverrideBoth() throws {
+        let (folder, file) = try configFolder(#"{"admin_key": "from-the-file-0123456789"}"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ServerProcess(["--config", file], environment: ["ATTRIBUTIOND_ADMIN_KEY": "from-the-environment-0123"])
+        #expect(try request(server.port, "GET", "/admin/v1/projects", adminKey: "from-the-file-0123456789")?.status == 401)
+        #expect(try request(server.port, "GET", "/admin/v1/projects", adminKey: "from-the-environment-0123")?.status == 200)
+        #expect(server.terminateAndWait() == 0)
+    }
+
+    @Test func projectsDeclaredInTheFileAreCreatedThenUpdatedNotDuplicated() throws {
+        let declared = #"""
+        {"admin_key": "admin-key-0123456789abc",
+         "projects": [{"name": "Shop", "token": "shop-token-0123456789", "api_keys": ["shop-key-0123456789abc"], "min_confidence": 0.4}]}
+        """#
+        let (folder, file) = try configFolder(declared)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("db.sqlite").path
+        for expectedConfidence in [0.4, 0.6] {
+            if expectedConfidence == 0.6 {
+                try Data(declared.replacingOccurrences(of: "0.4", with: "0.6").utf8).write(to: URL(fileURLWithPath: file))
+            }
+            let server = try ServerProcess(["--config", file, "--db", database])
+            let list = try #require(try request(server.port, "GET", "/admin/v1/projects", adminKey: "admin-key-0123456789abc"))
+            let projects = try #require(try JSONSerialization.jsonObject(with: Data(list.body)) as? [[String: Any]])
+            #expect(projects.count == 1)
+            #expect(projects.first?["name"] as? String == "Shop")
+            #expect(projects.first?["min_confidence"] as? Double == expectedConfidence)
+            #expect(server.terminateAndWait() == 0)
+        }
+    }
+
+    @Test func migrateAndProjectCommandsWorkOnTheSameDatabase() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-cmd-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("nested/db.sqlite").path
+        let migrate = try run(["migrate", "--db", db])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        #expect(migrate.stdout.contains("applied 0001_initial.sql"))
+        #expect(try run(["migrate", "--db", db]).stdout.contains("up to date"))
+
+        let created = try run(["project", "create", "--name", "Shop", "--json", "--db", db])
+        #expect(created.status == 0, "\(created.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: String])
+        #expect(json["token"]?.hasPrefix("tok_") == true && json["api_key"]?.hasPrefix("ak_") == true)
+        let id = try #require(json["id"])
+
+        let duplicate = try run(["project", "create", "--name", "Shop", "--db", db])
+        #expect(duplicate.status == 1)
+        #expect(duplicate.stderr.contains("already exists"))
+
+        let list = try run(["project", "list", "--json", "--db", db])
+        #expect(list.stdout.contains(id))
+        let show = try run(["project", "show", id, "--db", db])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("attribution_window_hours  168"))
+        #expect(try run(["project", "show", "nope", "--db", db]).status == 1)
+        #expect(try run(["project", "create", "--db", db]).status == 2)  // --name missing
+    }
+}
