@@ -36,6 +36,9 @@ let package = Package(
             swiftSettings: strictSettings),
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        // Benchmarks: run with `swift run -c release store-bench` (figures in docs/performance.md).
+        .executableTarget(name: "store-bench", dependencies: ["Store"], path: "Benchmarks/StoreBench",
+                          swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),
