@@ -14,6 +14,12 @@ public enum Application {
         router.errorResponse = errorResponse
         HealthRoutes.register(in: &router, services: services)
         AdminRoutes.register(in: &router, services: services)
+        AdminLinkRoutes.register(in: &router, services: services)
+        LinkFortyLinkRoutes.register(in: &router, services: services)
+        ResolveRoutes.register(in: &router, services: services)
+        WellKnownRoutes.register(in: &router, services: services)
+        BeaconRoutes.register(in: &router, services: services)
+        ClickRoutes.register(in: &router, services: services)
         return router.build()
     }
 

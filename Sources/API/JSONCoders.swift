@@ -8,9 +8,6 @@ enum JSONCoders {
         return encoder
     }()
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
+    /// Keys sorted too: responses are the same bytes for the same data (readable, diffable, cacheable).
+    static let encoder: JSONEncoder = sortedEncoder
 }

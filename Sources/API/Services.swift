@@ -7,18 +7,32 @@ public struct Services: Sendable {
     public let clock: any Clock
     public let projects: ProjectRepository
     public let templates: TemplateRepository
+    public let links: LinkRepository
+    public let clicks: ClickRepository
     public let stats: StatsRepository
     public let erasure: ErasureRepository
+    public let linkCache: LinkCache
+    public let clientIP: ClientIPResolver
     /// SHA-256 of the admin key; nil turns the admin API off.
     public let adminKeyHash: [UInt8]?
+    /// The links' public base URL (`https://go.example.com`); nil: taken from each request's Host.
+    public let publicURL: String?
 
-    public init(database: Database, clock: any Clock = SystemClock(), adminKey: String?) {
+    public init(database: Database, clock: any Clock = SystemClock(), adminKey: String?, trustedProxies: [String] = [],
+                publicURL: String? = nil) {
         self.database = database
         self.clock = clock
         projects = ProjectRepository(database: database, clock: clock)
         templates = TemplateRepository(database: database)
+        links = LinkRepository(database: database)
+        clicks = ClickRepository(database: database)
         stats = StatsRepository(database: database)
         erasure = ErasureRepository(database: database)
+        linkCache = LinkCache()
+        clientIP = ClientIPResolver(trustedProxies: trustedProxies)
         adminKeyHash = adminKey.flatMap { $0.isEmpty ? nil : Secrets.sha256($0) }
+        var base = publicURL
+        while base?.hasSuffix("/") == true { base?.removeLast() }
+        self.publicURL = base
     }
 }

@@ -35,7 +35,8 @@ struct Serve: ParsableCommand {
         configuration.limits.drainTimeout = .seconds(configuration.drainSeconds)
 
         let database = try global.openDatabase(configuration)
-        let services = Services(database: database, adminKey: configuration.adminKey)
+        let services = Services(database: database, adminKey: configuration.adminKey,
+                                trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL)
         do {
             for line in try DeclaredProjects.reconcile(configuration.projects, services: services) {
                 LifecycleLog.write(level: "info", message: line, fields: [:])

@@ -69,7 +69,7 @@ extension StringProtocol {
     }
 
     /// Drops optional whitespace (SP / HTAB, RFC 9110 §5.6.3) at both ends.
-    func trimmingOWS() -> Substring {
+    public func trimmingOWS() -> Substring {
         let scalars = Substring(self)
         var start = scalars.startIndex
         var end = scalars.endIndex

@@ -38,6 +38,22 @@ public struct TemplateRepository: Sendable {
         return template
     }
 
+    public func find(id: String, projectID: String) throws -> LinkTemplate? {
+        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM templates WHERE id = ? AND project_id = ?", id, projectID, map: Self.template) }
+    }
+
+    public func find(slug: String, projectID: String) throws -> LinkTemplate? {
+        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM templates WHERE slug = ? AND project_id = ?", slug, projectID, map: Self.template) }
+    }
+
+    /// The project's most recent template: links made by SDKs without a template use it.
+    public func mostRecent(projectID: String) throws -> LinkTemplate? {
+        try database.read { connection in
+            try connection.queryOne("SELECT \(Self.columns) FROM templates WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT 1",
+                                    projectID, map: Self.template)
+        }
+    }
+
     public func list(projectID: String) throws -> [LinkTemplate] {
         try database.read { connection in
             try connection.query("SELECT \(Self.columns) FROM templates WHERE project_id = ? ORDER BY created_at, id",

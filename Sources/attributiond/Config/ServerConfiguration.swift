@@ -10,6 +10,8 @@ struct ServerConfiguration {
     var port: UInt16 = 8080
     var db = "./data/attributiond.sqlite"
     var adminKey: String?
+    /// The links' public base URL; when unset, each request's Host is used.
+    var publicURL: String?
     var trustedProxies: [String] = []
     var synchronous: Database.Synchronous = .normal
     var drainSeconds = 10
@@ -62,6 +64,7 @@ enum ConfigurationLoader {
             case "port": configuration.port = try port(value, key)
             case "db": configuration.db = try string(value, key)
             case "admin_key": configuration.adminKey = try optionalString(value, key)
+            case "public_url": configuration.publicURL = try publicURL(try optionalString(value, key), key)
             case "trusted_proxies": configuration.trustedProxies = try cidrs(try strings(value, key), key)
             case "synchronous": configuration.synchronous = try synchronous(try string(value, key), key)
             case "drain_seconds": configuration.drainSeconds = try integer(value, key, 0...3600)
@@ -105,6 +108,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_PORT": configuration.port = try port(.string(text), name)
             case "ATTRIBUTIOND_DB": configuration.db = text
             case "ATTRIBUTIOND_ADMIN_KEY": configuration.adminKey = text.isEmpty ? nil : text
+            case "ATTRIBUTIOND_PUBLIC_URL": configuration.publicURL = try publicURL(text.isEmpty ? nil : text, name)
             case "ATTRIBUTIOND_TRUSTED_PROXIES":
                 configuration.trustedProxies = try cidrs(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, name)
             case "ATTRIBUTIOND_SYNCHRONOUS": configuration.synchronous = try synchronous(text, name)
@@ -186,6 +190,15 @@ enum ConfigurationLoader {
             throw ConfigurationError(key: key, message: "must be one of \(levels.joined(separator: ", "))")
         }
         return text.lowercased()
+    }
+
+    private static func publicURL(_ text: String?, _ key: String) throws -> String? {
+        guard let text else { return nil }
+        let lowered = text.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), !text.contains(" "), !text.contains("?") else {
+            throw ConfigurationError(key: key, message: "must be an http(s) URL such as https://go.example.com")
+        }
+        return text
     }
 
     private static func cidrs(_ values: [String], _ key: String) throws -> [String] {

@@ -1,0 +1,163 @@
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// `POST/GET /admin/v1/projects/{id}/links`: the full link model of links-and-clicks.md.
+enum AdminLinkRoutes {
+    static func register(in router: inout RouterBuilder, services: Services) {
+        let auth = AdminAuth(keyHash: services.adminKeyHash)
+        let linkService = LinkService(services: services)
+
+        router.post("/admin/v1/projects/:id/links", auth.guarded { request in
+            let project = try AdminRoutes.existingProject(request, services)
+            let payload = try request.decodeJSON(AdminLinkPayload.self)
+            let template = try linkService.template(id: payload.template_id, slug: payload.template_slug, projectID: project.id,
+                                                    key: payload.template_id != nil ? "template_id" : "template_slug")
+            let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.clock.now())
+            let created = try linkService.create(link, codeIsCustom: payload.short_code != nil)
+            let base = LinkURLs.base(for: request, services: services)
+            return try .json(AdminLinkBody(created, template: template, base: base), status: .created, encoder: JSONCoders.encoder)
+        })
+
+        router.get("/admin/v1/projects/:id/links", auth.guarded { request in
+            let project = try AdminRoutes.existingProject(request, services)
+            let base = LinkURLs.base(for: request, services: services)
+            let templates = Dictionary(uniqueKeysWithValues: try services.templates.list(projectID: project.id).map { ($0.id, $0) })
+            let limit = min(1000, max(1, Int(request.queryValue("limit") ?? "") ?? 100))
+            let offset = max(0, Int(request.queryValue("offset") ?? "") ?? 0)
+            let links = try services.links.list(projectID: project.id, limit: limit, offset: offset)
+            return try .json(links.map { AdminLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base) },
+                             encoder: JSONCoders.encoder)
+        })
+    }
+}
+
+struct AdminLinkPayload: Decodable {
+    struct OpenGraph: Decodable { var title: String?; var description: String?; var image: String? }
+
+    var short_code: String?
+    var template_id: String?
+    var template_slug: String?
+    var title: String?
+    var description: String?
+    var original_url: String?
+    var ios_url: String?
+    var android_url: String?
+    var web_url: String?
+    var app_scheme: String?
+    var deep_link_path: String?
+    var deep_link_parameters: [String: String]?
+    var utm: [String: String]?
+    var targeting: JSONValue?
+    var og: OpenGraph?
+    var attribution_window_hours: Int?
+    var append_click_id: Bool?
+    var expires_at: String?
+    var max_clicks: Int?
+    var active: Bool?
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case short_code, template_id, template_slug, title, description, original_url, ios_url, android_url, web_url, app_scheme,
+             deep_link_path, deep_link_parameters, utm, targeting, og, attribution_window_hours, append_click_id, expires_at,
+             max_clicks, active
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        short_code = try c.decodeIfPresent(String.self, forKey: .short_code)
+        template_id = try c.decodeIfPresent(String.self, forKey: .template_id)
+        template_slug = try c.decodeIfPresent(String.self, forKey: .template_slug)
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        original_url = try c.decodeIfPresent(String.self, forKey: .original_url)
+        ios_url = try c.decodeIfPresent(String.self, forKey: .ios_url)
+        android_url = try c.decodeIfPresent(String.self, forKey: .android_url)
+        web_url = try c.decodeIfPresent(String.self, forKey: .web_url)
+        app_scheme = try c.decodeIfPresent(String.self, forKey: .app_scheme)
+        deep_link_path = try c.decodeIfPresent(String.self, forKey: .deep_link_path)
+        deep_link_parameters = try c.decodeIfPresent([String: String].self, forKey: .deep_link_parameters)
+        utm = try c.decodeIfPresent([String: String].self, forKey: .utm)
+        targeting = try c.decodeIfPresent(JSONValue.self, forKey: .targeting)
+        og = try c.decodeIfPresent(OpenGraph.self, forKey: .og)
+        attribution_window_hours = try c.decodeIfPresent(Int.self, forKey: .attribution_window_hours)
+        append_click_id = try c.decodeIfPresent(Bool.self, forKey: .append_click_id)
+        expires_at = try c.decodeIfPresent(String.self, forKey: .expires_at)
+        max_clicks = try c.decodeIfPresent(Int.self, forKey: .max_clicks)
+        active = try c.decodeIfPresent(Bool.self, forKey: .active)
+    }
+
+    func link(projectID: String, templateID: String?, now: Timestamp) throws -> Link {
+        for key in (utm ?? [:]).keys where !LinkTemplate.utmKeys.contains(key) {
+            throw HTTPError.invalidField("utm.\(key)", "unknown UTM key; use source, medium, campaign, term or content")
+        }
+        let expiresAt = try expires_at.map { text -> Timestamp in
+            guard let timestamp = Timestamp(iso8601: text) else { throw HTTPError.invalidField("expires_at", "must be an ISO 8601 time") }
+            return timestamp
+        }
+        return Link(id: Identifiers.newID(), projectID: projectID, templateID: templateID, shortCode: short_code ?? "",
+                    title: title, description: description, originalURL: original_url, iosURL: ios_url, androidURL: android_url,
+                    webURL: web_url, appScheme: app_scheme, deepLinkPath: deep_link_path, deepLinkParameters: deep_link_parameters ?? [:],
+                    utm: UTM(utm ?? [:]), targeting: try targeting.map { String(decoding: try JSONCoders.sortedEncoder.encode($0), as: UTF8.self) },
+                    og: Link.OpenGraph(title: og?.title, description: og?.description, image: og?.image),
+                    attributionWindowHours: attribution_window_hours, appendClickID: append_click_id ?? false,
+                    expiresAt: expiresAt, maxClicks: max_clicks, active: active ?? true, createdAt: now)
+    }
+}
+
+struct AdminLinkBody: Encodable {
+    let id: String
+    let project_id: String
+    let template_id: String?
+    let template_slug: String?
+    let short_code: String
+    let url: String
+    let title: String?
+    let description: String?
+    let original_url: String?
+    let ios_url: String?
+    let android_url: String?
+    let web_url: String?
+    let app_scheme: String?
+    let deep_link_path: String?
+    let deep_link_parameters: [String: String]
+    let utm: [String: String]
+    let og: [String: String]
+    let attribution_window_hours: Int?
+    let append_click_id: Bool
+    let expires_at: String?
+    let max_clicks: Int?
+    let active: Bool
+    let created_at: String
+
+    init(_ link: Link, template: LinkTemplate?, base: String) {
+        id = link.id
+        project_id = link.projectID
+        template_id = link.templateID
+        template_slug = template?.slug
+        short_code = link.shortCode
+        url = LinkURLs.url(base: base, shortCode: link.shortCode, templateSlug: template?.slug)
+        title = link.title
+        description = link.description
+        original_url = link.originalURL
+        ios_url = link.iosURL
+        android_url = link.androidURL
+        web_url = link.webURL
+        app_scheme = link.appScheme
+        deep_link_path = link.deepLinkPath
+        deep_link_parameters = link.deepLinkParameters
+        utm = link.utm.map
+        var og: [String: String] = [:]
+        og["title"] = link.og.title
+        og["description"] = link.og.description
+        og["image"] = link.og.image
+        self.og = og
+        attribution_window_hours = link.attributionWindowHours
+        append_click_id = link.appendClickID
+        expires_at = link.expiresAt?.iso8601
+        max_clicks = link.maxClicks
+        active = link.active
+        created_at = link.createdAt.iso8601
+    }
+}

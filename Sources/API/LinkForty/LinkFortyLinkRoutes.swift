@@ -1,0 +1,199 @@
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// `POST /api/sdk/v1/links` (SDK link creation, template optional) and `/api/links` (explicit
+/// template, full fields, with GET/PUT/DELETE): LinkForty's camelCase shapes, API key required.
+enum LinkFortyLinkRoutes {
+    static func register(in router: inout RouterBuilder, services: Services) {
+        let auth = LinkFortyAuth(services: services)
+        let linkService = LinkService(services: services)
+
+        router.post("/api/sdk/v1/links") { request in
+            let project = try auth.projectRequiringKey(request)
+            let options = try request.decodeJSON(LinkFortyLinkPayload.self)
+            let template = try linkService.template(id: options.templateId, slug: options.templateSlug, projectID: project.id,
+                                                    key: options.templateId != nil ? "templateId" : "templateSlug")
+                ?? services.templates.mostRecent(projectID: project.id)
+            return try create(options, project: project, template: template, request: request, services: services, linkService: linkService)
+        }
+
+        router.post("/api/links") { request in
+            let project = try auth.projectRequiringKey(request)
+            let options = try request.decodeJSON(LinkFortyLinkPayload.self)
+            guard options.templateId != nil else { throw HTTPError.invalidField("templateId", "is required") }
+            let template = try linkService.template(id: options.templateId, slug: nil, projectID: project.id, key: "templateId")
+            return try create(options, project: project, template: template, request: request, services: services, linkService: linkService)
+        }
+
+        router.get("/api/links") { request in
+            let project = try auth.projectRequiringKey(request)
+            let templates = Dictionary(uniqueKeysWithValues: try services.templates.list(projectID: project.id).map { ($0.id, $0) })
+            let base = LinkURLs.base(for: request, services: services)
+            let links = try services.links.list(projectID: project.id, limit: 1000)
+            return try .json(links.map { LinkFortyLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base, deduplicated: false) },
+                             encoder: JSONCoders.encoder)
+        }
+
+        router.get("/api/links/:id") { request in
+            let project = try auth.projectRequiringKey(request)
+            let link = try existing(request, project: project, services: services)
+            let template = try link.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
+            return try .json(LinkFortyLinkBody(link, template: template, base: LinkURLs.base(for: request, services: services), deduplicated: false),
+                             encoder: JSONCoders.encoder)
+        }
+
+        router.put("/api/links/:id") { request in
+            let project = try auth.projectRequiringKey(request)
+            var link = try existing(request, project: project, services: services)
+            let previousCode = link.shortCode
+            let options = try request.decodeJSON(LinkFortyLinkPayload.self)
+            let template = try linkService.template(id: options.templateId, slug: options.templateSlug, projectID: project.id, key: "templateId")
+            if let template { link.templateID = template.id }
+            try options.apply(to: &link)
+            link.updatedAt = services.clock.now()
+            let updated = try linkService.update(link, previousCode: previousCode)
+            let shownTemplate = try updated.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
+            return try .json(LinkFortyLinkBody(updated, template: shownTemplate, base: LinkURLs.base(for: request, services: services), deduplicated: false),
+                             encoder: JSONCoders.encoder)
+        }
+
+        router.delete("/api/links/:id") { request in
+            let project = try auth.projectRequiringKey(request)
+            try linkService.delete(id: request.pathParameters["id"] ?? "", projectID: project.id)
+            return HTTPResponse(status: .noContent)
+        }
+    }
+
+    static func existing(_ request: HTTPRequest, project: Project, services: Services) throws -> Link {
+        let id = request.pathParameters["id"] ?? ""
+        guard let link = try services.links.find(id: id, projectID: project.id) else { throw HTTPError.notFound("no link \(id)") }
+        return link
+    }
+
+    static func create(_ options: LinkFortyLinkPayload, project: Project, template: LinkTemplate?, request: HTTPRequest,
+                       services: Services, linkService: LinkService) throws -> HTTPResponse {
+        let base = LinkURLs.base(for: request, services: services)
+        // The same external user asking for the same link gets the one they already have.
+        let optionsHash = options.externalUserId.map { _ in options.fingerprint(templateID: template?.id) }
+        if let user = options.externalUserId, let hash = optionsHash,
+           let existing = try services.links.findDuplicate(projectID: project.id, externalUserID: user, optionsHash: hash) {
+            return try .json(LinkFortyLinkBody(existing, template: template, base: base, deduplicated: true), encoder: JSONCoders.encoder)
+        }
+        var link = Link(id: Identifiers.newID(), projectID: project.id, templateID: template?.id, shortCode: options.customCode ?? "",
+                        externalUserID: options.externalUserId, optionsHash: optionsHash, createdAt: services.clock.now())
+        try options.apply(to: &link)
+        let created = try linkService.create(link, codeIsCustom: options.customCode != nil)
+        return try .json(LinkFortyLinkBody(created, template: template, base: base, deduplicated: false), status: .created,
+                         encoder: JSONCoders.encoder)
+    }
+}
+
+/// CreateLinkOptions and the dashboard's link fields. Unknown keys are ignored (as LinkForty does).
+struct LinkFortyLinkPayload: Decodable {
+    struct UTMParameters: Decodable, Equatable { var source, medium, campaign, term, content: String? }
+
+    var templateId: String?
+    var templateSlug: String?
+    var deepLinkParameters: [String: String]?
+    var title: String?
+    var description: String?
+    var customCode: String?
+    var utmParameters: UTMParameters?
+    var externalUserId: String?
+    var originalUrl: String?
+    var iosAppStoreUrl: String?
+    var androidAppStoreUrl: String?
+    var webFallbackUrl: String?
+    var appScheme: String?
+    var deepLinkPath: String?
+    var targetingRules: JSONValue?
+    var attributionWindowHours: Int?
+    var expiresAt: String?
+
+    func apply(to link: inout Link) throws {
+        if let customCode { link.shortCode = customCode }
+        if let deepLinkParameters { link.deepLinkParameters = deepLinkParameters }
+        if let title { link.title = title }
+        if let description { link.description = description }
+        if let utm = utmParameters {
+            link.utm = UTM(source: utm.source, medium: utm.medium, campaign: utm.campaign, term: utm.term, content: utm.content)
+        }
+        if let originalUrl { link.originalURL = originalUrl }
+        if let iosAppStoreUrl { link.iosURL = iosAppStoreUrl }
+        if let androidAppStoreUrl { link.androidURL = androidAppStoreUrl }
+        if let webFallbackUrl { link.webURL = webFallbackUrl }
+        if let appScheme { link.appScheme = appScheme }
+        if let deepLinkPath { link.deepLinkPath = deepLinkPath }
+        if let targetingRules { link.targeting = String(decoding: try JSONCoders.sortedEncoder.encode(targetingRules), as: UTF8.self) }
+        if let attributionWindowHours { link.attributionWindowHours = attributionWindowHours }
+        if let expiresAt {
+            guard let timestamp = Timestamp(iso8601: expiresAt) else { throw HTTPError.invalidField("expiresAt", "must be an ISO 8601 time") }
+            link.expiresAt = timestamp
+        }
+    }
+
+    /// A stable digest of what was asked for, so a repeated request can be recognised.
+    func fingerprint(templateID: String?) -> String {
+        let parts: [String] = [
+            templateID ?? "", title ?? "", description ?? "", customCode ?? "",
+            (deepLinkParameters ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&"),
+            [utmParameters?.source, utmParameters?.medium, utmParameters?.campaign, utmParameters?.term, utmParameters?.content]
+                .map { $0 ?? "" }.joined(separator: "|"),
+        ]
+        return Secrets.sha256(parts.joined(separator: "\u{1F}")).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+}
+
+/// What both LinkForty link endpoints answer: the SDK's CreateLinkResult keys (`url`, `shortCode`,
+/// `linkId`), the dashboard's (`id`, `short_code`), and the link's fields.
+struct LinkFortyLinkBody: Encodable {
+    let id: String
+    let short_code: String
+    let url: String
+    let shortCode: String
+    let linkId: String
+    let deduplicated: Bool
+    let templateId: String?
+    let templateSlug: String?
+    let title: String?
+    let description: String?
+    let originalUrl: String?
+    let iosAppStoreUrl: String?
+    let androidAppStoreUrl: String?
+    let webFallbackUrl: String?
+    let appScheme: String?
+    let deepLinkPath: String?
+    let deepLinkParameters: [String: String]
+    let utmParameters: [String: String]
+    let attributionWindowHours: Int?
+    let expiresAt: String?
+    let isActive: Bool
+    let createdAt: String
+
+    init(_ link: Link, template: LinkTemplate?, base: String, deduplicated: Bool) {
+        id = link.id
+        short_code = link.shortCode
+        url = LinkURLs.url(base: base, shortCode: link.shortCode, templateSlug: template?.slug)
+        shortCode = link.shortCode
+        linkId = link.id
+        self.deduplicated = deduplicated
+        templateId = link.templateID
+        templateSlug = template?.slug
+        title = link.title
+        description = link.description
+        originalUrl = link.originalURL
+        iosAppStoreUrl = link.iosURL
+        androidAppStoreUrl = link.androidURL
+        webFallbackUrl = link.webURL
+        appScheme = link.appScheme
+        deepLinkPath = link.deepLinkPath
+        deepLinkParameters = link.deepLinkParameters
+        utmParameters = link.utm.map
+        attributionWindowHours = link.attributionWindowHours
+        expiresAt = link.expiresAt?.iso8601
+        isActive = link.active
+        createdAt = link.createdAt.iso8601
+    }
+}

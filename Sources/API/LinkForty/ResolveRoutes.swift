@@ -1,0 +1,58 @@
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// `GET /api/sdk/v1/resolve/{code}` and `/{templateSlug}/{code}`: the app was opened straight
+/// from a universal link; record that as a `resolve` click with the SDK's `fp_*` signals and
+/// answer the link's DeepLinkData. The link itself says which project it belongs to.
+enum ResolveRoutes {
+    static func register(in router: inout RouterBuilder, services: Services) {
+        let lookup = LinkLookup(services: services)
+        router.get("/api/sdk/v1/resolve/:code") { request in
+            try resolve(request, code: request.pathParameters["code"]!, slug: nil, lookup: lookup, services: services)
+        }
+        router.get("/api/sdk/v1/resolve/:slug/:code") { request in
+            try resolve(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"]!, lookup: lookup, services: services)
+        }
+    }
+
+    static func resolve(_ request: HTTPRequest, code: String, slug: String?, lookup: LinkLookup, services: Services) throws -> HTTPResponse {
+        let now = services.clock.now()
+        // An app opened by a link whose click budget is spent still gets its data; a link that
+        // is switched off or expired does not.
+        guard let (_, target) = try lookup.find(code: code, slug: slug),
+              ![.inactive, .expired].contains(LinkAvailability.of(target.link, clicks: 0, now: now)) else {
+            throw HTTPError.notFound("no active link '\(slug.map { "\($0)/" } ?? "")\(code)'")
+        }
+        var fingerprint: [String: String] = [:]
+        for item in request.queryItems where item.name.hasPrefix("fp_") && fingerprint[item.name] == nil {
+            fingerprint[item.name] = String(item.value.prefix(128))
+        }
+        let agent = UserAgentParser.parse(request.headers["User-Agent"])
+        let platform: UserAgentInfo.Platform? = switch fingerprint["fp_platform"]?.lowercased() {
+        case "ios", "ipados": .ios
+        case "android": .android
+        default: agent.platform == .bot ? nil : agent.platform
+        }
+        let client = services.clientIP.clientAddress(of: request)
+        let utm = target.utm.overridden(by: request.queryUTM)
+        let clickID = Identifiers.newID()
+        // Screens from the SDK are native pixels: stored with a pixel ratio of 1, so that
+        // width × ratio is pixels for every click.
+        let width = fingerprint["fp_sw"].flatMap(Double.init).flatMap { (1...20_000).contains($0) ? $0 : nil }
+        let height = fingerprint["fp_sh"].flatMap(Double.init).flatMap { (1...20_000).contains($0) ? $0 : nil }
+        let language = fingerprint["fp_lang"].flatMap { LanguageTag.isPlausible($0) ? $0 : nil }
+        services.clicks.record(Click(
+            clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,
+            ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { String($0.prefix(1024)) },
+            acceptLanguage: request.headers["Accept-Language"].map { String($0.prefix(256)) }, query: request.clickQuery, utm: utm,
+            platform: platform, osVersion: fingerprint["fp_pv"] ?? agent.osVersion, deviceClass: agent.deviceClass,
+            isBot: false, screenWidth: width, screenHeight: height, pixelRatio: width == nil && height == nil ? nil : 1,
+            timezone: fingerprint["fp_tz"].flatMap { TimeZoneNames.isValid($0) ? $0 : nil },
+            languages: language.map { [$0] } ?? Click.languages(fromAcceptLanguage: request.headers["Accept-Language"])))
+        var response = try HTTPResponse.json(DeepLinkData(target: target, utm: utm, clickID: clickID, clickedAt: now), encoder: JSONCoders.encoder)
+        response.headers.add("X-Click-Id", clickID)
+        return response
+    }
+}

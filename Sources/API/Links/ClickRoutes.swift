@@ -1,0 +1,69 @@
+import Attribution
+import Foundation
+import HTTP
+import Store
+import Synchronization
+
+/// `GET|HEAD /{code}` and `/{templateSlug}/{code}`: record the click, then send the person on
+/// (links-and-clicks.md, "Click routes").
+enum ClickRoutes {
+    static func register(in router: inout RouterBuilder, services: Services) {
+        let lookup = LinkLookup(services: services)
+        router.get("/:code") { request in
+            try click(request, code: request.pathParameters["code"]!, slug: nil, lookup: lookup, services: services)
+        }
+        router.get("/:slug/:code") { request in
+            try click(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"]!, lookup: lookup, services: services)
+        }
+    }
+
+    static func click(_ request: HTTPRequest, code: String, slug: String?, lookup: LinkLookup, services: Services) throws -> HTTPResponse {
+        guard let (entry, target) = try lookup.find(code: code, slug: slug) else { return Pages.notFound }
+        let now = services.clock.now()
+        switch LinkAvailability.of(target.link, clicks: entry.clicks.load(ordering: .relaxed), now: now) {
+        case .available: break
+        case .expired: return Pages.expired
+        case .inactive, .exhausted: return Pages.notFound
+        }
+
+        let agent = UserAgentParser.parse(request.headers["User-Agent"])
+        // HEAD is what link checkers and preview fetchers send; no person is behind it.
+        let isBot = agent.isBot || request.method == .head
+        let platform: UserAgentInfo.Platform = isBot ? .bot : agent.platform
+        let client = services.clientIP.clientAddress(of: request)
+        let utm = target.utm.overridden(by: request.queryUTM)
+        let acceptLanguage = request.headers["Accept-Language"]
+        let clickID = Identifiers.newID()
+        services.clicks.record(Click(
+            clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
+            ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { String($0.prefix(1024)) },
+            acceptLanguage: acceptLanguage.map { String($0.prefix(256)) }, referer: request.headers["Referer"].map { String($0.prefix(1024)) },
+            query: request.clickQuery, utm: utm, platform: platform, osVersion: agent.osVersion, deviceClass: agent.deviceClass,
+            isBot: isBot, languages: Click.languages(fromAcceptLanguage: acceptLanguage)))
+        if !isBot { entry.clicks.add(1, ordering: .relaxed) }
+
+        let clickHeader: HTTPHeaders = ["X-Click-Id": clickID]
+        switch target.response(for: platform, clickID: clickID, utm: utm) {
+        case .interstitial(let destination, let appURL):
+            let nonce = Identifiers.nonce()
+            var headers = clickHeader
+            headers.add("Content-Security-Policy", Pages.interstitialPolicy(nonce: nonce))
+            headers.add("Referrer-Policy", "no-referrer")
+            return Pages.htmlResponse(Pages.interstitial(clickID: clickID, destination: destination, appURL: appURL, nonce: nonce),
+                                      headers: headers)
+        case .redirect(let destination):
+            var headers = clickHeader
+            headers.add("Location", destination)
+            headers.add("Cache-Control", "no-store")
+            return HTTPResponse(status: .found, headers: headers)
+        case .preview:
+            let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: target.link.shortCode,
+                                   templateSlug: slug)
+            return Pages.htmlResponse(Pages.preview(target: target, url: url), headers: clickHeader)
+        case .noDestination:
+            var response = Pages.noDestination
+            response.headers.add("X-Click-Id", clickID)
+            return response
+        }
+    }
+}

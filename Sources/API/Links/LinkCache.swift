@@ -1,0 +1,66 @@
+import Attribution
+import Foundation
+import Synchronization
+
+/// Links by short code, in memory: a click never reads the database to find its link. Entries
+/// are dropped when their link, its template or its project changes; unknown codes are cached
+/// too (as misses), and the whole cache is bounded.
+public final class LinkCache: @unchecked Sendable {
+    /// A link as clicks see it, and how many countable clicks it has had (for `max_clicks`).
+    final class Entry: Sendable {
+        let target: LinkTarget?
+        let clicks: Atomic<Int>
+
+        init(target: LinkTarget?, clicks: Int) {
+            self.target = target
+            self.clicks = Atomic(clicks)
+        }
+    }
+
+    // `entries` and `generation` are only touched under `lock`.
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    /// Bumped by every invalidation, so a load that raced one is not cached.
+    private var generation = 0
+    private let maxEntries: Int
+
+    public init(maxEntries: Int = 100_000) {
+        self.maxEntries = maxEntries
+    }
+
+    /// The cached entry for `code`, loading it with `load` on a miss.
+    func entry(for code: String, load: () throws -> (target: LinkTarget, clicks: Int)?) throws -> Entry {
+        lock.lock()
+        if let entry = entries[code] {
+            lock.unlock()
+            return entry
+        }
+        let startedAt = generation
+        lock.unlock()
+
+        let loaded = try load()
+        let entry = Entry(target: loaded?.target, clicks: loaded?.clicks ?? 0)
+        lock.lock()
+        defer { lock.unlock() }
+        if generation == startedAt {
+            if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
+            entries[code] = entries[code] ?? entry
+            return entries[code]!
+        }
+        return entry
+    }
+
+    public func invalidate(code: String) {
+        lock.lock()
+        entries[code] = nil
+        generation += 1
+        lock.unlock()
+    }
+
+    public func invalidateAll() {
+        lock.lock()
+        entries.removeAll(keepingCapacity: true)
+        generation += 1
+        lock.unlock()
+    }
+}

@@ -1,0 +1,69 @@
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// Finds the link behind `/{code}` or `/{slug}/{code}` through the cache.
+struct LinkLookup: Sendable {
+    let services: Services
+
+    /// The cached entry and its target, or nil when the code is unknown or the slug is not the
+    /// link's template's.
+    func find(code: String, slug: String?) throws -> (entry: LinkCache.Entry, target: LinkTarget)? {
+        guard ShortCode.isValidCustom(code) || code.count == 8 else { return nil }
+        let entry = try services.linkCache.entry(for: code) {
+            guard let (link, clicks) = try services.links.find(shortCode: code),
+                  let project = try services.projects.find(id: link.projectID) else { return nil }
+            let template = try link.templateID.flatMap { try services.templates.find(id: $0, projectID: link.projectID) }
+            return (LinkTarget(link: link, template: template, project: project.settings), clicks)
+        }
+        guard let target = entry.target else { return nil }
+        if let slug, target.templateSlug != slug { return nil }
+        return (entry, target)
+    }
+}
+
+/// The public URL of links: the configured `public_url`, or the scheme and Host of the request.
+enum LinkURLs {
+    static func base(for request: HTTPRequest, services: Services) -> String {
+        if let configured = services.publicURL { return configured }
+        let host = request.headers["Host"] ?? "localhost"
+        return "\(services.clientIP.scheme(of: request))://\(host)"
+    }
+
+    static func url(base: String, shortCode: String, templateSlug: String?) -> String {
+        if let templateSlug { return "\(base)/\(templateSlug)/\(shortCode)" }
+        return "\(base)/\(shortCode)"
+    }
+}
+
+extension HTTPRequest {
+    /// UTM values of the request's query (`utm_source`, …).
+    var queryUTM: UTM {
+        var map: [String: String] = [:]
+        for item in queryItems where item.name.hasPrefix("utm_") {
+            let key = String(item.name.dropFirst(4))
+            if LinkTemplate.utmKeys.contains(key), !item.value.isEmpty, map[key] == nil { map[key] = String(item.value.prefix(256)) }
+        }
+        return UTM(map)
+    }
+
+    /// Query parameters kept with a click: at most 50, values cut to 512 characters.
+    var clickQuery: [String: String] {
+        var map: [String: String] = [:]
+        for item in queryItems.prefix(50) where map[item.name] == nil { map[String(item.name.prefix(64))] = String(item.value.prefix(512)) }
+        return map
+    }
+}
+
+enum Identifiers {
+    static func newID() -> String { UUID().uuidString.lowercased() }
+
+    static func isUUID(_ text: String) -> Bool { text.count == 36 && UUID(uuidString: text) != nil }
+
+    /// 128 random bits as hex, for CSP nonces.
+    static func nonce() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(generator.next(), radix: 16).leftPadded(to: 16) + String(generator.next(), radix: 16).leftPadded(to: 16)
+    }
+}

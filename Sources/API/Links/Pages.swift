@@ -1,0 +1,75 @@
+import Attribution
+import HTTP
+
+/// The HTML the link host serves. Small, self-contained (no external resources), escaped.
+enum Pages {
+    /// The page a phone sees after a tap: it reports screen, pixel ratio, time zone and languages to
+    /// `POST /c/{clickId}` (image GET as a fallback), tries the app, then goes to `destination`.
+    static func interstitial(clickID: String, destination: String, appURL: String?, nonce: String) -> String {
+        let beaconURL = "/c/\(clickID)"
+        return """
+        <!doctype html><html lang="en"><head><meta charset="utf-8">\
+        <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">\
+        <title>Opening…</title><noscript><meta http-equiv="refresh" content="0;url=\(Escape.html(destination))"></noscript>\
+        <style nonce="\(nonce)">body{font:16px system-ui,sans-serif;display:flex;align-items:center;justify-content:center;\
+        min-height:90vh;margin:0;color:#333}a{color:#06c}</style></head>\
+        <body><p>Opening… <a id="go" href="\(Escape.html(destination))">Continue</a></p>\
+        <script nonce="\(nonce)">(function(){var c=\(Escape.javascriptString(beaconURL)),d=\(Escape.javascriptString(destination)),\
+        a=\(Escape.javascriptString(appURL ?? ""));var n=navigator,s={sw:screen.width,sh:screen.height,\
+        dpr:window.devicePixelRatio||1,tzo:new Date().getTimezoneOffset(),\
+        langs:((n.languages&&n.languages.length)?n.languages:[n.language]).slice(0,10)};\
+        try{s.tz=Intl.DateTimeFormat().resolvedOptions().timeZone}catch(e){}var ok=false;\
+        try{ok=n.sendBeacon(c,JSON.stringify(s))}catch(e){}if(!ok){var q="sw="+s.sw+"&sh="+s.sh+"&dpr="+s.dpr+\
+        "&tzo="+s.tzo+"&langs="+encodeURIComponent(s.langs.join(","));if(s.tz){q+="&tz="+encodeURIComponent(s.tz)}\
+        (new Image()).src=c+"?"+q}function go(){location.replace(d)}\
+        if(a){setTimeout(go,1500);location.href=a}else{setTimeout(go,ok?0:150)}})();</script></body></html>
+        """
+    }
+
+    /// `Content-Security-Policy` for the interstitial: only its own inline script and style run,
+    /// and they may talk to this host only.
+    static func interstitialPolicy(nonce: String) -> String {
+        "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; connect-src 'self'; img-src 'self'; "
+            + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    }
+
+    /// Open Graph tags for crawlers and link previews (no redirect).
+    static func preview(target: LinkTarget, url: String) -> String {
+        let link = target.link
+        let title = link.og.title ?? link.title ?? link.shortCode
+        var tags = [
+            #"<meta property="og:title" content="\#(Escape.html(title))">"#,
+            #"<meta property="og:type" content="website">"#,
+            #"<meta property="og:url" content="\#(Escape.html(url))">"#,
+        ]
+        let description = link.og.description ?? link.description
+        if let description { tags.append(#"<meta property="og:description" content="\#(Escape.html(description))">"#) }
+        if let image = link.og.image {
+            tags.append(#"<meta property="og:image" content="\#(Escape.html(image))">"#)
+            tags.append(#"<meta name="twitter:card" content="summary_large_image">"#)
+        }
+        return """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>\(Escape.html(title))</title>\(tags.joined())</head>\
+        <body><h1>\(Escape.html(title))</h1>\(description.map { "<p>\(Escape.html($0))</p>" } ?? "")</body></html>
+        """
+    }
+
+    static func message(_ title: String, _ text: String) -> String {
+        """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
+        <meta name="robots" content="noindex"><title>\(Escape.html(title))</title></head>\
+        <body><h1>\(Escape.html(title))</h1><p>\(Escape.html(text))</p></body></html>
+        """
+    }
+
+    static func htmlResponse(_ html: String, status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]) -> HTTPResponse {
+        var headers: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                                    "X-Content-Type-Options": "nosniff"]
+        for field in extra { headers.add(field.name, field.value) }
+        return HTTPResponse(status: status, headers: headers, body: Array(html.utf8))
+    }
+
+    static let notFound = htmlResponse(message("Link not found", "This link does not exist or is no longer active."), status: .notFound)
+    static let expired = htmlResponse(message("Link expired", "This link has expired."), status: .gone)
+    static let noDestination = htmlResponse(message("Nothing to open", "This link has no destination for this device."), status: .notFound)
+}

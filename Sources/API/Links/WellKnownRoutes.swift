@@ -1,0 +1,61 @@
+import Attribution
+import HTTP
+import Store
+
+/// Universal Links and Android App Links verification files, built from every project's app ids.
+enum WellKnownRoutes {
+    struct AppleAppSiteAssociation: Encodable {
+        struct AppLinks: Encodable { let details: [Detail] }
+        struct Detail: Encodable {
+            let appIDs: [String]
+            let components: [Component]
+        }
+        struct Component: Encodable {
+            let path: String
+            let exclude: Bool?
+            enum CodingKeys: String, CodingKey { case path = "/", exclude }
+        }
+        let applinks: AppLinks
+    }
+
+    struct AssetStatement: Encodable {
+        struct Target: Encodable {
+            let namespace: String
+            let package_name: String
+            let sha256_cert_fingerprints: [String]
+        }
+        let relation: [String]
+        let target: Target
+    }
+
+    static func register(in router: inout RouterBuilder, services: Services) {
+        router.get("/.well-known/apple-app-site-association") { _ in
+            let appIDs = try services.projects.list().compactMap { project -> String? in
+                guard let team = project.settings.iosTeamID, let bundle = project.settings.iosBundleID else { return nil }
+                return "\(team).\(bundle)"
+            }
+            guard !appIDs.isEmpty else { throw HTTPError.notFound("no project has ios_team_id and ios_bundle_id") }
+            // Every path opens the app except the API and these files themselves.
+            let components: [AppleAppSiteAssociation.Component] = [
+                .init(path: "/api/*", exclude: true), .init(path: "/.well-known/*", exclude: true),
+                .init(path: "/c/*", exclude: true), .init(path: "/*", exclude: nil),
+            ]
+            let body = AppleAppSiteAssociation(applinks: .init(details: [.init(appIDs: appIDs, components: components)]))
+            var response = try HTTPResponse.json(body, encoder: JSONCoders.sortedEncoder)
+            response.headers.set("Cache-Control", "max-age=300")
+            return response
+        }
+        router.get("/.well-known/assetlinks.json") { _ in
+            let statements = try services.projects.list().compactMap { project -> AssetStatement? in
+                guard let package = project.settings.androidPackage, !project.settings.androidSHA256.isEmpty else { return nil }
+                return AssetStatement(relation: ["delegate_permission/common.handle_all_urls"],
+                                      target: .init(namespace: "android_app", package_name: package,
+                                                    sha256_cert_fingerprints: project.settings.androidSHA256))
+            }
+            guard !statements.isEmpty else { throw HTTPError.notFound("no project has android_package and android_sha256") }
+            var response = try HTTPResponse.json(statements, encoder: JSONCoders.sortedEncoder)
+            response.headers.set("Cache-Control", "max-age=300")
+            return response
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// A recorded tap on a link (or an app-side open), with every signal matching may use.
+public struct Click: Sendable, Equatable {
+    public enum Source: String, Sendable { case link, resolve, app }
+
+    public var clickID: String
+    public var projectID: String
+    public var linkID: String?
+    public var source: Source
+    public var createdAt: Timestamp
+    public var ip: String?
+    /// IPv4 as is, IPv6 as its /64 prefix: what probabilistic matching compares.
+    public var ipKey: String?
+    public var userAgent: String?
+    public var acceptLanguage: String?
+    public var referer: String?
+    public var query: [String: String]
+    public var utm: UTM
+    public var platform: UserAgentInfo.Platform?
+    public var osVersion: String?
+    public var deviceClass: UserAgentInfo.DeviceClass?
+    public var isBot: Bool
+    /// Screen size in CSS points; `screenWidth × pixelRatio` is native pixels.
+    public var screenWidth: Double?
+    public var screenHeight: Double?
+    public var pixelRatio: Double?
+    public var timezone: String?
+    /// Minutes east of UTC.
+    public var utcOffsetMinutes: Int?
+    public var languages: [String]
+    public var idfv: String?
+    public var advertisingID: String?
+
+    public init(clickID: String, projectID: String, linkID: String?, source: Source, createdAt: Timestamp, ip: String? = nil,
+                ipKey: String? = nil, userAgent: String? = nil, acceptLanguage: String? = nil, referer: String? = nil,
+                query: [String: String] = [:], utm: UTM = UTM(), platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
+                deviceClass: UserAgentInfo.DeviceClass? = nil, isBot: Bool = false, screenWidth: Double? = nil,
+                screenHeight: Double? = nil, pixelRatio: Double? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil,
+                languages: [String] = [], idfv: String? = nil, advertisingID: String? = nil) {
+        self.clickID = clickID
+        self.projectID = projectID
+        self.linkID = linkID
+        self.source = source
+        self.createdAt = createdAt
+        self.ip = ip
+        self.ipKey = ipKey
+        self.userAgent = userAgent
+        self.acceptLanguage = acceptLanguage
+        self.referer = referer
+        self.query = query
+        self.utm = utm
+        self.platform = platform
+        self.osVersion = osVersion
+        self.deviceClass = deviceClass
+        self.isBot = isBot
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        self.pixelRatio = pixelRatio
+        self.timezone = timezone
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.languages = languages
+        self.idfv = idfv
+        self.advertisingID = advertisingID
+    }
+
+    /// Accept-Language → language tags in preference order (`fr-FR,fr;q=0.9,en;q=0.8` → `[fr-FR, fr, en]`).
+    public static func languages(fromAcceptLanguage header: String?) -> [String] {
+        guard let header else { return [] }
+        let ranked = header.split(separator: ",").enumerated().compactMap { index, part -> (String, Double, Int)? in
+            let pieces = part.split(separator: ";")
+            let tag = pieces[0].trimmingCharacters(in: .whitespaces)
+            guard !tag.isEmpty, tag != "*", tag.count <= 35 else { return nil }
+            let quality = pieces.dropFirst().first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("q=") }
+                .flatMap { Double($0.trimmingCharacters(in: .whitespaces).dropFirst(2)) } ?? 1
+            return quality > 0 ? (tag, quality, index) : nil
+        }
+        return ranked.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.2 < $1.2 }.prefix(10).map(\.0)
+    }
+}
+
+/// What the interstitial page's script (or its image fallback) reports about the browser.
+public struct BrowserSignals: Sendable, Equatable {
+    public var screenWidth: Double?
+    public var screenHeight: Double?
+    public var pixelRatio: Double?
+    public var timezone: String?
+    /// As JavaScript reports it: minutes **west** of UTC (`getTimezoneOffset()`).
+    public var javascriptOffset: Int?
+    public var languages: [String]?
+
+    public init(screenWidth: Double? = nil, screenHeight: Double? = nil, pixelRatio: Double? = nil, timezone: String? = nil,
+                javascriptOffset: Int? = nil, languages: [String]? = nil) {
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        self.pixelRatio = pixelRatio
+        self.timezone = timezone
+        self.javascriptOffset = javascriptOffset
+        self.languages = languages
+    }
+
+    /// Minutes east of UTC, the convention stored and compared everywhere else.
+    public var utcOffsetMinutes: Int? { javascriptOffset.map { $0 == 0 ? 0 : -$0 } }
+
+    /// Problems named by the beacon's own field names (`sw`, `tz`, …).
+    public func validate() -> [ValidationProblem] {
+        var problems: [ValidationProblem] = []
+        for (key, value) in [("sw", screenWidth), ("sh", screenHeight)] {
+            if let value, !(value.isFinite && value >= 1 && value <= 20_000) { problems.append(.init(key, "must be a number from 1 to 20000")) }
+        }
+        if let pixelRatio, !(pixelRatio.isFinite && pixelRatio >= 0.25 && pixelRatio <= 10) {
+            problems.append(.init("dpr", "must be a number from 0.25 to 10"))
+        }
+        if let timezone, !TimeZoneNames.isValid(timezone) { problems.append(.init("tz", "must be an IANA time zone such as Europe/Paris")) }
+        // Real offsets run from UTC-12 to UTC+14.
+        if let javascriptOffset, !(-840...720).contains(javascriptOffset) { problems.append(.init("tzo", "must be minutes from -840 to 720")) }
+        if let languages {
+            if languages.count > 10 { problems.append(.init("langs", "at most 10 languages")) }
+            for (index, tag) in languages.enumerated() where !LanguageTag.isPlausible(tag) {
+                problems.append(.init("langs[\(index)]", "must be a language tag such as fr-FR"))
+            }
+        }
+        return problems
+    }
+}
+
+public enum TimeZoneNames {
+    /// An IANA zone id known to this system's tz database (UTC and GMT included).
+    public static func isValid(_ identifier: String) -> Bool {
+        guard (1...64).contains(identifier.count), identifier.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else { return false }
+        return TimeZone(identifier: identifier) != nil
+    }
+}
+
+public enum LanguageTag {
+    /// `en`, `en-GB`, `zh-Hant-TW`, `en_US` (Apple's spelling): letters, digits, '-' or '_', ≤ 35 characters.
+    public static func isPlausible(_ tag: String) -> Bool {
+        guard let first = tag.first, first.isASCII, first.isLetter, tag.count <= 35 else { return false }
+        return tag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+}

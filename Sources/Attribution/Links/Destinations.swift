@@ -1,0 +1,119 @@
+import Foundation
+
+/// Where a click goes, decided from the link, its template and the project's defaults
+/// (links-and-clicks.md, "Respond by platform").
+public struct LinkTarget: Sendable, Equatable {
+    public var link: Link
+    public var template: LinkTemplate?
+    public var project: ProjectSettings
+
+    public init(link: Link, template: LinkTemplate?, project: ProjectSettings) {
+        self.link = link
+        self.template = template
+        self.project = project
+    }
+
+    // Missing values fall back to the template's, then the project's.
+    public var iosURL: String? { link.iosURL ?? template?.iosURL ?? project.iosStoreURL }
+    public var androidURL: String? { link.androidURL ?? template?.androidURL ?? project.androidStoreURL }
+    public var webURL: String? { link.webURL ?? template?.webURL ?? project.webURL ?? link.originalURL }
+    public var appScheme: String? { link.appScheme ?? template?.appScheme }
+    public var deepLinkPath: String? { link.deepLinkPath ?? template?.deepLinkPath }
+    public var deepLinkParameters: [String: String] {
+        (template?.deepLinkParameters ?? [:]).merging(link.deepLinkParameters) { _, linkValue in linkValue }
+    }
+    public var utm: UTM { UTM(template?.utm ?? [:]).overridden(by: link.utm) }
+    public var attributionWindowHours: Int {
+        link.attributionWindowHours ?? template?.attributionWindowHours ?? project.attributionWindowHours
+    }
+    public var templateSlug: String? { template?.slug }
+
+    /// `scheme://path?params` for opening the installed app, if the link has a scheme.
+    public var appURL: String? {
+        guard let scheme = appScheme else { return nil }
+        var path = deepLinkPath ?? ""
+        while path.hasPrefix("/") { path.removeFirst() }
+        let items = deepLinkParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return URLQuery.appending(items, to: "\(scheme)://\(path)")
+    }
+
+    public enum Response: Sendable, Equatable {
+        /// The HTML page that reports browser signals, tries the app, then goes to the store.
+        case interstitial(destination: String, appURL: String?)
+        case redirect(String)
+        /// Open Graph HTML for crawlers and link previews, no redirect.
+        case preview
+        /// The link has nowhere to send this platform.
+        case noDestination
+    }
+
+    /// The response for a click from `platform` whose id is `clickID`, with `utm` (the link's,
+    /// overridden by the click URL's) added to the destination.
+    public func response(for platform: UserAgentInfo.Platform, clickID: String, utm: UTM) -> Response {
+        let destination: String?
+        switch platform {
+        case .bot: return .preview
+        case .ios: destination = iosURL ?? webURL
+        case .android: destination = androidURL ?? webURL
+        case .desktop: destination = webURL ?? iosURL ?? androidURL
+        }
+        guard let destination else { return .noDestination }
+        let decorated = decorate(destination, clickID: clickID, utm: utm)
+        return platform == .desktop ? .redirect(decorated) : .interstitial(destination: decorated, appURL: appURL)
+    }
+
+    func decorate(_ url: String, clickID: String, utm: UTM) -> String {
+        var items = utm.queryItems
+        if link.appendClickID { items.append(("click_id", clickID)) }
+        // The Play Install Referrer hands this back to the app, making the match deterministic.
+        if URLQuery.host(of: url) == "play.google.com" { items.append(("referrer", "click_id=\(clickID)")) }
+        return URLQuery.appending(items, to: url)
+    }
+}
+
+public enum URLQuery {
+    /// RFC 3986 unreserved characters stay; everything else is percent-encoded.
+    public static func encode(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                result.unicodeScalars.append("%")
+                result.unicodeScalars.append(hex[Int(byte >> 4)])
+                result.unicodeScalars.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return result
+    }
+
+    /// Adds query items before any fragment, after an existing query if there is one.
+    public static func appending(_ items: [(String, String)], to url: String) -> String {
+        guard !items.isEmpty else { return url }
+        var base = Substring(url)
+        var fragment: Substring = ""
+        if let hash = url.firstIndex(of: "#") {
+            base = url[..<hash]
+            fragment = url[hash...]
+        }
+        // `https://host?x` is legal but unusual; give a bare host its root path.
+        if let schemeEnd = base.range(of: "://"), !base[schemeEnd.upperBound...].contains(where: { $0 == "/" || $0 == "?" }) {
+            base += "/"
+        }
+        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        let query = items.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+        return "\(base)\(separator)\(query)\(fragment)"
+    }
+
+    /// The lower-cased host of an http(s) URL.
+    public static func host(of url: String) -> String? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostPart = authority.split(separator: "@").last.map { $0.split(separator: ":").first ?? $0 } ?? authority
+        return hostPart.lowercased()
+    }
+}

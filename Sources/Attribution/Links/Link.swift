@@ -1,0 +1,113 @@
+/// A short link (shared/spec/links-and-clicks.md, "Link").
+public struct Link: Sendable, Equatable, Identifiable {
+    public struct OpenGraph: Sendable, Equatable {
+        public var title: String?
+        public var description: String?
+        public var image: String?
+        public init(title: String? = nil, description: String? = nil, image: String? = nil) {
+            self.title = title
+            self.description = description
+            self.image = image
+        }
+    }
+
+    public let id: String
+    public let projectID: String
+    public var templateID: String?
+    public var shortCode: String
+    public var title: String?
+    public var description: String?
+    public var originalURL: String?
+    public var iosURL: String?
+    public var androidURL: String?
+    public var webURL: String?
+    public var appScheme: String?
+    public var deepLinkPath: String?
+    public var deepLinkParameters: [String: String]
+    public var utm: UTM
+    /// Raw JSON (countries, devices, languages); kept and returned, not yet enforced.
+    public var targeting: String?
+    public var og: OpenGraph
+    public var attributionWindowHours: Int?
+    /// Append `click_id=<uuid>` to destination URLs.
+    public var appendClickID: Bool
+    public var expiresAt: Timestamp?
+    public var maxClicks: Int?
+    public var active: Bool
+    public var externalUserID: String?
+    public var optionsHash: String?
+    public let createdAt: Timestamp
+    public var updatedAt: Timestamp
+
+    public init(id: String, projectID: String, templateID: String? = nil, shortCode: String, title: String? = nil,
+                description: String? = nil, originalURL: String? = nil, iosURL: String? = nil, androidURL: String? = nil,
+                webURL: String? = nil, appScheme: String? = nil, deepLinkPath: String? = nil,
+                deepLinkParameters: [String: String] = [:], utm: UTM = UTM(), targeting: String? = nil,
+                og: OpenGraph = OpenGraph(), attributionWindowHours: Int? = nil, appendClickID: Bool = false,
+                expiresAt: Timestamp? = nil, maxClicks: Int? = nil, active: Bool = true, externalUserID: String? = nil,
+                optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil) {
+        self.id = id
+        self.projectID = projectID
+        self.templateID = templateID
+        self.shortCode = shortCode
+        self.title = title
+        self.description = description
+        self.originalURL = originalURL
+        self.iosURL = iosURL
+        self.androidURL = androidURL
+        self.webURL = webURL
+        self.appScheme = appScheme
+        self.deepLinkPath = deepLinkPath
+        self.deepLinkParameters = deepLinkParameters
+        self.utm = utm
+        self.targeting = targeting
+        self.og = og
+        self.attributionWindowHours = attributionWindowHours
+        self.appendClickID = appendClickID
+        self.expiresAt = expiresAt
+        self.maxClicks = maxClicks
+        self.active = active
+        self.externalUserID = externalUserID
+        self.optionsHash = optionsHash
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt ?? createdAt
+    }
+
+    /// Every problem with the link's values, each naming its key (snake_case, as the admin API).
+    public func validate() -> [ValidationProblem] {
+        var problems: [ValidationProblem] = []
+        if !ShortCode.isValidCustom(shortCode) {
+            problems.append(.init("short_code", "must be 3 to 64 characters of A-Z, a-z, 0-9, '_' or '-'"))
+        }
+        for (key, url) in [("original_url", originalURL), ("ios_url", iosURL), ("android_url", androidURL),
+                           ("web_url", webURL), ("og_image", og.image)] {
+            if let url, !ProjectSettings.isHTTPURL(url) { problems.append(.init(key, "must be an http(s) URL")) }
+        }
+        if let scheme = appScheme, !LinkTemplate.isScheme(scheme) {
+            problems.append(.init("app_scheme", "must match ^[a-z][a-z0-9+.-]*$"))
+        }
+        if let hours = attributionWindowHours, !ProjectSettings.attributionWindowRange.contains(hours) {
+            problems.append(.init("attribution_window_hours", "must be between 1 and 2160"))
+        }
+        if let maxClicks, maxClicks < 1 { problems.append(.init("max_clicks", "must be at least 1")) }
+        if let path = deepLinkPath, path.contains(where: { $0 == " " || $0 == "\n" }) {
+            problems.append(.init("deep_link_path", "must not contain spaces"))
+        }
+        return problems
+    }
+}
+
+/// Why a link does not lead anywhere right now.
+public enum LinkAvailability: Sendable, Equatable {
+    case available
+    case inactive
+    case expired
+    case exhausted
+
+    public static func of(_ link: Link, clicks: Int, now: Timestamp) -> LinkAvailability {
+        if !link.active { return .inactive }
+        if let expiresAt = link.expiresAt, expiresAt <= now { return .expired }
+        if let maxClicks = link.maxClicks, clicks >= maxClicks { return .exhausted }
+        return .available
+    }
+}

@@ -1,0 +1,72 @@
+public import Attribution
+import Foundation
+
+public struct ClickRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Queues the click for group commit and returns at once: the response to a tap never waits
+    /// for the database. `completion` (optional) runs after the commit.
+    public func record(_ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)? = nil) {
+        database.write({ connection in try Self.insert(click, connection) }, completion: completion ?? { _ in })
+    }
+
+    public static func insert(_ click: Click, _ connection: SQLiteConnection) throws {
+        try connection.run("""
+            INSERT INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
+                query, utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
+                screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, click.clickID, click.projectID, click.linkID, click.source.rawValue, click.createdAt.milliseconds, click.ip,
+            click.ipKey, click.userAgent, click.acceptLanguage, click.referer,
+            click.query.isEmpty ? nil : JSONText.encode(click.query), click.utm.source, click.utm.medium, click.utm.campaign,
+            click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
+            click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
+            click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID)
+        if let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
+            try connection.run("UPDATE links SET click_count = click_count + 1 WHERE id = ?", linkID)
+        }
+    }
+
+    /// Stores the interstitial page's report on its click. Runs on the writer after every click
+    /// queued before it, so a beacon never races its own click. False when the click is unknown
+    /// or older than `notBefore`.
+    public func recordBeacon(clickID: String, signals: BrowserSignals, notBefore: Timestamp, at now: Timestamp,
+                             completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        database.write({ connection in
+            try connection.run("""
+                UPDATE clicks SET screen_width = coalesce(?, screen_width), screen_height = coalesce(?, screen_height),
+                    pixel_ratio = coalesce(?, pixel_ratio), timezone = coalesce(?, timezone),
+                    utc_offset_min = coalesce(?, utc_offset_min), languages = coalesce(?, languages), beacon_at = ?
+                WHERE click_id = ? AND created_at >= ? AND source = 'link'
+                """, signals.screenWidth, signals.screenHeight, signals.pixelRatio, signals.timezone, signals.utcOffsetMinutes,
+                signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID, notBefore.milliseconds) > 0
+        }, completion: completion)
+    }
+
+    public func find(clickID: String) throws -> Click? {
+        try database.read { connection in
+            try connection.queryOne("""
+                SELECT click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query,
+                    utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
+                    screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id
+                FROM clicks WHERE click_id = ?
+                """, clickID) { row in
+                Click(clickID: row.string(0), projectID: row.string(1), linkID: row.optionalString(2),
+                      source: Click.Source(rawValue: row.string(3)) ?? .link, createdAt: Timestamp(milliseconds: row.int(4)),
+                      ip: row.optionalString(5), ipKey: row.optionalString(6), userAgent: row.optionalString(7),
+                      acceptLanguage: row.optionalString(8), referer: row.optionalString(9),
+                      query: row.optionalString(10).map(JSONText.decodeMap) ?? [:],
+                      utm: UTM(source: row.optionalString(11), medium: row.optionalString(12), campaign: row.optionalString(13),
+                               term: row.optionalString(14), content: row.optionalString(15)),
+                      platform: row.optionalString(16).flatMap(UserAgentInfo.Platform.init(rawValue:)), osVersion: row.optionalString(17),
+                      deviceClass: row.optionalString(18).flatMap(UserAgentInfo.DeviceClass.init(rawValue:)), isBot: row.bool(19),
+                      screenWidth: row.optionalDouble(20), screenHeight: row.optionalDouble(21), pixelRatio: row.optionalDouble(22),
+                      timezone: row.optionalString(23), utcOffsetMinutes: row.optionalInt(24).map(Int.init),
+                      languages: row.optionalString(25).map(JSONText.decodeStrings) ?? [], idfv: row.optionalString(26),
+                      advertisingID: row.optionalString(27))
+            }
+        }
+    }
+}

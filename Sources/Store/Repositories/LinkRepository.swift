@@ -1,0 +1,118 @@
+public import Attribution
+import Foundation
+
+public struct LinkRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    static let columns = """
+        id, project_id, template_id, short_code, title, description, original_url, ios_url, android_url, web_url,
+        app_scheme, deep_link_path, deep_link_parameters, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
+        targeting, og_title, og_description, og_image, attribution_window_hours, append_click_id, expires_at, max_clicks,
+        active, external_user_id, options_hash, created_at, updated_at, click_count
+        """
+
+    static func link(_ row: Row) -> Link {
+        Link(id: row.string(0), projectID: row.string(1), templateID: row.optionalString(2), shortCode: row.string(3),
+             title: row.optionalString(4), description: row.optionalString(5), originalURL: row.optionalString(6),
+             iosURL: row.optionalString(7), androidURL: row.optionalString(8), webURL: row.optionalString(9),
+             appScheme: row.optionalString(10), deepLinkPath: row.optionalString(11),
+             deepLinkParameters: JSONText.decodeMap(row.string(12)),
+             utm: UTM(source: row.optionalString(13), medium: row.optionalString(14), campaign: row.optionalString(15),
+                      term: row.optionalString(16), content: row.optionalString(17)),
+             targeting: row.optionalString(18),
+             og: Link.OpenGraph(title: row.optionalString(19), description: row.optionalString(20), image: row.optionalString(21)),
+             attributionWindowHours: row.optionalInt(22).map(Int.init), appendClickID: row.bool(23),
+             expiresAt: row.optionalInt(24).map { Timestamp(milliseconds: $0) }, maxClicks: row.optionalInt(25).map(Int.init),
+             active: row.bool(26), externalUserID: row.optionalString(27), optionsHash: row.optionalString(28),
+             createdAt: Timestamp(milliseconds: row.int(29)), updatedAt: Timestamp(milliseconds: row.int(30)))
+    }
+
+    /// Stores a new link. A generated code that collides is drawn again; a custom code that is
+    /// taken is a conflict (never silently replaced).
+    public func create(_ link: Link, codeIsCustom: Bool) throws -> Link {
+        var link = link
+        for attempt in 0..<5 {
+            do {
+                try database.writeAndWait { [link] connection in try Self.insert(link, connection) }
+                return link
+            } catch let error as SQLiteError where error.isUniqueViolation && error.message.contains("short_code") {
+                if codeIsCustom { throw StoreError.conflict("short code '\(link.shortCode)' is already taken") }
+                if attempt == 4 { throw error }
+                link.shortCode = ShortCode.generate()
+            }
+        }
+        return link
+    }
+
+    static func insert(_ link: Link, _ connection: SQLiteConnection) throws {
+        try connection.run("""
+            INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+            """, link.id, link.projectID, link.templateID, link.shortCode, link.title, link.description, link.originalURL,
+            link.iosURL, link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
+            link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
+            link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
+            link.expiresAt?.milliseconds, link.maxClicks, link.active, link.externalUserID, link.optionsHash,
+            link.createdAt.milliseconds, link.updatedAt.milliseconds)
+    }
+
+    /// Replaces every field but the id, project and creation time; nil when there is no such link.
+    public func update(_ link: Link) throws -> Link? {
+        do {
+            let changed = try database.writeAndWait { connection in
+                try connection.run("""
+                    UPDATE links SET template_id = ?, short_code = ?, title = ?, description = ?, original_url = ?, ios_url = ?,
+                        android_url = ?, web_url = ?, app_scheme = ?, deep_link_path = ?, deep_link_parameters = ?, utm_source = ?,
+                        utm_medium = ?, utm_campaign = ?, utm_term = ?, utm_content = ?, targeting = ?, og_title = ?,
+                        og_description = ?, og_image = ?, attribution_window_hours = ?, append_click_id = ?, expires_at = ?,
+                        max_clicks = ?, active = ?, updated_at = ?
+                    WHERE id = ? AND project_id = ?
+                    """, link.templateID, link.shortCode, link.title, link.description, link.originalURL, link.iosURL,
+                    link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
+                    link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
+                    link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
+                    link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.id, link.projectID)
+            }
+            return changed > 0 ? link : nil
+        } catch let error as SQLiteError where error.isUniqueViolation {
+            throw StoreError.conflict("short code '\(link.shortCode)' is already taken")
+        }
+    }
+
+    public func delete(id: String, projectID: String) throws -> Bool {
+        try database.writeAndWait { connection in
+            try connection.run("DELETE FROM links WHERE id = ? AND project_id = ?", id, projectID) > 0
+        }
+    }
+
+    public func find(id: String, projectID: String) throws -> Link? {
+        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM links WHERE id = ? AND project_id = ?", id, projectID, map: Self.link) }
+    }
+
+    /// The link and how many clicks it has had (for `max_clicks`).
+    public func find(shortCode: String) throws -> (link: Link, clicks: Int)? {
+        try database.read { connection in
+            try connection.queryOne("SELECT \(Self.columns) FROM links WHERE short_code = ?", shortCode) { row in
+                (Self.link(row), Int(row.int(31)))
+            }
+        }
+    }
+
+    public func list(projectID: String, limit: Int = 100, offset: Int = 0) throws -> [Link] {
+        try database.read { connection in
+            try connection.query("SELECT \(Self.columns) FROM links WHERE project_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+                                 projectID, limit, offset, map: Self.link)
+        }
+    }
+
+    /// An SDK-created link with the same external user and the same options (deduplication).
+    public func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
+        try database.read { connection in
+            try connection.queryOne("""
+                SELECT \(Self.columns) FROM links WHERE project_id = ? AND external_user_id = ? AND options_hash = ? AND active = 1
+                ORDER BY created_at LIMIT 1
+                """, projectID, externalUserID, optionsHash, map: Self.link)
+        }
+    }
+}
