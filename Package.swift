@@ -40,6 +40,7 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["Store"], path: "Benchmarks/StoreBench",
                           swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),
     ],

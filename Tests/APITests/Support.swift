@@ -14,10 +14,10 @@ final class TestApp: @unchecked Sendable {
     let server: HTTPServer
     var port: UInt16 { server.port }
 
-    init(adminKey: String? = TestApp.adminKey) throws {
+    init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
-        services = Services(database: database, adminKey: adminKey)
+        services = Services(database: database, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL)
         server = HTTPServer(host: "127.0.0.1", port: 0, responder: Application.makeRouter(services: services))
         try server.start()
     }
@@ -50,6 +50,21 @@ final class TestApp: @unchecked Sendable {
             throw ConnectError(code: Int32(response.status))
         }
         return json
+    }
+
+    /// Waits until every write queued so far (clicks are queued, not awaited) is committed.
+    func settle() throws {
+        try database.writer.barrier { _ in }
+    }
+
+    /// A project with store and web URLs, and a link on it; returns (projectID, apiKey, linkJSON).
+    func projectWithLink(_ link: String = #"{"short_code":"summer","app_scheme":"shop","deep_link_path":"/product/42","utm":{"source":"mail","campaign":"summer"}}"#) throws
+        -> (projectID: String, apiKey: String, link: [String: Any]) {
+        let project = try createProject("Shop", extra: #","ios_store_url":"https://apps.apple.com/app/id123","android_store_url":"https://play.google.com/store/apps/details?id=com.shop","web_url":"https://shop.example.com/","ios_team_id":"ABCDE12345","ios_bundle_id":"com.example.shop""#)
+        let projectID = project["id"] as! String
+        let response = try request("POST", "/admin/v1/projects/\(projectID)/links", json: link)
+        guard response.status == 201, let json = response.json else { throw ConnectError(code: Int32(response.status)) }
+        return (projectID, project["api_key"] as! String, json)
     }
 
     func count(_ sql: String) throws -> Int64 {
