@@ -107,5 +107,20 @@ private func request(_ port: UInt16, _ method: String, _ path: String, adminKey:
         #expect(show.stdout.contains("attribution_window_hours  168"))
         #expect(try run(["project", "show", "nope", "--db", db]).status == 1)
         #expect(try run(["project", "create", "--db", db]).status == 2)  // --name missing
+
+        let link = try run(["link", "create", "--project", id, "--code", "launch", "--ios-url", "https://apps.apple.com/app/id1",
+                            "--base-url", "https://go.example.com", "--json", "--db", db])
+        #expect(link.status == 0, "\(link.stderr)")
+        let linkJSON = try #require(try JSONSerialization.jsonObject(with: Data(link.stdout.utf8)) as? [String: String])
+        #expect(linkJSON["url"] == "https://go.example.com/launch")
+        #expect(try run(["link", "create", "--project", id, "--code", "launch", "--db", db]).stderr.contains("already taken"))
+        #expect(try run(["link", "create", "--project", id, "--ios-url", "ftp://x", "--db", db]).status == 2)
+        #expect(try run(["link", "create", "--project", "nope", "--db", db]).status == 1)
+        // The server sees the link the command created.
+        let server = try ServerProcess(["--db", db])
+        let client = try RawClient(port: server.port)
+        client.send("GET /launch HTTP/1.1\r\nHost: t\r\nUser-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        #expect(server.terminateAndWait() == 0)
     }
 }

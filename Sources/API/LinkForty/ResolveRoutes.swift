@@ -9,10 +9,10 @@ import Store
 enum ResolveRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
         let lookup = LinkLookup(services: services)
-        router.get("/api/sdk/v1/resolve/:code") { request in
+        router.getInline("/api/sdk/v1/resolve/:code") { request in
             try resolve(request, code: request.pathParameters["code"]!, slug: nil, lookup: lookup, services: services)
         }
-        router.get("/api/sdk/v1/resolve/:slug/:code") { request in
+        router.getInline("/api/sdk/v1/resolve/:slug/:code") { request in
             try resolve(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"]!, lookup: lookup, services: services)
         }
     }

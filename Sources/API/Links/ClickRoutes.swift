@@ -9,10 +9,11 @@ import Synchronization
 enum ClickRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
         let lookup = LinkLookup(services: services)
-        router.get("/:code") { request in
+        // Inline: a cache hit does no I/O, and the click is queued, not awaited.
+        router.getInline("/:code") { request in
             try click(request, code: request.pathParameters["code"]!, slug: nil, lookup: lookup, services: services)
         }
-        router.get("/:slug/:code") { request in
+        router.getInline("/:slug/:code") { request in
             try click(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"]!, lookup: lookup, services: services)
         }
     }
@@ -34,7 +35,7 @@ enum ClickRoutes {
         let utm = target.utm.overridden(by: request.queryUTM)
         let acceptLanguage = request.headers["Accept-Language"]
         let clickID = Identifiers.newID()
-        services.clicks.record(Click(
+        services.clicks.record(countTowardLimit: target.link.maxClicks != nil, Click(
             clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
             ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { String($0.prefix(1024)) },
             acceptLanguage: acceptLanguage.map { String($0.prefix(256)) }, referer: request.headers["Referer"].map { String($0.prefix(1024)) },
@@ -49,7 +50,7 @@ enum ClickRoutes {
             var headers = clickHeader
             headers.add("Content-Security-Policy", Pages.interstitialPolicy(nonce: nonce))
             headers.add("Referrer-Policy", "no-referrer")
-            return Pages.htmlResponse(Pages.interstitial(clickID: clickID, destination: destination, appURL: appURL, nonce: nonce),
+            return Pages.htmlResponse(bytes: Pages.interstitial(clickID: clickID, destination: destination, appURL: appURL, nonce: nonce),
                                       headers: headers)
         case .redirect(let destination):
             var headers = clickHeader

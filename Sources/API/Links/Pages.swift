@@ -5,25 +5,55 @@ import HTTP
 enum Pages {
     /// The page a phone sees after a tap: it reports screen, pixel ratio, time zone and languages to
     /// `POST /c/{clickId}` (image GET as a fallback), tries the app, then goes to `destination`.
-    static func interstitial(clickID: String, destination: String, appURL: String?, nonce: String) -> String {
-        let beaconURL = "/c/\(clickID)"
-        return """
-        <!doctype html><html lang="en"><head><meta charset="utf-8">\
-        <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">\
-        <title>Opening…</title><noscript><meta http-equiv="refresh" content="0;url=\(Escape.html(destination))"></noscript>\
-        <style nonce="\(nonce)">body{font:16px system-ui,sans-serif;display:flex;align-items:center;justify-content:center;\
-        min-height:90vh;margin:0;color:#333}a{color:#06c}</style></head>\
-        <body><p>Opening… <a id="go" href="\(Escape.html(destination))">Continue</a></p>\
-        <script nonce="\(nonce)">(function(){var c=\(Escape.javascriptString(beaconURL)),d=\(Escape.javascriptString(destination)),\
-        a=\(Escape.javascriptString(appURL ?? ""));var n=navigator,s={sw:screen.width,sh:screen.height,\
-        dpr:window.devicePixelRatio||1,tzo:new Date().getTimezoneOffset(),\
-        langs:((n.languages&&n.languages.length)?n.languages:[n.language]).slice(0,10)};\
-        try{s.tz=Intl.DateTimeFormat().resolvedOptions().timeZone}catch(e){}var ok=false;\
-        try{ok=n.sendBeacon(c,JSON.stringify(s))}catch(e){}if(!ok){var q="sw="+s.sw+"&sh="+s.sh+"&dpr="+s.dpr+\
-        "&tzo="+s.tzo+"&langs="+encodeURIComponent(s.langs.join(","));if(s.tz){q+="&tz="+encodeURIComponent(s.tz)}\
-        (new Image()).src=c+"?"+q}function go(){location.replace(d)}\
-        if(a){setTimeout(go,1500);location.href=a}else{setTimeout(go,ok?0:150)}})();</script></body></html>
-        """
+    /// Built from fragments encoded once; only the nonce, click id and URLs change per click.
+    static func interstitial(clickID: String, destination: String, appURL: String?, nonce: String) -> [UInt8] {
+        let escapedDestination = Array(Escape.html(destination).utf8)
+        let nonceBytes = Array(nonce.utf8)
+        var page: [UInt8] = []
+        page.reserveCapacity(1800 + 3 * destination.utf8.count)
+        page += InterstitialFragments.head
+        page += escapedDestination
+        page += InterstitialFragments.styleOpen
+        page += nonceBytes
+        page += InterstitialFragments.bodyOpen
+        page += escapedDestination
+        page += InterstitialFragments.scriptOpen
+        page += nonceBytes
+        page += InterstitialFragments.beaconVariable
+        page += Array(Escape.javascriptString("/c/\(clickID)").utf8)
+        page += InterstitialFragments.destinationVariable
+        page += Array(Escape.javascriptString(destination).utf8)
+        page += InterstitialFragments.appVariable
+        page += Array(Escape.javascriptString(appURL ?? "").utf8)
+        page += InterstitialFragments.scriptBody
+        return page
+    }
+
+    private enum InterstitialFragments {
+        static let head = Array("""
+            <!doctype html><html lang="en"><head><meta charset="utf-8">\
+            <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">\
+            <title>Opening…</title><noscript><meta http-equiv="refresh" content="0;url=
+            """.utf8)
+        static let styleOpen = Array(#""></noscript><style nonce=""#.utf8)
+        static let bodyOpen = Array("""
+            ">body{font:16px system-ui,sans-serif;display:flex;align-items:center;justify-content:center;\
+            min-height:90vh;margin:0;color:#333}a{color:#06c}</style></head><body><p>Opening… <a id="go" href="
+            """.utf8)
+        static let scriptOpen = Array(#"">Continue</a></p><script nonce=""#.utf8)
+        static let beaconVariable = Array(#"">(function(){var c="#.utf8)
+        static let destinationVariable = Array(",d=".utf8)
+        static let appVariable = Array(",a=".utf8)
+        static let scriptBody = Array("""
+            ;var n=navigator,s={sw:screen.width,sh:screen.height,\
+            dpr:window.devicePixelRatio||1,tzo:new Date().getTimezoneOffset(),\
+            langs:((n.languages&&n.languages.length)?n.languages:[n.language]).slice(0,10)};\
+            try{s.tz=Intl.DateTimeFormat().resolvedOptions().timeZone}catch(e){}var ok=false;\
+            try{ok=n.sendBeacon(c,JSON.stringify(s))}catch(e){}if(!ok){var q="sw="+s.sw+"&sh="+s.sh+"&dpr="+s.dpr+\
+            "&tzo="+s.tzo+"&langs="+encodeURIComponent(s.langs.join(","));if(s.tz){q+="&tz="+encodeURIComponent(s.tz)}\
+            (new Image()).src=c+"?"+q}function go(){location.replace(d)}\
+            if(a){setTimeout(go,1500);location.href=a}else{setTimeout(go,ok?0:150)}})();</script></body></html>
+            """.utf8)
     }
 
     /// `Content-Security-Policy` for the interstitial: only its own inline script and style run,
@@ -63,10 +93,14 @@ enum Pages {
     }
 
     static func htmlResponse(_ html: String, status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]) -> HTTPResponse {
+        htmlResponse(bytes: Array(html.utf8), status: status, headers: extra)
+    }
+
+    static func htmlResponse(bytes: [UInt8], status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]) -> HTTPResponse {
         var headers: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
                                     "X-Content-Type-Options": "nosniff"]
         for field in extra { headers.add(field.name, field.value) }
-        return HTTPResponse(status: status, headers: headers, body: Array(html.utf8))
+        return HTTPResponse(status: status, headers: headers, body: bytes)
     }
 
     static let notFound = htmlResponse(message("Link not found", "This link does not exist or is no longer active."), status: .notFound)

@@ -9,7 +9,7 @@ enum HealthRoutes {
     static let readyBody = Array(#"{"status":"ready"}"#.utf8)
 
     static func register(in router: inout RouterBuilder, services: Services) {
-        router.get("/health") { _ in .json(bytes: okBody) }
+        router.getInline("/health") { _ in .json(bytes: okBody) }
         router.get("/health/ready") { _ in
             do {
                 _ = try services.database.read { try $0.queryOne("SELECT 1") { $0.int(0) } }

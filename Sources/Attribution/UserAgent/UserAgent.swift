@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a click's (or an app's) User-Agent says about the device.
 public struct UserAgentInfo: Sendable, Equatable {
     public enum Platform: String, Sendable, CaseIterable { case ios, android, desktop, bot }
@@ -21,88 +19,124 @@ public struct UserAgentInfo: Sendable, Equatable {
     }
 }
 
-/// A pure, allocation-light User-Agent classifier for clicks: crawlers and link-preview fetchers
-/// first (they often claim to be iPhones too), then iOS, Android, desktop.
+/// A pure User-Agent classifier for clicks: crawlers and link-preview fetchers first (they often
+/// claim to be iPhones too), then iOS, Android, desktop. It runs on every click, so it works on the
+/// ASCII-lower-cased bytes once, with plain byte searches (no Foundation string search).
 public enum UserAgentParser {
-    /// Substrings (lower-case) of crawlers, link-preview fetchers and scripted clients.
-    static let botMarkers = [
+    /// Substrings of crawlers, link-preview fetchers and scripted clients.
+    static let botMarkers: [[UInt8]] = [
         "googlebot", "bingbot", "applebot", "yandex", "baiduspider", "duckduckbot", "slurp", "facebookexternalhit",
         "facebookcatalog", "facebot", "meta-externalagent", "twitterbot", "slackbot", "slack-imgproxy", "discordbot",
         "telegrambot", "whatsapp/", "linkedinbot", "skypeuripreview", "pinterestbot", "redditbot", "embedly",
         "iframely", "vkshare", "bitlybot", "mastodon", "headlesschrome", "lighthouse", "petalbot", "semrush", "ahrefs",
         "curl/", "wget/", "python-requests", "python-urllib", "go-http-client", "java/", "libwww-perl", "httpclient",
-        "okhttp", "axios/", "node-fetch", "postmanruntime", "google-inspectiontool", "google-read-aloud", "chrome-lighthouse",
-    ]
+        "okhttp", "axios/", "node-fetch", "postmanruntime", "google-inspectiontool", "google-read-aloud",
+    ].map { Array($0.utf8) }
 
-    static let inAppBrowsers: [(marker: String, name: String)] = [
+    static let inAppBrowsers: [(marker: [UInt8], name: String)] = [
         ("instagram", "Instagram"), ("fban/", "Facebook"), ("fbav/", "Facebook"), ("fb_iab", "Facebook"),
         ("musical_ly", "TikTok"), ("bytedancewebview", "TikTok"), ("snapchat", "Snapchat"), ("line/", "LINE"),
         ("twitter", "Twitter"), ("linkedinapp", "LinkedIn"), ("pinterest/", "Pinterest"), ("gsa/", "Google"),
-    ]
+    ].map { (Array($0.0.utf8), $0.1) }
 
     public static func parse(_ userAgent: String?) -> UserAgentInfo {
         // No real browser omits its User-Agent: such a request is a script.
         guard let userAgent, !userAgent.isEmpty else { return UserAgentInfo(platform: .bot) }
-        let lower = userAgent.lowercased()
-        if botMarkers.contains(where: { lower.contains($0) }) || hasGenericBotWord(lower) {
+        let original = Array(userAgent.utf8.prefix(1024))
+        let lower = original.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        if botMarkers.contains(where: { ByteSearch.contains(lower, $0) }) || hasGenericBotWord(lower) {
             return UserAgentInfo(platform: .bot)
         }
-        let inApp = inAppBrowsers.first { lower.contains($0.marker) }?.name
+        let inApp = inAppBrowsers.first { ByteSearch.contains(lower, $0.marker) }?.name
 
         if lower.contains("iphone") || lower.contains("ipod") || lower.contains("ipad") {
             let deviceClass: UserAgentInfo.DeviceClass = lower.contains("ipad") ? .ipad : .iphone
-            return UserAgentInfo(platform: .ios, osVersion: appleOSVersion(userAgent), deviceClass: deviceClass, inAppBrowser: inApp)
+            return UserAgentInfo(platform: .ios, osVersion: version(after: " OS ", in: original), deviceClass: deviceClass, inAppBrowser: inApp)
         }
         if lower.contains("android") {
-            let version = version(after: "Android ", in: userAgent) ?? version(after: "Android/", in: userAgent)
+            let version = version(after: "android ", in: original, lower: lower) ?? version(after: "android/", in: original, lower: lower)
             // Android phones' browsers say "Mobile"; tablets' do not.
             let deviceClass: UserAgentInfo.DeviceClass = lower.contains("mobile") ? .phone : .tablet
             return UserAgentInfo(platform: .android, osVersion: version, deviceClass: deviceClass, inAppBrowser: inApp)
         }
         // App user agents (`Shop/2.1 iOS/17.4.1`, `MyApp/1.0 CFNetwork/1490 Darwin/23.4.0`).
-        if let version = version(after: "iOS/", in: userAgent) ?? version(after: "iPadOS/", in: userAgent) {
+        if let version = version(after: "ios/", in: original, lower: lower) ?? version(after: "ipados/", in: original, lower: lower) {
             return UserAgentInfo(platform: .ios, osVersion: version, deviceClass: lower.contains("ipados") ? .ipad : .iphone)
         }
         if lower.contains("cfnetwork/"), lower.contains("darwin/") {
-            return UserAgentInfo(platform: .ios, osVersion: nil, deviceClass: nil)
+            return UserAgentInfo(platform: .ios)
         }
         var desktopVersion: String?
-        if lower.contains("windows nt") { desktopVersion = version(after: "Windows NT ", in: userAgent) }
-        else if lower.contains("mac os x") { desktopVersion = version(after: "Mac OS X ", in: userAgent) }
+        if lower.contains("windows nt") { desktopVersion = version(after: "windows nt ", in: original, lower: lower) }
+        else if lower.contains("mac os x") { desktopVersion = version(after: "mac os x ", in: original, lower: lower) }
         return UserAgentInfo(platform: .desktop, osVersion: desktopVersion, deviceClass: .desktop, inAppBrowser: inApp)
     }
 
     /// `bot`, `crawler` or `spider` starting a word (so `Cubot` phones are not bots).
-    static func hasGenericBotWord(_ lower: String) -> Bool {
-        let bytes = Array(lower.utf8)
+    static func hasGenericBotWord(_ lower: [UInt8]) -> Bool {
         for word in ["bot", "crawler", "spider"] {
             let pattern = Array(word.utf8)
-            var index = 0
-            while index + pattern.count <= bytes.count {
-                if bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
-                    let before = index == 0 ? UInt8(ascii: " ") : bytes[index - 1]
-                    let isLetter = (before >= 0x61 && before <= 0x7A)
-                    if !isLetter { return true }
-                }
-                index += 1
+            var searchFrom = 0
+            while let found = ByteSearch.index(of: pattern, in: lower, from: searchFrom) {
+                let before = found == 0 ? UInt8(ascii: " ") : lower[found - 1]
+                if !(before >= 0x61 && before <= 0x7A) { return true }
+                searchFrom = found + 1
             }
         }
         return false
     }
 
-    /// `CPU iPhone OS 17_4_1 like Mac OS X` / `CPU OS 16_0 like Mac OS X` → `17.4.1` / `16.0`.
-    static func appleOSVersion(_ userAgent: String) -> String? {
-        guard let range = userAgent.range(of: " OS ") else { return nil }
-        let digits = userAgent[range.upperBound...].prefix { $0.isNumber || $0 == "_" || $0 == "." }
-        let version = digits.replacingOccurrences(of: "_", with: ".")
-        return version.isEmpty ? nil : version
+    /// The dotted or underscored version right after `marker` (matched case-insensitively when
+    /// `lower` is given): `OS 17_4_1` → `17.4.1`.
+    static func version(after marker: String, in original: [UInt8], lower: [UInt8]? = nil) -> String? {
+        let pattern = Array(marker.utf8)
+        guard let found = ByteSearch.index(of: pattern, in: lower ?? original, from: 0) else { return nil }
+        var bytes: [UInt8] = []
+        for byte in original[(found + pattern.count)...] {
+            if byte >= 0x30 && byte <= 0x39 { bytes.append(byte) }
+            else if byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") { bytes.append(UInt8(ascii: ".")) }
+            else { break }
+        }
+        while bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
+        guard let first = bytes.first, first >= 0x30 && first <= 0x39 else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension [UInt8] {
+    fileprivate func contains(_ text: StaticString) -> Bool {
+        ByteSearch.contains(self, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+}
+
+/// Substring search over bytes: scan for the first byte, then compare the rest.
+enum ByteSearch {
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        needle.withUnsafeBufferPointer { contains(haystack, $0) }
     }
 
-    /// The dotted or underscored version right after `marker`.
-    static func version(after marker: String, in userAgent: String) -> String? {
-        guard let range = userAgent.range(of: marker) else { return nil }
-        let digits = userAgent[range.upperBound...].prefix { $0.isNumber || $0 == "." || $0 == "_" }
-        let version = digits.replacingOccurrences(of: "_", with: ".").trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        return version.first?.isNumber == true ? version : nil
+    static func contains(_ haystack: [UInt8], _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        haystack.withUnsafeBufferPointer { index(of: needle, in: $0, from: 0) } != nil
+    }
+
+    static func index(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        needle.withUnsafeBufferPointer { n in haystack.withUnsafeBufferPointer { index(of: n, in: $0, from: start) } }
+    }
+
+    static func index(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let count = needle.count
+        guard count > 0, haystack.count >= count else { return count == 0 ? start : nil }
+        let first = needle[0]
+        var position = start
+        let last = haystack.count - count
+        while position <= last {
+            if haystack[position] == first {
+                var matched = 1
+                while matched < count && haystack[position + matched] == needle[matched] { matched += 1 }
+                if matched == count { return position }
+            }
+            position += 1
+        }
+        return nil
     }
 }

@@ -1,4 +1,5 @@
 @preconcurrency import Dispatch
+import Synchronization
 
 /// One accepted socket, driven by Dispatch sources on its own serial queue. It only moves bytes and
 /// carries out what `ConnectionStateMachine` decides; all its mutable state is confined to `queue`,
@@ -148,14 +149,19 @@ final class Connection: @unchecked Sendable {
             return
         }
         let context = self.context
-        context.handlerQueue.async {
-            context.responder.respond(to: request) { response in
-                context.releaseRequestSlot()
-                self.queue.async {
-                    guard !self.tornDown else { return }
-                    self.perform(self.machine.responseReady(response, sequence: sequence, now: Self.now()))
-                }
+        let handoff = ResponseHandoff()
+        context.responder.respond(to: request) { response in
+            context.releaseRequestSlot()
+            // Answered before `respond` returned (an inline handler): the caller picks it up
+            // below, without a trip through the queue. Otherwise come back to the queue.
+            if handoff.completeInline(with: response) { return }
+            self.queue.async {
+                guard !self.tornDown else { return }
+                self.perform(self.machine.responseReady(response, sequence: sequence, now: Self.now()))
             }
+        }
+        if let response = handoff.finishCall() {
+            perform(machine.responseReady(response, sequence: sequence, now: Self.now()))
         }
     }
 
@@ -252,4 +258,25 @@ final class Connection: @unchecked Sendable {
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
+
+/// Decides, without a lock, whether a response arrived while `respond` was still running (then
+/// the caller writes it at once) or later (then the completion queues it).
+private final class ResponseHandoff: @unchecked Sendable {
+    private static let calling = 0, completedInline = 1, returned = 2
+    private let state = Atomic<Int>(ResponseHandoff.calling)
+    // Written before the state moves to `completedInline`, read only after seeing that state.
+    private var response: HTTPResponse?
+
+    /// From the completion: true when the caller will write `response`.
+    func completeInline(with response: HTTPResponse) -> Bool {
+        self.response = response
+        return state.compareExchange(expected: Self.calling, desired: Self.completedInline, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// From the caller once `respond` returned: the response if it came inline.
+    func finishCall() -> HTTPResponse? {
+        if state.compareExchange(expected: Self.calling, desired: Self.returned, ordering: .acquiringAndReleasing).exchanged { return nil }
+        return response
+    }
 }

@@ -7,15 +7,12 @@ import Synchronization
 final class ConnectionContext: Sendable {
     let responder: any HTTPResponder
     let limits: HTTPServerLimits
-    /// Handlers run here, off the connections' I/O queues.
-    let handlerQueue: DispatchQueue
     private let inFlight = Atomic<Int>(0)
     let overloaded: HTTPResponse
 
     init(responder: any HTTPResponder, limits: HTTPServerLimits) {
         self.responder = responder
         self.limits = limits
-        self.handlerQueue = DispatchQueue(label: "attributiond.handlers", qos: .userInitiated, attributes: .concurrent)
         var response = ErrorBody.response(status: .serviceUnavailable, code: "overloaded",
                                           message: "the server is busy; retry shortly")
         response.headers.add("Retry-After", String(limits.retryAfterSeconds))

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// An immutable route tree. Matching walks one node per path segment; literal children are tried
 /// before the parameter child, with backtracking, so the most specific route wins.
 public final class Router: HTTPResponder {
@@ -42,6 +44,8 @@ public final class Router: HTTPResponder {
     }
 
     private let root: Node
+    /// Where `.sync` handlers run, off the connections' I/O queues.
+    private let handlerQueue = DispatchQueue(label: "attributiond.handlers", qos: .userInitiated, attributes: .concurrent)
     private let reserved: Set<String>
     private let notFound: @Sendable (HTTPRequest) -> HTTPResponse
     private let errorResponse: @Sendable (any Error, HTTPRequest) -> HTTPResponse
@@ -113,11 +117,21 @@ public final class Router: HTTPResponder {
             request.pathParameters = parameters
             request.routePattern = pattern
             switch handler {
-            case .sync(let handle):
+            case .inline(let handle):
                 do {
                     completion(try handle(request))
                 } catch {
                     completion(errorResponse(error, request))
+                }
+            case .sync(let handle):
+                let errorResponse = self.errorResponse
+                let request = request
+                handlerQueue.async {
+                    do {
+                        completion(try handle(request))
+                    } catch {
+                        completion(errorResponse(error, request))
+                    }
                 }
             case .deferred(let handle):
                 let errorResponse = self.errorResponse

@@ -37,6 +37,11 @@ public struct RouterBuilder {
         on(.get, pattern, .sync(handler))
     }
 
+    /// A GET route that is quick and never blocks (see `RouteHandler.inline`).
+    public mutating func getInline(_ pattern: String, _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
+        on(.get, pattern, .inline(handler))
+    }
+
     public mutating func post(_ pattern: String, _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
         on(.post, pattern, .sync(handler))
     }

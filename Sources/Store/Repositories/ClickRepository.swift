@@ -8,11 +8,13 @@ public struct ClickRepository: Sendable {
 
     /// Queues the click for group commit and returns at once: the response to a tap never waits
     /// for the database. `completion` (optional) runs after the commit.
-    public func record(_ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)? = nil) {
-        database.write({ connection in try Self.insert(click, connection) }, completion: completion ?? { _ in })
+    /// - Parameter countTowardLimit: the link has a `max_clicks` budget, so its stored count must
+    ///   follow (other links are counted from the clicks table when needed).
+    public func record(countTowardLimit: Bool = false, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)? = nil) {
+        database.write({ connection in try Self.insert(click, countTowardLimit: countTowardLimit, connection) }, completion: completion ?? { _ in })
     }
 
-    public static func insert(_ click: Click, _ connection: SQLiteConnection) throws {
+    public static func insert(_ click: Click, countTowardLimit: Bool = false, _ connection: SQLiteConnection) throws {
         try connection.run("""
             INSERT INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
                 query, utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
@@ -24,7 +26,7 @@ public struct ClickRepository: Sendable {
             click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
             click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
             click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID)
-        if let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
+        if countTowardLimit, let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
             try connection.run("UPDATE links SET click_count = click_count + 1 WHERE id = ?", linkID)
         }
     }

@@ -193,16 +193,45 @@ public struct ProjectRepository: Sendable {
     static func prefix(of key: String) -> String { String(key.prefix(7)) }
 }
 
-/// JSON text columns (arrays and string maps) read and written with Foundation.
+/// JSON text columns (arrays and string maps). Written by hand: this runs for every click on the
+/// writer thread, where JSONEncoder's generality is measurable.
 enum JSONText {
     static func encode(_ strings: [String]) -> String {
-        (try? String(decoding: JSONEncoder().encode(strings), as: UTF8.self)) ?? "[]"
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, string) in strings.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendString(string, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Keys sorted, so equal maps are equal text.
     static func encode(_ map: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? String(decoding: encoder.encode(map), as: UTF8.self)) ?? "{}"
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        for (index, key) in map.keys.sorted().enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendString(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            appendString(map[key]!, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A JSON string literal (RFC 8259 §7).
+    static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0..<0x20: bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     static func decodeStrings(_ text: String) -> [String] {

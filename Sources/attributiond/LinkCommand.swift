@@ -1,0 +1,74 @@
+import ArgumentParser
+import Attribution
+import Foundation
+import Store
+
+struct LinkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "link", abstract: "Create short links.", subcommands: [Create.self])
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a link; prints it with its URL.")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The project's id.") var project: String
+        @Option(help: "A custom short code ([A-Za-z0-9_-]{3,64}); random when omitted.") var code: String?
+        @Option(help: "The slug of one of the project's templates.") var template: String?
+        @Option(name: .customLong("ios-url"), help: "App Store URL.") var iosURL: String?
+        @Option(name: .customLong("android-url"), help: "Play Store URL.") var androidURL: String?
+        @Option(name: .customLong("web-url"), help: "Web fallback URL.") var webURL: String?
+        @Option(name: .customLong("app-scheme"), help: "The app's URL scheme (opens the installed app).") var appScheme: String?
+        @Option(name: .customLong("deep-link-path"), help: "In-app path, e.g. /product/42.") var deepLinkPath: String?
+        @Option(help: "Link title (also the Open Graph title).") var title: String?
+        @Option(name: .customLong("utm-source")) var utmSource: String?
+        @Option(name: .customLong("utm-medium")) var utmMedium: String?
+        @Option(name: .customLong("utm-campaign")) var utmCampaign: String?
+        @Option(name: .customLong("base-url"), help: "Public base URL for the printed link (default: public_url, else http://localhost:8080).")
+        var baseURL: String?
+        @Flag(help: "Print JSON.") var json = false
+
+        func validate() throws {
+            if let code, !ShortCode.isValidCustom(code) { throw ValidationError("--code must be 3 to 64 characters of A-Z, a-z, 0-9, '_' or '-'") }
+        }
+
+        func run() throws {
+            let configuration = try global.loadConfiguration()
+            let database = try global.openDatabase(configuration)
+            guard try ProjectRepository(database: database).find(id: project) != nil else {
+                FileHandleOutput.standardError("link create: no project \(project)")
+                throw ExitCode.failure
+            }
+            let templates = TemplateRepository(database: database)
+            var templateValue: LinkTemplate?
+            if let template {
+                templateValue = try templates.find(slug: template, projectID: project)
+                if templateValue == nil {
+                    FileHandleOutput.standardError("link create: the project has no template '\(template)'")
+                    throw ExitCode(2)
+                }
+            }
+            let link = Link(id: UUID().uuidString.lowercased(), projectID: project, templateID: templateValue?.id,
+                            shortCode: code ?? ShortCode.generate(), title: title, iosURL: iosURL, androidURL: androidURL,
+                            webURL: webURL, appScheme: appScheme, deepLinkPath: deepLinkPath,
+                            utm: UTM(source: utmSource, medium: utmMedium, campaign: utmCampaign), createdAt: Timestamp(Date()))
+            if let problem = link.validate().first {
+                FileHandleOutput.standardError("link create: --\(problem.key.replacingOccurrences(of: "_", with: "-")): \(problem.message)")
+                throw ExitCode(2)
+            }
+            let created: Link
+            do {
+                created = try LinkRepository(database: database).create(link, codeIsCustom: code != nil)
+            } catch let error as StoreError {
+                FileHandleOutput.standardError("link create: \(error)")
+                throw ExitCode.failure
+            }
+            var base = baseURL ?? configuration.publicURL ?? "http://localhost:\(configuration.port)"
+            while base.hasSuffix("/") { base.removeLast() }
+            let url = [base, templateValue?.slug, created.shortCode].compactMap { $0 }.joined(separator: "/")
+            if json {
+                try printJSON(["id": created.id, "short_code": created.shortCode, "url": url, "project_id": project])
+            } else {
+                print("\(url)\n(id \(created.id))")
+            }
+        }
+    }
+}
