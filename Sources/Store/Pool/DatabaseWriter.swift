@@ -17,8 +17,18 @@ public final class DatabaseWriter: @unchecked Sendable {
 
     private struct Pending {
         var items: [WriteItem] = []
+        /// Items whose caller waits for the commit.
+        var acknowledgedCount = 0
         var draining = false
+        var gatherScheduled = false
     }
+
+    /// Whether a caller waits for the commit. Background writes (clicks, answered before they
+    /// are stored) may wait up to `gatherDelay` so that one commit covers many of them: with
+    /// `synchronous=NORMAL` commits are fast, so without this each click would rewrite the same
+    /// WAL pages.
+    public enum Priority: Sendable { case acknowledged, background }
+    private let gatherDelay: DispatchTimeInterval = .milliseconds(2)
     private let pending = Mutex(Pending())
     private let queuedCount = Atomic<Int>(0)
 
@@ -33,17 +43,41 @@ public final class DatabaseWriter: @unchecked Sendable {
     public var queueDepth: Int { queuedCount.load(ordering: .relaxed) }
 
     /// Queues `work`; `completion` runs after its transaction committed (or failed), off the caller.
-    public func write<T>(_ work: @escaping (SQLiteConnection) throws -> T,
+    public func write<T>(priority: Priority = .acknowledged, _ work: @escaping (SQLiteConnection) throws -> T,
                          completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        let item = WriteItem(work: work, completion: completion)
+        let item = WriteItem(work: work, completion: completion, acknowledged: priority == .acknowledged)
         queuedCount.add(1, ordering: .relaxed)
-        let startDrain = pending.withLock { state -> Bool in
+        let next = pending.withLock { state -> NextStep in
             state.items.append(item)
-            if state.draining { return false }
-            state.draining = true
-            return true
+            if item.acknowledged { state.acknowledgedCount += 1 }
+            if state.draining { return .nothing }
+            if item.acknowledged {
+                state.draining = true
+                return .drainNow
+            }
+            if state.gatherScheduled { return .nothing }
+            state.gatherScheduled = true
+            return .gatherThenDrain
         }
-        if startDrain { queue.async { self.drain() } }
+        switch next {
+        case .nothing: break
+        case .drainNow: queue.async { self.drain(force: false) }
+        case .gatherThenDrain: scheduleGather()
+        }
+    }
+
+    private enum NextStep { case nothing, drainNow, gatherThenDrain }
+
+    private func scheduleGather() {
+        queue.asyncAfter(deadline: .now() + gatherDelay) {
+            let start = self.pending.withLock { state -> Bool in
+                state.gatherScheduled = false
+                if state.draining { return false }
+                state.draining = true
+                return true
+            }
+            if start { self.drain(force: true) }
+        }
     }
 
     /// Queues `work` and blocks until it is committed (for the command line, tests and start-up).
@@ -76,15 +110,30 @@ public final class DatabaseWriter: @unchecked Sendable {
         return try outcome!.get()
     }
 
-    private func drain() {
+    /// Commits batches until nothing is left, or only a few background writes are (those wait for
+    /// the next gather unless `force`).
+    private func drain(force: Bool) {
+        var force = force
         while true {
+            var gatherLater = false
             let batch = pending.withLock { state -> [WriteItem] in
+                if !force, state.acknowledgedCount == 0, state.items.count < maxBatch / 4 {
+                    state.draining = false
+                    if !state.items.isEmpty, !state.gatherScheduled {
+                        state.gatherScheduled = true
+                        gatherLater = true
+                    }
+                    return []
+                }
                 let batch = Array(state.items.prefix(maxBatch))
                 state.items.removeFirst(batch.count)
+                state.acknowledgedCount -= batch.lazy.filter(\.acknowledged).count
                 if batch.isEmpty { state.draining = false }
                 return batch
             }
+            if gatherLater { scheduleGather() }
             if batch.isEmpty { return }
+            force = false
             commit(batch)
             queuedCount.subtract(batch.count, ordering: .relaxed)
         }
@@ -123,9 +172,12 @@ public final class DatabaseWriter: @unchecked Sendable {
 private final class WriteItem: @unchecked Sendable {
     /// Runs the work on the writer connection; false when it threw.
     let execute: (SQLiteConnection) -> Bool
+    let acknowledged: Bool
     private let report: ((any Error)?) -> Void
 
-    init<T>(work: @escaping (SQLiteConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    init<T>(work: @escaping (SQLiteConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void,
+            acknowledged: Bool) {
+        self.acknowledged = acknowledged
         let outcome = Outcome<T>()
         execute = { connection in
             let result = Result { try work(connection) }

@@ -11,7 +11,8 @@ public struct ClickRepository: Sendable {
     /// - Parameter countTowardLimit: the link has a `max_clicks` budget, so its stored count must
     ///   follow (other links are counted from the clicks table when needed).
     public func record(countTowardLimit: Bool = false, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)? = nil) {
-        database.write({ connection in try Self.insert(click, countTowardLimit: countTowardLimit, connection) }, completion: completion ?? { _ in })
+        database.write(priority: .background, { connection in try Self.insert(click, countTowardLimit: countTowardLimit, connection) },
+                       completion: completion ?? { _ in })
     }
 
     public static func insert(_ click: Click, countTowardLimit: Bool = false, _ connection: SQLiteConnection) throws {
