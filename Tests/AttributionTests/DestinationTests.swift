@@ -98,3 +98,18 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         #expect(Set(bad.validate().map(\.key)) == ["sw", "dpr", "tz", "tzo", "langs[0]"])
     }
 }
+
+@Suite struct TimeOrderedIDTests {
+    @Test func idsAreVersion7UUIDsThatSortByTime() {
+        let earlier = TimeOrderedID.generate(at: Timestamp(milliseconds: 1_763_700_000_000))
+        let later = TimeOrderedID.generate(at: Timestamp(milliseconds: 1_763_700_000_001))
+        #expect(earlier < later)
+        #expect(earlier.count == 36)
+        let characters = Array(earlier)
+        #expect(characters[14] == "7")                        // version
+        #expect("89ab".contains(characters[19]))               // variant
+        #expect(earlier.hasPrefix("019aa4b6-4500-"))           // 48-bit milliseconds (0x019AA4B64500), big-endian
+        let many = Set((0..<1000).map { _ in TimeOrderedID.generate(at: Timestamp(milliseconds: 5)) })
+        #expect(many.count == 1000)
+    }
+}

@@ -37,7 +37,7 @@ enum ResolveRoutes {
         }
         let client = services.clientIP.clientAddress(of: request)
         let utm = target.utm.overridden(by: request.queryUTM)
-        let clickID = Identifiers.newID()
+        let clickID = TimeOrderedID.generate(at: now)
         // Screens from the SDK are native pixels: stored with a pixel ratio of 1, so that
         // width × ratio is pixels for every click.
         let width = fingerprint["fp_sw"].flatMap(Double.init).flatMap { (1...20_000).contains($0) ? $0 : nil }

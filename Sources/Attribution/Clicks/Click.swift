@@ -65,17 +65,30 @@ public struct Click: Sendable, Equatable {
     }
 
     /// Accept-Language → language tags in preference order (`fr-FR,fr;q=0.9,en;q=0.8` → `[fr-FR, fr, en]`).
+    /// Runs on every click: plain byte work, no Foundation.
     public static func languages(fromAcceptLanguage header: String?) -> [String] {
-        guard let header else { return [] }
-        let ranked = header.split(separator: ",").enumerated().compactMap { index, part -> (String, Double, Int)? in
+        guard let header, !header.isEmpty else { return [] }
+        var ranked: [(tag: Substring, quality: Double, position: Int)] = []
+        for (position, part) in header.split(separator: ",").prefix(20).enumerated() {
             let pieces = part.split(separator: ";")
-            let tag = pieces[0].trimmingCharacters(in: .whitespaces)
-            guard !tag.isEmpty, tag != "*", tag.count <= 35 else { return nil }
-            let quality = pieces.dropFirst().first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("q=") }
-                .flatMap { Double($0.trimmingCharacters(in: .whitespaces).dropFirst(2)) } ?? 1
-            return quality > 0 ? (tag, quality, index) : nil
+            let tag = trimmed(pieces[0])
+            guard !tag.isEmpty, tag != "*", tag.utf8.count <= 35 else { continue }
+            var quality = 1.0
+            for parameter in pieces.dropFirst() {
+                let text = trimmed(parameter)
+                if text.hasPrefix("q="), let value = Double(text.dropFirst(2)) { quality = value }
+            }
+            if quality > 0 { ranked.append((tag, quality, position)) }
         }
-        return ranked.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.2 < $1.2 }.prefix(10).map(\.0)
+        if ranked.count > 1 { ranked.sort { $0.quality != $1.quality ? $0.quality > $1.quality : $0.position < $1.position } }
+        return ranked.prefix(10).map { String($0.tag) }
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        var text = text
+        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+        while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        return text
     }
 }
 

@@ -100,7 +100,8 @@ public enum URLQuery {
             fragment = url[hash...]
         }
         // `https://host?x` is legal but unusual; give a bare host its root path.
-        if let schemeEnd = base.range(of: "://"), !base[schemeEnd.upperBound...].contains(where: { $0 == "/" || $0 == "?" }) {
+        if let colon = base.firstIndex(of: ":"), base[colon...].hasPrefix("://"),
+           !base[base.index(colon, offsetBy: 3)...].contains(where: { $0 == "/" || $0 == "?" }) {
             base += "/"
         }
         let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
@@ -110,10 +111,12 @@ public enum URLQuery {
 
     /// The lower-cased host of an http(s) URL.
     public static func host(of url: String) -> String? {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
-        let rest = url[schemeEnd.upperBound...]
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostPart = authority.split(separator: "@").last.map { $0.split(separator: ":").first ?? $0 } ?? authority
-        return hostPart.lowercased()
+        let bytes = Array(url.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
+              bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
+        var authority = bytes[(colon + 3)...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+        if let port = authority.lastIndex(of: UInt8(ascii: ":")), authority.first != UInt8(ascii: "[") { authority = authority[..<port] }
+        return String(decoding: authority.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

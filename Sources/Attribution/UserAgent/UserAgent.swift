@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a click's (or an app's) User-Agent says about the device.
 public struct UserAgentInfo: Sendable, Equatable {
     public enum Platform: String, Sendable, CaseIterable { case ios, android, desktop, bot }
@@ -39,9 +41,20 @@ public enum UserAgentParser {
         ("twitter", "Twitter"), ("linkedinapp", "LinkedIn"), ("pinterest/", "Pinterest"), ("gsa/", "Google"),
     ].map { (Array($0.0.utf8), $0.1) }
 
+    /// Recent answers by User-Agent: real traffic repeats a few thousand strings, so most clicks
+    /// skip the parse. Bounded; cleared when full.
+    private static let cache = ParseCache(capacity: 4096)
+
     public static func parse(_ userAgent: String?) -> UserAgentInfo {
         // No real browser omits its User-Agent: such a request is a script.
         guard let userAgent, !userAgent.isEmpty else { return UserAgentInfo(platform: .bot) }
+        if let known = cache.value(for: userAgent) { return known }
+        let info = classify(userAgent)
+        cache.store(info, for: userAgent)
+        return info
+    }
+
+    static func classify(_ userAgent: String) -> UserAgentInfo {
         let original = Array(userAgent.utf8.prefix(1024))
         let lower = original.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         if botMarkers.contains(where: { ByteSearch.contains(lower, $0) }) || hasGenericBotWord(lower) {
@@ -106,6 +119,29 @@ public enum UserAgentParser {
 extension [UInt8] {
     fileprivate func contains(_ text: StaticString) -> Bool {
         ByteSearch.contains(self, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+}
+
+/// A small thread-safe memo of parse results.
+final class ParseCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: UserAgentInfo] = [:]  // guarded by `lock`
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func value(for key: String) -> UserAgentInfo? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[key]
+    }
+
+    func store(_ value: UserAgentInfo, for key: String) {
+        guard key.utf8.count <= 1024 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+        entries[key] = value
     }
 }
 

@@ -24,11 +24,11 @@ public final class DatabaseWriter: @unchecked Sendable {
     }
 
     /// Whether a caller waits for the commit. Background writes (clicks, answered before they
-    /// are stored) may wait up to `gatherDelay` so that one commit covers many of them: with
+    /// are stored) may wait up to `gatherDelay` (10 ms) so that one commit covers many of them: with
     /// `synchronous=NORMAL` commits are fast, so without this each click would rewrite the same
     /// WAL pages.
     public enum Priority: Sendable { case acknowledged, background }
-    private let gatherDelay: DispatchTimeInterval = .milliseconds(2)
+    private let gatherDelay: DispatchTimeInterval = .milliseconds(10)
     private let pending = Mutex(Pending())
     private let queuedCount = Atomic<Int>(0)
 
