@@ -1,4 +1,5 @@
 public import HTTP
+import Attribution
 
 /// An IPv4 or IPv6 network (`10.0.0.0/8`, `2001:db8::/32`, or one address).
 public struct CIDRBlock: Sendable, Equatable {
@@ -97,25 +98,6 @@ public struct ClientIPResolver: Sendable {
 }
 
 extension SocketAddress {
-    /// What probabilistic matching compares: IPv4 exactly, IPv6 by its /64 (one household or
-    /// phone keeps its /64 while the interface id rotates).
-    public var matchingKey: String {
-        let address = ipv4Mapped ?? self
-        guard address.family == .ipv6 else { return address.ipString }
-        let hex = "0123456789abcdef".map { $0 }
-        var groups: [String] = []
-        for index in stride(from: 0, to: 8, by: 2) {
-            let value = UInt16(address.addressBytes[index]) << 8 | UInt16(address.addressBytes[index + 1])
-            var text = ""
-            var shift = 12
-            var leading = true
-            while shift >= 0 {
-                let digit = Int((value >> UInt16(shift)) & 0xF)
-                if digit != 0 || !leading || shift == 0 { text.append(hex[digit]); leading = false }
-                shift -= 4
-            }
-            groups.append(text)
-        }
-        return groups.joined(separator: ":") + "::/64"
-    }
+    /// What probabilistic matching compares (see `NetworkKey`).
+    public var matchingKey: String { NetworkKey.key(addressBytes: (ipv4Mapped ?? self).addressBytes) }
 }

@@ -1,0 +1,131 @@
+import Foundation
+
+/// What an install tells the matcher, normalised (matching.md, "Inputs").
+public struct InstallSignals: Sendable, Equatable {
+    public var time: Timestamp
+    public var ipKey: String?
+    public var platform: UserAgentInfo.Platform?
+    public var osVersion: String?
+    public var deviceClass: UserAgentInfo.DeviceClass?
+    /// Native pixels.
+    public var screen: ScreenSize?
+    public var timezone: String?
+    /// Minutes east of UTC.
+    public var utcOffsetMinutes: Int?
+    public var languages: [String]
+    public var idfv: String?
+    public var advertisingID: String?
+    /// A click id carried back by the Play Install Referrer (`click_id=<uuid>`).
+    public var referrerClickID: String?
+
+    public init(time: Timestamp, ipKey: String? = nil, platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
+                deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil, timezone: String? = nil,
+                utcOffsetMinutes: Int? = nil, languages: [String] = [], idfv: String? = nil, advertisingID: String? = nil,
+                referrerClickID: String? = nil) {
+        self.time = time
+        self.ipKey = ipKey
+        self.platform = platform
+        self.osVersion = osVersion
+        self.deviceClass = deviceClass
+        self.screen = screen
+        self.timezone = timezone
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.languages = languages
+        self.idfv = idfv
+        self.advertisingID = advertisingID
+        self.referrerClickID = referrerClickID
+    }
+}
+
+/// A screen in native pixels; compared in either orientation.
+public struct ScreenSize: Sendable, Equatable, Hashable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// From CSS points (or iOS points) and the pixel ratio; nil when either is missing.
+    public init?(points width: Double?, _ height: Double?, scale: Double?) {
+        guard let width, let height, let scale, width > 0, height > 0, scale > 0 else { return nil }
+        self.init(width: Int((width * scale).rounded()), height: Int((height * scale).rounded()))
+    }
+
+    public func matches(_ other: ScreenSize) -> Bool {
+        let a = (min(width, height), max(width, height)), b = (min(other.width, other.height), max(other.width, other.height))
+        // A pixel of tolerance for fractional device pixel ratios (2.625 × 411 = 1078.9).
+        return abs(a.0 - b.0) <= 2 && abs(a.1 - b.1) <= 2
+    }
+}
+
+/// A click as the matcher sees it.
+public struct CandidateClick: Sendable, Equatable {
+    public var clickID: String
+    public var linkID: String?
+    public var createdAt: Timestamp
+    public var platform: UserAgentInfo.Platform?
+    public var osVersion: String?
+    public var deviceClass: UserAgentInfo.DeviceClass?
+    public var screen: ScreenSize?
+    public var timezone: String?
+    public var utcOffsetMinutes: Int?
+    public var languages: [String]
+    public var userAgent: String?
+    /// The link's attribution window in hours (already resolved through template and project).
+    public var windowHours: Int
+
+    public init(clickID: String, linkID: String?, createdAt: Timestamp, platform: UserAgentInfo.Platform? = nil,
+                osVersion: String? = nil, deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil,
+                timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [], userAgent: String? = nil,
+                windowHours: Int = 168) {
+        self.clickID = clickID
+        self.linkID = linkID
+        self.createdAt = createdAt
+        self.platform = platform
+        self.osVersion = osVersion
+        self.deviceClass = deviceClass
+        self.screen = screen
+        self.timezone = timezone
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.languages = languages
+        self.userAgent = userAgent
+        self.windowHours = windowHours
+    }
+}
+
+/// Comparisons on normalised values (matching.md: major.minor, primary language subtag, …).
+public enum Normalize {
+    /// `17.4.1` / `17_4` / `17` → `17.4` / `17.4` / `17.0`.
+    public static func majorMinor(_ version: String?) -> String? {
+        guard let version else { return nil }
+        let parts = version.split(whereSeparator: { $0 == "." || $0 == "_" }).prefix(2).map { String($0) }
+        guard let major = parts.first, Int(major) != nil else { return nil }
+        let minor = parts.count > 1 && Int(parts[1]) != nil ? parts[1] : "0"
+        return "\(Int(major)!).\(Int(minor)!)"
+    }
+
+    /// `en-GB`, `en_US@rg=gbzzzz`, `EN` → `en`.
+    public static func primaryLanguage(_ tag: String) -> String? {
+        let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == "@" }).first.map { $0.lowercased() }
+        guard let primary, (2...3).contains(primary.count), primary.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        return primary
+    }
+
+    public static func primaryLanguages(_ tags: [String]) -> Set<String> { Set(tags.compactMap(primaryLanguage)) }
+
+    /// Minutes east of UTC of an IANA zone at `time`.
+    public static func utcOffset(of timezone: String, at time: Timestamp) -> Int? {
+        TimeZone(identifier: timezone).map { $0.secondsFromGMT(for: time.date) / 60 }
+    }
+
+    /// An Apple model identifier → device class (`iPhone14,5` → iphone, `iPad13,1` → ipad).
+    public static func deviceClass(model: String?, platform: UserAgentInfo.Platform?) -> UserAgentInfo.DeviceClass? {
+        guard let model = model?.lowercased() else { return nil }
+        if model.hasPrefix("iphone") || model.hasPrefix("ipod") { return .iphone }
+        if model.hasPrefix("ipad") { return .ipad }
+        if model.contains("tablet") || model.contains("tab ") { return .tablet }
+        return platform == .android ? .phone : nil
+    }
+}

@@ -1,0 +1,130 @@
+/// The outcome of matching one install, stored with it and never recomputed.
+public struct MatchResult: Sendable, Equatable {
+    public enum MatchType: String, Sendable { case deterministic, probabilistic, none }
+
+    public var matchType: MatchType
+    public var attributed: Bool
+    /// 0…1.
+    public var confidence: Double
+    public var matchedFactors: [String]
+    /// The click that attributed the install (only when `attributed`).
+    public var clickID: String?
+    public var linkID: String?
+    public var clickedAt: Timestamp?
+
+    public init(matchType: MatchType, attributed: Bool, confidence: Double, matchedFactors: [String], clickID: String? = nil,
+                linkID: String? = nil, clickedAt: Timestamp? = nil) {
+        self.matchType = matchType
+        self.attributed = attributed
+        self.confidence = confidence
+        self.matchedFactors = matchedFactors
+        self.clickID = clickID
+        self.linkID = linkID
+        self.clickedAt = clickedAt
+    }
+
+    public static let organic = MatchResult(matchType: .none, attributed: false, confidence: 0, matchedFactors: [])
+}
+
+/// Deterministic tier, then probabilistic tier (shared/spec/matching.md). Pure: callers read the
+/// clicks and claim the winner; this only decides.
+public enum MatchingEngine {
+    /// Tier 1: the first click found by install referrer, then idfv, then advertising id, that is
+    /// inside its link's attribution window and made before the install.
+    public static func deterministic(install: InstallSignals, byReferrer: CandidateClick?, byIDFV: [CandidateClick],
+                                     byAdvertisingID: [CandidateClick]) -> MatchResult? {
+        let tiers: [(clicks: [CandidateClick], factor: String)] = [
+            (byReferrer.map { [$0] } ?? [], "install_referrer"), (byIDFV, "idfv"), (byAdvertisingID, "advertising_id"),
+        ]
+        for (clicks, factor) in tiers {
+            let eligible = clicks.filter { click in
+                let age = install.time.milliseconds - click.createdAt.milliseconds
+                return age >= 0 && age < Int64(click.windowHours) * 3_600_000
+            }
+            if let click = eligible.max(by: { $0.createdAt < $1.createdAt }) {
+                return MatchResult(matchType: .deterministic, attributed: true, confidence: 1.0, matchedFactors: [factor],
+                                   clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt)
+            }
+        }
+        return nil
+    }
+
+    /// Tier 2 over `candidates` (same project and IP key, not bots, unclaimed — as read by the store).
+    public static func probabilistic(install: InstallSignals, candidates: [CandidateClick], policy: MatchingPolicy) -> MatchResult {
+        var compatible: [(click: CandidateClick, factors: [String])] = []
+        for click in candidates {
+            let ageMilliseconds = install.time.milliseconds - click.createdAt.milliseconds
+            let horizon = min(Int64(click.windowHours) * 3_600_000, policy.probabilisticHorizonSeconds * 1000)
+            guard ageMilliseconds >= 0, ageMilliseconds < horizon else { continue }
+            if let factors = agreement(install: install, click: click) { compatible.append((click, factors)) }
+        }
+        guard let winner = compatible.max(by: { $0.click.createdAt < $1.click.createdAt }) else { return .organic }
+
+        // Repeated clicks from one browser are one candidate.
+        let groups = Set(compatible.map { BrowserKey($0.click) }).count
+        let age = Double(install.time.milliseconds - winner.click.createdAt.milliseconds) / 1000
+        let base = policy.baseConfidence(ageSeconds: age) ?? 0
+        let confidence = max(0, rounded(base - policy.candidatePenalty * Double(groups - 1)))
+        let attributed = confidence >= policy.minConfidence && confidence > 0
+        return MatchResult(matchType: .probabilistic, attributed: attributed, confidence: confidence,
+                           matchedFactors: winner.factors, clickID: attributed ? winner.click.clickID : nil,
+                           linkID: attributed ? winner.click.linkID : nil, clickedAt: attributed ? winner.click.createdAt : nil)
+    }
+
+    /// The matched factors when no signal both sides have disagrees; nil when one does.
+    static func agreement(install: InstallSignals, click: CandidateClick) -> [String]? {
+        var factors = ["ip"]
+        if let a = install.platform, let b = click.platform {
+            guard a == b else { return nil }
+            factors.append("platform")
+        }
+        if let a = Normalize.majorMinor(install.osVersion), let b = Normalize.majorMinor(click.osVersion) {
+            guard a == b else { return nil }
+            factors.append("os_version")
+        }
+        if let a = install.deviceClass, let b = click.deviceClass {
+            guard a == b else { return nil }
+            factors.append("device")
+        }
+        if let a = install.screen, let b = click.screen {
+            guard a.matches(b) else { return nil }
+            factors.append("screen")
+        }
+        if let agrees = timezoneAgreement(install: install, click: click) {
+            guard agrees else { return nil }
+            factors.append("timezone")
+        }
+        let installLanguages = Normalize.primaryLanguages(install.languages)
+        let clickLanguages = Normalize.primaryLanguages(click.languages)
+        if !installLanguages.isEmpty, !clickLanguages.isEmpty {
+            guard !installLanguages.isDisjoint(with: clickLanguages) else { return nil }
+            factors.append("language")
+        }
+        return factors
+    }
+
+    /// Zone ids when both have one; else UTC offsets (a zone's offset taken at its side's time).
+    static func timezoneAgreement(install: InstallSignals, click: CandidateClick) -> Bool? {
+        if let a = install.timezone, let b = click.timezone { return a == b }
+        let installOffset = install.utcOffsetMinutes ?? install.timezone.flatMap { Normalize.utcOffset(of: $0, at: install.time) }
+        let clickOffset = click.utcOffsetMinutes ?? click.timezone.flatMap { Normalize.utcOffset(of: $0, at: click.createdAt) }
+        guard let installOffset, let clickOffset else { return nil }
+        return installOffset == clickOffset
+    }
+
+    /// Avoids 0.85 − 0.15 printing as 0.7000000000000001.
+    static func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+
+    struct BrowserKey: Hashable {
+        let userAgent: String?
+        let screen: ScreenSize?
+        let timezone: String?
+        let languages: [String]
+        init(_ click: CandidateClick) {
+            userAgent = click.userAgent
+            screen = click.screen
+            timezone = click.timezone
+            languages = click.languages
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// Every constant of the matching engine, in one place (shared/spec/matching.md). A project uses
+/// the defaults unless it overrides them.
+public struct MatchingPolicy: Sendable, Equatable {
+    public struct DecayStep: Sendable, Equatable {
+        /// Clicks strictly younger than this many seconds get `confidence`.
+        public var underSeconds: Int64
+        public var confidence: Double
+        public init(underSeconds: Int64, confidence: Double) {
+            self.underSeconds = underSeconds
+            self.confidence = confidence
+        }
+    }
+
+    /// Boundaries are exclusive: a click exactly one hour old gets 0.65.
+    public var decay: [DecayStep] = [
+        DecayStep(underSeconds: 3_600, confidence: 0.85),
+        DecayStep(underSeconds: 86_400, confidence: 0.65),
+        DecayStep(underSeconds: 259_200, confidence: 0.40),
+    ]
+    /// Subtracted per distinct candidate beyond the first.
+    public var candidatePenalty = 0.15
+    /// Attributed when the confidence reaches this (the project's `min_confidence`).
+    public var minConfidence = 0.30
+    /// Probabilistic candidates are never older than this, whatever the link's window.
+    public var probabilisticHorizonSeconds: Int64 = 259_200
+    /// The attribution window when a link sets none (the project's `attribution_window_hours`).
+    public var defaultWindowHours = 168
+    /// The most candidate clicks read for one install (newest first).
+    public var maxCandidates = 200
+    /// LinkForty's SDK reports an install on every start: the same signals within this many
+    /// seconds are the same install.
+    public var sameInstallSeconds: Int64 = 86_400
+
+    public init() {}
+
+    public init(project: ProjectSettings) {
+        self.init()
+        minConfidence = project.minConfidence
+        defaultWindowHours = project.attributionWindowHours
+    }
+
+    /// The confidence for a click `age` seconds before the install, before the penalty.
+    public func baseConfidence(ageSeconds: Double) -> Double? {
+        decay.first { ageSeconds < Double($0.underSeconds) }?.confidence
+    }
+}

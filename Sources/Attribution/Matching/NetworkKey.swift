@@ -1,0 +1,74 @@
+/// What probabilistic matching compares of an IP address: IPv4 exactly, IPv6 by its /64 (a phone
+/// or household keeps its /64 while the interface identifier rotates).
+public enum NetworkKey {
+    /// - Parameter addressBytes: 4 (IPv4) or 16 (IPv6) bytes in network order.
+    public static func key(addressBytes bytes: [UInt8]) -> String {
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        guard bytes.count == 16 else { return "" }
+        // IPv4-mapped IPv6 (::ffff:a.b.c.d) is the IPv4 address.
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        let groups = stride(from: 0, to: 8, by: 2).map { index in
+            String(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]), radix: 16)
+        }
+        return groups.joined(separator: ":") + "::/64"
+    }
+}
+
+/// Tier 0: the same install reported again (matching.md). Linkrunner sends a stable
+/// `install_instance_id`; LinkForty's SDK reports on every app start, so a `deviceId`, or the same
+/// fingerprint within `sameInstallSeconds`, is the same install.
+public struct InstallIdentity: Sendable, Equatable {
+    public var installInstanceID: String?
+    public var deviceID: String?
+    /// Digest of IP key, user agent, timezone, language, screen and platform version.
+    public var fingerprint: String?
+
+    public init(installInstanceID: String? = nil, deviceID: String? = nil, fingerprint: String? = nil) {
+        self.installInstanceID = installInstanceID
+        self.deviceID = deviceID
+        self.fingerprint = fingerprint
+    }
+
+    /// The signals whose exact repetition identifies a LinkForty device, as one string to hash.
+    public static func fingerprintSource(ipKey: String?, userAgent: String?, timezone: String?, language: String?,
+                                         screen: ScreenSize?, platformVersion: String?) -> String {
+        [ipKey ?? "", userAgent ?? "", timezone ?? "", language ?? "", screen.map { "\($0.width)x\($0.height)" } ?? "",
+         platformVersion ?? ""].joined(separator: "\u{1F}")
+    }
+}
+
+/// An install already stored, as tier 0 sees it.
+public struct KnownInstall: Sendable, Equatable {
+    public var installID: String
+    public var installInstanceID: String?
+    public var deviceID: String?
+    public var fingerprint: String?
+    public var createdAt: Timestamp
+
+    public init(installID: String, installInstanceID: String?, deviceID: String?, fingerprint: String?, createdAt: Timestamp) {
+        self.installID = installID
+        self.installInstanceID = installInstanceID
+        self.deviceID = deviceID
+        self.fingerprint = fingerprint
+        self.createdAt = createdAt
+    }
+}
+
+extension MatchingEngine {
+    /// The stored install this report repeats, if any: same instance id, else same device id, else
+    /// the same fingerprint seen within `policy.sameInstallSeconds`.
+    public static func sameInstall(_ identity: InstallIdentity, among known: [KnownInstall], now: Timestamp,
+                                   policy: MatchingPolicy) -> KnownInstall? {
+        if let instance = identity.installInstanceID, let found = known.first(where: { $0.installInstanceID == instance }) {
+            return found
+        }
+        if let device = identity.deviceID, let found = known.first(where: { $0.deviceID == device }) { return found }
+        if let fingerprint = identity.fingerprint {
+            return known.filter { $0.fingerprint == fingerprint && now.milliseconds - $0.createdAt.milliseconds < policy.sameInstallSeconds * 1000 }
+                .max { $0.createdAt < $1.createdAt }
+        }
+        return nil
+    }
+}

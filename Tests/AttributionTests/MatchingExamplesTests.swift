@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import Attribution
+
+/// A click in an example: the store's view (ip key, bot flag, claimed) plus what the engine sees.
+private struct ExampleClick: Sendable {
+    var id: String
+    var minutesBefore: Double
+    var ipKey = "203.0.113.7"
+    var platform: UserAgentInfo.Platform = .ios
+    var osVersion = "17.4.1"
+    var device: UserAgentInfo.DeviceClass = .iphone
+    var screen: ScreenSize? = ScreenSize(width: 1170, height: 2532)
+    var timezone = "Europe/Paris"
+    var languages = ["fr-FR", "fr"]
+    var userAgent = "Safari iPhone A"
+    var idfv: String?
+    var isBot = false
+    var claimed = false
+}
+
+private struct Example: CustomTestStringConvertible, Sendable {
+    let number: Int
+    let clicks: [ExampleClick]
+    var install = InstallSignals(time: Timestamp(milliseconds: 1_763_700_000_000), ipKey: "203.0.113.7", platform: .ios,
+                                 osVersion: "17.4", deviceClass: .iphone, screen: ScreenSize(width: 2532, height: 1170),
+                                 timezone: "Europe/Paris", languages: ["fr_FR"])
+    let expectedClick: String?
+    let expectedType: MatchResult.MatchType
+    let expectedConfidence: Double
+    var expectedAttributed: Bool? = nil
+    var expectedFactors: [String]? = nil
+    var testDescription: String { "matching.md example #\(number)" }
+}
+
+/// Reads clicks as the store does (same IP key, not bots, unclaimed for tier 2; by idfv for tier 1), then runs the engine.
+private func match(_ example: Example, policy: MatchingPolicy = MatchingPolicy()) -> MatchResult {
+    func candidate(_ click: ExampleClick) -> CandidateClick {
+        CandidateClick(clickID: click.id, linkID: "link-\(click.id)",
+                       createdAt: Timestamp(milliseconds: example.install.time.milliseconds - Int64(click.minutesBefore * 60_000)),
+                       platform: click.platform, osVersion: click.osVersion, deviceClass: click.device, screen: click.screen,
+                       timezone: click.timezone, languages: click.languages, userAgent: click.userAgent)
+    }
+    let usable = example.clicks.filter { !$0.isBot && !$0.claimed }
+    let byIDFV = usable.filter { $0.idfv != nil && $0.idfv == example.install.idfv }.map(candidate)
+    if let result = MatchingEngine.deterministic(install: example.install, byReferrer: nil, byIDFV: byIDFV, byAdvertisingID: []) {
+        return result
+    }
+    let sameIP = usable.filter { $0.ipKey == example.install.ipKey }.map(candidate)
+    return MatchingEngine.probabilistic(install: example.install, candidates: sameIP, policy: policy)
+}
+
+private func ipv6Key(_ text: String) -> String {
+    var address = in6_addr()
+    inet_pton(AF_INET6, text, &address)
+    return NetworkKey.key(addressBytes: withUnsafeBytes(of: &address) { Array($0) })
+}
+
+private let allFactors = ["ip", "platform", "os_version", "device", "screen", "timezone", "language"]
+
+private let examples: [Example] = {
+    var list: [Example] = []
+    list.append(Example(number: 1, clicks: [], expectedClick: nil, expectedType: .none, expectedConfidence: 0, expectedAttributed: false, expectedFactors: []))
+    list.append(Example(number: 2, clicks: [ExampleClick(id: "A", minutesBefore: 10)], expectedClick: "A", expectedType: .probabilistic,
+                        expectedConfidence: 0.85, expectedAttributed: true, expectedFactors: allFactors))
+    list.append(Example(number: 3, clicks: [ExampleClick(id: "A", minutesBefore: 60)], expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.65))
+    list.append(Example(number: 4, clicks: [ExampleClick(id: "A", minutesBefore: 30 * 60)], expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.40))
+    list.append(Example(number: 5, clicks: [ExampleClick(id: "A", minutesBefore: 80 * 60)], expectedClick: nil, expectedType: .none, expectedConfidence: 0))
+    var six = Example(number: 6, clicks: [ExampleClick(id: "A", minutesBefore: 10)], expectedClick: nil, expectedType: .none, expectedConfidence: 0)
+    six.install.timezone = "America/New_York"
+    list.append(six)
+    var seven = Example(number: 7, clicks: [ExampleClick(id: "A", minutesBefore: 10, screen: ScreenSize(width: 1170, height: 2532), userAgent: "UA A"),
+                                            ExampleClick(id: "B", minutesBefore: 5, screen: ScreenSize(width: 1284, height: 2778), userAgent: "UA B")],
+                        expectedClick: "B", expectedType: .probabilistic, expectedConfidence: 0.70)
+    seven.install.screen = nil  // the install matches both
+    list.append(seven)
+    list.append(Example(number: 8, clicks: [ExampleClick(id: "A", minutesBefore: 50, userAgent: "UA A"), ExampleClick(id: "B", minutesBefore: 30, userAgent: "UA B"),
+                                            ExampleClick(id: "C", minutesBefore: 20, userAgent: "UA C")],
+                        expectedClick: "C", expectedType: .probabilistic, expectedConfidence: 0.55))
+    list.append(Example(number: 9, clicks: [ExampleClick(id: "A", minutesBefore: 30 * 60, userAgent: "UA A"), ExampleClick(id: "B", minutesBefore: 20 * 60, userAgent: "UA B")],
+                        expectedClick: "B", expectedType: .probabilistic, expectedConfidence: 0.50))
+    list.append(Example(number: 10, clicks: [ExampleClick(id: "A", minutesBefore: 50 * 60, userAgent: "UA A"), ExampleClick(id: "B", minutesBefore: 40 * 60, userAgent: "UA B")],
+                        expectedClick: nil, expectedType: .probabilistic, expectedConfidence: 0.25, expectedAttributed: false))
+    list.append(Example(number: 11, clicks: [ExampleClick(id: "A1", minutesBefore: 10), ExampleClick(id: "A2", minutesBefore: 5)],
+                        expectedClick: "A2", expectedType: .probabilistic, expectedConfidence: 0.85))
+    list.append(Example(number: 12, clicks: [ExampleClick(id: "A", minutesBefore: 10, platform: .android, osVersion: "14", device: .phone)],
+                        expectedClick: nil, expectedType: .none, expectedConfidence: 0))
+    var thirteen = Example(number: 13, clicks: [ExampleClick(id: "A", minutesBefore: 48 * 60, ipKey: "198.51.100.1", idfv: "X")],
+                           expectedClick: "A", expectedType: .deterministic, expectedConfidence: 1.0, expectedAttributed: true)
+    thirteen.install.idfv = "X"
+    list.append(thirteen)
+    list.append(Example(number: 14, clicks: [ExampleClick(id: "A", minutesBefore: 10, claimed: true)], expectedClick: nil, expectedType: .none, expectedConfidence: 0))
+    list.append(Example(number: 15, clicks: [ExampleClick(id: "A", minutesBefore: 10, isBot: true)], expectedClick: nil, expectedType: .none, expectedConfidence: 0))
+    var sixteen = Example(number: 16, clicks: [ExampleClick(id: "A", minutesBefore: 10, ipKey: ipv6Key("2001:db8:1:2::5"))],
+                          expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.85)
+    sixteen.install.ipKey = ipv6Key("2001:db8:1:2::9")
+    list.append(sixteen)
+    return list
+}()
+
+@Suite struct MatchingExamplesTests {
+    @Test(arguments: examples)
+    fileprivate func example(_ example: Example) {
+        let result = match(example)
+        #expect(result.clickID == example.expectedClick)
+        #expect(result.matchType == example.expectedType)
+        #expect(abs(result.confidence - example.expectedConfidence) < 1e-9, "confidence \(result.confidence)")
+        #expect(result.attributed == (example.expectedAttributed ?? (example.expectedClick != nil)))
+        if let factors = example.expectedFactors { #expect(result.matchedFactors == factors) }
+        if result.matchType == .probabilistic { #expect(result.matchedFactors.first == "ip") }
+    }
+
+    /// Example 17 (tier 0): the same install reported again is the stored one, whatever else changed.
+    @Test func example17SameInstallIsFoundNotCreated() {
+        let now = Timestamp(milliseconds: 1_763_700_000_000)
+        let known = [KnownInstall(installID: "i1", installInstanceID: "lr-123", deviceID: nil, fingerprint: "fp", createdAt: now.adding(seconds: -30 * 86_400)),
+                     KnownInstall(installID: "i2", installInstanceID: nil, deviceID: "IDFA-9", fingerprint: "fp2", createdAt: now.adding(seconds: -3_600))]
+        let policy = MatchingPolicy()
+        #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "lr-123"), among: known, now: now, policy: policy)?.installID == "i1")
+        #expect(MatchingEngine.sameInstall(InstallIdentity(deviceID: "IDFA-9"), among: known, now: now, policy: policy)?.installID == "i2")
+        #expect(MatchingEngine.sameInstall(InstallIdentity(fingerprint: "fp2"), among: known, now: now, policy: policy)?.installID == "i2")
+        // The same fingerprint after more than 24 h is a new install (another phone behind the same NAT, say).
+        #expect(MatchingEngine.sameInstall(InstallIdentity(fingerprint: "fp"), among: known, now: now, policy: policy) == nil)
+        #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "other"), among: known, now: now, policy: policy) == nil)
+    }
+
+    @Test func minConfidenceAndDecayComeFromThePolicy() {
+        var policy = MatchingPolicy()
+        policy.minConfidence = 0.9
+        let result = match(examples[1], policy: policy)
+        #expect(result.confidence == 0.85 && !result.attributed && result.clickID == nil)
+        policy = MatchingPolicy()
+        policy.candidatePenalty = 0.5
+        #expect(match(examples[7], policy: policy).confidence == 0)  // floor at 0, never negative
+    }
+}
+
+@Suite struct NormalizationTests {
+    @Test func versionsCompareOnMajorMinor() {
+        #expect(Normalize.majorMinor("17.4.1") == "17.4")
+        #expect(Normalize.majorMinor("17_4") == "17.4")
+        #expect(Normalize.majorMinor("14") == "14.0")
+        #expect(Normalize.majorMinor("abc") == nil)
+    }
+
+    @Test func languagesCompareOnThePrimarySubtag() {
+        #expect(Normalize.primaryLanguage("en-GB") == "en")
+        #expect(Normalize.primaryLanguage("en_US") == "en")
+        #expect(Normalize.primaryLanguage("en_US@rg=gbzzzz") == "en")
+        #expect(Normalize.primaryLanguage("ZH-Hant-TW") == "zh")
+        #expect(Normalize.primaryLanguage("*") == nil)
+    }
+
+    @Test func screensComparePixelsInEitherOrientation() {
+        let points = ScreenSize(points: 390, 844, scale: 3)
+        #expect(points == ScreenSize(width: 1170, height: 2532))
+        #expect(points!.matches(ScreenSize(width: 2532, height: 1170)))
+        #expect(!points!.matches(ScreenSize(width: 1284, height: 2778)))
+        #expect(ScreenSize(points: 411.4, 867.4, scale: 2.625)!.matches(ScreenSize(width: 1080, height: 2277)))
+    }
+
+    @Test func timezonesCompareByIdOrByOffset() {
+        let time = Timestamp(milliseconds: 1_763_700_000_000)  // November: Paris is UTC+1
+        #expect(Normalize.utcOffset(of: "Europe/Paris", at: time) == 60)
+        let install = InstallSignals(time: time, utcOffsetMinutes: 60)
+        #expect(MatchingEngine.timezoneAgreement(install: install, click: CandidateClick(clickID: "c", linkID: nil, createdAt: time, timezone: "Europe/Paris")) == true)
+        #expect(MatchingEngine.timezoneAgreement(install: install, click: CandidateClick(clickID: "c", linkID: nil, createdAt: time, utcOffsetMinutes: -300)) == false)
+        #expect(MatchingEngine.timezoneAgreement(install: InstallSignals(time: time), click: CandidateClick(clickID: "c", linkID: nil, createdAt: time)) == nil)
+    }
+
+    @Test func networkKeysKeepIPv4AndCutIPv6ToTheSlash64() {
+        #expect(NetworkKey.key(addressBytes: [203, 0, 113, 7]) == "203.0.113.7")
+        #expect(ipv6Key("2001:db8:1:2::5") == ipv6Key("2001:db8:1:2:ffff::9"))
+        #expect(ipv6Key("2001:db8:1:2::5") != ipv6Key("2001:db8:1:3::5"))
+        #expect(ipv6Key("::ffff:198.51.100.4") == "198.51.100.4")
+    }
+}
