@@ -9,6 +9,10 @@ public struct Services: Sendable {
     public let templates: TemplateRepository
     public let links: LinkRepository
     public let clicks: ClickRepository
+    public let installs: InstallRepository
+    public let events: EventRepository
+    /// The project LinkForty requests without an API key or app token belong to (by name).
+    public let defaultProject: String?
     public let stats: StatsRepository
     public let erasure: ErasureRepository
     public let linkCache: LinkCache
@@ -19,7 +23,10 @@ public struct Services: Sendable {
     public let publicURL: String?
 
     public init(database: Database, clock: any Clock = SystemClock(), adminKey: String?, trustedProxies: [String] = [],
-                publicURL: String? = nil) {
+                publicURL: String? = nil, defaultProject: String? = nil) {
+        self.defaultProject = defaultProject
+        installs = InstallRepository(database: database)
+        events = EventRepository(database: database)
         self.database = database
         self.clock = clock
         projects = ProjectRepository(database: database, clock: clock)

@@ -36,7 +36,8 @@ struct Serve: ParsableCommand {
 
         let database = try global.openDatabase(configuration)
         let services = Services(database: database, adminKey: configuration.adminKey,
-                                trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL)
+                                trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
+                                defaultProject: configuration.defaultProject)
         do {
             for line in try DeclaredProjects.reconcile(configuration.projects, services: services) {
                 LifecycleLog.write(level: "info", message: line, fields: [:])

@@ -16,4 +16,16 @@ struct LinkFortyAuth: Sendable {
         }
         return project
     }
+
+    /// Public SDK routes: the API key's project (a wrong key is 401), else the `appToken`'s, else
+    /// the configured default project, else the only project.
+    func project(for request: HTTPRequest, appToken: String?) throws -> Project {
+        if BearerToken.from(request) != nil { return try projectRequiringKey(request) }
+        if let appToken, let project = try services.projects.project(forToken: appToken) { return project }
+        if let name = services.defaultProject, let project = try services.projects.find(name: name) { return project }
+        let projects = try services.projects.list()
+        if projects.count == 1 { return projects[0] }
+        throw HTTPError(.unauthorized, code: "unauthorized",
+                        message: "cannot tell which project this is: send an API key (Authorization: Bearer) or configure default_project")
+    }
 }

@@ -13,6 +13,7 @@ public final class DatabaseWriter: @unchecked Sendable {
     // `connection` is only touched on `queue`; `pending` is guarded by its mutex.
     private let connection: SQLiteConnection
     private let queue = DispatchQueue(label: "attributiond.store.writer", qos: .userInitiated)
+    private let completionQueue = DispatchQueue(label: "attributiond.store.completions", qos: .userInitiated, attributes: .concurrent)
     private let maxBatch: Int
 
     private struct Pending {
@@ -164,7 +165,11 @@ public final class DatabaseWriter: @unchecked Sendable {
             for item in batch { item.finish(error) }
             return
         }
-        for (index, item) in batch.enumerated() { item.finish(savepointErrors[index]) }
+        // Callers' completions (building responses, more reads) run off the writer thread.
+        let itemErrors = savepointErrors
+        completionQueue.async {
+            for (index, item) in batch.enumerated() { item.finish(itemErrors[index]) }
+        }
     }
 }
 

@@ -12,6 +12,8 @@ struct ServerConfiguration {
     var adminKey: String?
     /// The links' public base URL; when unset, each request's Host is used.
     var publicURL: String?
+    /// The project (by name) of LinkForty requests that carry neither an API key nor an app token.
+    var defaultProject: String?
     var trustedProxies: [String] = []
     var synchronous: Database.Synchronous = .normal
     var drainSeconds = 10
@@ -64,6 +66,7 @@ enum ConfigurationLoader {
             case "port": configuration.port = try port(value, key)
             case "db": configuration.db = try string(value, key)
             case "admin_key": configuration.adminKey = try optionalString(value, key)
+            case "default_project": configuration.defaultProject = try optionalString(value, key)
             case "public_url": configuration.publicURL = try publicURL(try optionalString(value, key), key)
             case "trusted_proxies": configuration.trustedProxies = try cidrs(try strings(value, key), key)
             case "synchronous": configuration.synchronous = try synchronous(try string(value, key), key)
@@ -108,6 +111,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_PORT": configuration.port = try port(.string(text), name)
             case "ATTRIBUTIOND_DB": configuration.db = text
             case "ATTRIBUTIOND_ADMIN_KEY": configuration.adminKey = text.isEmpty ? nil : text
+            case "ATTRIBUTIOND_DEFAULT_PROJECT": configuration.defaultProject = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_PUBLIC_URL": configuration.publicURL = try publicURL(text.isEmpty ? nil : text, name)
             case "ATTRIBUTIOND_TRUSTED_PROXIES":
                 configuration.trustedProxies = try cidrs(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, name)

@@ -1,0 +1,188 @@
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// `POST /api/sdk/v1/install`, `POST /api/sdk/v1/event`, `GET /api/sdk/v1/health` (linkforty-api.md).
+enum LinkFortyInstallRoutes {
+    static let maximumEventAge: Int64 = 30 * 86_400
+
+    static func register(in router: inout RouterBuilder, services: Services) {
+        let auth = LinkFortyAuth(services: services)
+
+        router.on(.post, "/api/sdk/v1/install", .deferred { request, done in
+            do {
+                let body = try request.decodeJSON(InstallBody.self)
+                let project = try auth.project(for: request, appToken: body.appToken)
+                let report = try body.report(project: project, request: request, services: services)
+                var policy = MatchingPolicy(project: project.settings)
+                policy.defaultWindowHours = project.settings.attributionWindowHours
+                services.installs.report(report, policy: policy, installID: TimeOrderedID.generate(at: report.signals.time)) { result in
+                    done(Result {
+                        let outcome = try result.get()
+                        return try .json(InstallResponse(outcome.install, deepLink: try deepLinkData(for: outcome.install, project: project, services: services)),
+                                         encoder: JSONCoders.encoder)
+                    })
+                }
+            } catch {
+                done(.failure(error))
+            }
+        })
+
+        router.on(.post, "/api/sdk/v1/event", .deferred { request, done in
+            do {
+                let body = try request.decodeJSON(EventBody.self)
+                let projectID: String
+                if BearerToken.from(request) != nil {
+                    projectID = try auth.projectRequiringKey(request).id
+                } else {
+                    guard let owner = try services.installs.projectOf(installID: body.installId) else {
+                        throw HTTPError.notFound("no install \(body.installId)")
+                    }
+                    projectID = owner
+                }
+                let event = try body.record(projectID: projectID, now: services.clock.now())
+                services.events.record(event, eventID: TimeOrderedID.generate(at: event.receivedAt)) { result in
+                    done(Result {
+                        let stored = try result.get()
+                        return try .json(EventResponse(success: true, eventId: stored.eventID, acknowledged: true), encoder: JSONCoders.encoder)
+                    })
+                }
+            } catch {
+                done(.failure(error))
+            }
+        })
+
+        router.getInline("/api/sdk/v1/health") { _ in
+            try .json(["status": "healthy", "version": "v1", "timestamp": services.clock.now().iso8601], encoder: JSONCoders.encoder)
+        }
+    }
+
+    /// The link an attributed install came from, as DeepLinkData; nil for organic installs.
+    static func deepLinkData(for install: StoredInstall, project: Project, services: Services) throws -> DeepLinkData? {
+        guard install.match.attributed, let linkID = install.match.linkID,
+              let link = try services.links.find(id: linkID, projectID: project.id) else { return nil }
+        let template = try link.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
+        let target = LinkTarget(link: link, template: template, project: project.settings)
+        return DeepLinkData(target: target, utm: target.utm, clickID: install.match.clickID, clickedAt: install.match.clickedAt)
+    }
+}
+
+/// What the LinkForty SDKs send on every app start. Unknown keys are ignored.
+struct InstallBody: Decodable {
+    var userAgent: String
+    var timezone: String?
+    var language: String?
+    var screenWidth: Double?
+    var screenHeight: Double?
+    var platform: String?
+    var platformVersion: String?
+    var appVersion: String?
+    var deviceId: String?
+    var attributionWindowHours: Int?
+    var sdkName: String?
+    var sdkVersion: String?
+    var appToken: String?
+
+    func report(project: Project, request: HTTPRequest, services: Services) throws -> InstallReport {
+        if let hours = attributionWindowHours, !ProjectSettings.attributionWindowRange.contains(hours) {
+            throw HTTPError.invalidField("attributionWindowHours", "must be between 1 and 2160")
+        }
+        for (key, value) in [("screenWidth", screenWidth), ("screenHeight", screenHeight)] {
+            if let value, !(value.isFinite && value > 0 && value <= 20_000) { throw HTTPError.invalidField(key, "must be a number of pixels from 1 to 20000") }
+        }
+        let client = services.clientIP.clientAddress(of: request)
+        let agent = UserAgentParser.parse(userAgent)
+        let platform: UserAgentInfo.Platform? = switch platform?.lowercased() {
+        case "ios", "ipados": .ios
+        case "android": .android
+        default: agent.platform == .bot || agent.platform == .desktop ? nil : agent.platform
+        }
+        // Signals that do not parse are left out rather than failing the install report.
+        let zone = timezone.flatMap { TimeZoneNames.isValid($0) ? $0 : nil }
+        let languageTag = language.flatMap { LanguageTag.isPlausible(String($0.prefix(35))) ? String($0.prefix(35)) : nil }
+        let screen = screenWidth.flatMap { width in screenHeight.map { ScreenSize(width: Int(width.rounded()), height: Int($0.rounded())) } }
+        let ipKey = client?.matchingKey
+        let deviceID = deviceId.flatMap { $0.isEmpty || $0 == "00000000-0000-0000-0000-000000000000" ? nil : String($0.prefix(128)) }
+        let fingerprint = Secrets.sha256(InstallIdentity.fingerprintSource(
+            ipKey: ipKey, userAgent: userAgent, timezone: zone, language: languageTag, screen: screen, platformVersion: platformVersion))
+            .map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        let signals = InstallSignals(time: services.clock.now(), ipKey: ipKey, platform: platform,
+                                     osVersion: platformVersion ?? agent.osVersion, deviceClass: nil, screen: screen, timezone: zone,
+                                     languages: languageTag.map { [$0] } ?? [], advertisingID: deviceID)
+        return InstallReport(projectID: project.id, api: .linkforty,
+                             identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint), signals: signals,
+                             appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
+                             userAgent: String(userAgent.prefix(1024)), windowHoursLimit: attributionWindowHours)
+    }
+}
+
+/// Every key present, `deepLinkData` explicitly null for organic installs (an empty object makes
+/// the iOS SDK throw and never store the installId).
+struct InstallResponse: Encodable {
+    let install: StoredInstall
+    let deepLink: DeepLinkData?
+
+    init(_ install: StoredInstall, deepLink: DeepLinkData?) {
+        self.install = install
+        self.deepLink = deepLink
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyCodingKey.self)
+        try c.encode(install.id, forKey: AnyCodingKey(stringValue: "installId"))
+        try c.encode(install.match.attributed, forKey: AnyCodingKey(stringValue: "attributed"))
+        try c.encode(Int((install.match.confidence * 100).rounded()), forKey: AnyCodingKey(stringValue: "confidenceScore"))
+        try c.encode(install.match.matchedFactors, forKey: AnyCodingKey(stringValue: "matchedFactors"))
+        if let deepLink { try c.encode(deepLink, forKey: AnyCodingKey(stringValue: "deepLinkData")) }
+        else { try c.encodeNil(forKey: AnyCodingKey(stringValue: "deepLinkData")) }
+    }
+}
+
+struct EventBody: Decodable {
+    var installId: String
+    var eventName: String
+    var eventData: [String: JSONValue]?
+    var timestamp: String?
+    var sessionId: String?
+
+    func record(projectID: String, now: Timestamp) throws -> EventRecord {
+        let name = eventName.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.count <= 256 else { throw HTTPError.invalidField("eventName", "must be 1 to 256 characters") }
+        var occurredAt = now
+        if let timestamp {
+            guard let parsed = Timestamp(iso8601: timestamp) else { throw HTTPError.invalidField("timestamp", "must be an ISO 8601 time") }
+            guard now.milliseconds - parsed.milliseconds <= LinkFortyInstallRoutes.maximumEventAge * 1000 else {
+                throw HTTPError.invalidField("timestamp", "is more than 30 days old")
+            }
+            guard parsed.milliseconds - now.milliseconds <= 86_400_000 else { throw HTTPError.invalidField("timestamp", "is more than a day in the future") }
+            occurredAt = parsed
+        }
+        var revenue: Double?
+        var currency: String?
+        if let value = eventData?["revenue"] {
+            guard case .number(let amount) = value, amount.isFinite else { throw HTTPError.invalidField("eventData.revenue", "must be a number") }
+            revenue = amount
+        }
+        if let value = eventData?["currency"] {
+            guard case .string(let code) = value, code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw HTTPError.invalidField("eventData.currency", "must be a three-letter currency code")
+            }
+            currency = code.uppercased()
+        }
+        let data = try eventData.map { String(decoding: try JSONCoders.sortedEncoder.encode($0), as: UTF8.self) }
+        // The SDKs re-send queued events: the same install, name, client time and data is one event.
+        let clientKey = timestamp.map { _ in
+            Secrets.sha256([installId, name, String(occurredAt.milliseconds), data ?? ""].joined(separator: "\u{1F}"))
+                .map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        }
+        return EventRecord(projectID: projectID, installID: installId, name: name, clientEventID: clientKey, data: data,
+                           revenue: revenue, currency: currency, occurredAt: occurredAt, receivedAt: now)
+    }
+}
+
+struct EventResponse: Encodable {
+    let success: Bool
+    let eventId: String
+    let acknowledged: Bool
+}

@@ -1,0 +1,214 @@
+public import Attribution
+import Foundation
+
+/// An install as reported by an SDK, before matching.
+public struct InstallReport: Sendable {
+    public enum API: String, Sendable { case linkrunner, linkforty }
+
+    public var projectID: String
+    public var api: API
+    public var identity: InstallIdentity
+    public var signals: InstallSignals
+    public var deviceModel: String?
+    public var appVersion: String?
+    public var ip: String?
+    public var userAgent: String?
+    /// Narrows every link's window for this install (LinkForty `attributionWindowHours`).
+    public var windowHoursLimit: Int?
+
+    public init(projectID: String, api: API, identity: InstallIdentity, signals: InstallSignals, deviceModel: String? = nil,
+                appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil) {
+        self.projectID = projectID
+        self.api = api
+        self.identity = identity
+        self.signals = signals
+        self.deviceModel = deviceModel
+        self.appVersion = appVersion
+        self.ip = ip
+        self.userAgent = userAgent
+        self.windowHoursLimit = windowHoursLimit
+    }
+}
+
+/// A stored install and how it was attributed.
+public struct StoredInstall: Sendable, Equatable {
+    public var id: String
+    public var projectID: String
+    public var match: MatchResult
+    public var reinstall: Bool
+    public var createdAt: Timestamp
+    public var platform: String?
+}
+
+public struct InstallOutcome: Sendable {
+    public var install: StoredInstall
+    /// False when tier 0 found this install already stored.
+    public var isNew: Bool
+}
+
+public struct InstallRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Finds the install again (tier 0) or matches and stores it, all in one write transaction on
+    /// the single writer: a click is claimed by at most one install, whatever runs concurrently.
+    public func report(_ report: InstallReport, policy: MatchingPolicy, installID: String,
+                       completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) {
+        database.write({ connection in try Self.report(report, policy: policy, installID: installID, connection) }, completion: completion)
+    }
+
+    public func reportAndWait(_ report: InstallReport, policy: MatchingPolicy, installID: String) throws -> InstallOutcome {
+        try database.writeAndWait { connection in try Self.report(report, policy: policy, installID: installID, connection) }
+    }
+
+    static func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: SQLiteConnection) throws -> InstallOutcome {
+        let now = report.signals.time
+        if let existing = try sameInstall(report, policy: policy, connection) {
+            try connection.run("UPDATE installs SET last_seen_at = ? WHERE id = ?", now.milliseconds, existing.id)
+            return InstallOutcome(install: existing, isNew: false)
+        }
+        let signals = report.signals
+        let reinstall = try seenBefore(report, connection)
+        let window = policy.defaultWindowHours
+        func limited(_ clicks: [CandidateClick]) -> [CandidateClick] {
+            guard let limit = report.windowHoursLimit else { return clicks }
+            return clicks.map { var click = $0; click.windowHours = min(click.windowHours, limit); return click }
+        }
+
+        let byReferrer = try signals.referrerClickID.flatMap {
+            try candidates(connection, where: "c.click_id = ?", [$0], projectID: report.projectID, window: window, limit: 1).first
+        }
+        let byIDFV = try signals.idfv.map {
+            try candidates(connection, where: "c.idfv = ?", [$0], projectID: report.projectID, window: window, limit: 20)
+        } ?? []
+        let byAdvertisingID = try signals.advertisingID.map {
+            try candidates(connection, where: "c.advertising_id = ?", [$0], projectID: report.projectID, window: window, limit: 20)
+        } ?? []
+        var result = MatchingEngine.deterministic(install: signals, byReferrer: byReferrer.map { limited([$0])[0] },
+                                                  byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID))
+        if result == nil, let ipKey = signals.ipKey {
+            let oldest = now.milliseconds - policy.probabilisticHorizonSeconds * 1000
+            let sameNetwork = try candidates(connection, where: "c.ip_key = ? AND c.created_at > ?", [ipKey, oldest],
+                                             projectID: report.projectID, window: window, limit: policy.maxCandidates)
+            result = MatchingEngine.probabilistic(install: signals, candidates: limited(sameNetwork), policy: policy)
+        }
+        let match = result ?? .organic
+        if match.attributed, let clickID = match.clickID {
+            try connection.run("UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL",
+                               installID, now.milliseconds, clickID)
+        }
+        try connection.run("""
+            INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
+                os_version, device_model, device_class, app_version, ip, ip_key, user_agent, timezone, utc_offset_min, languages,
+                screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
+                click_id, link_id, clicked_at, reinstall)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, installID, report.projectID, report.api.rawValue, report.identity.installInstanceID, report.identity.deviceID,
+            signals.idfv, signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
+            report.deviceModel, signals.deviceClass?.rawValue, report.appVersion, report.ip, signals.ipKey, report.userAgent,
+            signals.timezone, signals.utcOffsetMinutes, signals.languages.isEmpty ? nil : JSONText.encode(signals.languages),
+            signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
+            match.matchType.rawValue, match.attributed, match.confidence, JSONText.encode(match.matchedFactors), match.clickID,
+            match.linkID, match.clickedAt?.milliseconds, reinstall)
+        let install = StoredInstall(id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
+                                    platform: signals.platform?.rawValue)
+        return InstallOutcome(install: install, isNew: true)
+    }
+
+    /// Tier 0 candidates: by instance id, device id, or a recent identical fingerprint.
+    static func sameInstall(_ report: InstallReport, policy: MatchingPolicy, _ connection: SQLiteConnection) throws -> StoredInstall? {
+        var known: [KnownInstall] = []
+        let identity = report.identity
+        let project = report.projectID
+        let map: (Row) -> KnownInstall = {
+            KnownInstall(installID: $0.string(0), installInstanceID: $0.optionalString(1), deviceID: $0.optionalString(2),
+                         fingerprint: $0.optionalString(3), createdAt: Timestamp(milliseconds: $0.int(4)))
+        }
+        let columns = "id, install_instance_id, device_id, fingerprint, created_at"
+        if let instance = identity.installInstanceID {
+            known += try connection.query("SELECT \(columns) FROM installs WHERE project_id = ? AND install_instance_id = ?", project, instance, map: map)
+        }
+        if let device = identity.deviceID {
+            known += try connection.query("SELECT \(columns) FROM installs WHERE project_id = ? AND device_id = ? ORDER BY created_at DESC LIMIT 1",
+                                          project, device, map: map)
+        }
+        if let fingerprint = identity.fingerprint {
+            known += try connection.query("""
+                SELECT \(columns) FROM installs WHERE project_id = ? AND fingerprint = ? AND created_at > ? ORDER BY created_at DESC LIMIT 1
+                """, project, fingerprint, report.signals.time.milliseconds - policy.sameInstallSeconds * 1000, map: map)
+        }
+        guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else { return nil }
+        return try find(id: found.installID, projectID: project, connection)
+    }
+
+    static func seenBefore(_ report: InstallReport, _ connection: SQLiteConnection) throws -> Bool {
+        if let idfv = report.signals.idfv,
+           try connection.queryOne("SELECT 1 FROM installs WHERE project_id = ? AND idfv = ? LIMIT 1", report.projectID, idfv, map: { _ in true }) != nil {
+            return true
+        }
+        if let advertisingID = report.signals.advertisingID,
+           try connection.queryOne("SELECT 1 FROM installs WHERE project_id = ? AND advertising_id = ? LIMIT 1", report.projectID,
+                                   advertisingID, map: { _ in true }) != nil {
+            return true
+        }
+        return false
+    }
+
+    /// Unclaimed human clicks of the project, newest first, with each link's window resolved
+    /// (link, then template, then the project's).
+    static func candidates(_ connection: SQLiteConnection, where condition: String, _ values: [any SQLiteValue],
+                           projectID: String, window: Int, limit: Int) throws -> [CandidateClick] {
+        let sql = """
+            SELECT c.click_id, c.link_id, c.created_at, c.platform, c.os_version, c.device_class, c.screen_width, c.screen_height,
+                c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent,
+                coalesce(l.attribution_window_hours, t.attribution_window_hours, ?)
+            FROM clicks c LEFT JOIN links l ON l.id = c.link_id LEFT JOIN templates t ON t.id = l.template_id
+            WHERE c.project_id = ? AND \(condition) AND c.is_bot = 0 AND c.claimed_at IS NULL
+            ORDER BY c.created_at DESC LIMIT ?
+            """
+        let statement = try connection.statement(sql)
+        try statement.bind([window, projectID] + values.map { $0 as (any SQLiteValue)? } + [limit])
+        var clicks: [CandidateClick] = []
+        while try statement.step() {
+            let row = Row(statement: statement)
+            let ratio = row.optionalDouble(8)
+            clicks.append(CandidateClick(
+                clickID: row.string(0), linkID: row.optionalString(1), createdAt: Timestamp(milliseconds: row.int(2)),
+                platform: row.optionalString(3).flatMap(UserAgentInfo.Platform.init(rawValue:)), osVersion: row.optionalString(4),
+                deviceClass: row.optionalString(5).flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
+                screen: ScreenSize(points: row.optionalDouble(6), row.optionalDouble(7), scale: ratio),
+                timezone: row.optionalString(9), utcOffsetMinutes: row.optionalInt(10).map(Int.init),
+                languages: row.optionalString(11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(12),
+                windowHours: Int(row.int(13))))
+        }
+        statement.reset()
+        return clicks
+    }
+
+    public func find(id: String, projectID: String) throws -> StoredInstall? {
+        try database.read { try Self.find(id: id, projectID: projectID, $0) }
+    }
+
+    static func find(id: String, projectID: String, _ connection: SQLiteConnection) throws -> StoredInstall? {
+        try connection.queryOne("""
+            SELECT id, project_id, match_type, attributed, confidence, matched_factors, click_id, link_id, clicked_at, reinstall,
+                created_at, platform
+            FROM installs WHERE id = ? AND project_id = ?
+            """, id, projectID) { row in
+            StoredInstall(id: row.string(0), projectID: row.string(1),
+                          match: MatchResult(matchType: MatchResult.MatchType(rawValue: row.string(2)) ?? .none, attributed: row.bool(3),
+                                             confidence: row.double(4), matchedFactors: JSONText.decodeStrings(row.string(5)),
+                                             clickID: row.optionalString(6), linkID: row.optionalString(7),
+                                             clickedAt: row.optionalInt(8).map { Timestamp(milliseconds: $0) }),
+                          reinstall: row.bool(9), createdAt: Timestamp(milliseconds: row.int(10)), platform: row.optionalString(11))
+        }
+    }
+}
+
+extension InstallRepository {
+    /// The project an install belongs to (install ids are unique across projects).
+    public func projectOf(installID: String) throws -> String? {
+        try database.read { try $0.queryOne("SELECT project_id FROM installs WHERE id = ?", installID) { $0.string(0) } }
+    }
+}
