@@ -124,6 +124,8 @@ private let examples: [Example] = {
         // The same fingerprint after more than 24 h is a new install (another phone behind the same NAT, say).
         #expect(MatchingEngine.sameInstall(InstallIdentity(fingerprint: "fp"), among: known, now: now, policy: policy) == nil)
         #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "other"), among: known, now: now, policy: policy) == nil)
+        // A fingerprint never merges two devices whose ids differ.
+        #expect(MatchingEngine.sameInstall(InstallIdentity(deviceID: "IDFA-OTHER", fingerprint: "fp2"), among: known, now: now, policy: policy) == nil)
     }
 
     @Test func minConfidenceAndDecayComeFromThePolicy() {

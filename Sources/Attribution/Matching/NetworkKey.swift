@@ -66,8 +66,11 @@ extension MatchingEngine {
         }
         if let device = identity.deviceID, let found = known.first(where: { $0.deviceID == device }) { return found }
         if let fingerprint = identity.fingerprint {
-            return known.filter { $0.fingerprint == fingerprint && now.milliseconds - $0.createdAt.milliseconds < policy.sameInstallSeconds * 1000 }
-                .max { $0.createdAt < $1.createdAt }
+            // Two different device ids are two devices, however alike their other signals.
+            return known.filter { install in
+                install.fingerprint == fingerprint && now.milliseconds - install.createdAt.milliseconds < policy.sameInstallSeconds * 1000
+                    && (install.deviceID == nil || identity.deviceID == nil || install.deviceID == identity.deviceID)
+            }.max { $0.createdAt < $1.createdAt }
         }
         return nil
     }

@@ -1,0 +1,202 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import API
+import Attribution
+@testable import Store
+import TestSupport
+
+/// InstallResponse and DeepLinkData as the LinkForty iOS SDK decodes them (required keys and types).
+private struct SDKInstallResponse: Decodable {
+    struct DeepLinkData: Decodable {
+        let shortCode: String
+        let iosUrl: String?
+        let deepLinkPath: String?
+        let appScheme: String?
+        let linkId: String?
+        let clickedAt: String?
+        let customParameters: [String: String]?
+    }
+    let installId: String
+    let attributed: Bool
+    let confidenceScore: Double
+    let matchedFactors: [String]
+    let deepLinkData: DeepLinkData?
+}
+
+private struct SDKEventResponse: Decodable { let success: Bool }
+
+/// The LinkForty iOS install body: app User-Agent, native pixels, Locale identifier.
+private func installBody(deviceID: String? = nil, timezone: String = "Europe/Paris", language: String = "fr_FR",
+                         width: Int = 1170, height: Int = 2532, userAgent: String = "Shop/2.1 iOS/17.4.1") -> String {
+    var body = #"{"userAgent":"\#(userAgent)","timezone":"\#(timezone)","language":"\#(language)","screenWidth":\#(width),"screenHeight":\#(height),"platform":"iOS","platformVersion":"17.4.1","appVersion":"2.1","sdkName":"ios","sdkVersion":"1.2.0""#
+    if let deviceID { body += #","deviceId":"\#(deviceID)""# }
+    return body + "}"
+}
+
+extension TestApp {
+    /// A click on `/summer` from `ip` (through the trusted proxy), with the page's beacon.
+    func clickWithBeacon(ip: String) throws -> String {
+        let click = try request("GET", "/summer", adminKey: nil, headers: ["User-Agent": safariIPhone, "X-Forwarded-For": ip,
+                                                                           "Accept-Language": "fr-FR,fr;q=0.9"])
+        let clickID = try #require(click.header("X-Click-Id"))
+        let beacon = try request("POST", "/c/\(clickID)", json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#, adminKey: nil)
+        #expect(beacon.status == 204)
+        return clickID
+    }
+
+    func install(ip: String, key: String, body: String = installBody()) throws -> TestResponse {
+        try request("POST", "/api/sdk/v1/install", json: body, adminKey: key, headers: ["X-Forwarded-For": ip])
+    }
+}
+
+@Suite struct InstallTests {
+    @Test func clickThenInstallIsAttributedThenEventsAreTrackedAndCounted() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, link) = try app.projectWithLink()
+        let clickID = try app.clickWithBeacon(ip: "198.51.100.23")
+
+        let response = try app.install(ip: "198.51.100.23", key: key)
+        #expect(response.status == 200)
+        let install = try JSONDecoder().decode(SDKInstallResponse.self, from: Data(response.body))
+        #expect(install.attributed)
+        #expect(install.confidenceScore == 85)
+        #expect(install.matchedFactors == ["ip", "platform", "os_version", "screen", "timezone", "language"])
+        let deepLink = try #require(install.deepLinkData)
+        #expect(deepLink.shortCode == "summer" && deepLink.linkId == link["id"] as? String)
+        #expect(deepLink.appScheme == "shop" && deepLink.deepLinkPath == "/product/42")
+        #expect(deepLink.clickedAt.flatMap { ISO8601DateFormatter().date(from: $0) } != nil)
+        #expect(response.json?["deepLinkData"].flatMap { ($0 as? [String: Any])?["clickId"] as? String } == clickID)
+        #expect(try app.count("SELECT count(*) FROM clicks WHERE claimed_at IS NOT NULL AND install_id = '\(install.installId)'") == 1)
+
+        let event = try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(install.installId)","eventName":"purchase","eventData":{"revenue":9.99,"currency":"eur","sku":"a1"}}"#,
+                                    adminKey: key)
+        #expect(event.status == 200)
+        #expect(try JSONDecoder().decode(SDKEventResponse.self, from: Data(event.body)).success)
+        #expect(event.json?["acknowledged"] as? Bool == true)
+        #expect(try app.count("SELECT count(*) FROM events WHERE revenue = 9.99 AND currency = 'EUR'") == 1)
+
+        let stats = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json)
+        let totals = try #require(stats["totals"] as? [String: Any])
+        #expect(totals["attributed_installs"] as? Int == 1)
+        #expect((totals["installs_by_match_type"] as? [String: Int])?["probabilistic"] == 1)
+        #expect(totals["events"] as? Int == 1 && totals["revenue"] as? Double == 9.99)
+        #expect(totals["clicks"] as? Int == 1)
+    }
+
+    @Test func organicInstallsSendNullDeepLinkDataAndAnEmptyFactorList() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, key, _) = try app.projectWithLink()
+        let response = try app.install(ip: "203.0.113.50", key: key)
+        #expect(response.status == 200)
+        #expect(response.bodyText.contains(#""deepLinkData":null"#))
+        let install = try JSONDecoder().decode(SDKInstallResponse.self, from: Data(response.body))
+        #expect(!install.attributed && install.confidenceScore == 0 && install.matchedFactors == [] && install.deepLinkData == nil)
+    }
+
+    @Test func theSameDeviceReportingAgainGetsTheSameInstall() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, key, _) = try app.projectWithLink()
+        _ = try app.clickWithBeacon(ip: "198.51.100.24")
+        let first = try #require(try app.install(ip: "198.51.100.24", key: key).json)
+        // The iOS SDK reports on every start: same fingerprint, then same deviceId even from another network.
+        let again = try #require(try app.install(ip: "198.51.100.24", key: key).json)
+        #expect(again["installId"] as? String == first["installId"] as? String)
+        #expect(again["attributed"] as? Bool == true && again["confidenceScore"] as? Int == 85)
+        let withDevice = try #require(try app.install(ip: "198.51.100.30", key: key, body: installBody(deviceID: "IDFA-1")).json)
+        let moved = try #require(try app.install(ip: "192.0.2.99", key: key, body: installBody(deviceID: "IDFA-1", timezone: "Asia/Tokyo")).json)
+        #expect(moved["installId"] as? String == withDevice["installId"] as? String)
+        #expect(try app.count("SELECT count(*) FROM installs") == 2)
+    }
+
+    @Test func twoInstallsRacingForOneClickNeverBothGetIt() throws {
+        for _ in 0..<5 {
+            let app = try TestApp(trustedProxies: ["127.0.0.1"])
+            let (_, key, _) = try app.projectWithLink()
+            _ = try app.clickWithBeacon(ip: "198.51.100.25")
+            let attributed = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                // Two devices with identical signals but different device ids: both want the click.
+                if let json = try? app.install(ip: "198.51.100.25", key: key, body: installBody(deviceID: "DEVICE-\(index)")).json,
+                   json["attributed"] as? Bool == true {
+                    attributed.add(1, ordering: .relaxed)
+                }
+            }
+            #expect(attributed.load(ordering: .relaxed) == 1)
+            #expect(try app.count("SELECT count(*) FROM installs") == 2)
+            #expect(try app.count("SELECT count(*) FROM installs WHERE attributed = 1") == 1)
+        }
+    }
+
+    @Test func botsOtherNetworksAndIPv6PrefixesFollowTheRules() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, key, _) = try app.projectWithLink()
+        // A preview fetcher's click is never attributed (#15).
+        _ = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": "facebookexternalhit/1.1", "X-Forwarded-For": "198.51.100.40"])
+        #expect(try app.install(ip: "198.51.100.40", key: key).json?["attributed"] as? Bool == false)
+        // Same /64, different interface id (#16).
+        _ = try app.clickWithBeacon(ip: "2001:db8:1:2::5")
+        let v6 = try #require(try app.install(ip: "2001:db8:1:2::9", key: key, body: installBody(deviceID: "FIRST")).json)
+        #expect(v6["attributed"] as? Bool == true)
+        // Another network altogether: organic.
+        _ = try app.clickWithBeacon(ip: "198.51.100.41")
+        #expect(try app.install(ip: "198.51.100.42", key: key, body: installBody(deviceID: "OTHER")).json?["attributed"] as? Bool == false)
+        // The click of #16 is used: a second device with the same signals on that /64 is organic (#14).
+        #expect(try app.install(ip: "2001:db8:1:2::77", key: key, body: installBody(deviceID: "SECOND")).json?["attributed"] as? Bool == false)
+    }
+
+    @Test func badInstallReportsAre4xx() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, key, _) = try app.projectWithLink()
+        #expect(try app.install(ip: "1.2.3.4", key: key, body: #"{"timezone":"UTC"}"#).status == 400)         // userAgent missing
+        #expect(try app.install(ip: "1.2.3.4", key: key, body: #"{"userAgent":"x","screenWidth":"wide"}"#).status == 400)
+        #expect(try app.install(ip: "1.2.3.4", key: key, body: #"{"userAgent":"x","attributionWindowHours":0}"#).status == 422)
+        #expect(try app.install(ip: "1.2.3.4", key: "ak_wrong").status == 401)
+        #expect(try app.count("SELECT count(*) FROM installs") == 0)
+        // Without a key, the only project is used.
+        #expect(try app.request("POST", "/api/sdk/v1/install", json: installBody(), adminKey: nil).status == 200)
+        _ = try app.createProject("Second")
+        #expect(try app.request("POST", "/api/sdk/v1/install", json: installBody(), adminKey: nil).status == 401)
+    }
+
+    @Test func eventsAreValidatedAndResentOnesStoredOnce() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, key, _) = try app.projectWithLink()
+        let installID = try #require(try app.install(ip: "203.0.113.60", key: key).json?["installId"] as? String)
+        let old = Timestamp(milliseconds: app.services.clock.now().milliseconds - 29 * 86_400_000).iso8601
+        let body = #"{"installId":"\#(installID)","eventName":"level_complete","eventData":{"level":3},"timestamp":"\#(old)"}"#
+        let first = try app.request("POST", "/api/sdk/v1/event", json: body, adminKey: nil)
+        let resent = try app.request("POST", "/api/sdk/v1/event", json: body, adminKey: nil)
+        #expect(first.status == 200 && resent.status == 200)
+        #expect(first.json?["eventId"] as? String == resent.json?["eventId"] as? String)
+        #expect(try app.count("SELECT count(*) FROM events") == 1)
+        let tooOld = Timestamp(milliseconds: app.services.clock.now().milliseconds - 31 * 86_400_000).iso8601
+        let cases: [(String, Int)] = [
+            (#"{"installId":"\#(installID)","eventName":"x","timestamp":"\#(tooOld)"}"#, 422),
+            (#"{"installId":"\#(installID)","eventName":"x","timestamp":"yesterday"}"#, 422),
+            (#"{"installId":"\#(installID)","eventName":"x","eventData":{"revenue":"9.99"}}"#, 422),
+            (#"{"installId":"\#(installID)","eventName":""}"#, 422),
+            (#"{"installId":"\#(installID)"}"#, 400),
+            (#"{"installId":"\#(installID)","eventName":"x","eventData":[1]}"#, 400),
+            (#"{"installId":"no-such-install","eventName":"x"}"#, 404),
+        ]
+        for (body, status) in cases {
+            let response = try app.request("POST", "/api/sdk/v1/event", json: body, adminKey: nil)
+            #expect(response.status == status, "\(body): \(response.bodyText)")
+            #expect(response.json?["error"] is String)
+        }
+        #expect(try app.count("SELECT count(*) FROM events") == 1)
+        // Another project's key cannot write to this install.
+        let other = try app.createProject("Other")["api_key"] as! String
+        #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"x"}"#, adminKey: other).status == 404)
+    }
+
+    @Test func healthEndpoints() throws {
+        let app = try TestApp()
+        let health = try #require(try app.request("GET", "/api/sdk/v1/health", adminKey: nil).json)
+        #expect(health["status"] as? String == "healthy" && health["version"] as? String == "v1")
+        #expect((health["timestamp"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) } != nil)
+        #expect(try app.request("GET", "/health/ready", adminKey: nil).status == 200)
+    }
+}
