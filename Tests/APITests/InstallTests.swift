@@ -192,6 +192,22 @@ extension TestApp {
         #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"x"}"#, adminKey: other).status == 404)
     }
 
+    @Test func aProjectsOwnDecayStepsAndPenaltyAreUsed() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink()
+        let patched = try app.request("PATCH", "/admin/v1/projects/\(projectID)",
+                                      json: #"{"matching":{"decay":[{"under_hours":2,"confidence":0.9},{"under_hours":48,"confidence":0.5}],"candidate_penalty":0.2}}"#)
+        #expect(patched.status == 200, "\(patched.bodyText)")
+        #expect(((patched.json?["matching"] as? [String: Any])?["decay"] as? [[String: Any]])?.count == 2)
+        _ = try app.clickWithBeacon(ip: "198.51.100.70")
+        #expect(try app.install(ip: "198.51.100.70", key: key).json?["confidenceScore"] as? Int == 90)
+        let bad = try app.request("PATCH", "/admin/v1/projects/\(projectID)",
+                                  json: #"{"matching":{"decay":[{"under_hours":5,"confidence":0.5},{"under_hours":2,"confidence":0.9}]}}"#)
+        #expect(bad.status == 422)
+        #expect((bad.json?["message"] as? String)?.contains("matching.decay[1]") == true)
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"matching":{"decai":[]}}"#).status == 422)
+    }
+
     @Test func healthEndpoints() throws {
         let app = try TestApp()
         let health = try #require(try app.request("GET", "/api/sdk/v1/health", adminKey: nil).json)

@@ -10,7 +10,7 @@ struct ProjectCreation: Decodable {
 
     static let settingKeys: Set<String> = [
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
-        "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan",
+        "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -52,6 +52,7 @@ struct SettingsPatch: Decodable {
     var currency: Patch<String> = .absent
     var signing: Patch<SigningMode> = .absent
     var skan: Patch<JSONValue> = .absent
+    var matching: Patch<MatchingPayload> = .absent
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -68,6 +69,7 @@ struct SettingsPatch: Decodable {
         currency = try c.decodePatch(String.self, forKey: key("currency"))
         signing = try c.decodePatch(SigningMode.self, forKey: key("signing"))
         skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
+        matching = try c.decodePatch(MatchingPayload.self, forKey: key("matching"))
     }
 
     /// The settings with this patch applied; keys that cannot be null fall back to their defaults.
@@ -85,6 +87,7 @@ struct SettingsPatch: Decodable {
         settings.minConfidence = minConfidence.apply(to: current.minConfidence) ?? defaults.minConfidence
         settings.currency = currency.apply(to: current.currency) ?? defaults.currency
         settings.signing = signing.apply(to: current.signing) ?? defaults.signing
+        settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch skan {
         case .absent: break
         case .null: settings.skanSchema = nil
@@ -115,6 +118,7 @@ struct ProjectBody: Encodable {
     let signing: String
     let test_mode: Bool
     let skan: JSONValue?
+    let matching: MatchingPayload?
     let created_at: String
     let updated_at: String
 
@@ -137,6 +141,7 @@ struct ProjectBody: Encodable {
         signing = settings.signing.rawValue
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
+        matching = settings.matching.map(MatchingPayload.init)
         created_at = project.createdAt.iso8601
         updated_at = project.updatedAt.iso8601
     }
@@ -162,6 +167,7 @@ struct ProjectBody: Encodable {
         try c.encode(signing, forKey: key("signing"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
+        try c.encode(matching, forKey: key("matching"))
         try c.encode(created_at, forKey: key("created_at"))
         try c.encode(updated_at, forKey: key("updated_at"))
     }
@@ -172,4 +178,31 @@ func throwIfInvalid(_ problems: [ValidationProblem]) throws {
     guard let first = problems.first else { return }
     let message = problems.count == 1 ? first.description : problems.map(\.description).joined(separator: "; ")
     throw HTTPError(.unprocessableContent, code: "invalid_field", message: message)
+}
+
+/// `"matching": {"decay": [{"under_hours": 1, "confidence": 0.85}, …], "candidate_penalty": 0.15}`.
+struct MatchingPayload: Codable, Sendable {
+    struct Step: Codable, Sendable {
+        var under_hours: Double
+        var confidence: Double
+    }
+    var decay: [Step]?
+    var candidate_penalty: Double?
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(["decay", "candidate_penalty"])
+        let c = try decoder.container(keyedBy: AnyCodingKey.self)
+        decay = try c.decodeIfPresent([Step].self, forKey: AnyCodingKey(stringValue: "decay"))
+        candidate_penalty = try c.decodeIfPresent(Double.self, forKey: AnyCodingKey(stringValue: "candidate_penalty"))
+    }
+
+    init(_ overrides: MatchingOverrides) {
+        decay = overrides.decay?.map { Step(under_hours: Double($0.underSeconds) / 3600, confidence: $0.confidence) }
+        candidate_penalty = overrides.candidatePenalty
+    }
+
+    var overrides: MatchingOverrides {
+        MatchingOverrides(decay: decay?.map { .init(underSeconds: Int64(($0.under_hours * 3600).rounded()), confidence: $0.confidence) },
+                          candidatePenalty: candidate_penalty)
+    }
 }

@@ -37,6 +37,12 @@ public struct MatchingPolicy: Sendable, Equatable {
         self.init()
         minConfidence = project.minConfidence
         defaultWindowHours = project.attributionWindowHours
+        if let steps = project.matching?.decay {
+            decay = steps
+            // A click older than the last step can never score, so it is never a candidate.
+            probabilisticHorizonSeconds = steps.last?.underSeconds ?? probabilisticHorizonSeconds
+        }
+        if let penalty = project.matching?.candidatePenalty { candidatePenalty = penalty }
     }
 
     /// The confidence for a click `age` seconds before the install, before the penalty.

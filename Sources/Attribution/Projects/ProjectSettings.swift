@@ -20,6 +20,8 @@ public struct ProjectSettings: Sendable, Equatable {
     public var signing: SigningMode = .off
     /// Raw SKAN schema JSON; its rules are validated by the SKAN module.
     public var skanSchema: String?
+    /// The project's own decay steps and candidate penalty (defaults otherwise).
+    public var matching: MatchingOverrides?
 
     public init() {}
 
@@ -48,6 +50,7 @@ public struct ProjectSettings: Sendable, Equatable {
         if !(0...1).contains(minConfidence) {
             problems.append(.init("min_confidence", "must be between 0 and 1"))
         }
+        if let matching { problems += matching.validate() }
         if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isUppercase }) {
             problems.append(.init("currency", "must be a three-letter ISO 4217 code such as USD"))
         }
@@ -75,6 +78,40 @@ public struct ProjectSettings: Sendable, Equatable {
         guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") else { return false }
         let rest = lowered.drop { $0 != "/" }.dropFirst(2)
         return !rest.isEmpty && !rest.hasPrefix("/") && !text.contains(where: { $0 == " " || $0 == "\n" })
+    }
+}
+
+/// What a project may change of `MatchingPolicy`.
+public struct MatchingOverrides: Sendable, Equatable {
+    public var decay: [MatchingPolicy.DecayStep]?
+    public var candidatePenalty: Double?
+
+    public init(decay: [MatchingPolicy.DecayStep]? = nil, candidatePenalty: Double? = nil) {
+        self.decay = decay
+        self.candidatePenalty = candidatePenalty
+    }
+
+    public func validate() -> [ValidationProblem] {
+        var problems: [ValidationProblem] = []
+        if let decay {
+            if !(1...8).contains(decay.count) { problems.append(.init("matching.decay", "must have 1 to 8 steps")) }
+            for (index, step) in decay.enumerated() {
+                if step.underSeconds < 60 || step.underSeconds > 2160 * 3600 {
+                    problems.append(.init("matching.decay[\(index)].under_hours", "must be between 1/60 and 2160"))
+                }
+                if !(0...1).contains(step.confidence) { problems.append(.init("matching.decay[\(index)].confidence", "must be between 0 and 1")) }
+                if index > 0, step.underSeconds <= decay[index - 1].underSeconds {
+                    problems.append(.init("matching.decay[\(index)].under_hours", "must be greater than the step before"))
+                }
+                if index > 0, step.confidence > decay[index - 1].confidence {
+                    problems.append(.init("matching.decay[\(index)].confidence", "must not be above the step before (confidence decays)"))
+                }
+            }
+        }
+        if let penalty = candidatePenalty, !(0...1).contains(penalty) {
+            problems.append(.init("matching.candidate_penalty", "must be between 0 and 1"))
+        }
+        return problems
     }
 }
 

@@ -34,7 +34,7 @@ public struct ProjectRepository: Sendable {
     static let columns = """
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
-        skan_schema, test_mode, created_at, updated_at
+        skan_schema, test_mode, created_at, updated_at, matching_policy
         """
 
     static func project(_ row: Row) -> Project {
@@ -51,6 +51,7 @@ public struct ProjectRepository: Sendable {
         settings.currency = row.string(11)
         settings.signing = SigningMode(rawValue: row.string(12)) ?? .off
         settings.skanSchema = row.optionalString(13)
+        settings.matching = row.optionalString(17).flatMap(MatchingText.decode)
         return Project(id: row.string(0), name: row.string(1), settings: settings, testMode: row.bool(14),
                        createdAt: Timestamp(milliseconds: row.int(15)), updatedAt: Timestamp(milliseconds: row.int(16)))
     }
@@ -68,12 +69,12 @@ public struct ProjectRepository: Sendable {
                 try connection.run("""
                     INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
                         ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
-                        signing, skan_schema, test_mode, clock_ms, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
                     JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
                     settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
-                    settings.skanSchema, testMode, testMode ? now : nil, now, now)
+                    settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode))
                 try Self.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
             }
         } catch let error as SQLiteError where error.isUniqueViolation {
@@ -103,7 +104,7 @@ public struct ProjectRepository: Sendable {
         return try database.read { connection in
             try connection.queryOne("SELECT \(Self.columns), token_hash FROM projects WHERE token_hash = ?", hash) { row in
                 // The index found the row by hash; comparing again in constant time costs nothing.
-                Secrets.constantTimeEquals(row.blob(17), hash) ? Self.project(row) : nil
+                Secrets.constantTimeEquals(row.blob(18), hash) ? Self.project(row) : nil
             } ?? nil
         }
     }
@@ -128,12 +129,12 @@ public struct ProjectRepository: Sendable {
                 try connection.run("""
                     UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
                         ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
-                        currency = ?, signing = ?, skan_schema = ?, updated_at = ?
+                        currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, updated_at = ?
                     WHERE id = ?
                     """, project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
                     JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
                     settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
-                    settings.skanSchema, now, project.id)
+                    settings.skanSchema, settings.matching.map(MatchingText.encode), now, project.id)
             }
             guard changed > 0 else { return nil }
         } catch let error as SQLiteError where error.isUniqueViolation {
@@ -240,5 +241,27 @@ enum JSONText {
 
     static func decodeMap(_ text: String) -> [String: String] {
         (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+    }
+}
+
+/// `{"decay":[{"under_seconds":3600,"confidence":0.85},…],"candidate_penalty":0.15}` in the
+/// matching_policy column.
+enum MatchingText {
+    private struct Stored: Codable {
+        struct Step: Codable { var under_seconds: Int64; var confidence: Double }
+        var decay: [Step]?
+        var candidate_penalty: Double?
+    }
+
+    static func encode(_ overrides: MatchingOverrides) -> String {
+        let stored = Stored(decay: overrides.decay?.map { .init(under_seconds: $0.underSeconds, confidence: $0.confidence) },
+                            candidate_penalty: overrides.candidatePenalty)
+        return (try? String(decoding: JSONEncoder().encode(stored), as: UTF8.self)) ?? "{}"
+    }
+
+    static func decode(_ text: String) -> MatchingOverrides? {
+        guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(text.utf8)) else { return nil }
+        return MatchingOverrides(decay: stored.decay?.map { .init(underSeconds: $0.under_seconds, confidence: $0.confidence) },
+                                 candidatePenalty: stored.candidate_penalty)
     }
 }
