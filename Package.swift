@@ -39,6 +39,8 @@ let package = Package(
         // Benchmarks: run with `swift run -c release store-bench` (figures in docs/performance.md).
         .executableTarget(name: "store-bench", dependencies: ["Store"], path: "Benchmarks/StoreBench",
                           swiftSettings: strictSettings),
+        .executableTarget(name: "match-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/MatchBench",
+                          swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution"], swiftSettings: strictSettings),

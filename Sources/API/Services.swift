@@ -16,6 +16,7 @@ public struct Services: Sendable {
     public let stats: StatsRepository
     public let erasure: ErasureRepository
     public let linkCache: LinkCache
+    public let projectCache: ProjectCache
     public let clientIP: ClientIPResolver
     /// SHA-256 of the admin key; nil turns the admin API off.
     public let adminKeyHash: [UInt8]?
@@ -36,6 +37,7 @@ public struct Services: Sendable {
         stats = StatsRepository(database: database)
         erasure = ErasureRepository(database: database)
         linkCache = LinkCache()
+        projectCache = ProjectCache()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)
         adminKeyHash = adminKey.flatMap { $0.isEmpty ? nil : Secrets.sha256($0) }
         var base = publicURL

@@ -24,9 +24,9 @@ public final class Database: Sendable {
         try writerConnection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try writerConnection.execute("PRAGMA foreign_keys = ON")
         try Self.tune(writerConnection)
-        // Checkpoint every ~40 MB of WAL instead of ~4 MB: hot index pages changed by thousands of
-        // clicks are copied back once per checkpoint, so fewer checkpoints copy far less.
-        try writerConnection.execute("PRAGMA wal_autocheckpoint = 10000")
+        // The writer never checkpoints (a checkpoint copying megabytes would stall every write
+        // behind it); a background connection does, without blocking writers (PASSIVE).
+        try writerConnection.execute("PRAGMA wal_autocheckpoint = 0")
         try Migrator.migrate(writerConnection, migrations: migrations)
         writer = DatabaseWriter(connection: writerConnection, maxBatch: maxBatch)
 
@@ -37,7 +37,10 @@ public final class Database: Sendable {
             readerConnections.append(reader)
         }
         readers = ReaderPool(connections: readerConnections)
+        checkpointer = try Checkpointer(path: path)
     }
+
+    private let checkpointer: Checkpointer
 
     /// A 64 MiB page cache per connection and memory-mapped reads: indexes that every click and
     /// install touch stay in memory instead of being read back with pread.
@@ -70,6 +73,7 @@ public final class Database: Sendable {
     /// Waits for every queued write to commit, then folds the WAL back into the database file
     /// (on shutdown, so the file is complete on its own).
     public func flushAndCheckpoint() throws {
+        checkpointer.stop()
         try writer.barrier { connection in try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 }

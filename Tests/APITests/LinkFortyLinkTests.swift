@@ -140,6 +140,13 @@ private struct DashboardCreateLinkResponse: Decodable {
         // Another project's key sees none of it.
         let other = try app.createProject("Other")["api_key"] as! String
         #expect(try app.request("GET", "/api/links", adminKey: other).bodyText == "[]")
+        // A revoked key stops working at once, although keys are cached.
+        #expect(try app.request("GET", "/api/links", adminKey: key).status == 200)
+        let keyID = try #require((try app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").body).isEmpty == false
+            ? (try JSONSerialization.jsonObject(with: Data(app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").body)) as? [[String: Any]])?
+                .first(where: { (key as String).hasPrefix($0["prefix"] as! String) })?["id"] as? String : nil)
+        #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/api-keys/\(keyID)").status == 204)
+        #expect(try app.request("GET", "/api/links", adminKey: key).status == 401)
     }
 }
 

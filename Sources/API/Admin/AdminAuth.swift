@@ -6,6 +6,8 @@ import Store
 /// the admin API does not exist (404), so an unconfigured server exposes nothing.
 struct AdminAuth: Sendable {
     let keyHash: [UInt8]?
+    /// Cleared after every admin change, so cached projects and keys never outlive an edit.
+    var projectCache: ProjectCache? = nil
 
     func guarded(_ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
         { request in
@@ -16,6 +18,7 @@ struct AdminAuth: Sendable {
                 throw HTTPError(.unauthorized, code: "unauthorized", message: "a valid admin key is required (Authorization: Bearer <admin key>)",
                                 headers: ["WWW-Authenticate": "Bearer"])
             }
+            defer { if request.method != .get { projectCache?.invalidateAll() } }
             return try handler(request)
         }
     }
@@ -27,7 +30,7 @@ enum BearerToken {
         guard let value = request.headers["Authorization"] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].equalsIgnoringASCIICase("Bearer") else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        let token = parts[1].trimmingOWS()
+        return token.isEmpty ? nil : String(token)
     }
 }

@@ -11,7 +11,7 @@ struct LinkFortyAuth: Sendable {
         guard let key = BearerToken.from(request) else {
             throw HTTPError(.unauthorized, code: "unauthorized", message: "an API key is required (Authorization: Bearer <api key>)")
         }
-        guard let project = try services.projects.project(forAPIKey: key) else {
+        guard let project = try services.projectCache.project(forAPIKey: key, repository: services.projects) else {
             throw HTTPError(.unauthorized, code: "unauthorized", message: "the API key is not valid")
         }
         return project
@@ -21,7 +21,7 @@ struct LinkFortyAuth: Sendable {
     /// the configured default project, else the only project.
     func project(for request: HTTPRequest, appToken: String?) throws -> Project {
         if BearerToken.from(request) != nil { return try projectRequiringKey(request) }
-        if let appToken, let project = try services.projects.project(forToken: appToken) { return project }
+        if let appToken, let project = try services.projectCache.project(forToken: appToken, repository: services.projects) { return project }
         if let name = services.defaultProject, let project = try services.projects.find(name: name) { return project }
         let projects = try services.projects.list()
         if projects.count == 1 { return projects[0] }
