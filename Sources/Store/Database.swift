@@ -27,6 +27,8 @@ public final class Database: Sendable {
         // The writer never checkpoints (a checkpoint copying megabytes would stall every write
         // behind it); a background connection does, without blocking writers (PASSIVE).
         try writerConnection.execute("PRAGMA wal_autocheckpoint = 0")
+        // After the WAL restarts, give back the disk space beyond 64 MiB.
+        try writerConnection.execute("PRAGMA journal_size_limit = 67108864")
         try Migrator.migrate(writerConnection, migrations: migrations)
         writer = DatabaseWriter(connection: writerConnection, maxBatch: maxBatch)
 
