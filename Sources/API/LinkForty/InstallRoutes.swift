@@ -104,9 +104,8 @@ struct InstallBody: Decodable {
         let screen = screenWidth.flatMap { width in screenHeight.map { ScreenSize(width: Int(width.rounded()), height: Int($0.rounded())) } }
         let ipKey = client?.matchingKey
         let deviceID = deviceId.flatMap { $0.isEmpty || $0 == "00000000-0000-0000-0000-000000000000" ? nil : String($0.prefix(128)) }
-        let fingerprint = Secrets.sha256(InstallIdentity.fingerprintSource(
+        let fingerprint = Secrets.sha256Hex(InstallIdentity.fingerprintSource(
             ipKey: ipKey, userAgent: userAgent, timezone: zone, language: languageTag, screen: screen, platformVersion: platformVersion))
-            .map { String($0, radix: 16).leftPadded(to: 2) }.joined()
         let signals = InstallSignals(time: services.clock.now(), ipKey: ipKey, platform: platform,
                                      osVersion: platformVersion ?? agent.osVersion, deviceClass: nil, screen: screen, timezone: zone,
                                      languages: languageTag.map { [$0] } ?? [], advertisingID: deviceID)
@@ -173,8 +172,7 @@ struct EventBody: Decodable {
         let data = try eventData.map { String(decoding: try JSONCoders.sortedEncoder.encode($0), as: UTF8.self) }
         // The SDKs re-send queued events: the same install, name, client time and data is one event.
         let clientKey = timestamp.map { _ in
-            Secrets.sha256([installId, name, String(occurredAt.milliseconds), data ?? ""].joined(separator: "\u{1F}"))
-                .map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+            Secrets.sha256Hex([installId, name, String(occurredAt.milliseconds), data ?? ""].joined(separator: "\u{1F}"))
         }
         return EventRecord(projectID: projectID, installID: installId, name: name, clientEventID: clientKey, data: data,
                            revenue: revenue, currency: currency, occurredAt: occurredAt, receivedAt: now)

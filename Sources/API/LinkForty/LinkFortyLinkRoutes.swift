@@ -142,7 +142,7 @@ struct LinkFortyLinkPayload: Decodable {
             [utmParameters?.source, utmParameters?.medium, utmParameters?.campaign, utmParameters?.term, utmParameters?.content]
                 .map { $0 ?? "" }.joined(separator: "|"),
         ]
-        return Secrets.sha256(parts.joined(separator: "\u{1F}")).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        return Secrets.sha256Hex(parts.joined(separator: "\u{1F}"))
     }
 }
 

@@ -91,18 +91,12 @@ public struct ConnectionStateMachine {
     }
 
     /// The client closed its side (read returned 0). Responses still owed are written, then we close.
-    public mutating func inputEnded(now: UInt64) -> [Action] {
-        guard !closed else { return [] }
-        acceptingRequests = false
-        if pending.isEmpty {
-            closed = true
-            return [.close]
-        }
-        return []
-    }
+    public mutating func inputEnded(now: UInt64) -> [Action] { finishAfterOwedResponses() }
 
     /// Stop taking requests; answer those already read (the last with `Connection: close`).
-    public mutating func shutdown(now: UInt64) -> [Action] {
+    public mutating func shutdown(now: UInt64) -> [Action] { finishAfterOwedResponses() }
+
+    private mutating func finishAfterOwedResponses() -> [Action] {
         guard !closed else { return [] }
         acceptingRequests = false
         if pending.isEmpty {

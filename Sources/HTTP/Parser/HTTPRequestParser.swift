@@ -118,12 +118,9 @@ public struct HTTPRequestParser {
                 return .head(head!)
 
             case .fixedBody(let remaining):
-                let available = min(remaining, buffer.count - start)
-                body.append(contentsOf: buffer[start..<(start + available)])
-                start += available
-                scanFrom = start
-                if remaining - available > 0 {
-                    state = .fixedBody(remaining: remaining - available)
+                let left = consumeBody(remaining)
+                if left > 0 {
+                    state = .fixedBody(remaining: left)
                     return nil
                 }
                 return .request(finishRequest())
@@ -141,12 +138,9 @@ public struct HTTPRequestParser {
                 }
 
             case .chunkData(let remaining):
-                let available = min(remaining, buffer.count - start)
-                body.append(contentsOf: buffer[start..<(start + available)])
-                start += available
-                scanFrom = start
-                if remaining - available > 0 {
-                    state = .chunkData(remaining: remaining - available)
+                let left = consumeBody(remaining)
+                if left > 0 {
+                    state = .chunkData(remaining: left)
                     return nil
                 }
                 state = .chunkDataEnd
@@ -175,6 +169,15 @@ public struct HTTPRequestParser {
                 _ = try parseField(line)
             }
         }
+    }
+
+    /// Moves up to `remaining` buffered bytes into the body; returns how many are still to come.
+    private mutating func consumeBody(_ remaining: Int) -> Int {
+        let available = min(remaining, buffer.count - start)
+        body.append(contentsOf: buffer[start..<(start + available)])
+        start += available
+        scanFrom = start
+        return remaining - available
     }
 
     // MARK: - Lines

@@ -14,6 +14,18 @@ public enum Secrets {
         return digest
     }
 
+    /// SHA-256 as 64 lower-case hex digits (digests used as lookup keys, not secrets).
+    public static func sha256Hex(_ text: String) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in sha256(text) {
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Constant-time equality (OpenSSL's CRYPTO_memcmp); false at once only when lengths differ.
     public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
