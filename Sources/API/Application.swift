@@ -18,6 +18,7 @@ public enum Application {
         LinkFortyLinkRoutes.register(in: &router, services: services)
         ResolveRoutes.register(in: &router, services: services)
         LinkFortyInstallRoutes.register(in: &router, services: services)
+        LinkrunnerRoutes.register(in: &router, services: services)
         WellKnownRoutes.register(in: &router, services: services)
         BeaconRoutes.register(in: &router, services: services)
         ClickRoutes.register(in: &router, services: services)

@@ -60,10 +60,8 @@ enum LinkFortyInstallRoutes {
 
     /// The link an attributed install came from, as DeepLinkData; nil for organic installs.
     static func deepLinkData(for install: StoredInstall, project: Project, services: Services) throws -> DeepLinkData? {
-        guard install.match.attributed, let linkID = install.match.linkID,
-              let link = try services.links.find(id: linkID, projectID: project.id) else { return nil }
-        let template = try link.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
-        let target = LinkTarget(link: link, template: template, project: project.settings)
+        guard install.match.attributed,
+              let target = try CampaignData.target(linkID: install.match.linkID, project: project, services: services) else { return nil }
         return DeepLinkData(target: target, utm: target.utm, clickID: install.match.clickID, clickedAt: install.match.clickedAt)
     }
 }

@@ -38,6 +38,7 @@ public struct StoredInstall: Sendable, Equatable {
     public var reinstall: Bool
     public var createdAt: Timestamp
     public var platform: String?
+    public var userID: String? = nil
 }
 
 public struct InstallOutcome: Sendable {
@@ -193,7 +194,7 @@ public struct InstallRepository: Sendable {
     static func find(id: String, projectID: String, _ connection: SQLiteConnection) throws -> StoredInstall? {
         try connection.queryOne("""
             SELECT id, project_id, match_type, attributed, confidence, matched_factors, click_id, link_id, clicked_at, reinstall,
-                created_at, platform
+                created_at, platform, user_id
             FROM installs WHERE id = ? AND project_id = ?
             """, id, projectID) { row in
             StoredInstall(id: row.string(0), projectID: row.string(1),
@@ -201,7 +202,8 @@ public struct InstallRepository: Sendable {
                                              confidence: row.double(4), matchedFactors: JSONText.decodeStrings(row.string(5)),
                                              clickID: row.optionalString(6), linkID: row.optionalString(7),
                                              clickedAt: row.optionalInt(8).map { Timestamp(milliseconds: $0) }),
-                          reinstall: row.bool(9), createdAt: Timestamp(milliseconds: row.int(10)), platform: row.optionalString(11))
+                          reinstall: row.bool(9), createdAt: Timestamp(milliseconds: row.int(10)), platform: row.optionalString(11),
+                          userID: row.optionalString(12))
         }
     }
 }

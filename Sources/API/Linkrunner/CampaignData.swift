@@ -1,0 +1,57 @@
+import Attribution
+import HTTP
+import Store
+
+/// `campaign_data`, `attribution_source`, `deeplink` and `match` for an install
+/// (linkrunner-api.md, "campaign_data"): string ids, ISO times without fractions.
+enum CampaignData {
+    static func target(linkID: String?, project: Project, services: Services) throws -> LinkTarget? {
+        guard let linkID, let link = try services.links.find(id: linkID, projectID: project.id) else { return nil }
+        let template = try link.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
+        return LinkTarget(link: link, template: template, project: project.settings)
+    }
+
+    /// The campaign of a link (attributed install, or a deep link opened in the app).
+    static func campaign(_ target: LinkTarget, installedAt: Timestamp?, clickedAt: Timestamp?) -> JSONValue {
+        let link = target.link
+        let utm = target.utm
+        var fields: [String: JSONValue] = [
+            "id": .string(link.id),
+            "name": .string(utm.campaign ?? link.title ?? link.shortCode),
+            "type": .string("INORGANIC"),
+        ]
+        if let source = utm.source?.uppercased(), ["META", "GOOGLE"].contains(source) { fields["ad_network"] = .string(source) }
+        if let medium = utm.medium { fields["group_name"] = .string(medium) }
+        if let content = utm.content { fields["asset_name"] = .string(content) }
+        if let installedAt { fields["installed_at"] = .string(installedAt.iso8601) }
+        if let clickedAt { fields["store_click_at"] = .string(clickedAt.iso8601) }
+        return .object(fields)
+    }
+
+    /// The attribution keys of `init` and `attribution-data`.
+    static func attribution(of install: StoredInstall, project: Project, services: Services, includeMatch: Bool) throws -> [String: JSONValue] {
+        var data: [String: JSONValue] = [:]
+        let target = install.match.attributed ? try self.target(linkID: install.match.linkID, project: project, services: services) : nil
+        if let target {
+            data["attribution_source"] = .string("INORGANIC")
+            data["campaign_data"] = campaign(target, installedAt: install.createdAt, clickedAt: install.match.clickedAt)
+            data["deeplink"] = target.appURL.map(JSONValue.string) ?? .null
+        } else {
+            // An organic install still gets a campaign_data object (a Flutter bridge casts it non-null).
+            data["attribution_source"] = .string("ORGANIC")
+            data["campaign_data"] = .object(["id": .string("organic"), "name": .string("Organic"), "type": .string("ORGANIC"),
+                                             "installed_at": .string(install.createdAt.iso8601)])
+            data["deeplink"] = .null
+        }
+        if includeMatch {
+            var match: [String: JSONValue] = [
+                "type": .string(install.match.matchType.rawValue), "confidence": .number(install.match.confidence),
+                "matched_factors": .array(install.match.matchedFactors.map(JSONValue.string)),
+            ]
+            match["click_id"] = install.match.clickID.map(JSONValue.string) ?? .null
+            match["clicked_at"] = install.match.clickedAt.map { .string($0.iso8601) } ?? .null
+            data["match"] = .object(match)
+        }
+        return data
+    }
+}

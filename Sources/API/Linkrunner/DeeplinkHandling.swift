@@ -1,0 +1,49 @@
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// `handle-deeplink`: the app was opened by a URL. When it is one of our short links (on any host
+/// this server answers for, with or without template slug), the open is recorded as an app-side
+/// click carrying the device's identifiers — what later makes an idfv match deterministic — and
+/// the link's deep link comes back.
+enum DeeplinkHandling {
+    static func handle(_ call: LinkrunnerRoutes.Call, lookup: LinkLookup) throws -> [String: JSONValue] {
+        let url = try call.body.requiredString("deeplink_url", maxLength: 4096)
+        guard let (code, slug) = shortLinkPath(url), let (_, target) = try lookup.find(code: code, slug: slug),
+              target.link.projectID == call.project.id else {
+            return ["deeplink": .string(url), "is_linkrunner": .bool(false)]
+        }
+        let services = call.services
+        let device = try call.deviceData()
+        let now = services.clock.now()
+        let client = services.clientIP.clientAddress(of: call.request)
+        let platform = device.platform(declared: try call.body.string("platform"))
+        let clickID = TimeOrderedID.generate(at: now)
+        services.clicks.record(Click(
+            clickID: clickID, projectID: call.project.id, linkID: target.link.id, source: .app, createdAt: now, ip: client?.ipString,
+            ipKey: client?.matchingKey, userAgent: device.userAgent, query: [:], utm: target.utm, platform: platform,
+            osVersion: device.systemVersion, deviceClass: Normalize.deviceClass(model: device.model, platform: platform),
+            screenWidth: device.screenPoints?.width, screenHeight: device.screenPoints?.height, pixelRatio: device.screenPoints?.scale,
+            timezone: device.timezone, utcOffsetMinutes: device.utcOffsetMinutes,
+            languages: [device.locale, device.language].compactMap { $0 }, idfv: device.idfv, advertisingID: device.advertisingID))
+        return [
+            "deeplink": .string(target.appURL ?? url),
+            "is_linkrunner": .bool(true),
+            "campaign_data": CampaignData.campaign(target, installedAt: nil, clickedAt: now),
+            "click_id": .string(clickID),
+        ]
+    }
+
+    /// `https://host/{code}` or `https://host/{slug}/{code}` → (code, slug).
+    static func shortLinkPath(_ url: String) -> (code: String, slug: String?)? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", components.host != nil else { return nil }
+        let segments = components.path.split(separator: "/").map(String.init)
+        switch segments.count {
+        case 1: return (segments[0], nil)
+        case 2: return (segments[1], segments[0])
+        default: return nil
+        }
+    }
+}

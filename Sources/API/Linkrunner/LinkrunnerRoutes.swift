@@ -1,0 +1,221 @@
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// Linkrunner's client API, `POST /api/client/*` (linkrunner-api.md): the project token in the
+/// body, the `{status, msg, data}` envelope on every answer.
+enum LinkrunnerRoutes {
+    /// A request with its project resolved from the body's token.
+    struct Call: Sendable {
+        let request: HTTPRequest
+        let body: LinkrunnerBody
+        let project: Project
+        let services: Services
+
+        var instanceID: String {
+            get throws { try body.requiredString("install_instance_id", maxLength: 256) }
+        }
+
+        /// The install `init` registered; a 404 saying to call init first otherwise.
+        func install() throws -> StoredInstall {
+            let instance = try instanceID
+            guard let install = try LinkrunnerRepository(database: services.database).install(projectID: project.id, instanceID: instance) else {
+                throw HTTPError.notFound("unknown install_instance_id '\(instance)': call /api/client/init first")
+            }
+            return install
+        }
+
+        func deviceData() throws -> DeviceData {
+            // `device_data` at the top level, or inside `data` (trigger, capture-payment).
+            let nested = try body.object("data")?.object("device_data", path: "data.device_data")
+            return try DeviceData(body.object("device_data") ?? nested)
+        }
+    }
+
+    typealias Handler = @Sendable (Call, @escaping @Sendable (Result<[String: JSONValue], any Error>) -> Void) -> Void
+
+    static func register(in router: inout RouterBuilder, services: Services) {
+        let repository = LinkrunnerRepository(database: services.database)
+
+        endpoint("init", in: &router, services: services) { call, done in
+            do {
+                let device = try call.deviceData()
+                let client = services.clientIP.clientAddress(of: call.request)
+                let now = services.clock.now()
+                let report = InstallReport(
+                    projectID: call.project.id, api: .linkrunner, identity: InstallIdentity(installInstanceID: try call.instanceID),
+                    signals: device.signals(time: now, ipKey: client?.matchingKey, declaredPlatform: try call.body.string("platform")),
+                    deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
+                    ip: client?.ipString, userAgent: device.userAgent)
+                services.installs.report(report, policy: MatchingPolicy(project: call.project.settings),
+                                         installID: TimeOrderedID.generate(at: now)) { result in
+                    done(Result {
+                        let install = try result.get().install
+                        var data = try CampaignData.attribution(of: install, project: call.project, services: services, includeMatch: false)
+                        data["install_id"] = .string(install.id)
+                        return data
+                    })
+                }
+            } catch {
+                done(.failure(error))
+            }
+        }
+
+        sync("attribution-data", in: &router, services: services) { call in
+            try CampaignData.attribution(of: try call.install(), project: call.project, services: services, includeMatch: true)
+        }
+
+        sync("trigger", in: &router, services: services) { call in
+            let install = try call.install()
+            if let user = try userData(call.body) {
+                try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: services.clock.now())
+            }
+            return [:]
+        }
+
+        sync("set-user-data", in: &router, services: services) { call in
+            let install = try call.install()
+            guard let user = try userData(call.body) else { throw HTTPError.badRequest("missing required field 'user_data'", code: "missing_field") }
+            try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: services.clock.now())
+            return [:]
+        }
+
+        endpoint("capture-event", in: &router, services: services) { call, done in
+            do {
+                let install = try call.install()
+                let name = try call.body.requiredString("event_name", maxLength: 256)
+                let eventData = try call.body.object("event_data")
+                let amount = try eventData?.number("amount", path: "event_data.amount")
+                let currency = try eventData?.string("currency", path: "event_data.currency").map { $0.uppercased() }
+                let now = services.clock.now()
+                let event = EventRecord(projectID: call.project.id, installID: install.id, name: name,
+                                        clientEventID: try call.body.string("event_id", maxLength: 256),
+                                        userID: try call.body.identifier("user_id") ?? install.userID,
+                                        data: try call.body.json("event_data"), revenue: amount,
+                                        currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
+                                        occurredAt: now, receivedAt: now)
+                services.events.record(event, eventID: TimeOrderedID.generate(at: now)) { result in
+                    done(result.map { ["event_id": .string($0.eventID)] })
+                }
+            } catch {
+                done(.failure(error))
+            }
+        }
+
+        endpoint("capture-payment", in: &router, services: services) { call, done in
+            do {
+                let install = try call.install()
+                guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
+                    throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
+                }
+                guard let amount = try call.body.number("amount") else {
+                    throw HTTPError.badRequest("missing required field 'amount'", code: "missing_field")
+                }
+                guard amount.isFinite, abs(amount) < 1e12 else { throw HTTPError.invalidField("amount", "must be a finite number") }
+                let currency = try call.body.string("currency", maxLength: 3)?.uppercased() ?? call.project.settings.currency
+                guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                    throw HTTPError.invalidField("currency", "must be a three-letter currency code")
+                }
+                let now = services.clock.now()
+                let payment = LinkrunnerRepository.Payment(
+                    paymentID: try call.body.identifier("payment_id") ?? TimeOrderedID.generate(at: now), userID: userID, amount: amount,
+                    currency: currency, type: try call.body.string("type", maxLength: 64) ?? "DEFAULT",
+                    status: try call.body.string("status", maxLength: 64) ?? "PAYMENT_COMPLETED", data: try call.body.json("event_data"))
+                repository.capturePayment(payment, projectID: call.project.id, installID: install.id, now: now) { result in
+                    done(result.map { _ in ["payment_id": .string(payment.paymentID)] })
+                }
+            } catch {
+                done(.failure(error))
+            }
+        }
+
+        sync("remove-captured-payment", in: &router, services: services) { call in
+            let install = try call.install()
+            guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
+                throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
+            }
+            let removed = try repository.removePayments(projectID: call.project.id, installID: install.id, userID: userID,
+                                                        paymentID: try call.body.identifier("payment_id"), now: services.clock.now())
+            return ["removed": .number(Double(removed))]
+        }
+
+        sync("update-push-token", in: &router, services: services) { call in
+            let install = try call.install()
+            try repository.updateInstall(install.id, pushToken: try call.body.requiredString("push_token", maxLength: 4096))
+            return [:]
+        }
+
+        sync("integrations", in: &router, services: services) { call in
+            let install = try call.install()
+            guard let info = try call.body.json("integration_info") else {
+                throw HTTPError.badRequest("missing required field 'integration_info'", code: "missing_field")
+            }
+            try repository.updateInstall(install.id, integrations: info)
+            return [:]
+        }
+
+        sync("customer-user-id", in: &router, services: services) { call in
+            let install = try call.install()
+            guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
+                throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
+            }
+            try repository.updateInstall(install.id, userID: userID)
+            return [:]
+        }
+
+        sync("deeplink-triggered", in: &router, services: services) { call in
+            try repository.updateInstall(try call.install().id, deeplinkOpenedAt: services.clock.now())
+            return [:]
+        }
+
+        sync("handle-deeplink", in: &router, services: services) { call in
+            try DeeplinkHandling.handle(call, lookup: LinkLookup(services: services))
+        }
+    }
+
+    static func userData(_ body: LinkrunnerBody) throws -> LinkrunnerRepository.UserData? {
+        guard let user = try body.object("user_data") else { return nil }
+        guard let id = try user.identifier("id"), !id.isEmpty else {
+            throw HTTPError.badRequest("missing required field 'user_data.id'", code: "missing_field")
+        }
+        var others = user.fields
+        for key in ["id", "name", "email", "phone"] { others[key] = nil }
+        let attributes = others.isEmpty ? nil : String(decoding: try JSONCoders.sortedEncoder.encode(JSONValue.object(others)), as: UTF8.self)
+        return .init(id: id, name: try user.string("name", path: "user_data.name"), email: try user.string("email", path: "user_data.email"),
+                     phone: try user.string("phone", path: "user_data.phone"), attributes: attributes)
+    }
+
+    /// Registers `POST /api/client/{name}`: decode, authenticate by token, run, wrap in the envelope.
+    static func endpoint(_ name: String, in router: inout RouterBuilder, services: Services, _ handler: @escaping Handler) {
+        router.on(.post, "/api/client/\(name)", .deferred { request, done in
+            let call: Call
+            do {
+                let body = try LinkrunnerBody(request)
+                guard let token = try body.string("token", maxLength: 256), !token.isEmpty else {
+                    return done(.success(Envelope.error(.unauthorized, "missing project token (the 'token' field of the body)")))
+                }
+                guard let project = try services.projectCache.project(forToken: token, repository: services.projects) else {
+                    return done(.success(Envelope.error(.unauthorized, "unknown project token")))
+                }
+                call = Call(request: request, body: body, project: project, services: services)
+            } catch {
+                return done(.success(Envelope.from(error)))
+            }
+            handler(call) { result in
+                switch result {
+                case .success(let data): done(.success(Envelope.ok(data)))
+                case .failure(let error): done(.success(Envelope.from(error)))
+                }
+            }
+        })
+    }
+
+    /// An endpoint whose work is quick reads and acknowledged writes: run it off the I/O queue.
+    static func sync(_ name: String, in router: inout RouterBuilder, services: Services,
+                     _ body: @escaping @Sendable (Call) throws -> [String: JSONValue]) {
+        endpoint(name, in: &router, services: services) { call, done in
+            DispatchQueue.global(qos: .userInitiated).async { done(Result { try body(call) }) }
+        }
+    }
+}

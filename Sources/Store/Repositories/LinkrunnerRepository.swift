@@ -1,0 +1,112 @@
+public import Attribution
+import Foundation
+
+/// What the Linkrunner client API stores beyond installs and events: users, payments, push tokens,
+/// integrations. Every write names the install by its project and `install_instance_id`.
+public struct LinkrunnerRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// The install a Linkrunner client registered with `init`, or nil.
+    public func install(projectID: String, instanceID: String) throws -> StoredInstall? {
+        try database.read { connection in
+            guard let id = try connection.queryOne("SELECT id FROM installs WHERE project_id = ? AND install_instance_id = ?",
+                                                   projectID, instanceID, map: { $0.string(0) }) else { return nil }
+            return try InstallRepository.find(id: id, projectID: projectID, connection)
+        }
+    }
+
+    public struct UserData: Sendable {
+        public var id: String
+        public var name: String?
+        public var email: String?
+        public var phone: String?
+        /// The other keys of `user_data`, as JSON text.
+        public var attributes: String?
+
+        public init(id: String, name: String? = nil, email: String? = nil, phone: String? = nil, attributes: String? = nil) {
+            self.id = id
+            self.name = name
+            self.email = email
+            self.phone = phone
+            self.attributes = attributes
+        }
+    }
+
+    /// Links the user to the install (signup/login, set-user-data).
+    public func saveUser(_ user: UserData, projectID: String, installID: String, now: Timestamp) throws {
+        try database.writeAndWait { connection in
+            try connection.run("""
+                INSERT INTO users (project_id, user_id, install_id, name, email, phone, attributes, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (project_id, user_id) DO UPDATE SET install_id = excluded.install_id,
+                    name = coalesce(excluded.name, users.name), email = coalesce(excluded.email, users.email),
+                    phone = coalesce(excluded.phone, users.phone), attributes = coalesce(excluded.attributes, users.attributes),
+                    updated_at = excluded.updated_at
+                """, projectID, user.id, installID, user.name, user.email, user.phone, user.attributes, now.milliseconds, now.milliseconds)
+            try connection.run("UPDATE installs SET user_id = ? WHERE id = ?", user.id, installID)
+        }
+    }
+
+    /// Sets one of the install's own columns (push token, integrations, deep link opened).
+    public func updateInstall(_ installID: String, pushToken: String? = nil, integrations: String? = nil,
+                              userID: String? = nil, deeplinkOpenedAt: Timestamp? = nil) throws {
+        try database.writeAndWait { connection in
+            try connection.run("""
+                UPDATE installs SET push_token = coalesce(?, push_token), integrations = coalesce(?, integrations),
+                    user_id = coalesce(?, user_id), deeplink_opened_at = coalesce(?, deeplink_opened_at)
+                WHERE id = ?
+                """, pushToken, integrations, userID, deeplinkOpenedAt?.milliseconds, installID)
+        }
+    }
+
+    public struct Payment: Sendable {
+        public var paymentID: String
+        public var userID: String
+        public var amount: Double
+        public var currency: String
+        public var type: String
+        public var status: String
+        public var data: String?
+
+        public init(paymentID: String, userID: String, amount: Double, currency: String, type: String, status: String, data: String?) {
+            self.paymentID = paymentID
+            self.userID = userID
+            self.amount = amount
+            self.currency = currency
+            self.type = type
+            self.status = status
+            self.data = data
+        }
+    }
+
+    /// Stores the payment once per `payment_id` (a retry, even a concurrent one, stores nothing new);
+    /// returns whether it was already there.
+    public func capturePayment(_ payment: Payment, projectID: String, installID: String, now: Timestamp,
+                               completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        database.write({ connection in
+            let inserted = try connection.run("""
+                INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, type, status, data, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (project_id, payment_id) DO NOTHING
+                """, TimeOrderedID.generate(at: now), projectID, installID, payment.paymentID, payment.userID, payment.amount,
+                payment.currency, payment.type, payment.status, payment.data, now.milliseconds)
+            return inserted == 0
+        }, completion: completion)
+    }
+
+    /// Marks the user's payments on this install removed (kept for audit, out of revenue).
+    public func removePayments(projectID: String, installID: String, userID: String, paymentID: String?, now: Timestamp) throws -> Int {
+        try database.writeAndWait { connection in
+            if let paymentID {
+                return try connection.run("""
+                    UPDATE payments SET removed_at = ? WHERE project_id = ? AND install_id = ? AND user_id = ? AND payment_id = ? AND removed_at IS NULL
+                    """, now.milliseconds, projectID, installID, userID, paymentID)
+            }
+            return try connection.run("""
+                UPDATE payments SET removed_at = ? WHERE project_id = ? AND install_id = ? AND user_id = ? AND removed_at IS NULL
+                """, now.milliseconds, projectID, installID, userID)
+        }
+    }
+}

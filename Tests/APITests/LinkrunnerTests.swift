@@ -1,0 +1,235 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import API
+import Attribution
+@testable import Store
+import TestSupport
+
+/// campaign_data read the strict way the Linkrunner iOS SDK does: string id/name/type, known
+/// enums, ISO 8601 dates without fractional seconds (`.iso8601` rejects them).
+private struct StrictCampaignData: Decodable {
+    enum CampaignType: String, Decodable { case organic = "ORGANIC", inorganic = "INORGANIC" }
+    enum AdNetwork: String, Decodable { case meta = "META", google = "GOOGLE" }
+    let id: String
+    let name: String
+    let type: CampaignType
+    let ad_network: AdNetwork?
+    let group_name: String?
+    let asset_name: String?
+    let installed_at: Date?
+    let store_click_at: Date?
+}
+
+private struct StrictAttribution: Decodable {
+    let attribution_source: String
+    let campaign_data: StrictCampaignData?
+    let deeplink: String?
+}
+
+private struct Envelope<T: Decodable>: Decodable {
+    let status: Int
+    let msg: String
+    let data: T?
+}
+
+private func strictDecoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+}
+
+/// `device_data` exactly as the full seed client (002) builds it on an iPhone 13.
+private let seedDeviceData = #"""
+{"device":"iPhone","device_name":"Ana's iPhone","system_version":"17.4.1","device_display":{"width":390,"height":844,"scale":3},
+ "idfv":"6D92078A-8246-4BA4-AE5B-76104861E7DC","brand":"Apple","manufacturer":"Apple","install_instance_id":"IID",
+ "bundle_id":"com.example.shop","version":"2.1","build_number":"42","locale":"fr_FR","language":"fr","country":"FR",
+ "timezone":"Europe/Paris","timezone_offset":60,"adservices_attribution_token":"tok=="}
+"""#
+
+private func body(_ endpoint: String, token: String, instance: String = "IID-1", extra: String = "") -> String {
+    let device = seedDeviceData.replacingOccurrences(of: "\"IID\"", with: "\"\(instance)\"")
+    switch endpoint {
+    case "init":
+        return #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","package_version":"ios-rest-1.0","app_version":"2.1","device_data":\#(device),"debug":false\#(extra)}"#
+    case "trigger":
+        return #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","user_data":{"id":"user_123","name":"Ana","email":"ana@example.com"},"data":{"device_data":\#(device)},"time_since_app_install":42.5\#(extra)}"#
+    case "capture-payment":
+        return #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","amount":99.99,"user_id":"user_123","type":"FIRST_PAYMENT","status":"PAYMENT_COMPLETED","payment_id":"payment_123","event_data":{"plan":"pro"},"time_since_app_install":120,"data":{"device_data":\#(device)}\#(extra)}"#
+    default:
+        return #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","device_data":\#(device)\#(extra)}"#
+    }
+}
+
+extension TestApp {
+    func client(_ endpoint: String, _ json: String, ip: String = "198.51.100.80") throws -> TestResponse {
+        try request("POST", "/api/client/\(endpoint)", json: json, adminKey: nil, headers: ["X-Forwarded-For": ip])
+    }
+
+    /// A project with a link, and a token we know (the admin API shows tokens only at creation).
+    func linkrunnerProject() throws -> (projectID: String, token: String) {
+        let (projectID, _, _) = try projectWithLink()
+        let token = "lr-token-0123456789abcdef"
+        try services.projects.setToken(projectID: projectID, token: token)
+        return (projectID, token)
+    }
+}
+
+@Suite struct LinkrunnerTests {
+    @Test func initThenPollingAttributionDataFindsTheCampaign() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, token) = try app.linkrunnerProject()
+        _ = try app.clickWithBeacon(ip: "198.51.100.80")
+        let initialized = try app.client("init", body("init", token: token))
+        #expect(initialized.status == 200)
+        let initEnvelope = try #require(initialized.json)
+        #expect(initEnvelope["status"] as? Int == 200)
+        let initData = try #require(initEnvelope["data"] as? [String: Any])
+        #expect(initData["install_id"] is String)
+        #expect(initData["attribution_source"] as? String == "INORGANIC")
+        #expect(initData["deeplink"] as? String == "shop://product/42")
+
+        // The seed client polls attribution-data until campaign_data is there.
+        let polled = try app.client("attribution-data", body("attribution-data", token: token))
+        let decoded = try strictDecoder().decode(Envelope<StrictAttribution>.self, from: Data(polled.body))
+        #expect(decoded.status == 200)
+        let campaign = try #require(decoded.data?.campaign_data)
+        #expect(campaign.type == .inorganic && campaign.name == "summer")
+        #expect(campaign.group_name == nil && campaign.installed_at != nil && campaign.store_click_at != nil)
+        let match = try #require((polled.json?["data"] as? [String: Any])?["match"] as? [String: Any])
+        #expect(match["type"] as? String == "probabilistic")
+        #expect(match["confidence"] as? Double == 0.85)
+        #expect((match["matched_factors"] as? [String])?.contains("device") == true)
+    }
+
+    @Test func organicInstallsGetAnOrganicCampaign() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, token) = try app.linkrunnerProject()
+        #expect(try app.client("init", body("init", token: token), ip: "203.0.113.90").status == 200)
+        let polled = try app.client("attribution-data", body("attribution-data", token: token), ip: "203.0.113.90")
+        let decoded = try strictDecoder().decode(Envelope<StrictAttribution>.self, from: Data(polled.body))
+        #expect(decoded.data?.attribution_source == "ORGANIC")
+        #expect(decoded.data?.campaign_data?.type == .organic)
+        #expect(decoded.data?.deeplink == nil)
+    }
+
+    @Test func retriedInitsConcurrentlyCreateOneInstall() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, token) = try app.linkrunnerProject()
+        let ids = Mutex<Set<String>>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            if let data = try? app.client("init", body("init", token: token)).json?["data"] as? [String: Any], let id = data["install_id"] as? String {
+                ids.withLock { _ = $0.insert(id) }
+            }
+        }
+        #expect(ids.withLock { $0.count } == 1)
+        #expect(try app.count("SELECT count(*) FROM installs") == 1)
+    }
+
+    @Test func everyEndpointTakesTheSeedClientsBodies() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+
+        let trigger = try app.client("trigger", body("trigger", token: token))
+        #expect(trigger.status == 200 && trigger.json?["msg"] is String)
+        #expect(try app.count("SELECT count(*) FROM users WHERE user_id = 'user_123' AND email = 'ana@example.com'") == 1)
+        #expect(try app.client("set-user-data", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","user_data":{"id":"user_123","phone":"+33600000000"}}"#).status == 200)
+        #expect(try app.count("SELECT count(*) FROM users WHERE phone = '+33600000000' AND email = 'ana@example.com'") == 1)
+
+        let event = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","event_name":"purchase_initiated","event_data":{"product_id":"12345","amount":99.99},"event_id":"evt-1","time_since_app_install":30}"#
+        let first = try app.client("capture-event", event)
+        let again = try app.client("capture-event", event)
+        #expect(first.status == 200)
+        #expect((first.json?["data"] as? [String: Any])?["event_id"] as? String == (again.json?["data"] as? [String: Any])?["event_id"] as? String)
+        #expect(try app.count("SELECT count(*) FROM events WHERE revenue = 99.99 AND currency = 'USD' AND user_id = 'user_123'") == 1)
+
+        let payment = try app.client("capture-payment", body("capture-payment", token: token))
+        #expect(payment.status == 200)
+        #expect((payment.json?["data"] as? [String: Any])?["payment_id"] as? String == "payment_123")
+        #expect(try app.client("capture-payment", body("capture-payment", token: token)).status == 200)  // a retry
+        #expect(try app.count("SELECT count(*) FROM payments WHERE payment_id = 'payment_123' AND amount = 99.99 AND type = 'FIRST_PAYMENT'") == 1)
+        let removed = try app.client("remove-captured-payment", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","user_id":"user_123","payment_id":"payment_123","data":{"device_data":{}}}"#)
+        #expect((removed.json?["data"] as? [String: Any])?["removed"] as? Int == 1)
+        #expect(try app.count("SELECT count(*) FROM payments WHERE removed_at IS NOT NULL") == 1)  // kept for audit
+
+        for (endpoint, extra) in [("update-push-token", #","push_token":"apns-abc""#), ("integrations", #","integration_info":{"clevertap_id":"ct-1"}"#),
+                                  ("customer-user-id", #","user_id":"cust-9""#), ("deeplink-triggered", "")] {
+            let response = try app.client(endpoint, #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1"\#(extra)}"#)
+            #expect(response.status == 200, "\(endpoint): \(response.bodyText)")
+            #expect(response.json?["status"] as? Int == 200)
+        }
+        #expect(try app.count("SELECT count(*) FROM installs WHERE push_token = 'apns-abc' AND integrations LIKE '%ct-1%' AND user_id = 'cust-9' AND deeplink_opened_at IS NOT NULL") == 1)
+
+        let stats = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json?["totals"] as? [String: Any])
+        #expect(abs((stats["revenue"] as? Double ?? 0) - 99.99) < 1e-9)  // the event's amount; the removed payment is out
+    }
+
+    @Test func concurrentDuplicatePaymentsAreStoredOnce() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, token) = try app.linkrunnerProject()
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let status = (try? app.client("capture-payment", body("capture-payment", token: token)).status) ?? 0
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0 } == Array(repeating: 200, count: 8))
+        #expect(try app.count("SELECT count(*) FROM payments") == 1)
+    }
+
+    @Test func handleDeeplinkRecordsAnAppClickThatMakesALaterInstallDeterministic() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, token) = try app.linkrunnerProject()
+        #expect(try app.client("init", body("init", token: token, instance: "FIRST")).status == 200)
+        let handled = try app.client("handle-deeplink", body("handle-deeplink", token: token, instance: "FIRST",
+                                                             extra: #","deeplink_url":"https://go.example.com/summer?utm_source=push""#))
+        let data = try #require(handled.json?["data"] as? [String: Any])
+        #expect(data["is_linkrunner"] as? Bool == true)
+        #expect(data["deeplink"] as? String == "shop://product/42")
+        #expect((data["campaign_data"] as? [String: Any])?["id"] is String)
+        // The app is removed and installed again later, from another network: the idfv matches (#13).
+        let reinstall = try app.client("init", body("init", token: token, instance: "SECOND"), ip: "192.0.2.200")
+        let polled = try app.client("attribution-data", body("attribution-data", token: token, instance: "SECOND"), ip: "192.0.2.200")
+        #expect(reinstall.status == 200)
+        let match = try #require((polled.json?["data"] as? [String: Any])?["match"] as? [String: Any])
+        #expect(match["type"] as? String == "deterministic" && match["confidence"] as? Double == 1)
+        #expect(match["matched_factors"] as? [String] == ["idfv"])
+        #expect(try app.count("SELECT reinstall FROM installs WHERE install_instance_id = 'SECOND'") == 1)
+        let foreign = try app.client("handle-deeplink", body("handle-deeplink", token: token, instance: "FIRST", extra: #","deeplink_url":"https://elsewhere.example/x/y/z""#))
+        #expect((foreign.json?["data"] as? [String: Any])?["is_linkrunner"] as? Bool == false)
+    }
+
+    @Test func errorsComeInTheEnvelopeWithTheRightStatus() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, token) = try app.linkrunnerProject()
+        let cases: [(String, String, Int, String)] = [
+            ("init", #"{"platform":"IOS","install_instance_id":"X"}"#, 401, "token"),
+            ("init", #"{"token":"nope","install_instance_id":"X"}"#, 401, "unknown project token"),
+            ("init", #"{"token":"\#(token)"}"#, 400, "install_instance_id"),
+            ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"timezone_offset":"east"}}"#, 400, "device_data.timezone_offset"),
+            ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":"wide"}}}"#, 400, "device_data.device_display.width"),
+            ("capture-event", #"{"token":"\#(token)","install_instance_id":"never-initialised","event_name":"x"}"#, 404, "call /api/client/init first"),
+            ("attribution-data", #"{"token":"\#(token)","install_instance_id":"never-initialised"}"#, 404, "init"),
+            ("init", "not json", 400, "JSON"),
+        ]
+        for (endpoint, json, status, fragment) in cases {
+            let response = try app.client(endpoint, json)
+            #expect(response.status == status, "\(endpoint) \(json): \(response.bodyText)")
+            #expect(response.json?["status"] as? Int == status)
+            #expect(response.json?["data"] is NSNull)
+            #expect((response.json?["msg"] as? String)?.contains(fragment) == true, "\(response.bodyText)")
+        }
+        _ = try app.client("init", body("init", token: token))
+        let missing: [(String, String)] = [("capture-event", "event_name"), ("capture-payment", "user_id"), ("remove-captured-payment", "user_id"),
+                                           ("update-push-token", "push_token"), ("integrations", "integration_info"), ("handle-deeplink", "deeplink_url")]
+        for (endpoint, field) in missing {
+            let response = try app.client(endpoint, #"{"token":"\#(token)","install_instance_id":"IID-1"}"#)
+            #expect(response.status == 400, "\(endpoint)")
+            #expect((response.json?["msg"] as? String)?.contains(field) == true, "\(endpoint): \(response.bodyText)")
+        }
+        #expect(try app.client("capture-payment", #"{"token":"\#(token)","install_instance_id":"IID-1","user_id":"u","amount":"99"}"#).status == 400)
+        #expect(try app.count("SELECT count(*) FROM payments") == 0)
+    }
+}
