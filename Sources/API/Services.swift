@@ -11,6 +11,7 @@ public struct Services: Sendable {
     public let clicks: ClickRepository
     public let installs: InstallRepository
     public let events: EventRepository
+    public let signingKeys: SigningKeyRepository
     /// The project LinkForty requests without an API key or app token belong to (by name).
     public let defaultProject: String?
     public let stats: StatsRepository
@@ -28,6 +29,7 @@ public struct Services: Sendable {
         self.defaultProject = defaultProject
         installs = InstallRepository(database: database)
         events = EventRepository(database: database)
+        signingKeys = SigningKeyRepository(database: database)
         self.database = database
         self.clock = clock
         projects = ProjectRepository(database: database, clock: clock)

@@ -233,3 +233,59 @@ extension TestApp {
         #expect(try app.count("SELECT count(*) FROM payments") == 0)
     }
 }
+
+/// base64(HMAC-SHA256(secret, "<ts>\n" + base64(SHA-256(body)))) computed by the openssl command,
+/// independently of our own code.
+private func opensslSignature(body: String, timestamp: String, secret: String) throws -> String {
+    func run(_ arguments: [String], input: Data) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return output
+    }
+    let contentHash = try run(["dgst", "-sha256", "-binary"], input: Data(body.utf8)).base64EncodedString()
+    return try run(["dgst", "-sha256", "-hmac", secret, "-binary"], input: Data("\(timestamp)\n\(contentHash)".utf8)).base64EncodedString()
+}
+
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs the openssl command"))
+struct LinkrunnerSigningTests {
+    @Test func signedRequestsAreCheckedPerTheProjectsSigningMode() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        let key = try #require(try app.request("POST", "/admin/v1/projects/\(projectID)/signing-keys").json)
+        let keyID = try #require(key["key_id"] as? String), secret = try #require(key["secret"] as? String)
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"signing":"required"}"#).status == 200)
+
+        let json = body("init", token: token)
+        func send(_ headers: [String: String]) throws -> TestResponse {
+            try app.request("POST", "/api/client/init", json: json, adminKey: nil, headers: headers.merging(["X-Forwarded-For": "198.51.100.81"]) { $1 })
+        }
+        let now = String(Int64(Date().timeIntervalSince1970 * 1000))
+        let good = try opensslSignature(body: json, timestamp: now, secret: secret)
+        let signed = ["Authorization": "HMAC", "x-Key-Id": keyID, "x-Timestamp": now, "x-Signature": good]
+        #expect(try send(signed).status == 200)
+        #expect(try send([:]).status == 401)  // required: unsigned is refused
+        #expect(try send(signed.merging(["x-Signature": try opensslSignature(body: json + " ", timestamp: now, secret: secret)]) { $1 }).status == 401)
+        let stale = String(Int64(Date().timeIntervalSince1970 * 1000) - 6 * 60 * 1000)
+        #expect(try send(signed.merging(["x-Timestamp": stale, "x-Signature": try opensslSignature(body: json, timestamp: stale, secret: secret)]) { $1 }).status == 401)
+        #expect(try send(signed.merging(["x-Key-Id": "sk_unknown"]) { $1 }).status == 401)
+        let refused = try send([:])
+        #expect(refused.json?["status"] as? Int == 401 && (refused.json?["msg"] as? String)?.contains("signed") == true)
+
+        // optional: unsigned passes, a bad signature still does not.
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"signing":"optional"}"#).status == 200)
+        #expect(try send([:]).status == 200)
+        #expect(try send(signed.merging(["x-Signature": "AAAA"]) { $1 }).status == 401)
+        // A revoked key no longer signs.
+        #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/signing-keys/\(keyID)").status == 204)
+        #expect(try send(signed).status == 401)
+    }
+}

@@ -64,6 +64,21 @@ enum AdminRoutes {
             return HTTPResponse(status: .noContent)
         })
 
+        router.post("/admin/v1/projects/:id/signing-keys", auth.guarded { request in
+            let project = try existingProject(request, services)
+            let key = try services.signingKeys.create(projectID: project.id, now: services.clock.now())
+            return try .json(["key_id": key.keyID, "secret": key.secret], status: .created, encoder: JSONCoders.encoder)
+        })
+
+        router.delete("/admin/v1/projects/:id/signing-keys/:keyId", auth.guarded { request in
+            let project = try existingProject(request, services)
+            let keyID = request.pathParameters["keyId"] ?? ""
+            guard try services.signingKeys.revoke(keyID: keyID, projectID: project.id, now: services.clock.now()) else {
+                throw HTTPError.notFound("project \(project.id) has no active signing key \(keyID)")
+            }
+            return HTTPResponse(status: .noContent)
+        })
+
         router.post("/admin/v1/projects/:id/templates", auth.guarded { request in
             let project = try existingProject(request, services)
             let payload = try request.decodeJSON(TemplatePayload.self)

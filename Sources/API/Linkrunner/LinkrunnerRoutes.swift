@@ -198,6 +198,7 @@ enum LinkrunnerRoutes {
                 guard let project = try services.projectCache.project(forToken: token, repository: services.projects) else {
                     return done(.success(Envelope.error(.unauthorized, "unknown project token")))
                 }
+                try RequestSignature.check(request, project: project, keys: services.signingKeys, now: services.clock.now())
                 call = Call(request: request, body: body, project: project, services: services)
             } catch {
                 return done(.success(Envelope.from(error)))

@@ -26,6 +26,28 @@ public enum Secrets {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// HMAC-SHA256 of `message` with `key` (OpenSSL).
+    public static func hmacSHA256(key: String, message: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let keyBytes = Array(key.utf8)
+        keyBytes.withUnsafeBytes { keyBuffer in
+            message.withUnsafeBytes { messageBuffer in
+                _ = HMAC(EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count),
+                         messageBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBuffer.count, &digest, &length)
+            }
+        }
+        return Array(digest.prefix(Int(length)))
+    }
+
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in _ = SHA256(input.baseAddress, input.count, output.baseAddress) }
+        }
+        return digest
+    }
+
     /// Constant-time equality (OpenSSL's CRYPTO_memcmp); false at once only when lengths differ.
     public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
