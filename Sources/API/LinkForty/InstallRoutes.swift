@@ -172,7 +172,7 @@ struct EventBody: Decodable {
         let clientKey = timestamp.map { _ in
             Secrets.sha256Hex([installId, name, String(occurredAt.milliseconds), data ?? ""].joined(separator: "\u{1F}"))
         }
-        return EventRecord(projectID: projectID, installID: installId, name: name, clientEventID: clientKey, data: data,
+        return EventRecord(projectID: projectID, install: .id(installId), name: name, clientEventID: clientKey, data: data,
                            revenue: revenue, currency: currency, occurredAt: occurredAt, receivedAt: now)
     }
 }

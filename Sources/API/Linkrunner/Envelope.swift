@@ -28,8 +28,7 @@ enum Envelope {
 
     private static func response(status: HTTPStatus, msg: String, data: JSONValue) -> HTTPResponse {
         let body: JSONValue = .object(["status": .number(Double(status.code)), "msg": .string(msg), "data": data])
-        let bytes = (try? JSONCoders.sortedEncoder.encode(body)).map(Array.init) ?? Array(#"{"status":500,"msg":"encoding failed","data":null}"#.utf8)
-        return HTTPResponse.json(bytes: bytes, status: status)
+        return HTTPResponse.json(bytes: body.serialized(), status: status)
     }
 }
 
@@ -38,7 +37,7 @@ struct LinkrunnerBody: Sendable {
     let fields: [String: JSONValue]
 
     init(_ request: HTTPRequest) throws {
-        guard case .object(let fields) = try JSONBody.decode(JSONValue.self, from: request.body) else {
+        guard case .object(let fields) = try JSONValueParser.parse(request.body) else {
             throw HTTPError.badRequest("the request body must be a JSON object", code: "invalid_json")
         }
         self.fields = fields
@@ -90,6 +89,6 @@ struct LinkrunnerBody: Sendable {
     /// The object as JSON text (for storing event data and the like).
     func json(_ key: String) throws -> String? {
         guard let object = try object(key) else { return nil }
-        return String(decoding: try JSONCoders.sortedEncoder.encode(JSONValue.object(object.fields)), as: UTF8.self)
+        return String(decoding: JSONValue.object(object.fields).serialized(), as: UTF8.self)
     }
 }

@@ -83,15 +83,14 @@ enum LinkrunnerRoutes {
 
         endpoint("capture-event", in: &router, services: services) { call, done in
             do {
-                let install = try call.install()
                 let name = try call.body.requiredString("event_name", maxLength: 256)
                 let eventData = try call.body.object("event_data")
                 let amount = try eventData?.number("amount", path: "event_data.amount")
                 let currency = try eventData?.string("currency", path: "event_data.currency").map { $0.uppercased() }
                 let now = services.clock.now()
-                let event = EventRecord(projectID: call.project.id, installID: install.id, name: name,
+                let event = EventRecord(projectID: call.project.id, install: .instance(try call.instanceID), name: name,
                                         clientEventID: try call.body.string("event_id", maxLength: 256),
-                                        userID: try call.body.identifier("user_id") ?? install.userID,
+                                        userID: try call.body.identifier("user_id"),
                                         data: try call.body.json("event_data"), revenue: amount,
                                         currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
                                         occurredAt: now, receivedAt: now)

@@ -43,7 +43,7 @@ enum BeaconRoutes {
     }
 
     static func signals(fromJSON body: [UInt8]) throws -> BrowserSignals {
-        guard case .object(let object) = try JSONBody.decode(JSONValue.self, from: body) else {
+        guard case .object(let object) = try JSONValueParser.parse(body) else {
             throw HTTPError.badRequest("the beacon body must be a JSON object", code: "invalid_json")
         }
         var signals = BrowserSignals()

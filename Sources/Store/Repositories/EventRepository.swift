@@ -2,8 +2,14 @@ public import Attribution
 import Foundation
 
 public struct EventRecord: Sendable {
+    /// How the event names its install: by id (LinkForty), or by the client's instance id (Linkrunner).
+    public enum InstallReference: Sendable {
+        case id(String)
+        case instance(String)
+    }
+
     public var projectID: String
-    public var installID: String
+    public var install: InstallReference
     public var name: String
     /// The client's key for this event; the same key again is the same event (stored once).
     public var clientEventID: String?
@@ -15,10 +21,10 @@ public struct EventRecord: Sendable {
     public var occurredAt: Timestamp
     public var receivedAt: Timestamp
 
-    public init(projectID: String, installID: String, name: String, clientEventID: String? = nil, userID: String? = nil,
+    public init(projectID: String, install: InstallReference, name: String, clientEventID: String? = nil, userID: String? = nil,
                 data: String? = nil, revenue: Double? = nil, currency: String? = nil, occurredAt: Timestamp, receivedAt: Timestamp) {
         self.projectID = projectID
-        self.installID = installID
+        self.install = install
         self.name = name
         self.clientEventID = clientEventID
         self.userID = userID
@@ -40,15 +46,27 @@ public struct EventRepository: Sendable {
     public func record(_ event: EventRecord, eventID: String,
                        completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool), any Error>) -> Void) {
         database.write({ connection in
-            guard try connection.queryOne("SELECT 1 FROM installs WHERE id = ? AND project_id = ?", event.installID, event.projectID,
-                                          map: { _ in true }) != nil else {
-                throw StoreError.notFound("no install \(event.installID)")
+            // Resolved inside the transaction: one trip, and the install cannot vanish in between.
+            let found: (id: String, userID: String?)?
+            switch event.install {
+            case .id(let id):
+                found = try connection.queryOne("SELECT id, user_id FROM installs WHERE id = ? AND project_id = ?", id, event.projectID) {
+                    ($0.string(0), $0.optionalString(1))
+                }
+                guard found != nil else { throw StoreError.notFound("no install \(id)") }
+            case .instance(let instance):
+                found = try connection.queryOne("SELECT id, user_id FROM installs WHERE install_instance_id = ? AND project_id = ?",
+                                                instance, event.projectID) { ($0.string(0), $0.optionalString(1)) }
+                guard found != nil else {
+                    throw StoreError.notFound("unknown install_instance_id '\(instance)': call /api/client/init first")
+                }
             }
+            let install = found!
             let inserted = try connection.run("""
                 INSERT INTO events (id, project_id, install_id, name, client_event_id, user_id, data, revenue, currency, occurred_at, received_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (project_id, client_event_id) WHERE client_event_id IS NOT NULL DO NOTHING
-                """, eventID, event.projectID, event.installID, event.name, event.clientEventID, event.userID, event.data, event.revenue,
+                """, eventID, event.projectID, install.id, event.name, event.clientEventID, event.userID ?? install.userID, event.data, event.revenue,
                 event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds)
             if inserted > 0 { return (eventID, false) }
             let existing = try connection.queryOne("SELECT id FROM events WHERE project_id = ? AND client_event_id = ?",
