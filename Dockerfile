@@ -5,9 +5,9 @@ FROM swift:6.1-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift ./
-COPY Sources ./Sources
-COPY migrations ./migrations
+# The whole package: SwiftPM loads every target's folder (plugins, benchmarks, test support)
+# even to build one product. .dockerignore keeps build products and databases out.
+COPY . .
 RUN swift build -c release --static-swift-stdlib --product attributiond \
     && cp "$(swift build -c release --show-bin-path)/attributiond" /usr/local/bin/attributiond
 

@@ -112,6 +112,21 @@ private struct Harness {
         #expect(h.closed)
     }
 
+    @Test func aBodyThatStopsArrivingIsCutOffByTheBodyDeadline() {
+        var limits = HTTPServerLimits()
+        limits.bodyReadTimeout = .seconds(3)
+        limits.headerReadTimeout = .seconds(1)
+        var h = Harness(limits: limits)
+        h.receive("POST /e HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nabc")
+        h.advance(seconds: 2)  // past the header deadline, but the head is complete: no 408 yet
+        #expect(!h.closed && h.written.isEmpty)
+        h.receive("de")
+        h.advance(seconds: 1.5)
+        #expect(h.written.hasPrefix("HTTP/1.1 408 Request Timeout"))
+        #expect(h.closed)
+        #expect(h.dispatched.isEmpty)
+    }
+
     @Test func idleConnectionClosesAfterIdleTimeout() {
         var limits = HTTPServerLimits()
         limits.idleTimeout = .seconds(5)

@@ -74,3 +74,15 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         #expect(n == 7)
     }
 }
+
+@Suite struct JSONTextTests {
+    @Test func stringArraysRoundTripThroughTheFastPathAndTheFallback() {
+        for strings in [[], ["fr-FR", "fr"], ["a\"b", "back\\slash", "line\nbreak"], ["é", "😀", ""]] {
+            #expect(JSONText.decodeStrings(JSONText.encode(strings)) == strings, "\(strings)")
+        }
+        #expect(JSONText.decodeSimpleStrings(Array(#"["a","b"]"#.utf8)) == ["a", "b"])
+        #expect(JSONText.decodeSimpleStrings(Array(#"["a\"b"]"#.utf8)) == nil)  // escapes take the full decoder
+        #expect(JSONText.decodeStrings(#"[ "spaced" , "ok" ]"#) == ["spaced", "ok"])
+        #expect(JSONText.decodeStrings("garbage") == [])
+    }
+}

@@ -235,8 +235,36 @@ enum JSONText {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Reads an array of strings. Runs for every candidate click of every install, so the plain
+    /// arrays `encode` writes are read by hand; anything else goes through JSONDecoder.
     static func decodeStrings(_ text: String) -> [String] {
-        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+        if let fast = decodeSimpleStrings(Array(text.utf8)) { return fast }
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+
+    /// `["a","b"]` with no escapes; nil for anything else.
+    static func decodeSimpleStrings(_ bytes: [UInt8]) -> [String]? {
+        guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
+        var strings: [String] = []
+        var index = 1
+        let end = bytes.count - 1
+        while index < end {
+            guard bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var close = start
+            while close < end, bytes[close] != UInt8(ascii: "\"") {
+                if bytes[close] == UInt8(ascii: "\\") { return nil }
+                close += 1
+            }
+            guard close < end else { return nil }
+            strings.append(String(decoding: bytes[start..<close], as: UTF8.self))
+            index = close + 1
+            if index < end {
+                guard bytes[index] == UInt8(ascii: ",") else { return nil }
+                index += 1
+            }
+        }
+        return strings
     }
 
     static func decodeMap(_ text: String) -> [String: String] {
