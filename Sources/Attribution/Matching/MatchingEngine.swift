@@ -52,11 +52,12 @@ public enum MatchingEngine {
     /// Tier 2 over `candidates` (same project and IP key, not bots, unclaimed — as read by the store).
     public static func probabilistic(install: InstallSignals, candidates: [CandidateClick], policy: MatchingPolicy) -> MatchResult {
         var compatible: [(click: CandidateClick, factors: [String])] = []
+        var comparison = Comparison(install)
         for click in candidates {
             let ageMilliseconds = install.time.milliseconds - click.createdAt.milliseconds
             let horizon = min(Int64(click.windowHours) * 3_600_000, policy.probabilisticHorizonSeconds * 1000)
             guard ageMilliseconds >= 0, ageMilliseconds < horizon else { continue }
-            if let factors = agreement(install: install, click: click) { compatible.append((click, factors)) }
+            if let factors = comparison.agreement(with: click) { compatible.append((click, factors)) }
         }
         guard let winner = compatible.max(by: { $0.click.createdAt < $1.click.createdAt }) else { return .organic }
 
@@ -73,34 +74,67 @@ public enum MatchingEngine {
 
     /// The matched factors when no signal both sides have disagrees; nil when one does.
     static func agreement(install: InstallSignals, click: CandidateClick) -> [String]? {
-        var factors = ["ip"]
-        if let a = install.platform, let b = click.platform {
-            guard a == b else { return nil }
-            factors.append("platform")
+        var comparison = Comparison(install)
+        return comparison.agreement(with: click)
+    }
+
+    /// One install compared with many clicks: its own values are normalised once, and the clicks'
+    /// (few distinct OS versions and language lists among hundreds of candidates) are memoised.
+    struct Comparison {
+        let install: InstallSignals
+        let installVersion: String?
+        let installLanguages: Set<String>
+        var clickVersions: [String: String?] = [:]
+        var clickLanguages: [[String]: Set<String>] = [:]
+
+        init(_ install: InstallSignals) {
+            self.install = install
+            installVersion = Normalize.majorMinor(install.osVersion)
+            installLanguages = Normalize.primaryLanguages(install.languages)
         }
-        if let a = Normalize.majorMinor(install.osVersion), let b = Normalize.majorMinor(click.osVersion) {
-            guard a == b else { return nil }
-            factors.append("os_version")
+
+        mutating func agreement(with click: CandidateClick) -> [String]? {
+            var factors = ["ip"]
+            if let a = install.platform, let b = click.platform {
+                guard a == b else { return nil }
+                factors.append("platform")
+            }
+            if let a = installVersion, let version = click.osVersion {
+                let b: String?
+                if let known = clickVersions[version] { b = known } else {
+                    b = Normalize.majorMinor(version)
+                    clickVersions[version] = b
+                }
+                if let b {
+                    guard a == b else { return nil }
+                    factors.append("os_version")
+                }
+            }
+            if let a = install.deviceClass, let b = click.deviceClass {
+                guard a == b else { return nil }
+                factors.append("device")
+            }
+            if let a = install.screen, let b = click.screen {
+                guard a.matches(b) else { return nil }
+                factors.append("screen")
+            }
+            if let agrees = MatchingEngine.timezoneAgreement(install: install, click: click) {
+                guard agrees else { return nil }
+                factors.append("timezone")
+            }
+            if !installLanguages.isEmpty, !click.languages.isEmpty {
+                let languages: Set<String>
+                if let known = clickLanguages[click.languages] { languages = known } else {
+                    languages = Normalize.primaryLanguages(click.languages)
+                    clickLanguages[click.languages] = languages
+                }
+                if !languages.isEmpty {
+                    guard !installLanguages.isDisjoint(with: languages) else { return nil }
+                    factors.append("language")
+                }
+            }
+            return factors
         }
-        if let a = install.deviceClass, let b = click.deviceClass {
-            guard a == b else { return nil }
-            factors.append("device")
-        }
-        if let a = install.screen, let b = click.screen {
-            guard a.matches(b) else { return nil }
-            factors.append("screen")
-        }
-        if let agrees = timezoneAgreement(install: install, click: click) {
-            guard agrees else { return nil }
-            factors.append("timezone")
-        }
-        let installLanguages = Normalize.primaryLanguages(install.languages)
-        let clickLanguages = Normalize.primaryLanguages(click.languages)
-        if !installLanguages.isEmpty, !clickLanguages.isEmpty {
-            guard !installLanguages.isDisjoint(with: clickLanguages) else { return nil }
-            factors.append("language")
-        }
-        return factors
     }
 
     /// Zone ids when both have one; else UTC offsets (a zone's offset taken at its side's time).

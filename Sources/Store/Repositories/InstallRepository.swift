@@ -157,20 +157,20 @@ public struct InstallRepository: Sendable {
     }
 
     /// Unclaimed human clicks of the project, newest first, with each link's window resolved
-    /// (link, then template, then the project's).
+    /// (link, then template, then the project's) once per distinct link rather than per row.
     static func candidates(_ connection: SQLiteConnection, where condition: String, _ values: [any SQLiteValue],
                            projectID: String, window: Int, limit: Int) throws -> [CandidateClick] {
         let sql = """
             SELECT c.click_id, c.link_id, c.created_at, c.platform, c.os_version, c.device_class, c.screen_width, c.screen_height,
-                c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent,
-                coalesce(l.attribution_window_hours, t.attribution_window_hours, ?)
-            FROM clicks c LEFT JOIN links l ON l.id = c.link_id LEFT JOIN templates t ON t.id = l.template_id
+                c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent
+            FROM clicks c
             WHERE c.project_id = ? AND \(condition) AND c.is_bot = 0 AND c.claimed_at IS NULL
             ORDER BY c.created_at DESC LIMIT ?
             """
         let statement = try connection.statement(sql)
-        try statement.bind([window, projectID] + values.map { $0 as (any SQLiteValue)? } + [limit])
+        try statement.bind([projectID] + values.map { $0 as (any SQLiteValue)? } + [limit])
         var clicks: [CandidateClick] = []
+        var windows: [String: Int] = [:]
         while try statement.step() {
             let row = Row(statement: statement)
             let ratio = row.optionalDouble(8)
@@ -181,9 +181,19 @@ public struct InstallRepository: Sendable {
                 screen: ScreenSize(points: row.optionalDouble(6), row.optionalDouble(7), scale: ratio),
                 timezone: row.optionalString(9), utcOffsetMinutes: row.optionalInt(10).map(Int.init),
                 languages: row.optionalString(11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(12),
-                windowHours: Int(row.int(13))))
+                windowHours: window))
         }
         statement.reset()
+        for index in clicks.indices {
+            guard let linkID = clicks[index].linkID else { continue }
+            if windows[linkID] == nil {
+                windows[linkID] = try connection.queryOne("""
+                    SELECT coalesce(l.attribution_window_hours, t.attribution_window_hours, ?)
+                    FROM links l LEFT JOIN templates t ON t.id = l.template_id WHERE l.id = ?
+                    """, window, linkID) { Int($0.int(0)) } ?? window
+            }
+            clicks[index].windowHours = windows[linkID]!
+        }
         return clicks
     }
 
