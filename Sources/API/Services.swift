@@ -18,6 +18,7 @@ public struct Services: Sendable {
     public let erasure: ErasureRepository
     public let linkCache: LinkCache
     public let projectCache: ProjectCache
+    public let skanSchemas: SKANSchemaCache
     public let clientIP: ClientIPResolver
     /// SHA-256 of the admin key; nil turns the admin API off.
     public let adminKeyHash: [UInt8]?
@@ -40,6 +41,7 @@ public struct Services: Sendable {
         erasure = ErasureRepository(database: database)
         linkCache = LinkCache()
         projectCache = ProjectCache()
+        skanSchemas = SKANSchemaCache()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)
         adminKeyHash = adminKey.flatMap { $0.isEmpty ? nil : Secrets.sha256($0) }
         var base = publicURL

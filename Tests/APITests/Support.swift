@@ -14,10 +14,11 @@ final class TestApp: @unchecked Sendable {
     let server: HTTPServer
     var port: UInt16 { server.port }
 
-    init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil) throws {
+    init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil,
+         clock: any Clock = SystemClock()) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
-        services = Services(database: database, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL)
+        services = Services(database: database, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL)
         server = HTTPServer(host: "127.0.0.1", port: 0, responder: Application.makeRouter(services: services))
         try server.start()
     }
@@ -69,5 +70,25 @@ final class TestApp: @unchecked Sendable {
 
     func count(_ sql: String) throws -> Int64 {
         try database.read { try $0.queryOne(sql) { $0.int(0) } ?? -1 }
+    }
+}
+
+/// A clock tests move by hand.
+final class ManualClock: Clock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Int64
+
+    init(_ start: Timestamp = Timestamp(milliseconds: 1_763_700_000_000)) { current = start.milliseconds }
+
+    func now() -> Timestamp {
+        lock.lock()
+        defer { lock.unlock() }
+        return Timestamp(milliseconds: current)
+    }
+
+    func set(hours: Double, after start: Timestamp) {
+        lock.lock()
+        current = start.milliseconds + Int64(hours * 3_600_000)
+        lock.unlock()
     }
 }

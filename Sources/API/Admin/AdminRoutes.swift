@@ -102,6 +102,21 @@ enum AdminRoutes {
             return try .json(StatsBody(projectID: project.id, since: since, until: until, stats: stats), encoder: JSONCoders.encoder)
         })
 
+        router.get("/admin/v1/projects/:id/installs/:installId/skan", auth.guarded { request in
+            let project = try existingProject(request, services)
+            let installID = request.pathParameters["installId"] ?? ""
+            guard try services.installs.find(id: installID, projectID: project.id) != nil else {
+                throw HTTPError.notFound("project \(project.id) has no install \(installID)")
+            }
+            var data: [String: JSONValue] = [:]
+            if let values = try LinkrunnerRepository(database: services.database).skanValues(
+                installID: installID, now: services.clock.now(), skan: services.skanSchemas.context(for: project)) {
+                SKANFields.add(values, to: &data)
+                data["window"] = .number(Double(values.window))
+            }
+            return .json(bytes: JSONValue.object(data).serialized())
+        })
+
         router.delete("/admin/v1/projects/:id/installs/:installId", auth.guarded { request in
             let project = try existingProject(request, services)
             let installID = request.pathParameters["installId"] ?? ""

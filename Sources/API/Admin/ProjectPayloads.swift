@@ -93,7 +93,13 @@ struct SettingsPatch: Decodable {
         case .null: settings.skanSchema = nil
         case .value(let schema):
             guard case .object = schema else { throw HTTPError.invalidField("skan", "must be a JSON object") }
-            settings.skanSchema = String(decoding: try JSONCoders.sortedEncoder.encode(schema), as: UTF8.self)
+            let text = String(decoding: schema.serialized(), as: UTF8.self)
+            do {
+                _ = try SKANSchemaParser.parse(json: text)
+            } catch {
+                throw HTTPError(.unprocessableContent, code: "invalid_skan_schema", message: error.description)
+            }
+            settings.skanSchema = text
         }
         return settings
     }

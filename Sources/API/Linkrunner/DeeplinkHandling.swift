@@ -10,9 +10,16 @@ import Store
 enum DeeplinkHandling {
     static func handle(_ call: LinkrunnerRoutes.Call, lookup: LinkLookup) throws -> [String: JSONValue] {
         let url = try call.body.requiredString("deeplink_url", maxLength: 4096)
+        // SKAN values come with the answer when the install is known (all three keys or none).
+        let skan: SKANValues? = try (try? call.install()).flatMap { install in
+            try LinkrunnerRepository(database: call.services.database).skanValues(
+                installID: install.id, now: call.services.clock.now(), skan: call.services.skanSchemas.context(for: call.project))
+        }
         guard let (code, slug) = shortLinkPath(url), let (_, target) = try lookup.find(code: code, slug: slug),
               target.link.projectID == call.project.id else {
-            return ["deeplink": .string(url), "is_linkrunner": .bool(false)]
+            var data: [String: JSONValue] = ["deeplink": .string(url), "is_linkrunner": .bool(false)]
+            SKANFields.add(skan, to: &data)
+            return data
         }
         let services = call.services
         let device = try call.deviceData()
@@ -27,12 +34,14 @@ enum DeeplinkHandling {
             screenWidth: device.screenPoints?.width, screenHeight: device.screenPoints?.height, pixelRatio: device.screenPoints?.scale,
             timezone: device.timezone, utcOffsetMinutes: device.utcOffsetMinutes,
             languages: [device.locale, device.language].compactMap { $0 }, idfv: device.idfv, advertisingID: device.advertisingID))
-        return [
+        var data: [String: JSONValue] = [
             "deeplink": .string(target.appURL ?? url),
             "is_linkrunner": .bool(true),
             "campaign_data": CampaignData.campaign(target, installedAt: nil, clickedAt: now),
             "click_id": .string(clickID),
         ]
+        SKANFields.add(skan, to: &data)
+        return data
     }
 
     /// `https://host/{code}` or `https://host/{slug}/{code}` → (code, slug).

@@ -49,11 +49,13 @@ enum LinkrunnerRoutes {
                     deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
                     ip: client?.ipString, userAgent: device.userAgent)
                 services.installs.report(report, policy: MatchingPolicy(project: call.project.settings),
-                                         installID: TimeOrderedID.generate(at: now)) { result in
+                                         installID: TimeOrderedID.generate(at: now),
+                                         skan: services.skanSchemas.context(for: call.project)) { result in
                     done(Result {
-                        let install = try result.get().install
-                        var data = try CampaignData.attribution(of: install, project: call.project, services: services, includeMatch: false)
-                        data["install_id"] = .string(install.id)
+                        let outcome = try result.get()
+                        var data = try CampaignData.attribution(of: outcome.install, project: call.project, services: services, includeMatch: false)
+                        data["install_id"] = .string(outcome.install.id)
+                        SKANFields.add(outcome.skan, to: &data)
                         return data
                     })
                 }
@@ -68,10 +70,16 @@ enum LinkrunnerRoutes {
 
         sync("trigger", in: &router, services: services) { call in
             let install = try call.install()
+            var data: [String: JSONValue] = [:]
+            let skan = services.skanSchemas.context(for: call.project)
             if let user = try userData(call.body) {
-                try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: services.clock.now())
+                // A trigger (signup/login) counts as the event `signup`.
+                SKANFields.add(try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: services.clock.now(),
+                                                       signupEvent: true, skan: skan), to: &data)
+            } else {
+                SKANFields.add(try repository.skanValues(installID: install.id, now: services.clock.now(), skan: skan), to: &data)
             }
-            return [:]
+            return data
         }
 
         sync("set-user-data", in: &router, services: services) { call in
@@ -94,8 +102,12 @@ enum LinkrunnerRoutes {
                                         data: try call.body.json("event_data"), revenue: amount,
                                         currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
                                         occurredAt: now, receivedAt: now)
-                services.events.record(event, eventID: TimeOrderedID.generate(at: now)) { result in
-                    done(result.map { ["event_id": .string($0.eventID)] })
+                services.events.record(event, eventID: TimeOrderedID.generate(at: now), skan: services.skanSchemas.context(for: call.project)) { result in
+                    done(result.map { stored in
+                        var data: [String: JSONValue] = ["event_id": .string(stored.eventID)]
+                        SKANFields.add(stored.skan, to: &data)
+                        return data
+                    })
                 }
             } catch {
                 done(.failure(error))
@@ -121,8 +133,13 @@ enum LinkrunnerRoutes {
                     paymentID: try call.body.identifier("payment_id") ?? TimeOrderedID.generate(at: now), userID: userID, amount: amount,
                     currency: currency, type: try call.body.string("type", maxLength: 64) ?? "DEFAULT",
                     status: try call.body.string("status", maxLength: 64) ?? "PAYMENT_COMPLETED", data: try call.body.json("event_data"))
-                repository.capturePayment(payment, projectID: call.project.id, installID: install.id, now: now) { result in
-                    done(result.map { _ in ["payment_id": .string(payment.paymentID)] })
+                repository.capturePayment(payment, projectID: call.project.id, installID: install.id, now: now,
+                                          skan: services.skanSchemas.context(for: call.project)) { result in
+                    done(result.map { stored in
+                        var data: [String: JSONValue] = ["payment_id": .string(payment.paymentID)]
+                        SKANFields.add(stored.skan, to: &data)
+                        return data
+                    })
                 }
             } catch {
                 done(.failure(error))

@@ -43,8 +43,8 @@ public struct EventRepository: Sendable {
 
     /// Stores the event, committed before `completion` runs: its id, and whether it was already
     /// stored. `StoreError.notFound` when the project has no such install.
-    public func record(_ event: EventRecord, eventID: String,
-                       completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool), any Error>) -> Void) {
+    public func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil,
+                       completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
         database.write({ connection in
             // Resolved inside the transaction: one trip, and the install cannot vanish in between.
             let found: (id: String, userID: String?)?
@@ -68,10 +68,11 @@ public struct EventRepository: Sendable {
                 ON CONFLICT (project_id, client_event_id) WHERE client_event_id IS NOT NULL DO NOTHING
                 """, eventID, event.projectID, install.id, event.name, event.clientEventID, event.userID ?? install.userID, event.data, event.revenue,
                 event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds)
-            if inserted > 0 { return (eventID, false) }
+            let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
+            if inserted > 0 { return (eventID, false, values) }
             let existing = try connection.queryOne("SELECT id FROM events WHERE project_id = ? AND client_event_id = ?",
                                                    event.projectID, event.clientEventID) { $0.string(0) }
-            return (existing ?? eventID, true)
+            return (existing ?? eventID, true, values)
         }, completion: completion)
     }
 }

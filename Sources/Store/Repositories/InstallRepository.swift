@@ -45,6 +45,8 @@ public struct InstallOutcome: Sendable {
     public var install: StoredInstall
     /// False when tier 0 found this install already stored.
     public var isNew: Bool
+    /// SKAN values due with this response, if the project has a schema.
+    public var skan: SKANValues? = nil
 }
 
 public struct InstallRepository: Sendable {
@@ -54,9 +56,13 @@ public struct InstallRepository: Sendable {
 
     /// Finds the install again (tier 0) or matches and stores it, all in one write transaction on
     /// the single writer: a click is claimed by at most one install, whatever runs concurrently.
-    public func report(_ report: InstallReport, policy: MatchingPolicy, installID: String,
+    public func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context? = nil,
                        completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) {
-        database.write({ connection in try Self.report(report, policy: policy, installID: installID, connection) }, completion: completion)
+        database.write({ connection in
+            var outcome = try Self.report(report, policy: policy, installID: installID, connection)
+            outcome.skan = try SKANStore.evaluate(installID: outcome.install.id, context: skan, now: report.signals.time, connection)
+            return outcome
+        }, completion: completion)
     }
 
     public func reportAndWait(_ report: InstallReport, policy: MatchingPolicy, installID: String) throws -> InstallOutcome {

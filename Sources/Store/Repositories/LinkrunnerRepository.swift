@@ -35,7 +35,10 @@ public struct LinkrunnerRepository: Sendable {
     }
 
     /// Links the user to the install (signup/login, set-user-data).
-    public func saveUser(_ user: UserData, projectID: String, installID: String, now: Timestamp) throws {
+    /// - Parameter signupEvent: also store a `signup` event (a trigger counts as one for SKAN).
+    @discardableResult
+    public func saveUser(_ user: UserData, projectID: String, installID: String, now: Timestamp, signupEvent: Bool = false,
+                         skan: SKANStore.Context? = nil) throws -> SKANValues? {
         try database.writeAndWait { connection in
             try connection.run("""
                 INSERT INTO users (project_id, user_id, install_id, name, email, phone, attributes, created_at, updated_at)
@@ -46,7 +49,18 @@ public struct LinkrunnerRepository: Sendable {
                     updated_at = excluded.updated_at
                 """, projectID, user.id, installID, user.name, user.email, user.phone, user.attributes, now.milliseconds, now.milliseconds)
             try connection.run("UPDATE installs SET user_id = ? WHERE id = ?", user.id, installID)
+            if signupEvent {
+                try connection.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES (?, ?, ?, 'signup', ?, ?, ?)",
+                                   TimeOrderedID.generate(at: now), projectID, installID, user.id, now.milliseconds, now.milliseconds)
+            }
+            return try SKANStore.evaluate(installID: installID, context: skan, now: now, connection)
         }
+    }
+
+    /// SKAN values for the install now (for calls that change nothing SKAN counts).
+    public func skanValues(installID: String, now: Timestamp, skan: SKANStore.Context?) throws -> SKANValues? {
+        guard skan != nil else { return nil }
+        return try database.writeAndWait { connection in try SKANStore.evaluate(installID: installID, context: skan, now: now, connection) }
     }
 
     /// Sets one of the install's own columns (push token, integrations, deep link opened).
@@ -83,8 +97,8 @@ public struct LinkrunnerRepository: Sendable {
 
     /// Stores the payment once per `payment_id` (a retry, even a concurrent one, stores nothing new);
     /// returns whether it was already there.
-    public func capturePayment(_ payment: Payment, projectID: String, installID: String, now: Timestamp,
-                               completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+    public func capturePayment(_ payment: Payment, projectID: String, installID: String, now: Timestamp, skan: SKANStore.Context? = nil,
+                               completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
         database.write({ connection in
             let inserted = try connection.run("""
                 INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, type, status, data, created_at)
@@ -92,7 +106,7 @@ public struct LinkrunnerRepository: Sendable {
                 ON CONFLICT (project_id, payment_id) DO NOTHING
                 """, TimeOrderedID.generate(at: now), projectID, installID, payment.paymentID, payment.userID, payment.amount,
                 payment.currency, payment.type, payment.status, payment.data, now.milliseconds)
-            return inserted == 0
+            return (inserted == 0, try SKANStore.evaluate(installID: installID, context: skan, now: now, connection))
         }, completion: completion)
     }
 

@@ -1,0 +1,45 @@
+public import Attribution
+import Foundation
+
+/// SKAN values for one install, computed and stored inside the caller's write transaction, so the
+/// state always moves with the event that changed it (and the single writer serialises the calls
+/// of one install: values cannot go down under concurrency).
+public enum SKANStore {
+    /// What evaluation needs of the project.
+    public struct Context: Sendable {
+        public var schema: SKANSchema
+        public init(schema: SKANSchema) { self.schema = schema }
+    }
+
+    /// Evaluates at `now` and stores the state; nil when no SKAN keys are due.
+    public static func evaluate(installID: String, context: Context?, now: Timestamp, _ connection: SQLiteConnection) throws -> SKANValues? {
+        guard let context, context.schema.enabled else { return nil }
+        guard let (platform, firstInit) = try connection.queryOne("SELECT platform, created_at FROM installs WHERE id = ?", installID, map: {
+            ($0.optionalString(0), Timestamp(milliseconds: $0.int(1)))
+        }) else { return nil }
+        var events = try connection.query("SELECT name, received_at, revenue, currency FROM events WHERE install_id = ?", installID) {
+            SKANEvent(name: $0.string(0), receivedAt: Timestamp(milliseconds: $0.int(1)), amount: $0.optionalDouble(2), currency: $0.optionalString(3))
+        }
+        // A completed payment counts as the schema's payment event; a removed one no longer counts.
+        events += try connection.query("""
+            SELECT created_at, amount, currency FROM payments WHERE install_id = ? AND removed_at IS NULL AND status = 'PAYMENT_COMPLETED'
+            """, installID) {
+            SKANEvent(name: context.schema.paymentEvent, receivedAt: Timestamp(milliseconds: $0.int(0)), amount: $0.double(1), currency: $0.string(2))
+        }
+        var state: [Int: SKANWindowState] = [:]
+        for (window, value) in try connection.query("SELECT window, fine, coarse, locked FROM skan_state WHERE install_id = ?", installID, map: {
+            (Int($0.int(0)), SKANWindowState(fine: $0.optionalInt(1).map(Int.init), coarse: $0.optionalString(2).flatMap(SKANSchema.Coarse.init),
+                                            locked: $0.bool(3)))
+        }) { state[window] = value }
+        let outcome = SKANEvaluator.evaluate(schema: context.schema, isIOS: platform == "ios", firstInit: firstInit, now: now,
+                                             events: events, state: state)
+        for (window, value) in outcome.state where state[window] != value {
+            try connection.run("""
+                INSERT INTO skan_state (install_id, window, fine, coarse, locked, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (install_id, window) DO UPDATE SET fine = excluded.fine, coarse = excluded.coarse,
+                    locked = excluded.locked, updated_at = excluded.updated_at
+                """, installID, window, value.fine, value.coarse?.rawValue, value.locked, now.milliseconds)
+        }
+        return outcome.values
+    }
+}
