@@ -100,6 +100,14 @@ private func replay(_ vector: Vector, schema: SKANSchema?) -> [SKANValues?] {
         #expect(Array(outputs.suffix(vector.expected.count)) == vector.expected)
     }
 
+    @Test func anUnknownCurrencyCountsTheEventButNotItsAmountAndIsReported() throws {
+        let schema = try SKANSchemaParser.parse(json: specSchemaJSON)
+        let outcome = SKANEvaluator.evaluate(schema: schema, isIOS: true, firstInit: firstInit, now: at(2),
+                                             events: [SKANEvent(name: "purchase", receivedAt: at(2), amount: 500, currency: "XYZ")], state: [:])
+        #expect(outcome.values == v(16, .medium, false, 1))
+        #expect(outcome.unknownCurrencies == ["XYZ"])
+    }
+
     @Test func theSpecSchemaParses() throws {
         let schema = try SKANSchemaParser.parse(json: specSchemaJSON)
         #expect(schema.fx == ["EUR": 1.10, "INR": 0.012])

@@ -53,6 +53,8 @@ public enum SKANEvaluator {
         public var values: SKANValues?
         /// State by window (1…3) to store.
         public var state: [Int: SKANWindowState]
+        /// Currencies of counted events with no `fx` rate: their amounts were left out (log it).
+        public var unknownCurrencies: Set<String> = []
     }
 
     public static func evaluate(schema: SKANSchema?, isIOS: Bool, firstInit: Timestamp, now: Timestamp, events: [SKANEvent],
@@ -94,13 +96,15 @@ public enum SKANEvaluator {
         current.coarse = coarse
         current.locked = lock
         newState[windowIndex + 1] = current
-        return Outcome(values: SKANValues(fine: fine, coarse: coarse, lock: lock, window: windowIndex + 1), state: newState)
+        return Outcome(values: SKANValues(fine: fine, coarse: coarse, lock: lock, window: windowIndex + 1), state: newState,
+                       unknownCurrencies: facts.unknownCurrencies)
     }
 
     /// What the events in scope amount to.
     struct Facts {
         var counts: [String: Int] = [:]
         var revenue = 0.0
+        var unknownCurrencies: Set<String> = []
         let hours: Double
 
         init(events: [SKANEvent], schema: SKANSchema, hours: Double) {
@@ -112,6 +116,7 @@ public enum SKANEvaluator {
                 // An unknown currency counts the event but not its amount.
                 if currency == schema.baseCurrency { revenue += amount }
                 else if let rate = schema.fx[currency] { revenue += amount * rate }
+                else { unknownCurrencies.insert(currency) }
             }
             revenue = (revenue * 1_000_000).rounded() / 1_000_000
         }

@@ -33,6 +33,9 @@ public enum SKANStore {
         }) { state[window] = value }
         let outcome = SKANEvaluator.evaluate(schema: context.schema, isIOS: platform == "ios", firstInit: firstInit, now: now,
                                              events: events, state: state)
+        if !outcome.unknownCurrencies.isEmpty {
+            warn("SKAN: amounts in \(outcome.unknownCurrencies.sorted().joined(separator: ", ")) left out of revenue (no fx rate)", installID: installID)
+        }
         for (window, value) in outcome.state where state[window] != value {
             try connection.run("""
                 INSERT INTO skan_state (install_id, window, fine, coarse, locked, updated_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -41,5 +44,17 @@ public enum SKANStore {
                 """, installID, window, value.fine, value.coarse?.rawValue, value.locked, now.milliseconds)
         }
         return outcome.values
+    }
+}
+
+extension SKANStore {
+    /// One JSON line on stderr, like the server's other log lines.
+    static func warn(_ message: String, installID: String) {
+        var line = Array(#"{"level":"warning","msg":"#.utf8)
+        JSONText.appendString(message, to: &line)
+        line += Array(#","install_id":"#.utf8)
+        JSONText.appendString(installID, to: &line)
+        line += Array("}\n".utf8)
+        FileHandle.standardError.write(Data(line))
     }
 }
