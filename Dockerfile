@@ -1,6 +1,6 @@
 # Multi-stage build: compile with the Swift toolchain, run on slim Debian with only the shared
-# libraries the binary links (libsqlite3, libssl). Completed with health checks and config in the
-# operations work; this stage set already builds and runs the server.
+# libraries the binary needs beyond the base image (libsqlite3, libssl). scripts/check-container
+# verifies that claim against the release binary with ldd, since no Docker engine runs in CI.
 FROM swift:6.1-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
@@ -9,17 +9,21 @@ WORKDIR /src
 # even to build one product. .dockerignore keeps build products and databases out.
 COPY . .
 RUN swift build -c release --static-swift-stdlib --product attributiond \
-    && cp "$(swift build -c release --show-bin-path)/attributiond" /usr/local/bin/attributiond
+    && cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/attributiond" /usr/local/bin/attributiond
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data attributiond \
-    && mkdir -p /data && chown attributiond /data
+    && mkdir -p /data /etc/attributiond && chown attributiond /data
 COPY --from=build /usr/local/bin/attributiond /usr/local/bin/attributiond
+COPY config/attributiond.json /etc/attributiond/attributiond.json
 USER attributiond
 WORKDIR /data
 VOLUME /data
 EXPOSE 8080
+ENV ATTRIBUTIOND_CONFIG=/etc/attributiond/attributiond.json \
+    ATTRIBUTIOND_DB=/data/attributiond.sqlite
+HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 CMD ["attributiond", "healthcheck", "--url", "http://127.0.0.1:8080"]
 ENTRYPOINT ["attributiond"]
 CMD ["serve", "--host", "::", "--port", "8080"]

@@ -144,6 +144,16 @@ final class ServerProcess {
         #expect(server.terminateAndWait(signal: SIGINT) == 0)
     }
 
+    @Test func healthcheckExitCodes() throws {
+        let server = try ServerProcess()
+        #expect(try run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)"]).status == 0)
+        _ = server.terminateAndWait()
+        let down = try run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)", "--timeout", "1"])
+        #expect(down.status == 1)
+        #expect(down.stderr.contains("no answer"))
+        #expect(try run(["healthcheck", "--url", "ftp://example"]).status == 2)
+    }
+
     @Test func portInUseFailsWithAMessage() throws {
         let first = try ServerProcess()
         let second = try run(["serve", "--host", "127.0.0.1", "--port", String(first.port), "--db", first.databasePath])
