@@ -25,6 +25,13 @@ public enum Application {
         return router.build()
     }
 
+    /// The router behind the per-IP rate limit (when `rateLimit` is set).
+    public static func makeResponder(services: Services, rateLimit: RateLimiter.Settings?) -> any HTTPResponder {
+        let router = makeRouter(services: services)
+        guard let rateLimit else { return router }
+        return RateLimitedResponder(inner: router, limiter: RateLimiter(settings: rateLimit), clientIP: services.clientIP)
+    }
+
     /// Store refusals are the client's to fix (409/404); anything else is ours (500, no details).
     static let errorResponse: @Sendable (any Error, HTTPRequest) -> HTTPResponse = { error, request in
         switch error {

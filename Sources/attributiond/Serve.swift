@@ -48,7 +48,9 @@ struct Serve: ParsableCommand {
         }
 
         let server = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits,
-                                responder: Application.makeRouter(services: services))
+                                responder: Application.makeResponder(services: services, rateLimit: configuration.rateLimit.map {
+                                    RateLimiter.Settings(ratePerSecond: $0.perSecond, burst: $0.burst)
+                                }))
         let stopped = DispatchSemaphore(value: 0)
         // Installed before the server listens: a signal that arrives as soon as "listening" is
         // logged must find its handler (an inherited SIG_IGN would otherwise swallow it).

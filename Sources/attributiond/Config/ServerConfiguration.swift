@@ -20,6 +20,8 @@ struct ServerConfiguration {
     var logLevel = "info"
     var logIP = true
     var limits = HTTPServerLimits()
+    /// Per-IP requests a second on public endpoints and the burst allowed; nil: no limit.
+    var rateLimit: (perSecond: Double, burst: Double)? = (100, 200)
     /// Projects declared in the file, reconciled at start.
     var projects: [JSONValue] = []
     /// The file these settings came from, if any.
@@ -74,6 +76,7 @@ enum ConfigurationLoader {
             case "log_level": configuration.logLevel = try logLevel(try string(value, key), key)
             case "log_ip": configuration.logIP = try bool(value, key)
             case "limits": try applyLimits(value, to: &configuration.limits)
+            case "rate_limit": configuration.rateLimit = try rateLimit(value, key)
             case "projects":
                 guard case .array(let projects) = value else { throw ConfigurationError(key: key, message: "must be an array of projects") }
                 configuration.projects = projects
@@ -119,6 +122,9 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_DRAIN_SECONDS": configuration.drainSeconds = try integer(.string(text), name, 0...3600)
             case "ATTRIBUTIOND_LOG_LEVEL": configuration.logLevel = try logLevel(text, name)
             case "ATTRIBUTIOND_LOG_IP": configuration.logIP = try bool(.string(text), name)
+            case "ATTRIBUTIOND_RATE_LIMIT":
+                let rate = try integer(.string(text), name, 0...1_000_000)
+                configuration.rateLimit = rate == 0 ? nil : (Double(rate), Double(rate) * 2)
             default: throw ConfigurationError(key: name, message: "unknown environment variable (see config/README.md)")
             }
         }
@@ -194,6 +200,20 @@ enum ConfigurationLoader {
             throw ConfigurationError(key: key, message: "must be one of \(levels.joined(separator: ", "))")
         }
         return text.lowercased()
+    }
+
+    /// `{"requests_per_second": 100, "burst": 200}`; a rate of 0 turns the limit off.
+    private static func rateLimit(_ value: JSONValue, _ key: String) throws -> (perSecond: Double, burst: Double)? {
+        guard case .object(let object) = value else { throw ConfigurationError(key: key, message: "must be an object") }
+        var rate = 100.0, burst: Double?
+        for (name, item) in object.sorted(by: { $0.key < $1.key }) {
+            switch name {
+            case "requests_per_second": rate = Double(try integer(item, "\(key).\(name)", 0...1_000_000))
+            case "burst": burst = Double(try integer(item, "\(key).\(name)", 1...10_000_000))
+            default: throw ConfigurationError(key: "\(key).\(name)", message: "unknown key (see config/README.md for the keys)")
+            }
+        }
+        return rate == 0 ? nil : (rate, burst ?? rate * 2)
     }
 
     private static func publicURL(_ text: String?, _ key: String) throws -> String? {

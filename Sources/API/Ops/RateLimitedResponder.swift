@@ -1,0 +1,39 @@
+import Dispatch
+public import HTTP
+
+/// Puts the per-IP limit in front of the application's public endpoints. The admin API and health
+/// probes are exempt (operators and orchestrators must always get through).
+public struct RateLimitedResponder: HTTPResponder {
+    let inner: any HTTPResponder
+    let limiter: RateLimiter
+    let clientIP: ClientIPResolver
+    let now: @Sendable () -> UInt64
+
+    public init(inner: any HTTPResponder, limiter: RateLimiter, clientIP: ClientIPResolver) {
+        self.init(inner: inner, limiter: limiter, clientIP: clientIP, now: { DispatchTime.now().uptimeNanoseconds })
+    }
+
+    init(inner: any HTTPResponder, limiter: RateLimiter, clientIP: ClientIPResolver, now: @escaping @Sendable () -> UInt64) {
+        self.inner = inner
+        self.limiter = limiter
+        self.clientIP = clientIP
+        self.now = now
+    }
+
+    public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        let path = request.path
+        let exempt = path.hasPrefix("/admin/") || path == "/health" || path.hasPrefix("/health/") || path == "/metrics"
+        guard !exempt, let client = clientIP.clientAddress(of: request),
+              let wait = limiter.retryAfter(client: client.ipString, now: now()) else {
+            inner.respond(to: request, completion: completion)
+            return
+        }
+        let seconds = max(1, Int(wait.rounded(.up)))
+        let message = "too many requests from this address; retry in \(seconds) s"
+        var response = path.hasPrefix("/api/client/")
+            ? Envelope.error(.tooManyRequests, message)
+            : ErrorBody.response(status: .tooManyRequests, code: "rate_limited", message: message)
+        response.headers.add("Retry-After", String(seconds))
+        completion(response)
+    }
+}

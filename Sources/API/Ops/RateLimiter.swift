@@ -1,0 +1,66 @@
+import Foundation
+
+/// Per-client token buckets: `ratePerSecond` tokens a second, at most `burst` banked. Memory is
+/// bounded: the table lives in shards of at most `maxClientsPerShard` clients; a full shard first
+/// forgets clients whose buckets have refilled (they are indistinguishable from new ones), then,
+/// if still full, starts over — a flood of addresses can cost memory up to the cap, never beyond.
+public final class RateLimiter: @unchecked Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var ratePerSecond: Double
+        public var burst: Double
+        public init(ratePerSecond: Double, burst: Double) {
+            self.ratePerSecond = ratePerSecond
+            self.burst = burst
+        }
+    }
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: UInt64
+    }
+
+    private final class Shard {
+        let lock = NSLock()
+        var buckets: [String: Bucket] = [:]  // guarded by `lock`
+    }
+
+    public let settings: Settings
+    private let shards: [Shard]
+    private let maxClientsPerShard: Int
+
+    public init(settings: Settings, maxClients: Int = 200_000, shardCount: Int = 16) {
+        self.settings = settings
+        shards = (0..<shardCount).map { _ in Shard() }
+        maxClientsPerShard = max(1, maxClients / shardCount)
+    }
+
+    /// nil when the request may go ahead; otherwise the seconds until it could.
+    public func retryAfter(client: String, now: UInt64) -> Double? {
+        let shard = shards[Int(UInt(bitPattern: client.hashValue) % UInt(shards.count))]
+        shard.lock.lock()
+        defer { shard.lock.unlock() }
+        var bucket = shard.buckets[client] ?? Bucket(tokens: settings.burst, updated: now)
+        let elapsed = Double(now &- bucket.updated) / 1e9
+        bucket.tokens = min(settings.burst, bucket.tokens + elapsed * settings.ratePerSecond)
+        bucket.updated = now
+        if bucket.tokens >= 1 {
+            bucket.tokens -= 1
+            store(bucket, for: client, in: shard, now: now)
+            return nil
+        }
+        store(bucket, for: client, in: shard, now: now)
+        return (1 - bucket.tokens) / settings.ratePerSecond
+    }
+
+    /// Clients currently remembered (for tests and metrics).
+    public var trackedClients: Int { shards.reduce(0) { total, shard in shard.lock.withLock { total + shard.buckets.count } } }
+
+    private func store(_ bucket: Bucket, for client: String, in shard: Shard, now: UInt64) {
+        if shard.buckets[client] == nil, shard.buckets.count >= maxClientsPerShard {
+            let refill = settings.burst / settings.ratePerSecond
+            shard.buckets = shard.buckets.filter { Double(now &- $0.value.updated) / 1e9 < refill }
+            if shard.buckets.count >= maxClientsPerShard { shard.buckets.removeAll(keepingCapacity: true) }
+        }
+        shard.buckets[client] = bucket
+    }
+}
