@@ -2,6 +2,7 @@ import API
 import ArgumentParser
 @preconcurrency import Dispatch
 import HTTP
+import Attribution
 import Store
 #if canImport(Glibc)
 import Glibc
@@ -51,6 +52,10 @@ struct Serve: ParsableCommand {
                                 responder: Application.makeResponder(services: services, rateLimit: configuration.rateLimit.map {
                                     RateLimiter.Settings(ratePerSecond: $0.perSecond, burst: $0.burst)
                                 }))
+        let retention = configuration.clickRetentionHours == 0 ? nil : RetentionJob(
+            retention: ClickRetention(database: database), hours: configuration.clickRetentionHours, clock: services.clock) { deleted, cutoff in
+            LifecycleLog.write(level: "info", message: "retention", fields: ["deleted_clicks": String(deleted), "before": cutoff.iso8601])
+        }
         let stopped = DispatchSemaphore(value: 0)
         // Installed before the server listens: a signal that arrives as soon as "listening" is
         // logged must find its handler (an inherited SIG_IGN would otherwise swallow it).
@@ -71,6 +76,7 @@ struct Serve: ParsableCommand {
         ])
         stopped.wait()
         withExtendedLifetime(signals) {}
+        retention?.stop()
         do {
             try database.flushAndCheckpoint()
         } catch {

@@ -22,6 +22,8 @@ struct ServerConfiguration {
     var limits = HTTPServerLimits()
     /// Per-IP requests a second on public endpoints and the burst allowed; nil: no limit.
     var rateLimit: (perSecond: Double, burst: Double)? = (100, 200)
+    /// Hours of clicks to keep; nil: the longest attribution window in use + 24 h; 0: keep all.
+    var clickRetentionHours: Int?
     /// Projects declared in the file, reconciled at start.
     var projects: [JSONValue] = []
     /// The file these settings came from, if any.
@@ -77,6 +79,7 @@ enum ConfigurationLoader {
             case "log_ip": configuration.logIP = try bool(value, key)
             case "limits": try applyLimits(value, to: &configuration.limits)
             case "rate_limit": configuration.rateLimit = try rateLimit(value, key)
+            case "click_retention_hours": configuration.clickRetentionHours = try integer(value, key, 0...87_600)
             case "projects":
                 guard case .array(let projects) = value else { throw ConfigurationError(key: key, message: "must be an array of projects") }
                 configuration.projects = projects
@@ -122,6 +125,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_DRAIN_SECONDS": configuration.drainSeconds = try integer(.string(text), name, 0...3600)
             case "ATTRIBUTIOND_LOG_LEVEL": configuration.logLevel = try logLevel(text, name)
             case "ATTRIBUTIOND_LOG_IP": configuration.logIP = try bool(.string(text), name)
+            case "ATTRIBUTIOND_CLICK_RETENTION_HOURS": configuration.clickRetentionHours = try integer(.string(text), name, 0...87_600)
             case "ATTRIBUTIOND_RATE_LIMIT":
                 let rate = try integer(.string(text), name, 0...1_000_000)
                 configuration.rateLimit = rate == 0 ? nil : (Double(rate), Double(rate) * 2)

@@ -1,0 +1,67 @@
+public import Attribution
+public import Dispatch
+import Foundation
+
+/// Deletes clicks nobody can be attributed to any more: older than the longest attribution window
+/// in use (projects, templates, links) plus a margin. In batches of `batchSize`, each its own
+/// write, so the writer is never held for long and other writes run between batches. Clicks are
+/// inserted in time order, so the oldest sit at the lowest rowids: no time index is needed.
+public struct ClickRetention: Sendable {
+    let database: Database
+    public var batchSize = 1000
+    public var marginHours = 24
+
+    public init(database: Database) { self.database = database }
+
+    /// Hours of clicks to keep: the longest window in use plus the margin.
+    public func automaticHours() throws -> Int {
+        let longest = try database.read { connection in
+            try connection.queryOne("""
+                SELECT max(h) FROM (
+                    SELECT max(attribution_window_hours) AS h FROM projects
+                    UNION ALL SELECT max(attribution_window_hours) FROM templates
+                    UNION ALL SELECT max(attribution_window_hours) FROM links)
+                """) { $0.optionalInt(0) } ?? nil
+        }
+        return Int(longest ?? 168) + marginHours
+    }
+
+    /// Deletes every click created before `cutoff`; returns how many.
+    @discardableResult
+    public func deleteClicks(before cutoff: Timestamp) throws -> Int {
+        var total = 0
+        while true {
+            let deleted = try database.writeAndWait { [batchSize] connection -> Int in
+                guard let (oldestID, oldestTime) = try connection.queryOne("SELECT id, created_at FROM clicks ORDER BY id LIMIT 1", map: {
+                    ($0.int(0), $0.int(1))
+                }), oldestTime < cutoff.milliseconds else { return 0 }
+                return try connection.run("""
+                    DELETE FROM clicks WHERE id >= ? AND id < ? + ? AND created_at < ?
+                    """, oldestID, oldestID, Int64(batchSize), cutoff.milliseconds)
+            }
+            total += deleted
+            if deleted == 0 { return total }
+        }
+    }
+}
+
+/// Runs `ClickRetention` periodically.
+public final class RetentionJob: @unchecked Sendable {
+    private let timer: any DispatchSourceTimer
+    private let queue = DispatchQueue(label: "attributiond.retention", qos: .utility)
+
+    /// - Parameter hours: clicks to keep in hours; nil: the automatic value. Never started for 0.
+    public init(retention: ClickRetention, hours: Int?, clock: any Clock, every interval: DispatchTimeInterval = .seconds(600),
+                log: @escaping @Sendable (Int, Timestamp) -> Void) {
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .seconds(30), repeating: interval, leeway: .seconds(5))
+        timer.setEventHandler {
+            guard let keep = try? hours ?? retention.automaticHours() else { return }
+            let cutoff = clock.now().adding(seconds: -Int64(keep) * 3600)
+            if let deleted = try? retention.deleteClicks(before: cutoff), deleted > 0 { log(deleted, cutoff) }
+        }
+        timer.resume()
+    }
+
+    public func stop() { timer.cancel() }
+}

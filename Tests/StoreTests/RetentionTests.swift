@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import Attribution
+@testable import Store
+
+@Suite struct RetentionTests {
+    @Test func deletesOnlyClicksOlderThanTheCutoffInBatches() throws {
+        let temp = try TemporaryDatabase()
+        let database = temp.database
+        let now = Timestamp(milliseconds: 1_763_700_000_000)
+        let project = try ProjectRepository(database: database).create(name: "P", settings: ProjectSettings()).project
+        try database.writeAndWait { connection in
+            // 2,500 old clicks then 300 recent ones, in time order as the server writes them.
+            for index in 0..<2800 {
+                let hoursAgo: Int64 = index < 2500 ? 400 - Int64(index / 100) : 10
+                let click = Click(clickID: "c\(index)", projectID: project.id, linkID: nil, source: .link,
+                                  createdAt: now.adding(seconds: -hoursAgo * 3600))
+                try ClickRepository.insert(click, connection)
+            }
+        }
+        var retention = ClickRetention(database: database)
+        retention.batchSize = 1000
+        #expect(try retention.automaticHours() == 168 + 24)
+        let deleted = try retention.deleteClicks(before: now.adding(seconds: -192 * 3600))
+        #expect(deleted == 2500)
+        let left = try database.read { try $0.queryOne("SELECT count(*), min(created_at) FROM clicks") { ($0.int(0), $0.int(1)) } }
+        #expect(left?.0 == 300)
+        #expect(left?.1 == now.adding(seconds: -10 * 3600).milliseconds)
+        #expect(try retention.deleteClicks(before: now.adding(seconds: -192 * 3600)) == 0)  // nothing more, and it stops at once
+    }
+
+    @Test func theLongestWindowInUseSetsTheAutomaticRetention() throws {
+        let temp = try TemporaryDatabase()
+        var settings = ProjectSettings()
+        settings.attributionWindowHours = 720
+        _ = try ProjectRepository(database: temp.database).create(name: "Long", settings: settings)
+        #expect(try ClickRetention(database: temp.database).automaticHours() == 744)
+    }
+}
