@@ -8,11 +8,12 @@ public enum Application {
     /// (shared/spec/links-and-clicks.md, "Click routes").
     public static let reservedPrefixes = ["api", "health", ".well-known", "metrics", "c", "admin"]
 
-    public static func makeRouter(services: Services) -> Router {
+    public static func makeRouter(services: Services, openConnections: @escaping @Sendable () -> Int = { 0 }) -> Router {
         var router = RouterBuilder()
         for prefix in reservedPrefixes { router.reserve(prefix) }
         router.errorResponse = errorResponse
         HealthRoutes.register(in: &router, services: services)
+        MetricsRoutes.register(in: &router, services: services, openConnections: openConnections)
         AdminRoutes.register(in: &router, services: services)
         AdminLinkRoutes.register(in: &router, services: services)
         LinkFortyLinkRoutes.register(in: &router, services: services)
@@ -25,11 +26,15 @@ public enum Application {
         return router.build()
     }
 
-    /// The router behind the per-IP rate limit (when `rateLimit` is set).
-    public static func makeResponder(services: Services, rateLimit: RateLimiter.Settings?) -> any HTTPResponder {
-        let router = makeRouter(services: services)
-        guard let rateLimit else { return router }
-        return RateLimitedResponder(inner: router, limiter: RateLimiter(settings: rateLimit), clientIP: services.clientIP)
+    /// The router behind the per-IP rate limit (when `rateLimit` is set), observed for metrics
+    /// and request logs (when `log` is given). `openConnections` samples the server for /metrics.
+    public static func makeResponder(services: Services, rateLimit: RateLimiter.Settings?, log: RequestLog? = nil,
+                                     openConnections: @escaping @Sendable () -> Int = { 0 }) -> any HTTPResponder {
+        let router = makeRouter(services: services, openConnections: openConnections)
+        let limited: any HTTPResponder = rateLimit.map {
+            RateLimitedResponder(inner: router, limiter: RateLimiter(settings: $0), clientIP: services.clientIP)
+        } ?? router
+        return ObservedResponder(inner: limited, router: router, metrics: services.metrics, log: log, services: services)
     }
 
     /// Store refusals are the client's to fix (409/404); anything else is ours (500, no details).

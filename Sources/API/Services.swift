@@ -19,6 +19,7 @@ public struct Services: Sendable {
     public let linkCache: LinkCache
     public let projectCache: ProjectCache
     public let skanSchemas: SKANSchemaCache
+    public let metrics: Metrics
     public let clientIP: ClientIPResolver
     /// SHA-256 of the admin key; nil turns the admin API off.
     public let adminKeyHash: [UInt8]?
@@ -42,6 +43,7 @@ public struct Services: Sendable {
         linkCache = LinkCache()
         projectCache = ProjectCache()
         skanSchemas = SKANSchemaCache()
+        metrics = Metrics()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)
         adminKeyHash = adminKey.flatMap { $0.isEmpty ? nil : Secrets.sha256($0) }
         var base = publicURL

@@ -48,10 +48,15 @@ struct Serve: ParsableCommand {
             throw ExitCode(2)
         }
 
+        // Request lines at info level and below; `log_level: warning` or higher turns them off.
+        let requestLog = ["trace", "debug", "info"].contains(configuration.logLevel) ? RequestLog(logIP: configuration.logIP) : nil
+        let connections = ConnectionCount()
         let server = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits,
-                                responder: Application.makeResponder(services: services, rateLimit: configuration.rateLimit.map {
-                                    RateLimiter.Settings(ratePerSecond: $0.perSecond, burst: $0.burst)
-                                }))
+                                responder: Application.makeResponder(
+                                    services: services,
+                                    rateLimit: configuration.rateLimit.map { RateLimiter.Settings(ratePerSecond: $0.perSecond, burst: $0.burst) },
+                                    log: requestLog, openConnections: { connections.server?.openConnectionCount ?? 0 }))
+        connections.server = server
         let retention = configuration.clickRetentionHours == 0 ? nil : RetentionJob(
             retention: ClickRetention(database: database), hours: configuration.clickRetentionHours, clock: services.clock) { deleted, cutoff in
             LifecycleLog.write(level: "info", message: "retention", fields: ["deleted_clicks": String(deleted), "before": cutoff.iso8601])
@@ -77,6 +82,7 @@ struct Serve: ParsableCommand {
         stopped.wait()
         withExtendedLifetime(signals) {}
         retention?.stop()
+        requestLog?.flush()
         do {
             try database.flushAndCheckpoint()
         } catch {
@@ -109,4 +115,9 @@ final class SignalHandling {
         }
         signal(SIGPIPE, SIG_IGN)
     }
+}
+
+/// Lets /metrics read the server's connection count (the server is made after its responder).
+final class ConnectionCount: @unchecked Sendable {
+    var server: HTTPServer?
 }

@@ -20,6 +20,7 @@ enum LinkFortyInstallRoutes {
                 services.installs.report(report, policy: policy, installID: TimeOrderedID.generate(at: report.signals.time)) { result in
                     done(Result {
                         let outcome = try result.get()
+                        if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
                         return try .json(InstallResponse(outcome.install, deepLink: try deepLinkData(for: outcome.install, project: project, services: services)),
                                          encoder: JSONCoders.encoder)
                     })

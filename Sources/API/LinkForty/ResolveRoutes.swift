@@ -51,6 +51,7 @@ enum ResolveRoutes {
             isBot: false, screenWidth: width, screenHeight: height, pixelRatio: width == nil && height == nil ? nil : 1,
             timezone: fingerprint["fp_tz"].flatMap { TimeZoneNames.isValid($0) ? $0 : nil },
             languages: language.map { [$0] } ?? Click.languages(fromAcceptLanguage: request.headers["Accept-Language"])))
+        services.metrics.recordClick()
         var response = try HTTPResponse.json(DeepLinkData(target: target, utm: utm, clickID: clickID, clickedAt: now), encoder: JSONCoders.encoder)
         response.headers.add("X-Click-Id", clickID)
         return response

@@ -53,6 +53,7 @@ enum LinkrunnerRoutes {
                                          skan: services.skanSchemas.context(for: call.project)) { result in
                     done(Result {
                         let outcome = try result.get()
+                        if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
                         var data = try CampaignData.attribution(of: outcome.install, project: call.project, services: services, includeMatch: false)
                         data["install_id"] = .string(outcome.install.id)
                         SKANFields.add(outcome.skan, to: &data)

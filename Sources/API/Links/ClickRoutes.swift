@@ -42,6 +42,7 @@ enum ClickRoutes {
             query: request.clickQuery, utm: utm, platform: platform, osVersion: agent.osVersion, deviceClass: agent.deviceClass,
             isBot: isBot, languages: Click.languages(fromAcceptLanguage: acceptLanguage)))
         if !isBot { entry.clicks.add(1, ordering: .relaxed) }
+        services.metrics.recordClick()
 
         let clickHeader: HTTPHeaders = ["X-Click-Id": clickID]
         switch target.response(for: platform, clickID: clickID, utm: utm) {

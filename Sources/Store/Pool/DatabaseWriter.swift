@@ -32,6 +32,12 @@ public final class DatabaseWriter: @unchecked Sendable {
     private let gatherDelay: DispatchTimeInterval = .milliseconds(10)
     private let pending = Mutex(Pending())
     private let queuedCount = Atomic<Int>(0)
+    private let lastCommitNanoseconds = Atomic<Int>(0)
+    private let lastBatch = Atomic<Int>(0)
+
+    /// How long the last commit took, and how many writes it carried (for /metrics).
+    public var lastCommitSeconds: Double { Double(lastCommitNanoseconds.load(ordering: .relaxed)) / 1e9 }
+    public var lastBatchSize: Int { lastBatch.load(ordering: .relaxed) }
 
     /// - Parameter maxBatch: the most writes committed in one transaction (1 turns group commit off,
     ///   the baseline the benchmark compares against).
@@ -141,6 +147,11 @@ public final class DatabaseWriter: @unchecked Sendable {
     }
 
     private func commit(_ batch: [WriteItem]) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        defer {
+            lastCommitNanoseconds.store(Int(DispatchTime.now().uptimeNanoseconds - started), ordering: .relaxed)
+            lastBatch.store(batch.count, ordering: .relaxed)
+        }
         do {
             try connection.run("BEGIN IMMEDIATE")
         } catch {

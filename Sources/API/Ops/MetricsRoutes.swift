@@ -1,0 +1,19 @@
+import HTTP
+import Store
+
+/// `GET /metrics`: Prometheus text, behind the admin key (off, 404, without one).
+enum MetricsRoutes {
+    static func register(in router: inout RouterBuilder, services: Services, openConnections: @escaping @Sendable () -> Int) {
+        let auth = AdminAuth(keyHash: services.adminKeyHash)
+        router.get("/metrics", auth.guarded { _ in
+            let text = services.metrics.render(gauges: [
+                ("attributiond_open_connections", "Connections open now.", Double(openConnections())),
+                ("attributiond_write_queue_depth", "Writes waiting for their transaction.", Double(services.database.writer.queueDepth)),
+                ("attributiond_sqlite_commit_seconds_last", "Duration of the writer's last commit.", services.database.writer.lastCommitSeconds),
+                ("attributiond_sqlite_commit_batch_last", "Writes in the writer's last commit.", Double(services.database.writer.lastBatchSize)),
+            ])
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
+                                body: Array(text.utf8))
+        })
+    }
+}

@@ -1,0 +1,74 @@
+import Attribution
+import Dispatch
+import Foundation
+import Store
+
+/// One JSON line per request on stderr: time, method, route pattern, status, duration in µs,
+/// response bytes, and the client IP — or a hash of it when `log_ip` is false. Lines are buffered
+/// and written by a background queue every 100 ms (or at 64 KiB), not with a syscall per request.
+public final class RequestLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer: [UInt8] = []  // guarded by `lock`
+    private let queue = DispatchQueue(label: "attributiond.log", qos: .utility)
+    private let timer: any DispatchSourceTimer
+    private let logIP: Bool
+    private let write: @Sendable ([UInt8]) -> Void
+
+    public convenience init(logIP: Bool) {
+        self.init(logIP: logIP) { bytes in FileHandle.standardError.write(Data(bytes)) }
+    }
+
+    init(logIP: Bool, write: @escaping @Sendable ([UInt8]) -> Void) {
+        self.logIP = logIP
+        self.write = write
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in self?.flush() }
+        timer.resume()
+    }
+
+    deinit { timer.cancel() }
+
+    func record(method: String, route: String, status: Int, microseconds: Int, bytes: Int, ip: String?, time: Timestamp) {
+        var line = Array(#"{"time":""#.utf8) + Array(time.iso8601.utf8) + Array(#"","level":"info","msg":"request","method":"#.utf8)
+        Self.append(method, to: &line)
+        line += Array(#","route":"#.utf8)
+        Self.append(route, to: &line)
+        line += Array(",\"status\":\(status),\"duration_us\":\(microseconds),\"bytes\":\(bytes)".utf8)
+        if let ip {
+            if logIP {
+                line += Array(#","ip":"#.utf8)
+                Self.append(ip, to: &line)
+            } else {
+                line += Array(#","ip_hash":""#.utf8) + Array(Secrets.sha256Hex(ip).prefix(16).utf8) + [UInt8(ascii: "\"")]
+            }
+        }
+        line += Array("}\n".utf8)
+        lock.lock()
+        buffer += line
+        let full = buffer.count >= 64 * 1024
+        lock.unlock()
+        if full { queue.async { self.flush() } }
+    }
+
+    /// Writes out what is buffered (also on shutdown).
+    public func flush() {
+        lock.lock()
+        let bytes = buffer
+        buffer.removeAll(keepingCapacity: true)
+        lock.unlock()
+        if !bytes.isEmpty { write(bytes) }
+    }
+
+    static func append(_ text: String, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): line += [0x5C, byte]
+            case 0..<0x20: line += Array(String(format: "\\u%04x", byte).utf8)
+            default: line.append(byte)
+            }
+        }
+        line.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import API
+import HTTP
+@testable import Store
+import TestSupport
+
+@Suite struct ObservabilityTests {
+    /// A server with metrics and a captured request log in front of the app.
+    final class Captured: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes: [UInt8] = []
+        func append(_ more: [UInt8]) { lock.lock(); bytes += more; lock.unlock() }
+        var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
+    }
+
+    private func observed(_ app: TestApp, logIP: Bool) throws -> (HTTPServer, RequestLog, Captured) {
+        let captured = Captured()
+        let log = RequestLog(logIP: logIP) { bytes in captured.append(bytes) }
+        let server = HTTPServer(host: "127.0.0.1", port: 0,
+                                responder: Application.makeResponder(services: app.services, rateLimit: nil, log: log, openConnections: { 7 }))
+        try server.start()
+        return (server, log, captured)
+    }
+
+    @Test func metricsParseAndCountARequest() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        _ = try app.projectWithLink()
+        let (server, _, _) = try observed(app, logIP: true)
+        defer { server.shutdownAndWait() }
+        func get(_ path: String, admin: Bool = false, extra: String = "") throws -> TestResponse {
+            let client = try RawClient(port: server.port)
+            client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\(extra)" + (admin ? "Authorization: Bearer \(TestApp.adminKey)\r\n" : "") + "\r\n")
+            return try #require(client.readResponse())
+        }
+        #expect(try get("/metrics").status == 401)
+        _ = try get("/summer", extra: "User-Agent: \(safariIPhone)\r\n")
+        _ = try get("/nope-404")
+        let metrics = try get("/metrics", admin: true)
+        #expect(metrics.status == 200 && metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
+        // Every line is a comment or `name{labels} value` with a number value.
+        var samples: [String: Double] = [:]
+        for line in metrics.bodyText.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            #expect(parts.count == 2, "\(line)")
+            let value = Double(String(parts[1]))
+            #expect(value != nil, "\(line)")
+            samples[String(parts[0])] = value ?? .nan
+        }
+        #expect(samples[#"attributiond_http_requests_total{route="/:code",status="200"}"#] == 1)
+        #expect(samples["attributiond_clicks_recorded_total"] == 1)
+        #expect(samples["attributiond_open_connections"] == 7)
+        #expect((samples[#"attributiond_http_request_duration_seconds_bucket{le="+Inf"}"#] ?? 0) >= 3)
+        #expect(samples.keys.contains("attributiond_write_queue_depth"))
+    }
+
+    @Test func requestLinesAreJSONWithTheRoutePatternAndAHashedIPWhenAsked() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        _ = try app.projectWithLink()
+        let (server, log, captured) = try observed(app, logIP: false)
+        defer { server.shutdownAndWait() }
+        let client = try RawClient(port: server.port)
+        client.send("GET /summer HTTP/1.1\r\nHost: t\r\nUser-Agent: \(safariIPhone)\r\nX-Forwarded-For: 198.51.100.99\r\n\r\n")
+        _ = client.readResponse()
+        log.flush()
+        let text = captured.text
+        let line = try #require(text.split(separator: "\n").first)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(json["route"] as? String == "/:code" && json["status"] as? Int == 200 && json["method"] as? String == "GET")
+        #expect((json["duration_us"] as? Int ?? -1) >= 0 && (json["bytes"] as? Int ?? 0) > 0)
+        #expect(json["ip"] == nil)
+        #expect((json["ip_hash"] as? String)?.count == 16)
+        #expect(!text.contains("198.51.100.99"))
+    }
+}
