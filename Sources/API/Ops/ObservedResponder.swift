@@ -21,16 +21,15 @@ public struct ObservedResponder: HTTPResponder {
 
     public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let route: String = switch router.match(method: request.method, path: request.path) {
-        case .found(_, let pattern, _): pattern
-        default: "unmatched"
-        }
-        let metrics = self.metrics, log = self.log, services = self.services
+        let route = router.pattern(method: request.method, path: request.path) ?? "unmatched"
+        // Health probes arrive every few seconds from orchestrators: counted, not logged.
+        let isProbe = route.hasPrefix("/health") || route == "/api/sdk/v1/health"
+        let metrics = self.metrics, log = isProbe ? nil : self.log, services = self.services
         inner.respond(to: request) { response in
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
             metrics.recordRequest(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
             log?.record(method: request.method.rawValue, route: route, status: response.status.code, microseconds: Int(elapsed / 1000),
-                        bytes: response.body.count, ip: services.clientIP.clientAddress(of: request)?.ipString, time: services.clock.now())
+                        bytes: response.body.count, ip: services.clientIP.clientAddress(of: request)?.ipString)
             completion(response)
         }
     }

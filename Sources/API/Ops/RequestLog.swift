@@ -29,8 +29,19 @@ public final class RequestLog: @unchecked Sendable {
 
     deinit { timer.cancel() }
 
-    func record(method: String, route: String, status: Int, microseconds: Int, bytes: Int, ip: String?, time: Timestamp) {
-        var line = Array(#"{"time":""#.utf8) + Array(time.iso8601.utf8) + Array(#"","level":"info","msg":"request","method":"#.utf8)
+    /// The current second as ISO 8601, formatted once per second.
+    private var second: (epoch: Int, text: [UInt8]) = (-1, [])  // guarded by `lock`
+
+    private func timeText() -> [UInt8] {
+        let now = Int(Date().timeIntervalSince1970)
+        lock.lock()
+        defer { lock.unlock() }
+        if second.epoch != now { second = (now, Array(Timestamp(milliseconds: Int64(now) * 1000).iso8601.utf8)) }
+        return second.text
+    }
+
+    func record(method: String, route: String, status: Int, microseconds: Int, bytes: Int, ip: String?) {
+        var line = Array(#"{"time":""#.utf8) + timeText() + Array(#"","level":"info","msg":"request","method":"#.utf8)
         Self.append(method, to: &line)
         line += Array(#","route":"#.utf8)
         Self.append(route, to: &line)

@@ -78,6 +78,14 @@ public final class Router: HTTPResponder {
         return .found(route.handler, pattern: route.pattern, parameters: parameters)
     }
 
+    /// Only the pattern a request would match (for logs and metrics): no parameters decoded.
+    public func pattern(method: HTTPMethod, path: Substring) -> String? {
+        let segments = Self.segments(of: path)
+        var captured: [Substring] = []
+        guard let node = find(root, segments[...], depth: 0, captured: &captured) else { return nil }
+        return (node.routes[method] ?? (method == .head ? node.routes[.get] : nil))?.pattern
+    }
+
     private func find(_ node: Node, _ segments: ArraySlice<Substring>, depth: Int,
                       captured: inout [Substring]) -> Node? {
         guard let segment = segments.first else { return node.routes.isEmpty ? nil : node }
