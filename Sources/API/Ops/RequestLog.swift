@@ -1,6 +1,7 @@
 import Attribution
 import Dispatch
 import Foundation
+import HTTP
 import Store
 
 /// One JSON line per request on stderr: time, method, route pattern, status, duration in µs,
@@ -42,14 +43,14 @@ public final class RequestLog: @unchecked Sendable {
 
     func record(method: String, route: String, status: Int, microseconds: Int, bytes: Int, ip: String?) {
         var line = Array(#"{"time":""#.utf8) + timeText() + Array(#"","level":"info","msg":"request","method":"#.utf8)
-        Self.append(method, to: &line)
+        ErrorBody.appendJSONString(method, to: &line)
         line += Array(#","route":"#.utf8)
-        Self.append(route, to: &line)
+        ErrorBody.appendJSONString(route, to: &line)
         line += Array(",\"status\":\(status),\"duration_us\":\(microseconds),\"bytes\":\(bytes)".utf8)
         if let ip {
             if logIP {
                 line += Array(#","ip":"#.utf8)
-                Self.append(ip, to: &line)
+                ErrorBody.appendJSONString(ip, to: &line)
             } else {
                 line += Array(#","ip_hash":""#.utf8) + Array(Secrets.sha256Hex(ip).prefix(16).utf8) + [UInt8(ascii: "\"")]
             }
@@ -69,17 +70,5 @@ public final class RequestLog: @unchecked Sendable {
         buffer.removeAll(keepingCapacity: true)
         lock.unlock()
         if !bytes.isEmpty { write(bytes) }
-    }
-
-    static func append(_ text: String, to line: inout [UInt8]) {
-        line.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): line += [0x5C, byte]
-            case 0..<0x20: line += Array(String(format: "\\u%04x", byte).utf8)
-            default: line.append(byte)
-            }
-        }
-        line.append(UInt8(ascii: "\""))
     }
 }
