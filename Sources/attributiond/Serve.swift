@@ -61,15 +61,37 @@ struct Serve: ParsableCommand {
             retention: ClickRetention(database: database), hours: configuration.clickRetentionHours, clock: services.clock) { deleted, cutoff in
             LifecycleLog.write(level: "info", message: "retention", fields: ["deleted_clicks": String(deleted), "before": cutoff.iso8601])
         }
+        // HTTPS beside HTTP, with the same application, limits and timeouts.
+        let secure: HTTPServer?
+        if let tls = configuration.tls {
+            do {
+                let context = try TLSContext(certificatePath: tls.cert, privateKeyPath: tls.key)
+                secure = HTTPServer(host: configuration.host, port: tls.port, limits: configuration.limits, tls: context,
+                                    responder: server.responder)
+            } catch {
+                FileHandleOutput.standardError("configuration: \(error)")
+                throw ExitCode(2)
+            }
+        } else {
+            secure = nil
+        }
         let stopped = DispatchSemaphore(value: 0)
         // Installed before the server listens: a signal that arrives as soon as "listening" is
         // logged must find its handler (an inherited SIG_IGN would otherwise swallow it).
         let signals = SignalHandling { signal in
             LifecycleLog.write(level: "info", message: "draining", fields: ["signal": signal])
-            server.shutdown { stopped.signal() }
+            let group = DispatchGroup()
+            group.enter()
+            server.shutdown { group.leave() }
+            if let secure {
+                group.enter()
+                secure.shutdown { group.leave() }
+            }
+            group.notify(queue: .global()) { stopped.signal() }
         }
         do {
             try server.start()
+            try secure?.start()
         } catch {
             LifecycleLog.write(level: "error", message: "could not start", fields: ["error": "\(error)"])
             throw ExitCode.failure
@@ -78,6 +100,7 @@ struct Serve: ParsableCommand {
             "address": server.boundAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)",
             "db": configuration.db,
             "admin_api": configuration.adminKey == nil ? "off" : "on",
+            "https": secure?.boundAddress.map { "\($0)" } ?? "off",
         ])
         stopped.wait()
         withExtendedLifetime(signals) {}

@@ -38,6 +38,9 @@ private func request(_ port: UInt16, _ method: String, _ path: String, adminKey:
             (#"{"projects": [{"name": "A", "tokn": "x"}]}"#, [:], "tokn"),
             (#"{"projects": [{"name": "A", "token": "short"}]}"#, [:], "projects[0].token"),
             ("{not json", [:], "attributiond.json"),
+            (#"{"tls": {"cert": "/tmp/c.pem"}}"#, [:], "tls.key"),
+            (#"{"tls": {"cert": "/nonexistent/cert.pem", "key": "/nonexistent/key.pem", "port": 0}}"#, [:], "tls.cert"),
+            (#"{"rate_limit": {"requests_per_second": -1}}"#, [:], "rate_limit.requests_per_second"),
             ("{}", ["ATTRIBUTIOND_PORT": "abc"], "ATTRIBUTIOND_PORT"),
             ("{}", ["ATTRIBUTIOND_PROT": "1"], "ATTRIBUTIOND_PROT"),
         ]

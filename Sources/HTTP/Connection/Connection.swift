@@ -21,6 +21,8 @@ final class Connection: @unchecked Sendable {
     private var liveSources = 1
 
     private var readBuffer: UnsafeMutableRawBufferPointer
+    /// The TLS session on an HTTPS listener; bytes go through it instead of the socket directly.
+    private let tls: TLSSession?
     private var output: [UInt8] = []
     private var outputOffset = 0
 
@@ -42,6 +44,7 @@ final class Connection: @unchecked Sendable {
         self.readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         self.timer = DispatchSource.makeTimerSource(queue: queue)
         self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 8)
+        self.tls = context.tls.flatMap { TLSSession(context: $0, fd: fd) }
     }
 
     deinit {
@@ -83,10 +86,25 @@ final class Connection: @unchecked Sendable {
 
     private func readAvailable() {
         guard !tornDown else { return }
-        switch Socket.receive(fd, into: readBuffer) {
+        // TLS decrypts whole records: OpenSSL may hold bytes the socket no longer signals, so a
+        // TLS read continues until OpenSSL has nothing left.
+        var rounds = 0
+        while tls != nil, rounds < 64, !tornDown {
+            rounds += 1
+            guard receiveOnce() else { return }
+            if tls!.pending == 0 { break }
+        }
+        if tls == nil { _ = receiveOnce() }
+    }
+
+    /// One read; true when bytes were handled and reading may go on.
+    private func receiveOnce() -> Bool {
+        let result = tls?.receive(into: readBuffer) ?? Socket.receive(fd, into: readBuffer)
+        switch result {
         case .bytes(let count):
-            if lingerDeadline != nil { return }  // draining after our last response: discard
+            if lingerDeadline != nil { return true }  // draining after our last response: discard
             perform(machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: Self.now()))
+            return true
         case .endOfFile:
             inputEnded = true
             // The source is level-triggered: stop watching a socket that will stay readable at EOF.
@@ -96,10 +114,12 @@ final class Connection: @unchecked Sendable {
             } else {
                 perform(machine.inputEnded(now: Self.now()))
             }
+            return false
         case .wouldBlock:
-            return
+            return false
         case .failed:
             teardown()
+            return false
         }
     }
 
@@ -171,7 +191,10 @@ final class Connection: @unchecked Sendable {
         guard !tornDown else { return }
         if outputOffset < output.count {
             while outputOffset < output.count {
-                let result = output.withUnsafeBytes { Socket.send(fd, UnsafeRawBufferPointer(rebasing: $0[outputOffset...])) }
+                let result = output.withUnsafeBytes { bytes in
+                    let pending = UnsafeRawBufferPointer(rebasing: bytes[outputOffset...])
+                    return tls?.send(pending) ?? Socket.send(fd, pending)
+                }
                 switch result {
                 case .bytes(let count):
                     outputOffset += count
@@ -213,6 +236,7 @@ final class Connection: @unchecked Sendable {
     /// linger time is up, so unread request bytes do not turn into a TCP reset that destroys the
     /// response before the client reads it.
     private func startLingering() {
+        tls?.shutdown()
         Socket.shutdownWrite(fd)
         if inputEnded {
             teardown()

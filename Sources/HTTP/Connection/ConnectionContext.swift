@@ -9,10 +9,13 @@ final class ConnectionContext: Sendable {
     let limits: HTTPServerLimits
     private let inFlight = Atomic<Int>(0)
     let overloaded: HTTPResponse
+    /// Set for an HTTPS listener.
+    let tls: TLSContext?
 
-    init(responder: any HTTPResponder, limits: HTTPServerLimits) {
+    init(responder: any HTTPResponder, limits: HTTPServerLimits, tls: TLSContext? = nil) {
         self.responder = responder
         self.limits = limits
+        self.tls = tls
         var response = ErrorBody.response(status: .serviceUnavailable, code: "overloaded",
                                           message: "the server is busy; retry shortly")
         response.headers.add("Retry-After", String(limits.retryAfterSeconds))

@@ -25,18 +25,21 @@ public final class HTTPServer: Sendable {
 
     private let state = Mutex(State())
 
+    /// - Parameter tls: serve HTTPS with this certificate and key (same limits and timeouts).
     public init(host: String = "0.0.0.0", port: UInt16 = 8080, limits: HTTPServerLimits = HTTPServerLimits(),
-                responder: any HTTPResponder) {
+                tls: TLSContext? = nil, responder: any HTTPResponder) {
         self.host = host
         self.requestedPort = port
         self.limits = limits
-        self.context = ConnectionContext(responder: responder, limits: limits)
+        self.context = ConnectionContext(responder: responder, limits: limits, tls: tls)
     }
 
     /// The address actually bound (its port is the real one when 0 was asked for).
     public var boundAddress: SocketAddress? { state.withLock { $0.boundAddress } }
     public var port: UInt16 { boundAddress?.port ?? requestedPort }
     public var openConnectionCount: Int { state.withLock { $0.connections.count } }
+    /// What answers this server's requests (to serve the same application on another listener).
+    public var responder: any HTTPResponder { context.responder }
 
     public func start() throws {
         Socket.raiseOpenFileLimit()

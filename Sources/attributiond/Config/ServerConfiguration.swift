@@ -24,6 +24,8 @@ struct ServerConfiguration {
     var rateLimit: (perSecond: Double, burst: Double)? = (100, 200)
     /// Hours of clicks to keep; nil: the longest attribution window in use + 24 h; 0: keep all.
     var clickRetentionHours: Int?
+    /// HTTPS beside HTTP: PEM certificate chain, PEM key, and the port.
+    var tls: (cert: String, key: String, port: UInt16)?
     /// Projects declared in the file, reconciled at start.
     var projects: [JSONValue] = []
     /// The file these settings came from, if any.
@@ -79,6 +81,7 @@ enum ConfigurationLoader {
             case "log_ip": configuration.logIP = try bool(value, key)
             case "limits": try applyLimits(value, to: &configuration.limits)
             case "rate_limit": configuration.rateLimit = try rateLimit(value, key)
+            case "tls": configuration.tls = try tls(value, key)
             case "click_retention_hours": configuration.clickRetentionHours = try integer(value, key, 0...87_600)
             case "projects":
                 guard case .array(let projects) = value else { throw ConfigurationError(key: key, message: "must be an array of projects") }
@@ -218,6 +221,17 @@ enum ConfigurationLoader {
             }
         }
         return rate == 0 ? nil : (rate, burst ?? rate * 2)
+    }
+
+    private static func tls(_ value: JSONValue, _ key: String) throws -> (cert: String, key: String, port: UInt16) {
+        guard case .object(let object) = value else { throw ConfigurationError(key: key, message: "must be an object with cert and key") }
+        for name in object.keys where !["cert", "key", "port"].contains(name) {
+            throw ConfigurationError(key: "\(key).\(name)", message: "unknown key (see config/README.md for the keys)")
+        }
+        guard let cert = try object["cert"].map({ try string($0, "\(key).cert") }) else { throw ConfigurationError(key: "\(key).cert", message: "is required") }
+        guard let privateKey = try object["key"].map({ try string($0, "\(key).key") }) else { throw ConfigurationError(key: "\(key).key", message: "is required") }
+        let port = try object["port"].map { try Self.port($0, "\(key).port") } ?? 8443
+        return (cert, privateKey, port)
     }
 
     private static func publicURL(_ text: String?, _ key: String) throws -> String? {
