@@ -35,6 +35,14 @@ struct Serve: ParsableCommand {
         if let drainSeconds { configuration.drainSeconds = drainSeconds }
         configuration.limits.drainTimeout = .seconds(configuration.drainSeconds)
 
+        let sink: LogSink
+        do {
+            sink = try LogSink(path: configuration.logFile)
+        } catch {
+            FileHandleOutput.standardError("configuration: log_file: cannot open \(configuration.logFile ?? "") for appending")
+            throw ExitCode(2)
+        }
+        LifecycleLog.sink = sink
         let database = try global.openDatabase(configuration)
         let services = Services(database: database, adminKey: configuration.adminKey,
                                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
@@ -49,7 +57,7 @@ struct Serve: ParsableCommand {
         }
 
         // Request lines at info level and below; `log_level: warning` or higher turns them off.
-        let requestLog = ["trace", "debug", "info"].contains(configuration.logLevel) ? RequestLog(logIP: configuration.logIP) : nil
+        let requestLog = ["trace", "debug", "info"].contains(configuration.logLevel) ? RequestLog(logIP: configuration.logIP, sink: sink) : nil
         let connections = ConnectionCount()
         let server = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits,
                                 responder: Application.makeResponder(
@@ -89,6 +97,19 @@ struct Serve: ParsableCommand {
             }
             group.notify(queue: .global()) { stopped.signal() }
         }
+        // SIGHUP: reopen the log file (after logrotate moved it away).
+        signal(SIGHUP, SIG_IGN)
+        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        hangup.setEventHandler {
+            requestLog?.flush()
+            do {
+                try sink.reopen()
+                LifecycleLog.write(level: "info", message: "reopened log file", fields: ["path": sink.path ?? "stderr"])
+            } catch {
+                FileHandleOutput.standardError("cannot reopen \(sink.path ?? ""): \(error)")
+            }
+        }
+        hangup.resume()
         do {
             try server.start()
             try secure?.start()
@@ -103,6 +124,7 @@ struct Serve: ParsableCommand {
             "https": secure?.boundAddress.map { "\($0)" } ?? "off",
         ])
         stopped.wait()
+        hangup.cancel()
         withExtendedLifetime(signals) {}
         retention?.stop()
         requestLog?.flush()

@@ -144,6 +144,33 @@ final class ServerProcess {
         #expect(server.terminateAndWait(signal: SIGINT) == 0)
     }
 
+    @Test func sighupReopensTheLogFileAfterRotation() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-logs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("attributiond.log")
+        let server = try ServerProcess(environment: ["ATTRIBUTIOND_LOG_FILE": log.path])
+        func request() throws {
+            let client = try RawClient(port: server.port)
+            client.send("GET /api/sdk/v1/resolve/nope123 HTTP/1.1\r\nHost: t\r\n\r\n")
+            _ = client.readResponse()
+        }
+        func contents(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+        try request()
+        usleep(300_000)  // lines are flushed every 100 ms
+        #expect(contents(log).contains(#""route":"/api/sdk/v1/resolve/:code""#))
+        let rotated = folder.appendingPathComponent("attributiond.log.1")
+        try FileManager.default.moveItem(at: log, to: rotated)
+        kill(server.process.processIdentifier, SIGHUP)
+        usleep(300_000)
+        try request()
+        usleep(300_000)
+        #expect(contents(log).contains("reopened log file"))
+        #expect(contents(log).contains(#""status":404"#))
+        #expect(contents(rotated).components(separatedBy: "\"msg\":\"request\"").count == 2)  // the first request only
+        #expect(server.terminateAndWait() == 0)
+    }
+
     @Test func healthcheckExitCodes() throws {
         let server = try ServerProcess()
         #expect(try run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)"]).status == 0)

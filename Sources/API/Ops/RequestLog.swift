@@ -15,8 +15,8 @@ public final class RequestLog: @unchecked Sendable {
     private let logIP: Bool
     private let write: @Sendable ([UInt8]) -> Void
 
-    public convenience init(logIP: Bool) {
-        self.init(logIP: logIP) { bytes in FileHandle.standardError.write(Data(bytes)) }
+    public convenience init(logIP: Bool, sink: LogSink) {
+        self.init(logIP: logIP) { bytes in sink.write(bytes) }
     }
 
     init(logIP: Bool, write: @escaping @Sendable ([UInt8]) -> Void) {

@@ -19,6 +19,8 @@ struct ServerConfiguration {
     var drainSeconds = 10
     var logLevel = "info"
     var logIP = true
+    /// Log lines to this file (appended; SIGHUP reopens it) instead of stderr.
+    var logFile: String?
     var limits = HTTPServerLimits()
     /// Per-IP requests a second on public endpoints and the burst allowed; nil: no limit.
     var rateLimit: (perSecond: Double, burst: Double)? = (100, 200)
@@ -79,6 +81,7 @@ enum ConfigurationLoader {
             case "drain_seconds": configuration.drainSeconds = try integer(value, key, 0...3600)
             case "log_level": configuration.logLevel = try logLevel(try string(value, key), key)
             case "log_ip": configuration.logIP = try bool(value, key)
+            case "log_file": configuration.logFile = try optionalString(value, key)
             case "limits": try applyLimits(value, to: &configuration.limits)
             case "rate_limit": configuration.rateLimit = try rateLimit(value, key)
             case "tls": configuration.tls = try tls(value, key)
@@ -128,6 +131,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_DRAIN_SECONDS": configuration.drainSeconds = try integer(.string(text), name, 0...3600)
             case "ATTRIBUTIOND_LOG_LEVEL": configuration.logLevel = try logLevel(text, name)
             case "ATTRIBUTIOND_LOG_IP": configuration.logIP = try bool(.string(text), name)
+            case "ATTRIBUTIOND_LOG_FILE": configuration.logFile = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_CLICK_RETENTION_HOURS": configuration.clickRetentionHours = try integer(.string(text), name, 0...87_600)
             case "ATTRIBUTIOND_RATE_LIMIT":
                 let rate = try integer(.string(text), name, 0...1_000_000)
