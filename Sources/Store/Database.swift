@@ -20,7 +20,7 @@ public final class Database: Sendable {
         try Self.createFolder(for: path)
 
         let writerConnection = try SQLiteConnection(path: path, mode: .readWrite)
-        try writerConnection.execute("PRAGMA journal_mode = WAL")
+        try writerConnection.enableWAL()
         try writerConnection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try writerConnection.execute("PRAGMA foreign_keys = ON")
         try Self.tune(writerConnection)

@@ -11,7 +11,7 @@ struct Migrate: ParsableCommand {
         do {
             try Database.createFolder(for: configuration.db)
             let connection = try SQLiteConnection(path: configuration.db, mode: .readWrite)
-            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.enableWAL()
             let applied = try Migrator.migrate(connection)
             if applied.isEmpty {
                 print("\(configuration.db): up to date (\(Migration.bundled.count) migrations)")

@@ -5,47 +5,70 @@ import Testing
 @testable import Store
 import TestSupport
 
-@Suite struct DurabilityTests {
-    /// Writers keep creating templates (each answered 201 only after its commit) while the server is
-    /// killed with SIGKILL; every template acknowledged before the kill must be in the database.
-    @Test func everyAcknowledgedWriteSurvivesSIGKILL() throws {
-        let adminKey = "durability-admin-key-0123"
-        let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": adminKey])
-        let port = server.port
-        let create = try RawClient(port: port)
-        create.send("POST /admin/v1/projects HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(adminKey)\r\nContent-Length: 15\r\n\r\n{\"name\":\"Shop\"}")
-        let projectID = try #require(create.readResponse()?.json?["id"] as? String)
+/// Eight writers creating templates against a server process (each 201 only after its commit),
+/// recording which were acknowledged.
+private final class WriteLoad: @unchecked Sendable {
+    static let adminKey = "durability-admin-key-0123"
+    let acknowledged = Mutex<[String]>([])
+    private let stop = Atomic<Bool>(false)
+    private let group = DispatchGroup()
 
-        let acknowledged = Mutex<[String]>([])
-        let stop = Atomic<Bool>(false)
-        let group = DispatchGroup()
+    /// Starts the writers; `freshConnections` opens one connection per write (a draining server
+    /// closes kept-alive ones).
+    init(port: UInt16, freshConnections: Bool) throws {
+        let create = try RawClient(port: port)
+        create.send("POST /admin/v1/projects HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(Self.adminKey)\r\nContent-Length: 15\r\n\r\n{\"name\":\"Shop\"}")
+        let projectID = try #require(create.readResponse()?.json?["id"] as? String)
         for writer in 0..<8 {
-            DispatchQueue.global().async(group: group) {
-                guard let client = try? RawClient(port: port, receiveTimeout: 10) else { return }
+            DispatchQueue.global().async(group: group) { [self] in
+                var kept: RawClient?
                 var n = 0
                 while !stop.load(ordering: .relaxed) {
+                    guard let client = freshConnections ? try? RawClient(port: port, receiveTimeout: 10)
+                                                        : kept ?? (try? RawClient(port: port, receiveTimeout: 10)) else { return }
+                    kept = client
                     let slug = "w\(writer)-\(n)"
                     let body = #"{"slug":"\#(slug)"}"#
-                    client.send("POST /admin/v1/projects/\(projectID)/templates HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(adminKey)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                    client.send("POST /admin/v1/projects/\(projectID)/templates HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(Self.adminKey)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
                     guard let response = client.readResponse(), response.status == 201 else { return }
                     acknowledged.withLock { $0.append(slug) }
                     n += 1
                 }
             }
         }
-        // Once the load is well under way (however busy the machine), kill the server mid-flight,
-        // without any chance to clean up.
-        let deadline = Date().addingTimeInterval(30)
-        while acknowledged.withLock({ $0.count }) < 100, Date() < deadline { usleep(10_000) }
-        kill(server.process.processIdentifier, SIGKILL)
-        server.process.waitUntilExit()
-        stop.store(true, ordering: .relaxed)
-        #expect(group.wait(timeout: .now() + 10) == .success)
+    }
 
-        let acked = acknowledged.withLock { $0 }
+    /// Waits until the load is well under way, however busy the machine.
+    func waitForAcknowledgements(_ count: Int) {
+        let deadline = Date().addingTimeInterval(30)
+        while acknowledged.withLock({ $0.count }) < count, Date() < deadline { usleep(10_000) }
+    }
+
+    func finish() -> (writersStopped: Bool, acknowledged: [String]) {
+        stop.store(true, ordering: .relaxed)
+        let stopped = group.wait(timeout: .now() + 10) == .success
+        return (stopped, acknowledged.withLock { $0 })
+    }
+}
+
+private func storedSlugs(_ path: String) throws -> Set<String> {
+    let connection = try SQLiteConnection(path: path, mode: .readOnly)
+    return Set(try connection.query("SELECT slug FROM templates") { $0.string(0) })
+}
+
+@Suite struct DurabilityTests {
+    /// The server is killed with SIGKILL mid-load; every write acknowledged before must be there.
+    @Test func everyAcknowledgedWriteSurvivesSIGKILL() throws {
+        let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": WriteLoad.adminKey])
+        let load = try WriteLoad(port: server.port, freshConnections: false)
+        load.waitForAcknowledgements(100)
+        kill(server.process.processIdentifier, SIGKILL)  // no chance to clean up
+        server.process.waitUntilExit()
+        let (stopped, acked) = load.finish()
+        #expect(stopped)
         #expect(acked.count >= 100, "the load should have produced many writes")
-        let database = try Database(path: server.databasePath)  // reopening recovers the WAL
-        let stored = Set(try database.read { try $0.query("SELECT slug FROM templates") { $0.string(0) } })
+        _ = try Database(path: server.databasePath)  // reopening recovers the WAL
+        let stored = try storedSlugs(server.databasePath)
         let lost = acked.filter { !stored.contains($0) }
         #expect(lost.isEmpty, "acknowledged but lost: \(lost.prefix(10))")
     }
@@ -53,41 +76,16 @@ import TestSupport
     /// The same load, stopped with SIGTERM: the server drains, exits 0, loses no acknowledged
     /// write, and leaves the WAL folded back into the database file.
     @Test func sigtermUnderLoadLosesNoAcknowledgedWrite() throws {
-        let adminKey = "durability-admin-key-0123"
-        let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": adminKey])
-        let port = server.port
-        let create = try RawClient(port: port)
-        create.send("POST /admin/v1/projects HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(adminKey)\r\nContent-Length: 15\r\n\r\n{\"name\":\"Shop\"}")
-        let projectID = try #require(create.readResponse()?.json?["id"] as? String)
-        let acknowledged = Mutex<[String]>([])
-        let stop = Atomic<Bool>(false)
-        let group = DispatchGroup()
-        for writer in 0..<8 {
-            DispatchQueue.global().async(group: group) {
-                var n = 0
-                while !stop.load(ordering: .relaxed) {
-                    // A new connection per write: the draining server closes kept-alive ones.
-                    guard let client = try? RawClient(port: port, receiveTimeout: 10) else { return }
-                    let slug = "t\(writer)-\(n)"
-                    let body = #"{"slug":"\#(slug)"}"#
-                    client.send("POST /admin/v1/projects/\(projectID)/templates HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(adminKey)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-                    guard let response = client.readResponse(), response.status == 201 else { return }
-                    acknowledged.withLock { $0.append(slug) }
-                    n += 1
-                }
-            }
-        }
-        let deadline = Date().addingTimeInterval(30)
-        while acknowledged.withLock({ $0.count }) < 100, Date() < deadline { usleep(10_000) }
+        let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": WriteLoad.adminKey])
+        let load = try WriteLoad(port: server.port, freshConnections: true)
+        load.waitForAcknowledgements(100)
         #expect(server.terminateAndWait() == 0)
-        stop.store(true, ordering: .relaxed)
-        #expect(group.wait(timeout: .now() + 10) == .success)
-        let acked = acknowledged.withLock { $0 }
+        let (stopped, acked) = load.finish()
+        #expect(stopped)
         #expect(acked.count >= 100)
         let walSize = (try? FileManager.default.attributesOfItem(atPath: server.databasePath + "-wal")[.size] as? Int) ?? 0
         #expect(walSize == 0)  // checkpointed (TRUNCATE) on the way out
-        let connection = try SQLiteConnection(path: server.databasePath, mode: .readOnly)
-        let stored = Set(try connection.query("SELECT slug FROM templates") { $0.string(0) })
+        let stored = try storedSlugs(server.databasePath)
         #expect(acked.filter { !stored.contains($0) }.isEmpty)
     }
 }

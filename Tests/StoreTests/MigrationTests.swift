@@ -68,7 +68,7 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
             do {
                 let connection = try SQLiteConnection(path: path, mode: .readWrite)
-                try connection.execute("PRAGMA journal_mode = WAL")
+                try connection.enableWAL()
                 try Migrator.migrate(connection)
             } catch {
                 failures.withLock { $0.append("\(error)") }

@@ -79,10 +79,8 @@ public struct Link: Sendable, Equatable, Identifiable {
         if !ShortCode.isValidCustom(shortCode) {
             problems.append(.init("short_code", "must be 3 to 64 characters of A-Z, a-z, 0-9, '_' or '-'"))
         }
-        for (key, url) in [("original_url", originalURL), ("ios_url", iosURL), ("android_url", androidURL),
-                           ("web_url", webURL), ("og_image", og.image)] {
-            if let url, !ProjectSettings.isHTTPURL(url) { problems.append(.init(key, "must be an http(s) URL")) }
-        }
+        problems += ProjectSettings.urlProblems([("original_url", originalURL), ("ios_url", iosURL), ("android_url", androidURL),
+                                                 ("web_url", webURL), ("og_image", og.image)])
         if let scheme = appScheme, !LinkTemplate.isScheme(scheme) {
             problems.append(.init("app_scheme", "must match ^[a-z][a-z0-9+.-]*$"))
         }

@@ -72,9 +72,7 @@ public struct LinkTemplate: Sendable, Equatable, Identifiable {
             problems.append(.init("slug", "must be 1 to 64 characters of a-z, 0-9, '-' or '_'"))
         }
         if name.trimmingCharacters(in: .whitespaces).isEmpty { problems.append(.init("name", "must not be empty")) }
-        for (key, url) in [("ios_url", iosURL), ("android_url", androidURL), ("web_url", webURL)] {
-            if let url, !ProjectSettings.isHTTPURL(url) { problems.append(.init(key, "must be an http(s) URL")) }
-        }
+        problems += ProjectSettings.urlProblems([("ios_url", iosURL), ("android_url", androidURL), ("web_url", webURL)])
         if let scheme = appScheme, !Self.isScheme(scheme) {
             problems.append(.init("app_scheme", "must match ^[a-z][a-z0-9+.-]*$"))
         }

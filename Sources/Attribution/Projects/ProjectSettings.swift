@@ -41,9 +41,7 @@ public struct ProjectSettings: Sendable, Equatable {
         for (index, fingerprint) in androidSHA256.enumerated() where !Self.isSHA256Fingerprint(fingerprint) {
             problems.append(.init("android_sha256[\(index)]", "must be 32 hex bytes separated by colons"))
         }
-        for (key, url) in [("ios_store_url", iosStoreURL), ("android_store_url", androidStoreURL), ("web_url", webURL)] {
-            if let url, !Self.isHTTPURL(url) { problems.append(.init(key, "must be an http(s) URL")) }
-        }
+        problems += Self.urlProblems([("ios_store_url", iosStoreURL), ("android_store_url", androidStoreURL), ("web_url", webURL)])
         if !Self.attributionWindowRange.contains(attributionWindowHours) {
             problems.append(.init("attribution_window_hours", "must be between 1 and 2160"))
         }
@@ -71,6 +69,11 @@ public struct ProjectSettings: Sendable, Equatable {
     static func isSHA256Fingerprint(_ text: String) -> Bool {
         let bytes = text.split(separator: ":", omittingEmptySubsequences: false)
         return bytes.count == 32 && bytes.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+
+    /// A problem for each given URL that is set but is not http(s).
+    static func urlProblems(_ urls: [(key: String, url: String?)]) -> [ValidationProblem] {
+        urls.compactMap { key, url in url.flatMap { isHTTPURL($0) ? nil : ValidationProblem(key, "must be an http(s) URL") } }
     }
 
     static func isHTTPURL(_ text: String) -> Bool {

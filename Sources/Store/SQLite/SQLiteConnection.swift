@@ -60,6 +60,25 @@ public final class SQLiteConnection {
         return statement
     }
 
+    /// Switches the file to WAL. Changing the journal mode needs the file to itself and does not
+    /// wait in the busy handler, so when another process is opening the same file at that moment
+    /// it is retried with backoff (about 10 s at most) instead of failing start-up.
+    public func enableWAL() throws(SQLiteError) {
+        var delay: UInt32 = 1_000
+        var attempt = 0
+        while true {
+            do {
+                try execute("PRAGMA journal_mode = WAL")
+                return
+            } catch {
+                attempt += 1
+                guard error.code & 0xFF == 5 /* SQLITE_BUSY */, attempt < 40 else { throw error }
+                usleep(delay)
+                delay = min(delay * 2, 250_000)
+            }
+        }
+    }
+
     /// Prepares, binds and runs a statement that returns no rows; the number of rows changed.
     @discardableResult
     public func run(_ sql: String, _ values: (any SQLiteValue)?...) throws(SQLiteError) -> Int {
