@@ -55,8 +55,6 @@ public struct ConnectionStateMachine {
         self.idleDeadline = now + limits.idleTimeout.nanoseconds
     }
 
-    /// Requests handed to the application and not yet answered.
-    public var inFlightCount: Int { pending.count - ready.count }
     public var isClosed: Bool { closed }
 
     // MARK: - Events

@@ -10,8 +10,6 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: SocketAddress?
     /// Named segments captured by the router (`/:code` → `["code": "abc"]`), percent-decoded.
     public var pathParameters: [String: String] = [:]
-    /// The pattern of the route that matched, e.g. `/api/sdk/v1/resolve/:code` (for logs and metrics).
-    public var routePattern: String?
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
                 headers: HTTPHeaders = [:], body: [UInt8] = [], remoteAddress: SocketAddress? = nil) {

@@ -121,9 +121,8 @@ public final class Router: HTTPResponder {
                                               message: "\(request.method) is not allowed here; allowed: \(allow)")
             response.headers.add("Allow", allow)
             completion(response)
-        case .found(let handler, let pattern, let parameters):
+        case .found(let handler, _, let parameters):
             request.pathParameters = parameters
-            request.routePattern = pattern
             switch handler {
             case .inline(let handle):
                 do {

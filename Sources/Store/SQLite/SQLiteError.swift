@@ -18,8 +18,6 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         code == 2067 || code == 1555
     }
 
-    public var isConstraintViolation: Bool { code & 0xFF == SQLITE_CONSTRAINT }
-
     public var description: String {
         if let sql { return "SQLite error \(code): \(message) (in: \(sql.prefix(120)))" }
         return "SQLite error \(code): \(message)"
