@@ -16,6 +16,7 @@ public enum Application {
         MetricsRoutes.register(in: &router, services: services, openConnections: openConnections)
         AdminRoutes.register(in: &router, services: services)
         AdminLinkRoutes.register(in: &router, services: services)
+        TestClockRoutes.register(in: &router, services: services)
         LinkFortyLinkRoutes.register(in: &router, services: services)
         ResolveRoutes.register(in: &router, services: services)
         LinkFortyInstallRoutes.register(in: &router, services: services)

@@ -4,7 +4,10 @@ public import Store
 /// What the handlers work with, built once at start-up.
 public struct Services: Sendable {
     public let database: Database
+    /// The server's clock: for what belongs to no project (key creation, signatures, logs).
     public let clock: any Clock
+    /// Each project's clock: test-mode projects have their own.
+    public let clocks: ProjectClocks
     public let projects: ProjectRepository
     public let templates: TemplateRepository
     public let links: LinkRepository
@@ -35,6 +38,7 @@ public struct Services: Sendable {
         self.database = database
         self.clock = clock
         projects = ProjectRepository(database: database, clock: clock)
+        clocks = ProjectClocks(server: clock, projects: projects)
         templates = TemplateRepository(database: database)
         links = LinkRepository(database: database)
         clicks = ClickRepository(database: database)
@@ -50,4 +54,7 @@ public struct Services: Sendable {
         while base?.hasSuffix("/") == true { base?.removeLast() }
         self.publicURL = base
     }
+
+    /// "Now" for the project: its test clock in test mode, else the server's.
+    public func now(for project: Project) -> Timestamp { clocks.clock(for: project).now() }
 }

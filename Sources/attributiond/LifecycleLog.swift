@@ -1,3 +1,4 @@
+import Attribution
 import API
 import Foundation
 
@@ -10,7 +11,7 @@ enum LifecycleLog {
         var record = fields
         record["level"] = level
         record["msg"] = message
-        record["time"] = ISO8601DateFormatter().string(from: Date())
+        record["time"] = SystemClock().now().iso8601
         guard let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]),
               let line = String(data: data, encoding: .utf8) else { return }
         // Life-cycle lines are rare and wanted on the console (or journal) even with a log file.

@@ -49,7 +49,7 @@ struct LinkCommand: ParsableCommand {
             let link = Link(id: UUID().uuidString.lowercased(), projectID: project, templateID: templateValue?.id,
                             shortCode: code ?? ShortCode.generate(), title: title, iosURL: iosURL, androidURL: androidURL,
                             webURL: webURL, appScheme: appScheme, deepLinkPath: deepLinkPath,
-                            utm: UTM(source: utmSource, medium: utmMedium, campaign: utmCampaign), createdAt: Timestamp(Date()))
+                            utm: UTM(source: utmSource, medium: utmMedium, campaign: utmCampaign), createdAt: SystemClock().now())
             if let problem = link.validate().first {
                 FileHandleOutput.standardError("link create: --\(problem.key.replacingOccurrences(of: "_", with: "-")): \(problem.message)")
                 throw ExitCode(2)

@@ -66,7 +66,8 @@ struct Serve: ParsableCommand {
                                     log: requestLog, openConnections: { connections.server?.openConnectionCount ?? 0 }))
         connections.server = server
         let retention = configuration.clickRetentionHours == 0 ? nil : RetentionJob(
-            retention: ClickRetention(database: database), hours: configuration.clickRetentionHours, clock: services.clock) { deleted, cutoff in
+            retention: ClickRetention(database: database), hours: configuration.clickRetentionHours, clock: services.clock,
+            testProjectTimes: { [clocks = services.clocks] in clocks.testProjectTimes() }) { deleted, cutoff in
             LifecycleLog.write(level: "info", message: "retention", fields: ["deleted_clicks": String(deleted), "before": cutoff.iso8601])
         }
         // HTTPS beside HTTP, with the same application, limits and timeouts.

@@ -68,8 +68,8 @@ extension TestApp {
     }
 
     /// A project with a link, and a token we know (the admin API shows tokens only at creation).
-    func linkrunnerProject() throws -> (projectID: String, token: String) {
-        let (projectID, _, _) = try projectWithLink()
+    func linkrunnerProject(testMode: Bool = false) throws -> (projectID: String, token: String) {
+        let (projectID, _, _) = try projectWithLink(testMode: testMode)
         let token = "lr-token-0123456789abcdef"
         try services.projects.setToken(projectID: projectID, token: token)
         return (projectID, token)

@@ -6,15 +6,14 @@ import Attribution
 import TestSupport
 
 /// The spec schema (shared/spec/skan.md) as the admin API takes it.
-private let schemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"INR":0.012},"monotonic":true,"windows":{"w1":{"aggregation":"window","fine":{"mode":"bitfield","segments":[{"type":"revenue_bucket","offset":0,"width":3,"edges":[0.01,5,10,25,50,100,200]},{"type":"event_flag","offset":3,"event":"signup"},{"type":"event_flag","offset":4,"event":"purchase"},{"type":"event_flag","offset":5,"event":"subscribe"}]},"coarse":{"rules":[{"value":"high","any":[{"event":"subscribe"},{"revenue_gte":25}]},{"value":"medium","any":[{"event":"signup"},{"event":"purchase"}]}],"default":"low"},"lock":{"any":[{"event":"subscribe"}]}},"w2":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":20}]},{"value":"medium","any":[{"event":"purchase"},{"event":"level_complete","count_gte":3}]}],"default":"low"}},"w3":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":50}]},{"value":"medium","any":[{"event":"purchase"}]}],"default":"low"}}}}"#
+let skanSchemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"INR":0.012},"monotonic":true,"windows":{"w1":{"aggregation":"window","fine":{"mode":"bitfield","segments":[{"type":"revenue_bucket","offset":0,"width":3,"edges":[0.01,5,10,25,50,100,200]},{"type":"event_flag","offset":3,"event":"signup"},{"type":"event_flag","offset":4,"event":"purchase"},{"type":"event_flag","offset":5,"event":"subscribe"}]},"coarse":{"rules":[{"value":"high","any":[{"event":"subscribe"},{"revenue_gte":25}]},{"value":"medium","any":[{"event":"signup"},{"event":"purchase"}]}],"default":"low"},"lock":{"any":[{"event":"subscribe"}]}},"w2":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":20}]},{"value":"medium","any":[{"event":"purchase"},{"event":"level_complete","count_gte":3}]}],"default":"low"}},"w3":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":50}]},{"value":"medium","any":[{"event":"purchase"}]}],"default":"low"}}}}"#
 
 @Suite struct SKANHTTPTests {
     @Test func vectors3_4_5_8_9ThroughTheLinkrunnerEndpoints() throws {
-        let clock = ManualClock()
-        let start = clock.now()
-        let app = try TestApp(trustedProxies: ["127.0.0.1"], clock: clock)
-        let (projectID, token) = try app.linkrunnerProject()
-        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"skan":\#(schemaJSON)}"#).status == 200)
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject(testMode: true)
+        let clock = ProjectClockDriver(app: app, projectID: projectID)
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"skan":\#(skanSchemaJSON)}"#).status == 200)
 
         func call(_ endpoint: String, _ instance: String, _ extra: String = "") throws -> TestResponse {
             let device = #""device_data":{"device":"iPhone","system_version":"17.4","idfv":"IDFV-\#(instance)"}"#
@@ -30,19 +29,19 @@ private let schemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.1
             return "\(fine)/\(coarse)/\(lock)"
         }
 
-        clock.set(hours: 0, after: start)
+        try clock.at(hours: 0)
         #expect(try skan(call("init", "A")) == "0/low/false")                                         // vector 3
         _ = try call("init", "B")
-        clock.set(hours: 1, after: start)
+        try clock.at(hours: 1)
         #expect(try skan(call("trigger", "A", #","user_data":{"id":"u-a"}"#)) == "8/medium/false")    // vector 4
         _ = try call("trigger", "B", #","user_data":{"id":"u-b"}"#)
-        clock.set(hours: 2, after: start)
+        try clock.at(hours: 2)
         _ = try call("capture-payment", "B", #","user_id":"u-b","amount":9.99,"payment_id":"pb1""#)
-        clock.set(hours: 5, after: start)
+        try clock.at(hours: 5)
         #expect(try skan(call("capture-payment", "A", #","user_id":"u-a","amount":12,"payment_id":"pa1""#)) == "27/medium/false")  // vector 5
-        clock.set(hours: 6, after: start)
+        try clock.at(hours: 6)
         #expect(try skan(call("capture-event", "B", #","event_name":"subscribe""#)) == "58/high/true")  // vector 8
-        clock.set(hours: 10, after: start)
+        try clock.at(hours: 10)
         #expect(try skan(call("capture-payment", "B", #","user_id":"u-b","amount":100,"payment_id":"pb2""#)) == "58/high/true")  // vector 9: locked
 
         // The same values through the admin API, and what was stored per window.
@@ -52,7 +51,7 @@ private let schemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.1
         #expect(try app.count("SELECT fine FROM skan_state WHERE install_id = '\(installB)' AND window = 1 AND locked = 1") == 58)
 
         // Past the SKAN period (840 h after the first init): no keys at all.
-        clock.set(hours: 840, after: start)
+        try clock.at(hours: 840)
         let late = try call("capture-event", "A", #","event_name":"app_open""#)
         #expect(late.status == 200 && !late.bodyText.contains("conversion_value") && !late.bodyText.contains("lock_postback"))
     }
@@ -62,7 +61,7 @@ private let schemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.1
         let (projectID, token) = try app.linkrunnerProject()
         let plain = try app.client("init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I1"}"#)
         #expect(plain.status == 200 && !plain.bodyText.contains("fine_conversion_value"))
-        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"skan":\#(schemaJSON)}"#).status == 200)
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"skan":\#(skanSchemaJSON)}"#).status == 200)
         let android = try app.client("init", #"{"token":"\#(token)","platform":"ANDROID","install_instance_id":"I2"}"#)
         #expect(android.status == 200 && !android.bodyText.contains("fine_conversion_value"))
         let ios = try app.client("init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I3"}"#)
@@ -72,7 +71,7 @@ private let schemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.1
     @Test func aBadSchemaIs422NamingTheKeyAndChangesNothing() throws {
         let app = try TestApp()
         let (projectID, _, _) = try app.projectWithLink()
-        let bad = schemaJSON.replacingOccurrences(of: #""offset":5,"event":"subscribe""#, with: #""offset":6,"event":"subscribe""#)
+        let bad = skanSchemaJSON.replacingOccurrences(of: #""offset":5,"event":"subscribe""#, with: #""offset":6,"event":"subscribe""#)
         let response = try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"skan":\#(bad)}"#)
         #expect(response.status == 422)
         #expect((response.json?["message"] as? String)?.contains("skan.windows.w1.fine.segments[3].offset") == true, "\(response.bodyText)")

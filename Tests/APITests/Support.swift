@@ -59,13 +59,22 @@ final class TestApp: @unchecked Sendable {
     }
 
     /// A project with store and web URLs, and a link on it; returns (projectID, apiKey, linkJSON).
-    func projectWithLink(_ link: String = #"{"short_code":"summer","app_scheme":"shop","deep_link_path":"/product/42","utm":{"source":"mail","campaign":"summer"}}"#) throws
+    func projectWithLink(_ link: String = #"{"short_code":"summer","app_scheme":"shop","deep_link_path":"/product/42","utm":{"source":"mail","campaign":"summer"}}"#,
+                         testMode: Bool = false) throws
         -> (projectID: String, apiKey: String, link: [String: Any]) {
-        let project = try createProject("Shop", extra: #","ios_store_url":"https://apps.apple.com/app/id123","android_store_url":"https://play.google.com/store/apps/details?id=com.shop","web_url":"https://shop.example.com/","ios_team_id":"ABCDE12345","ios_bundle_id":"com.example.shop""#)
+        let project = try createProject("Shop", extra: #","ios_store_url":"https://apps.apple.com/app/id123","android_store_url":"https://play.google.com/store/apps/details?id=com.shop","web_url":"https://shop.example.com/","ios_team_id":"ABCDE12345","ios_bundle_id":"com.example.shop""# + (testMode ? #","test_mode":true"# : ""))
         let projectID = project["id"] as! String
         let response = try request("POST", "/admin/v1/projects/\(projectID)/links", json: link)
         guard response.status == 201, let json = response.json else { throw ConnectError(code: Int32(response.status)) }
         return (projectID, project["api_key"] as! String, json)
+    }
+
+    /// Moves a test-mode project's clock forward through the admin API; returns its new "now".
+    @discardableResult
+    func advanceClock(_ projectID: String, seconds: Double) throws -> Timestamp {
+        let response = try request("POST", "/admin/v1/projects/\(projectID)/clock", json: #"{"advance_seconds":\#(seconds)}"#)
+        guard response.status == 200, let now = response.json?["now_ms"] as? Int else { throw ConnectError(code: Int32(response.status)) }
+        return Timestamp(milliseconds: Int64(now))
     }
 
     func count(_ sql: String) throws -> Int64 {
@@ -73,22 +82,3 @@ final class TestApp: @unchecked Sendable {
     }
 }
 
-/// A clock tests move by hand.
-final class ManualClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Int64
-
-    init(_ start: Timestamp = Timestamp(milliseconds: 1_763_700_000_000)) { current = start.milliseconds }
-
-    func now() -> Timestamp {
-        lock.lock()
-        defer { lock.unlock() }
-        return Timestamp(milliseconds: current)
-    }
-
-    func set(hours: Double, after start: Timestamp) {
-        lock.lock()
-        current = start.milliseconds + Int64(hours * 3_600_000)
-        lock.unlock()
-    }
-}

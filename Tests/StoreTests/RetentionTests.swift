@@ -29,6 +29,33 @@ import Attribution
         #expect(try retention.deleteClicks(before: now.adding(seconds: -192 * 3600)) == 0)  // nothing more, and it stops at once
     }
 
+    @Test func aTestModeProjectsClicksAreKeptByItsOwnClock() throws {
+        let temp = try TemporaryDatabase()
+        let database = temp.database
+        let now = Timestamp(milliseconds: 1_763_700_000_000)
+        let projects = ProjectRepository(database: database)
+        let live = try projects.create(name: "Live", settings: ProjectSettings()).project
+        let sandbox = try projects.create(name: "Sandbox", settings: ProjectSettings(), testMode: true).project
+        try database.writeAndWait { connection in
+            // Written in this order: a sandbox click old by the server's clock comes first, so
+            // the sweep has to step past a row it must keep.
+            let rows: [(String, Project, Int64)] = [("s-old", sandbox, -300), ("l-old", live, -300), ("s-new", sandbox, -100),
+                                                     ("l-mid", live, -250), ("l-new", live, -10)]
+            for (id, project, hours) in rows {
+                try ClickRepository.insert(Click(clickID: id, projectID: project.id, linkID: nil, source: .link,
+                                                 createdAt: now.adding(seconds: hours * 3600)), connection)
+            }
+        }
+        var retention = ClickRetention(database: database)
+        retention.batchSize = 1
+        // The sandbox clock stands 200 h behind the server: by it, none of its clicks is 192 h old yet.
+        let deleted = try retention.deleteClicks(before: now.adding(seconds: -192 * 3600),
+                                                 testProjectCutoffs: [sandbox.id: now.adding(seconds: -392 * 3600)])
+        #expect(deleted == 2)
+        let left = try database.read { try $0.query("SELECT click_id FROM clicks ORDER BY id") { $0.string(0) } }
+        #expect(left == ["s-old", "s-new", "l-new"])
+    }
+
     @Test func theLongestWindowInUseSetsTheAutomaticRetention() throws {
         let temp = try TemporaryDatabase()
         var settings = ProjectSettings()

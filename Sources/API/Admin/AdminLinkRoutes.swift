@@ -14,7 +14,7 @@ enum AdminLinkRoutes {
             let payload = try request.decodeJSON(AdminLinkPayload.self)
             let template = try linkService.template(id: payload.template_id, slug: payload.template_slug, projectID: project.id,
                                                     key: payload.template_id != nil ? "template_id" : "template_slug")
-            let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.clock.now())
+            let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.now(for: project))
             let created = try linkService.create(link, codeIsCustom: payload.short_code != nil)
             let base = LinkURLs.base(for: request, services: services)
             return try .json(AdminLinkBody(created, template: template, base: base), status: .created, encoder: JSONCoders.encoder)

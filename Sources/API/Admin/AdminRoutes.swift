@@ -13,6 +13,7 @@ enum AdminRoutes {
             let creation = try request.decodeJSON(ProjectCreation.self)
             try throwIfInvalid([Project.validateName(creation.name)].compactMap { $0 } + creation.settings.validate())
             let created = try projects.create(name: creation.name, settings: creation.settings, testMode: creation.testMode)
+            services.clocks.register(created.project)
             return try .json(ProjectBody(created.project, token: created.token, apiKey: created.apiKey.key), status: .created,
                              encoder: JSONCoders.encoder)
         })
@@ -28,6 +29,9 @@ enum AdminRoutes {
         router.patch("/admin/v1/projects/:id", auth.guarded { request in
             var project = try existingProject(request, services)
             let update = try request.decodeJSON(ProjectUpdate.self)
+            if let testMode = update.testMode, testMode != project.testMode {
+                throw HTTPError.conflict("test_mode is chosen when a project is created and cannot change; create a new project instead")
+            }
             if let name = update.name {
                 if let problem = Project.validateName(name) { try throwIfInvalid([problem]) }
                 project.name = name
@@ -82,7 +86,7 @@ enum AdminRoutes {
         router.post("/admin/v1/projects/:id/templates", auth.guarded { request in
             let project = try existingProject(request, services)
             let payload = try request.decodeJSON(TemplatePayload.self)
-            let template = payload.template(projectID: project.id, now: services.clock.now())
+            let template = payload.template(projectID: project.id, now: services.now(for: project))
             try throwIfInvalid(template.validate())
             return try .json(TemplateBody(try services.templates.create(template)), status: .created, encoder: JSONCoders.encoder)
         })
@@ -94,7 +98,7 @@ enum AdminRoutes {
 
         router.get("/admin/v1/projects/:id/stats", auth.guarded { request in
             let project = try existingProject(request, services)
-            let now = services.clock.now()
+            let now = services.now(for: project)
             let since = try TimeParameter.parse(request.queryValue("since"), name: "since", now: now) ?? Timestamp(milliseconds: 0)
             let until = try TimeParameter.parse(request.queryValue("until"), name: "until", now: now) ?? now.adding(seconds: 1)
             guard since < until else { throw HTTPError.invalidField("since", "must be before until") }
@@ -110,7 +114,7 @@ enum AdminRoutes {
             }
             var data: [String: JSONValue] = [:]
             if let values = try LinkrunnerRepository(database: services.database).skanValues(
-                installID: installID, now: services.clock.now(), skan: services.skanSchemas.context(for: project)) {
+                installID: installID, now: services.now(for: project), skan: services.skanSchemas.context(for: project)) {
                 SKANFields.add(values, to: &data)
                 data["window"] = .number(Double(values.window))
             }

@@ -47,6 +47,7 @@ public enum DeclaredProjects {
                                                            testMode: declared.creation.testMode, token: declared.token,
                                                            apiKey: declared.apiKeys.first)
                 for key in declared.apiKeys.dropFirst() { _ = try services.projects.issueAPIKey(projectID: created.project.id, key: key) }
+                services.clocks.register(created.project)
                 report.append("created project '\(created.project.name)' (\(created.project.id))")
             }
         }

@@ -29,12 +29,15 @@ struct ProjectCreation: Decodable {
 /// `PATCH /admin/v1/projects/{id}`: only the keys sent change; `null` clears an optional one.
 struct ProjectUpdate: Decodable {
     var name: String?
+    /// Accepted only with the value it already has (it is fixed at creation).
+    var testMode: Bool?
     var settings: SettingsPatch
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(ProjectCreation.settingKeys.union(["name"]))
+        try decoder.rejectUnknownKeys(ProjectCreation.settingKeys.union(["name", "test_mode"]))
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         name = try container.decodeIfPresent(String.self, forKey: AnyCodingKey(stringValue: "name"))
+        testMode = try container.decodeIfPresent(Bool.self, forKey: AnyCodingKey(stringValue: "test_mode"))
         settings = try SettingsPatch(from: decoder)
     }
 }

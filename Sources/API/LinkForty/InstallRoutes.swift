@@ -42,7 +42,7 @@ enum LinkFortyInstallRoutes {
                     }
                     projectID = owner
                 }
-                let event = try body.record(projectID: projectID, now: services.clock.now())
+                let event = try body.record(projectID: projectID, now: services.clocks.now(projectID: projectID))
                 services.events.record(event, eventID: TimeOrderedID.generate(at: event.receivedAt)) { result in
                     done(Result {
                         let stored = try result.get()
@@ -105,7 +105,7 @@ struct InstallBody: Decodable {
         let deviceID = deviceId.flatMap { $0.isEmpty || $0 == "00000000-0000-0000-0000-000000000000" ? nil : String($0.prefix(128)) }
         let fingerprint = Secrets.sha256Hex(InstallIdentity.fingerprintSource(
             ipKey: ipKey, userAgent: userAgent, timezone: zone, language: languageTag, screen: screen, platformVersion: platformVersion))
-        let signals = InstallSignals(time: services.clock.now(), ipKey: ipKey, platform: platform,
+        let signals = InstallSignals(time: services.now(for: project), ipKey: ipKey, platform: platform,
                                      osVersion: platformVersion ?? agent.osVersion, deviceClass: nil, screen: screen, timezone: zone,
                                      languages: languageTag.map { [$0] } ?? [], advertisingID: deviceID)
         return InstallReport(projectID: project.id, api: .linkforty,

@@ -52,7 +52,7 @@ enum LinkFortyLinkRoutes {
             let template = try linkService.template(id: options.templateId, slug: options.templateSlug, projectID: project.id, key: "templateId")
             if let template { link.templateID = template.id }
             try options.apply(to: &link)
-            link.updatedAt = services.clock.now()
+            link.updatedAt = services.now(for: project)
             let updated = try linkService.update(link, previousCode: previousCode)
             let shownTemplate = try updated.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
             return try .json(LinkFortyLinkBody(updated, template: shownTemplate, base: LinkURLs.base(for: request, services: services), deduplicated: false),
@@ -82,7 +82,7 @@ enum LinkFortyLinkRoutes {
             return try .json(LinkFortyLinkBody(existing, template: template, base: base, deduplicated: true), encoder: JSONCoders.encoder)
         }
         var link = Link(id: Identifiers.newID(), projectID: project.id, templateID: template?.id, shortCode: options.customCode ?? "",
-                        externalUserID: options.externalUserId, optionsHash: optionsHash, createdAt: services.clock.now())
+                        externalUserID: options.externalUserId, optionsHash: optionsHash, createdAt: services.now(for: project))
         try options.apply(to: &link)
         let created = try linkService.create(link, codeIsCustom: options.customCode != nil)
         return try .json(LinkFortyLinkBody(created, template: template, base: base, deduplicated: false), status: .created,

@@ -17,13 +17,17 @@ enum ResolveRoutes {
         }
     }
 
+    static func noActiveLink(code: String, slug: String?) -> HTTPError {
+        HTTPError.notFound("no active link '\(slug.map { "\($0)/" } ?? "")\(code)'")
+    }
+
     static func resolve(_ request: HTTPRequest, code: String, slug: String?, lookup: LinkLookup, services: Services) throws -> HTTPResponse {
-        let now = services.clock.now()
         // An app opened by a link whose click budget is spent still gets its data; a link that
         // is switched off or expired does not.
-        guard let (_, target) = try lookup.find(code: code, slug: slug),
-              ![.inactive, .expired].contains(LinkAvailability.of(target.link, clicks: 0, now: now)) else {
-            throw HTTPError.notFound("no active link '\(slug.map { "\($0)/" } ?? "")\(code)'")
+        guard let (_, target) = try lookup.find(code: code, slug: slug) else { throw noActiveLink(code: code, slug: slug) }
+        let now = services.clocks.now(projectID: target.link.projectID)
+        guard ![.inactive, .expired].contains(LinkAvailability.of(target.link, clicks: 0, now: now)) else {
+            throw noActiveLink(code: code, slug: slug)
         }
         var fingerprint: [String: String] = [:]
         for item in request.queryItems where item.name.hasPrefix("fp_") && fingerprint[item.name] == nil {

@@ -13,7 +13,7 @@ enum DeeplinkHandling {
         // SKAN values come with the answer when the install is known (all three keys or none).
         let skan: SKANValues? = try (try? call.install()).flatMap { install in
             try LinkrunnerRepository(database: call.services.database).skanValues(
-                installID: install.id, now: call.services.clock.now(), skan: call.services.skanSchemas.context(for: call.project))
+                installID: install.id, now: call.now, skan: call.services.skanSchemas.context(for: call.project))
         }
         guard let (code, slug) = shortLinkPath(url), let (_, target) = try lookup.find(code: code, slug: slug),
               target.link.projectID == call.project.id else {
@@ -23,7 +23,7 @@ enum DeeplinkHandling {
         }
         let services = call.services
         let device = try call.deviceData()
-        let now = services.clock.now()
+        let now = call.now
         let client = services.clientIP.clientAddress(of: call.request)
         let platform = device.platform(declared: try call.body.string("platform"))
         let clickID = TimeOrderedID.generate(at: now)

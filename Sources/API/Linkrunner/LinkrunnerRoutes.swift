@@ -26,6 +26,9 @@ enum LinkrunnerRoutes {
             return install
         }
 
+        /// "Now" as this project sees it (its test clock in test mode).
+        var now: Timestamp { services.now(for: project) }
+
         func deviceData() throws -> DeviceData {
             // `device_data` at the top level, or inside `data` (trigger, capture-payment).
             let nested = try body.object("data")?.object("device_data", path: "data.device_data")
@@ -42,7 +45,7 @@ enum LinkrunnerRoutes {
             do {
                 let device = try call.deviceData()
                 let client = services.clientIP.clientAddress(of: call.request)
-                let now = services.clock.now()
+                let now = call.now
                 let report = InstallReport(
                     projectID: call.project.id, api: .linkrunner, identity: InstallIdentity(installInstanceID: try call.instanceID),
                     signals: device.signals(time: now, ipKey: client?.matchingKey, declaredPlatform: try call.body.string("platform")),
@@ -75,10 +78,10 @@ enum LinkrunnerRoutes {
             let skan = services.skanSchemas.context(for: call.project)
             if let user = try userData(call.body) {
                 // A trigger (signup/login) counts as the event `signup`.
-                SKANFields.add(try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: services.clock.now(),
+                SKANFields.add(try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: call.now,
                                                        signupEvent: true, skan: skan), to: &data)
             } else {
-                SKANFields.add(try repository.skanValues(installID: install.id, now: services.clock.now(), skan: skan), to: &data)
+                SKANFields.add(try repository.skanValues(installID: install.id, now: call.now, skan: skan), to: &data)
             }
             return data
         }
@@ -86,7 +89,7 @@ enum LinkrunnerRoutes {
         sync("set-user-data", in: &router, services: services) { call in
             let install = try call.install()
             guard let user = try userData(call.body) else { throw HTTPError.badRequest("missing required field 'user_data'", code: "missing_field") }
-            try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: services.clock.now())
+            try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: call.now)
             return [:]
         }
 
@@ -96,7 +99,7 @@ enum LinkrunnerRoutes {
                 let eventData = try call.body.object("event_data")
                 let amount = try eventData?.number("amount", path: "event_data.amount")
                 let currency = try eventData?.string("currency", path: "event_data.currency").map { $0.uppercased() }
-                let now = services.clock.now()
+                let now = call.now
                 let event = EventRecord(projectID: call.project.id, install: .instance(try call.instanceID), name: name,
                                         clientEventID: try call.body.string("event_id", maxLength: 256),
                                         userID: try call.body.identifier("user_id"),
@@ -129,7 +132,7 @@ enum LinkrunnerRoutes {
                 guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
                     throw HTTPError.invalidField("currency", "must be a three-letter currency code")
                 }
-                let now = services.clock.now()
+                let now = call.now
                 let payment = LinkrunnerRepository.Payment(
                     paymentID: try call.body.identifier("payment_id") ?? TimeOrderedID.generate(at: now), userID: userID, amount: amount,
                     currency: currency, type: try call.body.string("type", maxLength: 64) ?? "DEFAULT",
@@ -153,7 +156,7 @@ enum LinkrunnerRoutes {
                 throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
             }
             let removed = try repository.removePayments(projectID: call.project.id, installID: install.id, userID: userID,
-                                                        paymentID: try call.body.identifier("payment_id"), now: services.clock.now())
+                                                        paymentID: try call.body.identifier("payment_id"), now: call.now)
             return ["removed": .number(Double(removed))]
         }
 
@@ -182,7 +185,7 @@ enum LinkrunnerRoutes {
         }
 
         sync("deeplink-triggered", in: &router, services: services) { call in
-            try repository.updateInstall(try call.install().id, deeplinkOpenedAt: services.clock.now())
+            try repository.updateInstall(try call.install().id, deeplinkOpenedAt: call.now)
             return [:]
         }
 

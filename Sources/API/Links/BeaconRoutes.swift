@@ -32,8 +32,9 @@ enum BeaconRoutes {
         } catch {
             return done(.failure(error))
         }
-        let now = services.clock.now()
-        services.clicks.recordBeacon(clickID: clickID.lowercased(), signals: signals, notBefore: now.adding(seconds: -maximumAge), at: now) { result in
+        let clocks = services.clocks
+        services.clicks.recordBeacon(clickID: clickID.lowercased(), signals: signals, maximumAgeSeconds: maximumAge,
+                                     now: { clocks.now(projectID: $0) }) { result in
             switch result {
             case .success(true): done(.success(HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])))
             case .success(false): done(.failure(HTTPError.notFound("no click \(clickID) in the last 10 minutes")))

@@ -14,6 +14,7 @@ struct LinkLookup: Sendable {
         let entry = try services.linkCache.entry(for: code) {
             guard let (link, clicks) = try services.links.find(shortCode: code),
                   let project = try services.projects.find(id: link.projectID) else { return nil }
+            _ = services.clocks.clock(for: project)  // a test-mode project's clicks read its clock from now on
             let template = try link.templateID.flatMap { try services.templates.find(id: $0, projectID: link.projectID) }
             return (LinkTarget(link: link, template: template, project: project.settings), clicks)
         }

@@ -34,7 +34,7 @@ public final class RequestLog: @unchecked Sendable {
     private var second: (epoch: Int, text: [UInt8]) = (-1, [])  // guarded by `lock`
 
     private func timeText() -> [UInt8] {
-        let now = Int(Date().timeIntervalSince1970)
+        let now = Int(SystemClock().now().milliseconds / 1000)
         lock.lock()
         defer { lock.unlock() }
         if second.epoch != now { second = (now, Array(Timestamp(milliseconds: Int64(now) * 1000).iso8601.utf8)) }

@@ -1,3 +1,4 @@
+import Attribution
 import Foundation
 
 /// A schema change: a file of `migrations/` (embedded in the binary at build time).
@@ -26,7 +27,7 @@ public enum Migrator {
     /// - Returns: the names of the migrations applied by this call.
     @discardableResult
     public static func migrate(_ connection: SQLiteConnection, migrations: [Migration] = Migration.bundled) throws -> [String] {
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = SystemClock().now().milliseconds
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 name TEXT PRIMARY KEY,

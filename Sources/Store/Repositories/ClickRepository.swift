@@ -34,17 +34,25 @@ public struct ClickRepository: Sendable {
 
     /// Stores the interstitial page's report on its click. Runs on the writer after every click
     /// queued before it, so a beacon never races its own click. False when the click is unknown
-    /// or older than `notBefore`.
-    public func recordBeacon(clickID: String, signals: BrowserSignals, notBefore: Timestamp, at now: Timestamp,
+    /// or older than `maximumAgeSeconds` by its project's clock.
+    public func recordBeacon(clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
+                             now: @escaping @Sendable (_ projectID: String) -> Timestamp,
                              completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         database.write({ connection in
-            try connection.run("""
+            // "Now" is the click's project's (a test-mode project has its own clock), so the
+            // project is read first, in the same transaction.
+            guard let (projectID, createdAt) = try connection.queryOne(
+                "SELECT project_id, created_at FROM clicks WHERE click_id = ? AND source = 'link'", clickID,
+                map: { ($0.string(0), $0.int(1)) }) else { return false }
+            let now = now(projectID)
+            guard createdAt >= now.adding(seconds: -maximumAgeSeconds).milliseconds else { return false }
+            return try connection.run("""
                 UPDATE clicks SET screen_width = coalesce(?, screen_width), screen_height = coalesce(?, screen_height),
                     pixel_ratio = coalesce(?, pixel_ratio), timezone = coalesce(?, timezone),
                     utc_offset_min = coalesce(?, utc_offset_min), languages = coalesce(?, languages), beacon_at = ?
-                WHERE click_id = ? AND created_at >= ? AND source = 'link'
+                WHERE click_id = ?
                 """, signals.screenWidth, signals.screenHeight, signals.pixelRatio, signals.timezone, signals.utcOffsetMinutes,
-                signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID, notBefore.milliseconds) > 0
+                signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID) > 0
         }, completion: completion)
     }
 

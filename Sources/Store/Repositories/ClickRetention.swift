@@ -26,21 +26,31 @@ public struct ClickRetention: Sendable {
         return Int(longest ?? 168) + marginHours
     }
 
-    /// Deletes every click created before `cutoff`; returns how many.
+    /// Deletes every click created before `cutoff`; returns how many. A test-mode project's
+    /// clicks are kept by its own clock instead: `testProjectCutoffs` holds their cutoffs.
     @discardableResult
-    public func deleteClicks(before cutoff: Timestamp) throws -> Int {
+    public func deleteClicks(before cutoff: Timestamp, testProjectCutoffs: [String: Timestamp] = [:]) throws -> Int {
         var total = 0
+        for (projectID, projectCutoff) in testProjectCutoffs.sorted(by: { $0.key < $1.key }) {
+            total += try database.writeAndWait { connection in
+                try connection.run("DELETE FROM clicks WHERE project_id = ? AND created_at < ?", projectID, projectCutoff.milliseconds)
+            }
+        }
+        let others = "project_id NOT IN (SELECT id FROM projects WHERE test_mode = 1)"
+        var from: Int64 = 0
         while true {
-            let deleted = try database.writeAndWait { [batchSize] connection -> Int in
-                guard let (oldestID, oldestTime) = try connection.queryOne("SELECT id, created_at FROM clicks ORDER BY id LIMIT 1", map: {
-                    ($0.int(0), $0.int(1))
-                }), oldestTime < cutoff.milliseconds else { return 0 }
-                return try connection.run("""
-                    DELETE FROM clicks WHERE id >= ? AND id < ? + ? AND created_at < ?
+            let (deleted, next) = try database.writeAndWait { [batchSize] connection -> (Int, Int64?) in
+                guard let (oldestID, oldestTime) = try connection.queryOne(
+                    "SELECT id, created_at FROM clicks WHERE id >= ? AND \(others) ORDER BY id LIMIT 1", from,
+                    map: { ($0.int(0), $0.int(1)) }), oldestTime < cutoff.milliseconds else { return (0, nil) }
+                let deleted = try connection.run("""
+                    DELETE FROM clicks WHERE id >= ? AND id < ? + ? AND created_at < ? AND \(others)
                     """, oldestID, oldestID, Int64(batchSize), cutoff.milliseconds)
+                return (deleted, oldestID + Int64(batchSize))
             }
             total += deleted
-            if deleted == 0 { return total }
+            guard let next else { return total }
+            from = next
         }
     }
 }
@@ -51,14 +61,17 @@ public final class RetentionJob: @unchecked Sendable {
     private let queue = DispatchQueue(label: "attributiond.retention", qos: .utility)
 
     /// - Parameter hours: clicks to keep in hours; nil: the automatic value. Never started for 0.
-    public init(retention: ClickRetention, hours: Int?, clock: any Clock, every interval: DispatchTimeInterval = .seconds(600),
-                log: @escaping @Sendable (Int, Timestamp) -> Void) {
+    /// - Parameter testProjectTimes: "now" of each test-mode project, by id.
+    public init(retention: ClickRetention, hours: Int?, clock: any Clock,
+                testProjectTimes: @escaping @Sendable () -> [String: Timestamp] = { [:] },
+                every interval: DispatchTimeInterval = .seconds(600), log: @escaping @Sendable (Int, Timestamp) -> Void) {
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .seconds(30), repeating: interval, leeway: .seconds(5))
         timer.setEventHandler {
             guard let keep = try? hours ?? retention.automaticHours() else { return }
             let cutoff = clock.now().adding(seconds: -Int64(keep) * 3600)
-            if let deleted = try? retention.deleteClicks(before: cutoff), deleted > 0 { log(deleted, cutoff) }
+            let testCutoffs = testProjectTimes().mapValues { $0.adding(seconds: -Int64(keep) * 3600) }
+            if let deleted = try? retention.deleteClicks(before: cutoff, testProjectCutoffs: testCutoffs), deleted > 0 { log(deleted, cutoff) }
         }
         timer.resume()
     }

@@ -143,6 +143,23 @@ public struct ProjectRepository: Sendable {
         return try find(id: project.id)
     }
 
+    /// The clocks of test-mode projects, as last saved.
+    public func testClocks() throws -> [(projectID: String, now: Timestamp)] {
+        try database.read { connection in
+            try connection.query("SELECT id, clock_ms, created_at FROM projects WHERE test_mode = 1") { row in
+                (row.string(0), Timestamp(milliseconds: row.optionalInt(1) ?? row.int(2)))
+            }
+        }
+    }
+
+    /// Saves a test-mode project's clock; it never goes back, even if two saves cross.
+    public func saveClock(projectID: String, now: Timestamp) throws {
+        try database.writeAndWait { connection in
+            try connection.run("UPDATE projects SET clock_ms = max(coalesce(clock_ms, 0), ?) WHERE id = ? AND test_mode = 1",
+                               now.milliseconds, projectID)
+        }
+    }
+
     /// Makes the stored token the given one (a project declared in config keeps its token in the file).
     public func setToken(projectID: String, token: String) throws {
         try database.writeAndWait { connection in
