@@ -16,6 +16,8 @@ struct ProjectCommand: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
         @Option(help: "The project's name (unique).") var name: String
+        @Flag(help: "A sandbox with its own clock, moved by POST /admin/v1/projects/{id}/clock (fixed at creation).")
+        var testMode = false
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
@@ -24,7 +26,7 @@ struct ProjectCommand: ParsableCommand {
             let repository = ProjectRepository(database: try global.openDatabase(configuration))
             let created: CreatedProject
             do {
-                created = try repository.create(name: name, settings: ProjectSettings())
+                created = try repository.create(name: name, settings: ProjectSettings(), testMode: testMode)
             } catch let error as StoreError {
                 FileHandleOutput.standardError("project create: \(error)")
                 throw ExitCode.failure
