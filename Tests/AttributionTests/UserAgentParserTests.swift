@@ -28,6 +28,8 @@ import Testing
             platform: .android, version: "13", device: .phone, inApp: "Facebook"),
         Row(name: "Chrome on Android phone", agent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.144 Mobile Safari/537.36",
             platform: .android, version: "14", device: .phone),
+        Row(name: "Chrome's reduced UA on Android (the version is frozen)", agent: "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Mobile Safari/537.36",
+            platform: .android, version: nil, device: .phone),
         Row(name: "Samsung Internet", agent: "Mozilla/5.0 (Linux; Android 13; SAMSUNG SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36",
             platform: .android, version: "13", device: .phone),
         Row(name: "Chrome on Android tablet", agent: "Mozilla/5.0 (Linux; Android 12; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36",

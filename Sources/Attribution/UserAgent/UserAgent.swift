@@ -26,6 +26,7 @@ public struct UserAgentInfo: Sendable, Equatable {
 /// ASCII-lower-cased bytes once, with plain byte searches (no Foundation string search).
 public enum UserAgentParser {
     /// Substrings of crawlers, link-preview fetchers and scripted clients.
+    static let reducedAndroid = Array("android 10; k)".utf8)
     static let botMarkers: [[UInt8]] = [
         "googlebot", "bingbot", "applebot", "yandex", "baiduspider", "duckduckbot", "slurp", "facebookexternalhit",
         "facebookcatalog", "facebot", "meta-externalagent", "twitterbot", "slackbot", "slack-imgproxy", "discordbot",
@@ -67,7 +68,9 @@ public enum UserAgentParser {
             return UserAgentInfo(platform: .ios, osVersion: version(after: " OS ", in: original), deviceClass: deviceClass, inAppBrowser: inApp)
         }
         if lower.contains("android") {
-            let version = version(after: "android ", in: original, lower: lower) ?? version(after: "android/", in: original, lower: lower)
+            // Chrome's reduced UA (Chrome 110 on) says "Android 10; K" on every phone: no version at all.
+            let reduced = ByteSearch.contains(lower, reducedAndroid)
+            let version = reduced ? nil : version(after: "android ", in: original, lower: lower) ?? version(after: "android/", in: original, lower: lower)
             // Android phones' browsers say "Mobile"; tablets' do not.
             let deviceClass: UserAgentInfo.DeviceClass = lower.contains("mobile") ? .phone : .tablet
             return UserAgentInfo(platform: .android, osVersion: version, deviceClass: deviceClass, inAppBrowser: inApp)
