@@ -29,9 +29,11 @@ let package = Package(
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         .target(name: "API", dependencies: ["HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
+        // `attributiond simulate`: populations run through the real application in process.
+        .target(name: "Simulation", dependencies: ["API", "HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
         .executableTarget(
             name: "attributiond",
-            dependencies: ["HTTP", "API", "Store", "Attribution",
+            dependencies: ["HTTP", "API", "Store", "Attribution", "Simulation",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings),
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.

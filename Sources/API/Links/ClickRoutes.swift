@@ -20,7 +20,7 @@ enum ClickRoutes {
 
     static func click(_ request: HTTPRequest, code: String, slug: String?, lookup: LinkLookup, services: Services) throws -> HTTPResponse {
         guard let (entry, target) = try lookup.find(code: code, slug: slug) else { return Pages.notFound }
-        let now = services.clock.now()
+        let now = services.clocks.now(projectID: target.link.projectID)
         switch LinkAvailability.of(target.link, clicks: entry.clicks.load(ordering: .relaxed), now: now) {
         case .available: break
         case .expired: return Pages.expired

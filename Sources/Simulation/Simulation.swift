@@ -1,0 +1,163 @@
+import API
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// Runs a simulated population through the real application — routes, handlers, matching engine
+/// and store — in process, on a temporary database, in a test-mode project whose clock the
+/// simulation moves from one action to the next. Then scores what the engine decided.
+public enum Simulation {
+    public struct Settings: Sendable {
+        public var model = PopulationModel()
+        public var seed: UInt64 = 1
+        public var minConfidence = 0.30
+        public var attributionWindowHours = 168
+
+        public init() {}
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// - Parameter progress: (actions done, actions in all), called now and then.
+    public static func run(_ settings: Settings, progress: (Int, Int) -> Void = { _, _ in }) throws -> AccuracyReport {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-simulate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Database(path: folder.appendingPathComponent("simulation.sqlite").path)
+        let adminKey = Secrets.generate(prefix: "sim_")
+        let services = Services(database: database, adminKey: adminKey)
+        let client = InProcessClient(responder: Application.makeRouter(services: services))
+        let admin: HTTPHeaders = ["Authorization": "Bearer \(adminKey)"]
+        let loopback = "127.0.0.1"
+
+        // The project and its link, through the admin API.
+        let project = try object(client.send(.post, "/admin/v1/projects", from: loopback, headers: admin, json: """
+            {"name":"simulation","test_mode":true,"min_confidence":\(settings.minConfidence),\
+            "attribution_window_hours":\(settings.attributionWindowHours),\
+            "ios_store_url":"https://apps.apple.com/app/id1","android_store_url":"https://play.google.com/store/apps/details?id=com.example"}
+            """), expecting: 201)
+        guard case .string(let projectID)? = project["id"], case .string(let token)? = project["token"],
+              case .string(let apiKey)? = project["api_key"] else { throw Failure(description: "the admin API did not return the project") }
+        _ = try object(client.send(.post, "/admin/v1/projects/\(projectID)/links", from: loopback, headers: admin,
+                                   json: #"{"short_code":"campaign","app_scheme":"example","deep_link_path":"/offer"}"#), expecting: 201)
+        let clockPath = "/admin/v1/projects/\(projectID)/clock"
+        guard case .number(let startMilliseconds)? = try object(client.send(.get, clockPath, from: loopback, headers: admin), expecting: 200)["now_ms"] else {
+            throw Failure(description: "the clock API did not return now_ms")
+        }
+        let start = Int64(startMilliseconds)
+
+        var random = SeededGenerator(seed: settings.seed)
+        let population = Population.generate(settings.model, start: Date(timeIntervalSince1970: Double(start) / 1000), random: &random)
+        var report = AccuracyReport(seed: settings.seed, model: settings.model, minConfidence: settings.minConfidence,
+                                    attributionWindowHours: settings.attributionWindowHours)
+        var clicksOf: [Int: [(id: String, at: Int64)]] = [:]
+        var installs: [(person: Int, installID: String, at: Int64)] = []
+        var clockAt: Int64 = 0
+
+        for (done, action) in population.actions.enumerated() {
+            if done % 50 == 0 { progress(done, population.actions.count) }
+            if action.offsetMilliseconds > clockAt {
+                let seconds = Double(action.offsetMilliseconds - clockAt) / 1000
+                _ = try object(client.send(.post, clockPath, from: loopback, headers: admin, json: #"{"advance_seconds":\#(seconds)}"#), expecting: 200)
+                clockAt = action.offsetMilliseconds
+            }
+            switch action.kind {
+            case .click(let person, let userAgent, let acceptLanguage, let beacon):
+                var headers: HTTPHeaders = ["User-Agent": userAgent]
+                if let acceptLanguage { headers.add("Accept-Language", acceptLanguage) }
+                let response = client.send(.get, "/campaign", from: action.address, headers: headers)
+                guard let clickID = response.headers["X-Click-Id"] else {
+                    throw Failure(description: "a click was answered \(response.status.code) without X-Click-Id")
+                }
+                guard let person else {
+                    report.counts.botClicks += 1
+                    continue
+                }
+                report.counts.clicks += 1
+                clicksOf[person, default: []].append((clickID, action.offsetMilliseconds))
+                if let beacon {
+                    let answer = client.send(.post, "/c/\(clickID)", from: action.address, json: beacon.json)
+                    guard answer.status.code == 204 else { throw Failure(description: "a beacon was answered \(answer.status.code): \(String(decoding: answer.body, as: UTF8.self))") }
+                }
+            case .install(let index):
+                let person = population.people[index]
+                let installID = try install(person, at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
+                                            from: action.address, clicks: clicksOf[index] ?? [], client: client, token: token,
+                                            apiKey: apiKey, playReferrerShare: settings.model.playReferrerShare, random: &random)
+                installs.append((index, installID, action.offsetMilliseconds))
+            }
+        }
+        progress(population.actions.count, population.actions.count)
+        try database.writer.barrier { _ in }
+
+        let outcomes = try database.read { connection in
+            try connection.query("SELECT id, attributed, match_type, confidence, click_id, clicked_at, created_at FROM installs WHERE project_id = ?",
+                                 projectID) { row in
+                (id: row.string(0), attributed: row.bool(1), matchType: row.string(2), confidence: row.double(3),
+                 clickID: row.optionalString(4), clickedAt: row.optionalInt(5), createdAt: row.int(6))
+            }
+        }
+        let byID = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let window = Int64(settings.attributionWindowHours) * 3_600_000
+        for (person, installID, at) in installs {
+            guard let outcome = byID[installID] else { throw Failure(description: "install \(installID) was not stored") }
+            let own = clicksOf[person] ?? []
+            let clickedInWindow = population.clicked[person] && own.contains { at - $0.at <= window }
+            report.counts.installs += 1
+            if clickedInWindow { report.counts.clickedInstalls += 1 }
+            let correct = outcome.clickID.map { id in own.contains { $0.id == id } } ?? false
+            if outcome.attributed {
+                report.counts.attributed += 1
+                if outcome.matchType == "deterministic" { report.counts.deterministic += 1 } else { report.counts.probabilistic += 1 }
+                if correct { report.counts.truePositives += 1 } else { report.counts.falsePositives += 1 }
+                let age = outcome.createdAt - (outcome.clickedAt ?? outcome.createdAt)
+                let band = outcome.matchType == "deterministic" ? 0 : age < 3_600_000 ? 1 : age < 86_400_000 ? 2 : 3
+                report.bands[band].matches += 1
+                report.bands[band].confidenceSum += outcome.confidence
+                if correct { report.bands[band].correct += 1 }
+            }
+            if clickedInWindow && !(outcome.attributed && correct) { report.counts.falseNegatives += 1 }
+        }
+        return report
+    }
+
+    /// Reports one install as the person's SDK would, and returns the install id it was given.
+    static func install(_ person: Person, at moment: Date, from address: String, clicks: [(id: String, at: Int64)],
+                        client: InProcessClient, token: String, apiKey: String, playReferrerShare: Double,
+                        random: inout SeededGenerator) throws -> String {
+        let device = person.device
+        let ios = device.platform == .ios
+        let offsetEast = (TimeZone(identifier: person.timezone)?.secondsFromGMT(for: moment) ?? 0) / 60
+        switch person.client {
+        case .linkrunner:
+            var data = #""device":"\#(device.model)","system_version":"\#(device.osVersion)","device_display":{"width":\#(device.widthPoints),"height":\#(device.heightPoints),"scale":\#(device.scale)},"timezone":"\#(person.timezone)","timezone_offset":\#(offsetEast),"locale":"\#(person.language)_\#(person.region)","language":"\#(person.language)""#
+            data += ios ? #","idfv":"\#(person.installIdentifier)""# : #","gaid":"\#(person.installIdentifier)""#
+            // Installed from the Play Store after a click: the referrer may carry our click id.
+            if !ios, let last = clicks.last, random.chance(playReferrerShare) {
+                data += #","install_ref":"utm_source=simulation&click_id=\#(last.id)""#
+            }
+            let body = #"{"token":"\#(token)","platform":"\#(ios ? "IOS" : "ANDROID")","install_instance_id":"\#(person.installIdentifier)","app_version":"1.0.0","device_data":{\#(data)}}"#
+            let envelope = try object(client.send(.post, "/api/client/init", from: address, json: body), expecting: 200)
+            guard case .object(let fields)? = envelope["data"], case .string(let id)? = fields["install_id"] else {
+                throw Failure(description: "init did not return data.install_id")
+            }
+            return id
+        case .linkforty:
+            let agent = ios ? "Example/1.0 iOS/\(device.osVersion)" : "Example/1.0 Android/\(device.osVersion)"
+            let body = #"{"userAgent":"\#(agent)","timezone":"\#(person.timezone)","language":"\#(person.language)-\#(person.region)","screenWidth":\#(Int(Double(device.widthPoints) * device.scale)),"screenHeight":\#(Int(Double(device.heightPoints) * device.scale)),"platform":"\#(ios ? "iOS" : "Android")","platformVersion":"\#(device.osVersion)","appVersion":"1.0.0","deviceId":"\#(person.installIdentifier)"}"#
+            let answer = try object(client.send(.post, "/api/sdk/v1/install", from: address, headers: ["Authorization": "Bearer \(apiKey)"],
+                                                json: body), expecting: 200)
+            guard case .string(let id)? = answer["installId"] else { throw Failure(description: "install did not return installId") }
+            return id
+        }
+    }
+
+    static func object(_ response: HTTPResponse, expecting status: Int) throws -> [String: JSONValue] {
+        guard response.status.code == status, case .object(let fields) = try JSONValueParser.parse(response.body) else {
+            throw Failure(description: "expected \(status), got \(response.status.code): \(String(decoding: response.body, as: UTF8.self))")
+        }
+        return fields
+    }
+}
