@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@Suite struct SimulateCommandTests {
+    @Test func seedOneJSONHasItsShapeAndMetricsFollowFromItsCounts() throws {
+        let result = try run(["simulate", "--seed", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "no progress bar when stderr is not a terminal: \(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["seed"] as? Int == 1)
+        let settings = try #require(report["settings"] as? [String: Any])
+        #expect(settings["min_confidence"] as? Double == 0.3 && settings["attribution_window_hours"] as? Int == 168)
+        let population = try #require(report["population"] as? [String: Any])
+        for knob in ["users", "click_share", "household_share", "carrier_nat_share", "popular_device_share", "ip_change_share",
+                     "repeat_click_share", "bot_clicks_per_click", "ios_share", "linkrunner_share", "delay_median_minutes"] {
+            #expect(population[knob] is Double || population[knob] is Int, "population.\(knob)")
+        }
+
+        let counts = try #require(report["counts"] as? [String: Int])
+        let tp = try #require(counts["true_positives"]), fp = try #require(counts["false_positives"])
+        let fn = try #require(counts["false_negatives"]), attributed = try #require(counts["attributed"])
+        #expect(tp > 0 && counts["installs"]! >= counts["clicked_installs"]! && counts["clicked_installs"]! > 0)
+        #expect(tp + fp == attributed)
+        #expect(counts["deterministic"]! + counts["probabilistic"]! == attributed)
+        #expect(tp + fn == counts["clicked_installs"]!, "every install after a click is a TP or an FN")
+
+        let precision = try #require(report["precision"] as? Double), recall = try #require(report["recall"] as? Double)
+        let f1 = try #require(report["f1"] as? Double)
+        for metric in [precision, recall, f1] { #expect((0...1).contains(metric)) }
+        #expect(abs(precision - Double(tp) / Double(tp + fp)) < 0.0001)
+        #expect(abs(recall - Double(tp) / Double(tp + fn)) < 0.0001)
+        #expect(abs(f1 - 2 * Double(tp) / Double(2 * tp + fp + fn)) < 0.0001)
+
+        let bands = try #require(report["calibration"] as? [[String: Any]])
+        #expect(bands.map { $0["band"] as? String } == ["deterministic", "under 1 h", "1 h to 24 h", "24 h to 72 h"])
+        #expect(bands.compactMap { $0["matches"] as? Int }.reduce(0, +) == attributed)
+        #expect(bands.compactMap { $0["correct"] as? Int }.reduce(0, +) == tp)
+        for band in bands {
+            let matches = band["matches"] as? Int ?? 0, correct = band["correct"] as? Int ?? 0
+            let observed = try #require(band["observed_precision"] as? Double)
+            #expect(abs(observed - (matches == 0 ? 0 : Double(correct) / Double(matches))) < 0.0001)
+        }
+
+        // The same seed gives the same run; another seed another population.
+        #expect(try run(["simulate", "--seed", "1", "--json"]).stdout == result.stdout)
+        #expect(try run(["simulate", "--seed", "2", "--json"]).stdout != result.stdout)
+    }
+
+    @Test func badKnobsAreRefusedNamingTheFlag() throws {
+        let result = try run(["simulate", "--click-share", "1.5"])
+        #expect(result.status == 64 || result.status == 2, "\(result.status)")
+        #expect(result.stderr.contains("--click-share"), "\(result.stderr)")
+        #expect(try run(["simulate", "--min-confidence", "2"]).stderr.contains("--min-confidence"))
+    }
+}
