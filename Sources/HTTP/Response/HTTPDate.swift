@@ -21,6 +21,8 @@ public final class HTTPDateCache: Sendable {
 
     /// `Date: Sun, 06 Nov 1994 08:49:37 GMT\r\n` for the current second.
     public func headerLine() -> [UInt8] {
+        // The one wall-clock read outside `Clock`: the Date header is the server's real time
+        // (RFC 9110 §6.6.1) even for a test-mode project, and this layer knows nothing of projects.
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let second = now.tv_sec
