@@ -11,9 +11,10 @@ private func configFolder(_ json: String) throws -> (folder: URL, file: String) 
     return (folder, file.path)
 }
 
-private func request(_ port: UInt16, _ method: String, _ path: String, adminKey: String? = nil) throws -> TestResponse? {
+private func request(_ port: UInt16, _ method: String, _ path: String, body: String? = nil, adminKey: String? = nil) throws -> TestResponse? {
     let client = try RawClient(port: port)
-    client.send("\(method) \(path) HTTP/1.1\r\nHost: t\r\n" + (adminKey.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "\r\n")
+    client.send("\(method) \(path) HTTP/1.1\r\nHost: t\r\n" + (adminKey.map { "Authorization: Bearer \($0)\r\n" } ?? "")
+                + (body.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"))
     return client.readResponse()
 }
 
@@ -82,6 +83,27 @@ private func request(_ port: UInt16, _ method: String, _ path: String, adminKey:
             #expect(projects.first?["min_confidence"] as? Double == expectedConfidence)
             #expect(server.terminateAndWait() == 0)
         }
+    }
+
+    @Test func aDeclaredTestModeProjectHasItsClockAndTheModeCannotFlip() throws {
+        let declared = #"""
+        {"admin_key": "admin-key-0123456789abc", "projects": [{"name": "Sandbox", "test_mode": true}]}
+        """#
+        let (folder, file) = try configFolder(declared)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("db.sqlite").path
+        let server = try ServerProcess(["--config", file, "--db", database])
+        let list = try #require(try request(server.port, "GET", "/admin/v1/projects", adminKey: "admin-key-0123456789abc"))
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(list.body)) as? [[String: Any]])?.first?["id"] as? String)
+        let moved = try #require(try request(server.port, "POST", "/admin/v1/projects/\(id)/clock", body: #"{"advance_seconds":60}"#,
+                                             adminKey: "admin-key-0123456789abc"))
+        #expect(moved.status == 200)
+        #expect(server.terminateAndWait() == 0)
+
+        try Data(declared.replacingOccurrences(of: "true", with: "false").utf8).write(to: URL(fileURLWithPath: file))
+        let refused = try run(["--config", file, "--db", database])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("projects[0].test_mode"), "\(refused.stderr)")
     }
 
     @Test func migrateAndProjectCommandsWorkOnTheSameDatabase() throws {

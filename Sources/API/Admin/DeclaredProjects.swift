@@ -35,6 +35,9 @@ public enum DeclaredProjects {
             }
 
             if var existing = try services.projects.find(name: declared.creation.name) {
+                guard existing.testMode == declared.creation.testMode else {
+                    throw Problem(key: "\(path).test_mode", message: "is fixed when a project is created; '\(existing.name)' was created with test_mode \(existing.testMode)")
+                }
                 existing.settings = declared.creation.settings
                 _ = try services.projects.update(existing)
                 if let token = declared.token { try services.projects.setToken(projectID: existing.id, token: token) }
