@@ -19,14 +19,4 @@ public final class TestClock: Clock {
             return true
         }
     }
-
-    /// Moves forward by `seconds` (fractions allowed); false when that would go backward.
-    @discardableResult
-    public func advance(seconds: Double) -> Bool {
-        guard seconds >= 0, seconds.isFinite else { return false }
-        return current.withLock { now in
-            now += Int64((seconds * 1000).rounded())
-            return true
-        }
-    }
 }
