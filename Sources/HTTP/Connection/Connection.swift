@@ -116,6 +116,8 @@ final class Connection: @unchecked Sendable {
             }
             return false
         case .wouldBlock:
+            // A handshake blocked on a full send buffer goes on when the socket is writable.
+            if tls?.handshakeWantsWrite == true { armWriteSource() }
             return false
         case .failed:
             teardown()
@@ -189,6 +191,11 @@ final class Connection: @unchecked Sendable {
 
     private func flushOutput() {
         guard !tornDown else { return }
+        if let tls, !tls.handshakeDone {
+            readAvailable()  // the handshake is driven from the read side
+            if tls.handshakeWantsWrite || tornDown { return }
+            if output.isEmpty { disarmWriteSource() }
+        }
         if outputOffset < output.count {
             while outputOffset < output.count {
                 let result = output.withUnsafeBytes { bytes in

@@ -42,6 +42,8 @@ public final class TLSContext: @unchecked Sendable {
 final class TLSSession {
     private let ssl: OpaquePointer
     private(set) var handshakeDone = false
+    /// The handshake is waiting for the socket to become writable (its send buffer was full).
+    private(set) var handshakeWantsWrite = false
 
     init?(context: TLSContext, fd: Int32) {
         guard let ssl = SSL_new(context.context) else { return nil }
@@ -77,8 +79,10 @@ final class TLSSession {
         let result = SSL_do_handshake(ssl)
         if result == 1 {
             handshakeDone = true
+            handshakeWantsWrite = false
             return nil
         }
+        handshakeWantsWrite = SSL_get_error(ssl, result) == SSL_ERROR_WANT_WRITE
         return outcome(of: result)
     }
 
