@@ -15,6 +15,8 @@ public final class ProjectClocks: Sendable {
     public let server: any Clock
     private let projects: ProjectRepository
     private let testClocks: Mutex<[String: TestClock]>
+    /// Set once any test clock exists: until then a project id needs no lookup (the click path).
+    private let anyTestClock: Atomic<Bool>
     /// Serialises moves, so the saved time and the clock in memory agree.
     private let moving = Mutex(())
 
@@ -23,6 +25,7 @@ public final class ProjectClocks: Sendable {
         self.projects = projects
         let saved = (try? projects.testClocks()) ?? []
         testClocks = Mutex(Dictionary(saved.map { ($0.projectID, TestClock($0.now)) }, uniquingKeysWith: { first, _ in first }))
+        anyTestClock = Atomic(!saved.isEmpty)
     }
 
     /// The clock of a project known by value (its `testMode` says which kind it is).
@@ -31,6 +34,7 @@ public final class ProjectClocks: Sendable {
         if let clock = testClocks.withLock({ $0[project.id] }) { return clock }
         // A test-mode project created by another process since start-up: its saved time, once.
         let saved = (try? projects.testClocks().first { $0.projectID == project.id }?.now) ?? server.now()
+        anyTestClock.store(true, ordering: .releasing)
         return testClocks.withLock { clocks in
             if let clock = clocks[project.id] { return clock }
             let clock = TestClock(saved)
@@ -41,12 +45,14 @@ public final class ProjectClocks: Sendable {
 
     /// "Now" for a project known only by id (a beacon's click, the retention job).
     public func now(projectID: String) -> Timestamp {
-        (testClocks.withLock { $0[projectID] } ?? server).now()
+        guard anyTestClock.load(ordering: .acquiring) else { return server.now() }
+        return (testClocks.withLock { $0[projectID] } ?? server).now()
     }
 
     /// A new test-mode project's clock, starting at its creation time.
     func register(_ project: Project) {
         guard project.testMode else { return }
+        anyTestClock.store(true, ordering: .releasing)
         testClocks.withLock { clocks in clocks[project.id] = clocks[project.id] ?? TestClock(project.createdAt) }
     }
 
