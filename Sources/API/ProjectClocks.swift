@@ -61,11 +61,13 @@ public final class ProjectClocks: Sendable {
         testClocks.withLock { $0.mapValues { $0.now() } }
     }
 
-    /// Moves a test-mode project's clock to `time`, saving it first; never backward.
-    public func move(_ project: Project, to time: Timestamp) throws -> Timestamp {
+    /// Moves a test-mode project's clock to the time `target` picks from its current time (under
+    /// the lock, so two concurrent "advance by" requests both count); saved first; never backward.
+    public func move(_ project: Project, to target: (Timestamp) throws -> Timestamp) throws -> Timestamp {
         guard project.testMode, let clock = clock(for: project) as? TestClock else { throw MoveError.notTestMode }
         return try moving.withLock { _ in
             let current = clock.now()
+            let time = try target(current)
             guard time >= current else { throw MoveError.backward(current: current) }
             try projects.saveClock(projectID: project.id, now: time)
             clock.move(to: time)

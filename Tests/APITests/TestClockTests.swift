@@ -65,6 +65,14 @@ let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         #expect(restarted.clocks.now(projectID: id) == Timestamp(milliseconds: saved))
     }
 
+    @Test func concurrentAdvancesAllCount() throws {
+        let app = try TestApp()
+        let id = try #require(try app.createProject("Sandbox", extra: #","test_mode":true"#)["id"] as? String)
+        let start = try #require(try app.request("GET", "/admin/v1/projects/\(id)/clock").json?["now_ms"] as? Int)
+        DispatchQueue.concurrentPerform(iterations: 10) { _ in _ = try? app.advanceClock(id, seconds: 60) }
+        #expect(try app.request("GET", "/admin/v1/projects/\(id)/clock").json?["now_ms"] as? Int == start + 600_000)
+    }
+
     @Test func onlyTestModeProjectsHaveAClockAndTheModeIsFixedAtCreation() throws {
         let app = try TestApp()
         let live = try #require(try app.createProject("Live")["id"] as? String)

@@ -20,12 +20,11 @@ enum TestClockRoutes {
             guard project.testMode else {
                 throw HTTPError.conflict("project \(project.id) is not in test mode: it reads the server's clock, which cannot be moved")
             }
-            let current = services.now(for: project)
-            let target = try target(JSONValueParser.parse(request.body), from: current)
+            let requested = try JSONValueParser.parse(request.body)
             do {
-                return body(project, now: try services.clocks.move(project, to: target))
+                return body(project, now: try services.clocks.move(project) { current in try target(requested, from: current) })
             } catch ProjectClocks.MoveError.backward(let current) {
-                throw HTTPError.conflict("test clocks only move forward: \(target.iso8601) is before the project's now, \(current.iso8601)")
+                throw HTTPError.conflict("test clocks only move forward: the request asks for a time before the project's now, \(current.iso8601)")
             }
         })
     }
