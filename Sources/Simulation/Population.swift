@@ -48,8 +48,6 @@ struct Action: Sendable {
 struct Population: Sendable {
     let people: [Person]
     let actions: [Action]
-    /// Whether each person clicked before installing (the ground truth), by person index.
-    let clicked: [Bool]
 
     static let campaignZones: [(String, Double)] = [
         ("America/New_York", 0.55), ("America/Chicago", 0.2), ("America/Los_Angeles", 0.15), ("Europe/London", 0.05), ("Asia/Kolkata", 0.05),
@@ -78,7 +76,6 @@ struct Population: Sendable {
         let span = model.days * 86_400_000
         var people: [Person] = []
         var actions: [Action] = []
-        var clicked = Array(repeating: false, count: model.users)
 
         // Home addresses: households fill up to their size before the next one opens.
         var household = (address: "", left: 0)
@@ -130,7 +127,6 @@ struct Population: Sendable {
                         acceptLanguage: "\(language)-\(region),\(language);q=0.9", beacon: beacon)))
                 }
                 if installs {
-                    clicked[index] = true
                     let switched = random.chance(model.ipChangeShare)
                     let installAt = max(first + delay, clickTimes.max()! + 1000)
                     actions.append(Action(offsetMilliseconds: installAt, address: network(switched ? !onCellular : onCellular),
@@ -149,7 +145,7 @@ struct Population: Sendable {
         }
         // Stable: two actions at the same millisecond keep the order they were drawn in.
         let ordered = actions.enumerated().sorted { ($0.element.offsetMilliseconds, $0.offset) < ($1.element.offsetMilliseconds, $1.offset) }
-        return Population(people: people, actions: ordered.map(\.element), clicked: clicked)
+        return Population(people: people, actions: ordered.map(\.element))
     }
 
     static func device(_ model: PopulationModel, _ random: inout SeededGenerator, language: String, region: String) -> Device {

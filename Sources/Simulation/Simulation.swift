@@ -104,7 +104,8 @@ public enum Simulation {
         for (person, installID, at) in installs {
             guard let outcome = byID[installID] else { throw Failure(description: "install \(installID) was not stored") }
             let own = clicksOf[person] ?? []
-            let clickedInWindow = population.clicked[person] && own.contains { at - $0.at <= window }
+            // The ground truth: the person's own clicks, recorded as they were made.
+            let clickedInWindow = own.contains { $0.at <= at && at - $0.at <= window }
             report.counts.installs += 1
             if clickedInWindow { report.counts.clickedInstalls += 1 }
             let correct = outcome.clickID.map { id in own.contains { $0.id == id } } ?? false
