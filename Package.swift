@@ -22,7 +22,9 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
-        .target(name: "HTTP", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
+        // epoll/eventfd declarations for the HTTP server's event loops.
+        .target(name: "CEventPoll"),
+        .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll"], swiftSettings: strictSettings),
         .target(name: "Attribution", swiftSettings: strictSettings),
         .target(name: "Store", dependencies: ["CSQLite", "COpenSSL", "Attribution"], swiftSettings: strictSettings,
                 plugins: ["EmbedMigrations"]),

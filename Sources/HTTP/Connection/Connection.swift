@@ -1,26 +1,22 @@
-@preconcurrency import Dispatch
 import Synchronization
 
-/// One accepted socket, driven by Dispatch sources on its own serial queue. It only moves bytes and
-/// carries out what `ConnectionStateMachine` decides; all its mutable state is confined to `queue`,
-/// which is why it can be `@unchecked Sendable`.
-final class Connection: @unchecked Sendable {
+/// One accepted socket, served by one event loop for its life. It only moves bytes and carries out
+/// what `ConnectionStateMachine` decides; all its mutable state is touched only on its loop's
+/// thread, which is why it can be `@unchecked Sendable`.
+final class Connection: EventLoopHandler, @unchecked Sendable {
     private let fd: Int32
     let peer: SocketAddress?
     /// Opened only to answer 503 because the server is full.
     let isRejection: Bool
-    private let queue: DispatchQueue
+    private let loop: EventLoop
     private let context: ConnectionContext
     private var machine: ConnectionStateMachine
     private let onClosed: @Sendable (Connection) -> Void
 
-    private let readSource: any DispatchSourceRead
-    private var writeSource: (any DispatchSourceWrite)?
-    private let timer: any DispatchSourceTimer
-    /// Sources still registered on `fd`; it is closed when the last one's cancel handler has run.
-    private var liveSources = 1
+    /// What the loop watches for; changed only through `updateInterest`.
+    private var interest = EventLoop.Interest(read: true, write: false)
+    private var registered = false
 
-    private var readBuffer: UnsafeMutableRawBufferPointer
     /// The TLS session on an HTTPS listener; bytes go through it instead of the socket directly.
     private let tls: TLSSession?
     private var output: [UInt8] = []
@@ -29,57 +25,68 @@ final class Connection: @unchecked Sendable {
     private var readSuspended = false
     private var inputEnded = false
     private var closeWhenFlushed = false
+    /// Writable is being waited for: the socket's send buffer was full, or a TLS handshake needs it.
+    private var awaitingWritable = false
     private var lingerDeadline: UInt64?
     private var tornDown = false
 
-    init(fd: Int32, peer: SocketAddress?, context: ConnectionContext, target: DispatchQueue,
+    init(fd: Int32, peer: SocketAddress?, context: ConnectionContext, loop: EventLoop,
          isRejection: Bool = false, onClosed: @escaping @Sendable (Connection) -> Void) {
         self.fd = fd
         self.peer = peer
         self.isRejection = isRejection
         self.context = context
         self.onClosed = onClosed
-        self.queue = DispatchQueue(label: "attributiond.connection", target: target)
-        self.machine = ConnectionStateMachine(limits: context.limits, now: Self.now())
-        self.readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        self.timer = DispatchSource.makeTimerSource(queue: queue)
-        self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 8)
+        self.loop = loop
+        self.machine = ConnectionStateMachine(limits: context.limits, now: EventLoop.now())
         self.tls = context.tls.flatMap { TLSSession(context: $0, fd: fd) }
     }
 
-    deinit {
-        readBuffer.deallocate()
-    }
-
-    func start() {
-        readSource.setEventHandler { [self] in readAvailable() }
-        readSource.setCancelHandler { [self] in sourceCancelled() }
-        timer.setEventHandler { [self] in tick() }
-        let interval = Int(context.limits.tickInterval.nanoseconds)
-        timer.schedule(deadline: .now() + .nanoseconds(interval), repeating: .nanoseconds(interval),
-                       leeway: .nanoseconds(interval / 4))
-        readSource.resume()
-        timer.resume()
-    }
-
-    /// Answers one response and closes: used when the server is at its connection limit.
-    func reject(with response: HTTPResponse) {
-        queue.async { [self] in
-            let bytes = ResponseSerializer.serialize(response, dateLine: HTTPDateCache.shared.headerLine(),
-                                                     omitBody: false, close: true, keepAliveHTTP10: false)
-            perform([.write(bytes), .close])
+    /// Registers with the loop; `rejectWith` answers that one response and closes (the server is
+    /// at its connection limit), without reading a request.
+    func start(rejectWith rejection: HTTPResponse? = nil) {
+        loop.execute { [self] in
+            guard loop.register(fd, handler: self, interest: interest) else {
+                Socket.close(fd)
+                onClosed(self)
+                return
+            }
+            registered = true
+            if let rejection {
+                let bytes = ResponseSerializer.serialize(rejection, dateLine: HTTPDateCache.shared.headerLine(),
+                                                         omitBody: false, close: true, keepAliveHTTP10: false)
+                perform([.write(bytes), .close])
+            }
         }
     }
 
     func beginShutdown() {
-        queue.async { [self] in
+        loop.execute { [self] in
             guard !tornDown else { return }
-            perform(machine.shutdown(now: Self.now()))
+            perform(machine.shutdown(now: EventLoop.now()))
         }
     }
 
     func forceClose() {
-        queue.async { [self] in teardown() }
+        loop.execute { [self] in teardown() }
+    }
+
+    // MARK: - Events from the loop
+
+    func ready(_ events: EventLoop.Readiness) {
+        if events.readable, !readSuspended, !inputEnded { readAvailable() }
+        if events.writable, !tornDown { flushOutput() }
+        // Reset by the peer, or shut both ways: no byte can move any more.
+        if events.closed, !tornDown { teardown() }
+    }
+
+    func tick(now: UInt64) {
+        guard !tornDown else { return }
+        if let deadline = lingerDeadline {
+            if now >= deadline { teardown() }
+            return
+        }
+        perform(machine.tick(now: now))
     }
 
     // MARK: - Reading
@@ -99,25 +106,26 @@ final class Connection: @unchecked Sendable {
 
     /// One read; true when bytes were handled and reading may go on.
     private func receiveOnce() -> Bool {
+        let readBuffer = loop.readBuffer
         let result = tls?.receive(into: readBuffer) ?? Socket.receive(fd, into: readBuffer)
         switch result {
         case .bytes(let count):
             if lingerDeadline != nil { return true }  // draining after our last response: discard
-            perform(machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: Self.now()))
+            perform(machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: EventLoop.now()))
             return true
         case .endOfFile:
             inputEnded = true
-            // The source is level-triggered: stop watching a socket that will stay readable at EOF.
-            suspendReading()
+            // epoll is level-triggered here: stop watching a socket that will stay readable at EOF.
+            updateInterest()
             if lingerDeadline != nil {
                 teardown()
             } else {
-                perform(machine.inputEnded(now: Self.now()))
+                perform(machine.inputEnded(now: EventLoop.now()))
             }
             return false
         case .wouldBlock:
             // A handshake blocked on a full send buffer goes on when the socket is writable.
-            if tls?.handshakeWantsWrite == true { armWriteSource() }
+            if tls?.handshakeWantsWrite == true { awaitWritable(true) }
             return false
         case .failed:
             teardown()
@@ -128,13 +136,27 @@ final class Connection: @unchecked Sendable {
     private func suspendReading() {
         guard !readSuspended else { return }
         readSuspended = true
-        readSource.suspend()
+        updateInterest()
     }
 
     private func resumeReading() {
         guard readSuspended, !inputEnded else { return }
         readSuspended = false
-        readSource.resume()
+        updateInterest()
+    }
+
+    private func awaitWritable(_ waiting: Bool) {
+        guard awaitingWritable != waiting else { return }
+        awaitingWritable = waiting
+        updateInterest()
+    }
+
+    /// Tells the loop what to watch: reading unless paused or ended, writable while waiting for it.
+    private func updateInterest() {
+        let wanted = EventLoop.Interest(read: !readSuspended && !inputEnded, write: awaitingWritable)
+        guard wanted != interest, !tornDown else { return }
+        interest = wanted
+        if registered { loop.update(fd, interest: wanted) }
     }
 
     // MARK: - Carrying out actions
@@ -167,7 +189,7 @@ final class Connection: @unchecked Sendable {
 
     private func dispatch(_ request: HTTPRequest, sequence: UInt64) {
         guard context.acquireRequestSlot() else {
-            perform(machine.responseReady(context.overloaded, sequence: sequence, now: Self.now()))
+            perform(machine.responseReady(context.overloaded, sequence: sequence, now: EventLoop.now()))
             return
         }
         let context = self.context
@@ -175,15 +197,15 @@ final class Connection: @unchecked Sendable {
         context.responder.respond(to: request) { response in
             context.releaseRequestSlot()
             // Answered before `respond` returned (an inline handler): the caller picks it up
-            // below, without a trip through the queue. Otherwise come back to the queue.
+            // below, without a trip through the loop's task queue. Otherwise hand it to the loop.
             if handoff.completeInline(with: response) { return }
-            self.queue.async {
+            self.loop.execute {
                 guard !self.tornDown else { return }
-                self.perform(self.machine.responseReady(response, sequence: sequence, now: Self.now()))
+                self.perform(self.machine.responseReady(response, sequence: sequence, now: EventLoop.now()))
             }
         }
         if let response = handoff.finishCall() {
-            perform(machine.responseReady(response, sequence: sequence, now: Self.now()))
+            perform(machine.responseReady(response, sequence: sequence, now: EventLoop.now()))
         }
     }
 
@@ -194,7 +216,7 @@ final class Connection: @unchecked Sendable {
         if let tls, !tls.handshakeDone {
             readAvailable()  // the handshake is driven from the read side
             if tls.handshakeWantsWrite || tornDown { return }
-            if output.isEmpty { disarmWriteSource() }
+            if output.isEmpty { awaitWritable(false) }
         }
         if outputOffset < output.count {
             while outputOffset < output.count {
@@ -206,7 +228,7 @@ final class Connection: @unchecked Sendable {
                 case .bytes(let count):
                     outputOffset += count
                 case .wouldBlock:
-                    armWriteSource()
+                    awaitWritable(true)
                     return
                 case .endOfFile, .failed:
                     teardown()
@@ -215,28 +237,12 @@ final class Connection: @unchecked Sendable {
             }
             output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
             outputOffset = 0
-            disarmWriteSource()
-            _ = machine.writesFlushed(now: Self.now())
+            awaitWritable(false)
+            _ = machine.writesFlushed(now: EventLoop.now())
         }
         if closeWhenFlushed, lingerDeadline == nil {
             startLingering()
         }
-    }
-
-    private func armWriteSource() {
-        guard writeSource == nil else { return }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [self] in flushOutput() }
-        source.setCancelHandler { [self] in sourceCancelled() }
-        liveSources += 1
-        writeSource = source
-        source.resume()
-    }
-
-    private func disarmWriteSource() {
-        guard let source = writeSource else { return }
-        writeSource = nil
-        source.cancel()
     }
 
     /// After our last response: half-close, then read and discard until the client closes or the
@@ -249,46 +255,20 @@ final class Connection: @unchecked Sendable {
             teardown()
             return
         }
-        lingerDeadline = Self.now() + context.limits.lingerTimeout.nanoseconds
+        lingerDeadline = EventLoop.now() + context.limits.lingerTimeout.nanoseconds
         resumeReading()
     }
 
-    // MARK: - Timers and teardown
-
-    private func tick() {
-        guard !tornDown else { return }
-        if let deadline = lingerDeadline {
-            if Self.now() >= deadline { teardown() }
-            return
-        }
-        perform(machine.tick(now: Self.now()))
-    }
+    // MARK: - Teardown
 
     private func teardown() {
         guard !tornDown else { return }
         tornDown = true
-        timer.cancel()
-        disarmWriteSource()
-        if readSuspended {
-            readSuspended = false
-            readSource.resume()  // a suspended source never runs its cancel handler
-        }
-        readSource.cancel()
         output = []
+        if registered { loop.deregister(fd) }
+        Socket.close(fd)
+        onClosed(self)
     }
-
-    private func sourceCancelled() {
-        liveSources -= 1
-        if liveSources == 0 {
-            Socket.close(fd)
-            // Release the handlers' references to self, then tell the server.
-            readSource.setEventHandler(handler: nil)
-            timer.setEventHandler(handler: nil)
-            onClosed(self)
-        }
-    }
-
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
 
 /// Decides, without a lock, whether a response arrived while `respond` was still running (then

@@ -2,8 +2,9 @@
 import Synchronization
 
 /// An HTTP/1.1 server on non-blocking POSIX sockets. One read source on the listening socket
-/// accepts; each connection has its own serial queue and sources (`Connection`); handlers run on a
-/// concurrent queue. Start it, then `shutdown` to drain.
+/// accepts and deals connections round-robin to the event loops (one thread each, one per core by
+/// default), which read, parse, route and write; handlers that may block run elsewhere and hand
+/// their answer back to the loop. Start it, then `shutdown` to drain.
 public final class HTTPServer: Sendable {
     public let host: String
     public let requestedPort: UInt16
@@ -11,11 +12,11 @@ public final class HTTPServer: Sendable {
 
     private let context: ConnectionContext
     private let acceptQueue = DispatchQueue(label: "attributiond.accept")
-    /// Connections' queues target this one, so the I/O of all connections shares a bounded pool.
-    private let ioQueue = DispatchQueue(label: "attributiond.io", qos: .userInitiated, attributes: .concurrent)
 
     private struct State {
         var listener: (fd: Int32, source: any DispatchSourceRead)?
+        /// Created by `start`, stopped once a shutdown has closed every connection.
+        var loops: EventLoopGroup?
         var boundAddress: SocketAddress?
         var connections: [ObjectIdentifier: Connection] = [:]
         var rejecting = 0
@@ -43,13 +44,22 @@ public final class HTTPServer: Sendable {
 
     public func start() throws {
         Socket.raiseOpenFileLimit()
-        let (fd, address) = try Socket.listen(host: host, port: requestedPort, backlog: limits.listenBacklog)
+        let loops = try EventLoopGroup(count: limits.eventLoops ?? EventLoopGroup.availableCores,
+                                       tickInterval: limits.tickInterval)
+        let fd: Int32, address: SocketAddress
+        do {
+            (fd, address) = try Socket.listen(host: host, port: requestedPort, backlog: limits.listenBacklog)
+        } catch {
+            loops.stop()
+            throw error
+        }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: acceptQueue)
         source.setEventHandler { [self] in acceptPending(fd) }
         source.setCancelHandler { Socket.close(fd) }
         state.withLock {
             $0.listener = (fd, source)
             $0.boundAddress = address
+            $0.loops = loops
         }
         source.resume()
     }
@@ -57,16 +67,20 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, lets every connection finish the requests it has read (each last response
     /// says `Connection: close`), and calls `completion` when all are closed or `drainTimeout` passed.
     public func shutdown(completion: @escaping @Sendable () -> Void = {}) {
-        let (listener, connections, alreadyDone) = state.withLock { state -> ((any DispatchSourceRead)?, [Connection], Bool) in
+        let (listener, connections, idleLoops) = state.withLock { state -> ((any DispatchSourceRead)?, [Connection], EventLoopGroup??) in
             let listener = state.listener?.source
             state.listener = nil
             state.draining = true
-            if state.connections.isEmpty { return (listener, [], true) }
+            if state.connections.isEmpty {
+                defer { state.loops = nil }
+                return (listener, [], .some(state.loops))
+            }
             state.drainCompletions.append(completion)
-            return (listener, Array(state.connections.values), false)
+            return (listener, Array(state.connections.values), nil)
         }
         listener?.cancel()
-        if alreadyDone {
+        if let idleLoops {
+            idleLoops?.stop()
             completion()
             return
         }
@@ -104,17 +118,17 @@ public final class HTTPServer: Sendable {
 
     private func admit(fd: Int32, peer: SocketAddress?) {
         enum Admission { case serve, reject, drop }
-        let admission = state.withLock { state -> Admission in
-            if state.draining { return .drop }
-            if state.connections.count - state.rejecting < limits.maxConnections { return .serve }
+        let (admission, loops) = state.withLock { state -> (Admission, EventLoopGroup?) in
+            guard let loops = state.loops, !state.draining else { return (.drop, nil) }
+            if state.connections.count - state.rejecting < limits.maxConnections { return (.serve, loops) }
             // Rejections linger briefly too; cap them so a flood cannot pin unbounded memory.
-            return state.rejecting < max(16, limits.maxConnections / 8) ? .reject : .drop
+            return (state.rejecting < max(16, limits.maxConnections / 8) ? .reject : .drop, loops)
         }
-        if admission == .drop {
+        guard let loops, admission != .drop else {
             Socket.close(fd)
             return
         }
-        let connection = Connection(fd: fd, peer: peer, context: context, target: ioQueue,
+        let connection = Connection(fd: fd, peer: peer, context: context, loop: loops.next(),
                                     isRejection: admission == .reject) { [weak self] closed in
             self?.connectionClosed(closed)
         }
@@ -122,19 +136,21 @@ public final class HTTPServer: Sendable {
             state.connections[ObjectIdentifier(connection)] = connection
             if admission == .reject { state.rejecting += 1 }
         }
-        // Queued before the sources start, so a rejected connection never dispatches a request.
-        if admission == .reject { connection.reject(with: context.overloaded) }
-        connection.start()
+        connection.start(rejectWith: admission == .reject ? context.overloaded : nil)
     }
 
     private func connectionClosed(_ connection: Connection) {
-        let completions = state.withLock { state -> [@Sendable () -> Void] in
-            guard state.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return [] }
+        let (completions, finishedLoops) = state.withLock { state -> ([@Sendable () -> Void], EventLoopGroup?) in
+            guard state.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return ([], nil) }
             if connection.isRejection { state.rejecting -= 1 }
-            guard state.draining, state.connections.isEmpty else { return [] }
-            defer { state.drainCompletions = [] }
-            return state.drainCompletions
+            guard state.draining, state.connections.isEmpty else { return ([], nil) }
+            defer {
+                state.drainCompletions = []
+                state.loops = nil
+            }
+            return (state.drainCompletions, state.loops)
         }
+        finishedLoops?.stop()
         for completion in completions { completion() }
     }
 

@@ -35,6 +35,8 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// `Retry-After` seconds sent with 503 when a limit is reached.
     public var retryAfterSeconds = 1
     public var listenBacklog: Int32 = 1024
+    /// Threads serving connections, each its own epoll loop; nil is one per available core.
+    public var eventLoops: Int? = nil
 
     public init() {}
 
