@@ -13,7 +13,11 @@ public final class SQLiteConnection {
 
     public enum Mode { case readWrite, readOnly }
 
+    /// Process-wide settings, applied once before the first connection opens.
+    private static let libraryConfigured: Void = { _ = attributiond_sqlite_configure() }()
+
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        _ = Self.libraryConfigured
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
             | (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
