@@ -140,6 +140,15 @@ private let examples: [Example] = {
 }
 
 @Suite struct NormalizationTests {
+    @Test func trimmingRemovesSpacesAndTabsButKeepsLineBreaksAndInnerSpace() {
+        #expect(" \t ABC-1 \u{00A0}".trimmingWhitespace() == "ABC-1")
+        #expect("a b".trimmingWhitespace() == "a b")
+        #expect(" \t ".trimmingWhitespace() == "")
+        #expect("".trimmingWhitespace() == "")
+        #expect("\nx\n".trimmingWhitespace() == "\nx\n")
+        #expect("  é ".trimmingWhitespace() == "é")
+    }
+
     @Test func versionsCompareOnMajorMinor() {
         #expect(Normalize.majorMinor("17.4.1") == "17.4")
         #expect(Normalize.majorMinor("17_4") == "17.4")

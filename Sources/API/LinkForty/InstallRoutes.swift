@@ -145,7 +145,7 @@ struct EventBody: Decodable {
     var sessionId: String?
 
     func record(projectID: String, now: Timestamp) throws -> EventRecord {
-        let name = eventName.trimmingCharacters(in: .whitespaces)
+        let name = eventName.trimmingWhitespace()
         guard !name.isEmpty, name.count <= 256 else { throw HTTPError.invalidField("eventName", "must be 1 to 256 characters") }
         var occurredAt = now
         if let timestamp {

@@ -59,7 +59,7 @@ struct DeviceData: Sendable {
 
     /// The all-zero IDFA (tracking not authorised) identifies nobody.
     static func realIdentifier(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.contains(where: { $0 != "0" && $0 != "-" }) else { return nil }
         return String(trimmed.prefix(128))
     }

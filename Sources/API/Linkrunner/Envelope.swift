@@ -45,13 +45,17 @@ struct LinkrunnerBody: Sendable {
 
     init(fields: [String: JSONValue]) { self.fields = fields }
 
-    func string(_ key: String, path: String? = nil, maxLength: Int = 1024) throws -> String? {
+    // `path` is only formatted for an error message, hence the autoclosures.
+    func string(_ key: String, path: @autoclosure () -> String? = nil, maxLength: Int = 1024) throws -> String? {
         switch fields[key] {
         case nil, .null?: return nil
         case .string(let text)?:
-            guard text.count <= maxLength else { throw HTTPError.invalidField(path ?? key, "must be at most \(maxLength) characters") }
+            // Characters never outnumber UTF-8 bytes: count them only when the bytes are too many.
+            guard text.utf8.count <= maxLength || text.count <= maxLength else {
+                throw HTTPError.invalidField(path() ?? key, "must be at most \(maxLength) characters")
+            }
             return text
-        default: throw HTTPError.badRequest("field '\(path ?? key)': expected a string", code: "invalid_field")
+        default: throw HTTPError.badRequest("field '\(path() ?? key)': expected a string", code: "invalid_field")
         }
     }
 
@@ -70,19 +74,19 @@ struct LinkrunnerBody: Sendable {
         }
     }
 
-    func number(_ key: String, path: String? = nil) throws -> Double? {
+    func number(_ key: String, path: @autoclosure () -> String? = nil) throws -> Double? {
         switch fields[key] {
         case nil, .null?: return nil
         case .number(let value)?: return value
-        default: throw HTTPError.badRequest("field '\(path ?? key)': expected a number", code: "invalid_field")
+        default: throw HTTPError.badRequest("field '\(path() ?? key)': expected a number", code: "invalid_field")
         }
     }
 
-    func object(_ key: String, path: String? = nil) throws -> LinkrunnerBody? {
+    func object(_ key: String, path: @autoclosure () -> String? = nil) throws -> LinkrunnerBody? {
         switch fields[key] {
         case nil, .null?: return nil
         case .object(let object)?: return LinkrunnerBody(fields: object)
-        default: throw HTTPError.badRequest("field '\(path ?? key)': expected an object", code: "invalid_field")
+        default: throw HTTPError.badRequest("field '\(path() ?? key)': expected an object", code: "invalid_field")
         }
     }
 
