@@ -1,8 +1,9 @@
 public import Attribution
 public import Store
 
-/// What the handlers work with, built once at start-up.
-public struct Services: Sendable {
+/// What the handlers work with, built once at start-up. A class: handlers capture it in every
+/// closure they pass on, and a class costs one retain there where a struct of references costs one each.
+public final class Services: Sendable {
     public let database: Database
     /// The server's clock: for what belongs to no project (key creation, signatures, logs).
     public let clock: any Clock

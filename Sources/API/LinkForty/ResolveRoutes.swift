@@ -41,7 +41,7 @@ enum ResolveRoutes {
         }
         let client = services.clientIP.clientAddress(of: request)
         let utm = target.utm.overridden(by: request.queryUTM)
-        let clickID = TimeOrderedID.generate(at: now)
+        let clickID = TimeOrderedID.secure(at: now)
         // Screens from the SDK are native pixels: stored with a pixel ratio of 1, so that
         // width × ratio is pixels for every click.
         let width = fingerprint["fp_sw"].flatMap(Double.init).flatMap { (1...20_000).contains($0) ? $0 : nil }

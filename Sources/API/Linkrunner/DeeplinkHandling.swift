@@ -26,7 +26,7 @@ enum DeeplinkHandling {
         let now = call.now
         let client = services.clientIP.clientAddress(of: call.request)
         let platform = device.platform(declared: try call.body.string("platform"))
-        let clickID = TimeOrderedID.generate(at: now)
+        let clickID = TimeOrderedID.secure(at: now)
         services.clicks.record(Click(
             clickID: clickID, projectID: call.project.id, linkID: target.link.id, source: .app, createdAt: now, ip: client?.ipString,
             ipKey: client?.matchingKey, userAgent: device.userAgent, query: [:], utm: target.utm, platform: platform,

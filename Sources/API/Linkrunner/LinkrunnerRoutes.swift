@@ -52,7 +52,7 @@ enum LinkrunnerRoutes {
                     deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
                     ip: client?.ipString, userAgent: device.userAgent)
                 services.installs.report(report, policy: MatchingPolicy(project: call.project.settings),
-                                         installID: TimeOrderedID.generate(at: now),
+                                         installID: TimeOrderedID.secure(at: now),
                                          skan: services.skanSchemas.context(for: call.project)) { result in
                     done(Result {
                         let outcome = try result.get()
@@ -106,7 +106,7 @@ enum LinkrunnerRoutes {
                                         data: try call.body.json("event_data"), revenue: amount,
                                         currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
                                         occurredAt: now, receivedAt: now)
-                services.events.record(event, eventID: TimeOrderedID.generate(at: now), skan: services.skanSchemas.context(for: call.project)) { result in
+                services.events.record(event, eventID: TimeOrderedID.secure(at: now), skan: services.skanSchemas.context(for: call.project)) { result in
                     done(result.map { stored in
                         var data: [String: JSONValue] = ["event_id": .string(stored.eventID)]
                         SKANFields.add(stored.skan, to: &data)
@@ -134,7 +134,7 @@ enum LinkrunnerRoutes {
                 }
                 let now = call.now
                 let payment = LinkrunnerRepository.Payment(
-                    paymentID: try call.body.identifier("payment_id") ?? TimeOrderedID.generate(at: now), userID: userID, amount: amount,
+                    paymentID: try call.body.identifier("payment_id") ?? TimeOrderedID.secure(at: now), userID: userID, amount: amount,
                     currency: currency, type: try call.body.string("type", maxLength: 64) ?? "DEFAULT",
                     status: try call.body.string("status", maxLength: 64) ?? "PAYMENT_COMPLETED", data: try call.body.json("event_data"))
                 repository.capturePayment(payment, projectID: call.project.id, installID: install.id, now: now,

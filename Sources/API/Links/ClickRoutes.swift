@@ -34,7 +34,7 @@ enum ClickRoutes {
         let client = services.clientIP.clientAddress(of: request)
         let utm = target.utm.overridden(by: request.queryUTM)
         let acceptLanguage = request.headers["Accept-Language"]
-        let clickID = TimeOrderedID.generate(at: now)
+        let clickID = TimeOrderedID.secure(at: now)
         services.clicks.record(countTowardLimit: target.link.maxClicks != nil, Click(
             clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
             ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { String($0.prefix(1024)) },

@@ -64,7 +64,7 @@ enum Identifiers {
 
     /// 128 random bits as hex, for CSP nonces.
     static func nonce() -> String {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SecureRandom()
         return String(generator.next(), radix: 16).leftPadded(to: 16) + String(generator.next(), radix: 16).leftPadded(to: 16)
     }
 }

@@ -11,20 +11,30 @@ public enum TimeOrderedID {
         let milliseconds = UInt64(max(0, time.milliseconds)) & 0xFFFF_FFFF_FFFF
         let random = generator.next()
         let random2 = generator.next()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index))) }
-        bytes[6] = 0x70 | UInt8(truncatingIfNeeded: random & 0x0F)         // version 7
-        bytes[7] = UInt8(truncatingIfNeeded: random >> 8)
-        bytes[8] = 0x80 | UInt8(truncatingIfNeeded: (random >> 16) & 0x3F) // variant 10
-        for index in 9..<16 { bytes[index] = UInt8(truncatingIfNeeded: random2 >> (8 * (index - 9))) }
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
+        func byte(_ index: Int) -> UInt8 {
+            switch index {
+            case 0..<6: return UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
+            case 6: return 0x70 | UInt8(truncatingIfNeeded: random & 0x0F)          // version 7
+            case 7: return UInt8(truncatingIfNeeded: random >> 8)
+            case 8: return 0x80 | UInt8(truncatingIfNeeded: (random >> 16) & 0x3F)  // variant 10
+            default: return UInt8(truncatingIfNeeded: random2 >> (8 * (index - 9)))
+            }
         }
-        return String(decoding: text, as: UTF8.self)
+        // Built in place: this runs for every click and install.
+        return String(unsafeUninitializedCapacity: 36) { text in
+            let hex: StaticString = "0123456789abcdef"
+            var position = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                let value = byte(index)
+                text[position] = hex.utf8Start[Int(value >> 4)]
+                text[position + 1] = hex.utf8Start[Int(value & 0x0F)]
+                position += 2
+            }
+            return position
+        }
     }
 }

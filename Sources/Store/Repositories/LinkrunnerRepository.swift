@@ -51,7 +51,7 @@ public struct LinkrunnerRepository: Sendable {
             try connection.run("UPDATE installs SET user_id = ? WHERE id = ?", user.id, installID)
             if signupEvent {
                 try connection.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES (?, ?, ?, 'signup', ?, ?, ?)",
-                                   TimeOrderedID.generate(at: now), projectID, installID, user.id, now.milliseconds, now.milliseconds)
+                                   TimeOrderedID.secure(at: now), projectID, installID, user.id, now.milliseconds, now.milliseconds)
             }
             return try SKANStore.evaluate(installID: installID, context: skan, now: now, connection)
         }
@@ -104,7 +104,7 @@ public struct LinkrunnerRepository: Sendable {
                 INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, type, status, data, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (project_id, payment_id) DO NOTHING
-                """, TimeOrderedID.generate(at: now), projectID, installID, payment.paymentID, payment.userID, payment.amount,
+                """, TimeOrderedID.secure(at: now), projectID, installID, payment.paymentID, payment.userID, payment.amount,
                 payment.currency, payment.type, payment.status, payment.data, now.milliseconds)
             return (inserted == 0, try SKANStore.evaluate(installID: installID, context: skan, now: now, connection))
         }, completion: completion)

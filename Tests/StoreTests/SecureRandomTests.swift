@@ -1,0 +1,26 @@
+import Attribution
+import Store
+import Testing
+
+@Suite struct SecureRandomTests {
+    @Test func secureIDsAreVersion7UUIDsThatDoNotRepeat() {
+        let id = TimeOrderedID.secure(at: Timestamp(milliseconds: 1_763_700_000_000))
+        let characters = Array(id)
+        #expect(id.count == 36 && id.hasPrefix("019aa4b6-4500-7"))
+        #expect("89ab".contains(characters[19]))
+        #expect(id.allSatisfy { "0123456789abcdef-".contains($0) })
+        let many = Set((0..<2000).map { _ in TimeOrderedID.secure(at: Timestamp(milliseconds: 5)) })
+        #expect(many.count == 2000)
+    }
+
+    @Test func numbersCoverAllBits() {
+        var generator = SecureRandom()
+        var seenOnes: UInt64 = 0, seenZeros: UInt64 = 0
+        for _ in 0..<64 {
+            let value = generator.next()
+            seenOnes |= value
+            seenZeros |= ~value
+        }
+        #expect(seenOnes == .max && seenZeros == .max)
+    }
+}
