@@ -84,19 +84,19 @@ public struct InstallRepository: Sendable {
         }
 
         let byReferrer = try signals.referrerClickID.flatMap {
-            try candidates(connection, where: "c.click_id = ?", [$0], projectID: report.projectID, window: window, limit: 1).first
+            try candidates(connection, where: .clickID, [$0], projectID: report.projectID, window: window, limit: 1).first
         }
         let byIDFV = try signals.idfv.map {
-            try candidates(connection, where: "c.idfv = ?", [$0], projectID: report.projectID, window: window, limit: 20)
+            try candidates(connection, where: .idfv, [$0], projectID: report.projectID, window: window, limit: 20)
         } ?? []
         let byAdvertisingID = try signals.advertisingID.map {
-            try candidates(connection, where: "c.advertising_id = ?", [$0], projectID: report.projectID, window: window, limit: 20)
+            try candidates(connection, where: .advertisingID, [$0], projectID: report.projectID, window: window, limit: 20)
         } ?? []
         var result = MatchingEngine.deterministic(install: signals, byReferrer: byReferrer.map { limited([$0])[0] },
                                                   byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID))
         if result == nil, let ipKey = signals.ipKey {
             let oldest = now.milliseconds - policy.probabilisticHorizonSeconds * 1000
-            let sameNetwork = try candidates(connection, where: "c.ip_key = ? AND c.created_at > ?", [ipKey, oldest],
+            let sameNetwork = try candidates(connection, where: .network, [ipKey, oldest],
                                              projectID: report.projectID, window: window, limit: policy.maxCandidates)
             result = MatchingEngine.probabilistic(install: signals, candidates: limited(sameNetwork), policy: policy)
         }
@@ -132,21 +132,28 @@ public struct InstallRepository: Sendable {
             KnownInstall(installID: $0.string(0), installInstanceID: $0.optionalString(1), deviceID: $0.optionalString(2),
                          fingerprint: $0.optionalString(3), createdAt: Timestamp(milliseconds: $0.int(4)))
         }
-        let columns = "id, install_instance_id, device_id, fingerprint, created_at"
         if let instance = identity.installInstanceID {
-            known += try connection.query("SELECT \(columns) FROM installs WHERE project_id = ? AND install_instance_id = ?", project, instance, map: map)
+            known += try connection.query(KnownInstallSQL.byInstance, project, instance, map: map)
         }
         if let device = identity.deviceID {
-            known += try connection.query("SELECT \(columns) FROM installs WHERE project_id = ? AND device_id = ? ORDER BY created_at DESC LIMIT 1",
-                                          project, device, map: map)
+            known += try connection.query(KnownInstallSQL.byDevice, project, device, map: map)
         }
         if let fingerprint = identity.fingerprint {
-            known += try connection.query("""
-                SELECT \(columns) FROM installs WHERE project_id = ? AND fingerprint = ? AND created_at > ? ORDER BY created_at DESC LIMIT 1
-                """, project, fingerprint, report.signals.time.milliseconds - policy.sameInstallSeconds * 1000, map: map)
+            known += try connection.query(KnownInstallSQL.byFingerprint, project, fingerprint,
+                                          report.signals.time.milliseconds - policy.sameInstallSeconds * 1000, map: map)
         }
         guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else { return nil }
         return try find(id: found.installID, projectID: project, connection)
+    }
+
+    /// Tier-0 lookups, their text built once (statements are cached by their SQL text).
+    private enum KnownInstallSQL {
+        static let columns = "id, install_instance_id, device_id, fingerprint, created_at"
+        static let byInstance = "SELECT \(columns) FROM installs WHERE project_id = ? AND install_instance_id = ?"
+        static let byDevice = "SELECT \(columns) FROM installs WHERE project_id = ? AND device_id = ? ORDER BY created_at DESC LIMIT 1"
+        static let byFingerprint = """
+            SELECT \(columns) FROM installs WHERE project_id = ? AND fingerprint = ? AND created_at > ? ORDER BY created_at DESC LIMIT 1
+            """
     }
 
     static func seenBefore(_ report: InstallReport, _ connection: SQLiteConnection) throws -> Bool {
@@ -164,15 +171,40 @@ public struct InstallRepository: Sendable {
 
     /// Unclaimed human clicks of the project, newest first, with each link's window resolved
     /// (link, then template, then the project's) once per distinct link rather than per row.
-    static func candidates(_ connection: SQLiteConnection, where condition: String, _ values: [any SQLiteValue],
-                           projectID: String, window: Int, limit: Int) throws -> [CandidateClick] {
-        let sql = """
+    /// Which clicks a candidate query selects; each has its SQL text built once.
+    enum CandidateFilter {
+        case clickID, idfv, advertisingID
+        /// Same network (`ip_key`), newer than a time.
+        case network
+
+        private static func sql(_ condition: String) -> String {
+            """
             SELECT c.click_id, c.link_id, c.created_at, c.platform, c.os_version, c.device_class, c.screen_width, c.screen_height,
                 c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent
             FROM clicks c
             WHERE c.project_id = ? AND \(condition) AND c.is_bot = 0 AND c.claimed_at IS NULL
             ORDER BY c.created_at DESC LIMIT ?
             """
+        }
+
+        private static let byClickID = sql("c.click_id = ?")
+        private static let byIDFV = sql("c.idfv = ?")
+        private static let byAdvertisingID = sql("c.advertising_id = ?")
+        private static let byNetwork = sql("c.ip_key = ? AND c.created_at > ?")
+
+        var sql: String {
+            switch self {
+            case .clickID: Self.byClickID
+            case .idfv: Self.byIDFV
+            case .advertisingID: Self.byAdvertisingID
+            case .network: Self.byNetwork
+            }
+        }
+    }
+
+    static func candidates(_ connection: SQLiteConnection, where filter: CandidateFilter, _ values: [any SQLiteValue],
+                           projectID: String, window: Int, limit: Int) throws -> [CandidateClick] {
+        let sql = filter.sql
         let statement = try connection.statement(sql)
         try statement.bind([projectID] + values.map { $0 as (any SQLiteValue)? } + [limit])
         var clicks: [CandidateClick] = []
