@@ -33,6 +33,7 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
             (#"{"port": 70000}"#, [:], "port"),
             (#"{"limits": {"max_body_bytes": -1}}"#, [:], "limits.max_body_bytes"),
             (#"{"limits": {"idle_timeout": 5}}"#, [:], "limits.idle_timeout"),
+            (#"{"limits": {"event_loops": 0}}"#, [:], "limits.event_loops"),
             (#"{"trusted_proxies": ["10.0.0.0/33"]}"#, [:], "trusted_proxies[0]"),
             (#"{"synchronous": "sometimes"}"#, [:], "synchronous"),
             (#"{"projects": [{"name": "A", "min_confidence": 3}]}"#, [:], "projects[0].min_confidence"),

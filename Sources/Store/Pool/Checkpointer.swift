@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 
 /// Folds the WAL back into the database file from its own connection, so the writer never stalls
-/// on a checkpoint. Four times a second it runs a `PASSIVE` checkpoint (copies what no reader
+/// on a checkpoint. Every 50 ms it runs a `PASSIVE` checkpoint (copies what no reader
 /// still needs, never waits for the writer). Under continuous writes that alone never lets the WAL
 /// restart, so once the WAL passes `restartThreshold` bytes it runs a `RESTART` checkpoint: short,
 /// because the passive ones already copied nearly everything, and it lets the next write start
@@ -15,7 +15,7 @@ final class Checkpointer: @unchecked Sendable {
     private let walPath: String
     private let restartThreshold: UInt64
 
-    init(path: String, interval: DispatchTimeInterval = .milliseconds(250), restartThreshold: UInt64 = 64 << 20) throws {
+    init(path: String, interval: DispatchTimeInterval = .milliseconds(50), restartThreshold: UInt64 = 64 << 20) throws {
         // A short busy timeout: a RESTART that cannot finish soon is retried on the next tick.
         connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeoutMilliseconds: 200)
         walPath = path + "-wal"

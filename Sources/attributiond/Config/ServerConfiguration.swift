@@ -110,6 +110,7 @@ enum ConfigurationLoader {
             case "body_timeout_seconds": limits.bodyReadTimeout = .milliseconds(try seconds(value, path))
             case "idle_timeout_seconds": limits.idleTimeout = .milliseconds(try seconds(value, path))
             case "write_timeout_seconds": limits.writeTimeout = .milliseconds(try seconds(value, path))
+            case "event_loops": limits.eventLoops = try integer(value, path, 1...256)
             default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md for the keys)")
             }
         }
