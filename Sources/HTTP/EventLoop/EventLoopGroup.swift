@@ -4,7 +4,7 @@ import Synchronization
 
 /// The server's event loops, one per core by default; new connections are dealt round-robin.
 final class EventLoopGroup: Sendable {
-    let loops: [EventLoop]
+    private let loops: [EventLoop]
     private let nextIndex = Atomic<Int>(0)
 
     init(count: Int, tickInterval: Duration) throws(SocketError) {

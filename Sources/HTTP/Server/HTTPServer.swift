@@ -67,20 +67,20 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, lets every connection finish the requests it has read (each last response
     /// says `Connection: close`), and calls `completion` when all are closed or `drainTimeout` passed.
     public func shutdown(completion: @escaping @Sendable () -> Void = {}) {
-        let (listener, connections, idleLoops) = state.withLock { state -> ((any DispatchSourceRead)?, [Connection], EventLoopGroup??) in
+        let (listener, connections, finishedLoops) = state.withLock { state -> ((any DispatchSourceRead)?, [Connection], EventLoopGroup?) in
             let listener = state.listener?.source
             state.listener = nil
             state.draining = true
-            if state.connections.isEmpty {
-                defer { state.loops = nil }
-                return (listener, [], .some(state.loops))
+            guard state.connections.isEmpty else {
+                state.drainCompletions.append(completion)
+                return (listener, Array(state.connections.values), nil)
             }
-            state.drainCompletions.append(completion)
-            return (listener, Array(state.connections.values), nil)
+            defer { state.loops = nil }
+            return (listener, [], state.loops)
         }
         listener?.cancel()
-        if let idleLoops {
-            idleLoops?.stop()
+        if connections.isEmpty {
+            finishedLoops?.stop()
             completion()
             return
         }
