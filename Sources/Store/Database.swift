@@ -62,9 +62,10 @@ public final class Database: Sendable {
     }
 
     /// Queues a write for group commit; `completion` runs once it is committed.
-    public func write<T>(priority: DatabaseWriter.Priority = .acknowledged, _ work: @escaping (SQLiteConnection) throws -> T,
+    public func write<T>(priority: DatabaseWriter.Priority = .acknowledged, delivery: DatabaseWriter.Delivery? = nil,
+                         _ work: @escaping (SQLiteConnection) throws -> T,
                          completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        writer.write(priority: priority, work, completion: completion)
+        writer.write(priority: priority, delivery: delivery, work, completion: completion)
     }
 
     @discardableResult

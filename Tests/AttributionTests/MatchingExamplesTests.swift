@@ -147,6 +147,24 @@ private let examples: [Example] = {
         #expect("".trimmingWhitespace() == "")
         #expect("\nx\n".trimmingWhitespace() == "\nx\n")
         #expect("  é ".trimmingWhitespace() == "é")
+        // Values whose end bytes are not blank take the fast path and come back unchanged.
+        #expect("IDFV-1".trimmingWhitespace() == "IDFV-1")
+        #expect("é\u{00A0}".trimmingWhitespace() == "é")
+        #expect("x\u{2003}".trimmingWhitespace() == "x")
+        #expect("a\t".trimmingWhitespace() == "a")
+        #expect("Europe/Paris"[...].trimmingWhitespace() == "Europe/Paris")
+    }
+
+    @Test func timeZoneNamesAreCheckedAgainstTheSystemDatabaseAndRemembered() {
+        for _ in 0..<2 {  // the second pass answers from the cache
+            #expect(TimeZoneNames.isValid("Europe/Paris"))
+            #expect(TimeZoneNames.isValid("UTC"))
+            #expect(!TimeZoneNames.isValid("Mars/Olympus_Mons"))
+            #expect(!TimeZoneNames.isValid("Europe/Paris "))
+            #expect(!TimeZoneNames.isValid("Europe\nParis"))
+            #expect(!TimeZoneNames.isValid(""))
+            #expect(!TimeZoneNames.isValid(String(repeating: "A", count: 65)))
+        }
     }
 
     @Test func versionsCompareOnMajorMinor() {

@@ -25,6 +25,16 @@ import Testing
         }
     }
 
+    @Test func wholeNumbersReadDirectlyEqualWhatTextConversionGives() throws {
+        // Up to 15 characters take the integer path; longer ones and fractions go through Double(String).
+        for text in ["0", "-0", "7", "-42", "123456789012345", "-12345678901234", "1234567890123456", "9007199254740993",
+                     "1e3", "2.50", "-0.0"] {
+            let parsed = try parse(text)
+            #expect(parsed == .number(Double(text)!), "\(text)")
+            if case .number(let number) = parsed { #expect(number.sign == Double(text)!.sign, "\(text)") }
+        }
+    }
+
     @Test func refusesDeepNestingInsteadOfOverflowingTheStack() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect { try parse(deep) } throws: { ($0 as? HTTPError)?.message.contains("nested deeper") == true }

@@ -31,6 +31,18 @@ private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()
     @Test func absoluteFormTargetYieldsItsPath() throws {
         let request = try #require(try parse("GET http://example.com/health?x=1 HTTP/1.1\r\nHost: example.com\r\n\r\n").get())
         #expect(request.path == "/health")
+        #expect(HTTPRequest(method: .get, target: "http://example.com").path == "/")
+        #expect(HTTPRequest(method: .get, target: "/a/%C3%A9?q=/x").path == "/a/%C3%A9")
+    }
+
+    @Test func pathsSplitIntoSegmentsByteForByte() {
+        #expect(Router.segments(of: "/") == [])
+        #expect(Router.segments(of: "") == [])
+        #expect(Router.segments(of: "/api/client/init") == ["api", "client", "init"])
+        #expect(Router.segments(of: "/health/") == ["health", ""])
+        #expect(Router.segments(of: "//x") == ["", "x"])
+        #expect(Router.segments(of: "/é/ü") == ["é", "ü"])
+        #expect(Router.segments(of: "no-slash/b") == ["no-slash", "b"])
     }
 
     @Test func byteAtATimeGivesTheSameRequest() throws {

@@ -67,6 +67,37 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         }
     }
 
+    @Test func completionsWithADeliveryAreHandedToItAfterTheCommit() throws {
+        let temp = try TemporaryDatabase(migrations: [createCounter])
+        let delivered = Atomic<Int>(0)
+        let group = DispatchGroup()
+        let target = DispatchQueue(label: "delivery target")
+        let key = DispatchSpecificKey<Bool>()
+        target.setSpecific(key: key, value: true)
+        let ranOnTarget = Mutex<[Int: Bool]>([:])
+        let committed = Mutex<[Int: Bool]>([:])
+        for n in 1...10 {
+            group.enter()
+            temp.database.write(delivery: { work in delivered.add(1, ordering: .relaxed); target.async(execute: work) }, { connection in
+                try connection.run("INSERT INTO t (thread, n) VALUES (9, ?)", n)
+                // The fifth fails alone; its failure is delivered the same way.
+                if n == 5 { try connection.run("INSERT INTO t (thread, n) VALUES (9, 1)") }
+            }, completion: { result in
+                ranOnTarget.withLock { $0[n] = DispatchQueue.getSpecific(key: key) == true }
+                // Visible to a reader by the time the completion runs: delivered only after COMMIT.
+                let stored = (try? temp.database.read { try $0.queryOne("SELECT 1 FROM t WHERE thread = 9 AND n = ?", n) { _ in true } }) ?? nil
+                committed.withLock { $0[n] = (try? result.get()) != nil && stored == true }
+                group.leave()
+            })
+        }
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(delivered.load(ordering: .relaxed) == 10)
+        #expect(ranOnTarget.withLock { $0 }.values.allSatisfy { $0 })
+        let outcomes = committed.withLock { $0 }
+        #expect(outcomes[5] == false)
+        #expect((1...10).filter { $0 != 5 }.allSatisfy { outcomes[$0] == true })
+    }
+
     @Test func readersSeeCommittedWrites() throws {
         let temp = try TemporaryDatabase(migrations: [createCounter])
         try temp.database.writeAndWait { try $0.run("INSERT INTO t (thread, n) VALUES (7, 7)") }

@@ -17,7 +17,8 @@ enum LinkFortyInstallRoutes {
                 let report = try body.report(project: project, request: request, services: services)
                 var policy = MatchingPolicy(project: project.settings)
                 policy.defaultWindowHours = project.settings.attributionWindowHours
-                services.installs.report(report, policy: policy, installID: TimeOrderedID.secure(at: report.signals.time)) { result in
+                services.installs.report(report, policy: policy, installID: TimeOrderedID.secure(at: report.signals.time),
+                                         delivery: request.writeDelivery) { result in
                     done(Result {
                         let outcome = try result.get()
                         if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
@@ -43,7 +44,7 @@ enum LinkFortyInstallRoutes {
                     projectID = owner
                 }
                 let event = try body.record(projectID: projectID, now: services.clocks.now(projectID: projectID))
-                services.events.record(event, eventID: TimeOrderedID.secure(at: event.receivedAt)) { result in
+                services.events.record(event, eventID: TimeOrderedID.secure(at: event.receivedAt), delivery: request.writeDelivery) { result in
                     done(Result {
                         let stored = try result.get()
                         return try .json(EventResponse(success: true, eventId: stored.eventID, acknowledged: true), encoder: JSONCoders.encoder)

@@ -60,8 +60,9 @@ struct DeviceData: Sendable {
     /// The all-zero IDFA (tracking not authorised) identifies nobody.
     static func realIdentifier(_ text: String) -> String? {
         let trimmed = text.trimmingWhitespace()
-        guard !trimmed.isEmpty, trimmed.contains(where: { $0 != "0" && $0 != "-" }) else { return nil }
-        return String(trimmed.prefix(128))
+        // All zeros and dashes is what iOS sends when the user limits tracking.
+        guard trimmed.utf8.contains(where: { $0 != UInt8(ascii: "0") && $0 != UInt8(ascii: "-") }) else { return nil }
+        return trimmed.utf8.count <= 128 ? trimmed : String(trimmed.prefix(128))
     }
 
     func platform(declared: String?) -> UserAgentInfo.Platform? {

@@ -53,7 +53,8 @@ enum LinkrunnerRoutes {
                     ip: client?.ipString, userAgent: device.userAgent)
                 services.installs.report(report, policy: MatchingPolicy(project: call.project.settings),
                                          installID: TimeOrderedID.secure(at: now),
-                                         skan: services.skanSchemas.context(for: call.project)) { result in
+                                         skan: services.skanSchemas.context(for: call.project),
+                                         delivery: call.request.writeDelivery) { result in
                     done(Result {
                         let outcome = try result.get()
                         if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
@@ -106,7 +107,8 @@ enum LinkrunnerRoutes {
                                         data: try call.body.json("event_data"), revenue: amount,
                                         currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
                                         occurredAt: now, receivedAt: now)
-                services.events.record(event, eventID: TimeOrderedID.secure(at: now), skan: services.skanSchemas.context(for: call.project)) { result in
+                services.events.record(event, eventID: TimeOrderedID.secure(at: now), skan: services.skanSchemas.context(for: call.project),
+                                       delivery: call.request.writeDelivery) { result in
                     done(result.map { stored in
                         var data: [String: JSONValue] = ["event_id": .string(stored.eventID)]
                         SKANFields.add(stored.skan, to: &data)
@@ -138,7 +140,8 @@ enum LinkrunnerRoutes {
                     currency: currency, type: try call.body.string("type", maxLength: 64) ?? "DEFAULT",
                     status: try call.body.string("status", maxLength: 64) ?? "PAYMENT_COMPLETED", data: try call.body.json("event_data"))
                 repository.capturePayment(payment, projectID: call.project.id, installID: install.id, now: now,
-                                          skan: services.skanSchemas.context(for: call.project)) { result in
+                                          skan: services.skanSchemas.context(for: call.project),
+                                          delivery: call.request.writeDelivery) { result in
                     done(result.map { stored in
                         var data: [String: JSONValue] = ["payment_id": .string(payment.paymentID)]
                         SKANFields.add(stored.skan, to: &data)

@@ -34,7 +34,7 @@ enum BeaconRoutes {
         }
         let clocks = services.clocks
         services.clicks.recordBeacon(clickID: clickID.lowercased(), signals: signals, maximumAgeSeconds: maximumAge,
-                                     now: { clocks.now(projectID: $0) }) { result in
+                                     now: { clocks.now(projectID: $0) }, delivery: request.writeDelivery) { result in
             switch result {
             case .success(true): done(.success(HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])))
             case .success(false): done(.failure(HTTPError.notFound("no click \(clickID) in the last 10 minutes")))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A recorded tap on a link (or an app-side open), with every signal matching may use.
 public struct Click: Sendable, Equatable {
@@ -140,9 +141,20 @@ public struct BrowserSignals: Sendable, Equatable {
 public enum TimeZoneNames {
     /// An IANA zone id known to this system's tz database (UTC and GMT included).
     public static func isValid(_ identifier: String) -> Bool {
-        guard (1...64).contains(identifier.count), identifier.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else { return false }
-        return TimeZone(identifier: identifier) != nil
+        // ASCII without blanks or line breaks, 1 to 64 bytes.
+        guard (1...64).contains(identifier.utf8.count),
+              identifier.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 && !(0x09...0x0D).contains($0) }) else { return false }
+        if let known = answers.withLock({ $0[identifier] }) { return known }
+        // Asking Foundation costs microseconds, and clients send the same few dozen zones.
+        let valid = TimeZone(identifier: identifier) != nil
+        answers.withLock { answers in
+            if answers.count >= 1024 { answers.removeAll(keepingCapacity: true) }
+            answers[identifier] = valid
+        }
+        return valid
     }
+
+    private static let answers = Mutex<[String: Bool]>([:])
 }
 
 public enum LanguageTag {

@@ -51,6 +51,9 @@ public enum MatchingEngine {
 
     /// Tier 2 over `candidates` (same project and IP key, not bots, unclaimed — as read by the store).
     public static func probabilistic(install: InstallSignals, candidates: [CandidateClick], policy: MatchingPolicy) -> MatchResult {
+        // Most installs are organic with no click from their network: skip normalizing the
+        // install's signals for nothing.
+        guard !candidates.isEmpty else { return .organic }
         var compatible: [(click: CandidateClick, factors: [String])] = []
         var comparison = Comparison(install)
         for click in candidates {

@@ -166,6 +166,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             switch action {
             case .dispatch(var request, let sequence):
                 request.remoteAddress = peer
+                request.executor = ResponseExecutor(loop: loop)
                 dispatch(request, sequence: sequence)
             case .write(let bytes):
                 if output.isEmpty {
@@ -199,6 +200,12 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             // Answered before `respond` returned (an inline handler): the caller picks it up
             // below, without a trip through the loop's task queue. Otherwise hand it to the loop.
             if handoff.completeInline(with: response) { return }
+            // Completed from a task on our own loop (a handler that used `request.executor`).
+            if self.loop.inLoop {
+                guard !self.tornDown else { return }
+                self.perform(self.machine.responseReady(response, sequence: sequence, now: EventLoop.now()))
+                return
+            }
             self.loop.execute {
                 guard !self.tornDown else { return }
                 self.perform(self.machine.responseReady(response, sequence: sequence, now: EventLoop.now()))

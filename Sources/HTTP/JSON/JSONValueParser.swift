@@ -52,7 +52,8 @@ public struct JSONValueParser {
 
     private mutating func object(depth: Int) throws(HTTPError) -> JSONValue {
         index += 1
-        var fields: [String: JSONValue] = [:]
+        // Room for a typical client object up front: growing rehashes every key so far.
+        var fields: [String: JSONValue] = Dictionary(minimumCapacity: 12)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
         while true {
@@ -163,6 +164,7 @@ public struct JSONValueParser {
         // int = zero / ( digit1-9 *DIGIT )
         guard index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 else { throw failure("invalid value") }
         if bytes[index] == 0x30 { index += 1 } else { while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 } }
+        let integerEnd = index
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let digits = index
@@ -175,6 +177,12 @@ public struct JSONValueParser {
             let digits = index
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
             guard index > digits else { throw failure("invalid number") }
+        }
+        // Whole numbers of up to 15 digits are exact in a Double: no text conversion needed.
+        if index == integerEnd, index - start <= 15 {
+            var magnitude = 0
+            for byte in bytes[start..<index] where byte != UInt8(ascii: "-") { magnitude = magnitude * 10 + Int(byte - 0x30) }
+            return bytes[start] == UInt8(ascii: "-") ? -Double(magnitude) : Double(magnitude)
         }
         guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
             throw failure("number out of range")

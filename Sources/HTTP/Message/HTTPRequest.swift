@@ -10,6 +10,8 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: SocketAddress?
     /// Named segments captured by the router (`/:code` → `["code": "abc"]`), percent-decoded.
     public var pathParameters: [String: String] = [:]
+    /// Where to finish this request from another thread; nil for requests built in tests.
+    public var executor: ResponseExecutor?
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
                 headers: HTTPHeaders = [:], body: [UInt8] = [], remoteAddress: SocketAddress? = nil) {
@@ -24,13 +26,15 @@ public struct HTTPRequest: Sendable {
     /// The path part of the target, still percent-encoded. For absolute-form targets
     /// (RFC 9112 §3.2.2) the scheme and authority are dropped.
     public var path: Substring {
+        // Byte searches: the target is ASCII (the parser refuses anything else), and a
+        // Character search would walk grapheme clusters.
         var rest = Substring(target)
         // absolute-form: skip "scheme://authority".
-        if !rest.hasPrefix("/"), let colon = rest.firstIndex(of: ":") {
+        if rest.utf8.first != UInt8(ascii: "/"), let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) {
             rest = rest[colon...].dropFirst(3)
-            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+            rest = rest.utf8.firstIndex(of: UInt8(ascii: "/")).map { rest[$0...] } ?? "/"
         }
-        if let query = rest.firstIndex(of: "?") { return rest[..<query] }
+        if let query = rest.utf8.firstIndex(of: UInt8(ascii: "?")) { return rest[..<query] }
         return rest
     }
 

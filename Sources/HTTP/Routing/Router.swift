@@ -104,9 +104,22 @@ public final class Router: HTTPResponder {
     /// "/a/b" → ["a", "b"]; "/" → []; a trailing slash leaves an empty last segment, which no
     /// parameter matches, so "/health/" is not "/health".
     static func segments(of path: Substring) -> [Substring] {
-        let trimmed = path.hasPrefix("/") ? path.dropFirst() : path
-        if trimmed.isEmpty { return [] }
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        // A byte scan: splitting by Character would walk grapheme clusters on every request.
+        let bytes = path.utf8
+        var start = bytes.startIndex
+        if bytes.first == UInt8(ascii: "/") { start = bytes.index(after: start) }
+        if start == bytes.endIndex { return [] }
+        var segments: [Substring] = []
+        var index = start
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "/") {
+                segments.append(path[start..<index])
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        segments.append(path[start..<bytes.endIndex])
+        return segments
     }
 
     // MARK: - HTTPResponder

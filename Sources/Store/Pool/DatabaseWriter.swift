@@ -29,6 +29,11 @@ public final class DatabaseWriter: @unchecked Sendable {
     /// `synchronous=NORMAL` commits are fast, so without this each click would rewrite the same
     /// WAL pages.
     public enum Priority: Sendable { case acknowledged, background }
+
+    /// Where a write's completion goes once its transaction is over. Given one, the writer thread
+    /// calls it with the completion right after the COMMIT, so it must only hand the completion on
+    /// (to an event loop, say). Without one, completions run on the writer's completion queue.
+    public typealias Delivery = @Sendable (@escaping @Sendable () -> Void) -> Void
     private let gatherDelay: DispatchTimeInterval = .milliseconds(10)
     private let pending = Mutex(Pending())
     private let queuedCount = Atomic<Int>(0)
@@ -50,9 +55,9 @@ public final class DatabaseWriter: @unchecked Sendable {
     public var queueDepth: Int { queuedCount.load(ordering: .relaxed) }
 
     /// Queues `work`; `completion` runs after its transaction committed (or failed), off the caller.
-    public func write<T>(priority: Priority = .acknowledged, _ work: @escaping (SQLiteConnection) throws -> T,
+    public func write<T>(priority: Priority = .acknowledged, delivery: Delivery? = nil, _ work: @escaping (SQLiteConnection) throws -> T,
                          completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        let item = WriteItem(work: work, completion: completion, acknowledged: priority == .acknowledged)
+        let item = WriteItem(work: work, completion: completion, acknowledged: priority == .acknowledged, delivery: delivery)
         queuedCount.add(1, ordering: .relaxed)
         let next = pending.withLock { state -> NextStep in
             state.items.append(item)
@@ -155,7 +160,7 @@ public final class DatabaseWriter: @unchecked Sendable {
         do {
             try connection.run("BEGIN IMMEDIATE")
         } catch {
-            for item in batch { item.finish(error) }
+            complete(batch) { _ in error }
             return
         }
         // A savepoint failing to open or close leaves that item failed; the others still commit.
@@ -173,13 +178,26 @@ public final class DatabaseWriter: @unchecked Sendable {
             try connection.run("COMMIT")
         } catch {
             _ = try? connection.run("ROLLBACK")
-            for item in batch { item.finish(error) }
+            complete(batch) { _ in error }
             return
         }
-        // Callers' completions (building responses, more reads) run off the writer thread.
         let itemErrors = savepointErrors
+        complete(batch) { itemErrors[$0] }
+    }
+
+    /// Tells each caller its outcome (`error(index)` nil: committed). Callers' completions build
+    /// responses or read more, so they run off the writer thread: handed to their delivery, or
+    /// else run one after another on the completion queue.
+    private func complete(_ batch: [WriteItem], error: @escaping @Sendable (Int) -> (any Error)?) {
+        var undelivered = false
+        for (index, item) in batch.enumerated() {
+            guard let delivery = item.delivery else { undelivered = true; continue }
+            let itemError = error(index)
+            delivery { item.finish(itemError) }
+        }
+        guard undelivered else { return }
         completionQueue.async {
-            for (index, item) in batch.enumerated() { item.finish(itemErrors[index]) }
+            for (index, item) in batch.enumerated() where item.delivery == nil { item.finish(error(index)) }
         }
     }
 }
@@ -189,11 +207,13 @@ private final class WriteItem: @unchecked Sendable {
     /// Runs the work on the writer connection; false when it threw.
     let execute: (SQLiteConnection) -> Bool
     let acknowledged: Bool
+    let delivery: DatabaseWriter.Delivery?
     private let report: ((any Error)?) -> Void
 
     init<T>(work: @escaping (SQLiteConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void,
-            acknowledged: Bool) {
+            acknowledged: Bool, delivery: DatabaseWriter.Delivery?) {
         self.acknowledged = acknowledged
+        self.delivery = delivery
         let outcome = Outcome<T>()
         execute = { connection in
             let result = Result { try work(connection) }

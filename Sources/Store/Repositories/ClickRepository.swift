@@ -36,9 +36,9 @@ public struct ClickRepository: Sendable {
     /// queued before it, so a beacon never races its own click. False when the click is unknown
     /// or older than `maximumAgeSeconds` by its project's clock.
     public func recordBeacon(clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
-                             now: @escaping @Sendable (_ projectID: String) -> Timestamp,
+                             now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery? = nil,
                              completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
-        database.write({ connection in
+        database.write(delivery: delivery, { connection in
             // "Now" is the click's project's (a test-mode project has its own clock), so the
             // project is read first, in the same transaction.
             guard let (projectID, createdAt) = try connection.queryOne(

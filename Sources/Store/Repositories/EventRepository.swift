@@ -43,9 +43,9 @@ public struct EventRepository: Sendable {
 
     /// Stores the event, committed before `completion` runs: its id, and whether it was already
     /// stored. `StoreError.notFound` when the project has no such install.
-    public func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil,
+    public func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil, delivery: DatabaseWriter.Delivery? = nil,
                        completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
-        database.write({ connection in
+        database.write(delivery: delivery, { connection in
             // Resolved inside the transaction: one trip, and the install cannot vanish in between.
             let found: (id: String, userID: String?)?
             switch event.install {

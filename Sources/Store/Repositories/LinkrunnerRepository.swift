@@ -98,8 +98,9 @@ public struct LinkrunnerRepository: Sendable {
     /// Stores the payment once per `payment_id` (a retry, even a concurrent one, stores nothing new);
     /// returns whether it was already there.
     public func capturePayment(_ payment: Payment, projectID: String, installID: String, now: Timestamp, skan: SKANStore.Context? = nil,
+                               delivery: DatabaseWriter.Delivery? = nil,
                                completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
-        database.write({ connection in
+        database.write(delivery: delivery, { connection in
             let inserted = try connection.run("""
                 INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, type, status, data, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

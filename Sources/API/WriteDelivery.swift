@@ -1,0 +1,11 @@
+import HTTP
+import Store
+
+extension HTTPRequest {
+    /// Hands a write's completion straight to the request's event loop, which builds and sends
+    /// the response; nil (the writer's completion queue) for requests without a connection.
+    var writeDelivery: DatabaseWriter.Delivery? {
+        guard let executor else { return nil }
+        return { work in executor.execute(work) }
+    }
+}
