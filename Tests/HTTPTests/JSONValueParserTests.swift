@@ -52,3 +52,32 @@ import Testing
         #expect(try JSONSerialization.jsonObject(with: Data(value.serialized())) is [String: Any])
     }
 }
+
+@Suite struct ByteTextTests {
+    private func decimal(_ value: Int) -> String {
+        var bytes: [UInt8] = []
+        ByteText.appendDecimal(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func jsonString(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        ByteText.appendJSONString(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func decimalsMatchSwiftsOwnFormatting() {
+        for value in [0, 7, 10, 99, 100, 200, 65_535, -1, -42, 1_000_000_007, Int.max, Int.min] {
+            #expect(decimal(value) == String(value))
+        }
+    }
+
+    @Test func jsonStringsEscapeWhatRFC8259RequiresAndRoundTrip() throws {
+        #expect(jsonString("plain é 😀") == "\"plain é 😀\"")
+        #expect(jsonString("q\"b\\") == #""q\"b\\""#)
+        #expect(jsonString("a\nb\rc\td\u{01}") == #""a\nb\rc\td\u0001""#)
+        for text in ["", "x", "tab\tand\u{1F}unit", "\"\"", "é\u{0}"] {
+            #expect(try JSONValueParser.parse(Array(jsonString(text).utf8)) == .string(text))
+        }
+    }
+}

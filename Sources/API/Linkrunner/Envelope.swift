@@ -26,9 +26,19 @@ enum Envelope {
         }
     }
 
+    /// Written directly in the sorted key order the JSON serializer would give (data, msg, status),
+    /// without building the outer object.
     private static func response(status: HTTPStatus, msg: String, data: JSONValue) -> HTTPResponse {
-        let body: JSONValue = .object(["status": .number(Double(status.code)), "msg": .string(msg), "data": data])
-        return HTTPResponse.json(bytes: body.serialized(), status: status)
+        var body: [UInt8] = []
+        body.reserveCapacity(256)
+        body.append(contentsOf: #"{"data":"#.utf8)
+        data.append(to: &body)
+        body.append(contentsOf: #","msg":"#.utf8)
+        ByteText.appendJSONString(msg, to: &body)
+        body.append(contentsOf: #","status":"#.utf8)
+        ByteText.appendDecimal(status.code, to: &body)
+        body.append(UInt8(ascii: "}"))
+        return HTTPResponse.json(bytes: body, status: status)
     }
 }
 

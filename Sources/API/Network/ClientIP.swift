@@ -57,6 +57,8 @@ public struct ClientIPResolver: Sendable {
     /// The chain of addresses, left (client side) to right (nearest). nil entries did not parse.
     static func forwardedFor(_ headers: HTTPHeaders) -> [SocketAddress?] {
         let xff = headers.values(for: "X-Forwarded-For")
+        // One proxy in front, one address: what nearly every proxied request carries.
+        if xff.count == 1, !xff[0].utf8.contains(UInt8(ascii: ",")) { return [parseHop(xff[0].trimmingOWS())] }
         if !xff.isEmpty {
             return xff.flatMap { $0.split(separator: ",") }.map { parseHop($0.trimmingOWS()) }
         }
@@ -74,8 +76,11 @@ public struct ClientIPResolver: Sendable {
     /// `1.2.3.4`, `1.2.3.4:5678`, `2001:db8::1`, `[2001:db8::1]:443`, `"[2001:db8::1]"`.
     static func parseHop(_ text: Substring) -> SocketAddress? {
         var value = text
-        if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
-        if value.hasPrefix("[") {
+        // Byte tests first: hops are ASCII, and Character tests walk grapheme clusters.
+        if value.utf8.first == UInt8(ascii: "\""), value.utf8.last == UInt8(ascii: "\""), value.utf8.count >= 2 {
+            value = value.dropFirst().dropLast()
+        }
+        if value.utf8.first == UInt8(ascii: "[") {
             guard let close = value.firstIndex(of: "]") else { return nil }
             return SocketAddress(ip: String(value[value.index(after: value.startIndex)..<close]))
         }
@@ -98,6 +103,9 @@ public struct ClientIPResolver: Sendable {
 }
 
 extension SocketAddress {
-    /// What probabilistic matching compares (see `NetworkKey`).
-    public var matchingKey: String { NetworkKey.key(addressBytes: (ipv4Mapped ?? self).addressBytes) }
+    /// What probabilistic matching compares (see `NetworkKey`): for IPv4 the address itself.
+    public var matchingKey: String {
+        let address = ipv4Mapped ?? self
+        return address.family == .ipv4 ? address.ipString : NetworkKey.key(addressBytes: address.addressBytes)
+    }
 }

@@ -42,22 +42,34 @@ public final class RequestLog: @unchecked Sendable {
     }
 
     func record(method: String, route: String, status: Int, microseconds: Int, bytes: Int, ip: String?) {
-        var line = Array(#"{"time":""#.utf8) + timeText() + Array(#"","level":"info","msg":"request","method":"#.utf8)
-        ErrorBody.appendJSONString(method, to: &line)
-        line += Array(#","route":"#.utf8)
-        ErrorBody.appendJSONString(route, to: &line)
-        line += Array(",\"status\":\(status),\"duration_us\":\(microseconds),\"bytes\":\(bytes)".utf8)
+        // Appended piece by piece into one buffer: this runs for every request.
+        var line: [UInt8] = []
+        line.reserveCapacity(192)
+        line.append(contentsOf: #"{"time":""#.utf8)
+        line.append(contentsOf: timeText())
+        line.append(contentsOf: #"","level":"info","msg":"request","method":"#.utf8)
+        ByteText.appendJSONString(method, to: &line)
+        line.append(contentsOf: #","route":"#.utf8)
+        ByteText.appendJSONString(route, to: &line)
+        line.append(contentsOf: #","status":"#.utf8)
+        ByteText.appendDecimal(status, to: &line)
+        line.append(contentsOf: #","duration_us":"#.utf8)
+        ByteText.appendDecimal(microseconds, to: &line)
+        line.append(contentsOf: #","bytes":"#.utf8)
+        ByteText.appendDecimal(bytes, to: &line)
         if let ip {
             if logIP {
-                line += Array(#","ip":"#.utf8)
-                ErrorBody.appendJSONString(ip, to: &line)
+                line.append(contentsOf: #","ip":"#.utf8)
+                ByteText.appendJSONString(ip, to: &line)
             } else {
-                line += Array(#","ip_hash":""#.utf8) + Array(Secrets.sha256Hex(ip).prefix(16).utf8) + [UInt8(ascii: "\"")]
+                line.append(contentsOf: #","ip_hash":""#.utf8)
+                line.append(contentsOf: Secrets.sha256Hex(ip).prefix(16).utf8)
+                line.append(UInt8(ascii: "\""))
             }
         }
-        line += Array("}\n".utf8)
+        line.append(contentsOf: "}\n".utf8)
         lock.lock()
-        buffer += line
+        buffer.append(contentsOf: line)
         let full = buffer.count >= 64 * 1024
         lock.unlock()
         if full { queue.async { self.flush() } }

@@ -200,15 +200,16 @@ extension JSONValue {
         return out
     }
 
-    func append(to out: inout [UInt8]) {
+    /// Appends the serialized value (see `serialized()`) to `out`.
+    public func append(to out: inout [UInt8]) {
         switch self {
-        case .null: out.append(contentsOf: Array("null".utf8))
-        case .bool(let flag): out.append(contentsOf: Array((flag ? "true" : "false").utf8))
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .number(let number):
-            if !number.isFinite { out.append(contentsOf: Array("null".utf8)) }
-            else if number.rounded() == number, abs(number) < 1e15 { out.append(contentsOf: Array(String(Int64(number)).utf8)) }
-            else { out.append(contentsOf: Array("\(number)".utf8)) }
-        case .string(let text): ErrorBody.appendJSONString(text, to: &out)
+            if !number.isFinite { out.append(contentsOf: "null".utf8) }
+            else if number.rounded() == number, abs(number) < 1e15 { ByteText.appendDecimal(Int(number), to: &out) }
+            else { out.append(contentsOf: "\(number)".utf8) }
+        case .string(let text): ByteText.appendJSONString(text, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
             for (offset, item) in items.enumerated() {
@@ -218,11 +219,11 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let fields):
             out.append(UInt8(ascii: "{"))
-            for (offset, key) in fields.keys.sorted().enumerated() {
+            for (offset, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
-                ErrorBody.appendJSONString(key, to: &out)
+                ByteText.appendJSONString(field.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                fields[key]!.append(to: &out)
+                field.value.append(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

@@ -28,7 +28,7 @@ enum ResponseSerializer {
         // RFC 9110 §8.6: no Content-Length in 1xx or 204 responses; 304 keeps none either.
         if response.status.allowsContent {
             bytes.append(contentsOf: contentLengthPrefix)
-            appendDecimal(response.body.count, to: &bytes)
+            ByteText.appendDecimal(response.body.count, to: &bytes)
             bytes.append(contentsOf: crlf)
         }
         if close {
@@ -41,25 +41,5 @@ enum ResponseSerializer {
             bytes.append(contentsOf: response.body)
         }
         return bytes
-    }
-
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 10 {
-            bytes.append(0x30 + UInt8(value))
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[count] = 0x30 + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
     }
 }

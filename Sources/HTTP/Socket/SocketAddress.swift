@@ -38,12 +38,28 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     /// (`::ffff:1.2.3.4`, what a dual-stack socket reports for IPv4 peers) is shown as IPv4.
     public var ipString: String {
         if let mapped = ipv4Mapped { return mapped.ipString }
+        if family == .ipv4, addressBytes.count == 4 { return Self.dottedDecimal(addressBytes) }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let af = family == .ipv4 ? AF_INET : AF_INET6
         addressBytes.withUnsafeBytes { raw in
             _ = inet_ntop(af, raw.baseAddress, &text, socklen_t(text.count))
         }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `a.b.c.d`, formatted by hand: it is asked for on every request that carries an address.
+    private static func dottedDecimal(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: 15) { text in
+            var count = 0
+            for (position, byte) in bytes.enumerated() {
+                if position > 0 { text[count] = UInt8(ascii: "."); count += 1 }
+                if byte >= 100 { text[count] = 0x30 + byte / 100; count += 1 }
+                if byte >= 10 { text[count] = 0x30 + byte / 10 % 10; count += 1 }
+                text[count] = 0x30 + byte % 10
+                count += 1
+            }
+            return count
+        }
     }
 
     /// The IPv4 address inside an IPv4-mapped IPv6 address, if this is one.
