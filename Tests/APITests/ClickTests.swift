@@ -34,6 +34,22 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         #expect(abs(click.createdAt.milliseconds - app.services.clock.now().milliseconds) < 10_000)
     }
 
+    @Test func aMalformedAcceptLanguageIsStoredAsSentAndTheServerStaysUp() throws {
+        let app = try TestApp()
+        _ = try app.projectWithLink()
+        // ";" once made the language parser index an empty split and trap, taking the server down.
+        for header in [";", ";;, ;", ";q=1,de"] {
+            let response = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": safariIPhone, "Accept-Language": header])
+            #expect(response.status == 200)
+            try app.settle()
+            let clickID = try #require(response.header("X-Click-Id"))
+            let click = try #require(try app.services.clicks.find(clickID: clickID))
+            #expect(click.acceptLanguage == header)
+            #expect(click.languages == (header == ";q=1,de" ? ["de"] : []))
+        }
+        #expect(try app.request("GET", "/health", adminKey: nil).status == 200)
+    }
+
     @Test func theInterstitialIsSmallSelfContainedAndEscaped() throws {
         let app = try TestApp()
         _ = try app.projectWithLink(#"{"short_code":"tricky","ios_url":"https://apps.apple.com/app/id1?x=\"</script><script>alert(1)</script>","app_scheme":"shop"}"#)

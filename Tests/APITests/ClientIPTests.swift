@@ -41,3 +41,35 @@ import HTTP
         #expect(v6.matchingKey == "2001:db8:1:2::/64")
     }
 }
+
+@Suite struct EscapingTests {
+    @Test func htmlEscapesTheFiveSpecialCharactersOnly() {
+        #expect(Escape.html("https://example.com/a?b=1&c=2") == "https://example.com/a?b=1&amp;c=2")
+        #expect(Escape.html(#"<a href="x">'é'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;é&#39;&lt;/a&gt;")
+        #expect(Escape.html("plain é 😀") == "plain é 😀")
+    }
+
+    @Test func javascriptStringsCannotCloseTheScriptOrBreakTheLine() {
+        #expect(Escape.javascriptString("/c/0193") == #""/c/0193""#)
+        #expect(Escape.javascriptString("</script><x>&") == #""\u003c/script\u003e\u003cx\u003e\u0026""#)
+        #expect(Escape.javascriptString("q\"b\\n\nr\r\u{1}") == #""q\"b\\n\nr\r\u0001""#)
+        #expect(Escape.javascriptString("a\u{2028}b\u{2029}c") == #""a\u2028b\u2029c""#)
+        // E2 starts other characters too: those stay as they are.
+        #expect(Escape.javascriptString("€ → é") == "\"€ → é\"")
+        #expect(Escape.javascriptString("") == "\"\"")
+    }
+
+    @Test func noncesAre32HexDigitsAndDiffer() {
+        let nonces = (0..<50).map { _ in Identifiers.nonce() }
+        #expect(nonces.allSatisfy { $0.utf8.count == 32 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } })
+        #expect(Set(nonces).count == 50)
+    }
+
+    @Test func characterPrefixesCountCharactersNotBytes() {
+        #expect("abc".prefix(characters: 2) == "ab")
+        #expect("abc".prefix(characters: 3) == "abc")
+        #expect("éééé".prefix(characters: 3) == "ééé")
+        #expect("éé".prefix(characters: 3) == "éé")
+        #expect("👍🏽👍🏽".prefix(characters: 1) == "👍🏽")
+    }
+}

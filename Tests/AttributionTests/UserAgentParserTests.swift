@@ -76,4 +76,13 @@ import Testing
         #expect(Click.languages(fromAcceptLanguage: nil) == [])
         #expect(Click.languages(fromAcceptLanguage: "es;q=0") == [])
     }
+
+    @Test func malformedHeadersGiveWhatCanBeReadAndNeverTrap() {
+        // A part made only of semicolons used to index an empty split; a part starting with one has no tag.
+        #expect(Click.languages(fromAcceptLanguage: ";") == [])
+        #expect(Click.languages(fromAcceptLanguage: ";;, ;") == [])
+        #expect(Click.languages(fromAcceptLanguage: ",,de,,;q=1, \t it ;q=0.4") == ["de", "it"])
+        #expect(Click.languages(fromAcceptLanguage: "pt-BR;q=abc") == ["pt-BR"])
+        #expect(Click.languages(fromAcceptLanguage: String(repeating: "x", count: 36)) == [])
+    }
 }

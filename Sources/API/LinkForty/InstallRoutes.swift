@@ -112,7 +112,7 @@ struct InstallBody: Decodable {
         return InstallReport(projectID: project.id, api: .linkforty,
                              identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint), signals: signals,
                              appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
-                             userAgent: String(userAgent.prefix(1024)), windowHoursLimit: attributionWindowHours)
+                             userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours)
     }
 }
 

@@ -49,8 +49,8 @@ enum ResolveRoutes {
         let language = fingerprint["fp_lang"].flatMap { LanguageTag.isPlausible($0) ? $0 : nil }
         services.clicks.record(Click(
             clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,
-            ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { String($0.prefix(1024)) },
-            acceptLanguage: request.headers["Accept-Language"].map { String($0.prefix(256)) }, query: request.clickQuery, utm: utm,
+            ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { $0.prefix(characters: 1024) },
+            acceptLanguage: request.headers["Accept-Language"].map { $0.prefix(characters: 256) }, query: request.clickQuery, utm: utm,
             platform: platform, osVersion: fingerprint["fp_pv"] ?? agent.osVersion, deviceClass: agent.deviceClass,
             isBot: false, screenWidth: width, screenHeight: height, pixelRatio: width == nil && height == nil ? nil : 1,
             timezone: fingerprint["fp_tz"].flatMap { TimeZoneNames.isValid($0) ? $0 : nil },

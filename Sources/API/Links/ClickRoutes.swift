@@ -37,8 +37,8 @@ enum ClickRoutes {
         let clickID = TimeOrderedID.secure(at: now)
         services.clicks.record(countTowardLimit: target.link.maxClicks != nil, Click(
             clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
-            ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { String($0.prefix(1024)) },
-            acceptLanguage: acceptLanguage.map { String($0.prefix(256)) }, referer: request.headers["Referer"].map { String($0.prefix(1024)) },
+            ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { $0.prefix(characters: 1024) },
+            acceptLanguage: acceptLanguage.map { $0.prefix(characters: 256) }, referer: request.headers["Referer"].map { $0.prefix(characters: 1024) },
             query: request.clickQuery, utm: utm, platform: platform, osVersion: agent.osVersion, deviceClass: agent.deviceClass,
             isBot: isBot, languages: Click.languages(fromAcceptLanguage: acceptLanguage)))
         if !isBot { entry.clicks.add(1, ordering: .relaxed) }

@@ -1,49 +1,75 @@
-/// Escaping for the two contexts our pages put values in.
+/// Escaping for the two contexts our pages put values in. The byte forms append straight into a
+/// page being built; a value with nothing to escape (the usual case) is copied in one go.
 enum Escape {
     /// Text and attribute values in HTML (`&<>"'`).
     static func html(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
+        var bytes: [UInt8] = []
+        appendHTML(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func appendHTML(_ text: String, to bytes: inout [UInt8]) {
+        func special(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+        }
+        guard text.utf8.contains(where: special) else {
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): bytes.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): bytes.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): bytes.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): bytes.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): bytes.append(contentsOf: "&#39;".utf8)
+            default: bytes.append(byte)
             }
         }
-        return result
     }
 
     /// A JavaScript string literal that is also safe inside `<script>`: `<`, `>`, `&` and the
     /// line separators are escaped so nothing in the value can close the script element.
     static func javascriptString(_ text: String) -> String {
-        var result = "\""
+        var bytes: [UInt8] = []
+        appendJavascriptString(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func appendJavascriptString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        defer { bytes.append(UInt8(ascii: "\"")) }
+        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8: any E2 sends the value the slow way.
+        guard text.utf8.contains(where: { byte in
+            byte < 0x20 || byte == 0xE2 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&")
+        }) else {
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "<": result += "\\u003c"
-            case ">": result += "\\u003e"
-            case "&": result += "\\u0026"
-            case "\u{2028}": result += "\\u2028"
-            case "\u{2029}": result += "\\u2029"
+            case "\"": bytes.append(contentsOf: #"\""#.utf8)
+            case "\\": bytes.append(contentsOf: #"\\"#.utf8)
+            case "\n": bytes.append(contentsOf: #"\n"#.utf8)
+            case "\r": bytes.append(contentsOf: #"\r"#.utf8)
+            case "<": bytes.append(contentsOf: #"\u003c"#.utf8)
+            case ">": bytes.append(contentsOf: #"\u003e"#.utf8)
+            case "&": bytes.append(contentsOf: #"\u0026"#.utf8)
+            case "\u{2028}": bytes.append(contentsOf: #"\u2028"#.utf8)
+            case "\u{2029}": bytes.append(contentsOf: #"\u2029"#.utf8)
             default:
                 if scalar.value < 0x20 {
-                    result += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2)
+                    bytes.append(contentsOf: #"\u00"#.utf8)
+                    bytes.append(hexDigits[Int(scalar.value >> 4)])
+                    bytes.append(hexDigits[Int(scalar.value & 0xF)])
                 } else {
-                    result.unicodeScalars.append(scalar)
+                    bytes.append(contentsOf: String(scalar).utf8)
                 }
             }
         }
-        return result + "\""
     }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

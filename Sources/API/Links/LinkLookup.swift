@@ -44,7 +44,7 @@ extension HTTPRequest {
         var map: [String: String] = [:]
         for item in queryItems where item.name.hasPrefix("utm_") {
             let key = String(item.name.dropFirst(4))
-            if LinkTemplate.utmKeys.contains(key), !item.value.isEmpty, map[key] == nil { map[key] = String(item.value.prefix(256)) }
+            if LinkTemplate.utmKeys.contains(key), !item.value.isEmpty, map[key] == nil { map[key] = item.value.prefix(characters: 256) }
         }
         return UTM(map)
     }
@@ -52,7 +52,7 @@ extension HTTPRequest {
     /// Query parameters kept with a click: at most 50, values cut to 512 characters.
     var clickQuery: [String: String] {
         var map: [String: String] = [:]
-        for item in queryItems.prefix(50) where map[item.name] == nil { map[String(item.name.prefix(64))] = String(item.value.prefix(512)) }
+        for item in queryItems.prefix(50) where map[item.name] == nil { map[item.name.prefix(characters: 64)] = item.value.prefix(characters: 512) }
         return map
     }
 }
@@ -65,6 +65,16 @@ enum Identifiers {
     /// 128 random bits as hex, for CSP nonces.
     static func nonce() -> String {
         var generator = SecureRandom()
-        return String(generator.next(), radix: 16).leftPadded(to: 16) + String(generator.next(), radix: 16).leftPadded(to: 16)
+        let high = generator.next(), low = generator.next()
+        return String(unsafeUninitializedCapacity: 32) { text in
+            for nibble in 0..<16 {
+                let shift = UInt64(60 - 4 * nibble)
+                text[nibble] = hexDigits[Int(high >> shift & 0xF)]
+                text[16 + nibble] = hexDigits[Int(low >> shift & 0xF)]
+            }
+            return 32
+        }
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

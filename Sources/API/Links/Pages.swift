@@ -7,24 +7,22 @@ enum Pages {
     /// `POST /c/{clickId}` (image GET as a fallback), tries the app, then goes to `destination`.
     /// Built from fragments encoded once; only the nonce, click id and URLs change per click.
     static func interstitial(clickID: String, destination: String, appURL: String?, nonce: String) -> [UInt8] {
-        let escapedDestination = Array(Escape.html(destination).utf8)
-        let nonceBytes = Array(nonce.utf8)
         var page: [UInt8] = []
-        page.reserveCapacity(1800 + 3 * destination.utf8.count)
+        page.reserveCapacity(1800 + 4 * destination.utf8.count + (appURL?.utf8.count ?? 0))
         page += InterstitialFragments.head
-        page += escapedDestination
+        Escape.appendHTML(destination, to: &page)
         page += InterstitialFragments.styleOpen
-        page += nonceBytes
+        page += nonce.utf8
         page += InterstitialFragments.bodyOpen
-        page += escapedDestination
+        Escape.appendHTML(destination, to: &page)
         page += InterstitialFragments.scriptOpen
-        page += nonceBytes
+        page += nonce.utf8
         page += InterstitialFragments.beaconVariable
-        page += Array(Escape.javascriptString("/c/\(clickID)").utf8)
+        Escape.appendJavascriptString("/c/" + clickID, to: &page)
         page += InterstitialFragments.destinationVariable
-        page += Array(Escape.javascriptString(destination).utf8)
+        Escape.appendJavascriptString(destination, to: &page)
         page += InterstitialFragments.appVariable
-        page += Array(Escape.javascriptString(appURL ?? "").utf8)
+        Escape.appendJavascriptString(appURL ?? "", to: &page)
         page += InterstitialFragments.scriptBody
         return page
     }

@@ -70,14 +70,16 @@ public struct Click: Sendable, Equatable {
     public static func languages(fromAcceptLanguage header: String?) -> [String] {
         guard let header, !header.isEmpty else { return [] }
         var ranked: [(tag: Substring, quality: Double, position: Int)] = []
-        for (position, part) in header.split(separator: ",").prefix(20).enumerated() {
-            let pieces = part.split(separator: ";")
-            let tag = trimmed(pieces[0])
+        // Split on bytes: `,` and `;` are ASCII, and a Character split walks grapheme clusters.
+        for (position, part) in header.utf8.split(separator: UInt8(ascii: ",")).prefix(20).enumerated() {
+            // Empty pieces kept: in ";q=1" the tag is the empty first piece, not "q=1".
+            let pieces = part.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+            let tag = trimmed(Substring(pieces[0]))
             guard !tag.isEmpty, tag != "*", tag.utf8.count <= 35 else { continue }
             var quality = 1.0
             for parameter in pieces.dropFirst() {
-                let text = trimmed(parameter)
-                if text.hasPrefix("q="), let value = Double(text.dropFirst(2)) { quality = value }
+                let text = trimmed(Substring(parameter))
+                if text.utf8.starts(with: "q=".utf8), let value = Double(text.dropFirst(2)) { quality = value }
             }
             if quality > 0 { ranked.append((tag, quality, position)) }
         }
@@ -87,8 +89,8 @@ public struct Click: Sendable, Equatable {
 
     private static func trimmed(_ text: Substring) -> Substring {
         var text = text
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        while text.utf8.first == UInt8(ascii: " ") || text.utf8.first == UInt8(ascii: "\t") { text = text.dropFirst() }
+        while text.utf8.last == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: "\t") { text = text.dropLast() }
         return text
     }
 }

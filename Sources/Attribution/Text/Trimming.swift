@@ -14,3 +14,11 @@ extension StringProtocol {
         return String(self[first...last])
     }
 }
+
+extension StringProtocol {
+    /// The first `limit` characters. Characters never outnumber UTF-8 bytes, so a value within
+    /// `limit` bytes, which is nearly every one, is copied without walking its grapheme clusters.
+    public func prefix(characters limit: Int) -> String {
+        utf8.count <= limit ? String(self) : String(prefix(limit))
+    }
+}
