@@ -15,7 +15,7 @@ public final class Database: Sendable {
 
     /// Opens (creating the file and its folder if needed) and migrates the database.
     public init(path: String, synchronous: Synchronous = .normal, readerCount: Int = 4,
-                maxBatch: Int = 256, migrations: [Migration] = Migration.bundled) throws {
+                maxBatch: Int = 256, walRestartFrames: Int = 16_384, migrations: [Migration] = Migration.bundled) throws {
         self.path = path
         try Self.createFolder(for: path)
 
@@ -30,7 +30,7 @@ public final class Database: Sendable {
         // After the WAL restarts, give back the disk space beyond 64 MiB.
         try writerConnection.execute("PRAGMA journal_size_limit = 67108864")
         try Migrator.migrate(writerConnection, migrations: migrations)
-        writer = DatabaseWriter(connection: writerConnection, maxBatch: maxBatch)
+        writer = DatabaseWriter(connection: writerConnection, maxBatch: maxBatch, walRestartFrames: walRestartFrames)
 
         var readerConnections: [SQLiteConnection] = []
         for _ in 0..<max(1, readerCount) {

@@ -98,6 +98,22 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         #expect((1...10).filter { $0 != 5 }.allSatisfy { outcomes[$0] == true })
     }
 
+    @Test func theWriterRestartsTheWALOnceItPassesItsLimit() throws {
+        let temp = try TemporaryDatabase(walRestartFrames: 200, migrations: [createCounter])
+        let wal = temp.path + "-wal"
+        func walBytes() throws -> Int { (try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0 }
+        // Each write commits on its own and rewrites a few pages: 3,000 of them add up to far more
+        // than 200 frames, so without restarts the WAL would only grow.
+        var highest = 0
+        for n in 0..<3_000 {
+            try temp.database.writeAndWait { try $0.run("INSERT INTO t (thread, n) VALUES (7, ?)", n) }
+            highest = max(highest, try walBytes())
+        }
+        let frameBytes = 4096 + 24
+        #expect(highest < 400 * frameBytes, "the WAL reached \(highest) bytes")
+        #expect(try temp.database.read { try $0.queryOne("SELECT count(*) FROM t WHERE thread = 7") { $0.int(0) } } == 3_000)
+    }
+
     @Test func readersSeeCommittedWrites() throws {
         let temp = try TemporaryDatabase(migrations: [createCounter])
         try temp.database.writeAndWait { try $0.run("INSERT INTO t (thread, n) VALUES (7, 7)") }

@@ -44,12 +44,20 @@ public final class DatabaseWriter: @unchecked Sendable {
     public var lastCommitSeconds: Double { Double(lastCommitNanoseconds.load(ordering: .relaxed)) / 1e9 }
     public var lastBatchSize: Int { lastBatch.load(ordering: .relaxed) }
 
-    /// - Parameter maxBatch: the most writes committed in one transaction (1 turns group commit off,
-    ///   the baseline the benchmark compares against).
-    init(connection: SQLiteConnection, maxBatch: Int = 256) {
+    /// - Parameters:
+    ///   - maxBatch: the most writes committed in one transaction (1 turns group commit off, the
+    ///     baseline the benchmark compares against).
+    ///   - walRestartFrames: WAL length (in pages written) past which the writer restarts it.
+    init(connection: SQLiteConnection, maxBatch: Int = 256, walRestartFrames: Int = 16_384) {
         self.connection = connection
         self.maxBatch = max(1, maxBatch)
+        self.walRestartFrames = walRestartFrames
+        connection.trackWALFrames()
     }
+
+    private let walRestartFrames: Int
+    /// When a RESTART that found a reader in its way may be tried again (writer queue only).
+    private var nextRestartAttempt: UInt64 = 0
 
     /// Writes waiting for their transaction (for metrics and back-pressure).
     public var queueDepth: Int { queuedCount.load(ordering: .relaxed) }
@@ -148,7 +156,27 @@ public final class DatabaseWriter: @unchecked Sendable {
             force = false
             commit(batch)
             queuedCount.subtract(batch.count, ordering: .relaxed)
+            restartWALIfLarge()
         }
+    }
+
+    /// The WAL starts over from its beginning only once every frame in it has been copied back
+    /// and no reader still needs it. The checkpointer copies in the background without blocking
+    /// us, but under continuous writes it never catches up completely; so once the WAL has grown
+    /// past the limit, the writer itself runs a RESTART between two batches. Little is left to
+    /// copy by then, and no write waits on a checkpoint holding the lock from another connection
+    /// (where SQLite's busy handler sleeps in steps of tens of milliseconds).
+    private func restartWALIfLarge() {
+        guard connection.walFrames > walRestartFrames else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now >= nextRestartAttempt else { return }
+        // A reader in the middle of a long query must not hold every write up: give up quickly
+        // and try again a little later.
+        connection.setBusyTimeout(milliseconds: 20)
+        defer { connection.setBusyTimeout(milliseconds: 5000) }
+        let restarted = (try? connection.queryOne("PRAGMA wal_checkpoint(RESTART)") { $0.int(0) == 0 }) ?? false
+        nextRestartAttempt = restarted ? 0 : now + 100_000_000
+        if restarted { connection.resetWALFrames() }
     }
 
     private func commit(_ batch: [WriteItem]) {

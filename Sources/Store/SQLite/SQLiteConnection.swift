@@ -32,6 +32,23 @@ public final class SQLiteConnection {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
+    /// Frames in the WAL after this connection's last commit (the WAL hook's count; 0 before any).
+    public private(set) var walFrames = 0
+
+    /// Starts counting `walFrames`. Replaces `wal_autocheckpoint`, which uses the same hook.
+    public func trackWALFrames() {
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            Unmanaged<SQLiteConnection>.fromOpaque(context!).takeUnretainedValue().walFrames = Int(frames)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// After a RESTART checkpoint: the next commit writes from the WAL's beginning again.
+    public func resetWALFrames() { walFrames = 0 }
+
+    /// How long a statement waits for another connection's lock before giving up with SQLITE_BUSY.
+    public func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
     deinit {
         for statement in statements.values { statement.finalize() }
         sqlite3_close_v2(handle)
