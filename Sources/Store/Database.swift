@@ -24,8 +24,9 @@ public final class Database: Sendable {
         try writerConnection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try writerConnection.execute("PRAGMA foreign_keys = ON")
         try Self.tune(writerConnection)
-        // The writer never checkpoints (a checkpoint copying megabytes would stall every write
-        // behind it); a background connection does, without blocking writers (PASSIVE).
+        // No automatic checkpoints on the writer (one copying megabytes would stall every write
+        // behind it): a background connection copies without blocking writes (PASSIVE), and the
+        // writer only restarts the WAL, when little is left to copy (DatabaseWriter).
         try writerConnection.execute("PRAGMA wal_autocheckpoint = 0")
         // After the WAL restarts, give back the disk space beyond 64 MiB.
         try writerConnection.execute("PRAGMA journal_size_limit = 67108864")

@@ -1,3 +1,5 @@
+import HTTP
+
 /// Escaping for the two contexts our pages put values in. The byte forms append straight into a
 /// page being built; a value with nothing to escape (the usual case) is copied in one go.
 enum Escape {
@@ -37,8 +39,6 @@ enum Escape {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     static func appendJavascriptString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         defer { bytes.append(UInt8(ascii: "\"")) }
@@ -64,8 +64,8 @@ enum Escape {
             default:
                 if scalar.value < 0x20 {
                     bytes.append(contentsOf: #"\u00"#.utf8)
-                    bytes.append(hexDigits[Int(scalar.value >> 4)])
-                    bytes.append(hexDigits[Int(scalar.value & 0xF)])
+                    bytes.append(ByteText.hexDigits[Int(scalar.value >> 4)])
+                    bytes.append(ByteText.hexDigits[Int(scalar.value & 0xF)])
                 } else {
                     bytes.append(contentsOf: String(scalar).utf8)
                 }

@@ -69,12 +69,10 @@ enum Identifiers {
         return String(unsafeUninitializedCapacity: 32) { text in
             for nibble in 0..<16 {
                 let shift = UInt64(60 - 4 * nibble)
-                text[nibble] = hexDigits[Int(high >> shift & 0xF)]
-                text[16 + nibble] = hexDigits[Int(low >> shift & 0xF)]
+                text[nibble] = ByteText.hexDigits[Int(high >> shift & 0xF)]
+                text[16 + nibble] = ByteText.hexDigits[Int(low >> shift & 0xF)]
             }
             return 32
         }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

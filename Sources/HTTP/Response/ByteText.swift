@@ -1,7 +1,8 @@
 /// Text appended straight to a byte buffer, for bodies, headers and log lines built on every
 /// request: no intermediate `String` per number, no array per escape.
 public enum ByteText {
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// Lowercase hexadecimal digits, by value.
+    public static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `value` in decimal.
     public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
