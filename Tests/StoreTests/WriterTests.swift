@@ -109,8 +109,10 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
             try temp.database.writeAndWait { try $0.run("INSERT INTO t (thread, n) VALUES (7, ?)", n) }
             highest = max(highest, try walBytes())
         }
+        // Without restarts it reaches ~6,200 frames (25 MB). The margin allows for a restart that
+        // found the checkpointer busy and waits 100 ms to try again, on a loaded test machine.
         let frameBytes = 4096 + 24
-        #expect(highest < 400 * frameBytes, "the WAL reached \(highest) bytes")
+        #expect(highest < 1_500 * frameBytes, "the WAL reached \(highest) bytes")
         #expect(try temp.database.read { try $0.queryOne("SELECT count(*) FROM t WHERE thread = 7") { $0.int(0) } } == 3_000)
     }
 
