@@ -3,9 +3,9 @@
 public enum ErrorBody {
     public static func json(code: String, message: String) -> [UInt8] {
         var bytes = Array(#"{"error":"#.utf8)
-        appendJSONString(code, to: &bytes)
+        ByteText.appendJSONString(code, to: &bytes)
         bytes.append(contentsOf: #","message":"#.utf8)
-        appendJSONString(message, to: &bytes)
+        ByteText.appendJSONString(message, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }
@@ -15,7 +15,4 @@ public enum ErrorBody {
                      headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                      body: json(code: code, message: message), closesConnection: closesConnection)
     }
-
-    /// A JSON string literal (RFC 8259 §7) — used where a JSONEncoder would be overkill.
-    public static func appendJSONString(_ text: String, to bytes: inout [UInt8]) { ByteText.appendJSONString(text, to: &bytes) }
 }
