@@ -6,6 +6,6 @@ extension HTTPRequest {
     /// the response; nil (the writer's completion queue) for requests without a connection.
     var writeDelivery: DatabaseWriter.Delivery? {
         guard let executor else { return nil }
-        return { work in executor.execute(work) }
+        return DatabaseWriter.Delivery(target: executor.loopIdentity) { work in executor.execute(work) }
     }
 }

@@ -31,7 +31,9 @@ public final class Database: Sendable {
         // After the WAL restarts, give back the disk space beyond 64 MiB.
         try writerConnection.execute("PRAGMA journal_size_limit = 67108864")
         try Migrator.migrate(writerConnection, migrations: migrations)
-        writer = DatabaseWriter(connection: writerConnection, maxBatch: maxBatch, walRestartFrames: walRestartFrames)
+        let checkpointLock = CheckpointLock()
+        writer = DatabaseWriter(connection: writerConnection, maxBatch: maxBatch, walRestartFrames: walRestartFrames,
+                                checkpointLock: checkpointLock)
 
         var readerConnections: [SQLiteConnection] = []
         for _ in 0..<max(1, readerCount) {
@@ -40,7 +42,7 @@ public final class Database: Sendable {
             readerConnections.append(reader)
         }
         readers = ReaderPool(connections: readerConnections)
-        checkpointer = try Checkpointer(path: path)
+        checkpointer = try Checkpointer(path: path, lock: checkpointLock)
     }
 
     private let checkpointer: Checkpointer

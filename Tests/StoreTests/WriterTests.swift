@@ -78,7 +78,10 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         let committed = Mutex<[Int: Bool]>([:])
         for n in 1...10 {
             group.enter()
-            temp.database.write(delivery: { work in delivered.add(1, ordering: .relaxed); target.async(execute: work) }, { connection in
+            temp.database.write(delivery: DatabaseWriter.Delivery(target: ObjectIdentifier(target)) { work in
+                delivered.add(1, ordering: .relaxed)
+                target.async(execute: work)
+            }, { connection in
                 try connection.run("INSERT INTO t (thread, n) VALUES (9, ?)", n)
                 // The fifth fails alone; its failure is delivered the same way.
                 if n == 5 { try connection.run("INSERT INTO t (thread, n) VALUES (9, 1)") }
@@ -91,11 +94,41 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
             })
         }
         #expect(group.wait(timeout: .now() + 10) == .success)
-        #expect(delivered.load(ordering: .relaxed) == 10)
+        // One hand-over per commit at most: ten writes, however they were batched.
+        #expect((1...10).contains(delivered.load(ordering: .relaxed)))
         #expect(ranOnTarget.withLock { $0 }.values.allSatisfy { $0 })
         let outcomes = committed.withLock { $0 }
         #expect(outcomes[5] == false)
         #expect((1...10).filter { $0 != 5 }.allSatisfy { outcomes[$0] == true })
+    }
+
+    @Test func aCommitHandsEachTargetAllItsCompletionsAtOnce() throws {
+        let temp = try TemporaryDatabase(migrations: [createCounter])
+        // A first write holds the writer until every other write is queued, so those all commit together.
+        let release = DispatchSemaphore(value: 0)
+        temp.database.write({ _ in release.wait() }, completion: { _ in })
+        let targets = [DispatchQueue(label: "loop A"), DispatchQueue(label: "loop B")]
+        let sends = Mutex<[Int]>([0, 0])
+        let finishedOn = Mutex<[Int: Int]>([:])
+        let group = DispatchGroup()
+        for n in 0..<20 {
+            let which = n % 2
+            let target = targets[which]
+            group.enter()
+            temp.database.write(delivery: DatabaseWriter.Delivery(target: ObjectIdentifier(target)) { work in
+                sends.withLock { $0[which] += 1 }
+                target.async(execute: work)
+            }, { connection in
+                try connection.run("INSERT INTO t (thread, n) VALUES (7, ?)", n)
+            }, completion: { result in
+                if (try? result.get()) != nil { finishedOn.withLock { $0[n] = which } }
+                group.leave()
+            })
+        }
+        release.signal()
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(sends.withLock { $0 } == [1, 1])
+        #expect(finishedOn.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<20).map { ($0, $0 % 2) }))
     }
 
     @Test func theWriterRestartsTheWALOnceItPassesItsLimit() throws {

@@ -4,6 +4,9 @@
 public struct ResponseExecutor: Sendable {
     let loop: EventLoop
 
+    /// The same for every request of one loop: lets a producer group the work it hands over.
+    public var loopIdentity: ObjectIdentifier { ObjectIdentifier(loop) }
+
     /// Runs `work` on the connection's loop, after the events it is handling now.
     public func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
 }

@@ -1,4 +1,12 @@
 import Dispatch
+import Synchronization
+
+/// Held while our own checkpointer copies, so that the writer, which restarts the WAL, can tell
+/// "our copy is running, try after the next batch" from a reader in the way (SQLITE_BUSY), without
+/// waiting in SQLite's busy handler for either.
+final class CheckpointLock: Sendable {
+    let mutex = Mutex(())
+}
 
 /// Copies the WAL back into the database file from its own connection, so the writer never spends
 /// its time on it: every 50 ms a `PASSIVE` checkpoint copies what no reader still needs, never
@@ -9,8 +17,10 @@ final class Checkpointer: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let queue = DispatchQueue(label: "attributiond.store.checkpoint", qos: .utility)
     private let timer: any DispatchSourceTimer
+    private let lock: CheckpointLock
 
-    init(path: String, interval: DispatchTimeInterval = .milliseconds(50)) throws {
+    init(path: String, lock: CheckpointLock, interval: DispatchTimeInterval = .milliseconds(50)) throws {
+        self.lock = lock
         connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeoutMilliseconds: 200)
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
@@ -19,7 +29,7 @@ final class Checkpointer: @unchecked Sendable {
     }
 
     private func checkpoint() {
-        _ = try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        lock.mutex.withLock { _ in _ = try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
     func stop() {

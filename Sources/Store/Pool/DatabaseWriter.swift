@@ -30,10 +30,21 @@ public final class DatabaseWriter: @unchecked Sendable {
     /// WAL pages.
     public enum Priority: Sendable { case acknowledged, background }
 
-    /// Where a write's completion goes once its transaction is over. Given one, the writer thread
-    /// calls it with the completion right after the COMMIT, so it must only hand the completion on
-    /// (to an event loop, say). Without one, completions run on the writer's completion queue.
-    public typealias Delivery = @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Where a write's completion goes once its transaction is over: `send` hands work to the
+    /// thread named by `target` (an event loop, say), and must only hand it on, as the writer
+    /// thread calls it right after the COMMIT. All the completions of one commit bound for the same
+    /// target go in one `send`, so a batch wakes each event loop once rather than once per write
+    /// (every wake-up can preempt the writer). Without a delivery, completions run on the writer's
+    /// completion queue.
+    public struct Delivery: Sendable {
+        let target: ObjectIdentifier
+        let send: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+        public init(target: ObjectIdentifier, send: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+            self.target = target
+            self.send = send
+        }
+    }
     private let gatherDelay: DispatchTimeInterval = .milliseconds(10)
     private let pending = Mutex(Pending())
     private let queuedCount = Atomic<Int>(0)
@@ -48,14 +59,16 @@ public final class DatabaseWriter: @unchecked Sendable {
     ///   - maxBatch: the most writes committed in one transaction (1 turns group commit off, the
     ///     baseline the benchmark compares against).
     ///   - walRestartFrames: WAL length (in pages written) past which the writer restarts it.
-    init(connection: SQLiteConnection, maxBatch: Int = 256, walRestartFrames: Int = 16_384) {
+    init(connection: SQLiteConnection, maxBatch: Int = 256, walRestartFrames: Int = 16_384, checkpointLock: CheckpointLock = CheckpointLock()) {
         self.connection = connection
         self.maxBatch = max(1, maxBatch)
         self.walRestartFrames = walRestartFrames
+        self.checkpointLock = checkpointLock
         connection.trackWALFrames()
     }
 
     private let walRestartFrames: Int
+    private let checkpointLock: CheckpointLock
     /// When a RESTART that found a reader in its way may be tried again (writer queue only).
     private var nextRestartAttempt: UInt64 = 0
 
@@ -170,11 +183,15 @@ public final class DatabaseWriter: @unchecked Sendable {
         guard connection.walFrames > walRestartFrames else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         guard now >= nextRestartAttempt else { return }
-        // A reader in the middle of a long query must not hold every write up: give up quickly
-        // and try again a little later.
-        connection.setBusyTimeout(milliseconds: 20)
-        defer { connection.setBusyTimeout(milliseconds: 5000) }
-        let restarted = (try? connection.queryOne("PRAGMA wal_checkpoint(RESTART)") { $0.int(0) == 0 }) ?? false
+        // While our checkpointer copies, the RESTART could only wait for it: try after the next batch.
+        let attempt = checkpointLock.mutex.withLockIfAvailable { _ -> Bool in
+            // A reader in the middle of a long query must not hold every write up: give up quickly
+            // and try again a little later.
+            connection.setBusyTimeout(milliseconds: 20)
+            defer { connection.setBusyTimeout(milliseconds: 5000) }
+            return (try? connection.queryOne("PRAGMA wal_checkpoint(RESTART)") { $0.int(0) == 0 }) ?? false
+        }
+        guard let restarted = attempt else { return }
         nextRestartAttempt = restarted ? 0 : now + 100_000_000
         if restarted { connection.resetWALFrames() }
     }
@@ -218,10 +235,19 @@ public final class DatabaseWriter: @unchecked Sendable {
     /// else run one after another on the completion queue.
     private func complete(_ batch: [WriteItem], error: @escaping @Sendable (Int) -> (any Error)?) {
         var undelivered = false
+        // Few targets per batch (one per event loop): a linear search beats hashing here.
+        var groups: [(delivery: Delivery, indices: [Int])] = []
         for (index, item) in batch.enumerated() {
             guard let delivery = item.delivery else { undelivered = true; continue }
-            let itemError = error(index)
-            delivery { item.finish(itemError) }
+            if let group = groups.firstIndex(where: { $0.delivery.target == delivery.target }) {
+                groups[group].indices.append(index)
+            } else {
+                groups.append((delivery, [index]))
+            }
+        }
+        for group in groups {
+            let indices = group.indices
+            group.delivery.send { for index in indices { batch[index].finish(error(index)) } }
         }
         guard undelivered else { return }
         completionQueue.async {
