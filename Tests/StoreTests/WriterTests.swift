@@ -149,6 +149,20 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         #expect(try temp.database.read { try $0.queryOne("SELECT count(*) FROM t WHERE thread = 7") { $0.int(0) } } == 3_000)
     }
 
+    @Test func textIsBoundByteForByte() throws {
+        let temp = try TemporaryDatabase(migrations: [Migration(name: "0001_s.sql", sql: "CREATE TABLE s (id INTEGER PRIMARY KEY, v TEXT);")])
+        let values = ["", "a", "héllo 🌍 — ok", String(repeating: "long text ", count: 100), "\u{2028}"]
+        for (id, value) in values.enumerated() {
+            try temp.database.writeAndWait { try $0.run("INSERT INTO s (id, v) VALUES (?, ?)", id, value) }
+        }
+        let stored = try temp.database.read { connection in
+            try connection.query("SELECT v, length(CAST(v AS BLOB)), typeof(v) FROM s ORDER BY id") { ($0.string(0), $0.int(1), $0.string(2)) }
+        }
+        #expect(stored.map(\.0) == values)
+        #expect(stored.map(\.1) == values.map { Int64($0.utf8.count) })
+        #expect(stored.allSatisfy { $0.2 == "text" })  // the empty string too, not NULL
+    }
+
     @Test func readersSeeCommittedWrites() throws {
         let temp = try TemporaryDatabase(migrations: [createCounter])
         try temp.database.writeAndWait { try $0.run("INSERT INTO t (thread, n) VALUES (7, 7)") }

@@ -102,10 +102,19 @@ extension Bool: SQLiteValue {
 }
 
 extension String: SQLiteValue {
+    /// The UTF-8 bytes where they are, with their length: passing the String as a C string instead
+    /// made a NUL-terminated copy on the heap and had SQLite measure it (a few % of the writer).
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        sqlite3_bind_text(statement, index, self, -1, attributiond_sqlite_transient())
+        var text = self
+        return text.withUTF8 { bytes in
+            // A null pointer would bind NULL: an empty string binds the empty literal's bytes.
+            let start = UnsafeRawPointer(bytes.baseAddress ?? emptyText.utf8Start).assumingMemoryBound(to: CChar.self)
+            return sqlite3_bind_text(statement, index, start, Int32(bytes.count), attributiond_sqlite_transient())
+        }
     }
 }
+
+private let emptyText: StaticString = ""
 
 extension Array: SQLiteValue where Element == UInt8 {
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
