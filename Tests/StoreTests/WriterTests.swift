@@ -104,9 +104,11 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
 
     @Test func aCommitHandsEachTargetAllItsCompletionsAtOnce() throws {
         let temp = try TemporaryDatabase(migrations: [createCounter])
-        // A first write holds the writer until every other write is queued, so those all commit together.
-        let release = DispatchSemaphore(value: 0)
-        temp.database.write({ _ in release.wait() }, completion: { _ in })
+        // A first write holds the writer until every other write is queued, so those all commit
+        // together; they are queued only once it runs, so none joins its batch.
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        temp.database.write({ _ in started.signal(); release.wait() }, completion: { _ in })
+        #expect(started.wait(timeout: .now() + 10) == .success)
         let targets = [DispatchQueue(label: "loop A"), DispatchQueue(label: "loop B")]
         let sends = Mutex<[Int]>([0, 0])
         let finishedOn = Mutex<[Int: Int]>([:])
