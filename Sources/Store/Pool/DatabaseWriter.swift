@@ -59,7 +59,8 @@ public final class DatabaseWriter: @unchecked Sendable {
     ///   - maxBatch: the most writes committed in one transaction (1 turns group commit off, the
     ///     baseline the benchmark compares against).
     ///   - walRestartFrames: WAL length (in pages written) past which the writer restarts it.
-    init(connection: SQLiteConnection, maxBatch: Int = 256, walRestartFrames: Int = 16_384, checkpointLock: CheckpointLock = CheckpointLock()) {
+    ///   - checkpointLock: the one the database's checkpointer holds while it copies.
+    init(connection: SQLiteConnection, maxBatch: Int = 256, walRestartFrames: Int = 16_384, checkpointLock: CheckpointLock) {
         self.connection = connection
         self.maxBatch = max(1, maxBatch)
         self.walRestartFrames = walRestartFrames
