@@ -29,6 +29,7 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        MemoryPolicy.apply()
         var configuration = try global.loadConfiguration()
         if let host { configuration.host = host }
         if let port { configuration.port = port }
