@@ -1,4 +1,5 @@
 internal import CSQLite
+internal import CSQLitePageCache
 import Foundation
 
 /// One SQLite connection and its prepared statements. Not thread-safe by design: each connection
@@ -14,7 +15,10 @@ public final class SQLiteConnection {
     public enum Mode { case readWrite, readOnly }
 
     /// Process-wide settings, applied once before the first connection opens.
-    private static let libraryConfigured: Void = { _ = attributiond_sqlite_configure() }()
+    private static let libraryConfigured: Void = {
+        _ = attributiond_sqlite_configure()
+        _ = attributiond_install_page_cache()
+    }()
 
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
         _ = Self.libraryConfigured
