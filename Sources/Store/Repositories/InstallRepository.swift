@@ -148,7 +148,7 @@ public struct InstallRepository: Sendable {
     }
 
     /// Tier-0 lookups, their text built once (statements are cached by their SQL text).
-    private enum KnownInstallSQL {
+    enum KnownInstallSQL {
         static let columns = "id, install_instance_id, device_id, fingerprint, created_at"
         static let byInstance = "SELECT \(columns) FROM installs WHERE project_id = ? AND install_instance_id = ?"
         static let byDevice = "SELECT \(columns) FROM installs WHERE project_id = ? AND device_id = ? ORDER BY created_at DESC LIMIT 1"
