@@ -23,12 +23,12 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
         // SQLite's page cache behind a wrapper that skips commits' needless full-cache walks.
-        .target(name: "CSQLitePageCache", dependencies: ["CSQLite"]),
+        .target(name: "CSQLiteTuning", dependencies: ["CSQLite"]),
         // epoll/eventfd declarations for the HTTP server's event loops.
         .target(name: "CEventPoll"),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll"], swiftSettings: strictSettings),
         .target(name: "Attribution", swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "CSQLitePageCache", "COpenSSL", "Attribution"], swiftSettings: strictSettings,
+        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "Attribution"], swiftSettings: strictSettings,
                 plugins: ["EmbedMigrations"]),
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),

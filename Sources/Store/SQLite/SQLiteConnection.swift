@@ -1,5 +1,5 @@
 internal import CSQLite
-internal import CSQLitePageCache
+internal import CSQLiteTuning
 import Foundation
 
 /// One SQLite connection and its prepared statements. Not thread-safe by design: each connection
@@ -18,6 +18,7 @@ public final class SQLiteConnection {
     private static let libraryConfigured: Void = {
         _ = attributiond_sqlite_configure()
         _ = attributiond_install_page_cache()
+        _ = attributiond_install_wal_write_buffer()
     }()
 
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {

@@ -1,5 +1,5 @@
 internal import CSQLite
-internal import CSQLitePageCache
+internal import CSQLiteTuning
 
 /// Facts about the linked SQLite library (reported by `attributiond version`).
 public enum SQLiteLibrary {
@@ -12,5 +12,13 @@ public enum SQLiteLibrary {
         var skipped: UInt64 = 0
         attributiond_page_cache_truncations(&passed, &skipped)
         return (passed, skipped)
+    }
+
+    /// WAL writes on the calling thread: made by SQLite, and issued to the file once gathered.
+    public static var walWrites: (requested: UInt64, issued: UInt64) {
+        var requested: UInt64 = 0
+        var issued: UInt64 = 0
+        attributiond_wal_write_counts(&requested, &issued)
+        return (requested, issued)
     }
 }

@@ -8,7 +8,7 @@
 // The wrapper keeps SQLite's cache and its behaviour. It knows an upper bound on the page numbers
 // the cache holds, and passes a truncation on only when some page may be at or above the limit.
 
-#include "CSQLitePageCache.h"
+#include "PageCache.h"
 #include <sqlite3.h>
 #include <stdlib.h>
 
