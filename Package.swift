@@ -22,7 +22,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
-        // SQLite's page cache behind a wrapper that skips commits' needless full-cache walks.
+        // Tuning of the system SQLite: a page-cache wrapper (no needless full-cache walk at commits)
+        // and a VFS that gathers WAL frames into large writes.
         .target(name: "CSQLiteTuning", dependencies: ["CSQLite"]),
         // epoll/eventfd declarations for the HTTP server's event loops.
         .target(name: "CEventPoll"),
