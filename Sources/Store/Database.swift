@@ -45,7 +45,7 @@ public final class Database: Sendable {
         checkpointer = try Checkpointer(path: path, lock: checkpointLock)
     }
 
-    private let checkpointer: Checkpointer
+    let checkpointer: Checkpointer
 
     /// A 64 MiB page cache per connection and memory-mapped reads: indexes that every click and
     /// install touch stay in memory instead of being read back with pread.

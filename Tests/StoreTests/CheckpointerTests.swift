@@ -1,0 +1,27 @@
+import Dispatch
+import Testing
+@testable import Store
+
+@Suite struct CheckpointerTests {
+    /// After a pass that copied frames, the database file is synced by the checkpointer, not left
+    /// for the writer's WAL restart to write back while every write waits.
+    @Test func aPassThatCopiedFramesSyncsTheDatabaseFile() throws {
+        let temp = try TemporaryDatabase()
+        let before = temp.database.checkpointer.syncCount
+        try temp.database.writeAndWait { connection in
+            try connection.execute("CREATE TABLE synced (id INTEGER PRIMARY KEY, body TEXT)")
+            for id in 1...200 { _ = try connection.run("INSERT INTO synced VALUES (?, ?)", id, String(repeating: "x", count: 500)) }
+        }
+        // The checkpointer runs every 50 ms: give it a few seconds on a loaded machine.
+        let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+        while temp.database.checkpointer.syncCount == before, DispatchTime.now().uptimeNanoseconds < deadline {
+            usleepMilliseconds(20)
+        }
+        #expect(temp.database.checkpointer.syncCount > before)
+    }
+
+    private func usleepMilliseconds(_ milliseconds: Int) {
+        let done = DispatchSemaphore(value: 0)
+        _ = done.wait(timeout: .now() + .milliseconds(milliseconds))
+    }
+}
