@@ -23,4 +23,21 @@ import Testing
         }
         #expect(seenOnes == .max && seenZeros == .max)
     }
+
+    /// Drawn across several refills of the 4 KiB pool, from several threads at once: no value
+    /// comes out twice (64-bit random values colliding by chance is out of reach here).
+    @Test func drawsAcrossPoolRefillsAndThreadsNeverRepeat() async {
+        let perTask = 1_500
+        let draws = await withTaskGroup(of: [UInt64].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var generator = SecureRandom()
+                    return (0..<perTask).map { _ in generator.next() }
+                }
+            }
+            return await group.reduce(into: [UInt64]()) { $0 += $1 }
+        }
+        #expect(draws.count == 4 * perTask)
+        #expect(Set(draws).count == draws.count)
+    }
 }
