@@ -14,8 +14,9 @@ import Testing
         }
     }
 
-    private static func openWithRows(_ temp: TemporaryDatabase) throws -> SQLiteConnection {
+    private static func openWithRows(_ temp: TemporaryDatabase, synchronous: Database.Synchronous = .normal) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: temp.path, mode: .readWrite)
+        try connection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try connection.execute("CREATE TABLE wal_rows (id INTEGER PRIMARY KEY, body BLOB NOT NULL)")
         return connection
     }
@@ -38,9 +39,11 @@ import Testing
         #expect(try Self.body(connection, 100) == Self.blob(100))
     }
 
-    @Test func anotherConnectionReadsEachCommitAtOnce() throws {
+    /// With FULL, SQLite also syncs the WAL at each commit, which writes the gathered frames first.
+    @Test(arguments: Database.Synchronous.allCases)
+    func anotherConnectionReadsEachCommitAtOnce(_ synchronous: Database.Synchronous) throws {
         let temp = try TemporaryDatabase()
-        let writer = try Self.openWithRows(temp)
+        let writer = try Self.openWithRows(temp, synchronous: synchronous)
         let reader = try SQLiteConnection(path: temp.path, mode: .readOnly)
         for id in 1...60 {
             _ = try writer.run("INSERT INTO wal_rows (id, body) VALUES (?, ?)", id, Self.blob(id))
