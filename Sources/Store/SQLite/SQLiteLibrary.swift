@@ -7,7 +7,7 @@ public enum SQLiteLibrary {
 
     /// Page-cache truncations on the calling thread: passed on to SQLite, and skipped because no
     /// page was at or above the limit.
-    public static var pageCacheTruncations: (passed: UInt64, skipped: UInt64) {
+    static var pageCacheTruncations: (passed: UInt64, skipped: UInt64) {
         var passed: UInt64 = 0
         var skipped: UInt64 = 0
         attributiond_page_cache_truncations(&passed, &skipped)
@@ -15,7 +15,7 @@ public enum SQLiteLibrary {
     }
 
     /// WAL writes on the calling thread: made by SQLite, and issued to the file once gathered.
-    public static var walWrites: (requested: UInt64, issued: UInt64) {
+    static var walWrites: (requested: UInt64, issued: UInt64) {
         var requested: UInt64 = 0
         var issued: UInt64 = 0
         attributiond_wal_write_counts(&requested, &issued)
