@@ -5,8 +5,9 @@ import Glibc
 /// How the C allocator treats freed memory in the server process.
 enum MemoryPolicy {
     /// glibc hands the free top of a thread's heap back to the kernel (`madvise`) once it passes
-    /// 128 KiB. The writer's per-item savepoints free about that much at a time, and each hand-back
-    /// flushes the TLB on every core: it cost about 8% of the CPU of an install (docs/performance.md).
+    /// 128 KiB. Releasing the writer's per-item savepoints frees their sub-journals, which often
+    /// crosses that line, and each hand-back flushes the TLB on every core: 10% of the writer's
+    /// samples under init load (docs/performance.md).
     /// Up to 64 MiB of free heap per thread arena is kept for reuse instead.
     static let retainedFreeHeapBytes: Int32 = 64 << 20
 
