@@ -85,19 +85,19 @@ public struct InstallRepository: Sendable {
         }
 
         let byReferrer = try signals.referrerClickID.flatMap {
-            try candidates(connection, where: .clickID, [$0], projectID: report.projectID, window: window, limit: 1).first
+            try candidates(connection, where: .clickID, $0, projectID: report.projectID, window: window, limit: 1).first
         }
         let byIDFV = try signals.idfv.map {
-            try candidates(connection, where: .idfv, [$0], projectID: report.projectID, window: window, limit: 20)
+            try candidates(connection, where: .idfv, $0, projectID: report.projectID, window: window, limit: 20)
         } ?? []
         let byAdvertisingID = try signals.advertisingID.map {
-            try candidates(connection, where: .advertisingID, [$0], projectID: report.projectID, window: window, limit: 20)
+            try candidates(connection, where: .advertisingID, $0, projectID: report.projectID, window: window, limit: 20)
         } ?? []
         var result = MatchingEngine.deterministic(install: signals, byReferrer: byReferrer.map { limited([$0])[0] },
                                                   byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID))
         if result == nil, let ipKey = signals.ipKey {
             let oldest = now.milliseconds - policy.probabilisticHorizonSeconds * 1000
-            let sameNetwork = try candidates(connection, where: .network, [ipKey, oldest],
+            let sameNetwork = try candidates(connection, where: .network, ipKey, oldest,
                                              projectID: report.projectID, window: window, limit: policy.maxCandidates)
             result = MatchingEngine.probabilistic(install: signals, candidates: limited(sameNetwork), policy: policy)
         }
@@ -203,11 +203,11 @@ public struct InstallRepository: Sendable {
         }
     }
 
-    static func candidates(_ connection: SQLiteConnection, where filter: CandidateFilter, _ values: [any SQLiteValue],
-                           projectID: String, window: Int, limit: Int) throws -> [CandidateClick] {
-        let sql = filter.sql
-        let statement = try connection.statement(sql)
-        try statement.bind([projectID] + values.map { $0 as (any SQLiteValue)? } + [limit])
+    static func candidates<each Value: SQLiteValue>(_ connection: SQLiteConnection, where filter: CandidateFilter,
+                                                    _ values: repeat each Value, projectID: String, window: Int,
+                                                    limit: Int) throws -> [CandidateClick] {
+        let statement = try connection.statement(filter.sql)
+        try statement.bind(projectID, repeat each values, limit)
         var clicks: [CandidateClick] = []
         var windows: [String: Int] = [:]
         while try statement.step() {

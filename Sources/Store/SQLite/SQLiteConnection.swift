@@ -107,17 +107,17 @@ public final class SQLiteConnection {
 
     /// Prepares, binds and runs a statement that returns no rows; the number of rows changed.
     @discardableResult
-    public func run(_ sql: String, _ values: (any SQLiteValue)?...) throws(SQLiteError) -> Int {
+    public func run<each Value: SQLiteValue>(_ sql: String, _ values: repeat each Value) throws(SQLiteError) -> Int {
         let statement = try statement(sql)
-        try statement.bind(values)
+        try statement.bind(repeat each values)
         try statement.runToCompletion()
         return Int(sqlite3_changes(handle))
     }
 
     /// Every row of a query, mapped.
-    public func query<T>(_ sql: String, _ values: (any SQLiteValue)?..., map: (Row) throws -> T) throws -> [T] {
+    public func query<T, each Value: SQLiteValue>(_ sql: String, _ values: repeat each Value, map: (Row) throws -> T) throws -> [T] {
         let statement = try statement(sql)
-        try statement.bind(values)
+        try statement.bind(repeat each values)
         var rows: [T] = []
         while try statement.step() { rows.append(try map(Row(statement: statement))) }
         statement.reset()
@@ -125,9 +125,9 @@ public final class SQLiteConnection {
     }
 
     /// The first row of a query, mapped, or nil.
-    public func queryOne<T>(_ sql: String, _ values: (any SQLiteValue)?..., map: (Row) throws -> T) throws -> T? {
+    public func queryOne<T, each Value: SQLiteValue>(_ sql: String, _ values: repeat each Value, map: (Row) throws -> T) throws -> T? {
         let statement = try statement(sql)
-        try statement.bind(values)
+        try statement.bind(repeat each values)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return try map(Row(statement: statement))

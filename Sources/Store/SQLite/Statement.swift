@@ -20,15 +20,19 @@ public final class Statement {
         sqlite3_clear_bindings(pointer)
     }
 
-    func bind(_ values: [(any SQLiteValue)?]) throws(SQLiteError) {
-        let expected = Int(sqlite3_bind_parameter_count(pointer))
-        guard values.count == expected else {
-            throw SQLiteError(code: SQLITE_RANGE, message: "statement takes \(expected) values, got \(values.count)", sql: sql)
+    /// Binds each value to its parameter, in order. The values are a parameter pack, not an array
+    /// of existentials, so no array of boxed values is built and destroyed per statement.
+    func bind<each Value: SQLiteValue>(_ values: repeat each Value) throws(SQLiteError) {
+        var count: Int32 = 0
+        for _ in repeat each values { count += 1 }
+        let expected = sqlite3_bind_parameter_count(pointer)
+        guard count == expected else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "statement takes \(expected) values, got \(count)", sql: sql)
         }
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let result = value.map { $0.bind(to: pointer, at: index) } ?? sqlite3_bind_null(pointer, index)
-            guard result == SQLITE_OK else { throw connection.lastError(sql: sql) }
+        var index: Int32 = 0
+        for value in repeat each values {
+            index += 1
+            guard value.bind(to: pointer, at: index) == SQLITE_OK else { throw connection.lastError(sql: sql) }
         }
     }
 
@@ -83,6 +87,15 @@ public struct Row {
 /// A Swift value that binds to a statement parameter.
 public protocol SQLiteValue {
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32
+}
+
+extension Optional: SQLiteValue where Wrapped: SQLiteValue {
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        switch self {
+        case .some(let value): value.bind(to: statement, at: index)
+        case .none: sqlite3_bind_null(statement, index)
+        }
+    }
 }
 
 extension Int64: SQLiteValue {
