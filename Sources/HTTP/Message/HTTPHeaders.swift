@@ -52,8 +52,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 }
 
 extension StringProtocol {
-    /// ASCII case-insensitive equality, without allocating lowercased copies.
+    /// ASCII case-insensitive equality, without allocating lowercased copies. Lengths first: a
+    /// header lookup compares its name with every field of the request, and most differ in length.
     public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
         var lhs = utf8.makeIterator()
         var rhs = other.utf8.makeIterator()
         while true {
