@@ -53,6 +53,10 @@ import TestSupport
         #expect(samples["attributiond_open_connections"] == 7)
         #expect((samples[#"attributiond_http_request_duration_seconds_bucket{le="+Inf"}"#] ?? 0) >= 3)
         #expect(samples.keys.contains("attributiond_write_queue_depth"))
+        // Creating the project and link committed at least once; a commit carries one write or more.
+        let commits = samples["attributiond_sqlite_commits_total"] ?? 0
+        #expect(commits >= 1 && (samples["attributiond_sqlite_committed_writes_total"] ?? 0) >= commits)
+        #expect(metrics.bodyText.contains("# TYPE attributiond_sqlite_commits_total counter\n"))
     }
 
     @Test func requestLinesAreJSONWithTheRoutePatternAndAHashedIPWhenAsked() throws {

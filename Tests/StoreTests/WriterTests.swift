@@ -106,6 +106,8 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         let temp = try TemporaryDatabase(migrations: [createCounter])
         // A first write holds the writer until every other write is queued, so those all commit
         // together; they are queued only once it runs, so none joins its batch.
+        let writer = temp.database.writer
+        let commitsBefore = writer.commitCount, writesBefore = writer.committedWriteCount
         let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         temp.database.write({ _ in started.signal(); release.wait() }, completion: { _ in })
         #expect(started.wait(timeout: .now() + 10) == .success)
@@ -131,6 +133,8 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         #expect(group.wait(timeout: .now() + 10) == .success)
         #expect(sends.withLock { $0 } == [1, 1])
         #expect(finishedOn.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<20).map { ($0, $0 % 2) }))
+        // Two transactions: the holding write alone, then the twenty together (counted for /metrics).
+        #expect(writer.commitCount - commitsBefore == 2 && writer.committedWriteCount - writesBefore == 21)
     }
 
     @Test func theWriterRestartsTheWALOnceItPassesItsLimit() throws {

@@ -34,7 +34,7 @@ public final class Metrics: @unchecked Sendable {
     }
 
     /// The exposition text; `gauges` are sampled by the caller (connections, queue depth…).
-    func render(gauges: [(name: String, help: String, value: Double)]) -> String {
+    func render(counters: [(name: String, help: String, value: Int)] = [], gauges: [(name: String, help: String, value: Double)]) -> String {
         lock.lock()
         let requests = self.requests, counts = durationCounts, sum = durationSum, installs = self.installs
         lock.unlock()
@@ -60,6 +60,9 @@ public final class Metrics: @unchecked Sendable {
         out += "# HELP attributiond_installs_total New installs by match type.\n# TYPE attributiond_installs_total counter\n"
         for type in ["deterministic", "probabilistic", "none"] {
             out += "attributiond_installs_total{match_type=\"\(type)\"} \(installs[type] ?? 0)\n"
+        }
+        for counter in counters {
+            out += "# HELP \(counter.name) \(counter.help)\n# TYPE \(counter.name) counter\n\(counter.name) \(counter.value)\n"
         }
         for gauge in gauges {
             out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"

@@ -50,10 +50,16 @@ public final class DatabaseWriter: @unchecked Sendable {
     private let queuedCount = Atomic<Int>(0)
     private let lastCommitNanoseconds = Atomic<Int>(0)
     private let lastBatch = Atomic<Int>(0)
+    private let commits = Atomic<Int>(0)
+    private let committedWrites = Atomic<Int>(0)
 
     /// How long the last commit took, and how many writes it carried (for /metrics).
     public var lastCommitSeconds: Double { Double(lastCommitNanoseconds.load(ordering: .relaxed)) / 1e9 }
     public var lastBatchSize: Int { lastBatch.load(ordering: .relaxed) }
+    /// Transactions committed, and the writes they carried: their ratio is the mean batch, how
+    /// much group commit shares each commit's WAL pages.
+    public var commitCount: Int { commits.load(ordering: .relaxed) }
+    public var committedWriteCount: Int { committedWrites.load(ordering: .relaxed) }
 
     /// - Parameters:
     ///   - maxBatch: the most writes committed in one transaction (1 turns group commit off, the
@@ -227,6 +233,8 @@ public final class DatabaseWriter: @unchecked Sendable {
             complete(batch) { _ in error }
             return
         }
+        commits.add(1, ordering: .relaxed)
+        committedWrites.add(batch.count, ordering: .relaxed)
         let itemErrors = savepointErrors
         complete(batch) { itemErrors[$0] }
     }
