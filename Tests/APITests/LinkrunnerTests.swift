@@ -127,6 +127,23 @@ extension TestApp {
         #expect(try app.count("SELECT count(*) FROM installs") == 1)
     }
 
+    @Test func aRelaunchWithinTheHourLeavesLastSeenAsItIs() throws {
+        let app = try TestApp()
+        let (projectID, token) = try app.linkrunnerProject(testMode: true)
+        let lastSeen = "SELECT last_seen_at FROM installs WHERE install_instance_id = 'IID-1'"
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+        let installed = try app.count(lastSeen)
+
+        _ = try app.advanceClock(projectID, seconds: 59 * 60)
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+        #expect(try app.count(lastSeen) == installed, "59 minutes later: not rewritten")
+
+        let hourLater = try app.advanceClock(projectID, seconds: 60)
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+        #expect(try app.count(lastSeen) == hourLater.milliseconds, "an hour later: moved")
+        #expect(try app.count("SELECT count(*) FROM installs") == 1)
+    }
+
     @Test func everyEndpointTakesTheSeedClientsBodies() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, token) = try app.linkrunnerProject()

@@ -70,10 +70,16 @@ public struct InstallRepository: Sendable {
         try database.writeAndWait { connection in try Self.report(report, policy: policy, installID: installID, connection) }
     }
 
+    /// `last_seen_at` moves only when it is at least this old. SDKs report the install again at every
+    /// app launch, so re-reports are most of `init`'s traffic; updating on each would rewrite a page of
+    /// the installs table, at a random place, per launch.
+    static let lastSeenResolutionMilliseconds: Int64 = 3_600_000
+
     static func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: SQLiteConnection) throws -> InstallOutcome {
         let now = report.signals.time
         if let existing = try sameInstall(report, policy: policy, connection) {
-            try connection.run("UPDATE installs SET last_seen_at = ? WHERE id = ?", now.milliseconds, existing.id)
+            try connection.run("UPDATE installs SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?",
+                               now.milliseconds, existing.id, now.milliseconds - lastSeenResolutionMilliseconds)
             return InstallOutcome(install: existing, isNew: false)
         }
         let signals = report.signals
