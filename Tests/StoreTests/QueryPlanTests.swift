@@ -31,3 +31,32 @@ import Testing
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
     }
 }
+
+/// SQLite finds the children of a deleted parent with `SELECT … FROM child WHERE column = ?`. Every
+/// foreign key of the schema must be able to do that through an index, or a single delete reads the
+/// whole child table on the writer.
+@Suite struct ForeignKeyIndexTests {
+    @Test func everyForeignKeysChildColumnIsSearchedThroughAnIndex() throws {
+        let temp = try TemporaryDatabase()
+        let plans = try temp.database.read { connection in
+            let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") { $0.string(0) }
+            var plans: [(key: String, plan: [String])] = []
+            for table in tables {
+                let columns = try connection.query("SELECT \"from\" FROM pragma_foreign_key_list(?)", table) { $0.string(0) }
+                for column in columns {
+                    // Left unbound, the parameter is NULL: the plan does not depend on it.
+                    let statement = try connection.statement("EXPLAIN QUERY PLAN SELECT 1 FROM \(table) WHERE \(column) = ?")
+                    var plan: [String] = []
+                    while try statement.step() { plan.append(Row(statement: statement).string(3)) }
+                    statement.reset()
+                    plans.append(("\(table).\(column)", plan))
+                }
+            }
+            return plans
+        }
+        #expect(plans.count >= 16, "\(plans.map(\.key))")
+        for (key, plan) in plans {
+            #expect(plan.count == 1 && plan[0].hasPrefix("SEARCH ") && plan[0].contains("INDEX"), "\(key): \(plan)")
+        }
+    }
+}
