@@ -157,6 +157,7 @@ import TestSupport
         #expect(try app.count("SELECT count(*) FROM clicks WHERE idfv = 'IDFV-1'") == 0)
         #expect(try app.count("SELECT count(*) FROM installs WHERE id = 'install-2'") == 1)
         #expect(try app.count("SELECT count(*) FROM events WHERE install_id = 'install-2'") == 1)
+        #expect(try app.count("SELECT count(*) FROM user_event_installs") == 0, "user-1's pair went with install-1")
         #expect(try app.request("DELETE", "/admin/v1/projects/\(id)/installs/install-1").status == 404)
     }
 
@@ -164,8 +165,16 @@ import TestSupport
         let app = try TestApp()
         let id = try #require(try app.createProject()["id"] as? String)
         try Fixtures.seed(app.database, projectID: id)
+        // An event of user-1 on an install now linked to user-2 (a previous login on that phone).
+        try app.database.writeAndWait { c in
+            try c.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES ('e4', ?, 'install-2', 'open', 'user-1', 0, 0)", id)
+        }
+        #expect(try app.count("SELECT count(*) FROM user_event_installs WHERE user_id = 'user-1'") == 2)
         #expect(try app.request("DELETE", "/admin/v1/projects/\(id)/users/user-1").status == 204)
         #expect(try app.count("SELECT count(*) FROM installs WHERE user_id = 'user-1'") == 0)
+        #expect(try app.count("SELECT count(*) FROM events WHERE user_id = 'user-1'") == 0)
+        #expect(try app.count("SELECT count(*) FROM events WHERE install_id = 'install-2'") == 1, "e3, of nobody, stays")
+        #expect(try app.count("SELECT count(*) FROM user_event_installs") == 0)
         #expect(try app.count("SELECT count(*) FROM users") == 0)
         #expect(try app.count("SELECT count(*) FROM installs") == 2)
         #expect(try app.request("DELETE", "/admin/v1/projects/\(id)/users/user-1").status == 404)

@@ -32,6 +32,34 @@ import Testing
     }
 }
 
+/// Erasure is rare, but it runs on the writer: each of its statements must find its rows through an
+/// index, not read the project's clicks, events or users.
+@Suite struct ErasurePlanTests {
+    /// Each statement and the search its plan must show.
+    static let statements: [(sql: String, search: String)] = [
+        (ErasureRepository.SQL.userEventInstalls, "USING PRIMARY KEY (project_id=? AND user_id=?)"),
+        (ErasureRepository.SQL.deleteUserEventsOfInstall, "USING INDEX events_by_install (install_id=?)"),
+        (ErasureRepository.SQL.forgetUserEventInstalls, "USING PRIMARY KEY (project_id=? AND user_id=?)"),
+        (ErasureRepository.SQL.releaseClaimedClicks, "USING INDEX clicks_by_install (install_id=?)"),
+        (ErasureRepository.SQL.unlinkUsers, "USING INDEX users_by_install (install_id=?)"),
+        (ErasureRepository.SQL.forgetInstallsUserEvents, "USING COVERING INDEX user_event_installs_by_install (install_id=?)"),
+    ]
+
+    @Test(arguments: 0..<statements.count)
+    func findsItsRowsThroughAnIndex(_ index: Int) throws {
+        let statement = Self.statements[index]
+        let temp = try TemporaryDatabase()
+        let plan = try temp.database.read { connection in
+            let explained = try connection.statement("EXPLAIN QUERY PLAN " + statement.sql)
+            var details: [String] = []
+            while try explained.step() { details.append(Row(statement: explained).string(3)) }
+            explained.reset()
+            return details
+        }
+        #expect(plan.count == 1 && plan[0].hasPrefix("SEARCH ") && plan[0].hasSuffix(statement.search), "\(plan)")
+    }
+}
+
 /// SQLite finds the children of a deleted parent with `SELECT … FROM child WHERE column = ?`. Every
 /// foreign key of the schema must be able to do that through an index, or a single delete reads the
 /// whole child table on the writer.

@@ -17,7 +17,11 @@ public struct ErasureRepository: Sendable {
             let installIDs = try connection.query("SELECT id FROM installs WHERE project_id = ? AND user_id = ?",
                                                   projectID, userID) { $0.string(0) }
             var erased = try Self.erase(installIDs: installIDs, projectID: projectID, connection)
-            erased += try connection.run("DELETE FROM events WHERE project_id = ? AND user_id = ?", projectID, userID)
+            let eventInstalls = try connection.query(SQL.userEventInstalls, projectID, userID) { $0.string(0) }
+            for installID in eventInstalls {
+                erased += try connection.run(SQL.deleteUserEventsOfInstall, installID, userID)
+            }
+            try connection.run(SQL.forgetUserEventInstalls, projectID, userID)
             erased += try connection.run("DELETE FROM payments WHERE project_id = ? AND user_id = ?", projectID, userID)
             erased += try connection.run("DELETE FROM users WHERE project_id = ? AND user_id = ?", projectID, userID)
             return erased > 0
@@ -31,15 +35,28 @@ public struct ErasureRepository: Sendable {
                 "SELECT idfv, advertising_id FROM installs WHERE id = ? AND project_id = ?", installID, projectID,
                 map: { ($0.optionalString(0), $0.optionalString(1)) }) else { continue }
             // The click stays counted (and stays used), but no longer identifies the device.
-            try connection.run("UPDATE clicks SET idfv = NULL, advertising_id = NULL, install_id = NULL WHERE project_id = ? AND install_id = ?",
-                               projectID, installID)
+            try connection.run(SQL.releaseClaimedClicks, projectID, installID)
             if let idfv { try connection.run("UPDATE clicks SET idfv = NULL WHERE project_id = ? AND idfv = ?", projectID, idfv) }
             if let advertisingID {
                 try connection.run("UPDATE clicks SET advertising_id = NULL WHERE project_id = ? AND advertising_id = ?", projectID, advertisingID)
             }
-            try connection.run("UPDATE users SET install_id = NULL WHERE project_id = ? AND install_id = ?", projectID, installID)
+            try connection.run(SQL.unlinkUsers, projectID, installID)
+            try connection.run(SQL.forgetInstallsUserEvents, installID)
             erased += try connection.run("DELETE FROM installs WHERE id = ? AND project_id = ?", installID, projectID)
         }
         return erased
+    }
+
+    /// The statements that would otherwise read whole tables of the project; `QueryPlanTests` checks
+    /// that each finds its rows through an index.
+    enum SQL {
+        static let userEventInstalls = "SELECT install_id FROM user_event_installs WHERE project_id = ? AND user_id = ?"
+        static let deleteUserEventsOfInstall = "DELETE FROM events WHERE install_id = ? AND user_id = ?"
+        static let forgetUserEventInstalls = "DELETE FROM user_event_installs WHERE project_id = ? AND user_id = ?"
+        static let releaseClaimedClicks = """
+            UPDATE clicks SET idfv = NULL, advertising_id = NULL, install_id = NULL WHERE project_id = ? AND install_id = ?
+            """
+        static let unlinkUsers = "UPDATE users SET install_id = NULL WHERE project_id = ? AND install_id = ?"
+        static let forgetInstallsUserEvents = "DELETE FROM user_event_installs WHERE install_id = ?"
     }
 }
