@@ -144,6 +144,18 @@ extension TestApp {
         #expect(try app.count("SELECT count(*) FROM installs") == 1)
     }
 
+    @Test func anInstanceIDWithANULIsFoundAgain() throws {
+        let app = try TestApp()
+        let (_, token) = try app.linkrunnerProject()
+        let json = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"a\u0000b"}"#
+        let first = try app.client("init", json)
+        let again = try app.client("init", json)
+        #expect(first.status == 200 && again.status == 200, "\(again.bodyText)")
+        let ids = [first, again].map { ($0.json?["data"] as? [String: Any])?["install_id"] as? String }
+        #expect(ids[0] != nil && ids[0] == ids[1])
+        #expect(try app.count("SELECT count(*) FROM installs WHERE install_instance_id = 'a' || char(0) || 'b'") == 1)
+    }
+
     @Test func everyEndpointTakesTheSeedClientsBodies() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, token) = try app.linkrunnerProject()

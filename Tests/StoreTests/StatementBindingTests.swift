@@ -16,6 +16,24 @@ import Testing
         #expect(row == ["integer", "-7", "integer", "42", "real", "1.25", "integer", "1", "null", "real", "2.5", "blob", "00FF", "text", ""])
     }
 
+    @Test func textReadsBackWholeWithNULsAndNonASCII() throws {
+        let temp = try TemporaryDatabase()
+        let values = ["\u{0}", "a\u{0}b", "é漢😀\u{0}", ""]
+        try temp.database.writeAndWait { connection in
+            try connection.run("CREATE TABLE texts (value TEXT UNIQUE)")
+            for value in values { try connection.run("INSERT INTO texts (value) VALUES (?)", value) }
+        }
+        let read = try temp.database.read { connection in
+            try values.map { value in
+                (try connection.queryOne("SELECT value, length(CAST(value AS BLOB)) FROM texts WHERE value = ?", value) {
+                    ($0.string(0), $0.int(1))
+                })
+            }
+        }
+        #expect(read.map { $0?.0 } == values)
+        #expect(read.map { $0?.1 } == values.map { Int64($0.utf8.count) })
+    }
+
     @Test func aWrongNumberOfValuesIsAnErrorNamingBoth() throws {
         let temp = try TemporaryDatabase()
         let messages = try temp.database.read { connection in

@@ -70,9 +70,13 @@ public struct Row {
 
     public func bool(_ column: Int32) -> Bool { int(column) != 0 }
 
+    /// Read by its length, as `String.bind` stores it: a NUL inside a value is part of it. Read as a
+    /// C string, `"a\0b"` came back as `"a"`, so a stored id no longer matched itself.
     public func string(_ column: Int32) -> String {
+        // sqlite3_column_bytes after sqlite3_column_text: the length of the UTF-8 text just read.
         guard let text = sqlite3_column_text(statement.pointer, column) else { return "" }
-        return String(cString: text)
+        let count = Int(sqlite3_column_bytes(statement.pointer, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     public func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
