@@ -11,7 +11,11 @@ public enum Application {
     public static func makeRouter(services: Services, openConnections: @escaping @Sendable () -> Int = { 0 }) -> Router {
         var router = RouterBuilder()
         for prefix in reservedPrefixes { router.reserve(prefix) }
-        router.errorResponse = errorResponse
+        router.errorResponse = { error, request in
+            let response = errorResponse(error, request)
+            if response.status == .internalServerError { services.reportInternalError(error, "\(request.method) \(request.path)") }
+            return response
+        }
         HealthRoutes.register(in: &router, services: services)
         MetricsRoutes.register(in: &router, services: services, openConnections: openConnections)
         AdminRoutes.register(in: &router, services: services)

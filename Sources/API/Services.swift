@@ -29,10 +29,15 @@ public final class Services: Sendable {
     public let adminKeyHash: [UInt8]?
     /// The links' public base URL (`https://go.example.com`); nil: taken from each request's Host.
     public let publicURL: String?
+    /// Told of every error that became a 500, with the request's method and path: the client gets
+    /// no details, so the operator's log must have them.
+    public let reportInternalError: @Sendable (_ error: any Error, _ request: String) -> Void
 
     public init(database: Database, clock: any Clock = SystemClock(), adminKey: String?, trustedProxies: [String] = [],
-                publicURL: String? = nil, defaultProject: String? = nil) {
+                publicURL: String? = nil, defaultProject: String? = nil,
+                reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }) {
         self.defaultProject = defaultProject
+        self.reportInternalError = reportInternalError
         installs = InstallRepository(database: database)
         events = EventRepository(database: database)
         signingKeys = SigningKeyRepository(database: database)

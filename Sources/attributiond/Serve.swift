@@ -47,7 +47,9 @@ struct Serve: ParsableCommand {
         let database = try global.openDatabase(configuration)
         let services = Services(database: database, adminKey: configuration.adminKey,
                                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
-                                defaultProject: configuration.defaultProject)
+                                defaultProject: configuration.defaultProject) { error, request in
+            LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
+        }
         do {
             for line in try DeclaredProjects.reconcile(configuration.projects, services: services) {
                 LifecycleLog.write(level: "info", message: line, fields: [:])

@@ -15,6 +15,26 @@ import TestSupport
         var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
     }
 
+    @Test func anInternalErrorIsReportedWithItsDetailsAndTheClientGetsNone() throws {
+        let reported = Mutex<[String]>([])
+        let app = try TestApp { error, request in reported.withLock { $0.append("\(request): \(error)") } }
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(try app.client("init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I"}"#).status == 200)
+        // The store broken under the server: events can no longer be written or counted.
+        try app.database.writeAndWait { try $0.execute("DROP TABLE events") }
+
+        let event = try app.client("capture-event", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I","event_name":"x"}"#)
+        let stats = try app.request("GET", "/admin/v1/projects/\(projectID)/stats")
+        #expect(event.status == 500 && stats.status == 500)
+        for response in [event, stats] {
+            #expect(response.bodyText.contains("could not complete") && !response.bodyText.contains("events"), "\(response.bodyText)")
+        }
+        let lines = reported.withLock { $0 }
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasPrefix("POST /api/client/capture-event: ") == true && lines.first?.contains("no such table: events") == true)
+        #expect(lines.last?.hasPrefix("GET /admin/v1/projects/\(projectID)/stats: ") == true && lines.last?.contains("events") == true)
+    }
+
     private func observed(_ app: TestApp, logIP: Bool) throws -> (HTTPServer, RequestLog, Captured) {
         let captured = Captured()
         let log = RequestLog(logIP: logIP) { bytes in captured.append(bytes) }

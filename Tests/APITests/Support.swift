@@ -15,10 +15,12 @@ final class TestApp: @unchecked Sendable {
     var port: UInt16 { server.port }
 
     init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil,
-         clock: any Clock = SystemClock()) throws {
+         clock: any Clock = SystemClock(),
+         reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
-        services = Services(database: database, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL)
+        services = Services(database: database, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
+                            reportInternalError: reportInternalError)
         server = HTTPServer(host: "127.0.0.1", port: 0, responder: Application.makeRouter(services: services))
         try server.start()
     }
