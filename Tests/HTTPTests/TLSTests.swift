@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTP
+import TestSupport
 
 private let tools = ["/usr/bin/openssl", "/usr/bin/curl"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -50,6 +51,34 @@ struct TLSTests {
         #expect(echo.output == body)
         // Plain HTTP to the TLS port is refused, not answered in clear.
         #expect(try run("/usr/bin/curl", ["-s", "--max-time", "3", "http://127.0.0.1:\(server.port)/health"]).output.isEmpty)
+    }
+
+    @Test func aHandshakeThatStallsIsCutAfterItsTimeout() throws {
+        let (folder, cert, key) = try certificate()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var router = RouterBuilder()
+        router.get("/health") { _ in .json(bytes: Array(#"{"status":"ok"}"#.utf8)) }
+        var limits = HTTPServerLimits()
+        limits.tlsHandshakeTimeout = .milliseconds(400)
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, tls: try TLSContext(certificatePath: cert, privateKeyPath: key),
+                                responder: router.build())
+        try server.start()
+        defer { server.shutdownAndWait() }
+
+        // The start of a ClientHello, and then nothing: the connection is closed once the handshake
+        // deadline passes, long before the 60 s idle timeout.
+        let stalled = try RawClient(port: server.port, receiveTimeout: 5)
+        let started = Date()
+        stalled.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03])
+        #expect(stalled.readUntilClosed())
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.3 && waited < 3, "closed after \(waited) s")
+
+        // A handshake that completes is not cut: two requests on one connection, 0.6 s apart.
+        let kept = try run("/bin/sh", ["-c", "(printf 'GET /health HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n'; sleep 0.6; "
+                                          + "printf 'GET /health HTTP/1.1\\r\\nHost: a\\r\\nConnection: close\\r\\n\\r\\n'; sleep 1) | "
+                                          + "/usr/bin/openssl s_client -quiet -connect 127.0.0.1:\(server.port) 2>/dev/null"])
+        #expect(kept.output.components(separatedBy: #"{"status":"ok"}"#).count == 3, "\(kept.output)")
     }
 
     @Test func aKeyThatDoesNotMatchIsRefusedNamingTheSetting() throws {

@@ -28,6 +28,8 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     /// Writable is being waited for: the socket's send buffer was full, or a TLS handshake needs it.
     private var awaitingWritable = false
     private var lingerDeadline: UInt64?
+    /// When a TLS handshake still under way is given up (`tlsHandshakeTimeout`).
+    private let handshakeDeadline: UInt64
     private var tornDown = false
 
     init(fd: Int32, peer: SocketAddress?, context: ConnectionContext, loop: EventLoop,
@@ -38,8 +40,10 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         self.context = context
         self.onClosed = onClosed
         self.loop = loop
-        self.machine = ConnectionStateMachine(limits: context.limits, now: EventLoop.now())
+        let now = EventLoop.now()
+        self.machine = ConnectionStateMachine(limits: context.limits, now: now)
         self.tls = context.tls.flatMap { TLSSession(context: $0, fd: fd) }
+        self.handshakeDeadline = now + context.limits.tlsHandshakeTimeout.nanoseconds
     }
 
     /// Registers with the loop; `rejectWith` answers that one response and closes (the server is
@@ -82,6 +86,11 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     func tick(now: UInt64) {
         guard !tornDown else { return }
+        // No HTTP answer is possible before the handshake is done: the connection is just closed.
+        if let tls, !tls.handshakeDone, now >= handshakeDeadline {
+            teardown()
+            return
+        }
         if let deadline = lingerDeadline {
             if now >= deadline { teardown() }
             return

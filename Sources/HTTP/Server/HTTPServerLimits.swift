@@ -21,6 +21,10 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// From a request's first byte to the end of its header section: cuts off slowloris clients that
     /// trickle headers (the deadline does not move when more bytes arrive).
     public var headerReadTimeout: Duration = .seconds(10)
+    /// On HTTPS, from the connection's acceptance to the end of the TLS handshake. Until then no
+    /// request byte can arrive, so `headerReadTimeout` has not started: without this a client that
+    /// stalls mid-handshake would hold the connection for the whole `idleTimeout`.
+    public var tlsHandshakeTimeout: Duration = .seconds(10)
     /// From the end of the header section to the end of the body.
     public var bodyReadTimeout: Duration = .seconds(30)
     /// How long an idle keep-alive connection is kept open.
@@ -42,7 +46,7 @@ public struct HTTPServerLimits: Sendable, Equatable {
 
     /// How often each connection checks its deadlines: fine enough for the shortest timeout.
     var tickInterval: Duration {
-        let shortest = [headerReadTimeout, bodyReadTimeout, idleTimeout, writeTimeout, lingerTimeout].min()!
+        let shortest = [headerReadTimeout, tlsHandshakeTimeout, bodyReadTimeout, idleTimeout, writeTimeout, lingerTimeout].min()!
         return max(.milliseconds(10), min(.seconds(1), shortest / 4))
     }
 }

@@ -107,6 +107,7 @@ enum ConfigurationLoader {
             case "max_request_target_bytes": limits.maxRequestTargetBytes = try integer(value, path, 256...1_048_576)
             case "max_body_bytes": limits.maxBodyBytes = try integer(value, path, 0...1_073_741_824)
             case "header_timeout_seconds": limits.headerReadTimeout = .milliseconds(try seconds(value, path))
+            case "tls_handshake_timeout_seconds": limits.tlsHandshakeTimeout = .milliseconds(try seconds(value, path))
             case "body_timeout_seconds": limits.bodyReadTimeout = .milliseconds(try seconds(value, path))
             case "idle_timeout_seconds": limits.idleTimeout = .milliseconds(try seconds(value, path))
             case "write_timeout_seconds": limits.writeTimeout = .milliseconds(try seconds(value, path))
