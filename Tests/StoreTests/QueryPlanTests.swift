@@ -1,6 +1,16 @@
 import Testing
 @testable import Store
 
+/// The lines of `EXPLAIN QUERY PLAN` for `sql`. Its parameters are left unbound, so NULL: the plan
+/// does not depend on the values.
+private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws -> [String] {
+    let statement = try connection.statement("EXPLAIN QUERY PLAN " + sql)
+    var details: [String] = []
+    while try statement.step() { details.append(Row(statement: statement).string(3)) }
+    statement.reset()
+    return details
+}
+
 /// The lookups every install runs on the writer read one index in order: no table scan, and no
 /// temporary B-tree to sort the rows (SQLite opens and closes a whole temporary database for one).
 @Suite struct QueryPlanTests {
@@ -18,14 +28,7 @@ import Testing
     func readsOneIndexInOrder(_ index: Int) throws {
         let lookup = Self.lookups[index]
         let temp = try TemporaryDatabase()
-        let plan = try temp.database.read { connection in
-            // The plan does not depend on the values: each parameter is left unbound, which is NULL.
-            let statement = try connection.statement("EXPLAIN QUERY PLAN " + lookup.sql)
-            var details: [String] = []
-            while try statement.step() { details.append(Row(statement: statement).string(3)) }
-            statement.reset()
-            return details
-        }
+        let plan = try temp.database.read { try queryPlan(of: lookup.sql, $0) }
         #expect(plan.count == 1, "\(plan)")
         #expect(plan.allSatisfy { $0.hasPrefix("SEARCH ") && $0.contains("USING INDEX \(lookup.index) ") }, "\(plan)")
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
@@ -49,13 +52,7 @@ import Testing
     func findsItsRowsThroughAnIndex(_ index: Int) throws {
         let statement = Self.statements[index]
         let temp = try TemporaryDatabase()
-        let plan = try temp.database.read { connection in
-            let explained = try connection.statement("EXPLAIN QUERY PLAN " + statement.sql)
-            var details: [String] = []
-            while try explained.step() { details.append(Row(statement: explained).string(3)) }
-            explained.reset()
-            return details
-        }
+        let plan = try temp.database.read { try queryPlan(of: statement.sql, $0) }
         #expect(plan.count == 1 && plan[0].hasPrefix("SEARCH ") && plan[0].hasSuffix(statement.search), "\(plan)")
     }
 }
@@ -72,12 +69,7 @@ import Testing
             for table in tables {
                 let columns = try connection.query("SELECT \"from\" FROM pragma_foreign_key_list(?)", table) { $0.string(0) }
                 for column in columns {
-                    // Left unbound, the parameter is NULL: the plan does not depend on it.
-                    let statement = try connection.statement("EXPLAIN QUERY PLAN SELECT 1 FROM \(table) WHERE \(column) = ?")
-                    var plan: [String] = []
-                    while try statement.step() { plan.append(Row(statement: statement).string(3)) }
-                    statement.reset()
-                    plans.append(("\(table).\(column)", plan))
+                    plans.append(("\(table).\(column)", try queryPlan(of: "SELECT 1 FROM \(table) WHERE \(column) = ?", connection)))
                 }
             }
             return plans
