@@ -11,11 +11,7 @@ public enum Application {
     public static func makeRouter(services: Services, openConnections: @escaping @Sendable () -> Int = { 0 }) -> Router {
         var router = RouterBuilder()
         for prefix in reservedPrefixes { router.reserve(prefix) }
-        router.errorResponse = { error, request in
-            let response = errorResponse(error, request)
-            if response.status == .internalServerError { services.reportInternalError(error, "\(request.method) \(request.path)") }
-            return response
-        }
+        router.errorResponse = { error, request in services.reported(errorResponse(error, request), for: error, to: request) }
         HealthRoutes.register(in: &router, services: services)
         MetricsRoutes.register(in: &router, services: services, openConnections: openConnections)
         AdminRoutes.register(in: &router, services: services)

@@ -1,5 +1,6 @@
 public import Attribution
 public import Store
+import HTTP
 
 /// What the handlers work with, built once at start-up. A class: handlers capture it in every
 /// closure they pass on, and a class costs one retain there where a struct of references costs one each.
@@ -59,6 +60,12 @@ public final class Services: Sendable {
         var base = publicURL
         while base?.hasSuffix("/") == true { base?.removeLast() }
         self.publicURL = base
+    }
+
+    /// The response, after telling `reportInternalError` of the error behind it when it is a 500.
+    func reported(_ response: HTTPResponse, for error: any Error, to request: HTTPRequest) -> HTTPResponse {
+        if response.status == .internalServerError { reportInternalError(error, "\(request.method) \(request.path)") }
+        return response
     }
 
     /// "Now" for the project: its test clock in test mode, else the server's.

@@ -224,22 +224,15 @@ enum LinkrunnerRoutes {
                 try RequestSignature.check(request, project: project, keys: services.signingKeys, now: services.clock.now())
                 call = Call(request: request, body: body, project: project, services: services)
             } catch {
-                return done(.success(envelope(for: error, request, services)))
+                return done(.success(services.reported(Envelope.from(error), for: error, to: request)))
             }
             handler(call) { result in
                 switch result {
                 case .success(let data): done(.success(Envelope.ok(data)))
-                case .failure(let error): done(.success(envelope(for: error, call.request, services)))
+                case .failure(let error): done(.success(services.reported(Envelope.from(error), for: error, to: call.request)))
                 }
             }
         })
-    }
-
-    /// The error in the envelope; one that becomes a 500 is reported with its details.
-    static func envelope(for error: any Error, _ request: HTTPRequest, _ services: Services) -> HTTPResponse {
-        let response = Envelope.from(error)
-        if response.status == .internalServerError { services.reportInternalError(error, "\(request.method) \(request.path)") }
-        return response
     }
 
     /// An endpoint whose work is quick reads and acknowledged writes: run it off the I/O queue.

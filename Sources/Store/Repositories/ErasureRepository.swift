@@ -47,7 +47,7 @@ public struct ErasureRepository: Sendable {
         return erased
     }
 
-    /// The statements that would otherwise read whole tables of the project; `QueryPlanTests` checks
+    /// The statements that would otherwise read whole tables of the project; `ErasurePlanTests` checks
     /// that each finds its rows through an index.
     enum SQL {
         static let userEventInstalls = "SELECT install_id FROM user_event_installs WHERE project_id = ? AND user_id = ?"
