@@ -23,6 +23,7 @@ public enum Application {
         LinkrunnerRoutes.register(in: &router, services: services)
         WellKnownRoutes.register(in: &router, services: services)
         BeaconRoutes.register(in: &router, services: services)
+        QRCodeRoutes.register(in: &router, services: services)
         ClickRoutes.register(in: &router, services: services)
         return router.build()
     }

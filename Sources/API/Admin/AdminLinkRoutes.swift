@@ -113,6 +113,7 @@ struct AdminLinkBody: Encodable {
     let template_slug: String?
     let short_code: String
     let url: String
+    let qr_url: String
     let title: String?
     let description: String?
     let original_url: String?
@@ -138,6 +139,7 @@ struct AdminLinkBody: Encodable {
         template_slug = template?.slug
         short_code = link.shortCode
         url = LinkURLs.url(base: base, shortCode: link.shortCode, templateSlug: template?.slug)
+        qr_url = url + "/qr"
         title = link.title
         description = link.description
         original_url = link.originalURL
