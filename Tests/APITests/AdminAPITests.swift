@@ -138,7 +138,19 @@ import TestSupport
         let link = try #require((stats.json?["links"] as? [[String: Any]])?.first)
         #expect(link["short_code"] as? String == "abc")
         #expect((link["counts"] as? [String: Any])?["attributed_installs"] as? Int == 2)
-        let empty = try app.request("GET", "/admin/v1/projects/\(id)/stats?since=2000-01-01T00:00:00Z&until=2000-01-02T00:00:00Z")
+        // A click whose link was deleted still counts in the totals; one from 2000 counts in all time and in its own day.
+        try app.database.writeAndWait { c in
+            try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('c-unlinked', ?, NULL, ?)", id,
+                      Int64(Date().timeIntervalSince1970 * 1000))
+            try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('c-2000', ?, 'link-1', 946684800000)", id)
+        }
+        let later = try app.request("GET", "/admin/v1/projects/\(id)/stats")
+        #expect((later.json?["totals"] as? [String: Any])?["clicks"] as? Int == 4)
+        #expect(((later.json?["links"] as? [[String: Any]])?.first?["counts"] as? [String: Any])?["clicks"] as? Int == 3)
+        let year2000 = try app.request("GET", "/admin/v1/projects/\(id)/stats?since=2000-01-01T00:00:00Z&until=2000-01-02T00:00:00Z")
+        #expect((year2000.json?["totals"] as? [String: Any])?["clicks"] as? Int == 1)
+        let empty = try app.request("GET", "/admin/v1/projects/\(id)/stats?since=2001-01-01T00:00:00Z&until=2001-01-02T00:00:00Z")
+        #expect((empty.json?["totals"] as? [String: Any])?["clicks"] as? Int == 0)
         #expect((empty.json?["totals"] as? [String: Any])?["installs"] as? Int == 0)
         #expect(try app.request("GET", "/admin/v1/projects/\(id)/stats?since=yesterday").status == 422)
     }

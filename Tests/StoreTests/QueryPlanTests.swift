@@ -57,6 +57,19 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
     }
 }
 
+/// Stats count a period's clicks through `clicks_by_link`'s time range, never by reading every
+/// click of the project.
+@Suite struct StatsPlanTests {
+    @Test(arguments: [StatsRepository.SQL.clicksByLink, StatsRepository.SQL.unlinkedClicks])
+    func clicksAreReadForThePeriodOnly(_ sql: String) throws {
+        let temp = try TemporaryDatabase()
+        let plan = try temp.database.read { try queryPlan(of: sql, $0) }
+        #expect(plan.contains { $0.hasPrefix("SEARCH c") && $0.hasSuffix("USING INDEX clicks_by_link (link_id=? AND created_at>? AND created_at<?)") },
+                "\(plan)")
+        #expect(!plan.contains { $0.contains("clicks_by_ip") }, "\(plan)")
+    }
+}
+
 /// SQLite finds the children of a deleted parent with `SELECT … FROM child WHERE column = ?`. Every
 /// foreign key of the schema must be able to do that through an index, or a single delete reads the
 /// whole child table on the writer.

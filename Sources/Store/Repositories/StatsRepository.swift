@@ -30,6 +30,22 @@ public struct ProjectStats: Sendable, Equatable {
 public struct StatsRepository: Sendable {
     let database: Database
 
+    /// Clicks are counted link by link, each a range of `clicks_by_link`, so a short period reads
+    /// only its own clicks; filtering the project's clicks by time would read all of them.
+    enum SQL {
+        static let clicksByLink = """
+            SELECT c.link_id, count(*), sum(c.is_bot) FROM links l
+            JOIN clicks c ON c.link_id = l.id AND c.created_at >= ?2 AND c.created_at < ?3
+            WHERE l.project_id = ?1 GROUP BY c.link_id
+            """
+        /// Clicks whose link was deleted (the foreign key sets it to NULL): the NULL range of the
+        /// same index, over every project, within the period.
+        static let unlinkedClicks = """
+            SELECT count(*), coalesce(sum(is_bot), 0) FROM clicks
+            WHERE link_id IS NULL AND created_at >= ?2 AND created_at < ?3 AND project_id = ?1
+            """
+    }
+
     public init(database: Database) { self.database = database }
 
     /// Counts within [since, until).
@@ -43,13 +59,17 @@ public struct StatsRepository: Sendable {
                 """, projectID) { row in (row.string(0), row.string(1)) }
                 .forEach { perLink[$0.0] = ProjectStats.LinkCounts(linkID: $0.0, shortCode: $0.1, counts: .init()) }
 
-            for (linkID, clicks, bots) in try connection.query("""
-                SELECT link_id, count(*), sum(is_bot) FROM clicks
-                WHERE project_id = ? AND created_at >= ? AND created_at < ? GROUP BY link_id
-                """, projectID, from, to, map: { ($0.optionalString(0), Int($0.int(1)), Int($0.int(2))) }) {
+            for (linkID, clicks, bots) in try connection.query(SQL.clicksByLink, projectID, from, to,
+                                                                map: { ($0.string(0), Int($0.int(1)), Int($0.int(2))) }) {
                 totals.clicks += clicks - bots
                 totals.botClicks += bots
-                if let linkID { perLink[linkID]?.counts.clicks += clicks - bots; perLink[linkID]?.counts.botClicks += bots }
+                perLink[linkID]?.counts.clicks += clicks - bots
+                perLink[linkID]?.counts.botClicks += bots
+            }
+            if let (clicks, bots) = try connection.queryOne(SQL.unlinkedClicks, projectID, from, to,
+                                                            map: { (Int($0.int(0)), Int($0.int(1))) }) {
+                totals.clicks += clicks - bots
+                totals.botClicks += bots
             }
 
             for (linkID, matchType, attributed, count) in try connection.query("""
