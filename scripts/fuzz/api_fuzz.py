@@ -2,12 +2,14 @@
 
 Each request takes a valid body (the shapes the seed clients and SDKs send) and changes one to three
 fields: removed, retyped, huge, empty, non-ASCII, lone surrogates, nested; or sends broken JSON
-(truncated, a flipped byte, deep nesting, trailing text, a BOM, duplicate keys). Every answer must
-be below 500, and every 4xx must be a JSON body. Exits 1 otherwise, or when the server stops.
+(truncated, a flipped byte, deep nesting, trailing text, a BOM, duplicate keys). Then a fifth as
+many GET requests with odd query parameters on the routes that read them. Every answer must be
+below 500, and every 4xx must be a JSON body (but the link host's HTML pages). Exits 1 otherwise,
+or when the server stops.
 
     FUZZ_PORT=... FUZZ_ADMIN_KEY=... python3 api_fuzz.py SEED COUNT
 """
-import copy, http.client, json, os, random, sys, time
+import copy, http.client, json, os, random, sys, time, urllib.parse
 
 HOST, PORT = "127.0.0.1", int(os.environ.get("FUZZ_PORT", "18181"))
 ADMIN = os.environ.get("FUZZ_ADMIN_KEY", "bench-admin-key-0123456789")
@@ -147,6 +149,36 @@ for i in range(N):
         alive = alive and check(method, path, body, headers, raw)
         sent += 1
     if not alive: break
+# Query strings on the GET routes that take parameters. The link host's own pages (a click, its 404
+# and 410) are HTML by design, so there a 4xx need not be JSON.
+QUERY_TARGETS = [
+    ("/fz1/qr", ["ecc", "margin"], {}, False), ("/tp/fz1/qr", ["ecc"], {}, False),
+    (f"/admin/v1/projects/{pid}/stats", ["since", "until"], A, False),
+    (f"/admin/v1/projects/{pid}/links", ["limit", "offset"], A, False),
+    ("/api/links", ["limit", "offset", "page"], K, False),
+    ("/api/sdk/v1/resolve/fz1", ["fp_tz", "fp_lang", "fp_sw", "fp_sh", "fp_platform", "fp_pv"], K, False),
+    ("/c/" + click_id, ["sw", "sh", "dpr", "tz", "tzo", "langs"], {}, False),
+    ("/fz1", ["utm_source", "utm_campaign", "click_id", "x"], {}, True),
+]
+QUERY_VALUES = ["", "0", "-1", "17", "99999999999999999999", "1.5", "NaN", "inf", "L", "h", "x" * 5000, "%00", "%ff%fe",
+                "é漢😀", "2026-13-45T99:99:99Z", "7d", "-7d", "99999999999d", "1e308", "a,b,,c", "Europe/Paris", "../../etc"]
+def quoted(text):
+    return urllib.parse.quote(text, safe="%")
+for _ in range(max(1, N // 5)):
+    path, names, headers, html_ok = rng.choice(QUERY_TARGETS)
+    query = "&".join(f"{quoted(rng.choice(names + ['zz']))}={quoted(rng.choice(QUERY_VALUES))}" for _ in range(rng.randint(1, 4)))
+    try:
+        st, b, _ = req("GET", path + "?" + query, None, headers)
+    except Exception as e:
+        bad.append((path, "EXC " + repr(e), query[:200]))
+        continue
+    stats[st] = stats.get(st, 0) + 1
+    sent += 1
+    try: json.loads(b); isjson = True
+    except Exception: isjson = False
+    if st >= 500 or (st >= 400 and not isjson and not html_ok):
+        bad.append((path, st, query[:300], b[:300]))
+
 print("api_fuzz seed %s: %d requests, statuses %s, %.1fs, %d bad" % (sys.argv[1], sent, dict(sorted(stats.items())), time.time() - t0, len(bad)))
 for x in bad[:30]: print("BAD", x)
 sys.exit(1 if bad else 0)
