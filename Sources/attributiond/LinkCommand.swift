@@ -4,7 +4,8 @@ import Foundation
 import Store
 
 struct LinkCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "link", abstract: "Create short links.", subcommands: [Create.self])
+    static let configuration = CommandConfiguration(commandName: "link", abstract: "Create short links and their QR codes.",
+                                                    subcommands: [Create.self, QR.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a link; prints it with its URL.")
@@ -61,14 +62,56 @@ struct LinkCommand: ParsableCommand {
                 FileHandleOutput.standardError("link create: \(error)")
                 throw ExitCode.failure
             }
-            var base = baseURL ?? configuration.publicURL ?? "http://localhost:\(configuration.port)"
-            while base.hasSuffix("/") { base.removeLast() }
-            let url = [base, templateValue?.slug, created.shortCode].compactMap { $0 }.joined(separator: "/")
+            let url = LinkCommand.url(base: baseURL ?? configuration.publicURL ?? "http://localhost:\(configuration.port)",
+                                      templateSlug: templateValue?.slug, shortCode: created.shortCode)
             if json {
                 try printJSON(["id": created.id, "short_code": created.shortCode, "url": url, "project_id": project])
             } else {
                 print("\(url)\n(id \(created.id))")
             }
         }
+    }
+
+    struct QR: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a link's URL as a QR code in SVG (the image GET /{code}/qr serves).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The link's short code.") var code: String
+        @Option(help: "Error correction level: L, M, Q or H.") var ecc = "M"
+        @Option(help: "Light modules around the code (0 to 16; the standard asks for 4).") var margin = 4
+        @Option(name: .customLong("base-url"), help: "Public base URL in the code (default: public_url, else http://localhost:8080).")
+        var baseURL: String?
+
+        func validate() throws {
+            if QRCode.Correction(rawValue: ecc.uppercased()) == nil { throw ValidationError("--ecc must be L, M, Q or H") }
+            if !(0...16).contains(margin) { throw ValidationError("--margin must be from 0 to 16") }
+        }
+
+        func run() throws {
+            let configuration = try global.loadConfiguration()
+            let database = try global.openDatabase(configuration)
+            guard let (link, _) = try LinkRepository(database: database).find(shortCode: code) else {
+                FileHandleOutput.standardError("link qr: no link with code '\(code)'")
+                throw ExitCode.failure
+            }
+            let template = try link.templateID.flatMap { try TemplateRepository(database: database).find(id: $0, projectID: link.projectID) }
+            let url = LinkCommand.url(base: baseURL ?? configuration.publicURL ?? "http://localhost:\(configuration.port)",
+                                      templateSlug: template?.slug, shortCode: link.shortCode)
+            let symbol: QRCode
+            do {
+                symbol = try QRCode(text: url, correction: QRCode.Correction(rawValue: ecc.uppercased())!)
+            } catch let error as QRCode.TooLong {
+                FileHandleOutput.standardError("link qr: the URL (\(error.bytes) bytes) does not fit a QR code at level \(ecc.uppercased())")
+                throw ExitCode(2)
+            }
+            print(symbol.svg(margin: margin), terminator: "")
+        }
+    }
+
+    static func url(base: String, templateSlug: String?, shortCode: String) -> String {
+        var base = base
+        while base.hasSuffix("/") { base.removeLast() }
+        return [base, templateSlug, shortCode].compactMap { $0 }.joined(separator: "/")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Attribution
 import TestSupport
 
 /// A new temporary folder holding `attributiond.json` with `json` in it.
@@ -142,6 +143,11 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
         #expect(try run(["link", "create", "--project", id, "--code", "launch", "--db", db]).stderr.contains("already taken"))
         #expect(try run(["link", "create", "--project", id, "--ios-url", "ftp://x", "--db", db]).status == 2)
         #expect(try run(["link", "create", "--project", "nope", "--db", db]).status == 1)
+        let qr = try run(["link", "qr", "launch", "--base-url", "https://go.example.com/", "--ecc", "q", "--margin", "2", "--db", db])
+        #expect(qr.status == 0, "\(qr.stderr)")
+        #expect(qr.stdout == (try QRCode(text: "https://go.example.com/launch", correction: .quartile)).svg(margin: 2))
+        #expect(try run(["link", "qr", "nope", "--db", db]).status == 1)
+        #expect(try run(["link", "qr", "launch", "--ecc", "X", "--db", db]).status == 2)
         // The server sees the link the command created.
         let server = try ServerProcess(["--db", db])
         let client = try RawClient(port: server.port)
