@@ -97,4 +97,43 @@ import TestSupport
         #expect((json["ip_hash"] as? String)?.count == 16)
         #expect(!text.contains("198.51.100.99"))
     }
+
+    /// Every line arrives once and in order across many flushes, and a log that cannot keep up
+    /// holds at most `maximumPending` bytes, then says how many lines it dropped.
+    @Test func aLogThatCannotKeepUpDropsLinesAndSaysHowMany() throws {
+        let captured = Captured()
+        let firstWrite = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let writes = Mutex(0)
+        let log = RequestLog(logIP: true, flushThreshold: 1024, maximumPending: 8192) { bytes in
+            let number = writes.withLock { count in count += 1; return count }
+            if number == 1 {
+                firstWrite.signal()
+                release.wait()  // the sink stalls on its first write
+            }
+            captured.append(bytes)
+        }
+        func record(_ index: Int) { log.record(method: "GET", route: "/\(index)", status: 200, microseconds: 1, bytes: 1, ip: nil) }
+        var index = 0
+        while firstWrite.wait(timeout: .now()) == .timedOut {  // until the first threshold flush is in the sink
+            record(index)
+            index += 1
+            #expect(index < 100_000)
+            if index >= 100_000 { return }
+        }
+        let beforeStall = index
+        for _ in 0..<2000 { record(index); index += 1 }  // ~150 KB while the sink is stuck
+        release.signal()
+        log.flush()
+        let lines = captured.text.split(separator: "\n").map(String.init)
+        let warnings = lines.filter { $0.contains(#""msg":"request log lines dropped"#) }
+        #expect(warnings.count == 1)
+        let dropped = try #require((try JSONSerialization.jsonObject(with: Data(warnings[0].utf8)) as? [String: Any])?["count"] as? Int)
+        let routes = lines.filter { !$0.contains("dropped") }.compactMap { $0.split(separator: #""route":"/"#).last?.split(separator: "\"").first }
+            .map { Int($0)! }
+        #expect(routes.count + dropped == index)
+        #expect(routes == Array(0..<routes.count), "kept lines are the first ones, in order")
+        #expect(routes.count >= beforeStall)
+        // What waited behind the stalled write fit in the limit.
+        #expect((routes.count - beforeStall) * 120 <= 8192 + 1024, "\(routes.count - beforeStall) lines held")
+    }
 }

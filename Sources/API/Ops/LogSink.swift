@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where log lines go: stderr, or a file opened for appending. SIGHUP calls `reopen()` so a
 /// rotated file (moved away by logrotate) is replaced by a fresh one at the same path.
@@ -12,10 +17,28 @@ public final class LogSink: @unchecked Sendable {
         handle = try Self.open(path)
     }
 
+    /// Writes all of `bytes` with `write(2)`, straight from the array: `FileHandle.write(Data(…))`
+    /// would copy every flush into a new buffer first. A log that cannot be written is not worth
+    /// stopping the server for, so errors other than EINTR end the attempt silently.
     public func write(_ bytes: [UInt8]) {
         lock.lock()
         defer { lock.unlock() }
-        handle.write(Data(bytes))
+        let descriptor = handle.fileDescriptor
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Self.systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written > 0 { offset += written } else if written < 0 && errno == EINTR { continue } else { return }
+            }
+        }
+    }
+
+    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(descriptor, bytes, count)
+        #else
+        Darwin.write(descriptor, bytes, count)
+        #endif
     }
 
     public func reopen() throws {
