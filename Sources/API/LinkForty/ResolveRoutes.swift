@@ -9,11 +9,8 @@ import Store
 enum ResolveRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
         let lookup = LinkLookup(services: services)
-        router.getInline("/api/sdk/v1/resolve/:code") { request in
-            try resolve(request, code: request.pathParameters["code"]!, slug: nil, lookup: lookup, services: services)
-        }
-        router.getInline("/api/sdk/v1/resolve/:slug/:code") { request in
-            try resolve(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"]!, lookup: lookup, services: services)
+        router.linkRoutes(prefix: "/api/sdk/v1/resolve", inline: true) { request, code, slug in
+            try resolve(request, code: code, slug: slug, lookup: lookup, services: services)
         }
     }
 

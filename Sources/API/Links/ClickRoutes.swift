@@ -10,11 +10,8 @@ enum ClickRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
         let lookup = LinkLookup(services: services)
         // Inline: a cache hit does no I/O, and the click is queued, not awaited.
-        router.getInline("/:code") { request in
-            try click(request, code: request.pathParameters["code"]!, slug: nil, lookup: lookup, services: services)
-        }
-        router.getInline("/:slug/:code") { request in
-            try click(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"]!, lookup: lookup, services: services)
+        router.linkRoutes(inline: true) { request, code, slug in
+            try click(request, code: code, slug: slug, lookup: lookup, services: services)
         }
     }
 

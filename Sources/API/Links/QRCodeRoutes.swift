@@ -8,11 +8,8 @@ import HTTP
 enum QRCodeRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
         let lookup = LinkLookup(services: services)
-        router.get("/:code/qr") { request in
-            try qrCode(request, code: request.pathParameters["code"]!, slug: nil, lookup: lookup, services: services)
-        }
-        router.get("/:slug/:code/qr") { request in
-            try qrCode(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"]!, lookup: lookup, services: services)
+        router.linkRoutes(suffix: "/qr", inline: false) { request, code, slug in
+            try qrCode(request, code: code, slug: slug, lookup: lookup, services: services)
         }
     }
 
