@@ -153,6 +153,13 @@ import TestSupport
         #expect((empty.json?["totals"] as? [String: Any])?["clicks"] as? Int == 0)
         #expect((empty.json?["totals"] as? [String: Any])?["installs"] as? Int == 0)
         #expect(try app.request("GET", "/admin/v1/projects/\(id)/stats?since=yesterday").status == 422)
+        // Days beyond 64-bit milliseconds once trapped and took the server down.
+        for since in ["999999999999d", "9223372036854775807h"] {
+            let huge = try app.request("GET", "/admin/v1/projects/\(id)/stats?since=\(since)")
+            #expect(huge.status == 422, "\(since)")
+            #expect((huge.json?["message"] as? String)?.hasPrefix("since: expected") == true)
+        }
+        #expect(try app.request("GET", "/health").status == 200)
     }
 
     @Test func eraseInstallRemovesItsRowsAndNothingElse() throws {
@@ -225,5 +232,23 @@ enum Fixtures {
             counts[table] = try app.count("SELECT count(*) FROM \(table)")
         }
         return counts
+    }
+}
+
+@Suite struct AdminNumbersBeyondRangeTests {
+    /// Numbers no setting can take, where converting them to integers once trapped.
+    @Test func hugeNumbersInSettingsAre422NamingTheKey() throws {
+        let app = try TestApp()
+        let id = try #require(try app.createProject()["id"] as? String)
+        for (body, key) in [
+            (#"{"matching":{"decay":[{"under_hours":1e300,"confidence":0.8}]}}"#, "matching.decay[0].under_hours"),
+            (#"{"matching":{"decay":[{"under_hours":-1e300,"confidence":0.8}]}}"#, "matching.decay[0].under_hours"),
+            (#"{"skan":{"windows":{"w1":{"fine":{"mode":"rules","rules":[{"value":1e300,"all":[]}]}}}}}"#, "skan.windows.w1.fine.rules[0].value"),
+        ] {
+            let response = try app.request("PATCH", "/admin/v1/projects/\(id)", json: body)
+            #expect(response.status == 422, "\(body): \(response.bodyText)")
+            #expect((response.json?["message"] as? String)?.contains(key) == true, "\(response.bodyText)")
+        }
+        #expect(try app.request("GET", "/health").status == 200)
     }
 }

@@ -239,6 +239,11 @@ extension TestApp {
             ("init", #"{"token":"\#(token)"}"#, 400, "install_instance_id"),
             ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"timezone_offset":"east"}}"#, 400, "device_data.timezone_offset"),
             ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":"wide"}}}"#, 400, "device_data.device_display.width"),
+            // 1e300 points once trapped converting to pixels and took the server down.
+            ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":1e300,"height":844,"scale":3}}}"#,
+             422, "device_data.device_display.width: must be a number of points up to 20000"),
+            ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":390,"height":20001}}}"#,
+             422, "device_data.device_display.height"),
             ("capture-event", #"{"token":"\#(token)","install_instance_id":"never-initialised","event_name":"x"}"#, 404, "call /api/client/init first"),
             ("attribution-data", #"{"token":"\#(token)","install_instance_id":"never-initialised"}"#, 404, "init"),
             ("init", "not json", 400, "JSON"),
@@ -306,6 +311,10 @@ struct LinkrunnerSigningTests {
         let stale = String(Int64(Date().timeIntervalSince1970 * 1000) - 6 * 60 * 1000)
         #expect(try send(signed.merging(["x-Timestamp": stale, "x-Signature": try opensslSignature(body: json, timestamp: stale, secret: secret)]) { $1 }).status == 401)
         #expect(try send(signed.merging(["x-Key-Id": "sk_unknown"]) { $1 }).status == 401)
+        // Timestamps at the ends of Int64 once overflowed the skew check, which traps.
+        for extreme in ["-9223372036854775808", "9223372036854775807"] {
+            #expect(try send(signed.merging(["x-Timestamp": extreme]) { $1 }).status == 401, "\(extreme)")
+        }
         let refused = try send([:])
         #expect(refused.json?["status"] as? Int == 401 && (refused.json?["msg"] as? String)?.contains("signed") == true)
 

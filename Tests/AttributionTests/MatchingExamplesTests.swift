@@ -206,3 +206,12 @@ private let examples: [Example] = {
         #expect(ipv6Key("::ffff:198.51.100.4") == "198.51.100.4")
     }
 }
+
+@Suite struct ScreenSizeTests {
+    @Test func pointsBecomePixelsAndAbsurdSizesAreNoScreen() {
+        #expect(ScreenSize(points: 390, 844, scale: 3) == ScreenSize(width: 1170, height: 2532))
+        #expect(ScreenSize(points: 1e300, 844, scale: 3) == nil)
+        #expect(ScreenSize(points: 390, .infinity, scale: 1) == nil)
+        #expect(ScreenSize(points: 390, 844, scale: 0) == nil)
+    }
+}

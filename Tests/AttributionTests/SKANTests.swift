@@ -131,6 +131,8 @@ private func replay(_ vector: Vector, schema: SKANSchema?) -> [SKANValues?] {
             (mutated(#""monotonic": true"#, #""monotonic": 1"#), "skan.monotonic"),
             (mutated(#""w2": { "coarse""#, #""w2": { "fine": {"mode": "funnel", "steps": []}, "coarse""#), "skan.windows.w2.fine"),
             (#"{"windows": {"w1": {"fine": {"mode": "rules", "rules": [{"value": 64, "all": []}]}}}}"#, "skan.windows.w1.fine.rules[0].value"),
+            // Beyond Int's range: once converted before the range check, which traps.
+            (#"{"windows": {"w1": {"fine": {"mode": "rules", "rules": [{"value": 1e300, "all": []}]}}}}"#, "skan.windows.w1.fine.rules[0].value"),
             (#"{"windows": {"w1": {"lock": {"any": [{"revenue_gte": 1, "after_hours": 2}]}}}}"#, "skan.windows.w1.lock.any[0]"),
             ("[1]", "skan"),
         ]

@@ -161,7 +161,7 @@ QUERY_TARGETS = [
     ("/fz1", ["utm_source", "utm_campaign", "click_id", "x"], {}, True),
 ]
 QUERY_VALUES = ["", "0", "-1", "17", "99999999999999999999", "1.5", "NaN", "inf", "L", "h", "x" * 5000, "%00", "%ff%fe",
-                "é漢😀", "2026-13-45T99:99:99Z", "7d", "-7d", "99999999999d", "1e308", "a,b,,c", "Europe/Paris", "../../etc"]
+                "é漢😀", "2026-13-45T99:99:99Z", "7d", "-7d", "99999999999d", "999999999999d", "9223372036854775807h", "-9223372036854775808", "1e308", "a,b,,c", "Europe/Paris", "../../etc"]
 def quoted(text):
     return urllib.parse.quote(text, safe="%")
 for _ in range(max(1, N // 5)):

@@ -159,12 +159,9 @@ struct APIKeyBody: Encodable {
 enum TimeParameter {
     static func parse(_ text: String?, name: String, now: Timestamp) throws -> Timestamp? {
         guard let text, !text.isEmpty else { return nil }
-        if let unit = text.last, "dhm".contains(unit), let amount = Int64(text.dropLast()), amount >= 0 {
-            let seconds: Int64 = unit == "d" ? 86_400 : unit == "h" ? 3_600 : 60
-            return now.adding(seconds: -amount * seconds)
+        guard let timestamp = TimeSpecification.parse(text, now: now) else {
+            throw HTTPError.invalidField(name, "expected \(TimeSpecification.expected)")
         }
-        if text.allSatisfy(\.isNumber), let milliseconds = Int64(text) { return Timestamp(milliseconds: milliseconds) }
-        if let timestamp = Timestamp(iso8601: text) { return timestamp }
-        throw HTTPError.invalidField(name, "expected an ISO 8601 time, epoch milliseconds, or a span such as 7d, 24h, 30m")
+        return timestamp
     }
 }

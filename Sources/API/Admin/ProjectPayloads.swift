@@ -211,7 +211,11 @@ struct MatchingPayload: Codable, Sendable {
     }
 
     var overrides: MatchingOverrides {
-        MatchingOverrides(decay: decay?.map { .init(underSeconds: Int64(($0.under_hours * 3600).rounded()), confidence: $0.confidence) },
+        // Int64(_:) traps on a Double beyond its range: such a step gets a value validation refuses.
+        MatchingOverrides(decay: decay?.map { step in
+            let seconds = (step.under_hours * 3600).rounded()
+            return .init(underSeconds: seconds.isFinite && seconds.magnitude < 1e15 ? Int64(seconds) : .max, confidence: step.confidence)
+        },
                           candidatePenalty: candidate_penalty)
     }
 }

@@ -1,8 +1,8 @@
-import Store
+public import Store
 typealias ProjectStatsValue = ProjectStats
 typealias ProjectStatsCounts = ProjectStats.Counts
 
-import Attribution
+public import Attribution
 import Foundation
 import HTTP
 
@@ -77,8 +77,9 @@ struct TemplateBody: Encodable {
     }
 }
 
-struct StatsBody: Encodable {
-    struct Counts: Encodable {
+/// A project's stats as JSON, for `GET /admin/v1/projects/{id}/stats` and `attributiond stats --json`.
+public struct StatsBody: Encodable {
+    public struct Counts: Encodable {
         let clicks: Int
         let bot_clicks: Int
         let installs: Int
@@ -101,7 +102,7 @@ struct StatsBody: Encodable {
         }
     }
 
-    struct Link: Encodable {
+    public struct Link: Encodable {
         let link_id: String
         let short_code: String
         let counts: Counts
@@ -113,7 +114,7 @@ struct StatsBody: Encodable {
     let totals: Counts
     let links: [Link]
 
-    init(projectID: String, since: Timestamp, until: Timestamp, stats: ProjectStatsValue) {
+    public init(projectID: String, since: Timestamp, until: Timestamp, stats: ProjectStats) {
         project_id = projectID
         self.since = since.iso8601
         self.until = until.iso8601

@@ -42,6 +42,13 @@ struct DeviceData: Sendable {
             let width = try display.number("width", path: "device_data.device_display.width")
             let height = try display.number("height", path: "device_data.device_display.height")
             let scale = try display.number("scale", path: "device_data.device_display.scale") ?? 1
+            // Zero or less means unknown, as before; beyond any screen is a client bug, said so
+            // (1e300 points once trapped converting to pixels and took the server down).
+            for (key, value) in [("width", width), ("height", height)] {
+                if let value, !(value.isFinite && value <= 20_000) {
+                    throw HTTPError.invalidField("device_data.device_display.\(key)", "must be a number of points up to 20000")
+                }
+            }
             if let width, let height, width > 0, height > 0, scale > 0, scale <= 10 {
                 screenPoints = (width, height, scale)
                 screen = ScreenSize(points: width, height, scale: scale)

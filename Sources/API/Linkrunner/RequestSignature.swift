@@ -22,7 +22,9 @@ enum RequestSignature {
         guard let signature, let keyID = request.headers["x-Key-Id"], let timestampText = request.headers["x-Timestamp"] else {
             throw unauthorized("a signed request needs x-Key-Id, x-Timestamp and x-Signature")
         }
-        guard let timestamp = Int64(timestampText), abs(now.milliseconds - timestamp) <= maximumSkewMilliseconds else {
+        // Subtracting a timestamp near Int64.min would overflow, and overflow traps.
+        guard let timestamp = Int64(timestampText), case let (skew, false) = now.milliseconds.subtractingReportingOverflow(timestamp),
+              skew.magnitude <= UInt64(maximumSkewMilliseconds) else {
             throw unauthorized("x-Timestamp is missing or more than 5 minutes from the server's time")
         }
         guard let secret = try keys.secret(keyID: keyID, projectID: project.id) else { throw unauthorized("unknown signing key") }

@@ -50,7 +50,10 @@ public struct ScreenSize: Sendable, Equatable, Hashable {
     /// From CSS points (or iOS points) and the pixel ratio; nil when either is missing.
     public init?(points width: Double?, _ height: Double?, scale: Double?) {
         guard let width, let height, let scale, width > 0, height > 0, scale > 0 else { return nil }
-        self.init(width: Int((width * scale).rounded()), height: Int((height * scale).rounded()))
+        let pixelWidth = (width * scale).rounded(), pixelHeight = (height * scale).rounded()
+        // Int(_:) traps beyond its range; no screen has a million pixels on a side.
+        guard pixelWidth <= 1_000_000, pixelHeight <= 1_000_000 else { return nil }
+        self.init(width: Int(pixelWidth), height: Int(pixelHeight))
     }
 
     public func matches(_ other: ScreenSize) -> Bool {

@@ -212,7 +212,9 @@ public enum SKANSchemaParser {
     }
 
     static func integer(_ value: Node?, _ path: String, _ range: ClosedRange<Int>) throws(Problem) -> Int {
-        guard let number = try number(value, path), number.rounded() == number, range.contains(Int(number)) else {
+        // The range is checked on the Double: Int(_:) traps on one beyond Int's range (1e300).
+        guard let number = try number(value, path), number.rounded() == number,
+              Double(range.lowerBound) <= number, number <= Double(range.upperBound) else {
             throw Problem(path: path, message: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return Int(number)

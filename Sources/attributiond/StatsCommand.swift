@@ -1,0 +1,67 @@
+import API
+import ArgumentParser
+import Attribution
+import Foundation
+import Store
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Print a project's clicks, installs, events and revenue per link, as a table (or JSON).")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The project's id.") var project: String
+    @Option(help: "From when: \(TimeSpecification.expected) (default: all time).") var since: String?
+    @Option(help: "Until when, excluded (default: now).") var until: String?
+    @Flag(help: "Print JSON, as GET /admin/v1/projects/{id}/stats does.") var json = false
+
+    func validate() throws {
+        let now = SystemClock().now()
+        if let since, TimeSpecification.parse(since, now: now) == nil { throw ValidationError("--since: expected \(TimeSpecification.expected)") }
+        if let until, TimeSpecification.parse(until, now: now) == nil { throw ValidationError("--until: expected \(TimeSpecification.expected)") }
+    }
+
+    func run() throws {
+        let configuration = try global.loadConfiguration()
+        let database = try global.openDatabase(configuration)
+        let projects = ProjectRepository(database: database)
+        guard let found = try projects.find(id: project) else {
+            FileHandleOutput.standardError("stats: no project \(project)")
+            throw ExitCode.failure
+        }
+        // A test-mode project's "now" is its own saved clock, as the server's.
+        let now = found.testMode ? (try projects.testClocks().first { $0.projectID == found.id }?.now ?? SystemClock().now())
+                                 : SystemClock().now()
+        let from = since.flatMap { TimeSpecification.parse($0, now: now) } ?? Timestamp(milliseconds: 0)
+        let to = until.flatMap { TimeSpecification.parse($0, now: now) } ?? now.adding(seconds: 1)
+        guard from < to else { throw ValidationError("--since must be before --until") }
+        let stats = try StatsRepository(database: database).stats(projectID: found.id, since: from, until: to)
+        if json {
+            try printJSON(StatsBody(projectID: found.id, since: from, until: to, stats: stats))
+        } else {
+            print("\(found.name) (\(found.id)), \(from.iso8601) to \(to.iso8601)\n")
+            print(StatsTable.render(stats, currency: found.settings.currency))
+        }
+    }
+}
+
+/// The stats as aligned columns: one row per link, then the totals (where organic installs count).
+enum StatsTable {
+    static func render(_ stats: ProjectStats, currency: String) -> String {
+        let header = ["link", "clicks", "bot clicks", "installs", "attributed", "deterministic", "probabilistic", "organic",
+                      "events", "revenue \(currency)"]
+        func row(_ name: String, _ counts: ProjectStats.Counts) -> [String] {
+            [name, String(counts.clicks), String(counts.botClicks), String(counts.installs), String(counts.attributedInstalls),
+             String(counts.deterministicInstalls), String(counts.probabilisticInstalls), String(counts.organicInstalls),
+             String(counts.events), String(format: "%.2f", counts.revenue)]
+        }
+        let rows = [header] + stats.links.map { row($0.shortCode, $0.counts) } + [row("total", stats.totals)]
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
+        return rows.map { cells in
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + padding : padding + cell  // names left, numbers right
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
