@@ -149,6 +149,33 @@ for i in range(N):
         alive = alive and check(method, path, body, headers, raw)
         sent += 1
     if not alive: break
+# Every leaf of every valid body, in turn, set to each number at the edges of what integers and
+# doubles hold (and a few strings of them): a conversion or an overflow on any field shows up here.
+EXTREMES = [1e300, -1e300, 1.7976931348623157e308, 2**63, -2**63, 2**63 - 1, 2**64, 1e19, -1e19, 0.5, -1,
+            "9223372036854775808", "-9223372036854775809", "1e300", "999999999999d"]
+def leaf_paths(obj, prefix=()):
+    if isinstance(obj, dict):
+        for k, v in obj.items(): yield from leaf_paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj): yield from leaf_paths(v, prefix + (i,))
+    else:
+        yield prefix
+def with_leaf(obj, path, value):
+    o = copy.deepcopy(obj); cur = o
+    for k in path[:-1]: cur = cur[k]
+    cur[path[-1]] = value
+    return o
+if os.environ.get("FUZZ_EXTREMES", "1") == "1" and sys.argv[1:2] in ([], ["1"]):  # once per run, with the first seed
+    for method, path, base, headers in targets:
+        for leaf in leaf_paths(base):
+            if not leaf: continue
+            for value in EXTREMES:
+                alive = check(method, path, with_leaf(base, leaf, value), headers, None)
+                sent += 1
+                if not alive: break
+            if not alive: break
+        if not alive: break
+
 # Query strings on the GET routes that take parameters. The link host's own pages (a click, its 404
 # and 410) are HTML by design, so there a 4xx need not be JSON.
 QUERY_TARGETS = [
