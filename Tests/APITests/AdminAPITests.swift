@@ -252,3 +252,28 @@ enum Fixtures {
         #expect(try app.request("GET", "/health").status == 200)
     }
 }
+
+@Suite struct AdminLinkListTests {
+    @Test func linksArePagedAndBadPagingIs422NamingTheParameter() throws {
+        let app = try TestApp()
+        let id = try #require(try app.createProject()["id"] as? String)
+        for code in ["one", "two", "three"] {
+            #expect(try app.request("POST", "/admin/v1/projects/\(id)/links", json: #"{"short_code":"\#(code)"}"#).status == 201)
+        }
+        func codes(_ query: String) throws -> [String] {
+            let response = try app.request("GET", "/admin/v1/projects/\(id)/links\(query)")
+            let list = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [[String: Any]] ?? []
+            return list.compactMap { $0["short_code"] as? String }
+        }
+        #expect(try codes("").count == 3)
+        let firstPage = try codes("?limit=2"), secondPage = try codes("?limit=2&offset=2")
+        #expect(firstPage.count == 2 && secondPage.count == 1)
+        #expect(Set(firstPage + secondPage) == ["one", "two", "three"])
+        for (query, name) in [("?limit=0", "limit"), ("?limit=1001", "limit"), ("?limit=abc", "limit"), ("?offset=-1", "offset"),
+                              ("?offset=99999999999999999999", "offset")] {
+            let response = try app.request("GET", "/admin/v1/projects/\(id)/links\(query)")
+            #expect(response.status == 422, "\(query)")
+            #expect((response.json?["message"] as? String)?.hasPrefix("\(name): expected a whole number") == true, "\(response.bodyText)")
+        }
+    }
+}

@@ -24,13 +24,22 @@ enum AdminLinkRoutes {
             let project = try AdminRoutes.existingProject(request, services)
             let base = LinkURLs.base(for: request, services: services)
             let templates = Dictionary(uniqueKeysWithValues: try services.templates.list(projectID: project.id).map { ($0.id, $0) })
-            let limit = min(1000, max(1, Int(request.queryValue("limit") ?? "") ?? 100))
-            let offset = max(0, Int(request.queryValue("offset") ?? "") ?? 0)
+            let limit = try integerQuery(request, "limit", in: 1...1000) ?? 100
+            let offset = try integerQuery(request, "offset", in: 0...Int(Int32.max)) ?? 0
             let links = try services.links.list(projectID: project.id, limit: limit, offset: offset)
             return try .json(links.map { AdminLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base) },
                              encoder: JSONCoders.encoder)
         })
     }
+}
+
+/// A whole-number query parameter within `range`; nil when absent, 422 naming it otherwise.
+func integerQuery(_ request: HTTPRequest, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
+    guard let text = request.queryValue(name) else { return nil }
+    guard let value = Int(text), range.contains(value) else {
+        throw HTTPError.invalidField(name, "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return value
 }
 
 struct AdminLinkPayload: Decodable {
