@@ -179,6 +179,8 @@ extension TestApp {
             (#"{"installId":"\#(installID)","eventName":""}"#, 422),
             (#"{"installId":"\#(installID)"}"#, 400),
             (#"{"installId":"\#(installID)","eventName":"x","eventData":[1]}"#, 400),
+            (#"{"installId":42,"eventName":"x"}"#, 400),
+            (#"{"installId":"\#(installID)","eventName":"x","timestamp":"2026-11-20T10:00:05"}"#, 422),  // no zone: no time
             (#"{"installId":"no-such-install","eventName":"x"}"#, 404),
         ]
         for (body, status) in cases {
@@ -187,6 +189,12 @@ extension TestApp {
             #expect(response.json?["error"] is String)
         }
         #expect(try app.count("SELECT count(*) FROM events") == 1)
+        // The SDKs' extra fields are accepted and the data is stored as compact JSON with sorted keys.
+        let extras = #"{"installId":"\#(installID)","eventName":"signup","eventData":{"plan":"pro","a/b":1},"sessionId":"s1","sdkName":"ios","sdkVersion":"1.2.0"}"#
+        #expect(try app.request("POST", "/api/sdk/v1/event", json: extras, adminKey: nil).status == 200)
+        let stored = try app.database.read { try $0.queryOne("SELECT data FROM events WHERE name = 'signup'") { $0.string(0) } }
+        #expect(stored == #"{"a/b":1,"plan":"pro"}"#)
+        try app.database.writeAndWait { try $0.run("DELETE FROM events WHERE name = 'signup'") }
         // Another project's key cannot write to this install.
         let other = try app.createProject("Other")["api_key"] as! String
         #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"x"}"#, adminKey: other).status == 404)

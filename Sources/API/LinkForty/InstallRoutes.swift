@@ -33,7 +33,7 @@ enum LinkFortyInstallRoutes {
 
         router.on(.post, "/api/sdk/v1/event", .deferred { request, done in
             do {
-                let body = try request.decodeJSON(EventBody.self)
+                let body = try EventBody(JSONFields(request))
                 let projectID: String
                 if BearerToken.from(request) != nil {
                     projectID = try auth.projectRequiringKey(request).id
@@ -138,12 +138,22 @@ struct InstallResponse: Encodable {
     }
 }
 
-struct EventBody: Decodable {
+/// `POST /api/sdk/v1/event`'s body (`sessionId` and the SDK's other extras are accepted and not kept).
+struct EventBody {
     var installId: String
     var eventName: String
     var eventData: [String: JSONValue]?
     var timestamp: String?
-    var sessionId: String?
+
+    init(_ body: JSONFields) throws {
+        installId = try body.requiredString("installId", maxLength: 256)
+        guard let name = try body.string("eventName", maxLength: 4096) else {
+            throw HTTPError.badRequest("missing required field 'eventName'", code: "missing_field")
+        }
+        eventName = name
+        eventData = try body.object("eventData")?.fields
+        timestamp = try body.string("timestamp", maxLength: 64)
+    }
 
     func record(projectID: String, now: Timestamp) throws -> EventRecord {
         let name = eventName.trimmingWhitespace()
@@ -169,7 +179,7 @@ struct EventBody: Decodable {
             }
             currency = code.uppercased()
         }
-        let data = try eventData.map { String(decoding: try JSONCoders.sortedEncoder.encode($0), as: UTF8.self) }
+        let data = eventData.map { String(decoding: JSONValue.object($0).serialized(), as: UTF8.self) }
         // The SDKs re-send queued events: the same install, name, client time and data is one event.
         let clientKey = timestamp.map { _ in
             Secrets.sha256Hex([installId, name, String(occurredAt.milliseconds), data ?? ""].joined(separator: "\u{1F}"))

@@ -20,7 +20,7 @@ struct DeviceData: Sendable {
     var referrerClickID: String?
     var appVersion: String?
 
-    init(_ body: LinkrunnerBody?) throws {
+    init(_ body: JSONFields?) throws {
         guard let body else { return }
         func text(_ key: String) throws -> String? { try body.string(key, path: "device_data.\(key)") }
         idfv = try text("idfv").flatMap(Self.realIdentifier)

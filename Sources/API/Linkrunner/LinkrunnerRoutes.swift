@@ -9,7 +9,7 @@ enum LinkrunnerRoutes {
     /// A request with its project resolved from the body's token.
     struct Call: Sendable {
         let request: HTTPRequest
-        let body: LinkrunnerBody
+        let body: JSONFields
         let project: Project
         let services: Services
 
@@ -197,7 +197,7 @@ enum LinkrunnerRoutes {
         }
     }
 
-    static func userData(_ body: LinkrunnerBody) throws -> LinkrunnerRepository.UserData? {
+    static func userData(_ body: JSONFields) throws -> LinkrunnerRepository.UserData? {
         guard let user = try body.object("user_data") else { return nil }
         guard let id = try user.identifier("id"), !id.isEmpty else {
             throw HTTPError.badRequest("missing required field 'user_data.id'", code: "missing_field")
@@ -214,7 +214,7 @@ enum LinkrunnerRoutes {
         router.on(.post, "/api/client/\(name)", .deferred { request, done in
             let call: Call
             do {
-                let body = try LinkrunnerBody(request)
+                let body = try JSONFields(request)
                 guard let token = try body.string("token", maxLength: 256), !token.isEmpty else {
                     return done(.success(Envelope.error(.unauthorized, "missing project token (the 'token' field of the body)")))
                 }

@@ -1,0 +1,19 @@
+-- POST /api/sdk/v1/event as the LinkForty SDKs send it: an API key, the install id the install
+-- call returned, and a client timestamp (ISO 8601 UTC, no fraction). Each request is a different
+-- purchase (its order id in eventData), so none is taken for a re-sent copy of another.
+-- API_KEY, LF_INSTALL: set by scripts/bench.
+local threads = 0
+function setup(thread)
+  thread:set("thread_number", threads)
+  threads = threads + 1
+end
+local key, install = os.getenv("API_KEY"), os.getenv("LF_INSTALL")
+local timestamp = os.date("!%Y-%m-%dT%H:%M:%SZ")
+local counter = 0
+local headers = {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. key}
+request = function()
+  counter = counter + 1
+  local body = '{"installId":"' .. install .. '","eventName":"purchase","eventData":{"revenue":9.99,"currency":"EUR","orderId":"'
+    .. (thread_number or 0) .. '-' .. counter .. '"},"timestamp":"' .. timestamp .. '","sessionId":"bench-session"}'
+  return wrk.format("POST", nil, headers, body)
+end
