@@ -195,6 +195,12 @@ extension TestApp {
         let stored = try app.database.read { try $0.queryOne("SELECT data FROM events WHERE name = 'signup'") { $0.string(0) } }
         #expect(stored == #"{"a/b":1,"plan":"pro"}"#)
         try app.database.writeAndWait { try $0.run("DELETE FROM events WHERE name = 'signup'") }
+        // The same install, name and time with other data is another event.
+        let otherLevel = #"{"installId":"\#(installID)","eventName":"level_complete","eventData":{"level":4},"timestamp":"\#(old)"}"#
+        #expect(try app.request("POST", "/api/sdk/v1/event", json: otherLevel, adminKey: nil).status == 200)
+        #expect(try app.count("SELECT count(*) FROM events WHERE name = 'level_complete'") == 2)
+        #expect(try app.count("SELECT count(*) FROM events WHERE client_event_id IS NOT NULL") == 0, "no hash index entry")
+        try app.database.writeAndWait { try $0.run("DELETE FROM events WHERE data = '{\"level\":4}'") }
         // Another project's key cannot write to this install.
         let other = try app.createProject("Other")["api_key"] as! String
         #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"x"}"#, adminKey: other).status == 404)

@@ -57,6 +57,15 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
     }
 }
 
+/// A LinkForty event's re-sent copy is found through the index every event has an entry in.
+@Suite struct EventDeduplicationPlanTests {
+    @Test func sameContentIsFoundThroughEventsByInstall() throws {
+        let temp = try TemporaryDatabase()
+        let plan = try temp.database.read { try queryPlan(of: EventRepository.SQL.sameContent, $0) }
+        #expect(plan == ["SEARCH events USING INDEX events_by_install (install_id=? AND occurred_at=? AND content_key=?)"], "\(plan)")
+    }
+}
+
 /// Stats count a period's clicks through `clicks_by_link`'s time range, never by reading every
 /// click of the project.
 @Suite struct StatsPlanTests {

@@ -13,6 +13,10 @@ public struct EventRecord: Sendable {
     public var name: String
     /// The client's key for this event; the same key again is the same event (stored once).
     public var clientEventID: String?
+    /// A digest of the name and data, when an event of the same install, time and content as a
+    /// stored one is that one, sent again (LinkForty SDKs re-send their offline queue and send no
+    /// key of their own).
+    public var contentKey: String?
     public var userID: String?
     /// JSON object text.
     public var data: String?
@@ -21,12 +25,14 @@ public struct EventRecord: Sendable {
     public var occurredAt: Timestamp
     public var receivedAt: Timestamp
 
-    public init(projectID: String, install: InstallReference, name: String, clientEventID: String? = nil, userID: String? = nil,
-                data: String? = nil, revenue: Double? = nil, currency: String? = nil, occurredAt: Timestamp, receivedAt: Timestamp) {
+    public init(projectID: String, install: InstallReference, name: String, clientEventID: String? = nil,
+                contentKey: String? = nil, userID: String? = nil, data: String? = nil, revenue: Double? = nil,
+                currency: String? = nil, occurredAt: Timestamp, receivedAt: Timestamp) {
         self.projectID = projectID
         self.install = install
         self.name = name
         self.clientEventID = clientEventID
+        self.contentKey = contentKey
         self.userID = userID
         self.data = data
         self.revenue = revenue
@@ -40,6 +46,12 @@ public struct EventRepository: Sendable {
     let database: Database
 
     public init(database: Database) { self.database = database }
+
+    enum SQL {
+        /// One seek in `events_by_install (install_id, occurred_at, content_key)`, which every event
+        /// has an entry in anyway (migration 0007).
+        static let sameContent = "SELECT id FROM events WHERE install_id = ? AND occurred_at = ? AND content_key = ? LIMIT 1"
+    }
 
     /// Stores the event, committed before `completion` runs: its id, and whether it was already
     /// stored. `StoreError.notFound` when the project has no such install.
@@ -62,11 +74,17 @@ public struct EventRepository: Sendable {
                 }
             }
             let install = found!
+            if let contentKey = event.contentKey, let existing = try connection.queryOne(
+                SQL.sameContent, install.id, event.occurredAt.milliseconds, contentKey, map: { $0.string(0) }) {
+                return (existing, true, try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection))
+            }
             let inserted = try connection.run("""
-                INSERT INTO events (id, project_id, install_id, name, client_event_id, user_id, data, revenue, currency, occurred_at, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (id, project_id, install_id, name, client_event_id, content_key, user_id, data, revenue, currency,
+                    occurred_at, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (project_id, client_event_id) WHERE client_event_id IS NOT NULL DO NOTHING
-                """, eventID, event.projectID, install.id, event.name, event.clientEventID, event.userID ?? install.userID, event.data, event.revenue,
+                """, eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID, event.data,
+                event.revenue,
                 event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds)
             let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
             if inserted > 0 { return (eventID, false, values) }
