@@ -1,5 +1,4 @@
 public import Store
-typealias ProjectStatsValue = ProjectStats
 typealias ProjectStatsCounts = ProjectStats.Counts
 
 public import Attribution

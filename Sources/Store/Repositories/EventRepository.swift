@@ -83,9 +83,9 @@ public struct EventRepository: Sendable {
                     occurred_at, received_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (project_id, client_event_id) WHERE client_event_id IS NOT NULL DO NOTHING
-                """, eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID, event.data,
-                event.revenue,
-                event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds)
+                """, eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey,
+                event.userID ?? install.userID, event.data, event.revenue, event.currency, event.occurredAt.milliseconds,
+                event.receivedAt.milliseconds)
             let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
             if inserted > 0 { return (eventID, false, values) }
             let existing = try connection.queryOne("SELECT id FROM events WHERE project_id = ? AND client_event_id = ?",
