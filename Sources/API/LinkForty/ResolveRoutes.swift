@@ -27,7 +27,8 @@ enum ResolveRoutes {
             throw noActiveLink(code: code, slug: slug)
         }
         var fingerprint: [String: String] = [:]
-        for item in request.queryItems where item.name.hasPrefix("fp_") && fingerprint[item.name] == nil {
+        let queryItems = request.queryItems
+        for item in queryItems where item.name.hasPrefix("fp_") && fingerprint[item.name] == nil {
             fingerprint[item.name] = String(item.value.prefix(128))
         }
         let agent = UserAgentParser.parse(request.headers["User-Agent"])
@@ -37,7 +38,7 @@ enum ResolveRoutes {
         default: agent.platform == .bot ? nil : agent.platform
         }
         let client = services.clientIP.clientAddress(of: request)
-        let utm = target.utm.overridden(by: request.queryUTM)
+        let utm = target.utm.overridden(by: ClickQuery.utm(queryItems))
         let clickID = TimeOrderedID.secure(at: now)
         // Screens from the SDK are native pixels: stored with a pixel ratio of 1, so that
         // width × ratio is pixels for every click.
@@ -47,7 +48,7 @@ enum ResolveRoutes {
         services.clicks.record(Click(
             clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,
             ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { $0.prefix(characters: 1024) },
-            acceptLanguage: request.headers["Accept-Language"].map { $0.prefix(characters: 256) }, query: request.clickQuery, utm: utm,
+            acceptLanguage: request.headers["Accept-Language"].map { $0.prefix(characters: 256) }, query: ClickQuery.kept(queryItems), utm: utm,
             platform: platform, osVersion: fingerprint["fp_pv"] ?? agent.osVersion, deviceClass: agent.deviceClass,
             isBot: false, screenWidth: width, screenHeight: height, pixelRatio: width == nil && height == nil ? nil : 1,
             timezone: fingerprint["fp_tz"].flatMap { TimeZoneNames.isValid($0) ? $0 : nil },

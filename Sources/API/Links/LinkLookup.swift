@@ -38,9 +38,10 @@ enum LinkURLs {
     }
 }
 
-extension HTTPRequest {
-    /// UTM values of the request's query (`utm_source`, …).
-    var queryUTM: UTM {
+/// What a click keeps of its URL's query, from items parsed once per request.
+enum ClickQuery {
+    /// UTM values of the query (`utm_source`, …).
+    static func utm(_ queryItems: [(name: String, value: String)]) -> UTM {
         var map: [String: String] = [:]
         for item in queryItems where item.name.hasPrefix("utm_") {
             let key = String(item.name.dropFirst(4))
@@ -50,7 +51,7 @@ extension HTTPRequest {
     }
 
     /// Query parameters kept with a click: at most 50, values cut to 512 characters.
-    var clickQuery: [String: String] {
+    static func kept(_ queryItems: [(name: String, value: String)]) -> [String: String] {
         var map: [String: String] = [:]
         for item in queryItems.prefix(50) where map[item.name] == nil { map[item.name.prefix(characters: 64)] = item.value.prefix(characters: 512) }
         return map

@@ -40,19 +40,26 @@ public struct HTTPRequest: Sendable {
 
     /// The query string without the `?`, or nil when the target has none.
     public var query: Substring? {
-        guard let mark = target.firstIndex(of: "?") else { return nil }
-        return target[target.index(after: mark)...]
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return target[target.utf8.index(after: mark)...]
     }
 
     /// Query parameters in order, percent-decoded, `+` read as a space (HTML form encoding).
+    /// Parsed on each call, split on bytes (`&` and `=` are ASCII): a handler that needs several
+    /// parameters reads this once.
     public var queryItems: [(name: String, value: String)] {
         guard let query else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = PercentDecoding.decode(parts[0], plusAsSpace: true)
-            let value = parts.count > 1 ? PercentDecoding.decode(parts[1], plusAsSpace: true) : ""
-            return (name: name, value: value)
+        var items: [(name: String, value: String)] = []
+        for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let text = Substring(pair)
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else {
+                items.append((name: PercentDecoding.decode(text, plusAsSpace: true), value: ""))
+                continue
+            }
+            items.append((name: PercentDecoding.decode(text[..<equals], plusAsSpace: true),
+                          value: PercentDecoding.decode(text[text.utf8.index(after: equals)...], plusAsSpace: true)))
         }
+        return items
     }
 
     public func queryValue(_ name: String) -> String? {
@@ -78,11 +85,15 @@ enum PercentDecoding {
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next() {
-                if let h = hexValue(high), let l = hexValue(low) {
+            if byte == UInt8(ascii: "%") {
+                // A "%" without two hex digits after it stays as it is, with what follows it.
+                let high = iterator.next(), low = high == nil ? nil : iterator.next()
+                if let high, let low, let h = hexValue(high), let l = hexValue(low) {
                     bytes.append(h << 4 | l)
                 } else {
-                    bytes.append(contentsOf: [byte, high, low])
+                    bytes.append(byte)
+                    if let high { bytes.append(high) }
+                    if let low { bytes.append(low) }
                 }
             } else if plusAsSpace, byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
