@@ -43,6 +43,15 @@ struct JSONFields: Sendable {
         }
     }
 
+    /// A money amount: a finite number below 10^12 in size, as payments have always been held to.
+    func amount(_ key: String, path: @autoclosure () -> String? = nil) throws -> Double? {
+        guard let value = try number(key, path: path()) else { return nil }
+        guard Self.isPlausibleAmount(value) else { throw HTTPError.invalidField(path() ?? key, "must be a finite number below 10^12") }
+        return value
+    }
+
+    static func isPlausibleAmount(_ value: Double) -> Bool { value.isFinite && abs(value) < 1e12 }
+
     func number(_ key: String, path: @autoclosure () -> String? = nil) throws -> Double? {
         switch fields[key] {
         case nil, .null?: return nil

@@ -176,6 +176,7 @@ extension TestApp {
             (#"{"installId":"\#(installID)","eventName":"x","timestamp":"\#(tooOld)"}"#, 422),
             (#"{"installId":"\#(installID)","eventName":"x","timestamp":"yesterday"}"#, 422),
             (#"{"installId":"\#(installID)","eventName":"x","eventData":{"revenue":"9.99"}}"#, 422),
+            (#"{"installId":"\#(installID)","eventName":"x","eventData":{"revenue":1e300}}"#, 422),
             (#"{"installId":"\#(installID)","eventName":""}"#, 422),
             (#"{"installId":"\#(installID)"}"#, 400),
             (#"{"installId":"\#(installID)","eventName":"x","eventData":[1]}"#, 400),

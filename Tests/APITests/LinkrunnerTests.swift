@@ -244,6 +244,8 @@ extension TestApp {
              422, "device_data.device_display.width: must be a number of points up to 20000"),
             ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":390,"height":20001}}}"#,
              422, "device_data.device_display.height"),
+            ("capture-event", #"{"token":"\#(token)","install_instance_id":"X","event_name":"x","event_data":{"amount":1e13}}"#, 422,
+             "event_data.amount: must be a finite number below 10^12"),
             ("capture-event", #"{"token":"\#(token)","install_instance_id":"never-initialised","event_name":"x"}"#, 404, "call /api/client/init first"),
             ("attribution-data", #"{"token":"\#(token)","install_instance_id":"never-initialised"}"#, 404, "init"),
             ("init", "not json", 400, "JSON"),

@@ -210,3 +210,15 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 29)
     }
 }
+
+@Suite struct SKANRevenueRangeTests {
+    /// Revenue stored before amounts were bounded can be huge: rounding it to micro-units once
+    /// overflowed to infinity, and infinity failed `revenue_gte` (it is not below infinity).
+    @Test func hugeRevenueStillMeetsARevenueFloor() throws {
+        let schema = try SKANSchemaParser.parse(json: specSchemaJSON)
+        let facts = SKANEvaluator.Facts(events: [SKANEvent(name: "purchase", receivedAt: Timestamp(milliseconds: 0), amount: 1e300)],
+                                        schema: schema, hours: 1)
+        #expect(facts.holds(.revenue(atLeast: 25, below: nil)))
+        #expect(!facts.holds(.revenue(atLeast: nil, below: 25)))
+    }
+}

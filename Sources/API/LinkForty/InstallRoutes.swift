@@ -170,7 +170,9 @@ struct EventBody {
         var revenue: Double?
         var currency: String?
         if let value = eventData?["revenue"] {
-            guard case .number(let amount) = value, amount.isFinite else { throw HTTPError.invalidField("eventData.revenue", "must be a number") }
+            guard case .number(let amount) = value, JSONFields.isPlausibleAmount(amount) else {
+                throw HTTPError.invalidField("eventData.revenue", "must be a finite number below 10^12")
+            }
             revenue = amount
         }
         if let value = eventData?["currency"] {

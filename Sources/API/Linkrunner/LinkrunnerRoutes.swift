@@ -98,7 +98,7 @@ enum LinkrunnerRoutes {
             do {
                 let name = try call.body.requiredString("event_name", maxLength: 256)
                 let eventData = try call.body.object("event_data")
-                let amount = try eventData?.number("amount", path: "event_data.amount")
+                let amount = try eventData?.amount("amount", path: "event_data.amount")
                 let currency = try eventData?.string("currency", path: "event_data.currency").map { $0.uppercased() }
                 let now = call.now
                 let event = EventRecord(projectID: call.project.id, install: .instance(try call.instanceID), name: name,
@@ -126,10 +126,9 @@ enum LinkrunnerRoutes {
                 guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
                     throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
                 }
-                guard let amount = try call.body.number("amount") else {
+                guard let amount = try call.body.amount("amount") else {
                     throw HTTPError.badRequest("missing required field 'amount'", code: "missing_field")
                 }
-                guard amount.isFinite, abs(amount) < 1e12 else { throw HTTPError.invalidField("amount", "must be a finite number") }
                 let currency = try call.body.string("currency", maxLength: 3)?.uppercased() ?? call.project.settings.currency
                 guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
                     throw HTTPError.invalidField("currency", "must be a three-letter currency code")

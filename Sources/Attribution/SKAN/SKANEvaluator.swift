@@ -118,7 +118,9 @@ public enum SKANEvaluator {
                 else if let rate = schema.fx[currency] { revenue += amount * rate }
                 else { unknownCurrencies.insert(currency) }
             }
-            revenue = (revenue * 1_000_000).rounded() / 1_000_000
+            // Rounded to micro-units against float noise; beyond 10^12 the product would overflow to
+            // infinity, and infinity fails `revenue < .infinity`.
+            if abs(revenue) < 1e12 { revenue = (revenue * 1_000_000).rounded() / 1_000_000 }
         }
 
         func holds(_ condition: SKANSchema.Condition) -> Bool {
