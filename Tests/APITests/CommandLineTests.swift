@@ -82,10 +82,17 @@ final class ServerProcess {
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "server did not start: \(collected)"])
     }
 
+    /// What the server wrote to stderr after its "listening" line, once it has exited.
+    var remainingOutput: String {
+        String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// The exit status, or 128 + the signal's number when a signal ended the process (as shells
+    /// report it), so that a crash is never mistaken for `exit(1)`.
     func terminateAndWait(signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
-        return process.terminationStatus
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     deinit {
@@ -134,7 +141,8 @@ final class ServerProcess {
         idle.send(get("/health"))
         #expect(idle.readResponse()?.status == 200)
         let started = Date()
-        #expect(server.terminateAndWait() == 0)
+        let status = server.terminateAndWait()
+        #expect(status == 0, "\(status == 0 ? "" : server.remainingOutput)")
         #expect(idle.readUntilClosed())
         #expect(Date().timeIntervalSince(started) < 4)  // an idle connection does not wait out the drain
     }
