@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import Attribution
 import Foundation
@@ -109,9 +110,10 @@ struct LinkCommand: ParsableCommand {
         }
     }
 
+    /// The printed URL: `base` without trailing slashes (a flag may carry one), then the server's own joining.
     static func url(base: String, templateSlug: String?, shortCode: String) -> String {
         var base = base
         while base.hasSuffix("/") { base.removeLast() }
-        return [base, templateSlug, shortCode].compactMap { $0 }.joined(separator: "/")
+        return LinkURLs.url(base: base, shortCode: shortCode, templateSlug: templateSlug)
     }
 }
