@@ -4,12 +4,19 @@ import Store
 
 /// Projects by API key and by token, in memory: SDK requests authenticate on every call, so the
 /// two database reads behind a key are done once. Any change made through the admin API clears
-/// it (this process is the only writer of projects and keys).
+/// it (this process is the only writer of projects and keys) before its response is sent.
+///
+/// A load runs outside the lock, so it can read a key just before a revocation commits and finish
+/// just after the cache was cleared; caching that result kept a revoked key valid until the next
+/// admin write. Every invalidation bumps `generation`, and a load that saw another generation
+/// start is used for its own request only, never cached.
 public final class ProjectCache: @unchecked Sendable {
-    // `byKey` and `byToken` are only touched under `lock`; keyed by the secret's SHA-256.
+    // `byKey`, `byToken` and `generation` are only touched under `lock`; keyed by the secret's SHA-256.
     private let lock = NSLock()
     private var byKey: [[UInt8]: Project] = [:]
     private var byToken: [[UInt8]: Project] = [:]
+    private var byID: [String: Project] = [:]
+    private var generation = 0
     private let capacity = 10_000
 
     public init() {}
@@ -22,20 +29,26 @@ public final class ProjectCache: @unchecked Sendable {
         try lookup(Secrets.sha256(token), in: \.byToken) { try repository.project(forToken: token) }
     }
 
-    private func lookup(_ hash: [UInt8], in table: ReferenceWritableKeyPath<ProjectCache, [[UInt8]: Project]>,
-                        load: () throws -> Project?) throws -> Project? {
+    func project(forID id: String, repository: ProjectRepository) throws -> Project? {
+        try lookup(id, in: \.byID) { try repository.find(id: id) }
+    }
+
+    private func lookup<Key: Hashable>(_ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Project]>,
+                                       load: () throws -> Project?) throws -> Project? {
         lock.lock()
         if let project = self[keyPath: table][hash] {
             lock.unlock()
             return project
         }
+        let startedAt = generation
         lock.unlock()
         // Misses are not cached: a wrong key must not fill memory, and a new key works at once.
         guard let project = try load() else { return nil }
         lock.lock()
+        defer { lock.unlock() }
+        guard generation == startedAt else { return project }
         if self[keyPath: table].count >= capacity { self[keyPath: table].removeAll() }
         self[keyPath: table][hash] = project
-        lock.unlock()
         return project
     }
 
@@ -43,6 +56,8 @@ public final class ProjectCache: @unchecked Sendable {
         lock.lock()
         byKey.removeAll()
         byToken.removeAll()
+        byID.removeAll()
+        generation += 1
         lock.unlock()
     }
 }

@@ -11,7 +11,7 @@ private struct Harness {
     var written = ""
     var closed = false
     var aborted = false
-    var paused = false
+    var paused: Bool { machine.isReadingPaused }
 
     init(limits: HTTPServerLimits = HTTPServerLimits()) {
         machine = ConnectionStateMachine(limits: limits, now: now, dateLine: { Array("Date: X\r\n".utf8) })
@@ -24,8 +24,7 @@ private struct Harness {
             case .write(let bytes): written += String(decoding: bytes, as: UTF8.self)
             case .close: closed = true
             case .abort: aborted = true
-            case .pauseReading: paused = true
-            case .resumeReading: paused = false
+            case .refusedResponse: break
             }
         }
     }

@@ -9,7 +9,9 @@ public final class RawClient {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Double = 5) throws {
+    /// - Parameter source: an IPv4 address of this machine to connect from (any of 127.0.0.0/8
+    ///   works on loopback), so one test can act as several clients.
+    public init(port: UInt16, host: String = "127.0.0.1", source: String? = nil, receiveTimeout: Double = 5) throws {
         let result: Int32
         if host.contains(":") {
             fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
@@ -22,6 +24,19 @@ public final class RawClient {
             }
         } else {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            if let source {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                inet_pton(AF_INET, source, &local.sin_addr)
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                if bound != 0 {
+                    let error = errno
+                    close(fd)
+                    throw ConnectError(code: error)
+                }
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
@@ -108,6 +123,7 @@ public struct TestResponse {
     public var closes: Bool { header("Connection")?.lowercased() == "close" }
 
     public var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
+    public var jsonArray: [[String: Any]]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [[String: Any]] }
 
     static func parse(_ buffer: inout [UInt8], bodyless: Bool) -> TestResponse? {
         let separator: [UInt8] = [13, 10, 13, 10]

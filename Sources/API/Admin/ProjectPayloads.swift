@@ -10,7 +10,7 @@ struct ProjectCreation: Decodable {
 
     static let settingKeys: Set<String> = [
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
-        "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching",
+        "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -54,6 +54,7 @@ struct SettingsPatch: Decodable {
     var minConfidence: Patch<Double> = .absent
     var currency: Patch<String> = .absent
     var signing: Patch<SigningMode> = .absent
+    var sdkAuth: Patch<SDKAuthentication> = .absent
     var skan: Patch<JSONValue> = .absent
     var matching: Patch<MatchingPayload> = .absent
 
@@ -71,6 +72,7 @@ struct SettingsPatch: Decodable {
         minConfidence = try c.decodePatch(Double.self, forKey: key("min_confidence"))
         currency = try c.decodePatch(String.self, forKey: key("currency"))
         signing = try c.decodePatch(SigningMode.self, forKey: key("signing"))
+        sdkAuth = try c.decodePatch(SDKAuthentication.self, forKey: key("sdk_auth"))
         skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
         matching = try c.decodePatch(MatchingPayload.self, forKey: key("matching"))
     }
@@ -90,6 +92,7 @@ struct SettingsPatch: Decodable {
         settings.minConfidence = minConfidence.apply(to: current.minConfidence) ?? defaults.minConfidence
         settings.currency = currency.apply(to: current.currency) ?? defaults.currency
         settings.signing = signing.apply(to: current.signing) ?? defaults.signing
+        settings.sdkAuth = sdkAuth.apply(to: current.sdkAuth) ?? defaults.sdkAuth
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch skan {
         case .absent: break
@@ -125,6 +128,7 @@ struct ProjectBody: Encodable {
     let min_confidence: Double
     let currency: String
     let signing: String
+    let sdk_auth: String
     let test_mode: Bool
     let skan: JSONValue?
     let matching: MatchingPayload?
@@ -148,6 +152,7 @@ struct ProjectBody: Encodable {
         min_confidence = settings.minConfidence
         currency = settings.currency
         signing = settings.signing.rawValue
+        sdk_auth = settings.sdkAuth.rawValue
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
         matching = settings.matching.map(MatchingPayload.init)

@@ -34,15 +34,10 @@ enum LinkFortyInstallRoutes {
         router.on(.post, "/api/sdk/v1/event", .deferred { request, done in
             do {
                 let body = try EventBody(JSONFields(request))
-                let projectID: String
-                if BearerToken.from(request) != nil {
-                    projectID = try auth.projectRequiringKey(request).id
-                } else {
-                    guard let owner = try services.installs.projectOf(installID: body.installId) else {
-                        throw HTTPError.notFound("no install \(body.installId)")
-                    }
-                    projectID = owner
+                guard let projectID = try services.installs.projectOf(installID: body.installId) else {
+                    throw HTTPError.notFound("no install \(body.installId)")
                 }
+                try auth.authorize(request, appToken: body.appToken, forInstallOf: projectID)
                 let event = try body.record(projectID: projectID, now: services.clocks.now(projectID: projectID))
                 services.events.record(event, eventID: TimeOrderedID.secure(at: event.receivedAt), delivery: request.writeDelivery) { result in
                     done(Result {
@@ -144,9 +139,12 @@ struct EventBody {
     var eventName: String
     var eventData: [String: JSONValue]?
     var timestamp: String?
+    /// The project's token, sent by some SDKs; a credential where the project's `sdk_auth` is `required`.
+    var appToken: String?
 
     init(_ body: JSONFields) throws {
         installId = try body.requiredString("installId", maxLength: 256)
+        appToken = try body.string("appToken", maxLength: 256)
         guard let name = try body.string("eventName", maxLength: 4096) else {
             throw HTTPError.badRequest("missing required field 'eventName'", code: "missing_field")
         }

@@ -17,15 +17,54 @@ struct LinkFortyAuth: Sendable {
         return project
     }
 
-    /// Public SDK routes: the API key's project (a wrong key is 401), else the `appToken`'s, else
-    /// the configured default project, else the only project.
+    /// An SDK write that names its project by credential alone (install reports): the API key's
+    /// project (a wrong key is 401), else the `appToken`'s; without either, the configured default
+    /// project, else the only project, if that project's `sdk_auth` is `open`.
     func project(for request: HTTPRequest, appToken: String?) throws -> Project {
+        if let credentialed = try credentialedProject(request, appToken: appToken) { return credentialed }
+        let project: Project
+        if let name = services.defaultProject, let named = try services.projects.find(name: name) {
+            project = named
+        } else {
+            let projects = try services.projects.list()
+            guard projects.count == 1 else {
+                throw HTTPError(.unauthorized, code: "unauthorized",
+                                message: "cannot tell which project this is: send an API key (Authorization: Bearer) or configure default_project")
+            }
+            project = projects[0]
+        }
+        try requireOpen(project)
+        return project
+    }
+
+    /// An SDK write about an install of `ownerID` (event reports): a credential, when sent, must
+    /// be that project's; without one, the project's `sdk_auth` must be `open`.
+    func authorize(_ request: HTTPRequest, appToken: String?, forInstallOf ownerID: String) throws {
+        if let credentialed = try credentialedProject(request, appToken: appToken) {
+            guard credentialed.id == ownerID else {
+                throw HTTPError(.unauthorized, code: "unauthorized", message: "the credential belongs to another project than this install")
+            }
+            return
+        }
+        guard let owner = try services.projectCache.project(forID: ownerID, repository: services.projects) else {
+            throw HTTPError.notFound("no project \(ownerID)")
+        }
+        try requireOpen(owner)
+    }
+
+    /// The project of the request's API key (a wrong key is 401) or of its `appToken`; nil when it
+    /// carries neither (an unknown `appToken` counts as none: some SDKs send a placeholder).
+    private func credentialedProject(_ request: HTTPRequest, appToken: String?) throws -> Project? {
         if BearerToken.from(request) != nil { return try projectRequiringKey(request) }
-        if let appToken, let project = try services.projectCache.project(forToken: appToken, repository: services.projects) { return project }
-        if let name = services.defaultProject, let project = try services.projects.find(name: name) { return project }
-        let projects = try services.projects.list()
-        if projects.count == 1 { return projects[0] }
-        throw HTTPError(.unauthorized, code: "unauthorized",
-                        message: "cannot tell which project this is: send an API key (Authorization: Bearer) or configure default_project")
+        guard let appToken else { return nil }
+        return try services.projectCache.project(forToken: appToken, repository: services.projects)
+    }
+
+    private func requireOpen(_ project: Project) throws {
+        guard project.settings.sdkAuth == .open else {
+            throw HTTPError(.unauthorized, code: "unauthorized",
+                            message: "project '\(project.name)' requires a credential on SDK writes (sdk_auth: required): "
+                                + "send its API key (Authorization: Bearer) or its token as appToken")
+        }
     }
 }

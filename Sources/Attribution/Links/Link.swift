@@ -81,16 +81,11 @@ public struct Link: Sendable, Equatable, Identifiable {
         }
         problems += ProjectSettings.urlProblems([("original_url", originalURL), ("ios_url", iosURL), ("android_url", androidURL),
                                                  ("web_url", webURL), ("og_image", og.image)])
-        if let scheme = appScheme, !LinkTemplate.isScheme(scheme) {
-            problems.append(.init("app_scheme", "must match ^[a-z][a-z0-9+.-]*$"))
-        }
+        problems += LinkTemplate.appLinkProblems(scheme: appScheme, path: deepLinkPath)
         if let hours = attributionWindowHours, !ProjectSettings.attributionWindowRange.contains(hours) {
             problems.append(.init("attribution_window_hours", "must be between 1 and 2160"))
         }
         if let maxClicks, maxClicks < 1 { problems.append(.init("max_clicks", "must be at least 1")) }
-        if let path = deepLinkPath, path.contains(where: { $0 == " " || $0 == "\n" }) {
-            problems.append(.init("deep_link_path", "must not contain spaces"))
-        }
         return problems
     }
 }

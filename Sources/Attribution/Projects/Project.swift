@@ -73,9 +73,7 @@ public struct LinkTemplate: Sendable, Equatable, Identifiable {
         }
         if name.trimmingCharacters(in: .whitespaces).isEmpty { problems.append(.init("name", "must not be empty")) }
         problems += ProjectSettings.urlProblems([("ios_url", iosURL), ("android_url", androidURL), ("web_url", webURL)])
-        if let scheme = appScheme, !Self.isScheme(scheme) {
-            problems.append(.init("app_scheme", "must match ^[a-z][a-z0-9+.-]*$"))
-        }
+        problems += Self.appLinkProblems(scheme: appScheme, path: deepLinkPath)
         for key in utm.keys where !Self.utmKeys.contains(key) {
             problems.append(.init("utm.\(key)", "unknown UTM key; use source, medium, campaign, term or content"))
         }
@@ -89,8 +87,13 @@ public struct LinkTemplate: Sendable, Equatable, Identifiable {
         (1...64).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
-    static func isScheme(_ text: String) -> Bool {
-        guard let first = text.first, first.isASCII, first.isLowercase else { return false }
-        return text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || "+.-".contains($0)) }
+    /// The app scheme and deep-link path of a link or template, each by its own grammar.
+    static func appLinkProblems(scheme: String?, path: String?) -> [ValidationProblem] {
+        var problems: [ValidationProblem] = []
+        if let scheme, !URLGrammar.isScheme(scheme) {
+            problems.append(.init("app_scheme", "must match ^[a-z][a-z0-9+.-]*$ (at most 64 characters)"))
+        }
+        if let path, let problem = URLGrammar.deepLinkPathProblem(path) { problems.append(.init("deep_link_path", problem)) }
+        return problems
     }
 }

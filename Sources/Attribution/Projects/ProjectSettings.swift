@@ -3,6 +3,13 @@ public enum SigningMode: String, Sendable, Codable, CaseIterable {
     case off, optional, required
 }
 
+/// Whether the SDK routes that write (LinkForty install and event reports) need a credential of
+/// the project: an API key or the project's token. `open` is LinkForty's own contract, for apps
+/// that ship without an API key; there the install id alone decides which project an event is for.
+public enum SDKAuthentication: String, Sendable, Codable, CaseIterable {
+    case required, open
+}
+
 /// Everything about a project an operator can set. Values are validated by `validate()` before
 /// they are stored; each problem names its key.
 public struct ProjectSettings: Sendable, Equatable {
@@ -18,6 +25,7 @@ public struct ProjectSettings: Sendable, Equatable {
     public var minConfidence = 0.30
     public var currency = "USD"
     public var signing: SigningMode = .off
+    public var sdkAuth: SDKAuthentication = .required
     /// Raw SKAN schema JSON; its rules are validated by the SKAN module.
     public var skanSchema: String?
     /// The project's own decay steps and candidate penalty (defaults otherwise).
@@ -71,16 +79,9 @@ public struct ProjectSettings: Sendable, Equatable {
         return bytes.count == 32 && bytes.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }
 
-    /// A problem for each given URL that is set but is not http(s).
+    /// A problem for each given URL that is set but is not an absolute http(s) URL.
     static func urlProblems(_ urls: [(key: String, url: String?)]) -> [ValidationProblem] {
-        urls.compactMap { key, url in url.flatMap { isHTTPURL($0) ? nil : ValidationProblem(key, "must be an http(s) URL") } }
-    }
-
-    static func isHTTPURL(_ text: String) -> Bool {
-        let lowered = text.lowercased()
-        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") else { return false }
-        let rest = lowered.drop { $0 != "/" }.dropFirst(2)
-        return !rest.isEmpty && !rest.hasPrefix("/") && !text.contains(where: { $0 == " " || $0 == "\n" })
+        urls.compactMap { key, url in url.flatMap { URLGrammar.httpURLProblem($0).map { ValidationProblem(key, $0) } } }
     }
 }
 

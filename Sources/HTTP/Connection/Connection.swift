@@ -22,6 +22,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     private var output: [UInt8] = []
     private var outputOffset = 0
 
+    /// Actions not yet carried out, and whether `perform` is draining them (see `perform`).
+    private var actionQueue: [ConnectionStateMachine.Action] = []
+    private var performing = false
     private var readSuspended = false
     private var inputEnded = false
     private var closeWhenFlushed = false
@@ -105,7 +108,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         // TLS decrypts whole records: OpenSSL may hold bytes the socket no longer signals, so a
         // TLS read continues until OpenSSL has nothing left.
         var rounds = 0
-        while tls != nil, rounds < 64, !tornDown {
+        while tls != nil, rounds < 64, !tornDown, !readSuspended {
             rounds += 1
             guard receiveOnce() else { return }
             if tls!.pending == 0 { break }
@@ -142,15 +145,12 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         }
     }
 
-    private func suspendReading() {
-        guard !readSuspended else { return }
-        readSuspended = true
-        updateInterest()
-    }
-
-    private func resumeReading() {
-        guard readSuspended, !inputEnded else { return }
-        readSuspended = false
+    /// Reading follows the machine's `isReadingPaused` while it serves requests; once lingering
+    /// after the last response, the socket is read (and discarded) until the client closes.
+    private func syncReading() {
+        let suspend = lingerDeadline == nil && machine.isReadingPaused
+        guard suspend != readSuspended else { return }
+        readSuspended = suspend
         updateInterest()
     }
 
@@ -170,8 +170,19 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     // MARK: - Carrying out actions
 
+    /// Carries out the machine's actions in the order it emitted them. An inline handler answers
+    /// while its `.dispatch` is being carried out; the machine's actions for that answer go to the
+    /// back of the queue instead of running inside the loop (which kept the stack flat through a
+    /// burst of pipelined requests, and the writes in order). Reading is set from the machine's
+    /// state once the queue is empty.
     private func perform(_ actions: [ConnectionStateMachine.Action]) {
-        for action in actions {
+        actionQueue.append(contentsOf: actions)
+        guard !performing else { return }
+        performing = true
+        var next = 0
+        drain: while next < actionQueue.count, !tornDown {
+            let action = actionQueue[next]
+            next += 1
             switch action {
             case .dispatch(var request, let sequence):
                 request.remoteAddress = peer
@@ -187,13 +198,14 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
                 closeWhenFlushed = true
             case .abort:
                 teardown()
-                return
-            case .pauseReading:
-                suspendReading()
-            case .resumeReading:
-                resumeReading()
+                break drain
+            case .refusedResponse(let problem):
+                context.onRefusedResponse(problem)
             }
         }
+        actionQueue.removeAll(keepingCapacity: actionQueue.capacity <= 64)
+        performing = false
+        if !tornDown { syncReading() }
         flushOutput()
     }
 
@@ -272,7 +284,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             return
         }
         lingerDeadline = EventLoop.now() + context.limits.lingerTimeout.nanoseconds
-        resumeReading()
+        syncReading()
     }
 
     // MARK: - Teardown

@@ -11,11 +11,15 @@ final class ConnectionContext: Sendable {
     let overloaded: HTTPResponse
     /// Set for an HTTPS listener.
     let tls: TLSContext?
+    /// Told why a handler's response was replaced by a 500 (`ResponseSerializer.headerProblem`).
+    let onRefusedResponse: @Sendable (String) -> Void
 
-    init(responder: any HTTPResponder, limits: HTTPServerLimits, tls: TLSContext? = nil) {
+    init(responder: any HTTPResponder, limits: HTTPServerLimits, tls: TLSContext? = nil,
+         onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in }) {
         self.responder = responder
         self.limits = limits
         self.tls = tls
+        self.onRefusedResponse = onRefusedResponse
         var response = ErrorBody.response(status: .serviceUnavailable, code: "overloaded",
                                           message: "the server is busy; retry shortly")
         response.headers.add("Retry-After", String(limits.retryAfterSeconds))

@@ -14,8 +14,9 @@ public struct ConnectionStateMachine {
         case close
         /// Close now, dropping unsent bytes (the peer stopped reading).
         case abort
-        case pauseReading
-        case resumeReading
+        /// A handler's response had a header that cannot be sent (`ResponseSerializer.headerProblem`);
+        /// a 500 was written instead. For the operator's log.
+        case refusedResponse(String)
     }
 
     private struct Pending {
@@ -56,6 +57,14 @@ public struct ConnectionStateMachine {
     }
 
     public var isClosed: Bool { closed }
+
+    /// Whether the socket should go unread for now: as many requests as `maxPipelinedRequests` are
+    /// owed responses. A level, not a pair of pause/resume actions: the I/O layer reads it after
+    /// carrying out every batch of actions, so no order of carrying them out (an inline handler
+    /// answering re-entrantly while a burst's later actions are still queued) can leave the socket
+    /// paused while the machine expects bytes. That order once stalled a connection after a burst
+    /// of 16 pipelined requests until the idle timeout.
+    public var isReadingPaused: Bool { readingPaused }
 
     // MARK: - Events
 
@@ -134,10 +143,7 @@ public struct ConnectionStateMachine {
     private mutating func process(now: UInt64, into actions: inout [Action]) {
         while acceptingRequests, !closed {
             if pending.count >= limits.maxPipelinedRequests {
-                if !readingPaused {
-                    readingPaused = true
-                    actions.append(.pauseReading)
-                }
+                readingPaused = true
                 break
             }
             let output: HTTPRequestParser.Output?
@@ -198,8 +204,12 @@ public struct ConnectionStateMachine {
     // MARK: - Writing responses
 
     private mutating func flush(now: UInt64, into actions: inout [Action]) {
-        while let response = ready.removeValue(forKey: nextToWrite) {
+        while var response = ready.removeValue(forKey: nextToWrite) {
             let request = pending.removeValue(forKey: nextToWrite)!
+            if let problem = ResponseSerializer.headerProblem(response.headers) {
+                actions.append(.refusedResponse(problem))
+                response = ResponseSerializer.refusedResponse
+            }
             nextToWrite += 1
             let close = request.closeAfter || response.closesConnection || (!acceptingRequests && pending.isEmpty)
             let bytes = ResponseSerializer.serialize(response, dateLine: dateLine(), omitBody: request.isHead,
@@ -222,7 +232,6 @@ public struct ConnectionStateMachine {
             // Deadlines stopped while we were not reading; they start again from now.
             headerDeadline = nil
             bodyDeadline = nil
-            actions.append(.resumeReading)
             process(now: now, into: &actions)
         }
     }

@@ -6,6 +6,26 @@ enum ResponseSerializer {
     private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
+    /// Why a response's header section cannot be sent as it is, or nil: a field name that is not a
+    /// token, or a value with CR, LF, NUL or another control (RFC 9110 §5.1, §5.5). A value with CRLF
+    /// would end the field early and let its remainder become headers or a second response
+    /// (response splitting), so such a response is never written.
+    static func headerProblem(_ headers: HTTPHeaders) -> String? {
+        for field in headers.fields {
+            if field.name.isEmpty || !field.name.utf8.allSatisfy({ ByteClass.token[Int($0)] }) {
+                return "header name \(field.name.debugDescription) is not a token"
+            }
+            if !field.value.utf8.allSatisfy({ ByteClass.fieldValue[Int($0)] }) {
+                return "header \(field.name) has a control character (CR, LF, NUL or another) in its value"
+            }
+        }
+        return nil
+    }
+
+    /// What is written in place of a response whose header section is refused by `headerProblem`.
+    static let refusedResponse = ErrorBody.response(status: .internalServerError, code: "internal_error",
+                                                    message: "the server could not produce a valid response")
+
     /// - Parameters:
     ///   - omitBody: true for a response to HEAD: headers as for GET, no content (RFC 9110 §9.3.2).
     ///   - close: the connection closes after this response, so say so (RFC 9112 §9.6).

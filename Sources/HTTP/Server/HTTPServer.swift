@@ -26,13 +26,17 @@ public final class HTTPServer: Sendable {
 
     private let state = Mutex(State())
 
-    /// - Parameter tls: serve HTTPS with this certificate and key (same limits and timeouts).
+    /// - Parameters:
+    ///   - tls: serve HTTPS with this certificate and key (same limits and timeouts).
+    ///   - onRefusedResponse: told when a handler's response had a header that cannot be sent
+    ///     (CR, LF or NUL in a value, a name that is not a token) and a 500 went out instead.
     public init(host: String = "0.0.0.0", port: UInt16 = 8080, limits: HTTPServerLimits = HTTPServerLimits(),
-                tls: TLSContext? = nil, responder: any HTTPResponder) {
+                tls: TLSContext? = nil, responder: any HTTPResponder,
+                onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in }) {
         self.host = host
         self.requestedPort = port
         self.limits = limits
-        self.context = ConnectionContext(responder: responder, limits: limits, tls: tls)
+        self.context = ConnectionContext(responder: responder, limits: limits, tls: tls, onRefusedResponse: onRefusedResponse)
     }
 
     /// The address actually bound (its port is the real one when 0 was asked for).

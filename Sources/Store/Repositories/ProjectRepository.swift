@@ -34,7 +34,7 @@ public struct ProjectRepository: Sendable {
     static let columns = """
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
-        skan_schema, test_mode, created_at, updated_at, matching_policy
+        skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth
         """
 
     static func project(_ row: Row) -> Project {
@@ -52,6 +52,7 @@ public struct ProjectRepository: Sendable {
         settings.signing = SigningMode(rawValue: row.string(12)) ?? .off
         settings.skanSchema = row.optionalString(13)
         settings.matching = row.optionalString(17).flatMap(MatchingText.decode)
+        settings.sdkAuth = SDKAuthentication(rawValue: row.string(18)) ?? .required
         return Project(id: row.string(0), name: row.string(1), settings: settings, testMode: row.bool(14),
                        createdAt: Timestamp(milliseconds: row.int(15)), updatedAt: Timestamp(milliseconds: row.int(16)))
     }
@@ -69,12 +70,13 @@ public struct ProjectRepository: Sendable {
                 try connection.run("""
                     INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
                         ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
-                        signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
                     JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
                     settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
-                    settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode))
+                    settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode),
+                    settings.sdkAuth.rawValue)
                 try Self.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
             }
         } catch let error as SQLiteError where error.isUniqueViolation {
@@ -129,12 +131,12 @@ public struct ProjectRepository: Sendable {
                 try connection.run("""
                     UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
                         ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
-                        currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, updated_at = ?
+                        currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, updated_at = ?
                     WHERE id = ?
                     """, project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
                     JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
                     settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
-                    settings.skanSchema, settings.matching.map(MatchingText.encode), now, project.id)
+                    settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue, now, project.id)
             }
             guard changed > 0 else { return nil }
         } catch let error as SQLiteError where error.isUniqueViolation {

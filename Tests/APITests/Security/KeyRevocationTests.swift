@@ -1,0 +1,65 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// Once `DELETE …/api-keys/{id}` has answered 204, no request that starts later is accepted with
+/// that key, however many requests were loading it into the cache at that moment.
+@Suite struct KeyRevocationTests {
+    private final class Observations: @unchecked Sendable {
+        let lock = NSLock()
+        /// (key, when the request started, whether it was accepted), monotonic nanoseconds.
+        var requests: [(key: String, started: UInt64, accepted: Bool)] = []
+        var current: String
+        var stop = false
+        init(key: String) { current = key }
+    }
+
+    @Test func aRevokedKeyIsRefusedByEveryRequestThatStartsAfterTheRevokeAnswered() throws {
+        let app = try TestApp()
+        let project = try app.createProject()
+        let projectID = project["id"] as! String
+        let observations = Observations(key: project["api_key"] as! String)
+        var revokedAt: [String: UInt64] = [:]
+
+        let hammers = DispatchGroup()
+        for _ in 0..<6 {
+            DispatchQueue.global().async(group: hammers) {
+                while true {
+                    let (key, done) = observations.lock.withLock { (observations.current, observations.stop) }
+                    if done { return }
+                    let started = DispatchTime.now().uptimeNanoseconds
+                    guard let response = try? app.request("GET", "/api/links?limit=1", adminKey: nil,
+                                                           headers: ["Authorization": "Bearer \(key)"]) else { continue }
+                    observations.lock.withLock { observations.requests.append((key, started, response.status == 200)) }
+                }
+            }
+        }
+        for _ in 0..<200 {
+            let old = observations.lock.withLock { observations.current }
+            let issued = try app.request("POST", "/admin/v1/projects/\(projectID)/api-keys")
+            #expect(issued.status == 201)
+            let newKey = try #require(issued.json?["key"] as? String)
+            let keys = try app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").jsonArray ?? []
+            let oldID = try #require(keys.first { ($0["revoked_at"] is NSNull || $0["revoked_at"] == nil) && ($0["prefix"] as? String).map(old.hasPrefix) == true }?["id"] as? String)
+            // Let the hammers load the old key into the cache again (the issue cleared it).
+            usleep(500)
+            let revoked = try app.request("DELETE", "/admin/v1/projects/\(projectID)/api-keys/\(oldID)")
+            #expect(revoked.status == 204)
+            revokedAt[old] = DispatchTime.now().uptimeNanoseconds
+            usleep(1_000)
+            observations.lock.withLock { observations.current = newKey }
+        }
+        observations.lock.withLock { observations.stop = true }
+        hammers.wait()
+
+        let late = observations.requests.filter { request in
+            guard let revoked = revokedAt[request.key] else { return false }
+            return request.started > revoked && request.accepted
+        }
+        let checked = observations.requests.filter { request in revokedAt[request.key].map { request.started > $0 } ?? false }
+        #expect(checked.count > 200, "too few requests after revocations to tell anything")
+        #expect(late.isEmpty, "\(late.count) of \(checked.count) requests started after their key's revoke returned were accepted")
+    }
+}
