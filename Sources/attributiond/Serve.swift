@@ -62,7 +62,11 @@ struct Serve: ParsableCommand {
         // Request lines at info level and below; `log_level: warning` or higher turns them off.
         let requestLog = ["trace", "debug", "info"].contains(configuration.logLevel) ? RequestLog(logIP: configuration.logIP, sink: sink) : nil
         let connections = ConnectionCount()
+        let refused: @Sendable (String) -> Void = { problem in
+            LifecycleLog.write(level: "error", message: "response refused", fields: ["problem": problem])
+        }
         let server = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits,
+                                onRefusedResponse: refused,
                                 responder: Application.makeResponder(
                                     services: services,
                                     rateLimit: configuration.rateLimit.map { RateLimiter.Settings(ratePerSecond: $0.perSecond, burst: $0.burst) },
@@ -79,7 +83,7 @@ struct Serve: ParsableCommand {
             do {
                 let context = try TLSContext(certificatePath: tls.cert, privateKeyPath: tls.key)
                 secure = HTTPServer(host: configuration.host, port: tls.port, limits: configuration.limits, tls: context,
-                                    responder: server.responder)
+                                    onRefusedResponse: refused, responder: server.responder)
             } catch {
                 FileHandleOutput.standardError("configuration: \(error)")
                 throw ExitCode(2)
@@ -127,6 +131,8 @@ struct Serve: ParsableCommand {
             "admin_api": configuration.adminKey == nil ? "off" : "on",
             "https": secure?.boundAddress.map { "\($0)" } ?? "off",
         ])
+        // After listening, so a large links table never delays start-up.
+        DispatchQueue.global(qos: .utility).async { Self.reportRefusedStoredValues(services) }
         stopped.wait()
         hangup.cancel()
         withExtendedLifetime(signals) {}
@@ -138,6 +144,29 @@ struct Serve: ParsableCommand {
             LifecycleLog.write(level: "warning", message: "checkpoint failed", fields: ["error": "\(error)"])
         }
         LifecycleLog.write(level: "info", message: "stopped", fields: [:])
+    }
+}
+
+extension Serve {
+    /// One warning per stored value that today's rules would refuse (see `StoredValueAudit`).
+    static func reportRefusedStoredValues(_ services: Services) {
+        do {
+            let findings = try StoredValueAudit.findings(services: services)
+            for finding in findings {
+                LifecycleLog.write(level: "warning", message: "stored value refused by the current rules", fields: [
+                    "kind": finding.kind, "id": finding.id, "project": finding.projectID,
+                    "field": finding.problem.key, "problem": finding.problem.message,
+                ])
+            }
+            if !findings.isEmpty {
+                LifecycleLog.write(level: "warning", message: "stored values to correct", fields: [
+                    "count": String(findings.count),
+                    "hint": "the rows are served as stored; update them through the admin API",
+                ])
+            }
+        } catch {
+            LifecycleLog.write(level: "warning", message: "stored value audit failed", fields: ["error": "\(error)"])
+        }
     }
 }
 

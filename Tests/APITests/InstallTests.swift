@@ -154,7 +154,12 @@ extension TestApp {
         #expect(try app.install(ip: "1.2.3.4", key: key, body: #"{"userAgent":"x","attributionWindowHours":0}"#).status == 422)
         #expect(try app.install(ip: "1.2.3.4", key: "ak_wrong").status == 401)
         #expect(try app.count("SELECT count(*) FROM installs") == 0)
-        // Without a key, the only project is used.
+        // Without a key, a project whose sdk_auth is `required` (the default) refuses the report...
+        #expect(try app.request("POST", "/api/sdk/v1/install", json: installBody(), adminKey: nil).status == 401)
+        #expect(try app.count("SELECT count(*) FROM installs") == 0)
+        // ...and an `open` one, the only project, takes it.
+        let projectID = try #require(try app.request("GET", "/admin/v1/projects").jsonArray?.first?["id"] as? String)
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"sdk_auth":"open"}"#).json?["sdk_auth"] as? String == "open")
         #expect(try app.request("POST", "/api/sdk/v1/install", json: installBody(), adminKey: nil).status == 200)
         _ = try app.createProject("Second")
         #expect(try app.request("POST", "/api/sdk/v1/install", json: installBody(), adminKey: nil).status == 401)
@@ -166,8 +171,8 @@ extension TestApp {
         let installID = try #require(try app.install(ip: "203.0.113.60", key: key).json?["installId"] as? String)
         let old = Timestamp(milliseconds: app.services.clock.now().milliseconds - 29 * 86_400_000).iso8601
         let body = #"{"installId":"\#(installID)","eventName":"level_complete","eventData":{"level":3},"timestamp":"\#(old)"}"#
-        let first = try app.request("POST", "/api/sdk/v1/event", json: body, adminKey: nil)
-        let resent = try app.request("POST", "/api/sdk/v1/event", json: body, adminKey: nil)
+        let first = try app.request("POST", "/api/sdk/v1/event", json: body, adminKey: key)
+        let resent = try app.request("POST", "/api/sdk/v1/event", json: body, adminKey: key)
         #expect(first.status == 200 && resent.status == 200)
         #expect(first.json?["eventId"] as? String == resent.json?["eventId"] as? String)
         #expect(try app.count("SELECT count(*) FROM events") == 1)
@@ -185,26 +190,26 @@ extension TestApp {
             (#"{"installId":"no-such-install","eventName":"x"}"#, 404),
         ]
         for (body, status) in cases {
-            let response = try app.request("POST", "/api/sdk/v1/event", json: body, adminKey: nil)
+            let response = try app.request("POST", "/api/sdk/v1/event", json: body, adminKey: key)
             #expect(response.status == status, "\(body): \(response.bodyText)")
             #expect(response.json?["error"] is String)
         }
         #expect(try app.count("SELECT count(*) FROM events") == 1)
         // The SDKs' extra fields are accepted and the data is stored as compact JSON with sorted keys.
         let extras = #"{"installId":"\#(installID)","eventName":"signup","eventData":{"plan":"pro","a/b":1},"sessionId":"s1","sdkName":"ios","sdkVersion":"1.2.0"}"#
-        #expect(try app.request("POST", "/api/sdk/v1/event", json: extras, adminKey: nil).status == 200)
+        #expect(try app.request("POST", "/api/sdk/v1/event", json: extras, adminKey: key).status == 200)
         let stored = try app.database.read { try $0.queryOne("SELECT data FROM events WHERE name = 'signup'") { $0.string(0) } }
         #expect(stored == #"{"a/b":1,"plan":"pro"}"#)
         try app.database.writeAndWait { try $0.run("DELETE FROM events WHERE name = 'signup'") }
         // The same install, name and time with other data is another event.
         let otherLevel = #"{"installId":"\#(installID)","eventName":"level_complete","eventData":{"level":4},"timestamp":"\#(old)"}"#
-        #expect(try app.request("POST", "/api/sdk/v1/event", json: otherLevel, adminKey: nil).status == 200)
+        #expect(try app.request("POST", "/api/sdk/v1/event", json: otherLevel, adminKey: key).status == 200)
         #expect(try app.count("SELECT count(*) FROM events WHERE name = 'level_complete'") == 2)
         #expect(try app.count("SELECT count(*) FROM events WHERE client_event_id IS NOT NULL") == 0, "no hash index entry")
         try app.database.writeAndWait { try $0.run("DELETE FROM events WHERE data = '{\"level\":4}'") }
         // Another project's key cannot write to this install.
         let other = try app.createProject("Other")["api_key"] as! String
-        #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"x"}"#, adminKey: other).status == 404)
+        #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"x"}"#, adminKey: other).status == 401)
     }
 
     @Test func aProjectsOwnDecayStepsAndPenaltyAreUsed() throws {

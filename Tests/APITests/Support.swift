@@ -13,6 +13,8 @@ final class TestApp: @unchecked Sendable {
     let services: Services
     let server: HTTPServer
     var port: UInt16 { server.port }
+    /// What the server reported of responses it refused to send (`onRefusedResponse`).
+    let refusedResponses = LockedList()
 
     init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil,
          clock: any Clock = SystemClock(),
@@ -21,7 +23,9 @@ final class TestApp: @unchecked Sendable {
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
         services = Services(database: database, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
                             reportInternalError: reportInternalError)
-        server = HTTPServer(host: "127.0.0.1", port: 0, responder: Application.makeRouter(services: services))
+        let refused = refusedResponses
+        server = HTTPServer(host: "127.0.0.1", port: 0, onRefusedResponse: { problem in refused.append(problem) },
+                            responder: Application.makeRouter(services: services))
         try server.start()
     }
 
@@ -84,3 +88,11 @@ final class TestApp: @unchecked Sendable {
     }
 }
 
+
+/// Strings appended from any thread (what a server reported), read by the test.
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ item: String) { lock.withLock { items.append(item) } }
+    var all: [String] { lock.withLock { items } }
+}

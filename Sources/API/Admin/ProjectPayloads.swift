@@ -179,6 +179,7 @@ struct ProjectBody: Encodable {
         try c.encode(min_confidence, forKey: key("min_confidence"))
         try c.encode(currency, forKey: key("currency"))
         try c.encode(signing, forKey: key("signing"))
+        try c.encode(sdk_auth, forKey: key("sdk_auth"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
         try c.encode(matching, forKey: key("matching"))

@@ -53,7 +53,7 @@ enum LinkFortyLinkRoutes {
             if let template { link.templateID = template.id }
             try options.apply(to: &link)
             link.updatedAt = services.now(for: project)
-            let updated = try linkService.update(link, previousCode: previousCode)
+            let updated = try linkService.update(link, previousCode: previousCode, fieldNames: LinkFortyLinkPayload.fieldNames)
             let shownTemplate = try updated.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
             return try .json(LinkFortyLinkBody(updated, template: shownTemplate, base: LinkURLs.base(for: request, services: services), deduplicated: false),
                              encoder: JSONCoders.encoder)
@@ -84,7 +84,7 @@ enum LinkFortyLinkRoutes {
         var link = Link(id: Identifiers.newID(), projectID: project.id, templateID: template?.id, shortCode: options.customCode ?? "",
                         externalUserID: options.externalUserId, optionsHash: optionsHash, createdAt: services.now(for: project))
         try options.apply(to: &link)
-        let created = try linkService.create(link, codeIsCustom: options.customCode != nil)
+        let created = try linkService.create(link, codeIsCustom: options.customCode != nil, fieldNames: LinkFortyLinkPayload.fieldNames)
         return try .json(LinkFortyLinkBody(created, template: template, base: base, deduplicated: false), status: .created,
                          encoder: JSONCoders.encoder)
     }
@@ -111,6 +111,13 @@ struct LinkFortyLinkPayload: Decodable {
     var targetingRules: JSONValue?
     var attributionWindowHours: Int?
     var expiresAt: String?
+
+    /// The link's fields as this payload names them, for validation messages.
+    static let fieldNames = [
+        "short_code": "customCode", "original_url": "originalUrl", "ios_url": "iosAppStoreUrl", "android_url": "androidAppStoreUrl",
+        "web_url": "webFallbackUrl", "app_scheme": "appScheme", "deep_link_path": "deepLinkPath",
+        "attribution_window_hours": "attributionWindowHours",
+    ]
 
     func apply(to link: inout Link) throws {
         if let customCode { link.shortCode = customCode }

@@ -7,17 +7,19 @@ import Store
 struct LinkService: Sendable {
     let services: Services
 
-    func create(_ link: Link, codeIsCustom: Bool) throws -> Link {
+    /// - Parameter fieldNames: the request's names for the link's fields, where they differ from
+    ///   the admin API's snake_case ones, so that a 422 names what the client sent.
+    func create(_ link: Link, codeIsCustom: Bool, fieldNames: [String: String] = [:]) throws -> Link {
         var link = link
         if !codeIsCustom { link.shortCode = ShortCode.generate() }
-        try throwIfInvalid(link.validate())
+        try throwIfInvalid(link.validate().map { $0.renamed(fieldNames) })
         let created = try services.links.create(link, codeIsCustom: codeIsCustom)
         services.linkCache.invalidate(code: created.shortCode)
         return created
     }
 
-    func update(_ link: Link, previousCode: String) throws -> Link {
-        try throwIfInvalid(link.validate())
+    func update(_ link: Link, previousCode: String, fieldNames: [String: String] = [:]) throws -> Link {
+        try throwIfInvalid(link.validate().map { $0.renamed(fieldNames) })
         guard let updated = try services.links.update(link) else { throw HTTPError.notFound("no link \(link.id)") }
         services.linkCache.invalidate(code: previousCode)
         services.linkCache.invalidate(code: updated.shortCode)

@@ -61,8 +61,11 @@ public enum URLGrammar {
         return nil
     }
 
-    /// Control characters (C0, DEL, C1), the Unicode line and paragraph separators, and the ASCII
-    /// characters RFC 3986 never allows in a URL (`"<>\^\`{|}` and, unless allowed, space).
+    /// Control characters (C0, DEL, C1), the Unicode line and paragraph separators, space unless
+    /// allowed, and `"`, `<`, `>`, `\`: never part of a URL (RFC 3986 §2), and the characters of an
+    /// attempt to leave an HTML attribute or turn `\` into a path separator (browsers read
+    /// `https://a\@b` as host b). `{`, `}`, `|`, `^` and backquote are not valid either, but ad-network
+    /// URLs carry `{macros}` and browsers accept them, so they pass.
     static func forbiddenScalarProblem(_ text: String, allowingSpace: Bool) -> String? {
         for scalar in text.unicodeScalars {
             let value = scalar.value
@@ -71,7 +74,7 @@ public enum URLGrammar {
             }
             if value == 0x2028 || value == 0x2029 { return "must not contain line or paragraph separators (found U+\(hex4(value)))" }
             if value == 0x20, !allowingSpace { return "must not contain spaces" }
-            if value < 0x80, "\"<>\\^`{|}".unicodeScalars.contains(scalar) {
+            if value < 0x80, "\"<>\\".unicodeScalars.contains(scalar) {
                 return "must not contain '\(Character(scalar))' (percent-encode it)"
             }
         }

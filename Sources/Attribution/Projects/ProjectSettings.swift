@@ -130,4 +130,9 @@ public struct ValidationProblem: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(key): \(message)" }
+
+    /// The same problem under the name a wire format gives its key (`web_url` → `webFallbackUrl`).
+    public func renamed(_ names: [String: String]) -> ValidationProblem {
+        names[key].map { ValidationProblem($0, message) } ?? self
+    }
 }

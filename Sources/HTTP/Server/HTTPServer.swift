@@ -31,8 +31,8 @@ public final class HTTPServer: Sendable {
     ///   - onRefusedResponse: told when a handler's response had a header that cannot be sent
     ///     (CR, LF or NUL in a value, a name that is not a token) and a 500 went out instead.
     public init(host: String = "0.0.0.0", port: UInt16 = 8080, limits: HTTPServerLimits = HTTPServerLimits(),
-                tls: TLSContext? = nil, responder: any HTTPResponder,
-                onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in }) {
+                tls: TLSContext? = nil, onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in },
+                responder: any HTTPResponder) {
         self.host = host
         self.requestedPort = port
         self.limits = limits

@@ -106,6 +106,19 @@ public struct LinkRepository: Sendable {
         }
     }
 
+    /// Every link of every project, `batchSize` rows per read, in id order (for audits of stored values).
+    public func forEach(batchSize: Int = 1000, _ body: (Link) throws -> Void) throws {
+        var after = ""
+        while true {
+            let batch = try database.read { connection in
+                try connection.query("SELECT \(Self.columns) FROM links WHERE id > ? ORDER BY id LIMIT ?", after, batchSize, map: Self.link)
+            }
+            for link in batch { try body(link) }
+            guard batch.count == batchSize, let last = batch.last else { return }
+            after = last.id
+        }
+    }
+
     /// An SDK-created link with the same external user and the same options (deduplication).
     public func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
         try database.read { connection in

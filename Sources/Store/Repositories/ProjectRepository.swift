@@ -37,6 +37,9 @@ public struct ProjectRepository: Sendable {
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth
         """
 
+    /// How many columns `columns` names: a query may select more after them.
+    static let columnCount = Int32(columns.split(separator: ",").count)
+
     static func project(_ row: Row) -> Project {
         var settings = ProjectSettings()
         settings.iosTeamID = row.optionalString(2)
@@ -106,7 +109,7 @@ public struct ProjectRepository: Sendable {
         return try database.read { connection in
             try connection.queryOne("SELECT \(Self.columns), token_hash FROM projects WHERE token_hash = ?", hash) { row in
                 // The index found the row by hash; comparing again in constant time costs nothing.
-                Secrets.constantTimeEquals(row.blob(18), hash) ? Self.project(row) : nil
+                Secrets.constantTimeEquals(row.blob(Self.columnCount), hash) ? Self.project(row) : nil
             } ?? nil
         }
     }
