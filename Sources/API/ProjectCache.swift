@@ -13,7 +13,7 @@ import Store
 public final class ProjectCache: @unchecked Sendable {
     // `byKey`, `byToken` and `generation` are only touched under `lock`; keyed by the secret's SHA-256.
     private let lock = NSLock()
-    private var byKey: [[UInt8]: Project] = [:]
+    var byKey: [[UInt8]: Project] = [:]
     private var byToken: [[UInt8]: Project] = [:]
     private var byID: [String: Project] = [:]
     private var generation = 0
@@ -33,7 +33,7 @@ public final class ProjectCache: @unchecked Sendable {
         try lookup(id, in: \.byID) { try repository.find(id: id) }
     }
 
-    private func lookup<Key: Hashable>(_ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Project]>,
+    func lookup<Key: Hashable>(_ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Project]>,
                                        load: () throws -> Project?) throws -> Project? {
         lock.lock()
         if let project = self[keyPath: table][hash] {

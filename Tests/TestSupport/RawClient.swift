@@ -95,6 +95,12 @@ public final class RawClient {
     }
 
     /// Reads until the server closes; true if it closed (EOF) within the timeout.
+    /// Whether the server closes the connection within `timeout` seconds.
+    public func readUntilClosed(timeout: Double) -> Bool {
+        setReceiveTimeout(timeout)
+        return readUntilClosed()
+    }
+
     public func readUntilClosed() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

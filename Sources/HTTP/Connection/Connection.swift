@@ -8,6 +8,11 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     let peer: SocketAddress?
     /// Opened only to answer 503 because the server is full.
     let isRejection: Bool
+    /// Whether the connection sits idle between requests, for the accepting thread to pick
+    /// connections to reap when the server is full. Written on the loop after every batch of
+    /// actions and every flush; a stale value only makes `closeIfIdle` check again on the loop.
+    private let idleFlag = Atomic<Bool>(false)
+    var looksIdle: Bool { idleFlag.load(ordering: .relaxed) }
     private let loop: EventLoop
     private let context: ConnectionContext
     private var machine: ConnectionStateMachine
@@ -59,6 +64,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
                 return
             }
             registered = true
+            publishIdleness()
             if let rejection {
                 let bytes = ResponseSerializer.serialize(rejection, dateLine: HTTPDateCache.shared.headerLine(),
                                                          omitBody: false, close: true, keepAliveHTTP10: false)
@@ -76,6 +82,20 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     func forceClose() {
         loop.execute { [self] in teardown() }
+    }
+
+    /// Closes the connection if it is idle between requests (checked on its loop), to make room
+    /// for another client's connection.
+    func closeIfIdle() {
+        loop.execute { [self] in
+            guard !tornDown, lingerDeadline == nil, output.isEmpty, machine.isIdle else { return }
+            teardown()
+        }
+    }
+
+    private func publishIdleness() {
+        let idle = !tornDown && lingerDeadline == nil && output.isEmpty && machine.isIdle
+        if idleFlag.load(ordering: .relaxed) != idle { idleFlag.store(idle, ordering: .relaxed) }
     }
 
     // MARK: - Events from the loop
@@ -271,6 +291,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         if closeWhenFlushed, lingerDeadline == nil {
             startLingering()
         }
+        publishIdleness()
     }
 
     /// After our last response: half-close, then read and discard until the client closes or the

@@ -66,6 +66,10 @@ public struct ConnectionStateMachine {
     /// of 16 pipelined requests until the idle timeout.
     public var isReadingPaused: Bool { readingPaused }
 
+    /// Between requests, with nothing owed or unsent: closing now loses the client nothing
+    /// (RFC 9112 §9.6 lets either side close an idle persistent connection).
+    public var isIdle: Bool { !closed && parser.phase == .idle && parser.bufferedByteCount == 0 && pending.isEmpty && outputFlushed }
+
     // MARK: - Events
 
     public mutating func received(_ bytes: UnsafeRawBufferPointer, now: UInt64) -> [Action] {

@@ -19,6 +19,8 @@ public final class HTTPServer: Sendable {
         var loops: EventLoopGroup?
         var boundAddress: SocketAddress?
         var connections: [ObjectIdentifier: Connection] = [:]
+        /// Served (not rejecting) connections by client, for `maxConnectionsPerClient` and reaping.
+        var byClient: [SocketAddress.ClientKey: [ObjectIdentifier: Connection]] = [:]
         var rejecting = 0
         var draining = false
         var drainCompletions: [@Sendable () -> Void] = []
@@ -122,12 +124,25 @@ public final class HTTPServer: Sendable {
 
     private func admit(fd: Int32, peer: SocketAddress?) {
         enum Admission { case serve, reject, drop }
-        let (admission, loops) = state.withLock { state -> (Admission, EventLoopGroup?) in
-            guard let loops = state.loops, !state.draining else { return (.drop, nil) }
-            if state.connections.count - state.rejecting < limits.maxConnections { return (.serve, loops) }
+        let client = peer?.clientKey
+        let (admission, loops, victims) = state.withLock { state -> (Admission, EventLoopGroup?, [Connection]) in
+            guard let loops = state.loops, !state.draining else { return (.drop, nil, []) }
             // Rejections linger briefly too; cap them so a flood cannot pin unbounded memory.
-            return (state.rejecting < max(16, limits.maxConnections / 8) ? .reject : .drop, loops)
+            let rejectOrDrop: Admission = state.rejecting < max(16, limits.maxConnections / 8) ? .reject : .drop
+            let own = client.flatMap { state.byClient[$0]?.count } ?? 0
+            if own >= limits.maxConnectionsPerClient { return (rejectOrDrop, loops, []) }
+            let served = state.connections.count - state.rejecting
+            if served < limits.maxConnections { return (.serve, loops, []) }
+            // Full: make room by closing idle connections of the client holding the most, if that
+            // is someone else. Serving goes over the cap only while such closes are under way,
+            // and never beyond a sixteenth of it.
+            guard served < limits.maxConnections + max(1, limits.maxConnections / 16),
+                  let busiest = state.byClient.max(by: { $0.value.count < $1.value.count }),
+                  busiest.value.count > own + 1 else { return (rejectOrDrop, loops, []) }
+            let idle = busiest.value.values.lazy.filter(\.looksIdle).prefix(4)
+            return idle.isEmpty ? (rejectOrDrop, loops, []) : (.serve, loops, Array(idle))
         }
+        for victim in victims { victim.closeIfIdle() }
         guard let loops, admission != .drop else {
             Socket.close(fd)
             return
@@ -136,17 +151,28 @@ public final class HTTPServer: Sendable {
                                     isRejection: admission == .reject) { [weak self] closed in
             self?.connectionClosed(closed)
         }
+        let id = ObjectIdentifier(connection)
         state.withLock { state in
-            state.connections[ObjectIdentifier(connection)] = connection
-            if admission == .reject { state.rejecting += 1 }
+            state.connections[id] = connection
+            if admission == .reject {
+                state.rejecting += 1
+            } else if let client {
+                state.byClient[client, default: [:]][id] = connection
+            }
         }
         connection.start(rejectWith: admission == .reject ? context.overloaded : nil)
     }
 
     private func connectionClosed(_ connection: Connection) {
         let (completions, finishedLoops) = state.withLock { state -> ([@Sendable () -> Void], EventLoopGroup?) in
-            guard state.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return ([], nil) }
-            if connection.isRejection { state.rejecting -= 1 }
+            let id = ObjectIdentifier(connection)
+            guard state.connections.removeValue(forKey: id) != nil else { return ([], nil) }
+            if connection.isRejection {
+                state.rejecting -= 1
+            } else if let client = connection.peer?.clientKey {
+                state.byClient[client]?[id] = nil
+                if state.byClient[client]?.isEmpty == true { state.byClient[client] = nil }
+            }
             guard state.draining, state.connections.isEmpty else { return ([], nil) }
             defer {
                 state.drainCompletions = []

@@ -2,8 +2,13 @@
 /// endpoint (small JSON bodies, many short-lived mobile connections). Passed down to the parser,
 /// the connection state machine and the listener; no other code holds these numbers.
 public struct HTTPServerLimits: Sendable, Equatable {
-    /// Connections open at once; beyond this new ones get `503` with `Retry-After` and are closed.
+    /// Connections open at once; beyond this new ones get `503` with `Retry-After` and are closed,
+    /// unless idle connections of the busiest client can be closed to make room.
     public var maxConnections = 4096
+    /// Connections open at once from one client (an IPv4 address, or an IPv6 /64, which one
+    /// subscriber usually holds whole); beyond this `503` with `Retry-After`. Keeps one client from
+    /// holding every connection the server has.
+    public var maxConnectionsPerClient = 256
     /// Requests dispatched to handlers and not yet answered, server-wide; beyond this `503`.
     public var maxInFlightRequests = 8192
     /// Requests read ahead of their responses on one connection (pipelining); reading pauses beyond it.

@@ -19,6 +19,23 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
+    /// Which client a connection counts against for `maxConnectionsPerClient`: the IPv4 address
+    /// (also when IPv4-mapped), or the /64 of an IPv6 one.
+    public var clientKey: ClientKey {
+        if let mapped = ipv4Mapped { return mapped.clientKey }
+        var key = ClientKey()
+        for (index, byte) in addressBytes.prefix(family == .ipv4 ? 4 : 8).enumerated() {
+            key.bits |= UInt64(byte) << (56 - 8 * UInt64(index))
+        }
+        key.isIPv6 = family == .ipv6
+        return key
+    }
+
+    public struct ClientKey: Sendable, Hashable {
+        var bits: UInt64 = 0
+        var isIPv6 = false
+    }
+
     /// Parses a numeric IPv4 or IPv6 literal (no host names).
     public init?(ip: String, port: UInt16 = 0) {
         var v4 = in_addr()

@@ -1,5 +1,7 @@
+import Attribution
 import Dispatch
 import Foundation
+@testable import API
 import Synchronization
 import Testing
 import TestSupport
@@ -14,6 +16,26 @@ import TestSupport
         var current: String
         var stop = false
         init(key: String) { current = key }
+    }
+
+    /// The race itself, made certain: a load reads the key as valid, the revocation commits and
+    /// clears the cache, then the load finishes. Its result serves its own request only.
+    @Test func aLoadThatARevocationOvertookIsNotCached() throws {
+        let cache = ProjectCache()
+        let project = Project(id: "p", name: "P", settings: ProjectSettings(), createdAt: Timestamp(milliseconds: 0), updatedAt: Timestamp(milliseconds: 0))
+        let hash: [UInt8] = [1, 2, 3]
+        let loaded = try cache.lookup(hash, in: \.byKey) {
+            cache.invalidateAll()  // the revoke commits while this load is under way
+            return project
+        }
+        #expect(loaded?.id == "p")
+        var loadsAfterwards = 0
+        let again = try cache.lookup(hash, in: \.byKey) {
+            loadsAfterwards += 1
+            return nil  // the store now says: revoked
+        }
+        #expect(again == nil)
+        #expect(loadsAfterwards == 1, "the overtaken load was cached, so the revoked key stayed valid")
     }
 
     @Test func aRevokedKeyIsRefusedByEveryRequestThatStartsAfterTheRevokeAnswered() throws {
@@ -43,8 +65,7 @@ import TestSupport
             let newKey = try #require(issued.json?["key"] as? String)
             let keys = try app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").jsonArray ?? []
             let oldID = try #require(keys.first { ($0["revoked_at"] is NSNull || $0["revoked_at"] == nil) && ($0["prefix"] as? String).map(old.hasPrefix) == true }?["id"] as? String)
-            // Let the hammers load the old key into the cache again (the issue cleared it).
-            usleep(500)
+            // Issuing cleared the cache: the hammers are loading the old key again as it is revoked.
             let revoked = try app.request("DELETE", "/admin/v1/projects/\(projectID)/api-keys/\(oldID)")
             #expect(revoked.status == 204)
             revokedAt[old] = DispatchTime.now().uptimeNanoseconds
