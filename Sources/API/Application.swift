@@ -1,12 +1,13 @@
 public import HTTP
+import Attribution
 import Store
 
 /// Composes every API's routes into one router. Fixed prefixes are reserved so the short-link
 /// catch-all (`/:code`) never answers for them.
 public enum Application {
     /// First path segments that belong to fixed routes, never to short links
-    /// (shared/spec/links-and-clicks.md, "Click routes").
-    public static let reservedPrefixes = ["api", "health", ".well-known", "metrics", "c", "admin"]
+    /// (shared/spec/links-and-clicks.md, "Click routes"); links and templates may not take them.
+    public static let reservedPrefixes = ShortCode.reservedWords
 
     public static func makeRouter(services: Services, openConnections: @escaping @Sendable () -> Int = { 0 }) -> Router {
         var router = RouterBuilder()

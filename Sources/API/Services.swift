@@ -28,14 +28,18 @@ public final class Services: Sendable {
     public let clientIP: ClientIPResolver
     /// SHA-256 of the admin key; nil turns the admin API off.
     public let adminKeyHash: [UInt8]?
-    /// The links' public base URL (`https://go.example.com`); nil: taken from each request's Host.
+    /// Failed admin authentications by client address (`AdminAuth.failureBudget`).
+    let adminAuthFailures = RateLimiter(settings: AdminAuth.failureBudget, maxClients: 50_000)
+    /// The links' public base URL (`https://go.example.com`); nil: taken from each request's Host,
+    /// when `publicHosts` accepts it.
     public let publicURL: String?
+    public let publicHosts: PublicHosts
     /// Told of every error that became a 500, with the request's method and path: the client gets
     /// no details, so the operator's log must have them.
     public let reportInternalError: @Sendable (_ error: any Error, _ request: String) -> Void
 
     public init(database: Database, clock: any Clock = SystemClock(), adminKey: String?, trustedProxies: [String] = [],
-                publicURL: String? = nil, defaultProject: String? = nil,
+                publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
                 reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }) {
         self.defaultProject = defaultProject
         self.reportInternalError = reportInternalError
@@ -60,6 +64,7 @@ public final class Services: Sendable {
         var base = publicURL
         while base?.hasSuffix("/") == true { base?.removeLast() }
         self.publicURL = base
+        publicHosts = PublicHosts(allowed: allowedHosts)
     }
 
     /// The response, after telling `reportInternalError` of the error behind it when it is a 500.

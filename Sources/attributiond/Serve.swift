@@ -47,6 +47,7 @@ struct Serve: ParsableCommand {
         let database = try global.openDatabase(configuration)
         let services = Services(database: database, adminKey: configuration.adminKey,
                                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
+                                allowedHosts: configuration.allowedHosts,
                                 defaultProject: configuration.defaultProject) { error, request in
             LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
         }
@@ -125,6 +126,7 @@ struct Serve: ParsableCommand {
             LifecycleLog.write(level: "error", message: "could not start", fields: ["error": "\(error)"])
             throw ExitCode.failure
         }
+        services.publicHosts.listening(on: configuration.host, port: server.port)
         LifecycleLog.write(level: "info", message: "listening", fields: [
             "address": server.boundAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)",
             "db": configuration.db,

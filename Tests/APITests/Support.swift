@@ -16,17 +16,20 @@ final class TestApp: @unchecked Sendable {
     /// What the server reported of responses it refused to send (`onRefusedResponse`).
     let refusedResponses = LockedList()
 
-    init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil,
+    /// - Parameter allowedHosts: `request` sends `Host: test`, so that name is accepted by default.
+    init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil, allowedHosts: [String] = ["test"],
          clock: any Clock = SystemClock(),
          reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
         services = Services(database: database, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
+                            allowedHosts: allowedHosts,
                             reportInternalError: reportInternalError)
         let refused = refusedResponses
         server = HTTPServer(host: "127.0.0.1", port: 0, onRefusedResponse: { problem in refused.append(problem) },
                             responder: Application.makeRouter(services: services))
         try server.start()
+        services.publicHosts.listening(on: "127.0.0.1", port: server.port)
     }
 
     deinit {

@@ -1,26 +1,56 @@
+import Dispatch
 import Foundation
 import HTTP
 import Store
 
 /// Admin routes answer only to `Authorization: Bearer <admin key>`. With no admin key configured
 /// the admin API does not exist (404), so an unconfigured server exposes nothing.
+///
+/// Failed authentications spend a per-address budget (`AdminAuth.failureBudget`); an address that
+/// has spent it gets 429 for every admin request, the right key included, until it refills, so a
+/// guesser learns nothing while blocked. Successful requests spend nothing.
 struct AdminAuth: Sendable {
     let keyHash: [UInt8]?
     /// Cleared after every admin change, so cached projects and keys never outlive an edit.
     var projectCache: ProjectCache? = nil
+    let failures: RateLimiter
+    let clientIP: ClientIPResolver
+
+    /// 10 failures at once, then one every 6 seconds (10 a minute).
+    static let failureBudget = RateLimiter.Settings(ratePerSecond: 1.0 / 6, burst: 10)
+
+    init(services: Services, clearsProjectCache: Bool = true) {
+        keyHash = services.adminKeyHash
+        projectCache = clearsProjectCache ? services.projectCache : nil
+        failures = services.adminAuthFailures
+        clientIP = services.clientIP
+    }
 
     func guarded(_ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
         { request in
             guard let keyHash else {
                 throw HTTPError.notFound("no route for \(request.method) \(request.path) (the admin API is off: set admin_key)")
             }
+            let client = clientIP.clientAddress(of: request)?.ipString ?? "unknown"
+            let now = DispatchTime.now().uptimeNanoseconds
+            if let wait = failures.retryAfter(client: client, now: now, consume: false) {
+                throw Self.tooManyFailures(wait)
+            }
             guard let presented = BearerToken.from(request), Secrets.matches(presented, hash: keyHash) else {
+                if let wait = failures.retryAfter(client: client, now: now) { throw Self.tooManyFailures(wait) }
                 throw HTTPError(.unauthorized, code: "unauthorized", message: "a valid admin key is required (Authorization: Bearer <admin key>)",
                                 headers: ["WWW-Authenticate": "Bearer"])
             }
             defer { if request.method != .get { projectCache?.invalidateAll() } }
             return try handler(request)
         }
+    }
+
+    private static func tooManyFailures(_ wait: Double) -> HTTPError {
+        let seconds = max(1, Int(wait.rounded(.up)))
+        return HTTPError(.tooManyRequests, code: "rate_limited",
+                         message: "too many failed admin authentications from this address; retry in \(seconds) s",
+                         headers: ["Retry-After": String(seconds)])
     }
 }
 

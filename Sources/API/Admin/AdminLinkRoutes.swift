@@ -6,7 +6,7 @@ import Store
 /// `POST/GET /admin/v1/projects/{id}/links`: the full link model of links-and-clicks.md.
 enum AdminLinkRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
-        let auth = AdminAuth(keyHash: services.adminKeyHash, projectCache: services.projectCache)
+        let auth = AdminAuth(services: services)
         let linkService = LinkService(services: services)
 
         router.post("/admin/v1/projects/:id/links", auth.guarded { request in

@@ -6,7 +6,7 @@ import Store
 /// `/admin/v1/*` (shared/spec/operations.md): projects, API keys, templates, stats, GDPR erasure.
 enum AdminRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
-        let auth = AdminAuth(keyHash: services.adminKeyHash, projectCache: services.projectCache)
+        let auth = AdminAuth(services: services)
         let projects = services.projects
 
         router.post("/admin/v1/projects", auth.guarded { request in

@@ -8,7 +8,7 @@ enum TestClockRoutes {
     static let maximumAdvanceSeconds: Double = 10 * 365 * 86_400
 
     static func register(in router: inout RouterBuilder, services: Services) {
-        let auth = AdminAuth(keyHash: services.adminKeyHash, projectCache: services.projectCache)
+        let auth = AdminAuth(services: services)
 
         router.get("/admin/v1/projects/:id/clock", auth.guarded { request in
             let project = try AdminRoutes.existingProject(request, services)

@@ -24,12 +24,12 @@ struct LinkLookup: Sendable {
     }
 }
 
-/// The public URL of links: the configured `public_url`, or the scheme and Host of the request.
+/// The public URL of links: the configured `public_url`, or the scheme and an accepted Host of
+/// the request (`PublicHosts`).
 public enum LinkURLs {
     static func base(for request: HTTPRequest, services: Services) -> String {
         if let configured = services.publicURL { return configured }
-        let host = request.headers["Host"] ?? "localhost"
-        return "\(services.clientIP.scheme(of: request))://\(host)"
+        return "\(services.clientIP.scheme(of: request))://\(services.publicHosts.host(forHeader: request.headers["Host"]))"
     }
 
     /// The link's URL under `base` (no trailing slash): the one place a link URL is put together,

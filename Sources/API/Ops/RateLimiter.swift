@@ -35,7 +35,8 @@ public final class RateLimiter: @unchecked Sendable {
     }
 
     /// nil when the request may go ahead; otherwise the seconds until it could.
-    public func retryAfter(client: String, now: UInt64) -> Double? {
+    /// - Parameter consume: false only looks (for a budget spent by failures alone, checked first).
+    public func retryAfter(client: String, now: UInt64, consume: Bool = true) -> Double? {
         let shard = shards[Int(UInt(bitPattern: client.hashValue) % UInt(shards.count))]
         shard.lock.lock()
         defer { shard.lock.unlock() }
@@ -43,6 +44,7 @@ public final class RateLimiter: @unchecked Sendable {
         let elapsed = Double(now &- bucket.updated) / 1e9
         bucket.tokens = min(settings.burst, bucket.tokens + elapsed * settings.ratePerSecond)
         bucket.updated = now
+        if !consume { return bucket.tokens >= 1 ? nil : (1 - bucket.tokens) / settings.ratePerSecond }
         if bucket.tokens >= 1 {
             bucket.tokens -= 1
             store(bucket, for: client, in: shard, now: now)

@@ -78,6 +78,8 @@ public struct Link: Sendable, Equatable, Identifiable {
         var problems: [ValidationProblem] = []
         if !ShortCode.isValidCustom(shortCode) {
             problems.append(.init("short_code", "must be 3 to 64 characters of A-Z, a-z, 0-9, '_' or '-'"))
+        } else if ShortCode.isReserved(shortCode) {
+            problems.append(.init("short_code", "'\(shortCode)' is the path of one of the server's own routes; choose another"))
         }
         problems += ProjectSettings.urlProblems([("original_url", originalURL), ("ios_url", iosURL), ("android_url", androidURL),
                                                  ("web_url", webURL), ("og_image", og.image)])

@@ -12,6 +12,16 @@ public enum ShortCode {
         return generate(using: &generator)
     }
 
+    /// First path segments of the server's fixed routes (links-and-clicks.md, "Click routes"). A
+    /// link or template slug with one of these names could never be reached, so none may have one.
+    /// The router reserves the same list, so a new fixed route is added here.
+    public static let reservedWords = ["api", "health", ".well-known", "metrics", "c", "admin", "v1", "dashboard"]
+
+    /// Whether `code` is a reserved word, whatever its case (browsers and people type either).
+    public static func isReserved(_ code: String) -> Bool {
+        reservedWords.contains { $0.utf8.count == code.utf8.count && $0 == code.lowercased() }
+    }
+
     public static func isValidCustom(_ code: String) -> Bool {
         (3...64).contains(code.utf8.count) && code.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

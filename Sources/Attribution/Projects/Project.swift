@@ -70,6 +70,8 @@ public struct LinkTemplate: Sendable, Equatable, Identifiable {
         var problems: [ValidationProblem] = []
         if !Self.isSlug(slug) {
             problems.append(.init("slug", "must be 1 to 64 characters of a-z, 0-9, '-' or '_'"))
+        } else if ShortCode.isReserved(slug) {
+            problems.append(.init("slug", "'\(slug)' is the path of one of the server's own routes; choose another"))
         }
         if name.trimmingCharacters(in: .whitespaces).isEmpty { problems.append(.init("name", "must not be empty")) }
         problems += ProjectSettings.urlProblems([("ios_url", iosURL), ("android_url", androidURL), ("web_url", webURL)])

@@ -10,9 +10,9 @@ extension HTTPRequest {
 
 public enum JSONBody {
     public static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], decoder: JSONDecoder = JSONDecoder()) throws(HTTPError) -> T {
-        guard body.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else {
-            throw HTTPError.badRequest("request body is empty; a JSON object is expected", code: "invalid_json")
-        }
+        // Foundation's decoder accepts trailing commas, a BOM, UTF-16 and invalid UTF-8 (as U+FFFD):
+        // the strict parser reads the body first, so every route takes exactly RFC 8259 JSON.
+        _ = try JSONValueParser.parse(body)
         do {
             return try decoder.decode(T.self, from: Data(body))
         } catch let error as DecodingError {

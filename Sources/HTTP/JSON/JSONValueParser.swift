@@ -1,4 +1,8 @@
 /// A strict RFC 8259 parser straight into `JSONValue`, for payloads whose shape is the client's.
+/// Strict means: UTF-8 only and valid (§8.1; a malformed sequence is refused, never replaced by
+/// U+FFFD, which would make two distinct ids equal), no byte order mark (§8.1), no trailing commas,
+/// nothing after the value. Every route reads its body through this parser (`JSONBody.decode` runs
+/// it before Foundation's decoder), so all of them accept the same JSON.
 /// Faster than decoding `JSONValue` through JSONDecoder (no failed-type cascade per value), and
 /// bounded: nesting deeper than `maxDepth` is refused instead of exhausting the stack.
 public struct JSONValueParser {
@@ -13,6 +17,12 @@ public struct JSONValueParser {
 
     public static func parse(_ body: [UInt8]) throws(HTTPError) -> JSONValue {
         let parsed = body.withUnsafeBufferPointer { bytes -> Result<JSONValue, HTTPError> in
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                return .failure(HTTPError.badRequest("request body is not valid JSON: a byte order mark is not allowed (RFC 8259 §8.1)", code: "invalid_json"))
+            }
+            if let offset = UTF8Validation.firstInvalidByte(bytes) {
+                return .failure(HTTPError.badRequest("request body is not valid JSON: invalid UTF-8 at byte \(offset)", code: "invalid_json"))
+            }
             var parser = JSONValueParser(bytes)
             parser.skipWhitespace()
             guard parser.index < bytes.count else {
@@ -71,6 +81,7 @@ public struct JSONValueParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
         while true {
             skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw failure("trailing comma before '}'") }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a string key") }
             let key = try string()
             skipWhitespace()
@@ -93,6 +104,7 @@ public struct JSONValueParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
         while true {
             skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw failure("trailing comma before ']'") }
             items.append(try value(depth: depth + 1))
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end") }

@@ -1,3 +1,4 @@
+import API
 import Foundation
 import HTTP
 import Store
@@ -12,6 +13,8 @@ struct ServerConfiguration {
     var adminKey: String?
     /// The links' public base URL; when unset, each request's Host is used.
     var publicURL: String?
+    /// Host names accepted from requests for link URLs when `publicURL` is unset (`PublicHosts`).
+    var allowedHosts: [String] = []
     /// The project (by name) of LinkForty requests that carry neither an API key nor an app token.
     var defaultProject: String?
     var trustedProxies: [String] = []
@@ -64,8 +67,16 @@ enum ConfigurationLoader {
             configuration.sourceFile = file
         }
         try applyEnvironment(environment, to: &configuration)
+        if let key = configuration.adminKey, key.count < minimumAdminKeyLength {
+            let source = environment["ATTRIBUTIOND_ADMIN_KEY"]?.isEmpty == false ? "ATTRIBUTIOND_ADMIN_KEY" : "admin_key"
+            throw ConfigurationError(key: source, message: "must be at least \(minimumAdminKeyLength) characters (it guards every project; use e.g. `openssl rand -hex 24`)")
+        }
         return configuration
     }
+
+    /// Admin keys shorter than this are refused at start: the admin API is reachable by anyone who
+    /// can reach the server, and failed guesses are only slowed, not stopped.
+    static let minimumAdminKeyLength = 16
 
     private static func apply(_ object: [String: JSONValue], to configuration: inout ServerConfiguration) throws {
         for (key, value) in object.sorted(by: { $0.key < $1.key }) {
@@ -76,6 +87,7 @@ enum ConfigurationLoader {
             case "admin_key": configuration.adminKey = try optionalString(value, key)
             case "default_project": configuration.defaultProject = try optionalString(value, key)
             case "public_url": configuration.publicURL = try publicURL(try optionalString(value, key), key)
+            case "allowed_hosts": configuration.allowedHosts = try hostNames(try strings(value, key), key)
             case "trusted_proxies": configuration.trustedProxies = try cidrs(try strings(value, key), key)
             case "synchronous": configuration.synchronous = try synchronous(try string(value, key), key)
             case "drain_seconds": configuration.drainSeconds = try integer(value, key, 0...3600)
@@ -127,6 +139,8 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_ADMIN_KEY": configuration.adminKey = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_DEFAULT_PROJECT": configuration.defaultProject = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_PUBLIC_URL": configuration.publicURL = try publicURL(text.isEmpty ? nil : text, name)
+            case "ATTRIBUTIOND_ALLOWED_HOSTS":
+                configuration.allowedHosts = try hostNames(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, name)
             case "ATTRIBUTIOND_TRUSTED_PROXIES":
                 configuration.trustedProxies = try cidrs(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, name)
             case "ATTRIBUTIOND_SYNCHRONOUS": configuration.synchronous = try synchronous(text, name)
@@ -238,6 +252,13 @@ enum ConfigurationLoader {
         guard let privateKey = try object["key"].map({ try string($0, "\(key).key") }) else { throw ConfigurationError(key: "\(key).key", message: "is required") }
         let port = try object["port"].map { try Self.port($0, "\(key).port") } ?? 8443
         return (cert, privateKey, port)
+    }
+
+    private static func hostNames(_ names: [String], _ key: String) throws -> [String] {
+        for (index, name) in names.enumerated() where PublicHosts.hostName(of: name) == nil {
+            throw ConfigurationError(key: "\(key)[\(index)]", message: "must be a host name, optionally with a port (go.example.com, go.example.com:8443)")
+        }
+        return names
     }
 
     private static func publicURL(_ text: String?, _ key: String) throws -> String? {
