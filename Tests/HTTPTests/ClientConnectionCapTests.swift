@@ -36,7 +36,7 @@ import TestSupport
         // The machines are shared: the bound is 5 ms, or 3 × this run's own baseline when that is slower.
         #expect(during < max(5, 3 * baseline), "p99 \(during) ms during the flood, \(baseline) ms before")
         // The flood holds at most its share; past it, connections are told 503 with Retry-After.
-        #expect(server.server.openConnectionCount <= HTTPServerLimits().maxConnectionsPerClient + 512)
+        #expect(server.server.openConnectionCount <= HTTPServerLimits().maxConnectionsPerClient + 512 + 8)  // + lingering rejections, + health clients closing
         // (Accepted in the order they connected: the 301st is past the cap of 256.)
         let answer = try #require(flood[300].readResponse())
         #expect(answer.status == 503)

@@ -74,9 +74,9 @@ private final class ReentrantDriver {
 
     @Test(arguments: bursts)
     func overTheSocketOneMoreRequestIsAnsweredWithinASecond(burst: Int) throws {
-        let server = try TestServer { router in
+        let server = try TestServer(configure: { router in
             router.getInline("/inline") { _ in .text("i") }
-        }
+        })
         let client = try server.client(timeout: 1)
         // Inline and pool-run handlers mixed: /inline answers on the loop, /health on the pool.
         let burstText = (0..<burst).map { $0 % 4 == 3 ? get("/health") : get("/inline") }.joined()

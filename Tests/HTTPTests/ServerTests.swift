@@ -173,6 +173,27 @@ import TestSupport
         #expect(elapsed < 4.0)
     }
 
+    @Test(arguments: [("Location", "https://a.example/\r\nSet-Cookie: sid=x"), ("X-Bad", "a\nb"), ("X-Bad", "a\rb"),
+                      ("X-Bad", "a\u{0}b"), ("Bad Name", "v"), ("Bad:Name", "v"), ("", "v")])
+    func aHeaderThatWouldSplitTheResponseBecomesA500(name: String, value: String) throws {
+        let refused = RefusalLog()
+        let server = try TestServer(onRefusedResponse: refused.append) { router in
+            router.get("/bad") { _ in
+                var response = HTTPResponse.text("never sent")
+                response.headers.add(name, value)
+                return response
+            }
+        }
+        let client = try server.client()
+        client.send(get("/bad") + get("/health"))
+        let response = try #require(client.readResponse())
+        #expect(response.status == 500)
+        #expect(response.header("Set-Cookie") == nil)
+        #expect(!response.bodyText.contains("never sent"))
+        #expect(client.readResponse()?.status == 200)  // the connection stays in step
+        #expect(refused.all.count == 1)
+    }
+
     @Test func fiveHundredConcurrentConnectionsAreAllAnswered() throws {
         let server = try TestServer()
         // From ten addresses: one address alone is held to `maxConnectionsPerClient` (256).
@@ -209,4 +230,11 @@ import TestSupport
         #expect(client.readResponse()?.status == 200)
         #expect(client.readUntilClosed())
     }
+}
+
+final class RefusalLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    @Sendable func append(_ item: String) { lock.withLock { items.append(item) } }
+    var all: [String] { lock.withLock { items } }
 }

@@ -9,7 +9,8 @@ final class TestServer {
     let server: HTTPServer
     var port: UInt16 { server.port }
 
-    init(host: String = "127.0.0.1", limits: HTTPServerLimits = TestServer.defaultLimits, configure: (inout RouterBuilder) -> Void = { _ in }) throws {
+    init(host: String = "127.0.0.1", limits: HTTPServerLimits = TestServer.defaultLimits,
+         onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in }, configure: (inout RouterBuilder) -> Void = { _ in }) throws {
         var router = RouterBuilder()
         router.reserve("api")
         router.get("/health") { _ in .json(bytes: Array(#"{"status":"ok"}"#.utf8)) }
@@ -30,7 +31,7 @@ final class TestServer {
         router.get("/:code") { request in .text("link \(request.pathParameters["code"]!)") }
         router.get("/:slug/:code") { request in .text("link \(request.pathParameters["slug"]!)/\(request.pathParameters["code"]!)") }
         configure(&router)
-        server = HTTPServer(host: host, port: 0, limits: limits, responder: router.build())
+        server = HTTPServer(host: host, port: 0, limits: limits, onRefusedResponse: onRefusedResponse, responder: router.build())
         try server.start()
     }
 
