@@ -46,6 +46,10 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
             (#"{"rate_limit": {"requests_per_second": -1}}"#, [:], "rate_limit.requests_per_second"),
             ("{}", ["ATTRIBUTIOND_PORT": "abc"], "ATTRIBUTIOND_PORT"),
             ("{}", ["ATTRIBUTIOND_PROT": "1"], "ATTRIBUTIOND_PROT"),
+            (#"{"limits": {"max_connections_per_client": 0}}"#, [:], "limits.max_connections_per_client"),
+            (#"{"allowed_hosts": ["go.example.com", "evil.example/x"]}"#, [:], "allowed_hosts[1]"),
+            ("{}", ["ATTRIBUTIOND_ALLOWED_HOSTS": "a.example, b example"], "ATTRIBUTIOND_ALLOWED_HOSTS[1]"),
+            (#"{"projects": [{"name": "A", "web_url": "https://a.example/\r\nX: y"}]}"#, [:], "projects[0].web_url"),
         ]
         for (json, environment, key) in cases {
             let (folder, file) = try configFolder(json)

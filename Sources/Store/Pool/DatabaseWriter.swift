@@ -44,6 +44,14 @@ public final class DatabaseWriter: @unchecked Sendable {
             self.target = target
             self.send = send
         }
+
+        /// Completions that only wake a thread blocked on the outcome run on the writer thread,
+        /// right after the commit. Run on the completion queue, they waited for a worker of the
+        /// same Dispatch pool whose workers were the blocked callers themselves (a concurrent
+        /// queue's pool on Linux is about one thread per core and grows only after a second or
+        /// more): the first burst of concurrent admin writes after a start stalled for seconds.
+        static let immediate = Delivery(target: ObjectIdentifier(Immediate.self), send: { $0() })
+        private final class Immediate {}
     }
     private let gatherDelay: DispatchTimeInterval = .milliseconds(10)
     private let pending = Mutex(Pending())
@@ -125,7 +133,7 @@ public final class DatabaseWriter: @unchecked Sendable {
     public func writeAndWait<T>(_ work: @escaping (SQLiteConnection) throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<T, any Error>?
-        write(work) { result in
+        write(delivery: .immediate, work) { result in
             outcome = result
             done.signal()
         }
@@ -140,7 +148,7 @@ public final class DatabaseWriter: @unchecked Sendable {
         nonisolated(unsafe) let body = body
         // A write item is the last in its batch's order, so all earlier ones are committed first;
         // its body runs outside any transaction because it is given a batch of its own.
-        write({ _ in () }) { [self] _ in
+        write(delivery: .immediate, { _ in () }) { [self] _ in
             queue.async {
                 outcome = Result { try body(self.connection) }
                 done.signal()

@@ -113,6 +113,7 @@ enum ConfigurationLoader {
             let path = "limits.\(key)"
             switch key {
             case "max_connections": limits.maxConnections = try integer(value, path, 1...1_000_000)
+            case "max_connections_per_client": limits.maxConnectionsPerClient = try integer(value, path, 1...1_000_000)
             case "max_in_flight_requests": limits.maxInFlightRequests = try integer(value, path, 1...1_000_000)
             case "max_pipelined_requests": limits.maxPipelinedRequests = try integer(value, path, 1...1024)
             case "max_header_bytes": limits.maxHeaderBytes = try integer(value, path, 1024...1_048_576)
