@@ -11,6 +11,9 @@ port = int(sys.argv[1])
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 5000
 
 
+reasons = {}
+
+
 def health(samples=300):
     latencies, failures = [], 0
     for _ in range(samples):
@@ -26,8 +29,11 @@ def health(samples=300):
                     data += chunk
                 if not data.startswith(b"HTTP/1.1 200"):
                     failures += 1
-        except OSError:
+                    reason = data[:12].decode(errors="replace") or "closed without an answer"
+                    reasons[reason] = reasons.get(reason, 0) + 1
+        except OSError as error:
             failures += 1
+            reasons[type(error).__name__] = reasons.get(type(error).__name__, 0) + 1
         latencies.append((time.perf_counter() - started) * 1000)
     latencies.sort()
     return latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.99)], failures
@@ -70,7 +76,9 @@ def classify(sockets):
 def report(name, before, during, counts):
     print(f"{name}: /health p50 {before[0]:.2f} ms p99 {before[1]:.2f} ms before, "
           f"p50 {during[0]:.2f} ms p99 {during[1]:.2f} ms during, {during[2]} failed; "
-          f"flood connections served {counts[0]}, refused 503 {counts[1]}, closed {counts[2]}")
+          f"flood connections served {counts[0]}, refused 503 {counts[1]}, closed {counts[2]}"
+          + (f"; failures: {reasons}" if reasons else ""))
+    reasons.clear()
     return during[2] == 0
 
 

@@ -48,7 +48,7 @@ server, port = start()
 status, body = call(port, "POST", "/admin/v1/projects", {"name": "Durable"})
 project = json.loads(body)["id"]
 for round_number in range(rounds):
-    acknowledged, stop = [], threading.Event()
+    acknowledged, stop, killing = [], threading.Event(), threading.Event()
 
     def writer(index):
         n = 0
@@ -57,11 +57,11 @@ for round_number in range(rounds):
             try:
                 status, _ = call(port, "POST", f"/admin/v1/projects/{project}/templates", {"slug": slug, "name": slug})
             except OSError as error:
-                if not stop.is_set():
+                if not killing.is_set():
                     print(f"writer {index}: {error}")
                 return
             if status != 201:
-                if status:
+                if status and not killing.is_set():
                     print(f"writer {index}: {slug} answered {status}")
                 return
             acknowledged.append(slug)
@@ -71,6 +71,7 @@ for round_number in range(rounds):
     for t in threads:
         t.start()
     time.sleep(seconds)
+    killing.set()
     server.send_signal(signal.SIGKILL)
     server.wait()
     stop.set()

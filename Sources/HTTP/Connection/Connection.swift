@@ -13,6 +13,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     /// actions and every flush; a stale value only makes `closeIfIdle` check again on the loop.
     private let idleFlag = Atomic<Bool>(false)
     var looksIdle: Bool { idleFlag.load(ordering: .relaxed) }
+    /// Set by the accepting thread when it picks this connection to close (`closeIfIdle`), so the
+    /// same connection is not picked again for another admission before its close lands.
+    let reapRequested = Atomic<Bool>(false)
     private let loop: EventLoop
     private let context: ConnectionContext
     private var machine: ConnectionStateMachine
@@ -88,7 +91,10 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     /// for another client's connection.
     func closeIfIdle() {
         loop.execute { [self] in
-            guard !tornDown, lingerDeadline == nil, output.isEmpty, machine.isIdle else { return }
+            guard !tornDown, lingerDeadline == nil, output.isEmpty, machine.isIdle else {
+                reapRequested.store(false, ordering: .relaxed)  // busy after all: it may be picked later
+                return
+            }
             teardown()
         }
     }

@@ -134,13 +134,14 @@ public final class HTTPServer: Sendable {
             let served = state.connections.count - state.rejecting
             if served < limits.maxConnections { return (.serve, loops, []) }
             // Full: make room by closing idle connections of the client holding the most, if that
-            // is someone else. Serving goes over the cap only while such closes are under way,
-            // and never beyond a sixteenth of it.
+            // is someone else. Each admission past the cap is paid for by closes not already
+            // asked for, so the count comes back under the cap; it never goes a sixteenth over.
             guard served < limits.maxConnections + max(1, limits.maxConnections / 16),
                   let busiest = state.byClient.max(by: { $0.value.count < $1.value.count }),
                   busiest.value.count > own + 1 else { return (rejectOrDrop, loops, []) }
-            let idle = busiest.value.values.lazy.filter(\.looksIdle).prefix(4)
-            return idle.isEmpty ? (rejectOrDrop, loops, []) : (.serve, loops, Array(idle))
+            let idle = Array(busiest.value.values.lazy.filter { $0.looksIdle && !$0.reapRequested.load(ordering: .relaxed) }.prefix(4))
+            for victim in idle { victim.reapRequested.store(true, ordering: .relaxed) }
+            return idle.isEmpty ? (rejectOrDrop, loops, []) : (.serve, loops, idle)
         }
         for victim in victims { victim.closeIfIdle() }
         guard let loops, admission != .drop else {
