@@ -139,7 +139,19 @@ public final class HTTPServer: Sendable {
             guard served < limits.maxConnections + max(1, limits.maxConnections / 16),
                   let busiest = state.byClient.max(by: { $0.value.count < $1.value.count }),
                   busiest.value.count > own + 1 else { return (rejectOrDrop, loops, []) }
-            let idle = Array(busiest.value.values.lazy.filter { $0.looksIdle && !$0.reapRequested.load(ordering: .relaxed) }.prefix(4))
+            func victims(_ connections: [ObjectIdentifier: Connection]) -> [Connection] {
+                Array(connections.values.lazy.filter { $0.looksIdle && !$0.reapRequested.load(ordering: .relaxed) }.prefix(4))
+            }
+            var idle = victims(busiest.value)
+            if idle.isEmpty {
+                // Closes land on the loops after admissions: a whole accept batch can have asked
+                // for every idle connection of the busiest client already. The next ones then pay.
+                for (_, connections) in state.byClient.sorted(by: { $0.value.count > $1.value.count }) {
+                    guard connections.count > own + 1 else { break }
+                    idle = victims(connections)
+                    if !idle.isEmpty { break }
+                }
+            }
             for victim in idle { victim.reapRequested.store(true, ordering: .relaxed) }
             return idle.isEmpty ? (rejectOrDrop, loops, []) : (.serve, loops, idle)
         }
