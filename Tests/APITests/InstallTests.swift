@@ -236,3 +236,51 @@ extension TestApp {
         #expect(try app.request("GET", "/health/ready", adminKey: nil).status == 200)
     }
 }
+
+/// The LinkForty iOS SDK reports an install at every `initialize()` and stores whatever id comes
+/// back, so tier 0 must give the same device the same id across launches.
+@Suite struct LinkFortyInstallIdentityTests {
+    @Test func relaunchesOnTheSameNetworkStayOneInstallForAsLongAsTheyKeepComing() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink(testMode: true)
+        _ = try app.clickWithBeacon(ip: "198.51.100.70")
+        let first = try #require(try app.install(ip: "198.51.100.70", key: key).json)
+        #expect(first["attributed"] as? Bool == true)
+        // +20 h, +40 h, +60 h: each within 24 h of the previous report, so each is the same install
+        // (it once became a new organic install at +40 h, 24 h after the first report).
+        for _ in 0..<3 {
+            try app.advanceClock(projectID, seconds: 20 * 3600)
+            let again = try #require(try app.install(ip: "198.51.100.70", key: key).json)
+            #expect(again["installId"] as? String == first["installId"] as? String)
+            #expect(again["attributed"] as? Bool == true)
+        }
+        #expect(try app.count("SELECT count(*) FROM installs") == 1)
+        // Silent for more than a day: nothing ties the next report to this install any more.
+        try app.advanceClock(projectID, seconds: 26 * 3600)
+        let later = try #require(try app.install(ip: "198.51.100.70", key: key).json)
+        #expect(later["installId"] as? String != first["installId"] as? String)
+    }
+
+    @Test func aDeviceIDIsRecognisedOnAnyNetworkAtAnyTime() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink(testMode: true)
+        let idfv = "6D7C2B1E-0F4A-4B8E-9C3D-2A1B0C9D8E7F"
+        let first = try #require(try app.install(ip: "198.51.100.71", key: key, body: installBody(deviceID: idfv)).json?["installId"] as? String)
+        // Two seconds later on mobile data, then 100 days later elsewhere: the same install.
+        try app.advanceClock(projectID, seconds: 2)
+        #expect(try app.install(ip: "203.0.113.200", key: key, body: installBody(deviceID: idfv)).json?["installId"] as? String == first)
+        try app.advanceClock(projectID, seconds: 100 * 86_400)
+        #expect(try app.install(ip: "192.0.2.33", key: key, body: installBody(deviceID: idfv)).json?["installId"] as? String == first)
+        #expect(try app.count("SELECT count(*) FROM installs") == 1)
+    }
+
+    @Test func withoutADeviceIDAnotherNetworkCannotBeToldFromAnIdenticalPhone() throws {
+        // The documented limit (README, "Pointing each SDK at attributiond"): the same model, OS,
+        // language and time zone on another network is, for all the server can see, another phone.
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, key, _) = try app.projectWithLink()
+        let home = try #require(try app.install(ip: "198.51.100.72", key: key).json?["installId"] as? String)
+        let away = try #require(try app.install(ip: "203.0.113.201", key: key).json?["installId"] as? String)
+        #expect(home != away)
+    }
+}

@@ -18,7 +18,7 @@ public enum NetworkKey {
 
 /// Tier 0: the same install reported again (matching.md). Linkrunner sends a stable
 /// `install_instance_id`; LinkForty's SDK reports on every app start, so a `deviceId`, or the same
-/// fingerprint within `sameInstallSeconds`, is the same install.
+/// fingerprint within `sameInstallSeconds` of the install's last report, is the same install.
 public struct InstallIdentity: Sendable, Equatable {
     public var installInstanceID: String?
     public var deviceID: String?
@@ -46,19 +46,30 @@ public struct KnownInstall: Sendable, Equatable {
     public var deviceID: String?
     public var fingerprint: String?
     public var createdAt: Timestamp
+    /// When the install last reported (kept at an hour's resolution by the store).
+    public var lastSeenAt: Timestamp
 
-    public init(installID: String, installInstanceID: String?, deviceID: String?, fingerprint: String?, createdAt: Timestamp) {
+    public init(installID: String, installInstanceID: String?, deviceID: String?, fingerprint: String?, createdAt: Timestamp,
+                lastSeenAt: Timestamp? = nil) {
         self.installID = installID
         self.installInstanceID = installInstanceID
         self.deviceID = deviceID
         self.fingerprint = fingerprint
         self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt ?? createdAt
     }
 }
 
 extension MatchingEngine {
+    /// How stale a stored `lastSeenAt` may be: the store moves it at most once an hour, because
+    /// re-reports are most of the install traffic and each move rewrites a page of the installs table.
+    public static let lastSeenResolutionSeconds: Int64 = 3_600
+
     /// The stored install this report repeats, if any: same instance id, else same device id, else
-    /// the same fingerprint seen within `policy.sameInstallSeconds`.
+    /// the same fingerprint whose install reported within `policy.sameInstallSeconds` (plus the
+    /// hour of resolution `lastSeenAt` is kept at). The window runs from the last report, not from
+    /// the first: an app that keeps launching on the same network stays one install for as long as
+    /// it does (it once became a new organic install 24 h after it was first seen).
     public static func sameInstall(_ identity: InstallIdentity, among known: [KnownInstall], now: Timestamp,
                                    policy: MatchingPolicy) -> KnownInstall? {
         if let instance = identity.installInstanceID, let found = known.first(where: { $0.installInstanceID == instance }) {
@@ -68,7 +79,8 @@ extension MatchingEngine {
         if let fingerprint = identity.fingerprint {
             // Two different device ids are two devices, however alike their other signals.
             return known.filter { install in
-                install.fingerprint == fingerprint && now.milliseconds - install.createdAt.milliseconds < policy.sameInstallSeconds * 1000
+                install.fingerprint == fingerprint
+                    && now.milliseconds - install.lastSeenAt.milliseconds < (policy.sameInstallSeconds + Self.lastSeenResolutionSeconds) * 1000
                     && (install.deviceID == nil || identity.deviceID == nil || install.deviceID == identity.deviceID)
             }.max { $0.createdAt < $1.createdAt }
         }

@@ -73,7 +73,7 @@ public struct InstallRepository: Sendable {
     /// `last_seen_at` moves only when it is at least this old. SDKs report the install again at every
     /// app launch, so re-reports are most of `init`'s traffic; updating on each would rewrite a page of
     /// the installs table, at a random place, per launch.
-    static let lastSeenResolutionMilliseconds: Int64 = 3_600_000
+    static let lastSeenResolutionMilliseconds = MatchingEngine.lastSeenResolutionSeconds * 1000
 
     static func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: SQLiteConnection) throws -> InstallOutcome {
         let now = report.signals.time
@@ -137,7 +137,8 @@ public struct InstallRepository: Sendable {
         let project = report.projectID
         let map: (Row) -> KnownInstall = {
             KnownInstall(installID: $0.string(0), installInstanceID: $0.optionalString(1), deviceID: $0.optionalString(2),
-                         fingerprint: $0.optionalString(3), createdAt: Timestamp(milliseconds: $0.int(4)))
+                         fingerprint: $0.optionalString(3), createdAt: Timestamp(milliseconds: $0.int(4)),
+                         lastSeenAt: Timestamp(milliseconds: $0.int(5)))
         }
         if let instance = identity.installInstanceID {
             known += try connection.query(KnownInstallSQL.byInstance, project, instance, map: map)
@@ -146,8 +147,9 @@ public struct InstallRepository: Sendable {
             known += try connection.query(KnownInstallSQL.byDevice, project, device, map: map)
         }
         if let fingerprint = identity.fingerprint {
+            let window = (policy.sameInstallSeconds + MatchingEngine.lastSeenResolutionSeconds) * 1000
             known += try connection.query(KnownInstallSQL.byFingerprint, project, fingerprint,
-                                          report.signals.time.milliseconds - policy.sameInstallSeconds * 1000, map: map)
+                                          report.signals.time.milliseconds - window, map: map)
         }
         guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else { return nil }
         return try find(id: found.installID, projectID: project, connection)
@@ -155,11 +157,11 @@ public struct InstallRepository: Sendable {
 
     /// Tier-0 lookups, their text built once (statements are cached by their SQL text).
     enum KnownInstallSQL {
-        static let columns = "id, install_instance_id, device_id, fingerprint, created_at"
+        static let columns = "id, install_instance_id, device_id, fingerprint, created_at, last_seen_at"
         static let byInstance = "SELECT \(columns) FROM installs WHERE project_id = ? AND install_instance_id = ?"
         static let byDevice = "SELECT \(columns) FROM installs WHERE project_id = ? AND device_id = ? ORDER BY created_at DESC LIMIT 1"
         static let byFingerprint = """
-            SELECT \(columns) FROM installs WHERE project_id = ? AND fingerprint = ? AND created_at > ? ORDER BY created_at DESC LIMIT 1
+            SELECT \(columns) FROM installs WHERE project_id = ? AND fingerprint = ? AND last_seen_at > ? ORDER BY created_at DESC LIMIT 1
             """
     }
 
