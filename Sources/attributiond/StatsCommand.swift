@@ -35,25 +35,30 @@ struct StatsCommand: ParsableCommand {
         let from = since.flatMap { TimeSpecification.parse($0, now: now) } ?? Timestamp(milliseconds: 0)
         let to = until.flatMap { TimeSpecification.parse($0, now: now) } ?? now.adding(seconds: 1)
         guard from < to else { throw ValidationError("--since must be before --until") }
-        let stats = try StatsRepository(database: database).stats(projectID: found.id, since: from, until: to)
+        let stats = try StatsRepository(database: database).stats(projectID: found.id, since: from, until: to, currency: found.settings.currency)
         if json {
             try printJSON(StatsBody(projectID: found.id, since: from, until: to, stats: stats))
         } else {
             print("\(found.name) (\(found.id)), \(from.iso8601) to \(to.iso8601)\n")
-            print(StatsTable.render(stats, currency: found.settings.currency))
+            print(StatsTable.render(stats))
         }
     }
 }
 
 /// The stats as aligned columns: one row per link, then the totals (where organic installs count).
+/// Money is shown per currency (`29.99 USD + 4.50 EUR`), never summed across currencies.
 enum StatsTable {
-    static func render(_ stats: ProjectStats, currency: String) -> String {
+    static func money(_ amounts: [String: Double]) -> String {
+        amounts.isEmpty ? "-" : amounts.sorted { $0.key < $1.key }.map { String(format: "%.2f", $0.value) + " " + $0.key }.joined(separator: " + ")
+    }
+
+    static func render(_ stats: ProjectStats) -> String {
         let header = ["link", "clicks", "bot clicks", "installs", "attributed", "deterministic", "probabilistic", "organic",
-                      "events", "revenue \(currency)"]
+                      "events", "payments", "event values"]
         func row(_ name: String, _ counts: ProjectStats.Counts) -> [String] {
             [name, String(counts.clicks), String(counts.botClicks), String(counts.installs), String(counts.attributedInstalls),
              String(counts.deterministicInstalls), String(counts.probabilisticInstalls), String(counts.organicInstalls),
-             String(counts.events), String(format: "%.2f", counts.revenue)]
+             String(counts.events), money(counts.paymentRevenue), money(counts.eventRevenue)]
         }
         let rows = [header] + stats.links.map { row($0.shortCode, $0.counts) } + [row("total", stats.totals)]
         let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }

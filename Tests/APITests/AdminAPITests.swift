@@ -134,7 +134,8 @@ import TestSupport
         #expect(totals["attributed_installs"] as? Int == 2)
         #expect((totals["installs_by_match_type"] as? [String: Int]) == ["deterministic": 1, "probabilistic": 1, "none": 1])
         #expect(totals["events"] as? Int == 3)
-        #expect(abs((totals["revenue"] as? Double ?? 0) - 29.99) < 1e-9)  // the removed payment is excluded
+        #expect(totals["payment_revenue"] as? [String: Double] == ["USD": 20])  // the removed payment is excluded
+        #expect(totals["event_revenue"] as? [String: Double] == ["USD": 9.99])  // kept apart from payments
         let link = try #require((stats.json?["links"] as? [[String: Any]])?.first)
         #expect(link["short_code"] as? String == "abc")
         #expect((link["counts"] as? [String: Any])?["attributed_installs"] as? Int == 2)

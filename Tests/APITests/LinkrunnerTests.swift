@@ -192,7 +192,8 @@ extension TestApp {
         #expect(try app.count("SELECT count(*) FROM installs WHERE push_token = 'apns-abc' AND integrations LIKE '%ct-1%' AND user_id = 'cust-9' AND deeplink_opened_at IS NOT NULL") == 1)
 
         let stats = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json?["totals"] as? [String: Any])
-        #expect(abs((stats["revenue"] as? Double ?? 0) - 99.99) < 1e-9)  // the event's amount; the removed payment is out
+        #expect(stats["event_revenue"] as? [String: Double] == ["USD": 99.99])  // the event's amount
+        #expect(stats["payment_revenue"] as? [String: Double] == [:])  // the removed payment is out
     }
 
     @Test func concurrentDuplicatePaymentsAreStoredOnce() throws {
@@ -327,5 +328,30 @@ struct LinkrunnerSigningTests {
         // A revoked key no longer signs.
         #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/signing-keys/\(keyID)").status == 204)
         #expect(try send(signed).status == 401)
+    }
+}
+
+/// Money in stats: per currency, never summed across currencies, and payments apart from the
+/// amounts events declare (one purchase reported both ways must not count twice in one figure).
+@Suite struct RevenueStatsTests {
+    @Test func currenciesAreNeverAddedAndPaymentsAreKeptApartFromEventValues() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+        #expect(try app.client("trigger", body("trigger", token: token)).status == 200)
+        // One purchase of 29.99 USD, reported as an event with its amount and captured as a payment.
+        let event = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","event_name":"purchase","event_data":{"amount":29.99}}"#
+        #expect(try app.client("capture-event", event).status == 200)
+        let payment = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","user_id":"user_123","amount":29.99,"payment_id":"p-1"}"#
+        #expect(try app.client("capture-payment", payment).status == 200)
+        // And an event in another currency.
+        let euros = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","event_name":"tip","event_data":{"amount":4.5,"currency":"eur"}}"#
+        #expect(try app.client("capture-event", euros).status == 200)
+
+        let body = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json)
+        let totals = try #require(body["totals"] as? [String: Any])
+        #expect(totals["payment_revenue"] as? [String: Double] == ["USD": 29.99])
+        #expect(totals["event_revenue"] as? [String: Double] == ["USD": 29.99, "EUR": 4.5])
+        #expect(totals["revenue"] == nil, "no figure sums currencies or payments with event values")
     }
 }

@@ -102,7 +102,7 @@ enum AdminRoutes {
             let since = try TimeParameter.parse(request.queryValue("since"), name: "since", now: now) ?? Timestamp(milliseconds: 0)
             let until = try TimeParameter.parse(request.queryValue("until"), name: "until", now: now) ?? now.adding(seconds: 1)
             guard since < until else { throw HTTPError.invalidField("since", "must be before until") }
-            let stats = try services.stats.stats(projectID: project.id, since: since, until: until)
+            let stats = try services.stats.stats(projectID: project.id, since: since, until: until, currency: project.settings.currency)
             return try .json(StatsBody(projectID: project.id, since: since, until: until, stats: stats), encoder: JSONCoders.encoder)
         })
 

@@ -86,7 +86,11 @@ public struct StatsBody: Encodable {
         let organic_installs: Int
         let installs_by_match_type: [String: Int]
         let events: Int
-        let revenue: Double
+        /// Captured payments, by currency (never summed across currencies).
+        let payment_revenue: [String: Double]
+        /// Amounts declared by events, by currency: a separate figure, as an app may report one
+        /// purchase both as an event with an amount and as a payment.
+        let event_revenue: [String: Double]
 
         init(_ counts: ProjectStatsCounts) {
             clicks = counts.clicks
@@ -97,7 +101,8 @@ public struct StatsBody: Encodable {
             installs_by_match_type = ["deterministic": counts.deterministicInstalls, "probabilistic": counts.probabilisticInstalls,
                                       "none": counts.organicInstalls]
             events = counts.events
-            revenue = counts.revenue
+            payment_revenue = counts.paymentRevenue
+            event_revenue = counts.eventRevenue
         }
     }
 

@@ -1,7 +1,9 @@
 public import Attribution
 
 /// What happened in a project over a period: clicks, installs by how they were matched, events,
-/// revenue — in total and per link.
+/// revenue — in total and per link. Money is kept per currency and never added across currencies,
+/// and captured payments are kept apart from the amounts events declare: an app that reports a
+/// purchase as an event with an amount and also captures the payment would otherwise count it twice.
 public struct ProjectStats: Sendable, Equatable {
     public struct Counts: Sendable, Equatable {
         public var clicks = 0
@@ -12,7 +14,11 @@ public struct ProjectStats: Sendable, Equatable {
         public var probabilisticInstalls = 0
         public var organicInstalls = 0
         public var events = 0
-        public var revenue = 0.0
+        /// Captured payments not removed (Linkrunner `capture-payment`), by currency.
+        public var paymentRevenue: [String: Double] = [:]
+        /// Amounts declared by events (LinkForty `eventData.revenue`, Linkrunner `capture-event`
+        /// `amount`), by currency; events without a currency count in the project's.
+        public var eventRevenue: [String: Double] = [:]
 
         public init() {}
     }
@@ -48,8 +54,8 @@ public struct StatsRepository: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    /// Counts within [since, until).
-    public func stats(projectID: String, since: Timestamp, until: Timestamp) throws -> ProjectStats {
+    /// Counts within [since, until); `currency` is the project's, for events that name none.
+    public func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
         let from = since.milliseconds, to = until.milliseconds
         return try database.read { connection in
             var totals = ProjectStats.Counts()
@@ -90,23 +96,31 @@ public struct StatsRepository: Sendable {
                 if attributed, let linkID { add(&perLink[linkID, default: .init(linkID: linkID, shortCode: "", counts: .init())].counts) }
             }
 
-            for (linkID, events, revenue) in try connection.query("""
-                SELECT CASE WHEN i.attributed THEN i.link_id END, count(*), coalesce(sum(e.revenue), 0) FROM events e
+            for (linkID, events) in try connection.query("""
+                SELECT CASE WHEN i.attributed THEN i.link_id END, count(*) FROM events e
                 JOIN installs i ON i.id = e.install_id
                 WHERE e.project_id = ? AND e.received_at >= ? AND e.received_at < ? GROUP BY 1
-                """, projectID, from, to, map: { ($0.optionalString(0), Int($0.int(1)), $0.double(2)) }) {
+                """, projectID, from, to, map: { ($0.optionalString(0), Int($0.int(1))) }) {
                 totals.events += events
-                totals.revenue += revenue
-                if let linkID { perLink[linkID]?.counts.events += events; perLink[linkID]?.counts.revenue += revenue }
+                if let linkID { perLink[linkID]?.counts.events += events }
             }
 
-            for (linkID, revenue) in try connection.query("""
-                SELECT CASE WHEN i.attributed THEN i.link_id END, coalesce(sum(p.amount), 0) FROM payments p
+            for (linkID, eventCurrency, revenue) in try connection.query("""
+                SELECT CASE WHEN i.attributed THEN i.link_id END, coalesce(e.currency, ?4), sum(e.revenue) FROM events e
+                JOIN installs i ON i.id = e.install_id
+                WHERE e.project_id = ?1 AND e.received_at >= ?2 AND e.received_at < ?3 AND e.revenue IS NOT NULL GROUP BY 1, 2
+                """, projectID, from, to, currency, map: { ($0.optionalString(0), $0.string(1), $0.double(2)) }) {
+                totals.eventRevenue[eventCurrency, default: 0] += revenue
+                if let linkID { perLink[linkID]?.counts.eventRevenue[eventCurrency, default: 0] += revenue }
+            }
+
+            for (linkID, paymentCurrency, revenue) in try connection.query("""
+                SELECT CASE WHEN i.attributed THEN i.link_id END, p.currency, sum(p.amount) FROM payments p
                 JOIN installs i ON i.id = p.install_id
-                WHERE p.project_id = ? AND p.removed_at IS NULL AND p.created_at >= ? AND p.created_at < ? GROUP BY 1
-                """, projectID, from, to, map: { ($0.optionalString(0), $0.double(1)) }) {
-                totals.revenue += revenue
-                if let linkID { perLink[linkID]?.counts.revenue += revenue }
+                WHERE p.project_id = ? AND p.removed_at IS NULL AND p.created_at >= ? AND p.created_at < ? GROUP BY 1, 2
+                """, projectID, from, to, map: { ($0.optionalString(0), $0.string(1), $0.double(2)) }) {
+                totals.paymentRevenue[paymentCurrency, default: 0] += revenue
+                if let linkID { perLink[linkID]?.counts.paymentRevenue[paymentCurrency, default: 0] += revenue }
             }
             let links = perLink.values.sorted { $0.shortCode < $1.shortCode }
             return ProjectStats(totals: totals, links: links)
