@@ -81,7 +81,7 @@ extension TestApp {
         let totals = try #require(stats["totals"] as? [String: Any])
         #expect(totals["attributed_installs"] as? Int == 1)
         #expect((totals["installs_by_match_type"] as? [String: Int])?["probabilistic"] == 1)
-        #expect(totals["events"] as? Int == 1 && totals["revenue"] as? Double == 9.99)
+        #expect(totals["events"] as? Int == 1 && totals["event_revenue"] as? [String: Double] == ["EUR": 9.99])
         #expect(totals["clicks"] as? Int == 1)
     }
 
@@ -176,6 +176,8 @@ extension TestApp {
         #expect(first.status == 200 && resent.status == 200)
         #expect(first.json?["eventId"] as? String == resent.json?["eventId"] as? String)
         #expect(try app.count("SELECT count(*) FROM events") == 1)
+        // The collapsed copy is counted (README: "Events sent twice").
+        #expect(try app.request("GET", "/metrics").bodyText.contains("\nattributiond_events_collapsed_total 1\n"))
         let tooOld = Timestamp(milliseconds: app.services.clock.now().milliseconds - 31 * 86_400_000).iso8601
         let cases: [(String, Int)] = [
             (#"{"installId":"\#(installID)","eventName":"x","timestamp":"\#(tooOld)"}"#, 422),

@@ -103,6 +103,22 @@ extension TestApp {
         #expect((match["matched_factors"] as? [String])?.contains("device") == true)
     }
 
+    @Test func aLinkWithAPathButNoSchemeHandsTheAppItsUniversalLink() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, _, _) = try app.projectWithLink(#"{"short_code":"summer","deep_link_path":"/product/42","deep_link_parameters":{"ref":"mail"}}"#)
+        let token = "lr-token-0123456789abcdef"
+        try app.services.projects.setToken(projectID: projectID, token: token)
+        _ = try app.clickWithBeacon(ip: "198.51.100.80")
+        let initialized = try #require(try app.client("init", body("init", token: token)).json?["data"] as? [String: Any])
+        #expect(initialized["attribution_source"] as? String == "INORGANIC")
+        // Once null: the path never reached an app without a custom scheme.
+        #expect(initialized["deeplink"] as? String == "http://test/product/42?ref=mail")
+        let polled = try #require(try app.client("attribution-data", body("attribution-data", token: token)).json?["data"] as? [String: Any])
+        #expect(polled["deeplink"] as? String == "http://test/product/42?ref=mail")
+        let opened = try app.client("handle-deeplink", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","deeplink_url":"http://test/summer"}"#)
+        #expect((opened.json?["data"] as? [String: Any])?["deeplink"] as? String == "http://test/product/42?ref=mail")
+    }
+
     @Test func organicInstallsGetAnOrganicCampaign() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (_, token) = try app.linkrunnerProject()

@@ -42,6 +42,7 @@ enum LinkFortyInstallRoutes {
                 services.events.record(event, eventID: TimeOrderedID.secure(at: event.receivedAt), delivery: request.writeDelivery) { result in
                     done(Result {
                         let stored = try result.get()
+                        if stored.duplicate { services.metrics.recordCollapsedEvent() }
                         return .json(bytes: EventResponse.body(eventID: stored.eventID))
                     })
                 }

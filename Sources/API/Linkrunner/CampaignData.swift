@@ -28,14 +28,16 @@ enum CampaignData {
         return .object(fields)
     }
 
-    /// The attribution keys of `init` and `attribution-data`.
-    static func attribution(of install: StoredInstall, project: Project, services: Services, includeMatch: Bool) throws -> [String: JSONValue] {
+    /// The attribution keys of `init` and `attribution-data`; `base` is the links' public URL, for
+    /// the universal link of a link without an app scheme.
+    static func attribution(of install: StoredInstall, project: Project, services: Services, base: String,
+                            includeMatch: Bool) throws -> [String: JSONValue] {
         var data: [String: JSONValue] = [:]
         let target = install.match.attributed ? try self.target(linkID: install.match.linkID, project: project, services: services) : nil
         if let target {
             data["attribution_source"] = .string("INORGANIC")
             data["campaign_data"] = campaign(target, installedAt: install.createdAt, clickedAt: install.match.clickedAt)
-            data["deeplink"] = target.appURL.map(JSONValue.string) ?? .null
+            data["deeplink"] = .string(target.deepLink(base: base))
         } else {
             // An organic install still gets a campaign_data object (a Flutter bridge casts it non-null).
             data["attribution_source"] = .string("ORGANIC")

@@ -35,7 +35,7 @@ enum DeeplinkHandling {
             timezone: device.timezone, utcOffsetMinutes: device.utcOffsetMinutes,
             languages: [device.locale, device.language].compactMap { $0 }, idfv: device.idfv, advertisingID: device.advertisingID))
         var data: [String: JSONValue] = [
-            "deeplink": .string(target.appURL ?? url),
+            "deeplink": .string(target.deepLink(base: LinkURLs.base(for: call.request, services: services))),
             "is_linkrunner": .bool(true),
             "campaign_data": CampaignData.campaign(target, installedAt: nil, clickedAt: now),
             "click_id": .string(clickID),

@@ -58,7 +58,8 @@ enum LinkrunnerRoutes {
                     done(Result {
                         let outcome = try result.get()
                         if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
-                        var data = try CampaignData.attribution(of: outcome.install, project: call.project, services: services, includeMatch: false)
+                        var data = try CampaignData.attribution(of: outcome.install, project: call.project, services: services,
+                                                                base: LinkURLs.base(for: call.request, services: services), includeMatch: false)
                         data["install_id"] = .string(outcome.install.id)
                         SKANFields.add(outcome.skan, to: &data)
                         return data
@@ -70,7 +71,8 @@ enum LinkrunnerRoutes {
         }
 
         sync("attribution-data", in: &router, services: services) { call in
-            try CampaignData.attribution(of: try call.install(), project: call.project, services: services, includeMatch: true)
+            try CampaignData.attribution(of: try call.install(), project: call.project, services: services,
+                                     base: LinkURLs.base(for: call.request, services: services), includeMatch: true)
         }
 
         sync("trigger", in: &router, services: services) { call in

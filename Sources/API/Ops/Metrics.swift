@@ -13,8 +13,13 @@ public final class Metrics: @unchecked Sendable {
     private var durationSum = 0.0
     private var installs: [String: Int] = [:]                  // match type → count
     private let clicks = Atomic<Int>(0)
+    private let collapsedEvents = Atomic<Int>(0)
 
     public init() {}
+
+    /// A LinkForty event identical to one stored (same install, name, data and second) was not
+    /// stored again.
+    public func recordCollapsedEvent() { collapsedEvents.add(1, ordering: .relaxed) }
 
     func recordRequest(route: String, status: Int, seconds: Double) {
         let bucket = Self.durationBuckets.firstIndex { seconds <= $0 } ?? Self.durationBuckets.count
@@ -61,6 +66,8 @@ public final class Metrics: @unchecked Sendable {
         for type in ["deterministic", "probabilistic", "none"] {
             out += "attributiond_installs_total{match_type=\"\(type)\"} \(installs[type] ?? 0)\n"
         }
+        out += "# HELP attributiond_events_collapsed_total LinkForty events identical to one already stored (same install, name, data and second), answered with its id and not stored again.\n"
+        out += "# TYPE attributiond_events_collapsed_total counter\nattributiond_events_collapsed_total \(collapsedEvents.load(ordering: .relaxed))\n"
         for counter in counters {
             out += "# HELP \(counter.name) \(counter.help)\n# TYPE \(counter.name) counter\n\(counter.name) \(counter.value)\n"
         }

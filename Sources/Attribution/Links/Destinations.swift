@@ -37,6 +37,24 @@ public struct LinkTarget: Sendable, Equatable {
         return URLQuery.appending(items, to: "\(scheme)://\(path)")
     }
 
+    /// The URL that opens the app at the link's deep link without a custom scheme: the public
+    /// `base` (whose every path the app claims through apple-app-site-association and
+    /// assetlinks.json) with the deep-link path and parameters, or the short link itself when the
+    /// link has no path.
+    public func universalLink(base: String) -> String {
+        var path = deepLinkPath ?? ""
+        while path.hasPrefix("/") { path.removeFirst() }
+        guard !path.isEmpty else {
+            return templateSlug.map { "\(base)/\($0)/\(link.shortCode)" } ?? "\(base)/\(link.shortCode)"
+        }
+        let items = deepLinkParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return URLQuery.appending(items, to: "\(base)/\(path)")
+    }
+
+    /// What the app is handed to open: `scheme://path?params` when the link has a scheme, else
+    /// its universal link under `base`.
+    public func deepLink(base: String) -> String { appURL ?? universalLink(base: base) }
+
     public enum Response: Sendable, Equatable {
         /// The HTML page that reports browser signals, tries the app, then goes to the store.
         case interstitial(destination: String, appURL: String?)
