@@ -15,10 +15,10 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
 /// temporary B-tree to sort the rows (SQLite opens and closes a whole temporary database for one).
 @Suite struct QueryPlanTests {
     static let lookups: [(sql: String, index: String)] = [
-        (InstallRepository.CandidateFilter.clickID.sql, "sqlite_autoindex_clicks_1"),
-        (InstallRepository.CandidateFilter.idfv.sql, "clicks_by_idfv"),
-        (InstallRepository.CandidateFilter.advertisingID.sql, "clicks_by_advertising_id"),
-        (InstallRepository.CandidateFilter.network.sql, "clicks_by_ip"),
+        (TransactionClicks.Filter.clickID.sql, "sqlite_autoindex_clicks_1"),
+        (TransactionClicks.Filter.idfv.sql, "clicks_by_idfv"),
+        (TransactionClicks.Filter.advertisingID.sql, "clicks_by_advertising_id"),
+        (TransactionClicks.Filter.network.sql, "clicks_by_ip"),
         (InstallRepository.KnownInstallSQL.byInstance, "installs_by_instance"),
         (InstallRepository.KnownInstallSQL.byDevice, "installs_by_device"),
         (InstallRepository.KnownInstallSQL.byFingerprint, "installs_by_fingerprint"),

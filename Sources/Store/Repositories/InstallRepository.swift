@@ -84,30 +84,8 @@ public struct InstallRepository: Sendable {
         }
         let signals = report.signals
         let reinstall = try seenBefore(report, connection)
-        let window = policy.defaultWindowHours
-        func limited(_ clicks: [CandidateClick]) -> [CandidateClick] {
-            guard let limit = report.windowHoursLimit else { return clicks }
-            return clicks.map { var click = $0; click.windowHours = min(click.windowHours, limit); return click }
-        }
-
-        let byReferrer = try signals.referrerClickID.flatMap {
-            try candidates(connection, where: .clickID, $0, projectID: report.projectID, window: window, limit: 1).first
-        }
-        let byIDFV = try signals.idfv.map {
-            try candidates(connection, where: .idfv, $0, projectID: report.projectID, window: window, limit: 20)
-        } ?? []
-        let byAdvertisingID = try signals.advertisingID.map {
-            try candidates(connection, where: .advertisingID, $0, projectID: report.projectID, window: window, limit: 20)
-        } ?? []
-        var result = MatchingEngine.deterministic(install: signals, byReferrer: byReferrer.map { limited([$0])[0] },
-                                                  byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID))
-        if result == nil, let ipKey = signals.ipKey {
-            let oldest = now.milliseconds - policy.probabilisticHorizonSeconds * 1000
-            let sameNetwork = try candidates(connection, where: .network, ipKey, oldest,
-                                             projectID: report.projectID, window: window, limit: policy.maxCandidates)
-            result = MatchingEngine.probabilistic(install: signals, candidates: limited(sameNetwork), policy: policy)
-        }
-        let match = result ?? .organic
+        let clicks = TransactionClicks(connection: connection, projectID: report.projectID, defaultWindowHours: policy.defaultWindowHours)
+        let match = try AttributionCascade.attribute(signals, windowHoursLimit: report.windowHoursLimit, policy: policy, clicks: clicks)
         if match.attributed, let clickID = match.clickID {
             try connection.run("UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL",
                                installID, now.milliseconds, clickID)
@@ -176,72 +154,6 @@ public struct InstallRepository: Sendable {
             return true
         }
         return false
-    }
-
-    /// Unclaimed human clicks of the project, newest first, with each link's window resolved
-    /// (link, then template, then the project's) once per distinct link rather than per row.
-    /// Which clicks a candidate query selects; each has its SQL text built once.
-    enum CandidateFilter {
-        case clickID, idfv, advertisingID
-        /// Same network (`ip_key`), newer than a time.
-        case network
-
-        private static func sql(_ condition: String) -> String {
-            """
-            SELECT c.click_id, c.link_id, c.created_at, c.platform, c.os_version, c.device_class, c.screen_width, c.screen_height,
-                c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent
-            FROM clicks c
-            WHERE c.project_id = ? AND \(condition) AND c.is_bot = 0 AND c.claimed_at IS NULL
-            ORDER BY c.created_at DESC LIMIT ?
-            """
-        }
-
-        private static let byClickID = sql("c.click_id = ?")
-        private static let byIDFV = sql("c.idfv = ?")
-        private static let byAdvertisingID = sql("c.advertising_id = ?")
-        private static let byNetwork = sql("c.ip_key = ? AND c.created_at > ?")
-
-        var sql: String {
-            switch self {
-            case .clickID: Self.byClickID
-            case .idfv: Self.byIDFV
-            case .advertisingID: Self.byAdvertisingID
-            case .network: Self.byNetwork
-            }
-        }
-    }
-
-    static func candidates<each Value: SQLiteValue>(_ connection: SQLiteConnection, where filter: CandidateFilter,
-                                                    _ values: repeat each Value, projectID: String, window: Int,
-                                                    limit: Int) throws -> [CandidateClick] {
-        let statement = try connection.statement(filter.sql)
-        try statement.bind(projectID, repeat each values, limit)
-        var clicks: [CandidateClick] = []
-        var windows: [String: Int] = [:]
-        while try statement.step() {
-            let row = Row(statement: statement)
-            let ratio = row.optionalDouble(8)
-            clicks.append(CandidateClick(
-                clickID: row.string(0), linkID: row.optionalString(1), createdAt: Timestamp(milliseconds: row.int(2)),
-                platform: row.optionalString(3).flatMap(UserAgentInfo.Platform.init(rawValue:)), osVersion: row.optionalString(4),
-                deviceClass: row.optionalString(5).flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
-                screen: ScreenSize(points: row.optionalDouble(6), row.optionalDouble(7), scale: ratio),
-                timezone: row.optionalString(9), utcOffsetMinutes: row.optionalInt(10).map(Int.init),
-                languages: row.optionalString(11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(12),
-                windowHours: window))
-        }
-        statement.reset()
-        for index in clicks.indices {
-            guard let linkID = clicks[index].linkID else { continue }
-            if windows[linkID] == nil {
-                windows[linkID] = try connection.queryOne("""
-                    SELECT coalesce(l.attribution_window_hours, t.attribution_window_hours, ?)
-                    FROM links l LEFT JOIN templates t ON t.id = l.template_id WHERE l.id = ?
-                    """, window, linkID) { Int($0.int(0)) } ?? window
-            }
-            clicks[index].windowHours = windows[linkID]!
-        }
-        return clicks
     }
 
     public func find(id: String, projectID: String) throws -> StoredInstall? {

@@ -1,0 +1,30 @@
+/// The whole matching cascade for an install that tier 0 did not recognise (shared/spec/matching.md):
+/// the deterministic tier (install referrer, then IDFV, then advertising id), then the
+/// probabilistic tier over the same network's clicks, with every window narrowed by the install's
+/// own limit. It reads clicks through a `ClickSource` and decides; the caller stores the install and
+/// claims the click it names.
+public enum AttributionCascade {
+    /// Deterministic candidates read per identifier: more than one click per device id is rare.
+    static let deterministicCandidates = 20
+
+    /// - Parameter windowHoursLimit: narrows every click's window for this install (LinkForty's
+    ///   `attributionWindowHours`).
+    public static func attribute(_ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
+                                 clicks: some ClickSource) throws -> MatchResult {
+        func limited(_ candidates: [CandidateClick]) -> [CandidateClick] {
+            guard let limit = windowHoursLimit else { return candidates }
+            return candidates.map { var click = $0; click.windowHours = min(click.windowHours, limit); return click }
+        }
+        let byReferrer = try install.referrerClickID.flatMap { try clicks.click(referredBy: $0) }
+        let byIDFV = try install.idfv.map { try clicks.clicks(idfv: $0, limit: deterministicCandidates) } ?? []
+        let byAdvertisingID = try install.advertisingID.map { try clicks.clicks(advertisingID: $0, limit: deterministicCandidates) } ?? []
+        if let result = MatchingEngine.deterministic(install: install, byReferrer: byReferrer.map { limited([$0])[0] },
+                                                     byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID)) {
+            return result
+        }
+        guard let ipKey = install.ipKey else { return .organic }
+        let oldest = install.time.adding(seconds: -policy.probabilisticHorizonSeconds)
+        let sameNetwork = try clicks.clicks(network: ipKey, after: oldest, limit: policy.maxCandidates)
+        return MatchingEngine.probabilistic(install: install, candidates: limited(sameNetwork), policy: policy)
+    }
+}
