@@ -35,21 +35,43 @@ private struct Example: CustomTestStringConvertible, Sendable {
     var testDescription: String { "matching.md example #\(number)" }
 }
 
-/// Reads clicks as the store does (same IP key, not bots, unclaimed for tier 2; by idfv for tier 1), then runs the engine.
+/// A `ClickSource` over clicks held in memory, answering as the store does: unclaimed human clicks
+/// of the project, newest first, each with its window.
+struct InMemoryClicks: ClickSource {
+    struct Stored {
+        var click: CandidateClick
+        var ipKey: String?
+        var idfv: String?
+        var advertisingID: String?
+        var isBot = false
+        var claimed = false
+    }
+
+    var stored: [Stored]
+
+    private func usable(_ test: (Stored) -> Bool, limit: Int) -> [CandidateClick] {
+        Array(stored.filter { !$0.isBot && !$0.claimed && test($0) }.map(\.click).sorted { $0.createdAt > $1.createdAt }.prefix(limit))
+    }
+
+    func click(referredBy clickID: String) throws -> CandidateClick? { usable({ $0.click.clickID == clickID }, limit: 1).first }
+    func clicks(idfv: String, limit: Int) throws -> [CandidateClick] { usable({ $0.idfv == idfv }, limit: limit) }
+    func clicks(advertisingID: String, limit: Int) throws -> [CandidateClick] { usable({ $0.advertisingID == advertisingID }, limit: limit) }
+    func clicks(network ipKey: String, after: Timestamp, limit: Int) throws -> [CandidateClick] {
+        usable({ $0.ipKey == ipKey && $0.click.createdAt > after }, limit: limit)
+    }
+}
+
+/// The example's clicks in memory, run through the whole cascade (`AttributionCascade`).
 private func match(_ example: Example, policy: MatchingPolicy = MatchingPolicy()) -> MatchResult {
-    func candidate(_ click: ExampleClick) -> CandidateClick {
-        CandidateClick(clickID: click.id, linkID: "link-\(click.id)",
-                       createdAt: Timestamp(milliseconds: example.install.time.milliseconds - Int64(click.minutesBefore * 60_000)),
-                       platform: click.platform, osVersion: click.osVersion, deviceClass: click.device, screen: click.screen,
-                       timezone: click.timezone, languages: click.languages, userAgent: click.userAgent)
-    }
-    let usable = example.clicks.filter { !$0.isBot && !$0.claimed }
-    let byIDFV = usable.filter { $0.idfv != nil && $0.idfv == example.install.idfv }.map(candidate)
-    if let result = MatchingEngine.deterministic(install: example.install, byReferrer: nil, byIDFV: byIDFV, byAdvertisingID: []) {
-        return result
-    }
-    let sameIP = usable.filter { $0.ipKey == example.install.ipKey }.map(candidate)
-    return MatchingEngine.probabilistic(install: example.install, candidates: sameIP, policy: policy)
+    let source = InMemoryClicks(stored: example.clicks.map { click in
+        InMemoryClicks.Stored(
+            click: CandidateClick(clickID: click.id, linkID: "link-\(click.id)",
+                                  createdAt: Timestamp(milliseconds: example.install.time.milliseconds - Int64(click.minutesBefore * 60_000)),
+                                  platform: click.platform, osVersion: click.osVersion, deviceClass: click.device, screen: click.screen,
+                                  timezone: click.timezone, languages: click.languages, userAgent: click.userAgent),
+            ipKey: click.ipKey, idfv: click.idfv, isBot: click.isBot, claimed: click.claimed)
+    })
+    return try! AttributionCascade.attribute(example.install, windowHoursLimit: nil, policy: policy, clicks: source)
 }
 
 private func ipv6Key(_ text: String) -> String {
@@ -126,6 +148,36 @@ private let examples: [Example] = {
         #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "other"), among: known, now: now, policy: policy) == nil)
         // A fingerprint never merges two devices whose ids differ.
         #expect(MatchingEngine.sameInstall(InstallIdentity(deviceID: "IDFA-OTHER", fingerprint: "fp2"), among: known, now: now, policy: policy) == nil)
+    }
+
+    /// The cascade's order and windows, beyond the numbered examples.
+    @Test func theCascadePrefersTheReferrerThenTheIDFVAndNarrowsWindows() throws {
+        let now = Timestamp(milliseconds: 1_763_700_000_000)
+        func click(_ id: String, hoursBefore: Double, windowHours: Int = 168) -> CandidateClick {
+            CandidateClick(clickID: id, linkID: "l-\(id)", createdAt: now.adding(seconds: Int64(-hoursBefore * 3600)), platform: .android,
+                           windowHours: windowHours)
+        }
+        let source = InMemoryClicks(stored: [
+            .init(click: click("R", hoursBefore: 50), ipKey: "198.51.100.1"),
+            .init(click: click("V", hoursBefore: 2), ipKey: "198.51.100.1", idfv: "V-1"),
+            .init(click: click("N", hoursBefore: 0.5), ipKey: "203.0.113.9"),
+        ])
+        var install = InstallSignals(time: now, ipKey: "203.0.113.9", platform: .android)
+        install.referrerClickID = "R"
+        install.idfv = "V-1"
+        let policy = MatchingPolicy()
+        // The referrer wins over the IDFV and the same network.
+        #expect(try AttributionCascade.attribute(install, windowHoursLimit: nil, policy: policy, clicks: source).clickID == "R")
+        // An install's own window of 24 h puts the referrer's click (50 h old) out: the IDFV's is next.
+        let narrowed = try AttributionCascade.attribute(install, windowHoursLimit: 24, policy: policy, clicks: source)
+        #expect(narrowed.clickID == "V" && narrowed.matchType == .deterministic && narrowed.matchedFactors == ["idfv"])
+        // 1 h puts both out: the probabilistic tier takes the same network's click.
+        let network = try AttributionCascade.attribute(install, windowHoursLimit: 1, policy: policy, clicks: source)
+        #expect(network.clickID == "N" && network.matchType == .probabilistic && network.confidence == 0.85)
+        // A link's own window counts too: a 1-hour link's click made 2 hours ago does not attribute.
+        let shortLink = InMemoryClicks(stored: [.init(click: click("S", hoursBefore: 2, windowHours: 1), ipKey: "203.0.113.9")])
+        #expect(try AttributionCascade.attribute(InstallSignals(time: now, ipKey: "203.0.113.9", platform: .android),
+                                                 windowHoursLimit: nil, policy: policy, clicks: shortLink) == .organic)
     }
 
     @Test func minConfidenceAndDecayComeFromThePolicy() {
