@@ -8,13 +8,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     let peer: SocketAddress?
     /// Opened only to answer 503 because the server is full.
     let isRejection: Bool
-    /// Whether the connection sits idle between requests, for the accepting thread to pick
-    /// connections to reap when the server is full. Written on the loop after every batch of
-    /// actions and every flush; a stale value only makes `closeIfIdle` check again on the loop.
-    private let idleFlag = Atomic<Bool>(false)
-    var looksIdle: Bool { idleFlag.load(ordering: .relaxed) }
     /// Set by the accepting thread when it picks this connection to close (`closeIfIdle`), so the
-    /// same connection is not picked again for another admission before its close lands.
+    /// same connection is not picked again for another admission before its close lands. Whether
+    /// it is idle is known only on its loop: publishing that after every flush cost /health ~7%.
     let reapRequested = Atomic<Bool>(false)
     private let loop: EventLoop
     private let context: ConnectionContext
@@ -32,6 +28,8 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     /// Actions not yet carried out, and whether `perform` is draining them (see `perform`).
     private var actionQueue: [ConnectionStateMachine.Action] = []
+    /// The batch being carried out while `actionQueue` collects the next (kept for its capacity).
+    private var spareActionQueue: [ConnectionStateMachine.Action] = []
     private var performing = false
     private var readSuspended = false
     private var inputEnded = false
@@ -67,10 +65,10 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
                 return
             }
             registered = true
-            publishIdleness()
             if let rejection {
+                // The server's own constant 503: its headers always serialize.
                 let bytes = ResponseSerializer.serialize(rejection, dateLine: HTTPDateCache.shared.headerLine(),
-                                                         omitBody: false, close: true, keepAliveHTTP10: false)
+                                                         omitBody: false, close: true, keepAliveHTTP10: false) ?? []
                 perform([.write(bytes), .close])
             }
         }
@@ -99,10 +97,6 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         }
     }
 
-    private func publishIdleness() {
-        let idle = !tornDown && lingerDeadline == nil && output.isEmpty && machine.isIdle
-        if idleFlag.load(ordering: .relaxed) != idle { idleFlag.store(idle, ordering: .relaxed) }
-    }
 
     // MARK: - Events from the loop
 
@@ -202,13 +196,34 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     /// burst of pipelined requests, and the writes in order). Reading is set from the machine's
     /// state once the queue is empty.
     private func perform(_ actions: [ConnectionStateMachine.Action]) {
-        actionQueue.append(contentsOf: actions)
-        guard !performing else { return }
+        if performing {
+            // Only a dispatch can nest (an inline handler answers inside it): a batch with one waits
+            // its turn, so the stack stays flat through a burst. Any other batch goes now, unless
+            // batches are already waiting (its writes must follow theirs).
+            if actionQueue.isEmpty, !actions.contains(where: { if case .dispatch = $0 { true } else { false } }) {
+                carryOut(actions)
+            } else {
+                actionQueue.append(contentsOf: actions)
+            }
+            return
+        }
         performing = true
-        var next = 0
-        drain: while next < actionQueue.count, !tornDown {
-            let action = actionQueue[next]
-            next += 1
+        carryOut(actions)
+        // What handlers answering inline queued meanwhile, batch after batch, oldest first.
+        while !actionQueue.isEmpty, !tornDown {
+            swap(&actionQueue, &spareActionQueue)
+            carryOut(spareActionQueue)
+            spareActionQueue.removeAll(keepingCapacity: true)
+        }
+        actionQueue.removeAll(keepingCapacity: true)
+        performing = false
+        if !tornDown { syncReading() }
+        flushOutput()
+    }
+
+    private func carryOut(_ actions: [ConnectionStateMachine.Action]) {
+        for action in actions {
+            guard !tornDown else { return }
             switch action {
             case .dispatch(var request, let sequence):
                 request.remoteAddress = peer
@@ -224,15 +239,11 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
                 closeWhenFlushed = true
             case .abort:
                 teardown()
-                break drain
+                return
             case .refusedResponse(let problem):
                 context.onRefusedResponse(problem)
             }
         }
-        actionQueue.removeAll(keepingCapacity: actionQueue.capacity <= 64)
-        performing = false
-        if !tornDown { syncReading() }
-        flushOutput()
     }
 
     private func dispatch(_ request: HTTPRequest, sequence: UInt64) {
@@ -297,7 +308,6 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         if closeWhenFlushed, lingerDeadline == nil {
             startLingering()
         }
-        publishIdleness()
     }
 
     /// After our last response: half-close, then read and discard until the client closes or the

@@ -208,16 +208,19 @@ public struct ConnectionStateMachine {
     // MARK: - Writing responses
 
     private mutating func flush(now: UInt64, into actions: inout [Action]) {
-        while var response = ready.removeValue(forKey: nextToWrite) {
+        while let response = ready.removeValue(forKey: nextToWrite) {
             let request = pending.removeValue(forKey: nextToWrite)!
-            if let problem = ResponseSerializer.headerProblem(response.headers) {
-                actions.append(.refusedResponse(problem))
-                response = ResponseSerializer.refusedResponse
-            }
             nextToWrite += 1
             let close = request.closeAfter || response.closesConnection || (!acceptingRequests && pending.isEmpty)
-            let bytes = ResponseSerializer.serialize(response, dateLine: dateLine(), omitBody: request.isHead,
-                                                     close: close, keepAliveHTTP10: request.keepAliveHTTP10 && !close)
+            var serialized = ResponseSerializer.serialize(response, dateLine: dateLine(), omitBody: request.isHead,
+                                                          close: close, keepAliveHTTP10: request.keepAliveHTTP10 && !close)
+            if serialized == nil {
+                // A header value with CR/LF/NUL would split the response: a 500 goes out instead.
+                actions.append(.refusedResponse(ResponseSerializer.headerProblem(response.headers) ?? "invalid header"))
+                serialized = ResponseSerializer.serialize(ResponseSerializer.refusedResponse, dateLine: dateLine(), omitBody: request.isHead,
+                                                          close: close, keepAliveHTTP10: request.keepAliveHTTP10 && !close)
+            }
+            let bytes = serialized!
             actions.append(.write(bytes))
             outputFlushed = false
             if writeDeadline == nil { writeDeadline = now + limits.writeTimeout.nanoseconds }

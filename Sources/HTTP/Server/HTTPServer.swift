@@ -134,13 +134,15 @@ public final class HTTPServer: Sendable {
             let served = state.connections.count - state.rejecting
             if served < limits.maxConnections { return (.serve, loops, []) }
             // Full: make room by closing idle connections of the client holding the most, if that
-            // is someone else. Each admission past the cap is paid for by closes not already
-            // asked for, so the count comes back under the cap; it never goes a sixteenth over.
+            // is someone else. Each admission past the cap asks for closes not already asked for,
+            // so the count comes back under the cap; it never goes a sixteenth over.
             guard served < limits.maxConnections + max(1, limits.maxConnections / 16),
                   let busiest = state.byClient.max(by: { $0.value.count < $1.value.count }),
                   busiest.value.count > own + 1 else { return (rejectOrDrop, loops, []) }
+            // Whether a connection is idle is known on its loop only: `closeIfIdle` leaves a busy
+            // one open (and pickable again), and the ceiling above bounds what that lets through.
             func victims(_ connections: [ObjectIdentifier: Connection]) -> [Connection] {
-                Array(connections.values.lazy.filter { $0.looksIdle && !$0.reapRequested.load(ordering: .relaxed) }.prefix(4))
+                Array(connections.values.lazy.filter { !$0.reapRequested.load(ordering: .relaxed) }.prefix(4))
             }
             var idle = victims(busiest.value)
             if idle.isEmpty {
