@@ -7,7 +7,7 @@ enum ResponseSerializer {
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// Why a response's header section cannot be sent as it is, or nil: a field name with a control
-    /// character, or a value with CR, LF, NUL or another control (RFC 9110 §5.1, §5.5). A value with CRLF
+    /// character, space or colon, or a value with CR, LF, NUL or another control (RFC 9110 §5.1, §5.5). A value with CRLF
     /// would end the field early and let its remainder become headers or a second response
     /// (response splitting), so such a response is never written.
     static func headerProblem(_ headers: HTTPHeaders) -> String? {
@@ -24,26 +24,28 @@ enum ResponseSerializer {
     // time (reading the Strings again cost ~700 instructions a response, a byte-by-byte check ~550;
     // this ~100, callgrind on 20,000 /health requests).
 
-    /// A header name with no control character (HTAB included) and no DEL.
-    private static func isToken(_ name: ArraySlice<UInt8>) -> Bool {
-        !name.isEmpty && hasNoControls(name, allowingTab: false)
-    }
+    /// A header name with no control character (HTAB included), DEL, space or colon: nothing
+    /// that could end the name or the field early.
+    private static func isToken(_ name: ArraySlice<UInt8>) -> Bool { !name.isEmpty && isClean(name, name: true) }
 
     /// field-vchar / SP / HTAB / obs-text: every byte but the controls other than HTAB, and DEL.
-    private static func isFieldValue(_ value: ArraySlice<UInt8>) -> Bool { hasNoControls(value, allowingTab: true) }
+    private static func isFieldValue(_ value: ArraySlice<UInt8>) -> Bool { isClean(value, name: false) }
 
-    private static func hasNoControls(_ slice: ArraySlice<UInt8>, allowingTab: Bool) -> Bool {
+    private static func isClean(_ slice: ArraySlice<UInt8>, name: Bool) -> Bool {
         slice.withUnsafeBufferPointer { bytes in
+            func allowed(_ byte: UInt8) -> Bool {
+                name ? byte > 0x20 && byte != 0x7F && byte != UInt8(ascii: ":") : (byte >= 0x20 || byte == 0x09) && byte != 0x7F
+            }
             let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            func allowed(_ byte: UInt8) -> Bool { (byte >= 0x20 || (allowingTab && byte == 0x09)) && byte != 0x7F }
+            /// Whether some byte of `word` is zero (the classic test on 64 bits).
+            func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+            let lowest: UInt64 = name ? 0x21 : 0x20
             var index = 0
-            // A word is clean when no byte is below 0x20 and none is 0x7F ("has a byte below n" and
-            // "has a zero byte" tests on 64 bits); a word that fails is looked at byte by byte.
+            // A word that might hold a refused byte is looked at byte by byte (HTAB is allowed in values).
             while index + 8 <= bytes.count {
                 let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                let below0x20 = (word &- ones &* 0x20) & ~word & highs
-                let del = word ^ (ones &* 0x7F)
-                if below0x20 | ((del &- ones) & ~del & highs) != 0 {
+                let below = (word &- ones &* lowest) & ~word & highs != 0
+                if below || hasZero(word ^ (ones &* 0x7F)) || (name && hasZero(word ^ (ones &* 0x3A))) {
                     for byte in bytes[index..<(index + 8)] where !allowed(byte) { return false }
                 }
                 index += 8
