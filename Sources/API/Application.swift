@@ -34,10 +34,10 @@ public enum Application {
     public static func makeResponder(services: Services, rateLimit: RateLimiter.Settings?, log: RequestLog? = nil,
                                      openConnections: @escaping @Sendable () -> Int = { 0 }) -> any HTTPResponder {
         let router = makeRouter(services: services, openConnections: openConnections)
-        let limited: any HTTPResponder = rateLimit.map {
+        let limited: any RoutedResponder = rateLimit.map {
             RateLimitedResponder(inner: router, limiter: RateLimiter(settings: $0), clientIP: services.clientIP)
         } ?? router
-        return ObservedResponder(inner: limited, router: router, metrics: services.metrics, log: log, services: services)
+        return ObservedResponder(inner: limited, metrics: services.metrics, log: log, services: services)
     }
 
     /// Store refusals are the client's to fix (409/404); anything else is ours (500, no details).

@@ -5,15 +5,13 @@ import Attribution
 /// The outermost responder: times every request, counts it by route pattern and status for
 /// `/metrics`, and logs it.
 public struct ObservedResponder: HTTPResponder {
-    let inner: any HTTPResponder
-    let router: Router
+    let inner: any RoutedResponder
     let metrics: Metrics
     let log: RequestLog?
     let services: Services
 
-    public init(inner: any HTTPResponder, router: Router, metrics: Metrics, log: RequestLog?, services: Services) {
+    public init(inner: any RoutedResponder, metrics: Metrics, log: RequestLog?, services: Services) {
         self.inner = inner
-        self.router = router
         self.metrics = metrics
         self.log = log
         self.services = services
@@ -21,12 +19,14 @@ public struct ObservedResponder: HTTPResponder {
 
     public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let route = router.pattern(method: request.method, path: request.path) ?? "unmatched"
-        // Health probes arrive every few seconds from orchestrators: counted, not logged.
-        let isProbe = route.hasPrefix("/health") || route == "/api/sdk/v1/health"
-        let metrics = self.metrics, log = isProbe ? nil : self.log, services = self.services
-        inner.respond(to: request) { response in
+        let metrics = self.metrics, services = self.services, requestLog = self.log
+        // The router says which pattern answered: the path is matched once per request.
+        inner.respond(to: request) { response, pattern in
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
+            let route = pattern ?? "unmatched"
+            // Health probes arrive every few seconds from orchestrators: counted, not logged.
+            let isProbe = route.hasPrefix("/health") || route == "/api/sdk/v1/health"
+            let log = isProbe ? nil : requestLog
             metrics.recordRequest(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
             log?.record(method: request.method.rawValue, route: route, status: response.status.code, microseconds: Int(elapsed / 1000),
                         bytes: response.body.count, ip: services.clientIP.clientAddress(of: request)?.ipString)

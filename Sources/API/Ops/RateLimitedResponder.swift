@@ -3,24 +3,24 @@ public import HTTP
 
 /// Puts the per-IP limit in front of the application's public endpoints. The admin API and health
 /// probes are exempt (operators and orchestrators must always get through).
-public struct RateLimitedResponder: HTTPResponder {
-    let inner: any HTTPResponder
+public struct RateLimitedResponder: RoutedResponder {
+    let inner: Router
     let limiter: RateLimiter
     let clientIP: ClientIPResolver
     let now: @Sendable () -> UInt64
 
-    public init(inner: any HTTPResponder, limiter: RateLimiter, clientIP: ClientIPResolver) {
+    public init(inner: Router, limiter: RateLimiter, clientIP: ClientIPResolver) {
         self.init(inner: inner, limiter: limiter, clientIP: clientIP, now: { DispatchTime.now().uptimeNanoseconds })
     }
 
-    init(inner: any HTTPResponder, limiter: RateLimiter, clientIP: ClientIPResolver, now: @escaping @Sendable () -> UInt64) {
+    init(inner: Router, limiter: RateLimiter, clientIP: ClientIPResolver, now: @escaping @Sendable () -> UInt64) {
         self.inner = inner
         self.limiter = limiter
         self.clientIP = clientIP
         self.now = now
     }
 
-    public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+    public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse, _ pattern: String?) -> Void) {
         let path = request.path
         let exempt = path.hasPrefix("/admin/") || path == "/health" || path.hasPrefix("/health/") || path == "/metrics"
         guard !exempt, let client = clientIP.clientAddress(of: request),
@@ -34,6 +34,7 @@ public struct RateLimitedResponder: HTTPResponder {
             ? Envelope.error(.tooManyRequests, message)
             : ErrorBody.response(status: .tooManyRequests, code: "rate_limited", message: message)
         response.headers.add("Retry-After", String(seconds))
-        completion(response)
+        // Refused before routing: the pattern is looked up for the metrics only on this rare path.
+        completion(response, inner.pattern(method: request.method, path: request.path))
     }
 }

@@ -2,7 +2,7 @@ import Dispatch
 
 /// An immutable route tree. Matching walks one node per path segment; literal children are tried
 /// before the parameter child, with backtracking, so the most specific route wins.
-public final class Router: HTTPResponder {
+public final class Router: RoutedResponder {
     final class Node: Sendable {
         let literals: [String: Node]
         let parameter: Node?
@@ -124,18 +124,19 @@ public final class Router: HTTPResponder {
 
     // MARK: - HTTPResponder
 
-    public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+    public func respond(to request: HTTPRequest, completion routed: @escaping @Sendable (HTTPResponse, _ pattern: String?) -> Void) {
         var request = request
         switch match(method: request.method, path: request.path) {
         case .notFound:
-            completion(notFound(request))
+            routed(notFound(request), nil)
         case .methodNotAllowed(let allow):
             var response = ErrorBody.response(status: .methodNotAllowed, code: "method_not_allowed",
                                               message: "\(request.method) is not allowed here; allowed: \(allow)")
             response.headers.add("Allow", allow)
-            completion(response)
-        case .found(let handler, _, let parameters):
+            routed(response, nil)
+        case .found(let handler, let pattern, let parameters):
             request.pathParameters = parameters
+            let completion: @Sendable (HTTPResponse) -> Void = { routed($0, pattern) }
             switch handler {
             case .inline(let handle):
                 do {

@@ -5,3 +5,15 @@
 public protocol HTTPResponder: Sendable {
     func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void)
 }
+
+/// A responder that also says which route pattern answered (nil when none matched), so an
+/// observer counting requests by route need not match the path a second time.
+public protocol RoutedResponder: HTTPResponder {
+    func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse, _ pattern: String?) -> Void)
+}
+
+extension RoutedResponder {
+    public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        respond(to: request) { response, _ in completion(response) }
+    }
+}
