@@ -16,7 +16,14 @@ public final class ProjectCache: @unchecked Sendable {
     var byKey: [[UInt8]: Project] = [:]
     private var byToken: [[UInt8]: Project] = [:]
     private var byID: [String: Project] = [:]
+    /// Signing-key secrets by project and key id (Linkrunner signed requests look one up each).
+    private var signingSecrets: [SigningKeyID: String] = [:]
     private var generation = 0
+
+    private struct SigningKeyID: Hashable {
+        let projectID: String
+        let keyID: String
+    }
     private let capacity = 10_000
 
     public init() {}
@@ -29,12 +36,23 @@ public final class ProjectCache: @unchecked Sendable {
         try lookup(Secrets.sha256(token), in: \.byToken) { try repository.project(forToken: token) }
     }
 
+    func signingSecret(keyID: String, projectID: String, repository: SigningKeyRepository) throws -> String? {
+        try cached(SigningKeyID(projectID: projectID, keyID: keyID), in: \.signingSecrets) {
+            try repository.secret(keyID: keyID, projectID: projectID)
+        }
+    }
+
     func project(forID id: String, repository: ProjectRepository) throws -> Project? {
         try lookup(id, in: \.byID) { try repository.find(id: id) }
     }
 
     func lookup<Key: Hashable>(_ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Project]>,
                                        load: () throws -> Project?) throws -> Project? {
+        try cached(hash, in: table, load: load)
+    }
+
+    private func cached<Key: Hashable, Value>(_ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Value]>,
+                                              load: () throws -> Value?) throws -> Value? {
         lock.lock()
         if let project = self[keyPath: table][hash] {
             lock.unlock()
@@ -43,13 +61,13 @@ public final class ProjectCache: @unchecked Sendable {
         let startedAt = generation
         lock.unlock()
         // Misses are not cached: a wrong key must not fill memory, and a new key works at once.
-        guard let project = try load() else { return nil }
+        guard let value = try load() else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        guard generation == startedAt else { return project }
+        guard generation == startedAt else { return value }
         if self[keyPath: table].count >= capacity { self[keyPath: table].removeAll() }
-        self[keyPath: table][hash] = project
-        return project
+        self[keyPath: table][hash] = value
+        return value
     }
 
     public func invalidateAll() {
@@ -57,6 +75,7 @@ public final class ProjectCache: @unchecked Sendable {
         byKey.removeAll()
         byToken.removeAll()
         byID.removeAll()
+        signingSecrets.removeAll()
         generation += 1
         lock.unlock()
     }

@@ -211,8 +211,11 @@ enum LinkrunnerRoutes {
     }
 
     /// Registers `POST /api/client/{name}`: decode, authenticate by token, run, wrap in the envelope.
-    static func endpoint(_ name: String, in router: inout RouterBuilder, services: Services, _ handler: @escaping Handler) {
-        router.on(.post, "/api/client/\(name)", .deferred { request, done in
+    /// - Parameter pooled: the whole endpoint runs on the handler pool (its reads may block);
+    ///   otherwise the checks run where the request was read and `handler` must not block.
+    static func endpoint(_ name: String, in router: inout RouterBuilder, services: Services, pooled: Bool = false,
+                         _ handler: @escaping Handler) {
+        let handle: @Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void = { request, done in
             let call: Call
             do {
                 let body = try JSONFields(request)
@@ -222,7 +225,9 @@ enum LinkrunnerRoutes {
                 guard let project = try services.projectCache.project(forToken: token, repository: services.projects) else {
                     return done(.success(Envelope.error(.unauthorized, "unknown project token")))
                 }
-                try RequestSignature.check(request, project: project, keys: services.signingKeys, now: services.clock.now())
+                try RequestSignature.check(request, project: project, secret: { keyID in
+                    try services.projectCache.signingSecret(keyID: keyID, projectID: project.id, repository: services.signingKeys)
+                }, now: services.clock.now())
                 call = Call(request: request, body: body, project: project, services: services)
             } catch {
                 return done(.success(services.reported(Envelope.from(error), for: error, to: request)))
@@ -233,14 +238,13 @@ enum LinkrunnerRoutes {
                 case .failure(let error): done(.success(services.reported(Envelope.from(error), for: error, to: call.request)))
                 }
             }
-        })
+        }
+        router.on(.post, "/api/client/\(name)", pooled ? .pooled(handle) : .deferred(handle))
     }
 
-    /// An endpoint whose work is quick reads and acknowledged writes: run it off the I/O queue.
+    /// An endpoint whose work is quick reads and acknowledged writes: run on the handler pool.
     static func sync(_ name: String, in router: inout RouterBuilder, services: Services,
                      _ body: @escaping @Sendable (Call) throws -> [String: JSONValue]) {
-        endpoint(name, in: &router, services: services) { call, done in
-            DispatchQueue.global(qos: .userInitiated).async { done(Result { try body(call) }) }
-        }
+        endpoint(name, in: &router, services: services, pooled: true) { call, done in done(Result { try body(call) }) }
     }
 }

@@ -10,7 +10,9 @@ enum RequestSignature {
     static let maximumSkewMilliseconds: Int64 = 5 * 60 * 1000
 
     /// Throws 401 unless the request is acceptable under the project's `signing` mode.
-    static func check(_ request: HTTPRequest, project: Project, keys: SigningKeyRepository, now: Timestamp) throws {
+    /// - Parameter secret: the secret of a key id of the project (cached with the projects), nil
+    ///   when the project has no such active key.
+    static func check(_ request: HTTPRequest, project: Project, secret: (String) throws -> String?, now: Timestamp) throws {
         let mode = project.settings.signing
         guard mode != .off else { return }
         let signature = request.headers["x-Signature"]
@@ -27,7 +29,7 @@ enum RequestSignature {
               skew.magnitude <= UInt64(maximumSkewMilliseconds) else {
             throw unauthorized("x-Timestamp is missing or more than 5 minutes from the server's time")
         }
-        guard let secret = try keys.secret(keyID: keyID, projectID: project.id) else { throw unauthorized("unknown signing key") }
+        guard let secret = try secret(keyID) else { throw unauthorized("unknown signing key") }
         let expected = sign(body: request.body, timestamp: timestampText, secret: secret)
         guard Secrets.constantTimeEquals(Array(expected.utf8), Array(signature.utf8)) else { throw unauthorized("bad request signature") }
     }

@@ -7,4 +7,7 @@ public enum RouteHandler: Sendable {
     case inline(@Sendable (HTTPRequest) throws -> HTTPResponse)
     /// Answers later through the completion, from any thread; must not block before returning.
     case deferred(@Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void)
+    /// Runs on the handler pool, like `.sync`, and answers through the completion, from any thread:
+    /// for handlers that read before they queue a write whose commit answers.
+    case pooled(@Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void)
 }

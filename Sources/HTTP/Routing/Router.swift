@@ -44,7 +44,7 @@ public final class Router: RoutedResponder {
     }
 
     private let root: Node
-    /// Where `.sync` handlers run, off the connections' I/O queues.
+    /// Where `.sync` and `.pooled` handlers run, off the event loops: the server's one handler pool.
     private let handlerQueue = DispatchQueue(label: "attributiond.handlers", qos: .userInitiated, attributes: .concurrent)
     private let reserved: Set<String>
     private let notFound: @Sendable (HTTPRequest) -> HTTPResponse
@@ -161,6 +161,17 @@ public final class Router: RoutedResponder {
                     switch result {
                     case .success(let response): completion(response)
                     case .failure(let error): completion(errorResponse(error, request))
+                    }
+                }
+            case .pooled(let handle):
+                let errorResponse = self.errorResponse
+                let request = request
+                handlerQueue.async {
+                    handle(request) { result in
+                        switch result {
+                        case .success(let response): completion(response)
+                        case .failure(let error): completion(errorResponse(error, request))
+                        }
                     }
                 }
             }
