@@ -89,11 +89,7 @@ struct InstallBody: Decodable {
         }
         let client = services.clientIP.clientAddress(of: request)
         let agent = UserAgentParser.parse(userAgent)
-        let platform: UserAgentInfo.Platform? = switch platform?.lowercased() {
-        case "ios", "ipados": .ios
-        case "android": .android
-        default: agent.platform == .bot || agent.platform == .desktop ? nil : agent.platform
-        }
+        let platform = UserAgentInfo.Platform(declared: platform) ?? (agent.platform == .bot || agent.platform == .desktop ? nil : agent.platform)
         // Signals that do not parse are left out rather than failing the install report.
         let zone = timezone.flatMap { TimeZoneNames.isValid($0) ? $0 : nil }
         let languageTag = language.flatMap { LanguageTag.isPlausible(String($0.prefix(35))) ? String($0.prefix(35)) : nil }

@@ -32,28 +32,22 @@ enum ResolveRoutes {
             fingerprint[item.name] = String(item.value.prefix(128))
         }
         let agent = UserAgentParser.parse(request.headers["User-Agent"])
-        let platform: UserAgentInfo.Platform? = switch fingerprint["fp_platform"]?.lowercased() {
-        case "ios", "ipados": .ios
-        case "android": .android
-        default: agent.platform == .bot ? nil : agent.platform
-        }
-        let client = services.clientIP.clientAddress(of: request)
+        let platform = UserAgentInfo.Platform(declared: fingerprint["fp_platform"]) ?? (agent.platform == .bot ? nil : agent.platform)
         let utm = target.utm.overridden(by: ClickQuery.utm(queryItems))
-        let clickID = TimeOrderedID.secure(at: now)
         // Screens from the SDK are native pixels: stored with a pixel ratio of 1, so that
         // width × ratio is pixels for every click.
         let width = fingerprint["fp_sw"].flatMap(Double.init).flatMap { (1...20_000).contains($0) ? $0 : nil }
         let height = fingerprint["fp_sh"].flatMap(Double.init).flatMap { (1...20_000).contains($0) ? $0 : nil }
         let language = fingerprint["fp_lang"].flatMap { LanguageTag.isPlausible($0) ? $0 : nil }
-        services.clicks.record(Click(
-            clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,
-            ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { $0.prefix(characters: 1024) },
-            acceptLanguage: request.headers["Accept-Language"].map { $0.prefix(characters: 256) }, query: ClickQuery.kept(queryItems), utm: utm,
-            platform: platform, osVersion: fingerprint["fp_pv"] ?? agent.osVersion, deviceClass: agent.deviceClass,
-            isBot: false, screenWidth: width, screenHeight: height, pixelRatio: width == nil && height == nil ? nil : 1,
-            timezone: fingerprint["fp_tz"].flatMap { TimeZoneNames.isValid($0) ? $0 : nil },
-            languages: language.map { [$0] } ?? Click.languages(fromAcceptLanguage: request.headers["Accept-Language"])))
-        services.metrics.recordClick()
+        let clickID = ClickRecorder(services: services).record(at: now, for: request) { clickID, ip, ipKey in
+            Click(clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,
+                  ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: request.headers["Accept-Language"],
+                  query: ClickQuery.kept(queryItems), utm: utm, platform: platform, osVersion: fingerprint["fp_pv"] ?? agent.osVersion,
+                  deviceClass: agent.deviceClass, isBot: false, screenWidth: width, screenHeight: height,
+                  pixelRatio: width == nil && height == nil ? nil : 1,
+                  timezone: fingerprint["fp_tz"].flatMap { TimeZoneNames.isValid($0) ? $0 : nil },
+                  languages: language.map { [$0] } ?? Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]))
+        }
         var response = try HTTPResponse.json(DeepLinkData(target: target, utm: utm, clickID: clickID, clickedAt: now), encoder: JSONCoders.encoder)
         response.headers.add("X-Click-Id", clickID)
         return response

@@ -24,16 +24,15 @@ enum DeeplinkHandling {
         let services = call.services
         let device = try call.deviceData()
         let now = call.now
-        let client = services.clientIP.clientAddress(of: call.request)
         let platform = device.platform(declared: try call.body.string("platform"))
-        let clickID = TimeOrderedID.secure(at: now)
-        services.clicks.record(Click(
-            clickID: clickID, projectID: call.project.id, linkID: target.link.id, source: .app, createdAt: now, ip: client?.ipString,
-            ipKey: client?.matchingKey, userAgent: device.userAgent, query: [:], utm: target.utm, platform: platform,
-            osVersion: device.systemVersion, deviceClass: Normalize.deviceClass(model: device.model, platform: platform),
-            screenWidth: device.screenPoints?.width, screenHeight: device.screenPoints?.height, pixelRatio: device.screenPoints?.scale,
-            timezone: device.timezone, utcOffsetMinutes: device.utcOffsetMinutes,
-            languages: [device.locale, device.language].compactMap { $0 }, idfv: device.idfv, advertisingID: device.advertisingID))
+        let clickID = ClickRecorder(services: services).record(at: now, for: call.request) { clickID, ip, ipKey in
+            Click(clickID: clickID, projectID: call.project.id, linkID: target.link.id, source: .app, createdAt: now, ip: ip,
+                  ipKey: ipKey, userAgent: device.userAgent, query: [:], utm: target.utm, platform: platform,
+                  osVersion: device.systemVersion, deviceClass: Normalize.deviceClass(model: device.model, platform: platform),
+                  screenWidth: device.screenPoints?.width, screenHeight: device.screenPoints?.height, pixelRatio: device.screenPoints?.scale,
+                  timezone: device.timezone, utcOffsetMinutes: device.utcOffsetMinutes,
+                  languages: [device.locale, device.language].compactMap { $0 }, idfv: device.idfv, advertisingID: device.advertisingID)
+        }
         var data: [String: JSONValue] = [
             "deeplink": .string(target.deepLink(base: LinkURLs.base(for: call.request, services: services))),
             "is_linkrunner": .bool(true),

@@ -73,15 +73,11 @@ struct DeviceData: Sendable {
     }
 
     func platform(declared: String?) -> UserAgentInfo.Platform? {
-        switch declared?.uppercased() {
-        case "IOS": return .ios
-        case "ANDROID": return .android
-        default:
-            // Cross-platform wrappers (FLUTTER, EXPO): tell by what the device sent.
-            if idfv != nil || model?.lowercased().hasPrefix("iphone") == true || model?.lowercased().hasPrefix("ipad") == true { return .ios }
-            if let agent = userAgent { let parsed = UserAgentParser.parse(agent).platform; return parsed == .bot ? nil : parsed }
-            return nil
-        }
+        if let platform = UserAgentInfo.Platform(declared: declared) { return platform }
+        // Cross-platform wrappers (FLUTTER, EXPO): tell by what the device sent.
+        if idfv != nil || model?.lowercased().hasPrefix("iphone") == true || model?.lowercased().hasPrefix("ipad") == true { return .ios }
+        if let agent = userAgent { let parsed = UserAgentParser.parse(agent).platform; return parsed == .bot ? nil : parsed }
+        return nil
     }
 
     func signals(time: Timestamp, ipKey: String?, declaredPlatform: String?) -> InstallSignals {

@@ -28,19 +28,17 @@ enum ClickRoutes {
         // HEAD is what link checkers and preview fetchers send; no person is behind it.
         let isBot = agent.isBot || request.method == .head
         let platform: UserAgentInfo.Platform = isBot ? .bot : agent.platform
-        let client = services.clientIP.clientAddress(of: request)
         let queryItems = request.queryItems
         let utm = target.utm.overridden(by: ClickQuery.utm(queryItems))
         let acceptLanguage = request.headers["Accept-Language"]
-        let clickID = TimeOrderedID.secure(at: now)
-        services.clicks.record(countTowardLimit: target.link.maxClicks != nil, Click(
-            clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
-            ip: client?.ipString, ipKey: client?.matchingKey, userAgent: request.headers["User-Agent"].map { $0.prefix(characters: 1024) },
-            acceptLanguage: acceptLanguage.map { $0.prefix(characters: 256) }, referer: request.headers["Referer"].map { $0.prefix(characters: 1024) },
-            query: ClickQuery.kept(queryItems), utm: utm, platform: platform, osVersion: agent.osVersion, deviceClass: agent.deviceClass,
-            isBot: isBot, languages: Click.languages(fromAcceptLanguage: acceptLanguage)))
+        let clickID = ClickRecorder(services: services).record(at: now, for: request, countTowardLimit: target.link.maxClicks != nil) { clickID, ip, ipKey in
+            Click(clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
+                  ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: acceptLanguage,
+                  referer: request.headers["Referer"], query: ClickQuery.kept(queryItems), utm: utm, platform: platform,
+                  osVersion: agent.osVersion, deviceClass: agent.deviceClass, isBot: isBot,
+                  languages: Click.languages(fromAcceptLanguage: acceptLanguage))
+        }
         if !isBot { entry.clicks.add(1, ordering: .relaxed) }
-        services.metrics.recordClick()
 
         let clickHeader: HTTPHeaders = ["X-Click-Id": clickID]
         switch target.response(for: platform, clickID: clickID, utm: utm) {

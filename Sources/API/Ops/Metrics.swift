@@ -60,7 +60,7 @@ public final class Metrics: @unchecked Sendable {
         cumulative += counts[Self.durationBuckets.count]
         out += "attributiond_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
         out += "attributiond_http_request_duration_seconds_sum \(sum)\nattributiond_http_request_duration_seconds_count \(cumulative)\n"
-        out += "# HELP attributiond_clicks_recorded_total Clicks recorded (links and resolve).\n# TYPE attributiond_clicks_recorded_total counter\n"
+        out += "# HELP attributiond_clicks_recorded_total Clicks recorded (link taps, LinkForty resolves, Linkrunner app opens).\n# TYPE attributiond_clicks_recorded_total counter\n"
         out += "attributiond_clicks_recorded_total \(clicks.load(ordering: .relaxed))\n"
         out += "# HELP attributiond_installs_total New installs by match type.\n# TYPE attributiond_installs_total counter\n"
         for type in ["deterministic", "probabilistic", "none"] {

@@ -5,6 +5,13 @@ import Synchronization
 public struct Click: Sendable, Equatable {
     public enum Source: String, Sendable { case link, resolve, app }
 
+    /// How much of each client-sent text a click keeps, whichever path recorded it.
+    public enum Limits {
+        public static let userAgent = 1024
+        public static let acceptLanguage = 256
+        public static let referer = 1024
+    }
+
     public var clickID: String
     public var projectID: String
     public var linkID: String?
@@ -46,9 +53,9 @@ public struct Click: Sendable, Equatable {
         self.createdAt = createdAt
         self.ip = ip
         self.ipKey = ipKey
-        self.userAgent = userAgent
-        self.acceptLanguage = acceptLanguage
-        self.referer = referer
+        self.userAgent = userAgent.map { $0.prefix(characters: Limits.userAgent) }
+        self.acceptLanguage = acceptLanguage.map { $0.prefix(characters: Limits.acceptLanguage) }
+        self.referer = referer.map { $0.prefix(characters: Limits.referer) }
         self.query = query
         self.utm = utm
         self.platform = platform

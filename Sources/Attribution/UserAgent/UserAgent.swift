@@ -2,7 +2,19 @@ import Foundation
 
 /// What a click's (or an app's) User-Agent says about the device.
 public struct UserAgentInfo: Sendable, Equatable {
-    public enum Platform: String, Sendable, CaseIterable { case ios, android, desktop, bot }
+    public enum Platform: String, Sendable, CaseIterable {
+        case ios, android, desktop, bot
+
+        /// The platform an SDK names (`iOS`, `IOS`, `iPadOS`, `Android`, any case); nil for others
+        /// (cross-platform wrappers such as `FLUTTER`), which callers tell from other signals.
+        public init?(declared name: String?) {
+            switch name?.lowercased() {
+            case "ios", "ipados": self = .ios
+            case "android": self = .android
+            default: return nil
+            }
+        }
+    }
     public enum DeviceClass: String, Sendable { case iphone, ipad, phone, tablet, desktop }
 
     public var platform: Platform
