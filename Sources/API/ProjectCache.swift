@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import HTTP
 import Store
 
 /// Projects by API key and by token, in memory: SDK requests authenticate on every call, so the
@@ -16,6 +17,8 @@ public final class ProjectCache: @unchecked Sendable {
     var byKey: [[UInt8]: Project] = [:]
     private var byToken: [[UInt8]: Project] = [:]
     private var byID: [String: Project] = [:]
+    /// The project of each install an event named (installs never change project).
+    private var installOwners: [String: String] = [:]
     /// Signing-key secrets by project and key id (Linkrunner signed requests look one up each).
     private var signingSecrets: [SigningKeyID: String] = [:]
     private var generation = 0
@@ -42,6 +45,11 @@ public final class ProjectCache: @unchecked Sendable {
         }
     }
 
+    /// The project an install belongs to (LinkForty events name the install only).
+    func owner(ofInstall installID: String, repository: InstallRepository) throws -> String? {
+        try cached(installID, in: \.installOwners) { try repository.projectOf(installID: installID) }
+    }
+
     func project(forID id: String, repository: ProjectRepository) throws -> Project? {
         try lookup(id, in: \.byID) { try repository.find(id: id) }
     }
@@ -60,6 +68,8 @@ public final class ProjectCache: @unchecked Sendable {
         }
         let startedAt = generation
         lock.unlock()
+        // A miss reads the store: never on an event loop (the router moves the request).
+        try MoveToPool.unlessOffLoop()
         // Misses are not cached: a wrong key must not fill memory, and a new key works at once.
         guard let value = try load() else { return nil }
         lock.lock()
@@ -76,6 +86,7 @@ public final class ProjectCache: @unchecked Sendable {
         byToken.removeAll()
         byID.removeAll()
         signingSecrets.removeAll()
+        installOwners.removeAll()
         generation += 1
         lock.unlock()
     }

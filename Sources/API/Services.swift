@@ -57,6 +57,8 @@ public final class Services: Sendable {
         erasure = ErasureRepository(database: database)
         linkCache = LinkCache()
         projectCache = ProjectCache()
+        // Nothing may wait on the database on an event loop (debug builds record any such call).
+        database.forbidBlocking { EventLoopThread.isCurrent }
         skanSchemas = SKANSchemaCache()
         metrics = Metrics()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)

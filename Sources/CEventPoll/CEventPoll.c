@@ -44,6 +44,12 @@ void cevent_set_thread_name(const char *name) {
     pthread_setname_np(pthread_self(), truncated);
 }
 
+static __thread int on_loop_thread;
+
+void cevent_mark_loop_thread(void) { on_loop_thread = 1; }
+
+int cevent_on_loop_thread(void) { return on_loop_thread; }
+
 int cevent_available_cpus(void) {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;

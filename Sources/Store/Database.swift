@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The embedded store: one SQLite file in WAL mode, one group-committing writer, a pool of readers.
 public final class Database: Sendable {
@@ -60,8 +61,27 @@ public final class Database: Sendable {
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
     }
 
+    /// Told of every call that waits on the database (a read, a write waited for) and answers
+    /// whether the calling thread must not block; the composition sets it to "is this an event
+    /// loop?". Debug builds then stop at such a call, so a handler that blocks a loop fails the
+    /// tests (`NonBlockingLoopTests`) instead of slowing production.
+    private let mustNotBlock = Mutex<(@Sendable () -> Bool)?>(nil)
+
+    public func forbidBlocking(when check: @escaping @Sendable () -> Bool) {
+        mustNotBlock.withLock { $0 = check }
+    }
+
+    @inline(__always) private func checkMayBlock(_ what: StaticString) {
+        #if DEBUG
+        if let check = mustNotBlock.withLock({ $0 }), check() {
+            BlockingCalls.report("\(what) on an event-loop thread")
+        }
+        #endif
+    }
+
     public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try readers.read(body)
+        checkMayBlock("a database read")
+        return try readers.read(body)
     }
 
     /// Queues a write for group commit; `completion` runs once it is committed.
@@ -73,7 +93,8 @@ public final class Database: Sendable {
 
     @discardableResult
     public func writeAndWait<T>(_ work: @escaping (SQLiteConnection) throws -> T) throws -> T {
-        try writer.writeAndWait(work)
+        checkMayBlock("a write waited for")
+        return try writer.writeAndWait(work)
     }
 
     /// Waits for every queued write to commit, then folds the WAL back into the database file
@@ -82,4 +103,19 @@ public final class Database: Sendable {
         checkpointer.stop()
         try writer.barrier { connection in try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
+}
+
+/// Blocking store calls made where they must not be (debug builds): counted and described, for
+/// the test that asserts there are none. Trapping instead would take the whole test run down with
+/// one signal and no name.
+public enum BlockingCalls {
+    private static let seen = Mutex<[String]>([])
+
+    static func report(_ description: String) {
+        let stack = Thread.callStackSymbols.prefix(12).joined(separator: "\n")
+        seen.withLock { if $0.count < 50 { $0.append("\(description)\n\(stack)") } }
+    }
+
+    /// What was reported since the last call, emptied.
+    public static func drain() -> [String] { seen.withLock { let all = $0; $0 = []; return all } }
 }

@@ -48,7 +48,7 @@ private let seedDeviceData = #"""
  "timezone":"Europe/Paris","timezone_offset":60,"adservices_attribution_token":"tok=="}
 """#
 
-private func body(_ endpoint: String, token: String, instance: String = "IID-1", extra: String = "") -> String {
+func body(_ endpoint: String, token: String, instance: String = "IID-1", extra: String = "") -> String {
     let device = seedDeviceData.replacingOccurrences(of: "\"IID\"", with: "\"\(instance)\"")
     switch endpoint {
     case "init":

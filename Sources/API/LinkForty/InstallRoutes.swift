@@ -22,7 +22,7 @@ enum LinkFortyInstallRoutes {
                     done(Result {
                         let outcome = try result.get()
                         if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
-                        return try .json(InstallResponse(outcome.install, deepLink: try deepLinkData(for: outcome.install, project: project, services: services)),
+                        return try .json(InstallResponse(outcome.install, deepLink: deepLinkData(for: outcome, project: project)),
                                          encoder: JSONCoders.encoder)
                     })
                 }
@@ -34,7 +34,7 @@ enum LinkFortyInstallRoutes {
         router.on(.post, "/api/sdk/v1/event", .deferred { request, done in
             do {
                 let body = try EventBody(JSONFields(request))
-                guard let projectID = try services.installs.projectOf(installID: body.installId) else {
+                guard let projectID = try services.projectCache.owner(ofInstall: body.installId, repository: services.installs) else {
                     throw HTTPError.notFound("no install \(body.installId)")
                 }
                 try auth.authorize(request, appToken: body.appToken, forInstallOf: projectID)
@@ -56,11 +56,11 @@ enum LinkFortyInstallRoutes {
         }
     }
 
-    /// The link an attributed install came from, as DeepLinkData; nil for organic installs.
-    static func deepLinkData(for install: StoredInstall, project: Project, services: Services) throws -> DeepLinkData? {
-        guard install.match.attributed,
-              let target = try CampaignData.target(linkID: install.match.linkID, project: project, services: services) else { return nil }
-        return DeepLinkData(target: target, utm: target.utm, clickID: install.match.clickID, clickedAt: install.match.clickedAt)
+    /// The link an attributed install came from, as DeepLinkData; nil for organic installs. The
+    /// install's transaction read the link: no read here, on the event loop.
+    static func deepLinkData(for outcome: InstallOutcome, project: Project) -> DeepLinkData? {
+        guard outcome.install.match.attributed, let target = CampaignData.target(of: outcome, project: project) else { return nil }
+        return DeepLinkData(target: target, utm: target.utm, clickID: outcome.install.match.clickID, clickedAt: outcome.install.match.clickedAt)
     }
 }
 

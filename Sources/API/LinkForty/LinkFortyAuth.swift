@@ -22,6 +22,7 @@ struct LinkFortyAuth: Sendable {
     /// project, else the only project, if that project's `sdk_auth` is `open`.
     func project(for request: HTTPRequest, appToken: String?) throws -> Project {
         if let credentialed = try credentialedProject(request, appToken: appToken) { return credentialed }
+        try MoveToPool.unlessOffLoop()  // the reads below are not cached
         let project: Project
         if let name = services.defaultProject, let named = try services.projects.find(name: name) {
             project = named

@@ -5,6 +5,11 @@ import Store
 /// `campaign_data`, `attribution_source`, `deeplink` and `match` for an install
 /// (linkrunner-api.md, "campaign_data"): string ids, ISO times without fractions.
 enum CampaignData {
+    /// The target of an outcome whose transaction read the link (no read here).
+    static func target(of outcome: InstallOutcome, project: Project) -> LinkTarget? {
+        outcome.link.map { LinkTarget(link: $0, template: outcome.template, project: project.settings) }
+    }
+
     static func target(linkID: String?, project: Project, services: Services) throws -> LinkTarget? {
         guard let linkID, let link = try services.links.find(id: linkID, projectID: project.id) else { return nil }
         let template = try link.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
@@ -30,10 +35,13 @@ enum CampaignData {
 
     /// The attribution keys of `init` and `attribution-data`; `base` is the links' public URL, for
     /// the universal link of a link without an app scheme.
-    static func attribution(of install: StoredInstall, project: Project, services: Services, base: String,
-                            includeMatch: Bool) throws -> [String: JSONValue] {
+    /// - Parameter target: the attributed link, when the caller has it (an install's write
+    ///   transaction returns it); else it is read (only off the event loops).
+    static func attribution(of install: StoredInstall, target known: LinkTarget? = nil, project: Project, services: Services,
+                            base: String, includeMatch: Bool) throws -> [String: JSONValue] {
         var data: [String: JSONValue] = [:]
-        let target = install.match.attributed ? try self.target(linkID: install.match.linkID, project: project, services: services) : nil
+        let target = install.match.attributed
+            ? try known ?? self.target(linkID: install.match.linkID, project: project, services: services) : nil
         if let target {
             data["attribution_source"] = .string("INORGANIC")
             data["campaign_data"] = campaign(target, installedAt: install.createdAt, clickedAt: install.match.clickedAt)

@@ -58,7 +58,8 @@ enum LinkrunnerRoutes {
                     done(Result {
                         let outcome = try result.get()
                         if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
-                        var data = try CampaignData.attribution(of: outcome.install, project: call.project, services: services,
+                        var data = try CampaignData.attribution(of: outcome.install, target: CampaignData.target(of: outcome, project: call.project),
+                                                                project: call.project, services: services,
                                                                 base: LinkURLs.base(for: call.request, services: services), includeMatch: false)
                         data["install_id"] = .string(outcome.install.id)
                         SKANFields.add(outcome.skan, to: &data)
@@ -122,7 +123,8 @@ enum LinkrunnerRoutes {
             }
         }
 
-        endpoint("capture-payment", in: &router, services: services) { call, done in
+        // Pooled: it reads the install before it queues the payment.
+        endpoint("capture-payment", in: &router, services: services, pooled: true) { call, done in
             do {
                 let install = try call.install()
                 guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
@@ -229,12 +231,15 @@ enum LinkrunnerRoutes {
                     try services.projectCache.signingSecret(keyID: keyID, projectID: project.id, repository: services.signingKeys)
                 }, now: services.clock.now())
                 call = Call(request: request, body: body, project: project, services: services)
+            } catch is MoveToPool {
+                return done(.failure(MoveToPool()))  // a cache miss on an event loop: the router moves the request
             } catch {
                 return done(.success(services.reported(Envelope.from(error), for: error, to: request)))
             }
             handler(call) { result in
                 switch result {
                 case .success(let data): done(.success(Envelope.ok(data)))
+                case .failure(let error as MoveToPool): done(.failure(error))
                 case .failure(let error): done(.success(services.reported(Envelope.from(error), for: error, to: call.request)))
                 }
             }

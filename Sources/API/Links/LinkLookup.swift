@@ -12,6 +12,7 @@ struct LinkLookup: Sendable {
     func find(code: String, slug: String?) throws -> (entry: LinkCache.Entry, target: LinkTarget)? {
         guard ShortCode.isValidCustom(code) || code.count == 8 else { return nil }
         let entry = try services.linkCache.entry(for: code) {
+            try MoveToPool.unlessOffLoop()  // a miss reads the store: off the event loop
             guard let (link, clicks) = try services.links.find(shortCode: code),
                   let project = try services.projects.find(id: link.projectID) else { return nil }
             _ = services.clocks.clock(for: project)  // a test-mode project's clicks read its clock from now on

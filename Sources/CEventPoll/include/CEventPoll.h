@@ -29,6 +29,10 @@ int cevent_eventfd(void);
 
 /// Names the calling thread (at most 15 characters are kept).
 void cevent_set_thread_name(const char *name);
+/// Marks the calling thread as an event loop's, for `cevent_on_loop_thread`.
+void cevent_mark_loop_thread(void);
+/// Whether the calling thread is an event loop's (a thread-local flag: no lock, no lookup).
+int cevent_on_loop_thread(void);
 /// CPUs this process may run on (its affinity mask, which containers restrict); 0 if unknown.
 int cevent_available_cpus(void);
 #endif

@@ -68,6 +68,7 @@ final class EventLoop: @unchecked Sendable {
 
     var inLoop: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
+
     /// Runs `task` on the loop's thread, after the events it is handling now.
     func execute(_ task: @escaping @Sendable () -> Void) {
         tasks.withLock { $0.append(task) }
@@ -110,6 +111,7 @@ final class EventLoop: @unchecked Sendable {
         let status = pthread_create(&thread, nil, { argument in
             let start = Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue()
             cevent_set_thread_name(start.name)
+            cevent_mark_loop_thread()
             start.loop.run()
             return nil
         }, context)
@@ -185,4 +187,10 @@ final class EventLoop: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
+}
+
+/// The event loops' threads, as code outside the server may ask about them.
+public enum EventLoopThread {
+    /// Whether the calling thread is any event loop's: nothing that blocks may run there.
+    public static var isCurrent: Bool { cevent_on_loop_thread() != 0 }
 }

@@ -11,3 +11,17 @@ public enum RouteHandler: Sendable {
     /// for handlers that read before they queue a write whose commit answers.
     case pooled(@Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void)
 }
+
+/// Thrown by a handler running on an event loop (an inline handler, or a deferred one before it
+/// hands anything on) when it finds it must wait on I/O after all, typically a cache miss: the
+/// router runs the same handler again on the handler pool, where it may block. A hit stays on
+/// the loop; only the miss pays for the move.
+public struct MoveToPool: Error, Sendable {
+    public init() {}
+
+    /// Throws when called on an event loop: put it before the first blocking call of a path that
+    /// usually answers from memory.
+    public static func unlessOffLoop() throws {
+        if EventLoopThread.isCurrent { throw MoveToPool() }
+    }
+}

@@ -141,6 +141,16 @@ public final class Router: RoutedResponder {
             case .inline(let handle):
                 do {
                     completion(try handle(request))
+                } catch is MoveToPool {
+                    let errorResponse = self.errorResponse
+                    let request = request
+                    handlerQueue.async {
+                        do {
+                            completion(try handle(request))
+                        } catch {
+                            completion(errorResponse(error, request))
+                        }
+                    }
                 } catch {
                     completion(errorResponse(error, request))
                 }
@@ -157,9 +167,20 @@ public final class Router: RoutedResponder {
             case .deferred(let handle):
                 let errorResponse = self.errorResponse
                 let request = request
+                let handlerQueue = self.handlerQueue
                 handle(request) { result in
                     switch result {
                     case .success(let response): completion(response)
+                    case .failure(is MoveToPool):
+                        // Said before anything was handed on: run the handler again off the loop.
+                        handlerQueue.async {
+                            handle(request) { result in
+                                switch result {
+                                case .success(let response): completion(response)
+                                case .failure(let error): completion(errorResponse(error, request))
+                                }
+                            }
+                        }
                     case .failure(let error): completion(errorResponse(error, request))
                     }
                 }

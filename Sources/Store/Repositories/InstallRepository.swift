@@ -47,6 +47,10 @@ public struct InstallOutcome: Sendable {
     public var isNew: Bool
     /// SKAN values due with this response, if the project has a schema.
     public var skan: SKANValues? = nil
+    /// The link the install is attributed to and its template, read in the same transaction so
+    /// that no read follows the write (the response is built on an event loop).
+    public var link: Link? = nil
+    public var template: LinkTemplate? = nil
 }
 
 public struct InstallRepository: Sendable {
@@ -80,7 +84,7 @@ public struct InstallRepository: Sendable {
         if let existing = try sameInstall(report, policy: policy, connection) {
             try connection.run("UPDATE installs SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?",
                                now.milliseconds, existing.id, now.milliseconds - lastSeenResolutionMilliseconds)
-            return InstallOutcome(install: existing, isNew: false)
+            return try withLink(InstallOutcome(install: existing, isNew: false), connection)
         }
         let signals = report.signals
         let reinstall = try seenBefore(report, connection)
@@ -105,7 +109,21 @@ public struct InstallRepository: Sendable {
             match.linkID, match.clickedAt?.milliseconds, reinstall)
         let install = StoredInstall(id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
                                     platform: signals.platform?.rawValue)
-        return InstallOutcome(install: install, isNew: true)
+        return try withLink(InstallOutcome(install: install, isNew: true), connection)
+    }
+
+    /// The outcome with the attributed link and its template, read on the transaction's connection.
+    static func withLink(_ outcome: InstallOutcome, _ connection: SQLiteConnection) throws -> InstallOutcome {
+        guard outcome.install.match.attributed, let linkID = outcome.install.match.linkID else { return outcome }
+        var outcome = outcome
+        let projectID = outcome.install.projectID
+        outcome.link = try connection.queryOne("SELECT \(LinkRepository.columns) FROM links WHERE id = ? AND project_id = ?",
+                                               linkID, projectID, map: LinkRepository.link)
+        outcome.template = try outcome.link?.templateID.flatMap {
+            try connection.queryOne("SELECT \(TemplateRepository.columns) FROM templates WHERE id = ? AND project_id = ?",
+                                    $0, projectID, map: TemplateRepository.template)
+        }
+        return outcome
     }
 
     /// Tier 0 candidates: by instance id, device id, or a recent identical fingerprint.
