@@ -2,7 +2,7 @@
 public enum RouteHandler: Sendable {
     /// May block (database reads, waiting for a commit): runs on the handler pool.
     case sync(@Sendable (HTTPRequest) throws -> HTTPResponse)
-    /// Quick and never blocks: runs on the connection's own queue, saving two thread hand-offs
+    /// Quick and never blocks: runs on the connection's event loop, saving two thread hand-offs
     /// per request. For hot paths only (health, clicks, resolve).
     case inline(@Sendable (HTTPRequest) throws -> HTTPResponse)
     /// Answers later through the completion, from any thread; must not block before returning.

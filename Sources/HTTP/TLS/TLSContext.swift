@@ -38,7 +38,7 @@ public final class TLSContext: @unchecked Sendable {
     }
 }
 
-/// One connection's TLS session over a non-blocking socket. Used only from its connection's queue.
+/// One connection's TLS session over a non-blocking socket. Used only from its connection's event loop.
 final class TLSSession {
     private let ssl: OpaquePointer
     private(set) var handshakeDone = false

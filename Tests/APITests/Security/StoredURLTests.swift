@@ -143,3 +143,31 @@ import TestSupport
         #expect(client.readResponse()?.status == 200)
     }
 }
+
+/// The start-up check, through the real binary: a row stored before the URL grammar was tightened
+/// is reported on stderr, one warning naming the row and field, and left as it is.
+@Suite struct StoredValueAuditStartupTests {
+    @Test func aServerStartingOnARefusedRowReportsItAndKeepsIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-audit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let bad = "https://example.com/\r\nSet-Cookie: a=b"
+        do {
+            let database = try Database(path: path)
+            let created = try ProjectRepository(database: database).create(name: "Old", settings: ProjectSettings())
+            try database.writeAndWait { connection in
+                try connection.run("UPDATE projects SET web_url = ? WHERE id = ?", bad, created.project.id)
+            }
+            try database.flushAndCheckpoint()
+        }
+        let server = try ServerProcess(folder: folder)
+        // The audit runs after "listening", on a background queue: give it a moment, then stop.
+        usleep(500_000)
+        #expect(server.terminateAndWait() == 0)
+        let output = server.remainingOutput
+        #expect(output.contains("stored value refused by the current rules"), "\(output)")
+        #expect(output.contains("\"field\":\"web_url\""), "\(output)")
+        let stored = try Database(path: path).read { try $0.queryOne("SELECT web_url FROM projects") { $0.string(0) } }
+        #expect(stored == bad)
+    }
+}
