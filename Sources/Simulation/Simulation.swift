@@ -92,13 +92,7 @@ public enum Simulation {
         progress(population.actions.count, population.actions.count)
         try database.writer.barrier { _ in }
 
-        let outcomes = try database.read { connection in
-            try connection.query("SELECT id, attributed, match_type, confidence, click_id, clicked_at, created_at FROM installs WHERE project_id = ?",
-                                 projectID) { row in
-                (id: row.string(0), attributed: row.bool(1), matchType: row.string(2), confidence: row.double(3),
-                 clickID: row.optionalString(4), clickedAt: row.optionalInt(5), createdAt: row.int(6))
-            }
-        }
+        let outcomes = try InstallRepository(database: database).attributionRecords(projectID: projectID)
         let byID = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let window = Int64(settings.attributionWindowHours) * 3_600_000
         for (person, installID, at) in installs {

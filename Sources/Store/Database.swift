@@ -79,6 +79,11 @@ public final class Database: Sendable {
         #endif
     }
 
+    /// Whether the database answers a trivial read (readiness probes).
+    public func ping() throws {
+        _ = try read { try $0.queryOne("SELECT 1") { $0.int(0) } }
+    }
+
     public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         checkMayBlock("a database read")
         return try readers.read(body)

@@ -112,6 +112,11 @@ enum LinkrunnerRoutes {
                                         occurredAt: now, receivedAt: now)
                 services.events.record(event, eventID: TimeOrderedID.secure(at: now), skan: services.skanSchemas.context(for: call.project),
                                        delivery: call.request.writeDelivery) { result in
+                    // The store names what is missing; the hint is this API's (its clients call init).
+                    let result = result.mapError { error -> any Error in
+                        if case StoreError.notFound(let message) = error { return HTTPError.notFound("\(message): call /api/client/init first") }
+                        return error
+                    }
                     done(result.map { stored in
                         var data: [String: JSONValue] = ["event_id": .string(stored.eventID)]
                         SKANFields.add(stored.skan, to: &data)

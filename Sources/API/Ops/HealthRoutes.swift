@@ -12,7 +12,7 @@ enum HealthRoutes {
         router.getInline("/health") { _ in .json(bytes: okBody) }
         router.get("/health/ready") { _ in
             do {
-                _ = try services.database.read { try $0.queryOne("SELECT 1") { $0.int(0) } }
+                try services.database.ping()
                 return .json(bytes: readyBody)
             } catch {
                 var response = ErrorBody.response(status: .serviceUnavailable, code: "not_ready", message: "the database does not answer")

@@ -70,7 +70,7 @@ public struct EventRepository: Sendable {
                 found = try connection.queryOne("SELECT id, user_id FROM installs WHERE install_instance_id = ? AND project_id = ?",
                                                 instance, event.projectID) { ($0.string(0), $0.optionalString(1)) }
                 guard found != nil else {
-                    throw StoreError.notFound("unknown install_instance_id '\(instance)': call /api/client/init first")
+                    throw StoreError.notFound("unknown install_instance_id '\(instance)'")
                 }
             }
             let install = found!

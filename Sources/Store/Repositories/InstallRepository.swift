@@ -195,7 +195,30 @@ public struct InstallRepository: Sendable {
     }
 }
 
+/// How one install was attributed, as the accuracy simulation compares it with the truth.
+public struct InstallAttributionRecord: Sendable {
+    public let id: String
+    public let attributed: Bool
+    public let matchType: String
+    public let confidence: Double
+    public let clickID: String?
+    public let clickedAt: Int64?
+    public let createdAt: Int64
+}
+
 extension InstallRepository {
+    /// Every install of a project with how it was attributed.
+    public func attributionRecords(projectID: String) throws -> [InstallAttributionRecord] {
+        try database.read { connection in
+            try connection.query("""
+                SELECT id, attributed, match_type, confidence, click_id, clicked_at, created_at FROM installs WHERE project_id = ?
+                """, projectID) { row in
+                InstallAttributionRecord(id: row.string(0), attributed: row.bool(1), matchType: row.string(2), confidence: row.double(3),
+                                         clickID: row.optionalString(4), clickedAt: row.optionalInt(5), createdAt: row.int(6))
+            }
+        }
+    }
+
     /// The project an install belongs to (install ids are unique across projects).
     public func projectOf(installID: String) throws -> String? {
         try database.read { try $0.queryOne("SELECT project_id FROM installs WHERE id = ?", installID) { $0.string(0) } }
