@@ -119,7 +119,7 @@ for size in sizes {
         _ = MatchingEngine.probabilistic(install: signals, candidates: candidates, policy: policy)
         engineTimes.append(Double(DispatchTime.now().uptimeNanoseconds - engineStart.uptimeNanoseconds) / 1000)
         // The whole transaction, as POST /api/sdk/v1/install runs it.
-        let report = InstallReport(projectID: project.id, api: .linkforty, identity: InstallIdentity(deviceID: "device-\(n)"), signals: signals)
+        let report = InstallReport(projectID: project.id, reporter: "linkforty", identity: InstallIdentity(deviceID: "device-\(n)"), signals: signals)
         let start = DispatchTime.now()
         let outcome = try repository.reportAndWait(report, policy: policy, installID: UUID().uuidString.lowercased())
         transactionTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1000)

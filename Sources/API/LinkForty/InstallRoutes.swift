@@ -101,7 +101,7 @@ struct InstallBody: Decodable {
         let signals = InstallSignals(time: services.now(for: project), ipKey: ipKey, platform: platform,
                                      osVersion: platformVersion ?? agent.osVersion, deviceClass: nil, screen: screen, timezone: zone,
                                      languages: languageTag.map { [$0] } ?? [], advertisingID: deviceID)
-        return InstallReport(projectID: project.id, api: .linkforty,
+        return InstallReport(projectID: project.id, reporter: "linkforty",
                              identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint), signals: signals,
                              appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
                              userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours)

@@ -1,35 +1,6 @@
 public import Attribution
 import Foundation
 
-/// An install as reported by an SDK, before matching.
-public struct InstallReport: Sendable {
-    public enum API: String, Sendable { case linkrunner, linkforty }
-
-    public var projectID: String
-    public var api: API
-    public var identity: InstallIdentity
-    public var signals: InstallSignals
-    public var deviceModel: String?
-    public var appVersion: String?
-    public var ip: String?
-    public var userAgent: String?
-    /// Narrows every link's window for this install (LinkForty `attributionWindowHours`).
-    public var windowHoursLimit: Int?
-
-    public init(projectID: String, api: API, identity: InstallIdentity, signals: InstallSignals, deviceModel: String? = nil,
-                appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil) {
-        self.projectID = projectID
-        self.api = api
-        self.identity = identity
-        self.signals = signals
-        self.deviceModel = deviceModel
-        self.appVersion = appVersion
-        self.ip = ip
-        self.userAgent = userAgent
-        self.windowHoursLimit = windowHoursLimit
-    }
-}
-
 /// A stored install and how it was attributed.
 public struct StoredInstall: Sendable, Equatable {
     public var id: String
@@ -100,7 +71,7 @@ public struct InstallRepository: Sendable {
                 screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
                 click_id, link_id, clicked_at, reinstall)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, installID, report.projectID, report.api.rawValue, report.identity.installInstanceID, report.identity.deviceID,
+            """, installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID,
             signals.idfv, signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
             report.deviceModel, signals.deviceClass?.rawValue, report.appVersion, report.ip, signals.ipKey, report.userAgent,
             signals.timezone, signals.utcOffsetMinutes, signals.languages.isEmpty ? nil : JSONText.encode(signals.languages),

@@ -1,0 +1,29 @@
+/// An install as an SDK reported it, before matching: who it is (tier 0), what it says of itself
+/// (the signals the cascade compares), and what is kept with it.
+public struct InstallReport: Sendable {
+    public var projectID: String
+    /// Which client family reported it, kept with the install as a label (the API layer names it;
+    /// nothing in matching depends on it).
+    public var reporter: String
+    public var identity: InstallIdentity
+    public var signals: InstallSignals
+    public var deviceModel: String?
+    public var appVersion: String?
+    public var ip: String?
+    public var userAgent: String?
+    /// Narrows every link's window for this install (LinkForty `attributionWindowHours`).
+    public var windowHoursLimit: Int?
+
+    public init(projectID: String, reporter: String, identity: InstallIdentity, signals: InstallSignals, deviceModel: String? = nil,
+                appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil) {
+        self.projectID = projectID
+        self.reporter = reporter
+        self.identity = identity
+        self.signals = signals
+        self.deviceModel = deviceModel
+        self.appVersion = appVersion
+        self.ip = ip
+        self.userAgent = userAgent
+        self.windowHoursLimit = windowHoursLimit
+    }
+}
