@@ -142,59 +142,49 @@ public final class Router: RoutedResponder {
                 do {
                     completion(try handle(request))
                 } catch is MoveToPool {
-                    let errorResponse = self.errorResponse
-                    let request = request
-                    handlerQueue.async {
-                        do {
-                            completion(try handle(request))
-                        } catch {
-                            completion(errorResponse(error, request))
-                        }
-                    }
+                    onPool(request, handle, completion)  // a miss on the loop: again, off it
                 } catch {
                     completion(errorResponse(error, request))
                 }
             case .sync(let handle):
-                let errorResponse = self.errorResponse
-                let request = request
-                handlerQueue.async {
-                    do {
-                        completion(try handle(request))
-                    } catch {
-                        completion(errorResponse(error, request))
-                    }
-                }
+                onPool(request, handle, completion)
             case .deferred(let handle):
-                let errorResponse = self.errorResponse
                 let request = request
-                let handlerQueue = self.handlerQueue
-                handle(request) { result in
-                    switch result {
-                    case .success(let response): completion(response)
-                    case .failure(is MoveToPool):
-                        // Said before anything was handed on: run the handler again off the loop.
-                        handlerQueue.async {
-                            handle(request) { result in
-                                switch result {
-                                case .success(let response): completion(response)
-                                case .failure(let error): completion(errorResponse(error, request))
-                                }
-                            }
-                        }
-                    case .failure(let error): completion(errorResponse(error, request))
-                    }
+                answer(request, handle, completion) { [self] in
+                    // Said before anything was handed on: run the handler again off the loop.
+                    handlerQueue.async { self.answer(request, handle, completion, movedToPool: nil) }
                 }
             case .pooled(let handle):
-                let errorResponse = self.errorResponse
                 let request = request
-                handlerQueue.async {
-                    handle(request) { result in
-                        switch result {
-                        case .success(let response): completion(response)
-                        case .failure(let error): completion(errorResponse(error, request))
-                        }
-                    }
-                }
+                handlerQueue.async { self.answer(request, handle, completion, movedToPool: nil) }
+            }
+        }
+    }
+
+    /// Runs a handler that answers at once on the handler pool.
+    private func onPool(_ request: HTTPRequest, _ handle: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse,
+                        _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        let errorResponse = self.errorResponse
+        handlerQueue.async {
+            do {
+                completion(try handle(request))
+            } catch {
+                completion(errorResponse(error, request))
+            }
+        }
+    }
+
+    /// Runs a handler that answers through its completion, here; `movedToPool` is called instead
+    /// of answering when the handler says it must move off the loop (nil: it is off it already).
+    private func answer(_ request: HTTPRequest,
+                        _ handle: @Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void,
+                        _ completion: @escaping @Sendable (HTTPResponse) -> Void, movedToPool: (@Sendable () -> Void)?) {
+        let errorResponse = self.errorResponse
+        handle(request) { result in
+            switch result {
+            case .success(let response): completion(response)
+            case .failure(is MoveToPool) where movedToPool != nil: movedToPool!()
+            case .failure(let error): completion(errorResponse(error, request))
             }
         }
     }
