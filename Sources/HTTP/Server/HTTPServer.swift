@@ -31,7 +31,8 @@ public final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - tls: serve HTTPS with this certificate and key (same limits and timeouts).
     ///   - onRefusedResponse: told when a handler's response had a header that cannot be sent
-    ///     (CR, LF or NUL in a value, a name that is not a token) and a 500 went out instead.
+    ///     (a control character in a value, or a control, space or colon in a name) and a 500 went
+    ///     out instead.
     public init(host: String = "0.0.0.0", port: UInt16 = 8080, limits: HTTPServerLimits = HTTPServerLimits(),
                 tls: TLSContext? = nil, onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in },
                 responder: any HTTPResponder) {
@@ -144,18 +145,18 @@ public final class HTTPServer: Sendable {
             func victims(_ connections: [ObjectIdentifier: Connection]) -> [Connection] {
                 Array(connections.values.lazy.filter { !$0.reapRequested.load(ordering: .relaxed) }.prefix(4))
             }
-            var idle = victims(busiest.value)
-            if idle.isEmpty {
+            var picked = victims(busiest.value)
+            if picked.isEmpty {
                 // Closes land on the loops after admissions: a whole accept batch can have asked
                 // for every idle connection of the busiest client already. The next ones then pay.
                 for (_, connections) in state.byClient.sorted(by: { $0.value.count > $1.value.count }) {
                     guard connections.count > own + 1 else { break }
-                    idle = victims(connections)
-                    if !idle.isEmpty { break }
+                    picked = victims(connections)
+                    if !picked.isEmpty { break }
                 }
             }
-            for victim in idle { victim.reapRequested.store(true, ordering: .relaxed) }
-            return idle.isEmpty ? (rejectOrDrop, loops, []) : (.serve, loops, idle)
+            for victim in picked { victim.reapRequested.store(true, ordering: .relaxed) }
+            return picked.isEmpty ? (rejectOrDrop, loops, []) : (.serve, loops, picked)
         }
         for victim in victims { victim.closeIfIdle() }
         guard let loops, admission != .drop else {
