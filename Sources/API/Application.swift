@@ -10,6 +10,11 @@ public enum Application {
     public static let reservedPrefixes = ShortCode.reservedWords
 
     public static func makeRouter(services: Services, openConnections: @escaping @Sendable () -> Int = { 0 }) -> Router {
+        routerBuilder(services: services, openConnections: openConnections).build()
+    }
+
+    /// Every route, before the router is frozen (tests read the table).
+    static func routerBuilder(services: Services, openConnections: @escaping @Sendable () -> Int = { 0 }) -> RouterBuilder {
         var router = RouterBuilder()
         for prefix in reservedPrefixes { router.reserve(prefix) }
         router.errorResponse = { error, request in services.reported(errorResponse(error, request), for: error, to: request) }
@@ -26,7 +31,7 @@ public enum Application {
         BeaconRoutes.register(in: &router, services: services)
         QRCodeRoutes.register(in: &router, services: services)
         ClickRoutes.register(in: &router, services: services)
-        return router.build()
+        return router
     }
 
     /// The router behind the per-IP rate limit (when `rateLimit` is set), observed for metrics

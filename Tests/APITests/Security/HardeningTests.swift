@@ -1,4 +1,7 @@
 import Foundation
+@testable import API
+import Attribution
+@testable import HTTP
 import Testing
 import TestSupport
 
@@ -120,5 +123,22 @@ import TestSupport
         let bare = try TestApp(allowedHosts: [])
         let (_, bareKey, _) = try bare.projectWithLink()
         #expect(try linkURL(host: "evil.example", app: bare, key: bareKey)?.hasPrefix("http://localhost:\(bare.port)/") == true)
+    }
+}
+
+@Suite struct ReservedSegmentTests {
+    /// Every first path segment a fixed route uses is refused as a short code and template slug,
+    /// so adding a route cannot silently shadow existing links.
+    @Test func everyFixedFirstSegmentIsReserved() throws {
+        let app = try TestApp()
+        let builder = Application.routerBuilder(services: app.services)  // the real table, as the server builds it
+        let firsts = Set(builder.entries.compactMap { entry -> String? in
+            let first = entry.pattern.split(separator: "/").first.map(String.init) ?? ""
+            return first.hasPrefix(":") || first.isEmpty ? nil : first
+        })
+        #expect(!firsts.isEmpty)
+        for segment in firsts {
+            #expect(ShortCode.isReserved(segment), "'\(segment)' serves fixed routes but is not in ShortCode.reservedWords")
+        }
     }
 }
