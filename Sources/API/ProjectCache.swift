@@ -4,8 +4,9 @@ import HTTP
 import Store
 
 /// Projects by API key and by token, in memory: SDK requests authenticate on every call, so the
-/// two database reads behind a key are done once. Any change made through the admin API clears
-/// it (this process is the only writer of projects and keys) before its response is sent.
+/// two database reads behind a key are done once. The store empties it right after every commit
+/// that changes projects, API keys or signing keys, before the writer's caller hears of it
+/// (`Database.observeCommits`, set up by `Services`): whichever route or use case wrote.
 ///
 /// A load runs outside the lock, so it can read a key just before a revocation commits and finish
 /// just after the cache was cleared; caching that result kept a revoked key valid until the next

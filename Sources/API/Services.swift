@@ -57,6 +57,14 @@ public final class Services: Sendable {
         erasure = ErasureRepository(database: database)
         linkCache = LinkCache()
         projectCache = ProjectCache()
+        // Caches follow commits: a project, key or signing-key change empties the project cache (and,
+        // as links carry their project's and template's settings, the link cache) before the
+        // write's caller hears of it.
+        let projectCache = self.projectCache, linkCache = self.linkCache
+        database.observeCommits(changing: ["projects", "api_keys", "signing_keys", "templates"]) { changed in
+            projectCache.invalidateAll()
+            if changed.contains("projects") || changed.contains("templates") { linkCache.invalidateAll() }
+        }
         // Nothing may wait on the database on an event loop (debug builds record any such call).
         database.forbidBlocking { EventLoopThread.isCurrent }
         skanSchemas = SKANSchemaCache()

@@ -79,6 +79,14 @@ public final class Database: Sendable {
         #endif
     }
 
+    /// Calls `observer` on the writer thread after each commit that changed one of `tables` (the
+    /// names it changed), before anyone waiting for that commit is told. Caches of those tables
+    /// are emptied there, whatever route or use case wrote. Changes made by another process (the
+    /// command line on the same file) are not seen. Call once, at start-up.
+    public func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void) {
+        writer.observeCommits(changing: tables, observer)
+    }
+
     /// Whether the database answers a trivial read (readiness probes).
     public func ping() throws {
         _ = try read { try $0.queryOne("SELECT 1") { $0.int(0) } }

@@ -12,9 +12,7 @@ import TestSupport
         _ = BlockingCalls.drain()
         let (projectID, key, _) = try app.projectWithLink()
         let token = "lr-token-0123456789abcdef"
-        try app.services.projects.setToken(projectID: projectID, token: token)
-        app.services.projectCache.invalidateAll()
-        app.services.linkCache.invalidateAll()
+        try app.services.projects.setToken(projectID: projectID, token: token)  // the commit empties the caches
         // Link taps and resolves, first with cold caches (the miss is where a read would block).
         for _ in 0..<2 {
             _ = try app.clickWithBeacon(ip: "198.51.100.90")

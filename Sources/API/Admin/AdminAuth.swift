@@ -11,17 +11,14 @@ import Store
 /// guesser learns nothing while blocked. Successful requests spend nothing.
 struct AdminAuth: Sendable {
     let keyHash: [UInt8]?
-    /// Cleared after every admin change, so cached projects and keys never outlive an edit.
-    var projectCache: ProjectCache? = nil
     let failures: RateLimiter
     let clientIP: ClientIPResolver
 
     /// 10 failures at once, then one every 6 seconds (10 a minute).
     static let failureBudget = RateLimiter.Settings(ratePerSecond: 1.0 / 6, burst: 10)
 
-    init(services: Services, clearsProjectCache: Bool = true) {
+    init(services: Services) {
         keyHash = services.adminKeyHash
-        projectCache = clearsProjectCache ? services.projectCache : nil
         failures = services.adminAuthFailures
         clientIP = services.clientIP
     }
@@ -41,7 +38,6 @@ struct AdminAuth: Sendable {
                 throw HTTPError(.unauthorized, code: "unauthorized", message: "a valid admin key is required (Authorization: Bearer <admin key>)",
                                 headers: ["WWW-Authenticate": "Bearer"])
             }
-            defer { if request.method != .get { projectCache?.invalidateAll() } }
             return try handler(request)
         }
     }

@@ -39,7 +39,6 @@ enum AdminRoutes {
             project.settings = try update.settings.applied(to: project.settings)
             try throwIfInvalid(project.settings.validate())
             guard let updated = try projects.update(project) else { throw HTTPError.notFound("no project \(project.id)") }
-            services.linkCache.invalidateAll()  // cached links carry their project's store URLs
             return try .json(ProjectBody(updated), encoder: JSONCoders.encoder)
         })
 

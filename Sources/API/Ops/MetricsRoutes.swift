@@ -4,7 +4,7 @@ import Store
 /// `GET /metrics`: Prometheus text, behind the admin key (off, 404, without one).
 enum MetricsRoutes {
     static func register(in router: inout RouterBuilder, services: Services, openConnections: @escaping @Sendable () -> Int) {
-        let auth = AdminAuth(services: services, clearsProjectCache: false)
+        let auth = AdminAuth(services: services)
         router.get("/metrics", auth.guarded { _ in
             let writer = services.database.writer
             let text = services.metrics.render(counters: [

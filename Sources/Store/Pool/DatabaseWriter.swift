@@ -87,6 +87,19 @@ public final class DatabaseWriter: @unchecked Sendable {
     /// When a RESTART that found a reader in its way may be tried again (writer queue only).
     private var nextRestartAttempt: UInt64 = 0
 
+    /// Told, on the writer thread right after a COMMIT and before its callers, which watched
+    /// tables it changed (`observeCommits`).
+    private let commitObservers = Mutex<[@Sendable ([String]) -> Void]>([])
+
+    /// Calls `observer` after every commit that changed one of `tables`, before the writes' callers
+    /// are told: derived state (caches) follows commits, whichever code path wrote.
+    func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void) {
+        queue.sync {
+            connection.watchChanges(to: tables)
+            commitObservers.withLock { $0.append(observer) }
+        }
+    }
+
     /// Writes waiting for their transaction (for metrics and back-pressure).
     public var queueDepth: Int { queuedCount.load(ordering: .relaxed) }
 
@@ -243,6 +256,10 @@ public final class DatabaseWriter: @unchecked Sendable {
         }
         commits.add(1, ordering: .relaxed)
         committedWrites.add(batch.count, ordering: .relaxed)
+        // Before any caller hears of the commit: caches of what changed are emptied first, so no
+        // request that starts after a response can find the old state in them.
+        let changed = connection.takeChangedWatchedTables()
+        if !changed.isEmpty { commitObservers.withLock { $0 }.forEach { $0(changed) } }
         let itemErrors = savepointErrors
         complete(batch) { itemErrors[$0] }
     }

@@ -48,6 +48,36 @@ public final class SQLiteConnection {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// Tables whose rows this connection changed since `takeChangedWatchedTables()`, among those
+    /// `watchChanges(to:)` named. Kept by SQLite's update hook, called for every row written, so
+    /// the test is a few byte comparisons (most rows are clicks and events, none of them watched).
+    private var watched: [(first: CChar, name: [CChar])] = []
+    private var changedWatched: Set<Int> = []
+
+    public func watchChanges(to tables: [String]) {
+        watched = tables.map { table in
+            let name = table.utf8CString.map { $0 }
+            return (name[0], name)
+        }
+        sqlite3_update_hook(handle, { context, _, _, table, _ in
+            guard let context, let table else { return }
+            let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+            let first = table.pointee
+            for index in connection.watched.indices where connection.watched[index].first == first
+                && strcmp(table, connection.watched[index].name) == 0 {
+                connection.changedWatched.insert(index)
+            }
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The watched tables changed since the last call (a rolled-back change counts too: callers
+    /// only invalidate caches, which a spurious call merely empties).
+    public func takeChangedWatchedTables() -> [String] {
+        guard !changedWatched.isEmpty else { return [] }
+        defer { changedWatched.removeAll(keepingCapacity: true) }
+        return changedWatched.map { String(decoding: watched[$0].name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    }
+
     /// After a RESTART checkpoint: the next commit writes from the WAL's beginning again.
     public func resetWALFrames() { walFrames = 0 }
 

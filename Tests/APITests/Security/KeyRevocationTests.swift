@@ -2,6 +2,7 @@ import Attribution
 import Dispatch
 import Foundation
 @testable import API
+import Store
 import Synchronization
 import Testing
 import TestSupport
@@ -36,6 +37,20 @@ import TestSupport
         }
         #expect(again == nil)
         #expect(loadsAfterwards == 1, "the overtaken load was cached, so the revoked key stayed valid")
+    }
+
+    /// Caches follow commits, not routes: a token changed by any code path (here the repository,
+    /// as the config file's declared projects do) is refused as soon as the write returns.
+    @Test func aChangedTokenIsRefusedOnceItsWriteCommitted() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, _, _) = try app.projectWithLink()
+        try app.services.projects.setToken(projectID: projectID, token: "lr-token-first-0123456789")
+        let initBody = { (token: String) in #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1"}"# }
+        #expect(try app.request("POST", "/api/client/init", json: initBody("lr-token-first-0123456789"), adminKey: nil).status == 200)
+        // The old token is now cached; change it without the admin API and without touching the cache.
+        try app.services.projects.setToken(projectID: projectID, token: "lr-token-second-0123456789")
+        #expect(try app.request("POST", "/api/client/init", json: initBody("lr-token-first-0123456789"), adminKey: nil).status == 401)
+        #expect(try app.request("POST", "/api/client/init", json: initBody("lr-token-second-0123456789"), adminKey: nil).status == 200)
     }
 
     @Test func aRevokedKeyIsRefusedByEveryRequestThatStartsAfterTheRevokeAnswered() throws {

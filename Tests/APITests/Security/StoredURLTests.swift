@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 @testable import API
 import Attribution
@@ -161,10 +164,20 @@ import TestSupport
             try database.flushAndCheckpoint()
         }
         let server = try ServerProcess(folder: folder)
-        // The audit runs after "listening", on a background queue: give it a moment, then stop.
-        usleep(500_000)
+        // The audit runs after "listening", on a background queue: wait for its line (bounded).
+        var output = ""
+        let deadline = Date().addingTimeInterval(20)
+        let fd = server.stderr.fileHandleForReading.fileDescriptor
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !output.contains("stored values to correct"), Date() < deadline {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 100) > 0 else { continue }
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            output += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
         #expect(server.terminateAndWait() == 0)
-        let output = server.remainingOutput
+        output += server.remainingOutput
         #expect(output.contains("stored value refused by the current rules"), "\(output)")
         #expect(output.contains("\"field\":\"web_url\""), "\(output)")
         let stored = try Database(path: path).read { try $0.queryOne("SELECT web_url FROM projects") { $0.string(0) } }
