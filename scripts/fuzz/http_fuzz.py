@@ -97,7 +97,8 @@ for n in range(N):
         stats[int(code)] = stats.get(int(code), 0) + 1
         if int(code) >= 500 and int(code) not in (501, 505): bad.append((int(code), data[:300], out[:300]))
     if out:
-        status, problem = first_response(out, "HEAD" if data.startswith(b"HEAD ") else "GET")
+        # RFC 9112 §2.2: empty lines before the request-line are ignored, so "\r\nHEAD …" is a HEAD.
+        status, problem = first_response(out, "HEAD" if data.lstrip(b"\r\n").startswith(b"HEAD ") else "GET")
         if problem: bad.append((problem, status, data[:300], out[:300]))
     if n % 500 == 0 and exchange(b"GET /health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", False) is None:
         print("SERVER NOT ANSWERING after case", n); bad.append(("down",)); break
