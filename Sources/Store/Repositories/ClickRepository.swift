@@ -15,6 +15,32 @@ public struct ClickRepository: Sendable {
                        completion: completion ?? { _ in })
     }
 
+    /// The columns a `Click` is read from, by `click(_:)`.
+    static let columns = """
+        click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query,
+        utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
+        screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id
+        """
+
+    static func click(_ row: Row) -> Click {
+        Click(clickID: row.string("click_id"), projectID: row.string("project_id"), linkID: row.optionalString("link_id"),
+              source: Click.Source(rawValue: row.string("source")) ?? .link, createdAt: Timestamp(milliseconds: row.int("created_at")),
+              ip: row.optionalString("ip"), ipKey: row.optionalString("ip_key"), userAgent: row.optionalString("user_agent"),
+              acceptLanguage: row.optionalString("accept_language"), referer: row.optionalString("referer"),
+              query: row.optionalString("query").map(JSONText.decodeMap) ?? [:],
+              utm: UTM(source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
+                       campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
+                       content: row.optionalString("utm_content")),
+              platform: row.optionalString("platform").flatMap(UserAgentInfo.Platform.init(rawValue:)),
+              osVersion: row.optionalString("os_version"),
+              deviceClass: row.optionalString("device_class").flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
+              isBot: row.bool("is_bot"), screenWidth: row.optionalDouble("screen_width"), screenHeight: row.optionalDouble("screen_height"),
+              pixelRatio: row.optionalDouble("pixel_ratio"), timezone: row.optionalString("timezone"),
+              utcOffsetMinutes: row.optionalInt("utc_offset_min").map(Int.init),
+              languages: row.optionalString("languages").map(JSONText.decodeStrings) ?? [], idfv: row.optionalString("idfv"),
+              advertisingID: row.optionalString("advertising_id"))
+    }
+
     public static func insert(_ click: Click, countTowardLimit: Bool = false, _ connection: SQLiteConnection) throws {
         try connection.run("""
             INSERT INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
@@ -58,26 +84,7 @@ public struct ClickRepository: Sendable {
 
     public func find(clickID: String) throws -> Click? {
         try database.read { connection in
-            try connection.queryOne("""
-                SELECT click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query,
-                    utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
-                    screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id
-                FROM clicks WHERE click_id = ?
-                """, clickID) { row in
-                Click(clickID: row.string(0), projectID: row.string(1), linkID: row.optionalString(2),
-                      source: Click.Source(rawValue: row.string(3)) ?? .link, createdAt: Timestamp(milliseconds: row.int(4)),
-                      ip: row.optionalString(5), ipKey: row.optionalString(6), userAgent: row.optionalString(7),
-                      acceptLanguage: row.optionalString(8), referer: row.optionalString(9),
-                      query: row.optionalString(10).map(JSONText.decodeMap) ?? [:],
-                      utm: UTM(source: row.optionalString(11), medium: row.optionalString(12), campaign: row.optionalString(13),
-                               term: row.optionalString(14), content: row.optionalString(15)),
-                      platform: row.optionalString(16).flatMap(UserAgentInfo.Platform.init(rawValue:)), osVersion: row.optionalString(17),
-                      deviceClass: row.optionalString(18).flatMap(UserAgentInfo.DeviceClass.init(rawValue:)), isBot: row.bool(19),
-                      screenWidth: row.optionalDouble(20), screenHeight: row.optionalDouble(21), pixelRatio: row.optionalDouble(22),
-                      timezone: row.optionalString(23), utcOffsetMinutes: row.optionalInt(24).map(Int.init),
-                      languages: row.optionalString(25).map(JSONText.decodeStrings) ?? [], idfv: row.optionalString(26),
-                      advertisingID: row.optionalString(27))
-            }
+            try connection.queryOne("SELECT \(Self.columns) FROM clicks WHERE click_id = ?", clickID, map: Self.click)
         }
     }
 }

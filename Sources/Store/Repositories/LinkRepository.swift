@@ -14,19 +14,23 @@ public struct LinkRepository: Sendable {
         """
 
     static func link(_ row: Row) -> Link {
-        Link(id: row.string(0), projectID: row.string(1), templateID: row.optionalString(2), shortCode: row.string(3),
-             title: row.optionalString(4), description: row.optionalString(5), originalURL: row.optionalString(6),
-             iosURL: row.optionalString(7), androidURL: row.optionalString(8), webURL: row.optionalString(9),
-             appScheme: row.optionalString(10), deepLinkPath: row.optionalString(11),
-             deepLinkParameters: JSONText.decodeMap(row.string(12)),
-             utm: UTM(source: row.optionalString(13), medium: row.optionalString(14), campaign: row.optionalString(15),
-                      term: row.optionalString(16), content: row.optionalString(17)),
-             targeting: row.optionalString(18),
-             og: Link.OpenGraph(title: row.optionalString(19), description: row.optionalString(20), image: row.optionalString(21)),
-             attributionWindowHours: row.optionalInt(22).map(Int.init), appendClickID: row.bool(23),
-             expiresAt: row.optionalInt(24).map { Timestamp(milliseconds: $0) }, maxClicks: row.optionalInt(25).map(Int.init),
-             active: row.bool(26), externalUserID: row.optionalString(27), optionsHash: row.optionalString(28),
-             createdAt: Timestamp(milliseconds: row.int(29)), updatedAt: Timestamp(milliseconds: row.int(30)))
+        Link(id: row.string("id"), projectID: row.string("project_id"), templateID: row.optionalString("template_id"),
+             shortCode: row.string("short_code"), title: row.optionalString("title"), description: row.optionalString("description"),
+             originalURL: row.optionalString("original_url"), iosURL: row.optionalString("ios_url"),
+             androidURL: row.optionalString("android_url"), webURL: row.optionalString("web_url"),
+             appScheme: row.optionalString("app_scheme"), deepLinkPath: row.optionalString("deep_link_path"),
+             deepLinkParameters: JSONText.decodeMap(row.string("deep_link_parameters")),
+             utm: UTM(source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
+                      campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
+                      content: row.optionalString("utm_content")),
+             targeting: row.optionalString("targeting"),
+             og: Link.OpenGraph(title: row.optionalString("og_title"), description: row.optionalString("og_description"),
+                                image: row.optionalString("og_image")),
+             attributionWindowHours: row.optionalInt("attribution_window_hours").map(Int.init), appendClickID: row.bool("append_click_id"),
+             expiresAt: row.optionalInt("expires_at").map { Timestamp(milliseconds: $0) },
+             maxClicks: row.optionalInt("max_clicks").map(Int.init), active: row.bool("active"),
+             externalUserID: row.optionalString("external_user_id"), optionsHash: row.optionalString("options_hash"),
+             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
 
     /// Stores a new link. A generated code that collides is drawn again; a custom code that is
@@ -94,7 +98,7 @@ public struct LinkRepository: Sendable {
     public func find(shortCode: String) throws -> (link: Link, clicks: Int)? {
         try database.read { connection in
             try connection.queryOne("SELECT \(Self.columns) FROM links WHERE short_code = ?", shortCode) { row in
-                (Self.link(row), Int(row.int(31)))
+                (Self.link(row), Int(row.int("click_count")))
             }
         }
     }

@@ -37,27 +37,24 @@ public struct ProjectRepository: Sendable {
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth
         """
 
-    /// How many columns `columns` names: a query may select more after them.
-    static let columnCount = Int32(columns.split(separator: ",").count)
-
     static func project(_ row: Row) -> Project {
         var settings = ProjectSettings()
-        settings.iosTeamID = row.optionalString(2)
-        settings.iosBundleID = row.optionalString(3)
-        settings.androidPackage = row.optionalString(4)
-        settings.androidSHA256 = JSONText.decodeStrings(row.string(5))
-        settings.iosStoreURL = row.optionalString(6)
-        settings.androidStoreURL = row.optionalString(7)
-        settings.webURL = row.optionalString(8)
-        settings.attributionWindowHours = Int(row.int(9))
-        settings.minConfidence = row.double(10)
-        settings.currency = row.string(11)
-        settings.signing = SigningMode(rawValue: row.string(12)) ?? .off
-        settings.skanSchema = row.optionalString(13)
-        settings.matching = row.optionalString(17).flatMap(MatchingText.decode)
-        settings.sdkAuth = SDKAuthentication(rawValue: row.string(18)) ?? .required
-        return Project(id: row.string(0), name: row.string(1), settings: settings, testMode: row.bool(14),
-                       createdAt: Timestamp(milliseconds: row.int(15)), updatedAt: Timestamp(milliseconds: row.int(16)))
+        settings.iosTeamID = row.optionalString("ios_team_id")
+        settings.iosBundleID = row.optionalString("ios_bundle_id")
+        settings.androidPackage = row.optionalString("android_package")
+        settings.androidSHA256 = JSONText.decodeStrings(row.string("android_sha256"))
+        settings.iosStoreURL = row.optionalString("ios_store_url")
+        settings.androidStoreURL = row.optionalString("android_store_url")
+        settings.webURL = row.optionalString("web_url")
+        settings.attributionWindowHours = Int(row.int("attribution_window_hours"))
+        settings.minConfidence = row.double("min_confidence")
+        settings.currency = row.string("currency")
+        settings.signing = SigningMode(rawValue: row.string("signing")) ?? .off
+        settings.skanSchema = row.optionalString("skan_schema")
+        settings.matching = row.optionalString("matching_policy").flatMap(MatchingText.decode)
+        settings.sdkAuth = SDKAuthentication(rawValue: row.string("sdk_auth")) ?? .required
+        return Project(id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),
+                       createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
 
     /// Creates a project with a new token and API key, or with the given ones (declared in config).
@@ -109,7 +106,7 @@ public struct ProjectRepository: Sendable {
         return try database.read { connection in
             try connection.queryOne("SELECT \(Self.columns), token_hash FROM projects WHERE token_hash = ?", hash) { row in
                 // The index found the row by hash; comparing again in constant time costs nothing.
-                Secrets.constantTimeEquals(row.blob(Self.columnCount), hash) ? Self.project(row) : nil
+                Secrets.constantTimeEquals(row.blob("token_hash"), hash) ? Self.project(row) : nil
             } ?? nil
         }
     }

@@ -12,11 +12,13 @@ public struct TemplateRepository: Sendable {
         """
 
     static func template(_ row: Row) -> LinkTemplate {
-        LinkTemplate(id: row.string(0), projectID: row.string(1), slug: row.string(2), name: row.string(3),
-                     iosURL: row.optionalString(4), androidURL: row.optionalString(5), webURL: row.optionalString(6),
-                     appScheme: row.optionalString(7), deepLinkPath: row.optionalString(8),
-                     deepLinkParameters: JSONText.decodeMap(row.string(9)), utm: JSONText.decodeMap(row.string(10)),
-                     attributionWindowHours: row.optionalInt(11).map(Int.init), createdAt: Timestamp(milliseconds: row.int(12)))
+        LinkTemplate(id: row.string("id"), projectID: row.string("project_id"), slug: row.string("slug"), name: row.string("name"),
+                     iosURL: row.optionalString("ios_url"), androidURL: row.optionalString("android_url"),
+                     webURL: row.optionalString("web_url"), appScheme: row.optionalString("app_scheme"),
+                     deepLinkPath: row.optionalString("deep_link_path"),
+                     deepLinkParameters: JSONText.decodeMap(row.string("deep_link_parameters")), utm: JSONText.decodeMap(row.string("utm")),
+                     attributionWindowHours: row.optionalInt("attribution_window_hours").map(Int.init),
+                     createdAt: Timestamp(milliseconds: row.int("created_at")))
     }
 
     /// Stores a new template; a slug the project already uses is a conflict.

@@ -13,6 +13,16 @@ public final class Statement {
         self.sql = sql
     }
 
+    /// The result's columns by name, read from SQLite once per prepared statement (statements are
+    /// cached per connection, so once per query text).
+    lazy var columnIndexes: [String: Int32] = {
+        var indexes: [String: Int32] = [:]
+        for column in 0..<sqlite3_column_count(pointer) {
+            if let name = sqlite3_column_name(pointer, column) { indexes[String(cString: name)] = column }
+        }
+        return indexes
+    }()
+
     func finalize() { sqlite3_finalize(pointer) }
 
     func reset() {
@@ -57,6 +67,22 @@ public final class Statement {
 /// The current row of a stepping statement, read by column index.
 public struct Row {
     let statement: Statement
+
+    /// The position of the result column `name`: records decode by name, in one place each, so
+    /// that a query selecting more or other columns cannot shift what a position means.
+    public func column(_ name: String) -> Int32 {
+        guard let column = statement.columnIndexes[name] else { preconditionFailure("no column '\(name)' in: \(statement.sql)") }
+        return column
+    }
+
+    public func int(_ name: String) -> Int64 { int(column(name)) }
+    public func optionalInt(_ name: String) -> Int64? { optionalInt(column(name)) }
+    public func double(_ name: String) -> Double { double(column(name)) }
+    public func optionalDouble(_ name: String) -> Double? { optionalDouble(column(name)) }
+    public func bool(_ name: String) -> Bool { bool(column(name)) }
+    public func string(_ name: String) -> String { string(column(name)) }
+    public func optionalString(_ name: String) -> String? { optionalString(column(name)) }
+    public func blob(_ name: String) -> [UInt8] { blob(column(name)) }
 
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement.pointer, column) == SQLITE_NULL }
 
