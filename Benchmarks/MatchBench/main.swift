@@ -1,7 +1,7 @@
 import Attribution
 import Dispatch
 import Foundation
-import Store
+@_spi(StoreInternals) import Store
 
 // Install matching against many stored clicks.
 //

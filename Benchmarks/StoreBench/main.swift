@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Store
+@_spi(StoreInternals) import Store
 import Synchronization
 
 // Group commit vs one transaction per write: W concurrent writers each insert a row, wait for the

@@ -90,7 +90,7 @@ public enum Simulation {
             }
         }
         progress(population.actions.count, population.actions.count)
-        try database.writer.barrier { _ in }
+        try database.waitForQueuedWrites()
 
         let outcomes = try InstallRepository(database: database).attributionRecords(projectID: projectID)
         let byID = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

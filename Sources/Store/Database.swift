@@ -87,25 +87,31 @@ public final class Database: Sendable {
         writer.observeCommits(changing: tables, observer)
     }
 
+    /// Returns once every write queued before the call has committed.
+    public func waitForQueuedWrites() throws {
+        checkMayBlock("a write waited for")
+        try writer.barrier { _ in }
+    }
+
     /// Whether the database answers a trivial read (readiness probes).
     public func ping() throws {
         _ = try read { try $0.queryOne("SELECT 1") { $0.int(0) } }
     }
 
-    public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    @_spi(StoreInternals) public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         checkMayBlock("a database read")
         return try readers.read(body)
     }
 
     /// Queues a write for group commit; `completion` runs once it is committed.
-    public func write<T>(priority: DatabaseWriter.Priority = .acknowledged, delivery: DatabaseWriter.Delivery? = nil,
+    @_spi(StoreInternals) public func write<T>(priority: DatabaseWriter.Priority = .acknowledged, delivery: DatabaseWriter.Delivery? = nil,
                          _ work: @escaping (SQLiteConnection) throws -> T,
                          completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         writer.write(priority: priority, delivery: delivery, work, completion: completion)
     }
 
     @discardableResult
-    public func writeAndWait<T>(_ work: @escaping (SQLiteConnection) throws -> T) throws -> T {
+    @_spi(StoreInternals) public func writeAndWait<T>(_ work: @escaping (SQLiteConnection) throws -> T) throws -> T {
         checkMayBlock("a write waited for")
         return try writer.writeAndWait(work)
     }

@@ -9,10 +9,7 @@ struct Migrate: ParsableCommand {
     func run() throws {
         let configuration = try global.loadConfiguration()
         do {
-            try Database.createFolder(for: configuration.db)
-            let connection = try SQLiteConnection(path: configuration.db, mode: .readWrite)
-            try connection.enableWAL()
-            let applied = try Migrator.migrate(connection)
+            let applied = try Migrator.migrate(path: configuration.db)
             if applied.isEmpty {
                 print("\(configuration.db): up to date (\(Migration.bundled.count) migrations)")
             } else {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import API
 import Attribution
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 @Suite struct AdminAPITests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import API
 import Attribution
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"

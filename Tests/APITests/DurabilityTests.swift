@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 /// Eight writers creating templates against a server process (each 201 only after its commit),

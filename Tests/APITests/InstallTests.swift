@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 @testable import API
 import Attribution
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 /// InstallResponse and DeepLinkData as the LinkForty iOS SDK decodes them (required keys and types).

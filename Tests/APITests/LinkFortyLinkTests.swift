@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import API
 import Attribution
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 /// DeepLinkData as the LinkForty iOS SDK decodes it: `shortCode` required, optional strings,

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 @testable import API
 import Attribution
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 /// campaign_data read the strict way the Linkrunner iOS SDK does: string id/name/type, known

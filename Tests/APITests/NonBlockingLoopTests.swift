@@ -1,6 +1,6 @@
 import Foundation
 @testable import API
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import Testing
 import TestSupport
 

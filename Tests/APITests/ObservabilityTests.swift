@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import API
 import HTTP
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 @Suite struct ObservabilityTests {

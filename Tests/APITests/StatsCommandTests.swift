@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Attribution
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 @Suite struct StatsCommandTests {

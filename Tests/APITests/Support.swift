@@ -2,7 +2,7 @@ import Foundation
 @testable import API
 import Attribution
 import HTTP
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 /// A real server on 127.0.0.1:0 over a fresh temporary database, with the admin API on.

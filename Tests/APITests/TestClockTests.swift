@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import API
 import Attribution
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 import TestSupport
 
 /// Moves a test-mode project's clock to "t hours after the driver was made", through the admin API.

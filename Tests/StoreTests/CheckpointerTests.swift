@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 
 @Suite struct CheckpointerTests {
     /// After a pass that copied frames, the database file is synced by the checkpointer, not left

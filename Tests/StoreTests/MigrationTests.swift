@@ -2,7 +2,7 @@ import Foundation
 import Dispatch
 import Synchronization
 import Testing
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 
 @Suite struct MigrationTests {
     @Test func embeddedMigrationsAreExactlyTheFilesOfMigrationsFolder() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 
 /// The page-cache wrapper skips a commit's truncation only when no page can be at or above the
 /// limit, and passes on the ones that drop pages. Counts are per thread, so each test sees its own.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 
 /// The lines of `EXPLAIN QUERY PLAN` for `sql`. Its parameters are left unbound, so NULL: the plan
 /// does not depend on the values.

@@ -1,5 +1,5 @@
 import Attribution
-import Store
+@_spi(StoreInternals) import Store
 import Testing
 
 @Suite struct SecureRandomTests {

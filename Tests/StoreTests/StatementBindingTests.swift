@@ -1,5 +1,5 @@
 import Testing
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 
 /// Values bound as a parameter pack reach SQLite with their own storage class, in order.
 @Suite struct StatementBindingTests {

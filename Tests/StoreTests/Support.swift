@@ -1,5 +1,5 @@
 import Foundation
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 
 /// A fresh database file in its own temporary folder, removed when the value is released.
 final class TemporaryDatabase: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 
 /// The VFS gathers a commit's WAL frames into one write, and nothing SQLite or another connection
 /// reads can tell: commits are readable at once, and spilled frames read back within the

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import Store
+@_spi(StoreInternals) @testable import Store
 
 private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, thread INTEGER, n INTEGER, UNIQUE (thread, n));")
 

@@ -24,9 +24,18 @@ public struct MigrationError: Error, CustomStringConvertible {
 /// Applies pending migrations in order, each in its own transaction, recording each in
 /// `schema_migrations`. A failing migration is rolled back whole and stops the run.
 public enum Migrator {
+    /// Opens the database file at `path` (creating it and its folder), switches it to WAL and
+    /// applies the pending migrations: `attributiond migrate`. Returns the names applied.
+    public static func migrate(path: String) throws -> [String] {
+        try Database.createFolder(for: path)
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        try connection.enableWAL()
+        return try migrate(connection)
+    }
+
     /// - Returns: the names of the migrations applied by this call.
     @discardableResult
-    public static func migrate(_ connection: SQLiteConnection, migrations: [Migration] = Migration.bundled) throws -> [String] {
+    @_spi(StoreInternals) public static func migrate(_ connection: SQLiteConnection, migrations: [Migration] = Migration.bundled) throws -> [String] {
         let now = SystemClock().now().milliseconds
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -58,7 +67,7 @@ public enum Migrator {
         return newlyApplied
     }
 
-    public static func appliedMigrations(_ connection: SQLiteConnection) throws -> [String] {
+    @_spi(StoreInternals) public static func appliedMigrations(_ connection: SQLiteConnection) throws -> [String] {
         try connection.query("SELECT name FROM schema_migrations ORDER BY name") { $0.string(0) }
     }
 }

@@ -104,7 +104,7 @@ public final class DatabaseWriter: @unchecked Sendable {
     public var queueDepth: Int { queuedCount.load(ordering: .relaxed) }
 
     /// Queues `work`; `completion` runs after its transaction committed (or failed), off the caller.
-    public func write<T>(priority: Priority = .acknowledged, delivery: Delivery? = nil, _ work: @escaping (SQLiteConnection) throws -> T,
+    @_spi(StoreInternals) public func write<T>(priority: Priority = .acknowledged, delivery: Delivery? = nil, _ work: @escaping (SQLiteConnection) throws -> T,
                          completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         let item = WriteItem(work: work, completion: completion, acknowledged: priority == .acknowledged, delivery: delivery)
         queuedCount.add(1, ordering: .relaxed)
@@ -143,7 +143,7 @@ public final class DatabaseWriter: @unchecked Sendable {
 
     /// Queues `work` and blocks until it is committed (for the command line, tests and start-up).
     @discardableResult
-    public func writeAndWait<T>(_ work: @escaping (SQLiteConnection) throws -> T) throws -> T {
+    @_spi(StoreInternals) public func writeAndWait<T>(_ work: @escaping (SQLiteConnection) throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<T, any Error>?
         write(delivery: .immediate, work) { result in
@@ -155,7 +155,7 @@ public final class DatabaseWriter: @unchecked Sendable {
     }
 
     /// Runs `body` on the writer's queue once every write queued before it has been committed.
-    public func barrier<T>(_ body: @escaping (SQLiteConnection) throws -> T) throws -> T {
+    @_spi(StoreInternals) public func barrier<T>(_ body: @escaping (SQLiteConnection) throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<T, any Error>?
         nonisolated(unsafe) let body = body

@@ -14,7 +14,7 @@ public final class ReaderPool: @unchecked Sendable {
         slots = DispatchSemaphore(value: connections.count)
     }
 
-    public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    @_spi(StoreInternals) public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         slots.wait()
         lock.lock()
         let connection = available.removeLast()

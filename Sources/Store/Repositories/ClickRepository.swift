@@ -41,7 +41,7 @@ public struct ClickRepository: Sendable {
               advertisingID: row.optionalString("advertising_id"))
     }
 
-    public static func insert(_ click: Click, countTowardLimit: Bool = false, _ connection: SQLiteConnection) throws {
+    @_spi(StoreInternals) public static func insert(_ click: Click, countTowardLimit: Bool = false, _ connection: SQLiteConnection) throws {
         try connection.run("""
             INSERT INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
                 query, utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,

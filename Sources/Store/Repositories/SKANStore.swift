@@ -12,7 +12,7 @@ public enum SKANStore {
     }
 
     /// Evaluates at `now` and stores the state; nil when no SKAN keys are due.
-    public static func evaluate(installID: String, context: Context?, now: Timestamp, _ connection: SQLiteConnection) throws -> SKANValues? {
+    @_spi(StoreInternals) public static func evaluate(installID: String, context: Context?, now: Timestamp, _ connection: SQLiteConnection) throws -> SKANValues? {
         guard let context, context.schema.enabled else { return nil }
         guard let (platform, firstInit) = try connection.queryOne("SELECT platform, created_at FROM installs WHERE id = ?", installID, map: {
             ($0.optionalString(0), Timestamp(milliseconds: $0.int(1)))

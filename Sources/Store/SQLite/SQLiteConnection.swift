@@ -8,7 +8,7 @@ import Foundation
 /// provided that no single database connection nor any object derived from database connection,
 /// such as a prepared statement, is used in two or more threads at the same time." — so we open
 /// with SQLITE_OPEN_NOMUTEX and never share a connection concurrently.
-public final class SQLiteConnection {
+@_spi(StoreInternals) public final class SQLiteConnection {
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
 

@@ -2,7 +2,7 @@ internal import CSQLite
 import Foundation
 
 /// A prepared statement, owned and cached by its connection.
-public final class Statement {
+@_spi(StoreInternals) public final class Statement {
     let pointer: OpaquePointer
     unowned let connection: SQLiteConnection
     let sql: String
@@ -65,7 +65,7 @@ public final class Statement {
 }
 
 /// The current row of a stepping statement, read by column index.
-public struct Row {
+@_spi(StoreInternals) public struct Row {
     let statement: Statement
 
     /// The position of the result column `name`: records decode by name, in one place each, so
@@ -115,11 +115,11 @@ public struct Row {
 }
 
 /// A Swift value that binds to a statement parameter.
-public protocol SQLiteValue {
+@_spi(StoreInternals) public protocol SQLiteValue {
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32
 }
 
-extension Optional: SQLiteValue where Wrapped: SQLiteValue {
+@_spi(StoreInternals) extension Optional: SQLiteValue where Wrapped: SQLiteValue {
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
         case .some(let value): value.bind(to: statement, at: index)
@@ -128,23 +128,23 @@ extension Optional: SQLiteValue where Wrapped: SQLiteValue {
     }
 }
 
-extension Int64: SQLiteValue {
+@_spi(StoreInternals) extension Int64: SQLiteValue {
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self) }
 }
 
-extension Int: SQLiteValue {
+@_spi(StoreInternals) extension Int: SQLiteValue {
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, Int64(self)) }
 }
 
-extension Double: SQLiteValue {
+@_spi(StoreInternals) extension Double: SQLiteValue {
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_double(statement, index, self) }
 }
 
-extension Bool: SQLiteValue {
+@_spi(StoreInternals) extension Bool: SQLiteValue {
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self ? 1 : 0) }
 }
 
-extension String: SQLiteValue {
+@_spi(StoreInternals) extension String: SQLiteValue {
     /// The UTF-8 bytes where they are, with their length: passing the String as a C string instead
     /// made a NUL-terminated copy on the heap and had SQLite measure it (a few % of the writer).
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
@@ -159,7 +159,7 @@ extension String: SQLiteValue {
 
 private let emptyText: StaticString = ""
 
-extension Array: SQLiteValue where Element == UInt8 {
+@_spi(StoreInternals) extension Array: SQLiteValue where Element == UInt8 {
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), attributiond_sqlite_transient()) }
     }

@@ -2,7 +2,7 @@ import Attribution
 import Dispatch
 import Foundation
 @testable import API
-import Store
+@_spi(StoreInternals) import Store
 import Synchronization
 import Testing
 import TestSupport

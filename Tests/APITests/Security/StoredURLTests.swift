@@ -5,7 +5,7 @@ import Foundation
 @testable import API
 import Attribution
 import HTTP
-import Store
+@_spi(StoreInternals) import Store
 import Testing
 import TestSupport
 
