@@ -112,7 +112,7 @@ enum AdminRoutes {
                 throw HTTPError.notFound("project \(project.id) has no install \(installID)")
             }
             var data: [String: JSONValue] = [:]
-            if let values = try LinkrunnerRepository(database: services.database).skanValues(
+            if let values = try UserRepository(database: services.database).skanValues(
                 installID: installID, now: services.now(for: project), skan: services.skanSchemas.context(for: project)) {
                 SKANFields.add(values, to: &data)
                 data["window"] = .number(Double(values.window))

@@ -12,7 +12,7 @@ enum DeeplinkHandling {
         let url = try call.body.requiredString("deeplink_url", maxLength: 4096)
         // SKAN values come with the answer when the install is known (all three keys or none).
         let skan: SKANValues? = try (try? call.install()).flatMap { install in
-            try LinkrunnerRepository(database: call.services.database).skanValues(
+            try UserRepository(database: call.services.database).skanValues(
                 installID: install.id, now: call.now, skan: call.services.skanSchemas.context(for: call.project))
         }
         guard let (code, slug) = shortLinkPath(url), let (_, target) = try lookup.find(code: code, slug: slug),

@@ -20,7 +20,7 @@ enum LinkrunnerRoutes {
         /// The install `init` registered; a 404 saying to call init first otherwise.
         func install() throws -> StoredInstall {
             let instance = try instanceID
-            guard let install = try LinkrunnerRepository(database: services.database).install(projectID: project.id, instanceID: instance) else {
+            guard let install = try UserRepository(database: services.database).install(projectID: project.id, instanceID: instance) else {
                 throw HTTPError.notFound("unknown install_instance_id '\(instance)': call /api/client/init first")
             }
             return install
@@ -39,7 +39,7 @@ enum LinkrunnerRoutes {
     typealias Handler = @Sendable (Call, @escaping @Sendable (Result<[String: JSONValue], any Error>) -> Void) -> Void
 
     static func register(in router: inout RouterBuilder, services: Services) {
-        let repository = LinkrunnerRepository(database: services.database)
+        let repository = UserRepository(database: services.database)
 
         endpoint("init", in: &router, services: services) { call, done in
             do {
@@ -143,7 +143,7 @@ enum LinkrunnerRoutes {
                     throw HTTPError.invalidField("currency", "must be a three-letter currency code")
                 }
                 let now = call.now
-                let payment = LinkrunnerRepository.Payment(
+                let payment = UserRepository.Payment(
                     paymentID: try call.body.identifier("payment_id") ?? TimeOrderedID.secure(at: now), userID: userID, amount: amount,
                     currency: currency, type: try call.body.string("type", maxLength: 64) ?? "DEFAULT",
                     status: try call.body.string("status", maxLength: 64) ?? "PAYMENT_COMPLETED", data: try call.body.json("event_data"))
@@ -205,7 +205,7 @@ enum LinkrunnerRoutes {
         }
     }
 
-    static func userData(_ body: JSONFields) throws -> LinkrunnerRepository.UserData? {
+    static func userData(_ body: JSONFields) throws -> UserRepository.UserData? {
         guard let user = try body.object("user_data") else { return nil }
         guard let id = try user.identifier("id"), !id.isEmpty else {
             throw HTTPError.badRequest("missing required field 'user_data.id'", code: "missing_field")

@@ -1,14 +1,14 @@
 public import Attribution
 import Foundation
 
-/// What the Linkrunner client API stores beyond installs and events: users, payments, push tokens,
-/// integrations. Every write names the install by its project and `install_instance_id`.
-public struct LinkrunnerRepository: Sendable {
+/// What apps store beyond installs and events: the users linked to installs, their payments, and
+/// the install's own columns (push token, integrations, deep link opened).
+public struct UserRepository: Sendable {
     let database: Database
 
     public init(database: Database) { self.database = database }
 
-    /// The install a Linkrunner client registered with `init`, or nil.
+    /// The install registered under this install instance id, or nil.
     public func install(projectID: String, instanceID: String) throws -> StoredInstall? {
         try database.read { connection in
             guard let id = try connection.queryOne("SELECT id FROM installs WHERE project_id = ? AND install_instance_id = ?",
