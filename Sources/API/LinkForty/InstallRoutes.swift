@@ -85,7 +85,7 @@ struct InstallBody: Decodable {
             throw HTTPError.invalidField("attributionWindowHours", "must be between 1 and 2160")
         }
         for (key, value) in [("screenWidth", screenWidth), ("screenHeight", screenHeight)] {
-            if let value, !(value.isFinite && value > 0 && value <= 20_000) { throw HTTPError.invalidField(key, "must be a number of pixels from 1 to 20000") }
+            if let value, !ScreenSize.isPlausibleSide(value) { throw HTTPError.invalidField(key, "must be a number of pixels from 1 to 20000") }
         }
         let client = services.clientIP.clientAddress(of: request)
         let agent = UserAgentParser.parse(userAgent)

@@ -36,8 +36,8 @@ enum ResolveRoutes {
         let utm = target.utm.overridden(by: ClickQuery.utm(queryItems))
         // Screens from the SDK are native pixels: stored with a pixel ratio of 1, so that
         // width × ratio is pixels for every click.
-        let width = fingerprint["fp_sw"].flatMap(Double.init).flatMap { (1...20_000).contains($0) ? $0 : nil }
-        let height = fingerprint["fp_sh"].flatMap(Double.init).flatMap { (1...20_000).contains($0) ? $0 : nil }
+        let width = fingerprint["fp_sw"].flatMap(Double.init).flatMap { ScreenSize.isPlausibleSide($0) ? $0 : nil }
+        let height = fingerprint["fp_sh"].flatMap(Double.init).flatMap { ScreenSize.isPlausibleSide($0) ? $0 : nil }
         let language = fingerprint["fp_lang"].flatMap { LanguageTag.isPlausible($0) ? $0 : nil }
         let clickID = ClickRecorder(services: services).record(at: now, for: request) { clickID, ip, ipKey in
             Click(clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,

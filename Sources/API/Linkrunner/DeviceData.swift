@@ -45,7 +45,8 @@ struct DeviceData: Sendable {
             // Zero or less means unknown, as before; beyond any screen is a client bug, said so
             // (1e300 points once trapped converting to pixels and took the server down).
             for (key, value) in [("width", width), ("height", height)] {
-                if let value, !(value.isFinite && value <= 20_000) {
+                // Zero or negative sides are kept as "unknown" (ScreenSize ignores them), as before.
+                if let value, !(value.isFinite && value <= ScreenSize.maximumSide) {
                     throw HTTPError.invalidField("device_data.device_display.\(key)", "must be a number of points up to 20000")
                 }
             }

@@ -129,7 +129,7 @@ public struct BrowserSignals: Sendable, Equatable {
     public func validate() -> [ValidationProblem] {
         var problems: [ValidationProblem] = []
         for (key, value) in [("sw", screenWidth), ("sh", screenHeight)] {
-            if let value, !(value.isFinite && value >= 1 && value <= 20_000) { problems.append(.init(key, "must be a number from 1 to 20000")) }
+            if let value, !ScreenSize.isPlausibleSide(value) { problems.append(.init(key, "must be a number from 1 to 20000")) }
         }
         if let pixelRatio, !(pixelRatio.isFinite && pixelRatio >= 0.25 && pixelRatio <= 10) {
             problems.append(.init("dpr", "must be a number from 0.25 to 10"))

@@ -47,6 +47,13 @@ public struct ScreenSize: Sendable, Equatable, Hashable {
         self.height = height
     }
 
+    /// The largest side a client may report, in points or pixels: every path that takes a screen
+    /// (beacon, resolve, LinkForty install, Linkrunner device data) holds it to this.
+    public static let maximumSide = 20_000.0
+
+    /// A reported side (points or pixels) that could be a screen's: finite, 1 to `maximumSide`.
+    public static func isPlausibleSide(_ value: Double) -> Bool { value.isFinite && value >= 1 && value <= maximumSide }
+
     /// From CSS points (or iOS points) and the pixel ratio; nil when either is missing.
     public init?(points width: Double?, _ height: Double?, scale: Double?) {
         guard let width, let height, let scale, width > 0, height > 0, scale > 0 else { return nil }
