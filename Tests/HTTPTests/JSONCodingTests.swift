@@ -44,6 +44,34 @@ private func decodeError(_ json: String) -> HTTPError? {
         }
     }
 
+    /// The decoder over `JSONValue` converts as Foundation's did: whole numbers to integers, null
+    /// and absent alike for optionals, enums by raw value, and it names the field that failed.
+    @Test func typesDecodeFromTheStrictReading() throws {
+        struct Body: Decodable {
+            enum Mode: String, Decodable { case on, off }
+            var count: Int
+            var ratio: Double
+            var mode: Mode
+            var note: String?
+            var tags: [String: String]
+            var items: [Item]
+            struct Item: Decodable { var id: Int64 }
+        }
+        let body = try JSONBody.decode(Body.self, from: Array(#"{"count":1e2,"ratio":3,"mode":"on","note":null,"tags":{"a":"b"},"items":[{"id":7}]}"#.utf8))
+        #expect(body.count == 100 && body.ratio == 3 && body.mode == .on && body.note == nil && body.tags == ["a": "b"] && body.items[0].id == 7)
+        for (json, fragment) in [(#"{"count":1.5,"ratio":1,"mode":"on","tags":{},"items":[]}"#, "'count'"),
+                                 (#"{"count":1,"ratio":1,"mode":"sideways","tags":{},"items":[]}"#, "'mode'"),
+                                 (#"{"count":1,"ratio":1,"mode":"on","tags":{},"items":[{"id":"7"}]}"#, "'items[0].id': expected an integer"),
+                                 (#"{"count":1,"ratio":1,"mode":"on","tags":{},"items":[],}"#, "trailing comma")] {
+            do {
+                _ = try JSONBody.decode(Body.self, from: Array(json.utf8))
+                Issue.record("\(json) decoded")
+            } catch {
+                #expect(error.status == .badRequest && error.message.contains(fragment), "\(json): \(error.message)")
+            }
+        }
+    }
+
     @Test func errorBodyIsValidJSONEvenWithQuotesAndControlCharacters() throws {
         let body = ErrorBody.json(code: "bad", message: "a \"quoted\" \\ value\nwith\u{1}control")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: String])

@@ -3,24 +3,24 @@ public import Foundation
 extension HTTPRequest {
     /// Decodes the body as JSON. Every failure becomes a 400 whose message names the field and what
     /// was wrong with it ("field 'device_data.screen_width': expected a number, found a string").
-    public func decodeJSON<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws(HTTPError) -> T {
-        try JSONBody.decode(type, from: body, decoder: decoder)
+    public func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
+        try JSONBody.decode(type, from: body)
     }
 }
 
 public enum JSONBody {
-    public static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], decoder: JSONDecoder = JSONDecoder()) throws(HTTPError) -> T {
-        // Foundation's decoder accepts trailing commas, a BOM, UTF-16 and invalid UTF-8 (as U+FFFD):
-        // the strict parser reads the body first, so every route takes exactly RFC 8259 JSON.
-        _ = try JSONValueParser.parse(body)
+    /// One strict RFC 8259 reading (`JSONValueParser`), then the type decoded from the value read
+    /// (`JSONValueDecoder`): no route reads its body with Foundation's more lenient decoder.
+    public static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(HTTPError) -> T {
+        let value = try JSONValueParser.parse(body)
         do {
-            return try decoder.decode(T.self, from: Data(body))
+            return try JSONValueDecoder.decode(T.self, from: value)
         } catch let error as DecodingError {
             throw describe(error)
         } catch let error as HTTPError {
             throw error  // a decoder's own validation (an unknown key, a bad value) already says what is wrong
         } catch {
-            throw HTTPError.badRequest("request body is not valid JSON", code: "invalid_json")
+            throw HTTPError.badRequest("request body could not be decoded", code: "invalid_json")
         }
     }
 

@@ -1,8 +1,8 @@
 /// A strict RFC 8259 parser straight into `JSONValue`, for payloads whose shape is the client's.
 /// Strict means: UTF-8 only and valid (§8.1; a malformed sequence is refused, never replaced by
 /// U+FFFD, which would make two distinct ids equal), no byte order mark (§8.1), no trailing commas,
-/// nothing after the value. Every route reads its body through this parser (`JSONBody.decode` runs
-/// it before Foundation's decoder), so all of them accept the same JSON.
+/// nothing after the value. Every route reads its body through this parser (`JSONBody.decode`
+/// decodes types from the value it reads, through `JSONValueDecoder`), so all accept the same JSON.
 /// Faster than decoding `JSONValue` through JSONDecoder (no failed-type cascade per value), and
 /// bounded: nesting deeper than `maxDepth` is refused instead of exhausting the stack.
 public struct JSONValueParser {
