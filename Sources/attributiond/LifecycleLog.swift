@@ -1,6 +1,7 @@
 import Attribution
 import API
 import Foundation
+import HTTP
 
 /// One JSON line on stderr per life-cycle event (structured request logging comes with operations).
 enum LifecycleLog {
@@ -12,8 +13,8 @@ enum LifecycleLog {
         record["level"] = level
         record["msg"] = message
         record["time"] = SystemClock().now().iso8601
-        guard let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]),
-              let line = String(data: data, encoding: .utf8) else { return }
+        // The server's one JSON writer (sorted keys, compact), as request-log lines are written.
+        let line = String(decoding: JSONValue.object(record.mapValues(JSONValue.string)).serialized(), as: UTF8.self)
         // Life-cycle lines are rare and wanted on the console (or journal) even with a log file.
         FileHandleOutput.standardError(line)
         if let sink, sink.path != nil { sink.write(Array((line + "\n").utf8)) }
