@@ -84,8 +84,10 @@ public final class DatabaseWriter: @unchecked Sendable {
 
     private let walRestartFrames: Int
     private let checkpointLock: CheckpointLock
-    /// When a RESTART that found a reader in its way may be tried again (writer queue only).
+    /// When a RESTART that found a reader in its way may be tried again (writer queue only): at
+    /// that time, or once the WAL holds `retryRestartAtFrames`, whichever comes first.
     private var nextRestartAttempt: UInt64 = 0
+    private var retryRestartAtFrames = 0
 
     /// Told, on the writer thread right after a COMMIT and before its callers, which watched
     /// tables it changed (`observeCommits`).
@@ -210,7 +212,10 @@ public final class DatabaseWriter: @unchecked Sendable {
     private func restartWALIfLarge() {
         guard connection.walFrames > walRestartFrames else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        guard now >= nextRestartAttempt else { return }
+        // After a failed attempt: again 100 ms later, or sooner once another limit's worth of
+        // frames has been written (fast writers would otherwise grow the WAL far past the limit
+        // in those 100 ms; at most one 20 ms wait per limit's worth of frames).
+        guard now >= nextRestartAttempt || connection.walFrames >= retryRestartAtFrames else { return }
         // While our checkpointer copies, the RESTART could only wait for it: try after the next batch.
         let attempt = checkpointLock.mutex.withLockIfAvailable { _ -> Bool in
             // A reader in the middle of a long query must not hold every write up: give up quickly
@@ -221,6 +226,7 @@ public final class DatabaseWriter: @unchecked Sendable {
         }
         guard let restarted = attempt else { return }
         nextRestartAttempt = restarted ? 0 : now + 100_000_000
+        retryRestartAtFrames = restarted ? 0 : connection.walFrames + walRestartFrames
         if restarted { connection.resetWALFrames() }
     }
 
