@@ -13,7 +13,7 @@ import Store
 /// admin write. Every invalidation bumps `generation`, and a load that saw another generation
 /// start is used for its own request only, never cached.
 public final class ProjectCache: @unchecked Sendable {
-    // `byKey`, `byToken` and `generation` are only touched under `lock`; keyed by the secret's SHA-256.
+    // Every table and `generation` are only touched under `lock`; keys and tokens by their SHA-256.
     private let lock = NSLock()
     var byKey: [[UInt8]: Project] = [:]
     private var byToken: [[UInt8]: Project] = [:]
@@ -33,11 +33,11 @@ public final class ProjectCache: @unchecked Sendable {
     public init() {}
 
     func project(forAPIKey key: String, repository: ProjectRepository) throws -> Project? {
-        try lookup(Secrets.sha256(key), in: \.byKey) { try repository.project(forAPIKey: key) }
+        try cached(Secrets.sha256(key), in: \.byKey) { try repository.project(forAPIKey: key) }
     }
 
     func project(forToken token: String, repository: ProjectRepository) throws -> Project? {
-        try lookup(Secrets.sha256(token), in: \.byToken) { try repository.project(forToken: token) }
+        try cached(Secrets.sha256(token), in: \.byToken) { try repository.project(forToken: token) }
     }
 
     func signingSecret(keyID: String, projectID: String, repository: SigningKeyRepository) throws -> String? {
@@ -52,15 +52,10 @@ public final class ProjectCache: @unchecked Sendable {
     }
 
     func project(forID id: String, repository: ProjectRepository) throws -> Project? {
-        try lookup(id, in: \.byID) { try repository.find(id: id) }
+        try cached(id, in: \.byID) { try repository.find(id: id) }
     }
 
-    func lookup<Key: Hashable>(_ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Project]>,
-                                       load: () throws -> Project?) throws -> Project? {
-        try cached(hash, in: table, load: load)
-    }
-
-    private func cached<Key: Hashable, Value>(_ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Value]>,
+    func cached<Key: Hashable, Value>(_ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Value]>,
                                               load: () throws -> Value?) throws -> Value? {
         lock.lock()
         if let project = self[keyPath: table][hash] {

@@ -25,13 +25,13 @@ import TestSupport
         let cache = ProjectCache()
         let project = Project(id: "p", name: "P", settings: ProjectSettings(), createdAt: Timestamp(milliseconds: 0), updatedAt: Timestamp(milliseconds: 0))
         let hash: [UInt8] = [1, 2, 3]
-        let loaded = try cache.lookup(hash, in: \.byKey) {
+        let loaded = try cache.cached(hash, in: \.byKey) {
             cache.invalidateAll()  // the revoke commits while this load is under way
             return project
         }
         #expect(loaded?.id == "p")
         var loadsAfterwards = 0
-        let again = try cache.lookup(hash, in: \.byKey) {
+        let again = try cache.cached(hash, in: \.byKey) {
             loadsAfterwards += 1
             return nil  // the store now says: revoked
         }
