@@ -33,12 +33,14 @@ let package = Package(
                 plugins: ["EmbedMigrations"]),
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
-        .target(name: "API", dependencies: ["HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
+        // The application layer: use cases, caches, project clocks (no HTTP, no SQL).
+        .target(name: "App", dependencies: ["Store", "Attribution"], swiftSettings: strictSettings),
+        .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution"], swiftSettings: strictSettings),
         // `attributiond simulate`: populations run through the real application in process.
-        .target(name: "Simulation", dependencies: ["API", "HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
+        .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
         .executableTarget(
             name: "attributiond",
-            dependencies: ["HTTP", "API", "Store", "Attribution", "Simulation",
+            dependencies: ["HTTP", "API", "App", "Store", "Attribution", "Simulation",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings),
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.
@@ -51,7 +53,8 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution"], swiftSettings: strictSettings),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution"], swiftSettings: strictSettings),
+        .testTarget(name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

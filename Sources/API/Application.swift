@@ -45,16 +45,10 @@ public enum Application {
         return ObservedResponder(inner: limited, metrics: services.metrics, log: log, services: services)
     }
 
-    /// Store refusals are the client's to fix (409/404); anything else is ours (500, no details).
+    /// Refusals of the layers below are the client's to fix (404/409/422); anything else is ours
+    /// (500, no details).
     static let errorResponse: @Sendable (any Error, HTTPRequest) -> HTTPResponse = { error, request in
-        switch error {
-        case let error as StoreError:
-            switch error {
-            case .conflict(let message): return ErrorBody.response(status: .conflict, code: "conflict", message: message)
-            case .notFound(let message): return ErrorBody.response(status: .notFound, code: "not_found", message: message)
-            }
-        default:
-            return Router.defaultErrorResponse(error, request)
-        }
+        if let clientError = ClientErrors.httpError(for: error) { return clientError.response }
+        return Router.defaultErrorResponse(error, request)
     }
 }

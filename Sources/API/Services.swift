@@ -1,29 +1,18 @@
+public import App
 public import Attribution
-public import Store
 import HTTP
+public import Store
 
-/// What the handlers work with, built once at start-up. A class: handlers capture it in every
-/// closure they pass on, and a class costs one retain there where a struct of references costs one each.
+/// What the handlers work with, built once at start-up: the application layer, and what only
+/// HTTP needs (client addresses, public hosts, metrics, the admin key). A class: handlers capture
+/// it in every closure they pass on, and a class costs one retain there where a struct of
+/// references costs one each.
 public final class Services: Sendable {
-    public let database: Database
+    public let app: AppServices
     /// The server's clock: for what belongs to no project (key creation, signatures, logs).
-    public let clock: any Clock
-    /// Each project's clock: test-mode projects have their own.
-    public let clocks: ProjectClocks
-    public let projects: ProjectRepository
-    public let templates: TemplateRepository
-    public let links: LinkRepository
-    public let clicks: ClickRepository
-    public let installs: InstallRepository
-    public let events: EventRepository
-    public let signingKeys: SigningKeyRepository
+    public var clock: any Clock { app.clock }
     /// The project LinkForty requests without an API key or app token belong to (by name).
     public let defaultProject: String?
-    public let stats: StatsRepository
-    public let erasure: ErasureRepository
-    public let linkCache: LinkCache
-    public let projectCache: ProjectCache
-    public let skanSchemas: SKANSchemaCache
     public let metrics: Metrics
     public let clientIP: ClientIPResolver
     /// SHA-256 of the admin key; nil turns the admin API off.
@@ -38,36 +27,15 @@ public final class Services: Sendable {
     /// no details, so the operator's log must have them.
     public let reportInternalError: @Sendable (_ error: any Error, _ request: String) -> Void
 
-    public init(database: Database, clock: any Clock = SystemClock(), adminKey: String?, trustedProxies: [String] = [],
+    public init(store: any StoreBackend, clock: any Clock = SystemClock(), adminKey: String?, trustedProxies: [String] = [],
                 publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
                 reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }) {
+        // A cache miss on an event loop moves the request to the handler pool (the router runs it
+        // again there); nothing may wait on the database on a loop (debug builds record any such call).
+        app = AppServices(store: store, clock: clock, beforeBlocking: { try MoveToPool.unlessOffLoop() })
+        store.forbidBlocking { EventLoopThread.isCurrent }
         self.defaultProject = defaultProject
         self.reportInternalError = reportInternalError
-        installs = InstallRepository(database: database)
-        events = EventRepository(database: database)
-        signingKeys = SigningKeyRepository(database: database)
-        self.database = database
-        self.clock = clock
-        projects = ProjectRepository(database: database, clock: clock)
-        clocks = ProjectClocks(server: clock, projects: projects)
-        templates = TemplateRepository(database: database)
-        links = LinkRepository(database: database)
-        clicks = ClickRepository(database: database)
-        stats = StatsRepository(database: database)
-        erasure = ErasureRepository(database: database)
-        linkCache = LinkCache()
-        projectCache = ProjectCache()
-        // Caches follow commits: a project, key or signing-key change empties the project cache (and,
-        // as links carry their project's and template's settings, the link cache) before the
-        // write's caller hears of it.
-        let projectCache = self.projectCache, linkCache = self.linkCache
-        database.observeCommits(changing: ["projects", "api_keys", "signing_keys", "templates"]) { changed in
-            projectCache.invalidateAll()
-            if changed.contains("projects") || changed.contains("templates") { linkCache.invalidateAll() }
-        }
-        // Nothing may wait on the database on an event loop (debug builds record any such call).
-        database.forbidBlocking { EventLoopThread.isCurrent }
-        skanSchemas = SKANSchemaCache()
         metrics = Metrics()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)
         adminKeyHash = adminKey.flatMap { $0.isEmpty ? nil : Secrets.sha256($0) }
@@ -84,5 +52,5 @@ public final class Services: Sendable {
     }
 
     /// "Now" for the project: its test clock in test mode, else the server's.
-    public func now(for project: Project) -> Timestamp { clocks.clock(for: project).now() }
+    public func now(for project: Project) -> Timestamp { app.now(for: project) }
 }

@@ -1,4 +1,5 @@
 import API
+import App
 import Attribution
 import Foundation
 import HTTP
@@ -27,7 +28,7 @@ public enum Simulation {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Database(path: folder.appendingPathComponent("simulation.sqlite").path)
         let adminKey = Secrets.generate(prefix: "sim_")
-        let services = Services(database: database, adminKey: adminKey)
+        let services = Services(store: SQLiteStore(database: database), adminKey: adminKey)
         let client = InProcessClient(responder: Application.makeRouter(services: services))
         let admin: HTTPHeaders = ["Authorization": "Bearer \(adminKey)"]
         let loopback = "127.0.0.1"
@@ -90,9 +91,9 @@ public enum Simulation {
             }
         }
         progress(population.actions.count, population.actions.count)
-        try database.waitForQueuedWrites()
+        try services.app.store.waitForQueuedWrites()
 
-        let outcomes = try InstallRepository(database: database).attributionRecords(projectID: projectID)
+        let outcomes = try services.app.installs.attributionRecords(projectID: projectID)
         let byID = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let window = Int64(settings.attributionWindowHours) * 3_600_000
         for (person, installID, at) in installs {

@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import Foundation
 import Store
@@ -21,6 +22,11 @@ struct GlobalOptions: ParsableArguments {
             FileHandleOutput.standardError(error.description)
             throw ExitCode(2)
         }
+    }
+
+    /// The application layer over the configured database (the commands that read or change data).
+    func openApp(_ configuration: ServerConfiguration) throws -> AppServices {
+        AppServices(store: SQLiteStore(database: try openDatabase(configuration)))
     }
 
     func openDatabase(_ configuration: ServerConfiguration) throws -> Database {

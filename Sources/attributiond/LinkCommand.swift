@@ -1,4 +1,5 @@
 import API
+import App
 import ArgumentParser
 import Attribution
 import Foundation
@@ -34,31 +35,28 @@ struct LinkCommand: ParsableCommand {
 
         func run() throws {
             let configuration = try global.loadConfiguration()
-            let database = try global.openDatabase(configuration)
-            guard try ProjectRepository(database: database).find(id: project) != nil else {
+            let app = try global.openApp(configuration)
+            guard try app.projects.find(id: project) != nil else {
                 FileHandleOutput.standardError("link create: no project \(project)")
                 throw ExitCode.failure
             }
-            let templates = TemplateRepository(database: database)
-            var templateValue: LinkTemplate?
-            if let template {
-                templateValue = try templates.find(slug: template, projectID: project)
-                if templateValue == nil {
-                    FileHandleOutput.standardError("link create: the project has no template '\(template)'")
-                    throw ExitCode(2)
-                }
+            let templateValue: LinkTemplate?
+            do {
+                templateValue = try app.links.template(id: nil, slug: template, projectID: project, key: "template")
+            } catch let error as AppError {
+                FileHandleOutput.standardError("link create: --\(error.message)")
+                throw ExitCode(2)
             }
             let link = Link(id: UUID().uuidString.lowercased(), projectID: project, templateID: templateValue?.id,
                             shortCode: code ?? ShortCode.generate(), title: title, iosURL: iosURL, androidURL: androidURL,
                             webURL: webURL, appScheme: appScheme, deepLinkPath: deepLinkPath,
                             utm: UTM(source: utmSource, medium: utmMedium, campaign: utmCampaign), createdAt: SystemClock().now())
-            if let problem = link.validate().first {
-                FileHandleOutput.standardError("link create: --\(problem.key.replacingOccurrences(of: "_", with: "-")): \(problem.message)")
-                throw ExitCode(2)
-            }
             let created: Link
             do {
-                created = try LinkRepository(database: database).create(link, codeIsCustom: code != nil)
+                created = try app.links.create(link, codeIsCustom: code != nil, fieldNames: LinkCommand.optionNames)
+            } catch AppError.invalid(let problems) {
+                FileHandleOutput.standardError("link create: \(problems[0])")
+                throw ExitCode(2)
             } catch let error as StoreError {
                 FileHandleOutput.standardError("link create: \(error)")
                 throw ExitCode.failure
@@ -91,14 +89,14 @@ struct LinkCommand: ParsableCommand {
 
         func run() throws {
             let configuration = try global.loadConfiguration()
-            let database = try global.openDatabase(configuration)
-            guard let (link, _) = try LinkRepository(database: database).find(shortCode: code) else {
+            let app = try global.openApp(configuration)
+            guard let (_, target) = try app.links.resolve(code: code, slug: nil) else {
                 FileHandleOutput.standardError("link qr: no link with code '\(code)'")
                 throw ExitCode.failure
             }
-            let template = try link.templateID.flatMap { try TemplateRepository(database: database).find(id: $0, projectID: link.projectID) }
+            let link = target.link
             let url = LinkCommand.url(base: baseURL ?? configuration.publicURL ?? "http://localhost:\(configuration.port)",
-                                      templateSlug: template?.slug, shortCode: link.shortCode)
+                                      templateSlug: target.templateSlug, shortCode: link.shortCode)
             let symbol: QRCode
             do {
                 symbol = try QRCode(text: url, correction: QRCode.Correction(rawValue: ecc.uppercased())!)
@@ -109,6 +107,11 @@ struct LinkCommand: ParsableCommand {
             print(symbol.svg(margin: margin), terminator: "")
         }
     }
+
+    /// The command's option for each link field it can set, so a refusal names the option.
+    static let optionNames = ["short_code": "--code", "ios_url": "--ios-url", "android_url": "--android-url", "web_url": "--web-url",
+                              "app_scheme": "--app-scheme", "deep_link_path": "--deep-link-path", "title": "--title",
+                              "utm.source": "--utm-source", "utm.medium": "--utm-medium", "utm.campaign": "--utm-campaign"]
 
     /// The printed URL: `base` without trailing slashes (a flag may carry one), then the server's own joining.
     static func url(base: String, templateSlug: String?, shortCode: String) -> String {

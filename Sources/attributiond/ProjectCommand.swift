@@ -1,4 +1,5 @@
 import API
+import App
 import ArgumentParser
 import Attribution
 import Foundation
@@ -23,10 +24,10 @@ struct ProjectCommand: ParsableCommand {
         func run() throws {
             if let problem = Project.validateName(name) { throw ValidationError("--name \(problem.message)") }
             let configuration = try global.loadConfiguration()
-            let repository = ProjectRepository(database: try global.openDatabase(configuration))
+            let app = try global.openApp(configuration)
             let created: CreatedProject
             do {
-                created = try repository.create(name: name, settings: ProjectSettings(), testMode: testMode)
+                created = try app.projects.create(name: name, settings: ProjectSettings(), testMode: testMode)
             } catch let error as StoreError {
                 FileHandleOutput.standardError("project create: \(error)")
                 throw ExitCode.failure
@@ -48,7 +49,7 @@ struct ProjectCommand: ParsableCommand {
 
         func run() throws {
             let configuration = try global.loadConfiguration()
-            let projects = try ProjectRepository(database: try global.openDatabase(configuration)).list()
+            let projects = try global.openApp(configuration).projects.list()
             if json {
                 try printJSON(projects.map { ["id": $0.id, "name": $0.name, "created_at": $0.createdAt.iso8601] })
             } else if projects.isEmpty {
@@ -68,8 +69,8 @@ struct ProjectCommand: ParsableCommand {
 
         func run() throws {
             let configuration = try global.loadConfiguration()
-            let repository = ProjectRepository(database: try global.openDatabase(configuration))
-            guard let project = try repository.find(id: id) else {
+            let app = try global.openApp(configuration)
+            guard let project = try app.projects.find(id: id) else {
                 FileHandleOutput.standardError("project show: no project \(id)")
                 throw ExitCode.failure
             }
@@ -82,7 +83,7 @@ struct ProjectCommand: ParsableCommand {
                 ("ios_team_id", settings.iosTeamID ?? ""), ("ios_bundle_id", settings.iosBundleID ?? ""),
                 ("android_package", settings.androidPackage ?? ""), ("ios_store_url", settings.iosStoreURL ?? ""),
                 ("android_store_url", settings.androidStoreURL ?? ""), ("web_url", settings.webURL ?? ""),
-                ("api_keys", try repository.apiKeys(projectID: id).filter { $0.revokedAt == nil }.map { $0.prefix + "…" }.joined(separator: ", ")),
+                ("api_keys", try app.projects.apiKeys(projectID: id).filter { $0.revokedAt == nil }.map { $0.prefix + "…" }.joined(separator: ", ")),
             ]
             if json {
                 try printJSON(Dictionary(uniqueKeysWithValues: fields))

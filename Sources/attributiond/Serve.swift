@@ -2,6 +2,7 @@ import API
 import ArgumentParser
 @preconcurrency import Dispatch
 import HTTP
+import App
 import Attribution
 import Store
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ struct Serve: ParsableCommand {
         }
         LifecycleLog.sink = sink
         let database = try global.openDatabase(configuration)
-        let services = Services(database: database, adminKey: configuration.adminKey,
+        let services = Services(store: SQLiteStore(database: database), adminKey: configuration.adminKey,
                                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
                                 allowedHosts: configuration.allowedHosts,
                                 defaultProject: configuration.defaultProject) { error, request in
@@ -75,7 +76,7 @@ struct Serve: ParsableCommand {
         connections.server = server
         let retention = configuration.clickRetentionHours == 0 ? nil : RetentionJob(
             retention: ClickRetention(database: database), hours: configuration.clickRetentionHours, clock: services.clock,
-            testProjectTimes: { [clocks = services.clocks] in clocks.testProjectTimes() }) { deleted, cutoff in
+            testProjectTimes: { [clocks = services.app.clocks] in clocks.testProjectTimes() }) { deleted, cutoff in
             LifecycleLog.write(level: "info", message: "retention", fields: ["deleted_clicks": String(deleted), "before": cutoff.iso8601])
         }
         // HTTPS beside HTTP, with the same application, limits and timeouts.
@@ -153,7 +154,7 @@ extension Serve {
     /// One warning per stored value that today's rules would refuse (see `StoredValueAudit`).
     static func reportRefusedStoredValues(_ services: Services) {
         do {
-            let findings = try StoredValueAudit.findings(services: services)
+            let findings = try StoredValueAudit.findings(app: services.app)
             for finding in findings {
                 LifecycleLog.write(level: "warning", message: "stored value refused by the current rules", fields: [
                     "kind": finding.kind, "id": finding.id, "project": finding.projectID,

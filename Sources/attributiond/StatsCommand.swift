@@ -1,4 +1,5 @@
 import API
+import App
 import ArgumentParser
 import Attribution
 import Foundation
@@ -23,19 +24,17 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try global.loadConfiguration()
-        let database = try global.openDatabase(configuration)
-        let projects = ProjectRepository(database: database)
-        guard let found = try projects.find(id: project) else {
+        let app = try global.openApp(configuration)
+        guard let found = try app.projects.find(id: project) else {
             FileHandleOutput.standardError("stats: no project \(project)")
             throw ExitCode.failure
         }
         // A test-mode project's "now" is its own saved clock, as the server's.
-        let now = found.testMode ? (try projects.testClocks().first { $0.projectID == found.id }?.now ?? SystemClock().now())
-                                 : SystemClock().now()
+        let now = app.now(for: found)
         let from = since.flatMap { TimeSpecification.parse($0, now: now) } ?? Timestamp(milliseconds: 0)
         let to = until.flatMap { TimeSpecification.parse($0, now: now) } ?? now.adding(seconds: 1)
         guard from < to else { throw ValidationError("--since must be before --until") }
-        let stats = try StatsRepository(database: database).stats(projectID: found.id, since: from, until: to, currency: found.settings.currency)
+        let stats = try app.reports.stats(project: found, since: from, until: to)
         if json {
             try printJSON(StatsBody(projectID: found.id, since: from, until: to, stats: stats))
         } else {

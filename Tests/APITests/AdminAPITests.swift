@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import API
+@testable import App
 import Attribution
 @_spi(StoreInternals) @testable import Store
 import TestSupport
@@ -16,9 +17,9 @@ import TestSupport
         #expect(json["min_confidence"] as? Double == 0.5)
         #expect(json["currency"] as? String == "EUR")
         #expect(json["ios_team_id"] is NSNull)  // unset settings are present as null
-        #expect(try app.services.projects.project(forToken: token)?.id == id)
-        #expect(try app.services.projects.project(forAPIKey: key)?.id == id)
-        #expect(try app.services.projects.project(forToken: token + "x") == nil)
+        #expect(try app.store.projects.project(forToken: token)?.id == id)
+        #expect(try app.store.projects.project(forAPIKey: key)?.id == id)
+        #expect(try app.store.projects.project(forToken: token + "x") == nil)
         // Secrets are stored only as hashes.
         let stored = try app.database.read { try $0.queryOne("SELECT token_hash FROM projects WHERE id = ?", id) { $0.blob(0) } }
         #expect(stored == Secrets.sha256(token))
@@ -90,7 +91,7 @@ import TestSupport
         #expect((json["skan"] as? [String: Any])?["enabled"] as? Bool == true)
         let bad = try app.request("PATCH", "/admin/v1/projects/\(id)", json: #"{"min_confidence":-1}"#)
         #expect(bad.status == 422)
-        #expect(try app.services.projects.find(id: id)?.settings.minConfidence == 0.45)  // unchanged by the bad patch
+        #expect(try app.services.app.projects.find(id: id)?.settings.minConfidence == 0.45)  // unchanged by the bad patch
         #expect(try app.request("PATCH", "/admin/v1/projects/nope", json: "{}").status == 404)
     }
 
@@ -100,11 +101,11 @@ import TestSupport
         let issued = try #require(try app.request("POST", "/admin/v1/projects/\(id)/api-keys").json)
         let key = try #require(issued["key"] as? String)
         let keyID = try #require(issued["id"] as? String)
-        #expect(try app.services.projects.project(forAPIKey: key)?.id == id)
+        #expect(try app.store.projects.project(forAPIKey: key)?.id == id)
         let listed = try app.request("GET", "/admin/v1/projects/\(id)/api-keys")
         #expect(listed.bodyText.contains(keyID) && !listed.bodyText.contains(key))
         #expect(try app.request("DELETE", "/admin/v1/projects/\(id)/api-keys/\(keyID)").status == 204)
-        #expect(try app.services.projects.project(forAPIKey: key) == nil)
+        #expect(try app.store.projects.project(forAPIKey: key) == nil)
         #expect(try app.request("DELETE", "/admin/v1/projects/\(id)/api-keys/\(keyID)").status == 404)
     }
 

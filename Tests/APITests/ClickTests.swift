@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import API
+@testable import App
 import Attribution
 @_spi(StoreInternals) @testable import Store
 import TestSupport
@@ -18,7 +19,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         #expect(response.header("Content-Type") == "text/html; charset=utf-8")
         let clickID = try #require(response.header("X-Click-Id"))
         try app.settle()
-        let click = try #require(try app.services.clicks.find(clickID: clickID))
+        let click = try #require(try app.store.clicks.find(clickID: clickID))
         #expect(click.projectID == projectID)
         #expect(click.linkID == link["id"] as? String)
         #expect(click.source == .link)
@@ -43,7 +44,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
             #expect(response.status == 200)
             try app.settle()
             let clickID = try #require(response.header("X-Click-Id"))
-            let click = try #require(try app.services.clicks.find(clickID: clickID))
+            let click = try #require(try app.store.clicks.find(clickID: clickID))
             #expect(click.acceptLanguage == header)
             #expect(click.languages == (header == ";q=1,de" ? ["de"] : []))
         }
@@ -57,7 +58,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         let tricky = #"https://apps.apple.com/app/id1?x="</script><script>alert(1)</script>"#
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"tricky2","ios_url":"https://apps.apple.com/app/id1?x=\"</script>"}"#).status == 422)
         try app.database.writeAndWait { try $0.run("UPDATE links SET ios_url = ? WHERE short_code = 'tricky'", tricky) }
-        app.services.linkCache.invalidateAll()
+        app.services.app.links.invalidateCache()
         let response = try app.request("GET", "/tricky", adminKey: nil, headers: ["User-Agent": safariIPhone])
         let html = response.bodyText
         #expect(response.body.count < 4096)
@@ -113,7 +114,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         _ = try app.projectWithLink()
         let response = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": safariIPhone, "X-Forwarded-For": "203.0.113.9"])
         try app.settle()
-        let click = try #require(try app.services.clicks.find(clickID: response.header("X-Click-Id")!))
+        let click = try #require(try app.store.clicks.find(clickID: response.header("X-Click-Id")!))
         #expect(click.ip == "127.0.0.1")
     }
 
@@ -123,7 +124,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         func clickIP(_ headers: [String: String]) throws -> Click {
             let response = try app.request("GET", "/summer", adminKey: nil, headers: headers.merging(["User-Agent": safariIPhone]) { $1 })
             try app.settle()
-            return try #require(try app.services.clicks.find(clickID: response.header("X-Click-Id")!))
+            return try #require(try app.store.clicks.find(clickID: response.header("X-Click-Id")!))
         }
         // The right-most address that is not a trusted proxy is the client; what it claims to its left is not believed.
         #expect(try clickIP(["X-Forwarded-For": "1.1.1.1, 198.51.100.7, 10.1.2.3"]).ip == "198.51.100.7")
@@ -143,7 +144,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         let beacon = try app.request("POST", "/c/\(clickID)", json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#,
                                      adminKey: nil, headers: ["Content-Type": "text/plain;charset=UTF-8"])
         #expect(beacon.status == 204)
-        let click = try #require(try app.services.clicks.find(clickID: clickID))
+        let click = try #require(try app.store.clicks.find(clickID: clickID))
         #expect(click.screenWidth == 390 && click.screenHeight == 844 && click.pixelRatio == 3)
         #expect(click.timezone == "Europe/Paris")
         #expect(click.utcOffsetMinutes == 60)  // JavaScript's -60 (minutes west) is UTC+1
@@ -157,7 +158,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         let clickID = try #require(try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": safariIPhone]).header("X-Click-Id"))
         let beacon = try app.request("GET", "/c/\(clickID)?sw=414&sh=896&dpr=2&tzo=300&tz=America%2FNew_York&langs=en-US%2Cen", adminKey: nil)
         #expect(beacon.status == 204)
-        let click = try #require(try app.services.clicks.find(clickID: clickID))
+        let click = try #require(try app.store.clicks.find(clickID: clickID))
         #expect(click.screenWidth == 414 && click.utcOffsetMinutes == -300 && click.timezone == "America/New_York")
         #expect(click.languages == ["en-US", "en"])
     }
@@ -174,7 +175,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
             let response = try app.request("POST", "/c/\(clickID)", json: body, adminKey: nil)
             #expect(response.status == status, "\(body): \(response.bodyText)")
         }
-        #expect(try app.services.clicks.find(clickID: clickID)?.timezone == nil)
+        #expect(try app.store.clicks.find(clickID: clickID)?.timezone == nil)
         #expect(try app.request("POST", "/c/\(UUID().uuidString.lowercased())", json: "{}", adminKey: nil).status == 404)
         #expect(try app.request("POST", "/c/not-a-uuid", json: "{}", adminKey: nil).status == 404)
         // A click older than ten minutes no longer takes signals.

@@ -68,7 +68,7 @@ struct InterstitialScriptTests {
         // What the script sent is accepted by the server and lands on the click.
         let stored = try app.request("POST", beacon["url"]!, json: beacon["body"]!, adminKey: nil, headers: ["Content-Type": "text/plain;charset=UTF-8"])
         #expect(stored.status == 204)
-        let click = try #require(try app.services.clicks.find(clickID: clickID))
+        let click = try #require(try app.store.clicks.find(clickID: clickID))
         #expect(click.screenWidth == 390 && click.screenHeight == 844 && click.pixelRatio == 3)
         #expect(click.timezone == "Europe/Paris")
         #expect(click.utcOffsetMinutes == 60 || click.utcOffsetMinutes == 120)  // CET or CEST, whichever is in force
@@ -85,7 +85,7 @@ struct InterstitialScriptTests {
         #expect(image.hasPrefix("/c/\(clickID)?"))
         #expect((seen["navigation"] as? [[String]]) == [["replace", "https://apps.apple.com/app/id123"]])
         #expect(try app.request("GET", image, adminKey: nil).status == 204)
-        let click = try #require(try app.services.clicks.find(clickID: clickID))
+        let click = try #require(try app.store.clicks.find(clickID: clickID))
         #expect(click.timezone == "Europe/Paris" && click.languages == ["fr-FR", "fr"] && click.pixelRatio == 3)
     }
 }

@@ -67,7 +67,7 @@ private struct DashboardCreateLinkResponse: Decodable {
         #expect(json["webFallbackUrl"] as? String == "https://shop.example.com/")
         #expect((json["deepLinkParameters"] as? [String: String]) == ["id": "42", "n": "7"])
         try app.settle()
-        let click = try #require(try app.services.clicks.find(clickID: json["clickId"] as! String))
+        let click = try #require(try app.store.clicks.find(clickID: json["clickId"] as! String))
         #expect(click.source == .resolve)
         #expect(click.timezone == "Europe/Paris" && click.languages == ["fr_FR"])
         #expect(click.screenWidth == 1170 && click.pixelRatio == 1)  // native pixels

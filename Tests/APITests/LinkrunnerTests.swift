@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import API
+@testable import App
 import Attribution
 @_spi(StoreInternals) @testable import Store
 import TestSupport
@@ -71,7 +72,7 @@ extension TestApp {
     func linkrunnerProject(testMode: Bool = false) throws -> (projectID: String, token: String) {
         let (projectID, _, _) = try projectWithLink(testMode: testMode)
         let token = "lr-token-0123456789abcdef"
-        try services.projects.setToken(projectID: projectID, token: token)
+        try services.app.projects.setToken(projectID: projectID, token: token)
         return (projectID, token)
     }
 }
@@ -107,7 +108,7 @@ extension TestApp {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, _, _) = try app.projectWithLink(#"{"short_code":"summer","deep_link_path":"/product/42","deep_link_parameters":{"ref":"mail"}}"#)
         let token = "lr-token-0123456789abcdef"
-        try app.services.projects.setToken(projectID: projectID, token: token)
+        try app.services.app.projects.setToken(projectID: projectID, token: token)
         _ = try app.clickWithBeacon(ip: "198.51.100.80")
         let initialized = try #require(try app.client("init", body("init", token: token)).json?["data"] as? [String: Any])
         #expect(initialized["attribution_source"] as? String == "INORGANIC")

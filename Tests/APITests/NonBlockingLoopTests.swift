@@ -1,5 +1,6 @@
 import Foundation
 @testable import API
+@testable import App
 @_spi(StoreInternals) @testable import Store
 import Testing
 import TestSupport
@@ -12,7 +13,7 @@ import TestSupport
         _ = BlockingCalls.drain()
         let (projectID, key, _) = try app.projectWithLink()
         let token = "lr-token-0123456789abcdef"
-        try app.services.projects.setToken(projectID: projectID, token: token)  // the commit empties the caches
+        try app.services.app.projects.setToken(projectID: projectID, token: token)  // the commit empties the caches
         // Link taps and resolves, first with cold caches (the miss is where a read would block).
         for _ in 0..<2 {
             _ = try app.clickWithBeacon(ip: "198.51.100.90")
@@ -21,7 +22,7 @@ import TestSupport
         }
         // LinkForty install and event, Linkrunner's calls, each twice (cold, then warm caches).
         for round in 0..<2 {
-            app.services.projectCache.invalidateAll()
+            app.services.app.projects.cache.invalidateAll()
             let install = try app.install(ip: "198.51.100.90", key: key).json?["installId"] as? String ?? ""
             _ = try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(install)","eventName":"e\#(round)"}"#, adminKey: key)
             for endpoint in ["init", "attribution-data", "trigger", "capture-event", "capture-payment", "handle-deeplink"] {

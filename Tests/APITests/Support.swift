@@ -10,6 +10,7 @@ final class TestApp: @unchecked Sendable {
     static let adminKey = "test-admin-key-0123456789"
     let folder: URL
     let database: Database
+    let store: SQLiteStore
     let services: Services
     let server: HTTPServer
     var port: UInt16 { server.port }
@@ -22,7 +23,8 @@ final class TestApp: @unchecked Sendable {
          reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
-        services = Services(database: database, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
+        store = SQLiteStore(database: database, clock: clock)
+        services = Services(store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
                             allowedHosts: allowedHosts,
                             reportInternalError: reportInternalError)
         let refused = refusedResponses

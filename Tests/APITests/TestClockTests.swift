@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import API
+@testable import App
 import Attribution
 @_spi(StoreInternals) @testable import Store
 import TestSupport
@@ -61,8 +62,8 @@ let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         // Saved: a server started afresh on the same database reads the same time.
         let saved = try #require(try app.database.read { try $0.queryOne("SELECT clock_ms FROM projects WHERE id = ?", id) { $0.int(0) } })
         #expect(saved == Timestamp(iso8601: "2031-01-01T00:00:00Z")!.milliseconds)
-        let restarted = Services(database: app.database, adminKey: nil)
-        #expect(restarted.clocks.now(projectID: id) == Timestamp(milliseconds: saved))
+        let restarted = Services(store: SQLiteStore(database: app.database), adminKey: nil)
+        #expect(restarted.app.clocks.now(projectID: id) == Timestamp(milliseconds: saved))
     }
 
     @Test func concurrentAdvancesAllCount() throws {
@@ -87,7 +88,7 @@ let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         #expect(try app.request("PATCH", "/admin/v1/projects/\(live)", json: #"{"test_mode":false,"min_confidence":0.4}"#).status == 200)
         let sandbox = try #require(try app.createProject("Sandbox", extra: #","test_mode":true"#)["id"] as? String)
         #expect(try app.request("PATCH", "/admin/v1/projects/\(sandbox)", json: #"{"test_mode":false}"#).status == 409)
-        #expect(try app.services.projects.find(id: live)?.testMode == false)
+        #expect(try app.services.app.projects.find(id: live)?.testMode == false)
         #expect(try app.request("GET", "/admin/v1/projects/\(UUID().uuidString.lowercased())/clock").status == 404)
     }
 

@@ -1,3 +1,4 @@
+import App
 import Attribution
 import Foundation
 import HTTP
@@ -7,7 +8,7 @@ import Store
 enum AdminLinkRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
         let auth = AdminAuth(services: services)
-        let linkService = LinkService(services: services)
+        let linkService = services.app.links
 
         router.post("/admin/v1/projects/:id/links", auth.guarded { request in
             let project = try AdminRoutes.existingProject(request, services)
@@ -23,10 +24,10 @@ enum AdminLinkRoutes {
         router.get("/admin/v1/projects/:id/links", auth.guarded { request in
             let project = try AdminRoutes.existingProject(request, services)
             let base = LinkURLs.base(for: request, services: services)
-            let templates = Dictionary(uniqueKeysWithValues: try services.templates.list(projectID: project.id).map { ($0.id, $0) })
+            let templates = try linkService.templatesByID(projectID: project.id)
             let limit = try integerQuery(request, "limit", in: 1...1000) ?? 100
             let offset = try integerQuery(request, "offset", in: 0...Int(Int32.max)) ?? 0
-            let links = try services.links.list(projectID: project.id, limit: limit, offset: offset)
+            let links = try linkService.list(projectID: project.id, limit: limit, offset: offset)
             return try .json(links.map { AdminLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base) },
                              encoder: JSONCoders.encoder)
         })

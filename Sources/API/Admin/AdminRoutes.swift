@@ -1,3 +1,4 @@
+import App
 import Attribution
 import Foundation
 import HTTP
@@ -7,13 +8,11 @@ import Store
 enum AdminRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
         let auth = AdminAuth(services: services)
-        let projects = services.projects
+        let projects = services.app.projects
 
         router.post("/admin/v1/projects", auth.guarded { request in
             let creation = try request.decodeJSON(ProjectCreation.self)
-            try throwIfInvalid([Project.validateName(creation.name)].compactMap { $0 } + creation.settings.validate())
             let created = try projects.create(name: creation.name, settings: creation.settings, testMode: creation.testMode)
-            services.clocks.register(created.project)
             return try .json(ProjectBody(created.project, token: created.token, apiKey: created.apiKey.key), status: .created,
                              encoder: JSONCoders.encoder)
         })
@@ -32,19 +31,14 @@ enum AdminRoutes {
             if let testMode = update.testMode, testMode != project.testMode {
                 throw HTTPError.conflict("test_mode is chosen when a project is created and cannot change; create a new project instead")
             }
-            if let name = update.name {
-                if let problem = Project.validateName(name) { try throwIfInvalid([problem]) }
-                project.name = name
-            }
+            if let name = update.name { project.name = name }
             project.settings = try update.settings.applied(to: project.settings)
-            try throwIfInvalid(project.settings.validate())
-            guard let updated = try projects.update(project) else { throw HTTPError.notFound("no project \(project.id)") }
-            return try .json(ProjectBody(updated), encoder: JSONCoders.encoder)
+            return try .json(ProjectBody(try projects.update(project)), encoder: JSONCoders.encoder)
         })
 
         router.post("/admin/v1/projects/:id/api-keys", auth.guarded { request in
             let project = try existingProject(request, services)
-            guard let issued = try projects.issueAPIKey(projectID: project.id) else { throw HTTPError.notFound("no project \(project.id)") }
+            let issued = try projects.issueAPIKey(projectID: project.id)
             return try .json(APIKeyBody(id: issued.id, key: issued.key, prefix: issued.prefix,
                                         created_at: services.clock.now().iso8601, revoked_at: nil),
                              status: .created, encoder: JSONCoders.encoder)
@@ -61,24 +55,20 @@ enum AdminRoutes {
         router.delete("/admin/v1/projects/:id/api-keys/:keyId", auth.guarded { request in
             let project = try existingProject(request, services)
             let keyID = request.pathParameters["keyId"] ?? ""
-            guard try projects.revokeAPIKey(projectID: project.id, keyID: keyID) else {
-                throw HTTPError.notFound("project \(project.id) has no active API key \(keyID)")
-            }
+            try projects.revokeAPIKey(projectID: project.id, keyID: keyID)
             return HTTPResponse(status: .noContent)
         })
 
         router.post("/admin/v1/projects/:id/signing-keys", auth.guarded { request in
             let project = try existingProject(request, services)
-            let key = try services.signingKeys.create(projectID: project.id, now: services.clock.now())
+            let key = try projects.createSigningKey(projectID: project.id)
             return try .json(["key_id": key.keyID, "secret": key.secret], status: .created, encoder: JSONCoders.encoder)
         })
 
         router.delete("/admin/v1/projects/:id/signing-keys/:keyId", auth.guarded { request in
             let project = try existingProject(request, services)
             let keyID = request.pathParameters["keyId"] ?? ""
-            guard try services.signingKeys.revoke(keyID: keyID, projectID: project.id, now: services.clock.now()) else {
-                throw HTTPError.notFound("project \(project.id) has no active signing key \(keyID)")
-            }
+            try projects.revokeSigningKey(projectID: project.id, keyID: keyID)
             return HTTPResponse(status: .noContent)
         })
 
@@ -87,12 +77,12 @@ enum AdminRoutes {
             let payload = try request.decodeJSON(TemplatePayload.self)
             let template = payload.template(projectID: project.id, now: services.now(for: project))
             try throwIfInvalid(template.validate())
-            return try .json(TemplateBody(try services.templates.create(template)), status: .created, encoder: JSONCoders.encoder)
+            return try .json(TemplateBody(try services.app.links.createTemplate(template)), status: .created, encoder: JSONCoders.encoder)
         })
 
         router.get("/admin/v1/projects/:id/templates", auth.guarded { request in
             let project = try existingProject(request, services)
-            return try .json(try services.templates.list(projectID: project.id).map(TemplateBody.init), encoder: JSONCoders.encoder)
+            return try .json(try services.app.links.templates(projectID: project.id).map(TemplateBody.init), encoder: JSONCoders.encoder)
         })
 
         router.get("/admin/v1/projects/:id/stats", auth.guarded { request in
@@ -101,19 +91,16 @@ enum AdminRoutes {
             let since = try TimeParameter.parse(request.queryValue("since"), name: "since", now: now) ?? Timestamp(milliseconds: 0)
             let until = try TimeParameter.parse(request.queryValue("until"), name: "until", now: now) ?? now.adding(seconds: 1)
             guard since < until else { throw HTTPError.invalidField("since", "must be before until") }
-            let stats = try services.stats.stats(projectID: project.id, since: since, until: until, currency: project.settings.currency)
+            let stats = try services.app.reports.stats(project: project, since: since, until: until)
             return try .json(StatsBody(projectID: project.id, since: since, until: until, stats: stats), encoder: JSONCoders.encoder)
         })
 
         router.get("/admin/v1/projects/:id/installs/:installId/skan", auth.guarded { request in
             let project = try existingProject(request, services)
             let installID = request.pathParameters["installId"] ?? ""
-            guard try services.installs.find(id: installID, projectID: project.id) != nil else {
-                throw HTTPError.notFound("project \(project.id) has no install \(installID)")
-            }
+            _ = try services.app.installs.existing(id: installID, project: project)
             var data: [String: JSONValue] = [:]
-            if let values = try UserRepository(database: services.database).skanValues(
-                installID: installID, now: services.now(for: project), skan: services.skanSchemas.context(for: project)) {
+            if let values = try services.app.activity.conversionValues(installID: installID, project: project) {
                 SKANFields.add(values, to: &data)
                 data["window"] = .number(Double(values.window))
             }
@@ -123,26 +110,20 @@ enum AdminRoutes {
         router.delete("/admin/v1/projects/:id/installs/:installId", auth.guarded { request in
             let project = try existingProject(request, services)
             let installID = request.pathParameters["installId"] ?? ""
-            guard try services.erasure.eraseInstall(projectID: project.id, installID: installID) else {
-                throw HTTPError.notFound("project \(project.id) has no install \(installID)")
-            }
+            try services.app.reports.eraseInstall(installID, project: project)
             return HTTPResponse(status: .noContent)
         })
 
         router.delete("/admin/v1/projects/:id/users/:userId", auth.guarded { request in
             let project = try existingProject(request, services)
             let userID = request.pathParameters["userId"] ?? ""
-            guard try services.erasure.eraseUser(projectID: project.id, userID: userID) else {
-                throw HTTPError.notFound("project \(project.id) has no data for user \(userID)")
-            }
+            try services.app.reports.eraseUser(userID, project: project)
             return HTTPResponse(status: .noContent)
         })
     }
 
     static func existingProject(_ request: HTTPRequest, _ services: Services) throws -> Project {
-        let id = request.pathParameters["id"] ?? ""
-        guard let project = try services.projects.find(id: id) else { throw HTTPError.notFound("no project \(id)") }
-        return project
+        try services.app.projects.existing(id: request.pathParameters["id"] ?? "")
     }
 }
 

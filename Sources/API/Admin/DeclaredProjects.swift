@@ -1,3 +1,4 @@
+import App
 import Attribution
 import Foundation
 public import HTTP
@@ -34,23 +35,22 @@ public enum DeclaredProjects {
                 throw Problem(key: "\(path).api_keys[\(short)]", message: "must be at least 16 characters")
             }
 
-            if var existing = try services.projects.find(name: declared.creation.name) {
+            if var existing = try services.app.projects.find(name: declared.creation.name) {
                 guard existing.testMode == declared.creation.testMode else {
                     throw Problem(key: "\(path).test_mode", message: "is fixed when a project is created; '\(existing.name)' was created with test_mode \(existing.testMode)")
                 }
                 existing.settings = declared.creation.settings
-                _ = try services.projects.update(existing)
-                if let token = declared.token { try services.projects.setToken(projectID: existing.id, token: token) }
-                for key in declared.apiKeys where try !services.projects.hasAPIKey(projectID: existing.id, key: key) {
-                    _ = try services.projects.issueAPIKey(projectID: existing.id, key: key)
+                _ = try services.app.projects.update(existing)
+                if let token = declared.token { try services.app.projects.setToken(projectID: existing.id, token: token) }
+                for key in declared.apiKeys where try !services.app.projects.hasAPIKey(projectID: existing.id, key: key) {
+                    _ = try services.app.projects.issueAPIKey(projectID: existing.id, key: key)
                 }
                 report.append("updated project '\(existing.name)' (\(existing.id))")
             } else {
-                let created = try services.projects.create(name: declared.creation.name, settings: declared.creation.settings,
+                let created = try services.app.projects.create(name: declared.creation.name, settings: declared.creation.settings,
                                                            testMode: declared.creation.testMode, token: declared.token,
                                                            apiKey: declared.apiKeys.first)
-                for key in declared.apiKeys.dropFirst() { _ = try services.projects.issueAPIKey(projectID: created.project.id, key: key) }
-                services.clocks.register(created.project)
+                for key in declared.apiKeys.dropFirst() { _ = try services.app.projects.issueAPIKey(projectID: created.project.id, key: key) }
                 report.append("created project '\(created.project.name)' (\(created.project.id))")
             }
         }

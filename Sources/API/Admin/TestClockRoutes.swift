@@ -1,4 +1,5 @@
 import Attribution
+import App
 import HTTP
 
 /// `GET|POST /admin/v1/projects/{id}/clock`: a test-mode project's own clock, read and moved
@@ -22,7 +23,7 @@ enum TestClockRoutes {
             }
             let requested = try JSONValueParser.parse(request.body)
             do {
-                return body(project, now: try services.clocks.move(project) { current in try target(requested, from: current) })
+                return body(project, now: try services.app.clocks.move(project) { current in try target(requested, from: current) })
             } catch ProjectClocks.MoveError.backward(let current) {
                 throw HTTPError.conflict("test clocks only move forward: the request asks for a time before the project's now, \(current.iso8601)")
             }

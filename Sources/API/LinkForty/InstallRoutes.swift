@@ -1,3 +1,4 @@
+import App
 import Attribution
 import Foundation
 import HTTP
@@ -17,8 +18,8 @@ enum LinkFortyInstallRoutes {
                 let report = try body.report(project: project, request: request, services: services)
                 var policy = MatchingPolicy(project: project.settings)
                 policy.defaultWindowHours = project.settings.attributionWindowHours
-                services.installs.report(report, policy: policy, installID: TimeOrderedID.secure(at: report.signals.time),
-                                         delivery: request.writeDelivery) { result in
+                services.app.installs.report(report, project: project, policy: policy, conversionValues: false,
+                                             delivery: request.writeDelivery) { result in
                     done(Result {
                         let outcome = try result.get()
                         if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
@@ -34,12 +35,12 @@ enum LinkFortyInstallRoutes {
         router.on(.post, "/api/sdk/v1/event", .deferred { request, done in
             do {
                 let body = try EventBody(JSONFields(request))
-                guard let projectID = try services.projectCache.owner(ofInstall: body.installId, repository: services.installs) else {
+                guard let projectID = try services.app.projects.owner(ofInstall: body.installId) else {
                     throw HTTPError.notFound("no install \(body.installId)")
                 }
                 try auth.authorize(request, appToken: body.appToken, forInstallOf: projectID)
-                let event = try body.record(projectID: projectID, now: services.clocks.now(projectID: projectID))
-                services.events.record(event, eventID: TimeOrderedID.secure(at: event.receivedAt), delivery: request.writeDelivery) { result in
+                let event = try body.record(projectID: projectID, now: services.app.clocks.now(projectID: projectID))
+                services.app.activity.recordEvent(event, project: nil, conversionValues: false, delivery: request.writeDelivery) { result in
                     done(Result {
                         let stored = try result.get()
                         if stored.duplicate { services.metrics.recordCollapsedEvent() }

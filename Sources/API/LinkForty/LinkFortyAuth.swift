@@ -1,3 +1,4 @@
+import App
 import Attribution
 import HTTP
 import Store
@@ -11,7 +12,7 @@ struct LinkFortyAuth: Sendable {
         guard let key = BearerToken.from(request) else {
             throw HTTPError(.unauthorized, code: "unauthorized", message: "an API key is required (Authorization: Bearer <api key>)")
         }
-        guard let project = try services.projectCache.project(forAPIKey: key, repository: services.projects) else {
+        guard let project = try services.app.projects.project(forAPIKey: key) else {
             throw HTTPError(.unauthorized, code: "unauthorized", message: "the API key is not valid")
         }
         return project
@@ -22,17 +23,9 @@ struct LinkFortyAuth: Sendable {
     /// project, else the only project, if that project's `sdk_auth` is `open`.
     func project(for request: HTTPRequest, appToken: String?) throws -> Project {
         if let credentialed = try credentialedProject(request, appToken: appToken) { return credentialed }
-        try MoveToPool.unlessOffLoop()  // the reads below are not cached
-        let project: Project
-        if let name = services.defaultProject, let named = try services.projects.find(name: name) {
-            project = named
-        } else {
-            let projects = try services.projects.list()
-            guard projects.count == 1 else {
-                throw HTTPError(.unauthorized, code: "unauthorized",
-                                message: "cannot tell which project this is: send an API key (Authorization: Bearer) or configure default_project")
-            }
-            project = projects[0]
+        guard let project = try services.app.projects.defaultProject(named: services.defaultProject) else {
+            throw HTTPError(.unauthorized, code: "unauthorized",
+                            message: "cannot tell which project this is: send an API key (Authorization: Bearer) or configure default_project")
         }
         try requireOpen(project)
         return project
@@ -47,7 +40,7 @@ struct LinkFortyAuth: Sendable {
             }
             return
         }
-        guard let owner = try services.projectCache.project(forID: ownerID, repository: services.projects) else {
+        guard let owner = try services.app.projects.cachedProject(id: ownerID) else {
             throw HTTPError.notFound("no project \(ownerID)")
         }
         try requireOpen(owner)
@@ -58,7 +51,7 @@ struct LinkFortyAuth: Sendable {
     private func credentialedProject(_ request: HTTPRequest, appToken: String?) throws -> Project? {
         if BearerToken.from(request) != nil { return try projectRequiringKey(request) }
         guard let appToken else { return nil }
-        return try services.projectCache.project(forToken: appToken, repository: services.projects)
+        return try services.app.projects.project(forToken: appToken)
     }
 
     private func requireOpen(_ project: Project) throws {

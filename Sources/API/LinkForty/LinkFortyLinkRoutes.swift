@@ -1,3 +1,4 @@
+import App
 import Attribution
 import Foundation
 import HTTP
@@ -8,14 +9,14 @@ import Store
 enum LinkFortyLinkRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
         let auth = LinkFortyAuth(services: services)
-        let linkService = LinkService(services: services)
+        let linkService = services.app.links
 
         router.post("/api/sdk/v1/links") { request in
             let project = try auth.projectRequiringKey(request)
             let options = try request.decodeJSON(LinkFortyLinkPayload.self)
             let template = try linkService.template(id: options.templateId, slug: options.templateSlug, projectID: project.id,
                                                     key: options.templateId != nil ? "templateId" : "templateSlug")
-                ?? services.templates.mostRecent(projectID: project.id)
+                ?? linkService.mostRecentTemplate(projectID: project.id)
             return try create(options, project: project, template: template, request: request, services: services, linkService: linkService)
         }
 
@@ -29,24 +30,24 @@ enum LinkFortyLinkRoutes {
 
         router.get("/api/links") { request in
             let project = try auth.projectRequiringKey(request)
-            let templates = Dictionary(uniqueKeysWithValues: try services.templates.list(projectID: project.id).map { ($0.id, $0) })
+            let templates = try linkService.templatesByID(projectID: project.id)
             let base = LinkURLs.base(for: request, services: services)
-            let links = try services.links.list(projectID: project.id, limit: 1000)
+            let links = try linkService.list(projectID: project.id, limit: 1000)
             return try .json(links.map { LinkFortyLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base, deduplicated: false) },
                              encoder: JSONCoders.encoder)
         }
 
         router.get("/api/links/:id") { request in
             let project = try auth.projectRequiringKey(request)
-            let link = try existing(request, project: project, services: services)
-            let template = try link.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
+            let link = try linkService.existing(id: request.pathParameters["id"] ?? "", projectID: project.id)
+            let template = try linkService.template(of: link)
             return try .json(LinkFortyLinkBody(link, template: template, base: LinkURLs.base(for: request, services: services), deduplicated: false),
                              encoder: JSONCoders.encoder)
         }
 
         router.put("/api/links/:id") { request in
             let project = try auth.projectRequiringKey(request)
-            var link = try existing(request, project: project, services: services)
+            var link = try linkService.existing(id: request.pathParameters["id"] ?? "", projectID: project.id)
             let previousCode = link.shortCode
             let options = try request.decodeJSON(LinkFortyLinkPayload.self)
             let template = try linkService.template(id: options.templateId, slug: options.templateSlug, projectID: project.id, key: "templateId")
@@ -54,7 +55,7 @@ enum LinkFortyLinkRoutes {
             try options.apply(to: &link)
             link.updatedAt = services.now(for: project)
             let updated = try linkService.update(link, previousCode: previousCode, fieldNames: LinkFortyLinkPayload.fieldNames)
-            let shownTemplate = try updated.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
+            let shownTemplate = try linkService.template(of: updated)
             return try .json(LinkFortyLinkBody(updated, template: shownTemplate, base: LinkURLs.base(for: request, services: services), deduplicated: false),
                              encoder: JSONCoders.encoder)
         }
@@ -66,19 +67,13 @@ enum LinkFortyLinkRoutes {
         }
     }
 
-    static func existing(_ request: HTTPRequest, project: Project, services: Services) throws -> Link {
-        let id = request.pathParameters["id"] ?? ""
-        guard let link = try services.links.find(id: id, projectID: project.id) else { throw HTTPError.notFound("no link \(id)") }
-        return link
-    }
-
     static func create(_ options: LinkFortyLinkPayload, project: Project, template: LinkTemplate?, request: HTTPRequest,
                        services: Services, linkService: LinkService) throws -> HTTPResponse {
         let base = LinkURLs.base(for: request, services: services)
         // The same external user asking for the same link gets the one they already have.
         let optionsHash = options.externalUserId.map { _ in options.fingerprint(templateID: template?.id) }
         if let user = options.externalUserId, let hash = optionsHash,
-           let existing = try services.links.findDuplicate(projectID: project.id, externalUserID: user, optionsHash: hash) {
+           let existing = try linkService.duplicate(projectID: project.id, externalUserID: user, optionsHash: hash) {
             return try .json(LinkFortyLinkBody(existing, template: template, base: base, deduplicated: true), encoder: JSONCoders.encoder)
         }
         var link = Link(id: Identifiers.newID(), projectID: project.id, templateID: template?.id, shortCode: options.customCode ?? "",

@@ -1,3 +1,4 @@
+import App
 import Attribution
 import Foundation
 import HTTP
@@ -8,9 +9,8 @@ import Store
 /// answer the link's DeepLinkData. The link itself says which project it belongs to.
 enum ResolveRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
-        let lookup = LinkLookup(services: services)
         router.linkRoutes(prefix: "/api/sdk/v1/resolve", inline: true) { request, code, slug in
-            try resolve(request, code: code, slug: slug, lookup: lookup, services: services)
+            try resolve(request, code: code, slug: slug, services: services)
         }
     }
 
@@ -18,11 +18,11 @@ enum ResolveRoutes {
         HTTPError.notFound("no active link '\(slug.map { "\($0)/" } ?? "")\(code)'")
     }
 
-    static func resolve(_ request: HTTPRequest, code: String, slug: String?, lookup: LinkLookup, services: Services) throws -> HTTPResponse {
+    static func resolve(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {
         // An app opened by a link whose click budget is spent still gets its data; a link that
         // is switched off or expired does not.
-        guard let (_, target) = try lookup.find(code: code, slug: slug) else { throw noActiveLink(code: code, slug: slug) }
-        let now = services.clocks.now(projectID: target.link.projectID)
+        guard let (_, target) = try services.app.links.resolve(code: code, slug: slug) else { throw noActiveLink(code: code, slug: slug) }
+        let now = services.app.clocks.now(projectID: target.link.projectID)
         guard ![.inactive, .expired].contains(LinkAvailability.of(target.link, clicks: 0, now: now)) else {
             throw noActiveLink(code: code, slug: slug)
         }

@@ -1,3 +1,4 @@
+import App
 import Attribution
 import HTTP
 import Store
@@ -8,12 +9,6 @@ enum CampaignData {
     /// The target of an outcome whose transaction read the link (no read here).
     static func target(of outcome: InstallOutcome, project: Project) -> LinkTarget? {
         outcome.link.map { LinkTarget(link: $0, template: outcome.template, project: project.settings) }
-    }
-
-    static func target(linkID: String?, project: Project, services: Services) throws -> LinkTarget? {
-        guard let linkID, let link = try services.links.find(id: linkID, projectID: project.id) else { return nil }
-        let template = try link.templateID.flatMap { try services.templates.find(id: $0, projectID: project.id) }
-        return LinkTarget(link: link, template: template, project: project.settings)
     }
 
     /// The campaign of a link (attributed install, or a deep link opened in the app).
@@ -41,7 +36,7 @@ enum CampaignData {
                             base: String, includeMatch: Bool) throws -> [String: JSONValue] {
         var data: [String: JSONValue] = [:]
         let target = install.match.attributed
-            ? try known ?? self.target(linkID: install.match.linkID, project: project, services: services) : nil
+            ? try known ?? install.match.linkID.flatMap { try services.app.links.target(linkID: $0, project: project) } : nil
         if let target {
             data["attribution_source"] = .string("INORGANIC")
             data["campaign_data"] = campaign(target, installedAt: install.createdAt, clickedAt: install.match.clickedAt)

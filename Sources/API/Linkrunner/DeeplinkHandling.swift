@@ -1,3 +1,4 @@
+import App
 import Attribution
 import Foundation
 import HTTP
@@ -8,14 +9,13 @@ import Store
 /// click carrying the device's identifiers — what later makes an idfv match deterministic — and
 /// the link's deep link comes back.
 enum DeeplinkHandling {
-    static func handle(_ call: LinkrunnerRoutes.Call, lookup: LinkLookup) throws -> [String: JSONValue] {
+    static func handle(_ call: LinkrunnerRoutes.Call) throws -> [String: JSONValue] {
         let url = try call.body.requiredString("deeplink_url", maxLength: 4096)
         // SKAN values come with the answer when the install is known (all three keys or none).
         let skan: SKANValues? = try (try? call.install()).flatMap { install in
-            try UserRepository(database: call.services.database).skanValues(
-                installID: install.id, now: call.now, skan: call.services.skanSchemas.context(for: call.project))
+            try call.services.app.activity.conversionValues(installID: install.id, project: call.project)
         }
-        guard let (code, slug) = shortLinkPath(url), let (_, target) = try lookup.find(code: code, slug: slug),
+        guard let (code, slug) = shortLinkPath(url), let (_, target) = try call.services.app.links.resolve(code: code, slug: slug),
               target.link.projectID == call.project.id else {
             var data: [String: JSONValue] = ["deeplink": .string(url), "is_linkrunner": .bool(false)]
             SKANFields.add(skan, to: &data)

@@ -1,6 +1,5 @@
 import Foundation
 import HTTP
-import Store
 
 /// Linkrunner's envelope, on every response, errors included: `{"status": <http code>, "msg":
 /// "<text>", "data": {...} | null}` with the same code as the HTTP status.
@@ -15,15 +14,10 @@ enum Envelope {
 
     /// Any error a handler throws, in the envelope: client mistakes keep their 4xx.
     static func from(_ error: any Error) -> HTTPResponse {
-        switch error {
-        case let error as HTTPError: return Self.error(error.status, error.message)
-        case let error as StoreError:
-            switch error {
-            case .notFound(let message): return Self.error(.notFound, message)
-            case .conflict(let message): return Self.error(.conflict, message)
-            }
-        default: return Self.error(.internalServerError, "the server could not complete the request")
+        guard let clientError = ClientErrors.httpError(for: error) else {
+            return Self.error(.internalServerError, "the server could not complete the request")
         }
+        return Self.error(clientError.status, clientError.message)
     }
 
     /// Written directly in the sorted key order the JSON serializer would give (data, msg, status),

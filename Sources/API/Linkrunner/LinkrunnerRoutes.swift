@@ -1,3 +1,4 @@
+import App
 import Attribution
 import Foundation
 import HTTP
@@ -19,11 +20,11 @@ enum LinkrunnerRoutes {
 
         /// The install `init` registered; a 404 saying to call init first otherwise.
         func install() throws -> StoredInstall {
-            let instance = try instanceID
-            guard let install = try UserRepository(database: services.database).install(projectID: project.id, instanceID: instance) else {
-                throw HTTPError.notFound("unknown install_instance_id '\(instance)': call /api/client/init first")
+            do {
+                return try services.app.installs.registered(instanceID: try instanceID, project: project)
+            } catch AppError.notFound(let message) {
+                throw HTTPError.notFound("\(message): call /api/client/init first")
             }
-            return install
         }
 
         /// "Now" as this project sees it (its test clock in test mode).
@@ -39,8 +40,6 @@ enum LinkrunnerRoutes {
     typealias Handler = @Sendable (Call, @escaping @Sendable (Result<[String: JSONValue], any Error>) -> Void) -> Void
 
     static func register(in router: inout RouterBuilder, services: Services) {
-        let repository = UserRepository(database: services.database)
-
         endpoint("init", in: &router, services: services) { call, done in
             do {
                 let device = try call.deviceData()
@@ -51,10 +50,8 @@ enum LinkrunnerRoutes {
                     signals: device.signals(time: now, ipKey: client?.matchingKey, declaredPlatform: try call.body.string("platform")),
                     deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
                     ip: client?.ipString, userAgent: device.userAgent)
-                services.installs.report(report, policy: MatchingPolicy(project: call.project.settings),
-                                         installID: TimeOrderedID.secure(at: now),
-                                         skan: services.skanSchemas.context(for: call.project),
-                                         delivery: call.request.writeDelivery) { result in
+                services.app.installs.report(report, project: call.project, conversionValues: true,
+                                             delivery: call.request.writeDelivery) { result in
                     done(Result {
                         let outcome = try result.get()
                         if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
@@ -79,13 +76,11 @@ enum LinkrunnerRoutes {
         sync("trigger", in: &router, services: services) { call in
             let install = try call.install()
             var data: [String: JSONValue] = [:]
-            let skan = services.skanSchemas.context(for: call.project)
             if let user = try userData(call.body) {
                 // A trigger (signup/login) counts as the event `signup`.
-                SKANFields.add(try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: call.now,
-                                                       signupEvent: true, skan: skan), to: &data)
+                SKANFields.add(try services.app.activity.saveUser(user, install: install, project: call.project, signupEvent: true), to: &data)
             } else {
-                SKANFields.add(try repository.skanValues(installID: install.id, now: call.now, skan: skan), to: &data)
+                SKANFields.add(try services.app.activity.conversionValues(installID: install.id, project: call.project), to: &data)
             }
             return data
         }
@@ -93,7 +88,7 @@ enum LinkrunnerRoutes {
         sync("set-user-data", in: &router, services: services) { call in
             let install = try call.install()
             guard let user = try userData(call.body) else { throw HTTPError.badRequest("missing required field 'user_data'", code: "missing_field") }
-            try repository.saveUser(user, projectID: call.project.id, installID: install.id, now: call.now)
+            try services.app.activity.saveUser(user, install: install, project: call.project)
             return [:]
         }
 
@@ -110,8 +105,8 @@ enum LinkrunnerRoutes {
                                         data: try call.body.json("event_data"), revenue: amount,
                                         currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
                                         occurredAt: now, receivedAt: now)
-                services.events.record(event, eventID: TimeOrderedID.secure(at: now), skan: services.skanSchemas.context(for: call.project),
-                                       delivery: call.request.writeDelivery) { result in
+                services.app.activity.recordEvent(event, project: call.project, conversionValues: true,
+                                                  delivery: call.request.writeDelivery) { result in
                     // The store names what is missing; the hint is this API's (its clients call init).
                     let result = result.mapError { error -> any Error in
                         if case StoreError.notFound(let message) = error { return HTTPError.notFound("\(message): call /api/client/init first") }
@@ -143,13 +138,12 @@ enum LinkrunnerRoutes {
                     throw HTTPError.invalidField("currency", "must be a three-letter currency code")
                 }
                 let now = call.now
-                let payment = UserRepository.Payment(
+                let payment = PaymentRecord(
                     paymentID: try call.body.identifier("payment_id") ?? TimeOrderedID.secure(at: now), userID: userID, amount: amount,
                     currency: currency, type: try call.body.string("type", maxLength: 64) ?? "DEFAULT",
                     status: try call.body.string("status", maxLength: 64) ?? "PAYMENT_COMPLETED", data: try call.body.json("event_data"))
-                repository.capturePayment(payment, projectID: call.project.id, installID: install.id, now: now,
-                                          skan: services.skanSchemas.context(for: call.project),
-                                          delivery: call.request.writeDelivery) { result in
+                services.app.activity.capturePayment(payment, install: install, project: call.project,
+                                                     delivery: call.request.writeDelivery) { result in
                     done(result.map { stored in
                         var data: [String: JSONValue] = ["payment_id": .string(payment.paymentID)]
                         SKANFields.add(stored.skan, to: &data)
@@ -166,14 +160,14 @@ enum LinkrunnerRoutes {
             guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
                 throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
             }
-            let removed = try repository.removePayments(projectID: call.project.id, installID: install.id, userID: userID,
-                                                        paymentID: try call.body.identifier("payment_id"), now: call.now)
+            let removed = try services.app.activity.removePayments(install: install, project: call.project, userID: userID,
+                                                                   paymentID: try call.body.identifier("payment_id"))
             return ["removed": .number(Double(removed))]
         }
 
         sync("update-push-token", in: &router, services: services) { call in
             let install = try call.install()
-            try repository.updateInstall(install.id, pushToken: try call.body.requiredString("push_token", maxLength: 4096))
+            try services.app.activity.updateInstall(install.id, pushToken: try call.body.requiredString("push_token", maxLength: 4096))
             return [:]
         }
 
@@ -182,7 +176,7 @@ enum LinkrunnerRoutes {
             guard let info = try call.body.json("integration_info") else {
                 throw HTTPError.badRequest("missing required field 'integration_info'", code: "missing_field")
             }
-            try repository.updateInstall(install.id, integrations: info)
+            try services.app.activity.updateInstall(install.id, integrations: info)
             return [:]
         }
 
@@ -191,21 +185,21 @@ enum LinkrunnerRoutes {
             guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
                 throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
             }
-            try repository.updateInstall(install.id, userID: userID)
+            try services.app.activity.updateInstall(install.id, userID: userID)
             return [:]
         }
 
         sync("deeplink-triggered", in: &router, services: services) { call in
-            try repository.updateInstall(try call.install().id, deeplinkOpenedAt: call.now)
+            try services.app.activity.updateInstall(try call.install().id, deeplinkOpenedAt: call.now)
             return [:]
         }
 
         sync("handle-deeplink", in: &router, services: services) { call in
-            try DeeplinkHandling.handle(call, lookup: LinkLookup(services: services))
+            try DeeplinkHandling.handle(call)
         }
     }
 
-    static func userData(_ body: JSONFields) throws -> UserRepository.UserData? {
+    static func userData(_ body: JSONFields) throws -> UserProfile? {
         guard let user = try body.object("user_data") else { return nil }
         guard let id = try user.identifier("id"), !id.isEmpty else {
             throw HTTPError.badRequest("missing required field 'user_data.id'", code: "missing_field")
@@ -229,11 +223,11 @@ enum LinkrunnerRoutes {
                 guard let token = try body.string("token", maxLength: 256), !token.isEmpty else {
                     return done(.success(Envelope.error(.unauthorized, "missing project token (the 'token' field of the body)")))
                 }
-                guard let project = try services.projectCache.project(forToken: token, repository: services.projects) else {
+                guard let project = try services.app.projects.project(forToken: token) else {
                     return done(.success(Envelope.error(.unauthorized, "unknown project token")))
                 }
                 try RequestSignature.check(request, project: project, secret: { keyID in
-                    try services.projectCache.signingSecret(keyID: keyID, projectID: project.id, repository: services.signingKeys)
+                    try services.app.projects.signingSecret(keyID: keyID, projectID: project.id)
                 }, now: services.clock.now())
                 call = Call(request: request, body: body, project: project, services: services)
             } catch is MoveToPool {

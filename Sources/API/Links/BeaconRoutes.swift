@@ -1,3 +1,4 @@
+import App
 import Attribution
 import HTTP
 import Store
@@ -32,9 +33,8 @@ enum BeaconRoutes {
         } catch {
             return done(.failure(error))
         }
-        let clocks = services.clocks
-        services.clicks.recordBeacon(clickID: clickID.lowercased(), signals: signals, maximumAgeSeconds: maximumAge,
-                                     now: { clocks.now(projectID: $0) }, delivery: request.writeDelivery) { result in
+        services.app.clicks.addBrowserSignals(signals, clickID: clickID.lowercased(), maximumAgeSeconds: maximumAge,
+                                              delivery: request.writeDelivery) { result in
             switch result {
             case .success(true): done(.success(HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])))
             case .success(false): done(.failure(HTTPError.notFound("no click \(clickID) in the last 10 minutes")))

@@ -1,3 +1,4 @@
+import App
 import Attribution
 import HTTP
 import Store
@@ -16,7 +17,7 @@ struct ClickRecorder: Sendable {
                 _ make: (_ clickID: String, _ ip: String?, _ ipKey: String?) -> Click) -> String {
         let clickID = TimeOrderedID.secure(at: now)
         let client = services.clientIP.clientAddress(of: request)
-        services.clicks.record(countTowardLimit: countTowardLimit, make(clickID, client?.ipString, client?.matchingKey))
+        services.app.clicks.record(make(clickID, client?.ipString, client?.matchingKey), countTowardLimit: countTowardLimit)
         services.metrics.recordClick()
         return clickID
     }

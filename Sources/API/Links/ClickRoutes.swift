@@ -1,3 +1,4 @@
+import App
 import Attribution
 import Foundation
 import HTTP
@@ -8,16 +9,15 @@ import Synchronization
 /// (links-and-clicks.md, "Click routes").
 enum ClickRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
-        let lookup = LinkLookup(services: services)
         // Inline: a cache hit does no I/O, and the click is queued, not awaited.
         router.linkRoutes(inline: true) { request, code, slug in
-            try click(request, code: code, slug: slug, lookup: lookup, services: services)
+            try click(request, code: code, slug: slug, services: services)
         }
     }
 
-    static func click(_ request: HTTPRequest, code: String, slug: String?, lookup: LinkLookup, services: Services) throws -> HTTPResponse {
-        guard let (entry, target) = try lookup.find(code: code, slug: slug) else { return Pages.notFound }
-        let now = services.clocks.now(projectID: target.link.projectID)
+    static func click(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {
+        guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug) else { return Pages.notFound }
+        let now = services.app.clocks.now(projectID: target.link.projectID)
         switch LinkAvailability.of(target.link, clicks: entry.clicks.load(ordering: .relaxed), now: now) {
         case .available: break
         case .expired: return Pages.expired

@@ -1,3 +1,4 @@
+import App
 import Attribution
 import HTTP
 
@@ -7,13 +8,12 @@ import HTTP
 /// level and `margin` (0–16 modules; default 4, the standard's quiet zone) the light border.
 enum QRCodeRoutes {
     static func register(in router: inout RouterBuilder, services: Services) {
-        let lookup = LinkLookup(services: services)
         router.linkRoutes(suffix: "/qr", inline: false) { request, code, slug in
-            try qrCode(request, code: code, slug: slug, lookup: lookup, services: services)
+            try qrCode(request, code: code, slug: slug, services: services)
         }
     }
 
-    static func qrCode(_ request: HTTPRequest, code: String, slug: String?, lookup: LinkLookup, services: Services) throws -> HTTPResponse {
+    static func qrCode(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {
         let correction = try request.queryValue("ecc").map { text in
             guard let level = QRCode.Correction(rawValue: text.uppercased()) else {
                 throw HTTPError.invalidField("ecc", "expected L, M, Q or H, got '\(text.prefix(characters: 16))'")
@@ -26,7 +26,7 @@ enum QRCodeRoutes {
             }
             return margin
         } ?? 4
-        guard let (_, target) = try lookup.find(code: code, slug: slug) else {
+        guard let (_, target) = try services.app.links.resolve(code: code, slug: slug) else {
             throw HTTPError.notFound("no link with code '\(code.prefix(characters: 64))'\(slug.map { " under template '\($0.prefix(characters: 64))'" } ?? "")")
         }
         let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: target.link.shortCode,

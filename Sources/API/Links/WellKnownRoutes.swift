@@ -1,3 +1,4 @@
+import App
 import Attribution
 import HTTP
 import Store
@@ -30,7 +31,7 @@ enum WellKnownRoutes {
 
     static func register(in router: inout RouterBuilder, services: Services) {
         router.get("/.well-known/apple-app-site-association") { _ in
-            let appIDs = try services.projects.list().compactMap { project -> String? in
+            let appIDs = try services.app.projects.list().compactMap { project -> String? in
                 guard let team = project.settings.iosTeamID, let bundle = project.settings.iosBundleID else { return nil }
                 return "\(team).\(bundle)"
             }
@@ -46,7 +47,7 @@ enum WellKnownRoutes {
             return response
         }
         router.get("/.well-known/assetlinks.json") { _ in
-            let statements = try services.projects.list().compactMap { project -> AssetStatement? in
+            let statements = try services.app.projects.list().compactMap { project -> AssetStatement? in
                 guard let package = project.settings.androidPackage, !project.settings.androidSHA256.isEmpty else { return nil }
                 return AssetStatement(relation: ["delegate_permission/common.handle_all_urls"],
                                       target: .init(namespace: "android_app", package_name: package,

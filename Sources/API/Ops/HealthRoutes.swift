@@ -1,5 +1,5 @@
+import App
 import HTTP
-import Store
 
 /// `GET /health`: the process is up and serving HTTP. `GET /health/ready`: the database answers
 /// (503 otherwise), for load balancers and container health checks.
@@ -12,7 +12,7 @@ enum HealthRoutes {
         router.getInline("/health") { _ in .json(bytes: okBody) }
         router.get("/health/ready") { _ in
             do {
-                try services.database.ping()
+                try services.app.reports.ping()
                 return .json(bytes: readyBody)
             } catch {
                 var response = ErrorBody.response(status: .serviceUnavailable, code: "not_ready", message: "the database does not answer")

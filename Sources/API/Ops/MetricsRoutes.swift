@@ -1,3 +1,4 @@
+import App
 import HTTP
 import Store
 
@@ -6,15 +7,15 @@ enum MetricsRoutes {
     static func register(in router: inout RouterBuilder, services: Services, openConnections: @escaping @Sendable () -> Int) {
         let auth = AdminAuth(services: services)
         router.get("/metrics", auth.guarded { _ in
-            let writer = services.database.writer
+            let writes = services.app.reports.writeStatistics
             let text = services.metrics.render(counters: [
-                ("attributiond_sqlite_commits_total", "Transactions the writer committed.", writer.commitCount),
-                ("attributiond_sqlite_committed_writes_total", "Writes those transactions carried (group commit).", writer.committedWriteCount),
+                ("attributiond_sqlite_commits_total", "Transactions the writer committed.", writes.commits),
+                ("attributiond_sqlite_committed_writes_total", "Writes those transactions carried (group commit).", writes.committedWrites),
             ], gauges: [
                 ("attributiond_open_connections", "Connections open now.", Double(openConnections())),
-                ("attributiond_write_queue_depth", "Writes waiting for their transaction.", Double(writer.queueDepth)),
-                ("attributiond_sqlite_commit_seconds_last", "Duration of the writer's last commit.", writer.lastCommitSeconds),
-                ("attributiond_sqlite_commit_batch_last", "Writes in the writer's last commit.", Double(writer.lastBatchSize)),
+                ("attributiond_write_queue_depth", "Writes waiting for their transaction.", Double(writes.queueDepth)),
+                ("attributiond_sqlite_commit_seconds_last", "Duration of the writer's last commit.", writes.lastCommitSeconds),
+                ("attributiond_sqlite_commit_batch_last", "Writes in the writer's last commit.", Double(writes.lastBatchSize)),
             ])
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
                                 body: Array(text.utf8))

@@ -1,7 +1,7 @@
 public import Attribution
 import Foundation
 
-public struct ClickRepository: Sendable {
+public struct ClickRepository: ClickStore {
     let database: Database
 
     public init(database: Database) { self.database = database }

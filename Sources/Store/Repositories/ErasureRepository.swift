@@ -1,5 +1,5 @@
 /// GDPR erasure: everything stored about one install or one user of a project, and nothing else.
-public struct ErasureRepository: Sendable {
+public struct ErasureRepository: ErasureStore {
     let database: Database
 
     public init(database: Database) { self.database = database }

@@ -42,7 +42,7 @@ public struct EventRecord: Sendable {
     }
 }
 
-public struct EventRepository: Sendable {
+public struct EventRepository: EventStore {
     let database: Database
 
     public init(database: Database) { self.database = database }

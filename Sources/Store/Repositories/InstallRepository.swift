@@ -24,7 +24,7 @@ public struct InstallOutcome: Sendable {
     public var template: LinkTemplate? = nil
 }
 
-public struct InstallRepository: Sendable {
+public struct InstallRepository: InstallStore {
     let database: Database
 
     public init(database: Database) { self.database = database }

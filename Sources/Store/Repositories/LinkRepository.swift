@@ -1,7 +1,7 @@
 public import Attribution
 import Foundation
 
-public struct LinkRepository: Sendable {
+public struct LinkRepository: LinkStore {
     let database: Database
 
     public init(database: Database) { self.database = database }

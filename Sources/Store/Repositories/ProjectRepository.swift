@@ -22,7 +22,7 @@ public struct APIKeyInfo: Sendable, Equatable {
 }
 
 /// Projects, their API keys and tokens. Secrets are hashed before they reach SQL.
-public struct ProjectRepository: Sendable {
+public struct ProjectRepository: ProjectStore {
     let database: Database
     let clock: any Clock
 

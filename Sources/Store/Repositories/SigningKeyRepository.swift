@@ -2,7 +2,7 @@ public import Attribution
 import Foundation
 
 /// Linkrunner request-signing keys of a project.
-public struct SigningKeyRepository: Sendable {
+public struct SigningKeyRepository: SigningKeyStore {
     let database: Database
 
     public init(database: Database) { self.database = database }

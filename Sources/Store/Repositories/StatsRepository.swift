@@ -33,7 +33,7 @@ public struct ProjectStats: Sendable, Equatable {
     public var links: [LinkCounts]
 }
 
-public struct StatsRepository: Sendable {
+public struct StatsRepository: StatsStore {
     let database: Database
 
     /// Clicks are counted link by link, each a range of `clicks_by_link`, so a short period reads

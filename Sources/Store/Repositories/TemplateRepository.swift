@@ -1,7 +1,7 @@
 public import Attribution
 import Foundation
 
-public struct TemplateRepository: Sendable {
+public struct TemplateRepository: TemplateStore {
     let database: Database
 
     public init(database: Database) { self.database = database }

@@ -3,7 +3,7 @@ import Foundation
 
 /// What apps store beyond installs and events: the users linked to installs, their payments, and
 /// the install's own columns (push token, integrations, deep link opened).
-public struct UserRepository: Sendable {
+public struct UserRepository: UserStore {
     let database: Database
 
     public init(database: Database) { self.database = database }
@@ -17,27 +17,10 @@ public struct UserRepository: Sendable {
         }
     }
 
-    public struct UserData: Sendable {
-        public var id: String
-        public var name: String?
-        public var email: String?
-        public var phone: String?
-        /// The other keys of `user_data`, as JSON text.
-        public var attributes: String?
-
-        public init(id: String, name: String? = nil, email: String? = nil, phone: String? = nil, attributes: String? = nil) {
-            self.id = id
-            self.name = name
-            self.email = email
-            self.phone = phone
-            self.attributes = attributes
-        }
-    }
-
     /// Links the user to the install (signup/login, set-user-data).
     /// - Parameter signupEvent: also store a `signup` event (a trigger counts as one for SKAN).
     @discardableResult
-    public func saveUser(_ user: UserData, projectID: String, installID: String, now: Timestamp, signupEvent: Bool = false,
+    public func saveUser(_ user: UserProfile, projectID: String, installID: String, now: Timestamp, signupEvent: Bool = false,
                          skan: SKANStore.Context? = nil) throws -> SKANValues? {
         try database.writeAndWait { connection in
             try connection.run("""
@@ -75,29 +58,9 @@ public struct UserRepository: Sendable {
         }
     }
 
-    public struct Payment: Sendable {
-        public var paymentID: String
-        public var userID: String
-        public var amount: Double
-        public var currency: String
-        public var type: String
-        public var status: String
-        public var data: String?
-
-        public init(paymentID: String, userID: String, amount: Double, currency: String, type: String, status: String, data: String?) {
-            self.paymentID = paymentID
-            self.userID = userID
-            self.amount = amount
-            self.currency = currency
-            self.type = type
-            self.status = status
-            self.data = data
-        }
-    }
-
     /// Stores the payment once per `payment_id` (a retry, even a concurrent one, stores nothing new);
     /// returns whether it was already there.
-    public func capturePayment(_ payment: Payment, projectID: String, installID: String, now: Timestamp, skan: SKANStore.Context? = nil,
+    public func capturePayment(_ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp, skan: SKANStore.Context? = nil,
                                delivery: DatabaseWriter.Delivery? = nil,
                                completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
         database.write(delivery: delivery, { connection in

@@ -2,6 +2,7 @@ import Attribution
 import Dispatch
 import Foundation
 @testable import API
+@testable import App
 @_spi(StoreInternals) import Store
 import Synchronization
 import Testing
@@ -22,7 +23,7 @@ import TestSupport
     /// The race itself, made certain: a load reads the key as valid, the revocation commits and
     /// clears the cache, then the load finishes. Its result serves its own request only.
     @Test func aLoadThatARevocationOvertookIsNotCached() throws {
-        let cache = ProjectCache()
+        let cache = ProjectCache(beforeBlocking: {})
         let project = Project(id: "p", name: "P", settings: ProjectSettings(), createdAt: Timestamp(milliseconds: 0), updatedAt: Timestamp(milliseconds: 0))
         let hash: [UInt8] = [1, 2, 3]
         let loaded = try cache.cached(hash, in: \.byKey) {
@@ -44,11 +45,11 @@ import TestSupport
     @Test func aChangedTokenIsRefusedOnceItsWriteCommitted() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, _, _) = try app.projectWithLink()
-        try app.services.projects.setToken(projectID: projectID, token: "lr-token-first-0123456789")
+        try app.services.app.projects.setToken(projectID: projectID, token: "lr-token-first-0123456789")
         let initBody = { (token: String) in #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1"}"# }
         #expect(try app.request("POST", "/api/client/init", json: initBody("lr-token-first-0123456789"), adminKey: nil).status == 200)
         // The old token is now cached; change it without the admin API and without touching the cache.
-        try app.services.projects.setToken(projectID: projectID, token: "lr-token-second-0123456789")
+        try app.services.app.projects.setToken(projectID: projectID, token: "lr-token-second-0123456789")
         #expect(try app.request("POST", "/api/client/init", json: initBody("lr-token-first-0123456789"), adminKey: nil).status == 401)
         #expect(try app.request("POST", "/api/client/init", json: initBody("lr-token-second-0123456789"), adminKey: nil).status == 200)
     }

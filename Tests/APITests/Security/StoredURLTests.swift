@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 @testable import API
+@testable import App
 import Attribution
 import HTTP
 @_spi(StoreInternals) import Store
@@ -120,7 +121,7 @@ import TestSupport
             try connection.run("UPDATE links SET web_url = ? WHERE short_code = 'summer'", bad)
             try connection.run("UPDATE projects SET android_store_url = ? WHERE id = ?", "ftp://old.example/", projectID)
         }
-        let findings = try StoredValueAudit.findings(services: app.services)
+        let findings = try StoredValueAudit.findings(app: app.services.app)
         #expect(findings.map(\.kind).sorted() == ["link", "project"])
         #expect(findings.contains { $0.kind == "link" && $0.problem.key == "web_url" })
         #expect(findings.contains { $0.kind == "project" && $0.problem.key == "android_store_url" })
@@ -133,7 +134,7 @@ import TestSupport
         let app = try TestApp()
         _ = try app.projectWithLink(#"{"short_code":"legacy","web_url":"https://example.com/ok"}"#)
         try app.database.writeAndWait { try $0.run("UPDATE links SET web_url = ? WHERE short_code = 'legacy'", "https://example.com/\r\nSet-Cookie: sid=x") }
-        app.services.linkCache.invalidateAll()
+        app.services.app.links.invalidateCache()
         let client = try RawClient(port: app.port)
         client.send("GET /legacy HTTP/1.1\r\nHost: t\r\nUser-Agent: Mozilla/5.0 (Windows NT 10.0) Chrome/120.0\r\n\r\n")
         let response = try #require(client.readResponse())

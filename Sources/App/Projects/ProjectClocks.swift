@@ -13,14 +13,14 @@ public final class ProjectClocks: Sendable {
     }
 
     public let server: any Clock
-    private let projects: ProjectRepository
+    private let projects: any ProjectStore
     private let testClocks: Mutex<[String: TestClock]>
     /// Set once any test clock exists: until then a project id needs no lookup (the click path).
     private let anyTestClock: Atomic<Bool>
     /// Serialises moves, so the saved time and the clock in memory agree.
     private let moving = Mutex(())
 
-    public init(server: any Clock, projects: ProjectRepository) {
+    public init(server: any Clock, projects: any ProjectStore) {
         self.server = server
         self.projects = projects
         let saved = (try? projects.testClocks()) ?? []
@@ -50,7 +50,7 @@ public final class ProjectClocks: Sendable {
     }
 
     /// A new test-mode project's clock, starting at its creation time.
-    func register(_ project: Project) {
+    public func register(_ project: Project) {
         guard project.testMode else { return }
         anyTestClock.store(true, ordering: .releasing)
         testClocks.withLock { clocks in clocks[project.id] = clocks[project.id] ?? TestClock(project.createdAt) }

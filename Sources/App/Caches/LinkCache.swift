@@ -1,15 +1,15 @@
-import Attribution
+public import Attribution
 import Foundation
-import Synchronization
+public import Synchronization
 
 /// Links by short code, in memory: a click never reads the database to find its link. Entries
 /// are dropped when their link, its template or its project changes; unknown codes are cached
 /// too (as misses), and the whole cache is bounded.
 public final class LinkCache: @unchecked Sendable {
     /// A link as clicks see it, and how many countable clicks it has had (for `max_clicks`).
-    final class Entry: Sendable {
-        let target: LinkTarget?
-        let clicks: Atomic<Int>
+    public final class Entry: Sendable {
+        public let target: LinkTarget?
+        public let clicks: Atomic<Int>
 
         init(target: LinkTarget?, clicks: Int) {
             self.target = target
@@ -24,7 +24,7 @@ public final class LinkCache: @unchecked Sendable {
     private var generation = 0
     private let maxEntries: Int
 
-    public init(maxEntries: Int = 100_000) {
+    init(maxEntries: Int = 100_000) {
         self.maxEntries = maxEntries
     }
 
@@ -50,14 +50,14 @@ public final class LinkCache: @unchecked Sendable {
         return entry
     }
 
-    public func invalidate(code: String) {
+    func invalidate(code: String) {
         lock.lock()
         entries[code] = nil
         generation += 1
         lock.unlock()
     }
 
-    public func invalidateAll() {
+    func invalidateAll() {
         lock.lock()
         entries.removeAll(keepingCapacity: true)
         generation += 1

@@ -1,5 +1,4 @@
 public import Attribution
-import Store
 
 /// Finds stored values that the current validation rules would refuse: rows written before a rule
 /// was tightened (a URL with a control character, a short code that a fixed route now shadows).
@@ -15,15 +14,15 @@ public enum StoredValueAudit {
         public var description: String { "\(kind) \(id) (project \(projectID)): \(problem)" }
     }
 
-    public static func findings(services: Services) throws -> [Finding] {
+    public static func findings(app: AppServices) throws -> [Finding] {
         var findings: [Finding] = []
-        for project in try services.projects.list() {
+        for project in try app.projects.list() {
             findings += project.settings.validate().map { Finding(kind: "project", id: project.id, projectID: project.id, problem: $0) }
-            for template in try services.templates.list(projectID: project.id) {
+            for template in try app.links.templates(projectID: project.id) {
                 findings += template.validate().map { Finding(kind: "template", id: template.id, projectID: project.id, problem: $0) }
             }
         }
-        try services.links.forEach { link in
+        try app.links.forEach { link in
             findings += link.validate().map { Finding(kind: "link", id: link.id, projectID: link.projectID, problem: $0) }
         }
         return findings

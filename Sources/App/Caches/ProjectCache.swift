@@ -1,18 +1,17 @@
 import Attribution
 import Foundation
-import HTTP
 import Store
 
 /// Projects by API key and by token, in memory: SDK requests authenticate on every call, so the
 /// two database reads behind a key are done once. The store empties it right after every commit
 /// that changes projects, API keys or signing keys, before the writer's caller hears of it
-/// (`Database.observeCommits`, set up by `Services`): whichever route or use case wrote.
+/// (`StoreBackend.observeCommits`, set up by `AppServices`): whichever route or use case wrote.
 ///
 /// A load runs outside the lock, so it can read a key just before a revocation commits and finish
 /// just after the cache was cleared; caching that result kept a revoked key valid until the next
 /// admin write. Every invalidation bumps `generation`, and a load that saw another generation
 /// start is used for its own request only, never cached.
-public final class ProjectCache: @unchecked Sendable {
+final class ProjectCache: @unchecked Sendable {
     // Every table and `generation` are only touched under `lock`; keys and tokens by their SHA-256.
     private let lock = NSLock()
     var byKey: [[UInt8]: Project] = [:]
@@ -30,28 +29,34 @@ public final class ProjectCache: @unchecked Sendable {
     }
     private let capacity = 10_000
 
-    public init() {}
+    /// Called before a miss reads the store; throws where the caller must not block (an event
+    /// loop: the API moves the request to the handler pool and runs it again).
+    private let beforeBlocking: @Sendable () throws -> Void
 
-    func project(forAPIKey key: String, repository: ProjectRepository) throws -> Project? {
+    init(beforeBlocking: @escaping @Sendable () throws -> Void) {
+        self.beforeBlocking = beforeBlocking
+    }
+
+    func project(forAPIKey key: String, repository: any ProjectStore) throws -> Project? {
         try cached(Secrets.sha256(key), in: \.byKey) { try repository.project(forAPIKey: key) }
     }
 
-    func project(forToken token: String, repository: ProjectRepository) throws -> Project? {
+    func project(forToken token: String, repository: any ProjectStore) throws -> Project? {
         try cached(Secrets.sha256(token), in: \.byToken) { try repository.project(forToken: token) }
     }
 
-    func signingSecret(keyID: String, projectID: String, repository: SigningKeyRepository) throws -> String? {
+    func signingSecret(keyID: String, projectID: String, repository: any SigningKeyStore) throws -> String? {
         try cached(SigningKeyID(projectID: projectID, keyID: keyID), in: \.signingSecrets) {
             try repository.secret(keyID: keyID, projectID: projectID)
         }
     }
 
     /// The project an install belongs to (LinkForty events name the install only).
-    func owner(ofInstall installID: String, repository: InstallRepository) throws -> String? {
+    func owner(ofInstall installID: String, repository: any InstallStore) throws -> String? {
         try cached(installID, in: \.installOwners) { try repository.projectOf(installID: installID) }
     }
 
-    func project(forID id: String, repository: ProjectRepository) throws -> Project? {
+    func project(forID id: String, repository: any ProjectStore) throws -> Project? {
         try cached(id, in: \.byID) { try repository.find(id: id) }
     }
 
@@ -64,8 +69,7 @@ public final class ProjectCache: @unchecked Sendable {
         }
         let startedAt = generation
         lock.unlock()
-        // A miss reads the store: never on an event loop (the router moves the request).
-        try MoveToPool.unlessOffLoop()
+        try beforeBlocking()
         // Misses are not cached: a wrong key must not fill memory, and a new key works at once.
         guard let value = try load() else { return nil }
         lock.lock()
@@ -76,7 +80,7 @@ public final class ProjectCache: @unchecked Sendable {
         return value
     }
 
-    public func invalidateAll() {
+    func invalidateAll() {
         lock.lock()
         byKey.removeAll()
         byToken.removeAll()

@@ -1,0 +1,24 @@
+import App
+import HTTP
+import Store
+
+/// The refusals of the layers below, as the HTTP errors every API answers with (each in its own
+/// wire format): the client's to fix, never a 500.
+enum ClientErrors {
+    static func httpError(for error: any Error) -> HTTPError? {
+        switch error {
+        case let error as HTTPError: return error
+        case let error as AppError:
+            switch error {
+            case .notFound(let message): return .notFound(message)
+            case .invalid: return HTTPError(.unprocessableContent, code: "invalid_field", message: error.message)
+            }
+        case let error as StoreError:
+            switch error {
+            case .conflict(let message): return .conflict(message)
+            case .notFound(let message): return .notFound(message)
+            }
+        default: return nil
+        }
+    }
+}

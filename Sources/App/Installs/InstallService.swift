@@ -1,0 +1,45 @@
+public import Attribution
+public import Store
+
+/// The install use case: the attribution transaction (the domain's cascade run on the
+/// transaction's clicks, the winner claimed) and what later calls read of an install.
+public struct InstallService: Sendable {
+    let store: any StoreBackend
+    let skanSchemas: SKANSchemaCache
+    let clocks: ProjectClocks
+
+    /// Records the install (once per install instance) and attributes it.
+    /// - Parameters:
+    ///   - policy: the project's matching policy unless the wire format adjusts it.
+    ///   - conversionValues: answer with the install's SKAN values (the project's schema).
+    ///   - delivery: where `completion` runs (the request's event loop).
+    public func report(_ report: InstallReport, project: Project, policy: MatchingPolicy? = nil, conversionValues: Bool,
+                       delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) {
+        store.installs.report(report, policy: policy ?? MatchingPolicy(project: project.settings),
+                              installID: TimeOrderedID.secure(at: report.signals.time),
+                              skan: conversionValues ? skanSchemas.context(for: project) : nil,
+                              delivery: delivery, completion: completion)
+    }
+
+    /// The install, or `AppError.notFound`.
+    public func existing(id: String, project: Project) throws -> StoredInstall {
+        guard let install = try store.installs.find(id: id, projectID: project.id) else {
+            throw AppError.notFound("project \(project.id) has no install \(id)")
+        }
+        return install
+    }
+
+    /// The install `init` registered under this install instance id, or `AppError.notFound`
+    /// (the API adds what its clients should do about it).
+    public func registered(instanceID: String, project: Project) throws -> StoredInstall {
+        guard let install = try store.users.install(projectID: project.id, instanceID: instanceID) else {
+            throw AppError.notFound("unknown install_instance_id '\(instanceID)'")
+        }
+        return install
+    }
+
+    /// Every install's attribution with its true click (the simulator's accuracy report).
+    public func attributionRecords(projectID: String) throws -> [InstallAttributionRecord] {
+        try store.installs.attributionRecords(projectID: projectID)
+    }
+}

@@ -1,0 +1,116 @@
+public import Attribution
+import Foundation
+import Store
+
+/// Links and templates for every API and the command line: creation, changes, and the click
+/// path's lookup by short code, keeping the link cache right.
+public struct LinkService: Sendable {
+    let store: any StoreBackend
+    let cache: LinkCache
+    let clocks: ProjectClocks
+    let beforeBlocking: @Sendable () throws -> Void
+
+    /// - Parameter fieldNames: the request's names for the link's fields, where they differ from
+    ///   the admin API's snake_case ones, so that a refusal names what the client sent.
+    public func create(_ link: Link, codeIsCustom: Bool, fieldNames: [String: String] = [:]) throws -> Link {
+        var link = link
+        if !codeIsCustom { link.shortCode = ShortCode.generate() }
+        try AppError.throwIfAny(link.validate().map { $0.renamed(fieldNames) })
+        let created = try store.links.create(link, codeIsCustom: codeIsCustom)
+        cache.invalidate(code: created.shortCode)
+        return created
+    }
+
+    public func update(_ link: Link, previousCode: String, fieldNames: [String: String] = [:]) throws -> Link {
+        try AppError.throwIfAny(link.validate().map { $0.renamed(fieldNames) })
+        guard let updated = try store.links.update(link) else { throw AppError.notFound("no link \(link.id)") }
+        cache.invalidate(code: previousCode)
+        cache.invalidate(code: updated.shortCode)
+        return updated
+    }
+
+    public func delete(id: String, projectID: String) throws {
+        let link = try existing(id: id, projectID: projectID)
+        _ = try store.links.delete(id: id, projectID: projectID)
+        cache.invalidate(code: link.shortCode)
+    }
+
+    /// The link, or `AppError.notFound`.
+    public func existing(id: String, projectID: String) throws -> Link {
+        guard let link = try store.links.find(id: id, projectID: projectID) else { throw AppError.notFound("no link \(id)") }
+        return link
+    }
+
+    public func list(projectID: String, limit: Int, offset: Int = 0) throws -> [Link] {
+        try store.links.list(projectID: projectID, limit: limit, offset: offset)
+    }
+
+    /// The link the same external user already has with the same options (LinkForty dedupe).
+    public func duplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
+        try store.links.findDuplicate(projectID: projectID, externalUserID: externalUserID, optionsHash: optionsHash)
+    }
+
+    /// Every link of every project (the start-up audit).
+    public func forEach(_ body: (Link) throws -> Void) throws { try store.links.forEach(body) }
+
+    /// The link behind `/{code}` or `/{slug}/{code}` through the cache, with its entry's click
+    /// counter; nil when the code is unknown or the slug is not the link's template's.
+    public func resolve(code: String, slug: String?) throws -> (entry: LinkCache.Entry, target: LinkTarget)? {
+        guard ShortCode.isValidCustom(code) || code.count == 8 else { return nil }
+        let entry = try cache.entry(for: code) {
+            try beforeBlocking()  // a miss reads the store
+            guard let (link, clicks) = try store.links.find(shortCode: code),
+                  let project = try store.projects.find(id: link.projectID) else { return nil }
+            _ = clocks.clock(for: project)  // a test-mode project's clicks read its clock from now on
+            let template = try link.templateID.flatMap { try store.templates.find(id: $0, projectID: link.projectID) }
+            return (LinkTarget(link: link, template: template, project: project.settings), clicks)
+        }
+        guard let target = entry.target else { return nil }
+        if let slug, target.templateSlug != slug { return nil }
+        return (entry, target)
+    }
+
+    /// A link as clicks and installs see it, with its template and project settings.
+    public func target(linkID: String, project: Project) throws -> LinkTarget? {
+        guard let link = try store.links.find(id: linkID, projectID: project.id) else { return nil }
+        return LinkTarget(link: link, template: try template(of: link), project: project.settings)
+    }
+
+    public func template(of link: Link) throws -> LinkTemplate? {
+        try link.templateID.flatMap { try store.templates.find(id: $0, projectID: link.projectID) }
+    }
+
+    // MARK: Templates
+
+    public func createTemplate(_ template: LinkTemplate) throws -> LinkTemplate { try store.templates.create(template) }
+
+    public func templates(projectID: String) throws -> [LinkTemplate] { try store.templates.list(projectID: projectID) }
+
+    /// The project's templates by id (to show many links with theirs).
+    public func templatesByID(projectID: String) throws -> [String: LinkTemplate] {
+        Dictionary(uniqueKeysWithValues: try templates(projectID: projectID).map { ($0.id, $0) })
+    }
+
+    public func mostRecentTemplate(projectID: String) throws -> LinkTemplate? { try store.templates.mostRecent(projectID: projectID) }
+
+    /// The template a link names by id or slug; `AppError.invalid` naming `key` when the project
+    /// has none such.
+    public func template(id: String?, slug: String?, projectID: String, key: String) throws -> LinkTemplate? {
+        if let id {
+            guard let template = try store.templates.find(id: id, projectID: projectID) else {
+                throw AppError.invalidField(key, "the project has no template \(id)")
+            }
+            return template
+        }
+        if let slug {
+            guard let template = try store.templates.find(slug: slug, projectID: projectID) else {
+                throw AppError.invalidField(key, "the project has no template with slug '\(slug)'")
+            }
+            return template
+        }
+        return nil
+    }
+
+    /// Empties the click path's cache (tests that change rows underneath it).
+    func invalidateCache() { cache.invalidateAll() }
+}

@@ -1,0 +1,100 @@
+public import Attribution
+public import Store
+
+/// Projects, their credentials and signing keys; the lookups SDK requests authenticate with go
+/// through the cache.
+public struct ProjectService: Sendable {
+    let store: any StoreBackend
+    let cache: ProjectCache
+    let clocks: ProjectClocks
+    let clock: any Clock
+    let beforeBlocking: @Sendable () throws -> Void
+
+    public func create(name: String, settings: ProjectSettings, testMode: Bool = false,
+                       token: String? = nil, apiKey: String? = nil) throws -> CreatedProject {
+        try AppError.throwIfAny([Project.validateName(name)].compactMap { $0 } + settings.validate())
+        let created = try store.projects.create(name: name, settings: settings, testMode: testMode, token: token, apiKey: apiKey)
+        clocks.register(created.project)
+        return created
+    }
+
+    public func list() throws -> [Project] { try store.projects.list() }
+
+    public func find(id: String) throws -> Project? { try store.projects.find(id: id) }
+
+    public func find(name: String) throws -> Project? { try store.projects.find(name: name) }
+
+    /// The project, or `AppError.notFound`.
+    public func existing(id: String) throws -> Project {
+        guard let project = try find(id: id) else { throw AppError.notFound("no project \(id)") }
+        return project
+    }
+
+    /// Saves a changed project after validating its name and settings.
+    public func update(_ project: Project) throws -> Project {
+        try AppError.throwIfAny([Project.validateName(project.name)].compactMap { $0 } + project.settings.validate())
+        guard let updated = try store.projects.update(project) else { throw AppError.notFound("no project \(project.id)") }
+        return updated
+    }
+
+    public func setToken(projectID: String, token: String) throws { try store.projects.setToken(projectID: projectID, token: token) }
+
+    public func issueAPIKey(projectID: String, key: String? = nil) throws -> IssuedAPIKey {
+        guard let issued = try store.projects.issueAPIKey(projectID: projectID, key: key) else {
+            throw AppError.notFound("no project \(projectID)")
+        }
+        return issued
+    }
+
+    public func hasAPIKey(projectID: String, key: String) throws -> Bool { try store.projects.hasAPIKey(projectID: projectID, key: key) }
+
+    public func revokeAPIKey(projectID: String, keyID: String) throws {
+        guard try store.projects.revokeAPIKey(projectID: projectID, keyID: keyID) else {
+            throw AppError.notFound("project \(projectID) has no active API key \(keyID)")
+        }
+    }
+
+    public func apiKeys(projectID: String) throws -> [APIKeyInfo] { try store.projects.apiKeys(projectID: projectID) }
+
+    public func createSigningKey(projectID: String) throws -> (keyID: String, secret: String) {
+        try store.signingKeys.create(projectID: projectID, now: clock.now())
+    }
+
+    public func revokeSigningKey(projectID: String, keyID: String) throws {
+        guard try store.signingKeys.revoke(keyID: keyID, projectID: projectID, now: clock.now()) else {
+            throw AppError.notFound("project \(projectID) has no active signing key \(keyID)")
+        }
+    }
+
+    // MARK: Cached lookups (SDK requests)
+
+    public func project(forAPIKey key: String) throws -> Project? {
+        try cache.project(forAPIKey: key, repository: store.projects)
+    }
+
+    public func project(forToken token: String) throws -> Project? {
+        try cache.project(forToken: token, repository: store.projects)
+    }
+
+    public func cachedProject(id: String) throws -> Project? {
+        try cache.project(forID: id, repository: store.projects)
+    }
+
+    public func signingSecret(keyID: String, projectID: String) throws -> String? {
+        try cache.signingSecret(keyID: keyID, projectID: projectID, repository: store.signingKeys)
+    }
+
+    /// The project an install belongs to (LinkForty events name the install only).
+    public func owner(ofInstall installID: String) throws -> String? {
+        try cache.owner(ofInstall: installID, repository: store.installs)
+    }
+
+    /// The project SDK writes without a credential belong to: the one named `defaultName`, else
+    /// the only project there is; nil when neither tells.
+    public func defaultProject(named defaultName: String?) throws -> Project? {
+        try beforeBlocking()  // not cached
+        if let defaultName, let named = try store.projects.find(name: defaultName) { return named }
+        let projects = try store.projects.list()
+        return projects.count == 1 ? projects[0] : nil
+    }
+}

@@ -1,0 +1,42 @@
+public import Attribution
+
+/// Installs: the attribution transaction (cascade run on the transaction's clicks, winner
+/// claimed), and what later calls read of an install.
+public protocol InstallStore: Sendable {
+    func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context?,
+                delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void)
+    func reportAndWait(_ report: InstallReport, policy: MatchingPolicy, installID: String) throws -> InstallOutcome
+    func find(id: String, projectID: String) throws -> StoredInstall?
+    func attributionRecords(projectID: String) throws -> [InstallAttributionRecord]
+    func projectOf(installID: String) throws -> String?
+}
+
+/// In-app events (idempotent by client event id).
+public protocol EventStore: Sendable {
+    func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context?, delivery: DatabaseWriter.Delivery?,
+                completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void)
+}
+
+/// What an install's user does after `init`: identity, payments, install fields, SKAN values.
+public protocol UserStore: Sendable {
+    func install(projectID: String, instanceID: String) throws -> StoredInstall?
+    func saveUser(_ user: UserProfile, projectID: String, installID: String, now: Timestamp, signupEvent: Bool,
+                  skan: SKANStore.Context?) throws -> SKANValues?
+    func skanValues(installID: String, now: Timestamp, skan: SKANStore.Context?) throws -> SKANValues?
+    func updateInstall(_ installID: String, pushToken: String?, integrations: String?, userID: String?, deeplinkOpenedAt: Timestamp?) throws
+    func capturePayment(_ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp,
+                        skan: SKANStore.Context?, delivery: DatabaseWriter.Delivery?,
+                        completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void)
+    func removePayments(projectID: String, installID: String, userID: String, paymentID: String?, now: Timestamp) throws -> Int
+}
+
+/// Counts for the stats API and CLI.
+public protocol StatsStore: Sendable {
+    func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats
+}
+
+/// Deletion of an install or a user and everything recorded about them.
+public protocol ErasureStore: Sendable {
+    func eraseInstall(projectID: String, installID: String) throws -> Bool
+    func eraseUser(projectID: String, userID: String) throws -> Bool
+}

@@ -1,0 +1,36 @@
+/// One database behind the application: each aggregate's store, and what the composition and
+/// operations need of the database as a whole. SQLite implements it (`SQLiteStore`); a second
+/// backend fills the same seam.
+public protocol StoreBackend: Sendable {
+    var projects: any ProjectStore { get }
+    var signingKeys: any SigningKeyStore { get }
+    var templates: any TemplateStore { get }
+    var links: any LinkStore { get }
+    var clicks: any ClickStore { get }
+    var installs: any InstallStore { get }
+    var events: any EventStore { get }
+    var users: any UserStore { get }
+    var stats: any StatsStore { get }
+    var erasure: any ErasureStore { get }
+
+    /// Throws unless the database answers a trivial read (readiness probes).
+    func ping() throws
+    /// Calls `observer` after each commit that changed one of `tables` (the names it changed),
+    /// before anyone waiting for that commit is told: caches of those tables are emptied there.
+    func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void)
+    /// Told of every call that waits on the database; when `check` answers true (an event-loop
+    /// thread), debug builds record the call (`BlockingCalls`).
+    func forbidBlocking(when check: @escaping @Sendable () -> Bool)
+    /// Returns once every write queued before the call has committed.
+    func waitForQueuedWrites() throws
+    /// The write path's counters, for /metrics.
+    var writeStatistics: WriteStatistics { get }
+}
+
+public struct WriteStatistics: Sendable {
+    public var commits: Int
+    public var committedWrites: Int
+    public var queueDepth: Int
+    public var lastCommitSeconds: Double
+    public var lastBatchSize: Int
+}

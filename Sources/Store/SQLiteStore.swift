@@ -1,0 +1,47 @@
+public import Attribution
+
+/// The embedded backend: every aggregate's store on one SQLite `Database`.
+public final class SQLiteStore: StoreBackend {
+    public let database: Database
+    public let projects: any ProjectStore
+    public let signingKeys: any SigningKeyStore
+    public let templates: any TemplateStore
+    public let links: any LinkStore
+    public let clicks: any ClickStore
+    public let installs: any InstallStore
+    public let events: any EventStore
+    public let users: any UserStore
+    public let stats: any StatsStore
+    public let erasure: any ErasureStore
+
+    /// - Parameter clock: stamps API keys and projects created through the store.
+    public init(database: Database, clock: any Clock = SystemClock()) {
+        self.database = database
+        projects = ProjectRepository(database: database, clock: clock)
+        signingKeys = SigningKeyRepository(database: database)
+        templates = TemplateRepository(database: database)
+        links = LinkRepository(database: database)
+        clicks = ClickRepository(database: database)
+        installs = InstallRepository(database: database)
+        events = EventRepository(database: database)
+        users = UserRepository(database: database)
+        stats = StatsRepository(database: database)
+        erasure = ErasureRepository(database: database)
+    }
+
+    public func ping() throws { try database.ping() }
+
+    public func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void) {
+        database.observeCommits(changing: tables, observer)
+    }
+
+    public func forbidBlocking(when check: @escaping @Sendable () -> Bool) { database.forbidBlocking(when: check) }
+
+    public func waitForQueuedWrites() throws { try database.waitForQueuedWrites() }
+
+    public var writeStatistics: WriteStatistics {
+        let writer = database.writer
+        return WriteStatistics(commits: writer.commitCount, committedWrites: writer.committedWriteCount, queueDepth: writer.queueDepth,
+                               lastCommitSeconds: writer.lastCommitSeconds, lastBatchSize: writer.lastBatchSize)
+    }
+}
