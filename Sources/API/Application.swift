@@ -13,24 +13,75 @@ public enum Application {
         routerBuilder(services: services, openConnections: openConnections).build()
     }
 
-    /// Every route, before the router is frozen (tests read the table).
+    /// The URL map: every route with its full path, grouped by API; each handler is one function
+    /// in the file named after its group. Before the router is frozen (tests read the table).
     static func routerBuilder(services: Services, openConnections: @escaping @Sendable () -> Int = { 0 }) -> RouterBuilder {
         var router = RouterBuilder()
         for prefix in reservedPrefixes { router.reserve(prefix) }
         router.errorResponse = { error, request in services.reported(errorResponse(error, request), for: error, to: request) }
-        HealthRoutes.register(in: &router, services: services)
-        MetricsRoutes.register(in: &router, services: services, openConnections: openConnections)
-        AdminRoutes.register(in: &router, services: services)
-        AdminLinkRoutes.register(in: &router, services: services)
-        TestClockRoutes.register(in: &router, services: services)
-        LinkFortyLinkRoutes.register(in: &router, services: services)
-        ResolveRoutes.register(in: &router, services: services)
-        LinkFortyInstallRoutes.register(in: &router, services: services)
-        LinkrunnerRoutes.register(in: &router, services: services)
-        WellKnownRoutes.register(in: &router, services: services)
-        BeaconRoutes.register(in: &router, services: services)
-        QRCodeRoutes.register(in: &router, services: services)
-        ClickRoutes.register(in: &router, services: services)
+
+        // Operations (operations.md): Ops/
+        router.on(.get, "/health", HealthRoutes.live)
+        router.on(.get, "/health/ready", HealthRoutes.ready(services))
+        router.on(.get, "/metrics", MetricsRoutes.metrics(services, openConnections: openConnections))
+
+        // Admin API, /admin/v1 (operations.md): Admin/
+        router.on(.post, "/admin/v1/projects", AdminRoutes.createProject(services))
+        router.on(.get, "/admin/v1/projects", AdminRoutes.listProjects(services))
+        router.on(.get, "/admin/v1/projects/:id", AdminRoutes.showProject(services))
+        router.on(.patch, "/admin/v1/projects/:id", AdminRoutes.updateProject(services))
+        router.on(.post, "/admin/v1/projects/:id/api-keys", AdminRoutes.issueAPIKey(services))
+        router.on(.get, "/admin/v1/projects/:id/api-keys", AdminRoutes.listAPIKeys(services))
+        router.on(.delete, "/admin/v1/projects/:id/api-keys/:keyId", AdminRoutes.revokeAPIKey(services))
+        router.on(.post, "/admin/v1/projects/:id/signing-keys", AdminRoutes.createSigningKey(services))
+        router.on(.delete, "/admin/v1/projects/:id/signing-keys/:keyId", AdminRoutes.revokeSigningKey(services))
+        router.on(.post, "/admin/v1/projects/:id/templates", AdminRoutes.createTemplate(services))
+        router.on(.get, "/admin/v1/projects/:id/templates", AdminRoutes.listTemplates(services))
+        router.on(.get, "/admin/v1/projects/:id/stats", AdminRoutes.stats(services))
+        router.on(.get, "/admin/v1/projects/:id/installs/:installId/skan", AdminRoutes.installSKANValues(services))
+        router.on(.delete, "/admin/v1/projects/:id/installs/:installId", AdminRoutes.eraseInstall(services))
+        router.on(.delete, "/admin/v1/projects/:id/users/:userId", AdminRoutes.eraseUser(services))
+        router.on(.post, "/admin/v1/projects/:id/links", AdminLinkRoutes.createLink(services))
+        router.on(.get, "/admin/v1/projects/:id/links", AdminLinkRoutes.listLinks(services))
+        router.on(.get, "/admin/v1/projects/:id/clock", TestClockRoutes.showClock(services))
+        router.on(.post, "/admin/v1/projects/:id/clock", TestClockRoutes.moveClock(services))
+
+        // Linkrunner SDKs, /api/client (linkrunner-api.md): Linkrunner/
+        router.on(.post, "/api/client/init", LinkrunnerRoutes.initialize(services))
+        router.on(.post, "/api/client/attribution-data", LinkrunnerRoutes.attributionData(services))
+        router.on(.post, "/api/client/trigger", LinkrunnerRoutes.trigger(services))
+        router.on(.post, "/api/client/set-user-data", LinkrunnerRoutes.setUserData(services))
+        router.on(.post, "/api/client/capture-event", LinkrunnerRoutes.captureEvent(services))
+        router.on(.post, "/api/client/capture-payment", LinkrunnerRoutes.capturePayment(services))
+        router.on(.post, "/api/client/remove-captured-payment", LinkrunnerRoutes.removeCapturedPayment(services))
+        router.on(.post, "/api/client/update-push-token", LinkrunnerRoutes.updatePushToken(services))
+        router.on(.post, "/api/client/integrations", LinkrunnerRoutes.integrations(services))
+        router.on(.post, "/api/client/customer-user-id", LinkrunnerRoutes.customerUserID(services))
+        router.on(.post, "/api/client/deeplink-triggered", LinkrunnerRoutes.deeplinkTriggered(services))
+        router.on(.post, "/api/client/handle-deeplink", LinkrunnerRoutes.handleDeeplink(services))
+
+        // LinkForty SDKs, /api/sdk/v1 and /api/links (linkforty-api.md): LinkForty/
+        router.on(.post, "/api/sdk/v1/install", LinkFortyInstallRoutes.install(services))
+        router.on(.post, "/api/sdk/v1/event", LinkFortyInstallRoutes.event(services))
+        router.on(.get, "/api/sdk/v1/health", LinkFortyInstallRoutes.health(services))
+        router.on(.get, "/api/sdk/v1/resolve/:code", ResolveRoutes.route(services))
+        router.on(.get, "/api/sdk/v1/resolve/:slug/:code", ResolveRoutes.route(services))
+        router.on(.post, "/api/sdk/v1/links", LinkFortyLinkRoutes.createSDKLink(services))
+        router.on(.post, "/api/links", LinkFortyLinkRoutes.createLink(services))
+        router.on(.get, "/api/links", LinkFortyLinkRoutes.listLinks(services))
+        router.on(.get, "/api/links/:id", LinkFortyLinkRoutes.showLink(services))
+        router.on(.put, "/api/links/:id", LinkFortyLinkRoutes.updateLink(services))
+        router.on(.delete, "/api/links/:id", LinkFortyLinkRoutes.deleteLink(services))
+
+        // The link host (links-and-clicks.md): Links/
+        router.on(.get, "/.well-known/apple-app-site-association", WellKnownRoutes.appleAppSiteAssociation(services))
+        router.on(.get, "/.well-known/assetlinks.json", WellKnownRoutes.assetLinks(services))
+        router.on(.post, "/c/:clickId", BeaconRoutes.beaconJSON(services))
+        router.on(.get, "/c/:clickId", BeaconRoutes.beaconQuery(services))
+        router.on(.get, "/:code/qr", QRCodeRoutes.route(services))
+        router.on(.get, "/:slug/:code/qr", QRCodeRoutes.route(services))
+        router.on(.get, "/:code", ClickRoutes.route(services))
+        router.on(.get, "/:slug/:code", ClickRoutes.route(services))
         return router
     }
 

@@ -6,11 +6,11 @@ import Store
 
 /// `POST/GET /admin/v1/projects/{id}/links`: the full link model of links-and-clicks.md.
 enum AdminLinkRoutes {
-    static func register(in router: inout RouterBuilder, services: Services) {
+    /// `POST /admin/v1/projects/:id/links`
+    static func createLink(_ services: Services) -> RouteHandler {
         let auth = AdminAuth(services: services)
         let linkService = services.app.links
-
-        router.post("/admin/v1/projects/:id/links", auth.guarded { request in
+        return .sync(auth.guarded { request in
             let project = try AdminRoutes.existingProject(request, services)
             let payload = try request.decodeJSON(AdminLinkPayload.self)
             let template = try linkService.template(id: payload.template_id, slug: payload.template_slug, projectID: project.id,
@@ -20,8 +20,13 @@ enum AdminLinkRoutes {
             let base = LinkURLs.base(for: request, services: services)
             return try .json(AdminLinkBody(created, template: template, base: base), status: .created, encoder: JSONCoders.encoder)
         })
+    }
 
-        router.get("/admin/v1/projects/:id/links", auth.guarded { request in
+    /// `GET /admin/v1/projects/:id/links`
+    static func listLinks(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let linkService = services.app.links
+        return .sync(auth.guarded { request in
             let project = try AdminRoutes.existingProject(request, services)
             let base = LinkURLs.base(for: request, services: services)
             let templates = try linkService.templatesByID(projectID: project.id)

@@ -6,26 +6,40 @@ import Store
 
 /// `/admin/v1/*` (shared/spec/operations.md): projects, API keys, templates, stats, GDPR erasure.
 enum AdminRoutes {
-    static func register(in router: inout RouterBuilder, services: Services) {
+    /// `POST /admin/v1/projects`
+    static func createProject(_ services: Services) -> RouteHandler {
         let auth = AdminAuth(services: services)
         let projects = services.app.projects
-
-        router.post("/admin/v1/projects", auth.guarded { request in
+        return .sync(auth.guarded { request in
             let creation = try request.decodeJSON(ProjectCreation.self)
             let created = try projects.create(name: creation.name, settings: creation.settings, testMode: creation.testMode)
             return try .json(ProjectBody(created.project, token: created.token, apiKey: created.apiKey.key), status: .created,
                              encoder: JSONCoders.encoder)
         })
+    }
 
-        router.get("/admin/v1/projects", auth.guarded { _ in
+    /// `GET /admin/v1/projects`
+    static func listProjects(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let projects = services.app.projects
+        return .sync(auth.guarded { _ in
             try .json(try projects.list().map { ProjectBody($0) }, encoder: JSONCoders.encoder)
         })
+    }
 
-        router.get("/admin/v1/projects/:id", auth.guarded { request in
+    /// `GET /admin/v1/projects/:id`
+    static func showProject(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        return .sync(auth.guarded { request in
             try .json(ProjectBody(try existingProject(request, services)), encoder: JSONCoders.encoder)
         })
+    }
 
-        router.patch("/admin/v1/projects/:id", auth.guarded { request in
+    /// `PATCH /admin/v1/projects/:id`
+    static func updateProject(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let projects = services.app.projects
+        return .sync(auth.guarded { request in
             var project = try existingProject(request, services)
             let update = try request.decodeJSON(ProjectUpdate.self)
             if let testMode = update.testMode, testMode != project.testMode {
@@ -35,57 +49,94 @@ enum AdminRoutes {
             project.settings = try update.settings.applied(to: project.settings)
             return try .json(ProjectBody(try projects.update(project)), encoder: JSONCoders.encoder)
         })
+    }
 
-        router.post("/admin/v1/projects/:id/api-keys", auth.guarded { request in
+    /// `POST /admin/v1/projects/:id/api-keys`
+    static func issueAPIKey(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let projects = services.app.projects
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let issued = try projects.issueAPIKey(projectID: project.id)
             return try .json(APIKeyBody(id: issued.id, key: issued.key, prefix: issued.prefix,
                                         created_at: services.clock.now().iso8601, revoked_at: nil),
                              status: .created, encoder: JSONCoders.encoder)
         })
+    }
 
-        router.get("/admin/v1/projects/:id/api-keys", auth.guarded { request in
+    /// `GET /admin/v1/projects/:id/api-keys`
+    static func listAPIKeys(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let projects = services.app.projects
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let keys = try projects.apiKeys(projectID: project.id).map {
                 APIKeyBody(id: $0.id, key: nil, prefix: $0.prefix, created_at: $0.createdAt.iso8601, revoked_at: $0.revokedAt?.iso8601)
             }
             return try .json(keys, encoder: JSONCoders.encoder)
         })
+    }
 
-        router.delete("/admin/v1/projects/:id/api-keys/:keyId", auth.guarded { request in
+    /// `DELETE /admin/v1/projects/:id/api-keys/:keyId`
+    static func revokeAPIKey(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let projects = services.app.projects
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let keyID = request.pathParameters["keyId"] ?? ""
             try projects.revokeAPIKey(projectID: project.id, keyID: keyID)
             return HTTPResponse(status: .noContent)
         })
+    }
 
-        router.post("/admin/v1/projects/:id/signing-keys", auth.guarded { request in
+    /// `POST /admin/v1/projects/:id/signing-keys`
+    static func createSigningKey(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let projects = services.app.projects
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let key = try projects.createSigningKey(projectID: project.id)
             return try .json(["key_id": key.keyID, "secret": key.secret], status: .created, encoder: JSONCoders.encoder)
         })
+    }
 
-        router.delete("/admin/v1/projects/:id/signing-keys/:keyId", auth.guarded { request in
+    /// `DELETE /admin/v1/projects/:id/signing-keys/:keyId`
+    static func revokeSigningKey(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let projects = services.app.projects
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let keyID = request.pathParameters["keyId"] ?? ""
             try projects.revokeSigningKey(projectID: project.id, keyID: keyID)
             return HTTPResponse(status: .noContent)
         })
+    }
 
-        router.post("/admin/v1/projects/:id/templates", auth.guarded { request in
+    /// `POST /admin/v1/projects/:id/templates`
+    static func createTemplate(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let payload = try request.decodeJSON(TemplatePayload.self)
             let template = payload.template(projectID: project.id, now: services.now(for: project))
             try throwIfInvalid(template.validate())
             return try .json(TemplateBody(try services.app.links.createTemplate(template)), status: .created, encoder: JSONCoders.encoder)
         })
+    }
 
-        router.get("/admin/v1/projects/:id/templates", auth.guarded { request in
+    /// `GET /admin/v1/projects/:id/templates`
+    static func listTemplates(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             return try .json(try services.app.links.templates(projectID: project.id).map(TemplateBody.init), encoder: JSONCoders.encoder)
         })
+    }
 
-        router.get("/admin/v1/projects/:id/stats", auth.guarded { request in
+    /// `GET /admin/v1/projects/:id/stats`
+    static func stats(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let now = services.now(for: project)
             let since = try TimeParameter.parse(request.queryValue("since"), name: "since", now: now) ?? Timestamp(milliseconds: 0)
@@ -94,8 +145,12 @@ enum AdminRoutes {
             let stats = try services.app.reports.stats(project: project, since: since, until: until)
             return try .json(StatsBody(projectID: project.id, since: since, until: until, stats: stats), encoder: JSONCoders.encoder)
         })
+    }
 
-        router.get("/admin/v1/projects/:id/installs/:installId/skan", auth.guarded { request in
+    /// `GET /admin/v1/projects/:id/installs/:installId/skan`
+    static func installSKANValues(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let installID = request.pathParameters["installId"] ?? ""
             _ = try services.app.installs.existing(id: installID, project: project)
@@ -106,15 +161,23 @@ enum AdminRoutes {
             }
             return .json(bytes: JSONValue.object(data).serialized())
         })
+    }
 
-        router.delete("/admin/v1/projects/:id/installs/:installId", auth.guarded { request in
+    /// `DELETE /admin/v1/projects/:id/installs/:installId`
+    static func eraseInstall(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let installID = request.pathParameters["installId"] ?? ""
             try services.app.reports.eraseInstall(installID, project: project)
             return HTTPResponse(status: .noContent)
         })
+    }
 
-        router.delete("/admin/v1/projects/:id/users/:userId", auth.guarded { request in
+    /// `DELETE /admin/v1/projects/:id/users/:userId`
+    static func eraseUser(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
             let userID = request.pathParameters["userId"] ?? ""
             try services.app.reports.eraseUser(userID, project: project)

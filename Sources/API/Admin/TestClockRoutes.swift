@@ -8,15 +8,19 @@ enum TestClockRoutes {
     /// Ten years: far past any window (SKAN's last ends at 840 h), and no overflow of milliseconds.
     static let maximumAdvanceSeconds: Double = 10 * 365 * 86_400
 
-    static func register(in router: inout RouterBuilder, services: Services) {
+    /// `GET /admin/v1/projects/:id/clock`
+    static func showClock(_ services: Services) -> RouteHandler {
         let auth = AdminAuth(services: services)
-
-        router.get("/admin/v1/projects/:id/clock", auth.guarded { request in
+        return .sync(auth.guarded { request in
             let project = try AdminRoutes.existingProject(request, services)
             return body(project, now: services.now(for: project))
         })
+    }
 
-        router.post("/admin/v1/projects/:id/clock", auth.guarded { request in
+    /// `POST /admin/v1/projects/:id/clock`
+    static func moveClock(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        return .sync(auth.guarded { request in
             let project = try AdminRoutes.existingProject(request, services)
             guard project.testMode else {
                 throw HTTPError.conflict("project \(project.id) is not in test mode: it reads the server's clock, which cannot be moved")

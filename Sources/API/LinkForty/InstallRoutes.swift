@@ -8,10 +8,10 @@ import Store
 enum LinkFortyInstallRoutes {
     static let maximumEventAge: Int64 = 30 * 86_400
 
-    static func register(in router: inout RouterBuilder, services: Services) {
+    /// `POST /api/sdk/v1/install`
+    static func install(_ services: Services) -> RouteHandler {
         let auth = LinkFortyAuth(services: services)
-
-        router.on(.post, "/api/sdk/v1/install", .deferred { request, done in
+        return .deferred { request, done in
             do {
                 let body = try request.decodeJSON(InstallBody.self)
                 let project = try auth.project(for: request, appToken: body.appToken)
@@ -30,9 +30,13 @@ enum LinkFortyInstallRoutes {
             } catch {
                 done(.failure(error))
             }
-        })
+        }
+    }
 
-        router.on(.post, "/api/sdk/v1/event", .deferred { request, done in
+    /// `POST /api/sdk/v1/event`
+    static func event(_ services: Services) -> RouteHandler {
+        let auth = LinkFortyAuth(services: services)
+        return .deferred { request, done in
             do {
                 let body = try EventBody(JSONFields(request))
                 guard let projectID = try services.app.projects.owner(ofInstall: body.installId) else {
@@ -50,9 +54,12 @@ enum LinkFortyInstallRoutes {
             } catch {
                 done(.failure(error))
             }
-        })
+        }
+    }
 
-        router.getInline("/api/sdk/v1/health") { _ in
+    /// `GET /api/sdk/v1/health`
+    static func health(_ services: Services) -> RouteHandler {
+        return .inline { _ in
             try .json(["status": "healthy", "version": "v1", "timestamp": services.clock.now().iso8601], encoder: JSONCoders.encoder)
         }
     }

@@ -7,11 +7,11 @@ import Store
 /// `POST /api/sdk/v1/links` (SDK link creation, template optional) and `/api/links` (explicit
 /// template, full fields, with GET/PUT/DELETE): LinkForty's camelCase shapes, API key required.
 enum LinkFortyLinkRoutes {
-    static func register(in router: inout RouterBuilder, services: Services) {
+    /// `POST /api/sdk/v1/links`
+    static func createSDKLink(_ services: Services) -> RouteHandler {
         let auth = LinkFortyAuth(services: services)
         let linkService = services.app.links
-
-        router.post("/api/sdk/v1/links") { request in
+        return .sync { request in
             let project = try auth.projectRequiringKey(request)
             let options = try request.decodeJSON(LinkFortyLinkPayload.self)
             let template = try linkService.template(id: options.templateId, slug: options.templateSlug, projectID: project.id,
@@ -19,16 +19,26 @@ enum LinkFortyLinkRoutes {
                 ?? linkService.mostRecentTemplate(projectID: project.id)
             return try create(options, project: project, template: template, request: request, services: services, linkService: linkService)
         }
+    }
 
-        router.post("/api/links") { request in
+    /// `POST /api/links`
+    static func createLink(_ services: Services) -> RouteHandler {
+        let auth = LinkFortyAuth(services: services)
+        let linkService = services.app.links
+        return .sync { request in
             let project = try auth.projectRequiringKey(request)
             let options = try request.decodeJSON(LinkFortyLinkPayload.self)
             guard options.templateId != nil else { throw HTTPError.invalidField("templateId", "is required") }
             let template = try linkService.template(id: options.templateId, slug: nil, projectID: project.id, key: "templateId")
             return try create(options, project: project, template: template, request: request, services: services, linkService: linkService)
         }
+    }
 
-        router.get("/api/links") { request in
+    /// `GET /api/links`
+    static func listLinks(_ services: Services) -> RouteHandler {
+        let auth = LinkFortyAuth(services: services)
+        let linkService = services.app.links
+        return .sync { request in
             let project = try auth.projectRequiringKey(request)
             let templates = try linkService.templatesByID(projectID: project.id)
             let base = LinkURLs.base(for: request, services: services)
@@ -36,16 +46,26 @@ enum LinkFortyLinkRoutes {
             return try .json(links.map { LinkFortyLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base, deduplicated: false) },
                              encoder: JSONCoders.encoder)
         }
+    }
 
-        router.get("/api/links/:id") { request in
+    /// `GET /api/links/:id`
+    static func showLink(_ services: Services) -> RouteHandler {
+        let auth = LinkFortyAuth(services: services)
+        let linkService = services.app.links
+        return .sync { request in
             let project = try auth.projectRequiringKey(request)
             let link = try linkService.existing(id: request.pathParameters["id"] ?? "", projectID: project.id)
             let template = try linkService.template(of: link)
             return try .json(LinkFortyLinkBody(link, template: template, base: LinkURLs.base(for: request, services: services), deduplicated: false),
                              encoder: JSONCoders.encoder)
         }
+    }
 
-        router.put("/api/links/:id") { request in
+    /// `PUT /api/links/:id`
+    static func updateLink(_ services: Services) -> RouteHandler {
+        let auth = LinkFortyAuth(services: services)
+        let linkService = services.app.links
+        return .sync { request in
             let project = try auth.projectRequiringKey(request)
             var link = try linkService.existing(id: request.pathParameters["id"] ?? "", projectID: project.id)
             let previousCode = link.shortCode
@@ -59,8 +79,13 @@ enum LinkFortyLinkRoutes {
             return try .json(LinkFortyLinkBody(updated, template: shownTemplate, base: LinkURLs.base(for: request, services: services), deduplicated: false),
                              encoder: JSONCoders.encoder)
         }
+    }
 
-        router.delete("/api/links/:id") { request in
+    /// `DELETE /api/links/:id`
+    static func deleteLink(_ services: Services) -> RouteHandler {
+        let auth = LinkFortyAuth(services: services)
+        let linkService = services.app.links
+        return .sync { request in
             let project = try auth.projectRequiringKey(request)
             try linkService.delete(id: request.pathParameters["id"] ?? "", projectID: project.id)
             return HTTPResponse(status: .noContent)

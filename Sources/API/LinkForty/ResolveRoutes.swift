@@ -8,10 +8,9 @@ import Store
 /// from a universal link; record that as a `resolve` click with the SDK's `fp_*` signals and
 /// answer the link's DeepLinkData. The link itself says which project it belongs to.
 enum ResolveRoutes {
-    static func register(in router: inout RouterBuilder, services: Services) {
-        router.linkRoutes(prefix: "/api/sdk/v1/resolve", inline: true) { request, code, slug in
-            try resolve(request, code: code, slug: slug, services: services)
-        }
+    /// `GET /api/sdk/v1/resolve/:code`, `GET /api/sdk/v1/resolve/:slug/:code`
+    static func route(_ services: Services) -> RouteHandler {
+        LinkAddressed.handler(inline: true) { request, code, slug in try resolve(request, code: code, slug: slug, services: services) }
     }
 
     static func noActiveLink(code: String, slug: String?) -> HTTPError {

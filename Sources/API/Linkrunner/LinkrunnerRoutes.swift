@@ -39,8 +39,9 @@ enum LinkrunnerRoutes {
 
     typealias Handler = @Sendable (Call, @escaping @Sendable (Result<[String: JSONValue], any Error>) -> Void) -> Void
 
-    static func register(in router: inout RouterBuilder, services: Services) {
-        endpoint("init", in: &router, services: services) { call, done in
+    /// `POST /api/client/init`
+    static func initialize(_ services: Services) -> RouteHandler {
+        endpoint(services) { call, done in
             do {
                 let device = try call.deviceData()
                 let client = services.clientIP.clientAddress(of: call.request)
@@ -67,13 +68,19 @@ enum LinkrunnerRoutes {
                 done(.failure(error))
             }
         }
+    }
 
-        sync("attribution-data", in: &router, services: services) { call in
+    /// `POST /api/client/attribution-data`
+    static func attributionData(_ services: Services) -> RouteHandler {
+        sync(services) { call in
             try CampaignData.attribution(of: try call.install(), project: call.project, services: services,
                                      base: LinkURLs.base(for: call.request, services: services), includeMatch: true)
         }
+    }
 
-        sync("trigger", in: &router, services: services) { call in
+    /// `POST /api/client/trigger`
+    static func trigger(_ services: Services) -> RouteHandler {
+        sync(services) { call in
             let install = try call.install()
             var data: [String: JSONValue] = [:]
             if let user = try userData(call.body) {
@@ -84,15 +91,21 @@ enum LinkrunnerRoutes {
             }
             return data
         }
+    }
 
-        sync("set-user-data", in: &router, services: services) { call in
+    /// `POST /api/client/set-user-data`
+    static func setUserData(_ services: Services) -> RouteHandler {
+        sync(services) { call in
             let install = try call.install()
             guard let user = try userData(call.body) else { throw HTTPError.badRequest("missing required field 'user_data'", code: "missing_field") }
             try services.app.activity.saveUser(user, install: install, project: call.project)
             return [:]
         }
+    }
 
-        endpoint("capture-event", in: &router, services: services) { call, done in
+    /// `POST /api/client/capture-event`
+    static func captureEvent(_ services: Services) -> RouteHandler {
+        endpoint(services) { call, done in
             do {
                 let name = try call.body.requiredString("event_name", maxLength: 256)
                 let eventData = try call.body.object("event_data")
@@ -122,9 +135,12 @@ enum LinkrunnerRoutes {
                 done(.failure(error))
             }
         }
+    }
 
-        // Pooled: it reads the install before it queues the payment.
-        endpoint("capture-payment", in: &router, services: services, pooled: true) { call, done in
+    /// Pooled: it reads the install before it queues the payment.
+    /// `POST /api/client/capture-payment`
+    static func capturePayment(_ services: Services) -> RouteHandler {
+        endpoint(services, pooled: true) { call, done in
             do {
                 let install = try call.install()
                 guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
@@ -154,8 +170,11 @@ enum LinkrunnerRoutes {
                 done(.failure(error))
             }
         }
+    }
 
-        sync("remove-captured-payment", in: &router, services: services) { call in
+    /// `POST /api/client/remove-captured-payment`
+    static func removeCapturedPayment(_ services: Services) -> RouteHandler {
+        sync(services) { call in
             let install = try call.install()
             guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
                 throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
@@ -164,14 +183,20 @@ enum LinkrunnerRoutes {
                                                                    paymentID: try call.body.identifier("payment_id"))
             return ["removed": .number(Double(removed))]
         }
+    }
 
-        sync("update-push-token", in: &router, services: services) { call in
+    /// `POST /api/client/update-push-token`
+    static func updatePushToken(_ services: Services) -> RouteHandler {
+        sync(services) { call in
             let install = try call.install()
             try services.app.activity.updateInstall(install.id, pushToken: try call.body.requiredString("push_token", maxLength: 4096))
             return [:]
         }
+    }
 
-        sync("integrations", in: &router, services: services) { call in
+    /// `POST /api/client/integrations`
+    static func integrations(_ services: Services) -> RouteHandler {
+        sync(services) { call in
             let install = try call.install()
             guard let info = try call.body.json("integration_info") else {
                 throw HTTPError.badRequest("missing required field 'integration_info'", code: "missing_field")
@@ -179,8 +204,11 @@ enum LinkrunnerRoutes {
             try services.app.activity.updateInstall(install.id, integrations: info)
             return [:]
         }
+    }
 
-        sync("customer-user-id", in: &router, services: services) { call in
+    /// `POST /api/client/customer-user-id`
+    static func customerUserID(_ services: Services) -> RouteHandler {
+        sync(services) { call in
             let install = try call.install()
             guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
                 throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
@@ -188,13 +216,19 @@ enum LinkrunnerRoutes {
             try services.app.activity.updateInstall(install.id, userID: userID)
             return [:]
         }
+    }
 
-        sync("deeplink-triggered", in: &router, services: services) { call in
+    /// `POST /api/client/deeplink-triggered`
+    static func deeplinkTriggered(_ services: Services) -> RouteHandler {
+        sync(services) { call in
             try services.app.activity.updateInstall(try call.install().id, deeplinkOpenedAt: call.now)
             return [:]
         }
+    }
 
-        sync("handle-deeplink", in: &router, services: services) { call in
+    /// `POST /api/client/handle-deeplink`
+    static func handleDeeplink(_ services: Services) -> RouteHandler {
+        sync(services) { call in
             try DeeplinkHandling.handle(call)
         }
     }
@@ -211,11 +245,10 @@ enum LinkrunnerRoutes {
                      phone: try user.string("phone", path: "user_data.phone"), attributes: attributes)
     }
 
-    /// Registers `POST /api/client/{name}`: decode, authenticate by token, run, wrap in the envelope.
+    /// A `POST /api/client/*` endpoint: decode, authenticate by token, run, wrap in the envelope.
     /// - Parameter pooled: the whole endpoint runs on the handler pool (its reads may block);
     ///   otherwise the checks run where the request was read and `handler` must not block.
-    static func endpoint(_ name: String, in router: inout RouterBuilder, services: Services, pooled: Bool = false,
-                         _ handler: @escaping Handler) {
+    static func endpoint(_ services: Services, pooled: Bool = false, _ handler: @escaping Handler) -> RouteHandler {
         let handle: @Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void = { request, done in
             let call: Call
             do {
@@ -243,12 +276,11 @@ enum LinkrunnerRoutes {
                 }
             }
         }
-        router.on(.post, "/api/client/\(name)", pooled ? .pooled(handle) : .deferred(handle))
+        return pooled ? .pooled(handle) : .deferred(handle)
     }
 
     /// An endpoint whose work is quick reads and acknowledged writes: run on the handler pool.
-    static func sync(_ name: String, in router: inout RouterBuilder, services: Services,
-                     _ body: @escaping @Sendable (Call) throws -> [String: JSONValue]) {
-        endpoint(name, in: &router, services: services, pooled: true) { call, done in done(Result { try body(call) }) }
+    static func sync(_ services: Services, _ body: @escaping @Sendable (Call) throws -> [String: JSONValue]) -> RouteHandler {
+        endpoint(services, pooled: true) { call, done in done(Result { try body(call) }) }
     }
 }

@@ -8,13 +8,18 @@ import Store
 enum BeaconRoutes {
     static let maximumAge: Int64 = 10 * 60
 
-    static func register(in router: inout RouterBuilder, services: Services) {
-        router.on(.post, "/c/:clickId", .deferred { request, done in
+    /// `POST /c/:clickId`
+    static func beaconJSON(_ services: Services) -> RouteHandler {
+        return .deferred { request, done in
             store(request, signals: { try signals(fromJSON: request.body) }, services: services, done: done)
-        })
-        router.on(.get, "/c/:clickId", .deferred { request, done in
+        }
+    }
+
+    /// `GET /c/:clickId`
+    static func beaconQuery(_ services: Services) -> RouteHandler {
+        return .deferred { request, done in
             store(request, signals: { try signals(fromQuery: request) }, services: services, done: done)
-        })
+        }
     }
 
     static func store(_ request: HTTPRequest, signals parse: () throws -> BrowserSignals, services: Services,

@@ -8,11 +8,10 @@ import Synchronization
 /// `GET|HEAD /{code}` and `/{templateSlug}/{code}`: record the click, then send the person on
 /// (links-and-clicks.md, "Click routes").
 enum ClickRoutes {
-    static func register(in router: inout RouterBuilder, services: Services) {
-        // Inline: a cache hit does no I/O, and the click is queued, not awaited.
-        router.linkRoutes(inline: true) { request, code, slug in
-            try click(request, code: code, slug: slug, services: services)
-        }
+    /// `GET /:code`, `GET /:slug/:code`. Inline: a cache hit does no I/O, and the click is
+    /// queued, not awaited.
+    static func route(_ services: Services) -> RouteHandler {
+        LinkAddressed.handler(inline: true) { request, code, slug in try click(request, code: code, slug: slug, services: services) }
     }
 
     static func click(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {

@@ -7,10 +7,9 @@ import HTTP
 /// not a tap, so no click is recorded. `ecc` (L, M, Q, H; default M) picks the error correction
 /// level and `margin` (0–16 modules; default 4, the standard's quiet zone) the light border.
 enum QRCodeRoutes {
-    static func register(in router: inout RouterBuilder, services: Services) {
-        router.linkRoutes(suffix: "/qr", inline: false) { request, code, slug in
-            try qrCode(request, code: code, slug: slug, services: services)
-        }
+    /// `GET /:code/qr`, `GET /:slug/:code/qr`
+    static func route(_ services: Services) -> RouteHandler {
+        LinkAddressed.handler(inline: false) { request, code, slug in try qrCode(request, code: code, slug: slug, services: services) }
     }
 
     static func qrCode(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {

@@ -29,8 +29,9 @@ enum WellKnownRoutes {
         let target: Target
     }
 
-    static func register(in router: inout RouterBuilder, services: Services) {
-        router.get("/.well-known/apple-app-site-association") { _ in
+    /// `GET /.well-known/apple-app-site-association`
+    static func appleAppSiteAssociation(_ services: Services) -> RouteHandler {
+        return .sync { _ in
             let appIDs = try services.app.projects.list().compactMap { project -> String? in
                 guard let team = project.settings.iosTeamID, let bundle = project.settings.iosBundleID else { return nil }
                 return "\(team).\(bundle)"
@@ -46,7 +47,11 @@ enum WellKnownRoutes {
             response.headers.set("Cache-Control", "max-age=300")
             return response
         }
-        router.get("/.well-known/assetlinks.json") { _ in
+    }
+
+    /// `GET /.well-known/assetlinks.json`
+    static func assetLinks(_ services: Services) -> RouteHandler {
+        return .sync { _ in
             let statements = try services.app.projects.list().compactMap { project -> AssetStatement? in
                 guard let package = project.settings.androidPackage, !project.settings.androidSHA256.isEmpty else { return nil }
                 return AssetStatement(relation: ["delegate_permission/common.handle_all_urls"],

@@ -8,9 +8,12 @@ enum HealthRoutes {
     static let okBody = Array(#"{"status":"ok"}"#.utf8)
     static let readyBody = Array(#"{"status":"ready"}"#.utf8)
 
-    static func register(in router: inout RouterBuilder, services: Services) {
-        router.getInline("/health") { _ in .json(bytes: okBody) }
-        router.get("/health/ready") { _ in
+    /// `GET /health`
+    static let live = RouteHandler.inline { _ in .json(bytes: okBody) }
+
+    /// `GET /health/ready`
+    static func ready(_ services: Services) -> RouteHandler {
+        .sync { _ in
             do {
                 try services.app.reports.ping()
                 return .json(bytes: readyBody)

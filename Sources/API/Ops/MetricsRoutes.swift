@@ -4,9 +4,9 @@ import Store
 
 /// `GET /metrics`: Prometheus text, behind the admin key (off, 404, without one).
 enum MetricsRoutes {
-    static func register(in router: inout RouterBuilder, services: Services, openConnections: @escaping @Sendable () -> Int) {
-        let auth = AdminAuth(services: services)
-        router.get("/metrics", auth.guarded { _ in
+    /// `GET /metrics`
+    static func metrics(_ services: Services, openConnections: @escaping @Sendable () -> Int) -> RouteHandler {
+        .sync(AdminAuth(services: services).guarded { _ in
             let writes = services.app.reports.writeStatistics
             let text = services.metrics.render(counters: [
                 ("attributiond_sqlite_commits_total", "Transactions the writer committed.", writes.commits),
