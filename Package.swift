@@ -27,9 +27,11 @@ let package = Package(
         .target(name: "CSQLiteTuning", dependencies: ["CSQLite"]),
         // epoll/eventfd declarations for the HTTP server's event loops.
         .target(name: "CEventPoll"),
-        .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll"], swiftSettings: strictSettings),
-        .target(name: "Attribution", swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "Attribution"], swiftSettings: strictSettings,
+        // JSON values and the one JSON writer, shared by every layer (no dependencies).
+        .target(name: "JSON", swiftSettings: strictSettings),
+        .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll", "JSON"], swiftSettings: strictSettings),
+        .target(name: "Attribution", dependencies: ["JSON"], swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "Attribution", "JSON"], swiftSettings: strictSettings,
                 plugins: ["EmbedMigrations"]),
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),

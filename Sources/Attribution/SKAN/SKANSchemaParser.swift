@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Reads a SKAN schema from JSON (as `JSONSerialization` gives it), rejecting with the JSON path:
 /// bits outside 0..5, values outside 0..63, overlapping segments, edges not ascending, unknown
@@ -10,29 +11,14 @@ public enum SKANSchemaParser {
         public var description: String { "\(path): \(message)" }
     }
 
-    /// A JSON value with its type kept (booleans are not numbers).
-    enum Node: Decodable {
-        case null, bool(Bool), number(Double), string(String), array([Node]), object([String: Node])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null }
-            else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-            else if let value = try? container.decode(Double.self) { self = .number(value) }
-            else if let value = try? container.decode(String.self) { self = .string(value) }
-            else if let value = try? container.decode([Node].self) { self = .array(value) }
-            else { self = .object(try container.decode([String: Node].self)) }
-        }
-    }
-
     public static func parse(json text: String) throws(Problem) -> SKANSchema {
-        guard let node = try? JSONDecoder().decode(Node.self, from: Data(text.utf8)) else {
+        guard let node = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
             throw Problem(path: "skan", message: "is not valid JSON")
         }
         return try parse(node, path: "skan")
     }
 
-    static func parse(_ value: Node, path: String) throws(Problem) -> SKANSchema {
+    static func parse(_ value: JSONValue, path: String) throws(Problem) -> SKANSchema {
         let root = try dictionary(value, path, allowed: ["enabled", "base_currency", "fx", "monotonic", "payment_event", "windows"])
         var schema = SKANSchema()
         schema.enabled = try bool(root["enabled"], "\(path).enabled") ?? true
@@ -64,7 +50,7 @@ public enum SKANSchemaParser {
         return schema
     }
 
-    static func parseWindow(_ value: Node, _ path: String, isFirst: Bool) throws(Problem) -> SKANSchema.Window {
+    static func parseWindow(_ value: JSONValue, _ path: String, isFirst: Bool) throws(Problem) -> SKANSchema.Window {
         let object = try dictionary(value, path, allowed: ["aggregation", "fine", "coarse", "lock"])
         var window = SKANSchema.Window()
         switch try string(object["aggregation"], "\(path).aggregation") {
@@ -94,7 +80,7 @@ public enum SKANSchemaParser {
         return window
     }
 
-    static func parseFine(_ value: Node, _ path: String) throws(Problem) -> SKANSchema.Fine {
+    static func parseFine(_ value: JSONValue, _ path: String) throws(Problem) -> SKANSchema.Fine {
         let object = try dictionary(value, path, allowed: ["mode", "segments", "rules", "steps"])
         switch try string(object["mode"], "\(path).mode") {
         case "bitfield"?:
@@ -144,7 +130,7 @@ public enum SKANSchemaParser {
         }
     }
 
-    static func conditions(_ value: Node?, _ path: String) throws(Problem) -> [SKANSchema.Condition] {
+    static func conditions(_ value: JSONValue?, _ path: String) throws(Problem) -> [SKANSchema.Condition] {
         var list: [SKANSchema.Condition] = []
         for (index, item) in try array(value, path).enumerated() {
             let conditionPath = "\(path)[\(index)]"
@@ -174,7 +160,7 @@ public enum SKANSchemaParser {
 
     // MARK: - Typed readers
 
-    static func dictionary(_ value: Node?, _ path: String, allowed: Set<String>?) throws(Problem) -> [String: Node] {
+    static func dictionary(_ value: JSONValue?, _ path: String, allowed: Set<String>?) throws(Problem) -> [String: JSONValue] {
         guard case .object(let object)? = value else { throw Problem(path: path, message: "must be an object") }
         if let allowed, let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw Problem(path: "\(path).\(unknown)", message: "unknown key")
@@ -182,12 +168,12 @@ public enum SKANSchemaParser {
         return object
     }
 
-    static func array(_ value: Node?, _ path: String) throws(Problem) -> [Node] {
+    static func array(_ value: JSONValue?, _ path: String) throws(Problem) -> [JSONValue] {
         guard case .array(let list)? = value else { throw Problem(path: path, message: "must be an array") }
         return list
     }
 
-    static func string(_ value: Node?, _ path: String) throws(Problem) -> String? {
+    static func string(_ value: JSONValue?, _ path: String) throws(Problem) -> String? {
         switch value {
         case nil: return nil
         case .string(let text)?: return text
@@ -195,7 +181,7 @@ public enum SKANSchemaParser {
         }
     }
 
-    static func bool(_ value: Node?, _ path: String) throws(Problem) -> Bool? {
+    static func bool(_ value: JSONValue?, _ path: String) throws(Problem) -> Bool? {
         switch value {
         case nil: return nil
         case .bool(let flag)?: return flag
@@ -203,7 +189,7 @@ public enum SKANSchemaParser {
         }
     }
 
-    static func number(_ value: Node?, _ path: String) throws(Problem) -> Double? {
+    static func number(_ value: JSONValue?, _ path: String) throws(Problem) -> Double? {
         switch value {
         case nil: return nil
         case .number(let number)?: return number
@@ -211,7 +197,7 @@ public enum SKANSchemaParser {
         }
     }
 
-    static func integer(_ value: Node?, _ path: String, _ range: ClosedRange<Int>) throws(Problem) -> Int {
+    static func integer(_ value: JSONValue?, _ path: String, _ range: ClosedRange<Int>) throws(Problem) -> Int {
         // The range is checked on the Double: Int(_:) traps on one beyond Int's range (1e300).
         guard let number = try number(value, path), number.rounded() == number,
               Double(range.lowerBound) <= number, number <= Double(range.upperBound) else {
@@ -220,12 +206,12 @@ public enum SKANSchemaParser {
         return Int(number)
     }
 
-    static func optionalInteger(_ value: Node?, _ path: String) throws(Problem) -> Int? {
+    static func optionalInteger(_ value: JSONValue?, _ path: String) throws(Problem) -> Int? {
         guard value != nil else { return nil }
         return try integer(value, path, 0...1_000_000)
     }
 
-    static func edges(_ value: Node?, _ path: String, width: Int) throws(Problem) -> [Double] {
+    static func edges(_ value: JSONValue?, _ path: String, width: Int) throws(Problem) -> [Double] {
         var edges: [Double] = []
         for (index, item) in try array(value, path).enumerated() {
             guard let edge = try number(item, "\(path)[\(index)]") else { throw Problem(path: "\(path)[\(index)]", message: "must be a number") }
@@ -236,12 +222,12 @@ public enum SKANSchemaParser {
         return edges
     }
 
-    static func eventName(_ value: Node?, _ path: String) throws(Problem) -> String {
+    static func eventName(_ value: JSONValue?, _ path: String) throws(Problem) -> String {
         guard let name = try string(value, path), !name.isEmpty else { throw Problem(path: path, message: "must be an event name") }
         return name
     }
 
-    static func coarseValue(_ value: Node?, _ path: String) throws(Problem) -> SKANSchema.Coarse {
+    static func coarseValue(_ value: JSONValue?, _ path: String) throws(Problem) -> SKANSchema.Coarse {
         guard let text = try string(value, path), let coarse = SKANSchema.Coarse(rawValue: text) else {
             throw Problem(path: path, message: "must be low, medium or high")
         }

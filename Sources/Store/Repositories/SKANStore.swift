@@ -1,5 +1,6 @@
 public import Attribution
 import Foundation
+import JSON
 
 /// SKAN values for one install, computed and stored inside the caller's write transaction, so the
 /// state always moves with the event that changed it (and the single writer serialises the calls
@@ -50,11 +51,8 @@ public enum SKANStore {
 extension SKANStore {
     /// One JSON line on stderr, like the server's other log lines.
     static func warn(_ message: String, installID: String) {
-        var line = Array(#"{"level":"warning","msg":"#.utf8)
-        JSONText.appendString(message, to: &line)
-        line += Array(#","install_id":"#.utf8)
-        JSONText.appendString(installID, to: &line)
-        line += Array("}\n".utf8)
+        var line = JSONValue.object(["level": .string("warning"), "msg": .string(message), "install_id": .string(installID)]).serialized()
+        line.append(UInt8(ascii: "\n"))
         FileHandle.standardError.write(Data(line))
     }
 }

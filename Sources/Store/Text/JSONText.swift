@@ -1,7 +1,8 @@
 import Foundation
+import JSON
 
-/// JSON text columns (arrays and string maps). Written by hand: this runs for every click on the
-/// writer thread, where JSONEncoder's generality is measurable.
+/// JSON text columns (arrays and string maps), written with the one JSON writer: this runs for
+/// every click on the writer thread, where JSONEncoder's generality is measurable.
 enum JSONText {
     static func encode(_ strings: [String]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
@@ -26,20 +27,8 @@ enum JSONText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A JSON string literal (RFC 8259 §7).
-    static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0..<0x20: bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
+    /// A JSON string literal (the one writer's).
+    static func appendString(_ text: String, to bytes: inout [UInt8]) { ByteText.appendJSONString(text, to: &bytes) }
 
     /// Reads an array of strings. Runs for every candidate click of every install, so the plain
     /// arrays `encode` writes are read by hand; anything else goes through JSONDecoder.
