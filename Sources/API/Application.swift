@@ -45,6 +45,16 @@ public enum Application {
         router.on(.get, "/admin/v1/projects/:id/links", AdminLinkRoutes.listLinks(services))
         router.on(.get, "/admin/v1/projects/:id/clock", TestClockRoutes.showClock(services))
         router.on(.post, "/admin/v1/projects/:id/clock", TestClockRoutes.moveClock(services))
+        router.on(.post, "/admin/v1/projects/:id/webhooks", WebhookRoutes.createEndpoint(services))
+        router.on(.get, "/admin/v1/projects/:id/webhooks", WebhookRoutes.listEndpoints(services))
+        router.on(.get, "/admin/v1/projects/:id/webhooks/:webhookId", WebhookRoutes.showEndpoint(services))
+        router.on(.patch, "/admin/v1/projects/:id/webhooks/:webhookId", WebhookRoutes.updateEndpoint(services))
+        router.on(.delete, "/admin/v1/projects/:id/webhooks/:webhookId", WebhookRoutes.deleteEndpoint(services))
+        router.on(.post, "/admin/v1/projects/:id/webhooks/:webhookId/rotate-secret", WebhookRoutes.rotateSecret(services))
+        router.on(.post, "/admin/v1/projects/:id/webhooks/:webhookId/test", WebhookRoutes.sendTest(services))
+        router.on(.get, "/admin/v1/projects/:id/deliveries", WebhookRoutes.listDeliveries(services))
+        router.on(.post, "/admin/v1/projects/:id/deliveries/replay", WebhookRoutes.replayDeliveries(services))
+        router.on(.post, "/admin/v1/projects/:id/deliveries/:deliveryId/replay", WebhookRoutes.replayDelivery(services))
 
         // Linkrunner SDKs, /api/client (linkrunner-api.md): Linkrunner/
         router.on(.post, "/api/client/init", LinkrunnerRoutes.initialize(services))

@@ -16,13 +16,20 @@ public final class AppServices: Sendable {
     public let activity: ActivityService
     public let clicks: ClickService
     public let reports: ReportService
+    public let webhooks: WebhookService
+    /// Where outbound requests may go (webhooks, postbacks).
+    public let outboundPolicy: OutboundAddressPolicy
+    public let deliveryCounters = DeliveryCounters()
+    let webhookEndpoints: WebhookEndpointCache
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
     public init(store: any StoreBackend, clock: any Clock = SystemClock(),
+                outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
                 beforeBlocking: @escaping @Sendable () throws -> Void = {}) {
         self.store = store
         self.clock = clock
+        self.outboundPolicy = outboundPolicy
         clocks = ProjectClocks(server: clock, projects: store.projects)
         let projectCache = ProjectCache(beforeBlocking: beforeBlocking)
         let linkCache = LinkCache()
@@ -34,12 +41,28 @@ public final class AppServices: Sendable {
             projectCache.invalidateAll()
             if changed.contains("projects") || changed.contains("templates") { linkCache.invalidateAll() }
         }
+        let webhookEndpoints = WebhookEndpointCache(load: { try store.outbox.allEndpoints() }, beforeBlocking: beforeBlocking)
+        self.webhookEndpoints = webhookEndpoints
+        store.observeCommits(changing: ["webhook_endpoints"]) { _ in webhookEndpoints.invalidate() }
+        let webhookEvents = WebhookEvents(endpoints: webhookEndpoints)
         projects = ProjectService(store: store, cache: projectCache, clocks: clocks, clock: clock, beforeBlocking: beforeBlocking)
         links = LinkService(store: store, cache: linkCache, clocks: clocks, beforeBlocking: beforeBlocking)
-        installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks)
-        activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks)
+        installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, webhooks: webhookEvents)
+        activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks, webhooks: webhookEvents)
         clicks = ClickService(store: store, clocks: clocks)
         reports = ReportService(store: store, skanSchemas: skanSchemas, clocks: clocks)
+        webhooks = WebhookService(store: store, clock: clock, policy: outboundPolicy)
+    }
+
+    /// The delivery worker for this store's outbox, woken by every commit that writes a job.
+    public func makeOutboxWorker(transport: any OutboundTransport, settings: OutboxWorker.Settings = OutboxWorker.Settings()) -> OutboxWorker {
+        let store = self.store, endpoints = webhookEndpoints
+        let worker = OutboxWorker(store: store, transport: transport, policy: outboundPolicy, clock: clock, settings: settings,
+                                  counters: deliveryCounters) { id, projectID in
+            try endpoints.endpoints(projectID: projectID).first { $0.id == id }
+        }
+        store.observeCommits(changing: ["outbox_jobs"]) { [weak worker] _ in worker?.wake() }
+        return worker
     }
 
     /// "Now" for the project: its test clock in test mode, else the server's.

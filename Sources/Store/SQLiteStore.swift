@@ -13,6 +13,7 @@ public final class SQLiteStore: StoreBackend {
     public let users: any UserStore
     public let stats: any StatsStore
     public let erasure: any ErasureStore
+    public let outbox: any OutboxStore
 
     /// - Parameter clock: stamps API keys and projects created through the store.
     public init(database: Database, clock: any Clock = SystemClock()) {
@@ -27,6 +28,7 @@ public final class SQLiteStore: StoreBackend {
         users = UserRepository(database: database)
         stats = StatsRepository(database: database)
         erasure = ErasureRepository(database: database)
+        outbox = OutboxRepository(database: database)
     }
 
     public func ping() throws { try database.ping() }

@@ -49,7 +49,8 @@ struct Serve: ParsableCommand {
         let services = Services(store: SQLiteStore(database: database), adminKey: configuration.adminKey,
                                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
                                 allowedHosts: configuration.allowedHosts,
-                                defaultProject: configuration.defaultProject) { error, request in
+                                defaultProject: configuration.defaultProject,
+                                outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses)) { error, request in
             LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
         }
         do {
@@ -134,12 +135,22 @@ struct Serve: ParsableCommand {
             "admin_api": configuration.adminKey == nil ? "off" : "on",
             "https": secure?.boundAddress.map { "\($0)" } ?? "off",
         ])
+        // Webhooks and postbacks: jobs left by the last run (or by another process) go out now.
+        var outboxSettings = OutboxWorker.Settings()
+        outboxSettings.userAgent = "attributiond/\(Version.number)"
+        outboxSettings.deliveredRetentionHours = configuration.outbound.deliveredRetentionHours
+        let outboxTransport = URLSessionTransport()
+        let outbox = services.app.makeOutboxWorker(transport: outboxTransport, settings: outboxSettings)
+        outbox.start()
         // After listening, so a large links table never delays start-up.
         DispatchQueue.global(qos: .utility).async { Self.reportRefusedStoredValues(services) }
         stopped.wait()
         hangup.cancel()
         withExtendedLifetime(signals) {}
         retention?.stop()
+        // Deliveries under way may finish within the drain time; the rest go out at the next start.
+        outbox.stop(drainSeconds: Double(configuration.drainSeconds))
+        outboxTransport.shutdown()
         requestLog?.flush()
         do {
             try database.flushAndCheckpoint()

@@ -1,5 +1,6 @@
 import Foundation
 @testable import API
+@testable import App
 import Attribution
 import HTTP
 @_spi(StoreInternals) @testable import Store
@@ -19,13 +20,14 @@ final class TestApp: @unchecked Sendable {
 
     /// - Parameter allowedHosts: `request` sends `Host: test`, so that name is accepted by default.
     init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil, allowedHosts: [String] = ["test"],
-         clock: any Clock = SystemClock(),
+         clock: any Clock = SystemClock(), allowPrivateOutbound: Bool = false,
          reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
         store = SQLiteStore(database: database, clock: clock)
         services = Services(store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
                             allowedHosts: allowedHosts,
+                            outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound),
                             reportInternalError: reportInternalError)
         let refused = refusedResponses
         server = HTTPServer(host: "127.0.0.1", port: 0, onRefusedResponse: { problem in refused.append(problem) },
@@ -34,7 +36,24 @@ final class TestApp: @unchecked Sendable {
         services.publicHosts.listening(on: "127.0.0.1", port: server.port)
     }
 
+    /// Delivery workers this app started (`startOutbox`), stopped with it.
+    private let workers = LockedWorkers()
+
+    /// Starts a delivery worker on this app's outbox, retrying after `waits` seconds.
+    @discardableResult
+    func startOutbox(waits: [Double] = [0.2, 0.2, 0.2]) -> OutboxWorker {
+        var settings = OutboxWorker.Settings()
+        settings.schedule = DeliverySchedule(waits: waits, jitter: 0)
+        settings.pollSeconds = 0.05
+        settings.userAgent = "attributiond/test"
+        let worker = services.app.makeOutboxWorker(transport: URLSessionTransport(progressTimeout: 5, totalTimeout: 10), settings: settings)
+        worker.start()
+        workers.append(worker)
+        return worker
+    }
+
     deinit {
+        for worker in workers.all { worker.stop(drainSeconds: 2) }
         server.shutdownAndWait()
         try? FileManager.default.removeItem(at: folder)
     }
@@ -93,6 +112,13 @@ final class TestApp: @unchecked Sendable {
     }
 }
 
+
+final class LockedWorkers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [OutboxWorker] = []
+    func append(_ item: OutboxWorker) { lock.withLock { items.append(item) } }
+    var all: [OutboxWorker] { lock.withLock { items } }
+}
 
 /// Strings appended from any thread (what a server reported), read by the test.
 final class LockedList: @unchecked Sendable {

@@ -18,7 +18,7 @@ enum LinkFortyInstallRoutes {
                 let report = try body.report(project: project, request: request, services: services)
                 var policy = MatchingPolicy(project: project.settings)
                 policy.defaultWindowHours = project.settings.attributionWindowHours
-                services.app.installs.report(report, project: project, policy: policy, conversionValues: false,
+                try services.app.installs.report(report, project: project, policy: policy, conversionValues: false,
                                              delivery: request.writeDelivery) { result in
                     done(Result {
                         let outcome = try result.get()
@@ -44,7 +44,7 @@ enum LinkFortyInstallRoutes {
                 }
                 try auth.authorize(request, appToken: body.appToken, forInstallOf: projectID)
                 let event = try body.record(projectID: projectID, now: services.app.clocks.now(projectID: projectID))
-                services.app.activity.recordEvent(event, project: nil, conversionValues: false, delivery: request.writeDelivery) { result in
+                try services.app.activity.recordEvent(event, project: nil, conversionValues: false, delivery: request.writeDelivery) { result in
                     done(Result {
                         let stored = try result.get()
                         if stored.duplicate { services.metrics.recordCollapsedEvent() }

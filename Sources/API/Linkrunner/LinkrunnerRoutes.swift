@@ -51,7 +51,7 @@ enum LinkrunnerRoutes {
                     signals: device.signals(time: now, ipKey: client?.matchingKey, declaredPlatform: try call.body.string("platform")),
                     deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
                     ip: client?.ipString, userAgent: device.userAgent)
-                services.app.installs.report(report, project: call.project, conversionValues: true,
+                try services.app.installs.report(report, project: call.project, conversionValues: true,
                                              delivery: call.request.writeDelivery) { result in
                     done(Result {
                         let outcome = try result.get()
@@ -118,7 +118,7 @@ enum LinkrunnerRoutes {
                                         data: try call.body.json("event_data"), revenue: amount,
                                         currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
                                         occurredAt: now, receivedAt: now)
-                services.app.activity.recordEvent(event, project: call.project, conversionValues: true,
+                try services.app.activity.recordEvent(event, project: call.project, conversionValues: true,
                                                   delivery: call.request.writeDelivery) { result in
                     // The store names what is missing; the hint is this API's (its clients call init).
                     let result = result.mapError { error -> any Error in
@@ -158,7 +158,7 @@ enum LinkrunnerRoutes {
                     paymentID: try call.body.identifier("payment_id") ?? TimeOrderedID.secure(at: now), userID: userID, amount: amount,
                     currency: currency, type: try call.body.string("type", maxLength: 64) ?? "DEFAULT",
                     status: try call.body.string("status", maxLength: 64) ?? "PAYMENT_COMPLETED", data: try call.body.json("event_data"))
-                services.app.activity.capturePayment(payment, install: install, project: call.project,
+                try services.app.activity.capturePayment(payment, install: install, project: call.project,
                                                      delivery: call.request.writeDelivery) { result in
                     done(result.map { stored in
                         var data: [String: JSONValue] = ["payment_id": .string(payment.paymentID)]

@@ -7,18 +7,25 @@ public struct InstallService: Sendable {
     let store: any StoreBackend
     let skanSchemas: SKANSchemaCache
     let clocks: ProjectClocks
+    let webhooks: WebhookEvents
 
     /// Records the install (once per install instance) and attributes it.
     /// - Parameters:
     ///   - policy: the project's matching policy unless the wire format adjusts it.
     ///   - conversionValues: answer with the install's SKAN values (the project's schema).
     ///   - delivery: where `completion` runs (the request's event loop).
+    /// A new install's `install.created` webhooks are written in its transaction.
     public func report(_ report: InstallReport, project: Project, policy: MatchingPolicy? = nil, conversionValues: Bool,
-                       delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) {
+                       delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) throws {
+        let subscribers = try webhooks.subscribers(of: .installCreated, projectID: project.id)
+        let notify: Notifier<InstallOutcome>? = subscribers.isEmpty ? nil : { @Sendable outcome in
+            WebhookEvents.messages(.installCreated, data: WebhookEvents.install(outcome, project: project), projectID: project.id,
+                                   at: outcome.install.createdAt, to: subscribers)
+        }
         store.installs.report(report, policy: policy ?? MatchingPolicy(project: project.settings),
                               installID: TimeOrderedID.secure(at: report.signals.time),
                               skan: conversionValues ? skanSchemas.context(for: project) : nil,
-                              delivery: delivery, completion: completion)
+                              notify: notify, delivery: delivery, completion: completion)
     }
 
     /// The install, or `AppError.notFound`.

@@ -12,6 +12,7 @@ public protocol StoreBackend: Sendable {
     var users: any UserStore { get }
     var stats: any StatsStore { get }
     var erasure: any ErasureStore { get }
+    var outbox: any OutboxStore { get }
 
     /// Throws unless the database answers a trivial read (readiness probes).
     func ping() throws

@@ -91,14 +91,18 @@ public final class DatabaseWriter: @unchecked Sendable {
 
     /// Told, on the writer thread right after a COMMIT and before its callers, which watched
     /// tables it changed (`observeCommits`).
-    private let commitObservers = Mutex<[@Sendable ([String]) -> Void]>([])
+    private let commitObservers = Mutex<[(tables: Set<String>, observer: @Sendable ([String]) -> Void)]>([])
 
     /// Calls `observer` after every commit that changed one of `tables`, before the writes' callers
     /// are told: derived state (caches) follows commits, whichever code path wrote.
+    /// Each observer hears only of its own tables.
     func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void) {
         queue.sync {
-            connection.watchChanges(to: tables)
-            commitObservers.withLock { $0.append(observer) }
+            let watched = commitObservers.withLock { observers in
+                observers.append((Set(tables), observer))
+                return observers.reduce(into: Set<String>()) { $0.formUnion($1.tables) }
+            }
+            connection.watchChanges(to: watched.sorted())
         }
     }
 
@@ -265,7 +269,12 @@ public final class DatabaseWriter: @unchecked Sendable {
         // Before any caller hears of the commit: caches of what changed are emptied first, so no
         // request that starts after a response can find the old state in them.
         let changed = connection.takeChangedWatchedTables()
-        if !changed.isEmpty { commitObservers.withLock { $0 }.forEach { $0(changed) } }
+        if !changed.isEmpty {
+            for (tables, observer) in commitObservers.withLock({ $0 }) {
+                let own = changed.filter(tables.contains)
+                if !own.isEmpty { observer(own) }
+            }
+        }
         let itemErrors = savepointErrors
         complete(batch) { itemErrors[$0] }
     }

@@ -55,7 +55,8 @@ public struct EventRepository: EventStore {
 
     /// Stores the event, committed before `completion` runs: its id, and whether it was already
     /// stored. `StoreError.notFound` when the project has no such install.
-    public func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil, delivery: DatabaseWriter.Delivery? = nil,
+    public func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil, notify: Notifier<StoredEvent>? = nil,
+                       delivery: DatabaseWriter.Delivery? = nil,
                        completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
         database.write(delivery: delivery, { connection in
             // Resolved inside the transaction: one trip, and the install cannot vanish in between.
@@ -87,7 +88,13 @@ public struct EventRepository: EventStore {
                 event.userID ?? install.userID, event.data, event.revenue, event.currency, event.occurredAt.milliseconds,
                 event.receivedAt.milliseconds)
             let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
-            if inserted > 0 { return (eventID, false, values) }
+            if inserted > 0 {
+                if let notify {
+                    try OutboxRepository.insert(notify(StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID)),
+                                                connection)
+                }
+                return (eventID, false, values)
+            }
             let existing = try connection.queryOne("SELECT id FROM events WHERE project_id = ? AND client_event_id = ?",
                                                    event.projectID, event.clientEventID) { $0.string(0) }
             return (existing ?? eventID, true, values)

@@ -32,11 +32,12 @@ public struct InstallRepository: InstallStore {
     /// Finds the install again (tier 0) or matches and stores it, all in one write transaction on
     /// the single writer: a click is claimed by at most one install, whatever runs concurrently.
     public func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context? = nil,
-                       delivery: DatabaseWriter.Delivery? = nil,
+                       notify: Notifier<InstallOutcome>? = nil, delivery: DatabaseWriter.Delivery? = nil,
                        completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) {
         database.write(delivery: delivery, { connection in
             var outcome = try Self.report(report, policy: policy, installID: installID, connection)
             outcome.skan = try SKANStore.evaluate(installID: outcome.install.id, context: skan, now: report.signals.time, connection)
+            if outcome.isNew, let notify { try OutboxRepository.insert(notify(outcome), connection) }
             return outcome
         }, completion: completion)
     }

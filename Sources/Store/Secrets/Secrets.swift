@@ -26,11 +26,15 @@ public enum Secrets {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// HMAC-SHA256 of `message` with `key` (OpenSSL).
+    /// HMAC-SHA256 of `message` with `key`'s UTF-8 bytes (OpenSSL).
     public static func hmacSHA256(key: String, message: [UInt8]) -> [UInt8] {
+        hmacSHA256(keyBytes: Array(key.utf8), message: message)
+    }
+
+    /// HMAC-SHA256 of `message` with a binary key (OpenSSL).
+    public static func hmacSHA256(keyBytes: [UInt8], message: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let keyBytes = Array(key.utf8)
         keyBytes.withUnsafeBytes { keyBuffer in
             message.withUnsafeBytes { messageBuffer in
                 _ = HMAC(EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count),
@@ -74,5 +78,12 @@ public enum Secrets {
             }
         }
         return result
+    }
+
+    /// `count` bytes from OpenSSL's CSPRNG (webhook signing keys).
+    public static func randomBytes(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        precondition(RAND_bytes(&bytes, Int32(count)) == 1, "OpenSSL's random generator failed")
+        return bytes
     }
 }

@@ -31,6 +31,9 @@ struct ServerConfiguration {
     var clickRetentionHours: Int?
     /// HTTPS beside HTTP: PEM certificate chain, PEM key, and the port.
     var tls: (cert: String, key: String, port: UInt16)?
+    /// Outbound requests (webhooks, postbacks): whether targets on private or local addresses are
+    /// allowed, and how long delivered jobs are kept.
+    var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168)
     /// Projects declared in the file, reconciled at start.
     var projects: [JSONValue] = []
     /// The file these settings came from, if any.
@@ -98,11 +101,24 @@ enum ConfigurationLoader {
             case "rate_limit": configuration.rateLimit = try rateLimit(value, key)
             case "tls": configuration.tls = try tls(value, key)
             case "click_retention_hours": configuration.clickRetentionHours = try integer(value, key, 0...87_600)
+            case "outbound": try applyOutbound(value, to: &configuration)
             case "projects":
                 guard case .array(let projects) = value else { throw ConfigurationError(key: key, message: "must be an array of projects") }
                 configuration.projects = projects
             default:
                 throw ConfigurationError(key: key, message: "unknown key (see config/README.md for the keys)")
+            }
+        }
+    }
+
+    private static func applyOutbound(_ value: JSONValue, to configuration: inout ServerConfiguration) throws {
+        guard case .object(let object) = value else { throw ConfigurationError(key: "outbound", message: "must be an object") }
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            let path = "outbound.\(key)"
+            switch key {
+            case "allow_private_addresses": configuration.outbound.allowPrivateAddresses = try bool(value, path)
+            case "delivered_retention_hours": configuration.outbound.deliveredRetentionHours = try integer(value, path, 0...87_600)
+            default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
             }
         }
     }
@@ -150,6 +166,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_LOG_IP": configuration.logIP = try bool(.string(text), name)
             case "ATTRIBUTIOND_LOG_FILE": configuration.logFile = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_CLICK_RETENTION_HOURS": configuration.clickRetentionHours = try integer(.string(text), name, 0...87_600)
+            case "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": configuration.outbound.allowPrivateAddresses = try bool(.string(text), name)
             case "ATTRIBUTIOND_RATE_LIMIT":
                 let rate = try integer(.string(text), name, 0...1_000_000)
                 configuration.rateLimit = rate == 0 ? nil : (Double(rate), Double(rate) * 2)

@@ -1,0 +1,68 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// One outbound HTTP request and what came back.
+public struct OutboundRequest: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+}
+
+public struct OutboundResponse: Sendable {
+    public var statusCode: Int
+    public var headers: [String: String]
+    /// The first kilobyte of the body (what the deliveries list shows).
+    public var bodyPrefix: String
+}
+
+/// Sends outbound requests; the worker's only way out (tests put a fake in its place).
+public protocol OutboundTransport: Sendable {
+    func send(_ request: OutboundRequest, completion: @escaping @Sendable (Result<OutboundResponse, any Error>) -> Void)
+}
+
+/// `URLSession` from FoundationNetworking (libcurl underneath, shipped with the toolchain):
+/// certificates verified by the system store, no redirects followed (a redirect could lead past
+/// the address policy), at most 5 s without progress, which bounds the connect, and 15 s in all.
+public final class URLSessionTransport: NSObject, OutboundTransport, URLSessionTaskDelegate, @unchecked Sendable {
+    private var session: URLSession!
+
+    public init(progressTimeout: TimeInterval = 5, totalTimeout: TimeInterval = 15, maximumConnectionsPerHost: Int = 8) {
+        super.init()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = progressTimeout
+        configuration.timeoutIntervalForResource = totalTimeout
+        configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }
+
+    public func send(_ request: OutboundRequest, completion: @escaping @Sendable (Result<OutboundResponse, any Error>) -> Void) {
+        guard let url = URL(string: request.url) else { return completion(.failure(URLError(.badURL))) }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method
+        for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
+        if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
+        session.dataTask(with: urlRequest) { data, response, error in
+            if let error { return completion(.failure(error)) }
+            guard let http = response as? HTTPURLResponse else { return completion(.failure(URLError(.badServerResponse))) }
+            var headers: [String: String] = [:]
+            for (name, value) in http.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+            }
+            let prefix = String(decoding: (data ?? Data()).prefix(1024), as: UTF8.self)
+            completion(.success(OutboundResponse(statusCode: http.statusCode, headers: headers, bodyPrefix: prefix)))
+        }.resume()
+    }
+
+    /// Redirects are answered as they are (a 3xx is not a success).
+    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    public func shutdown() { session.invalidateAndCancel() }
+}

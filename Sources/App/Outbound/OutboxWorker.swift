@@ -1,0 +1,223 @@
+import Attribution
+import Foundation
+import Synchronization
+import Store
+
+/// Delivers outbox jobs: claims due ones with a lease, sends each through the transport
+/// (signed, for webhooks), and records the attempt. At most `perHost` requests to one host at a
+/// time; jobs waiting for a slot keep their lease. One thread claims; completions run on the
+/// transport's threads.
+public final class OutboxWorker: @unchecked Sendable {
+    public struct Settings: Sendable {
+        public var schedule = DeliverySchedule.standard
+        /// Jobs in flight at once, over all hosts.
+        public var concurrency = 32
+        public var perHost = 4
+        public var leaseSeconds: Int64 = 60
+        /// How often due jobs are looked for when nothing wakes the worker.
+        public var pollSeconds = 1.0
+        /// Delivered jobs are deleted once this old (0 keeps them).
+        public var deliveredRetentionHours = 168
+        public var userAgent = "attributiond"
+
+        public init() {}
+    }
+
+    private let store: any StoreBackend
+    private let transport: any OutboundTransport
+    private let policy: OutboundAddressPolicy
+    private let clock: any Clock
+    private let settings: Settings
+    private let lookupEndpoint: @Sendable (_ id: String, _ projectID: String) throws -> WebhookEndpoint?
+    public let counters: DeliveryCounters
+
+    // Everything below is only touched under `lock`.
+    private let lock = NSCondition()
+    private var stopping = false
+    private var running = false
+    private var wakeRequested = false
+    private var inFlightByHost: [String: Int] = [:]
+    private var waiting: [OutboxJob] = []
+    private var inFlight = 0
+
+    init(store: any StoreBackend, transport: any OutboundTransport, policy: OutboundAddressPolicy, clock: any Clock,
+         settings: Settings, counters: DeliveryCounters, endpoint: @escaping @Sendable (String, String) throws -> WebhookEndpoint?) {
+        self.store = store
+        self.transport = transport
+        self.policy = policy
+        self.clock = clock
+        self.settings = settings
+        self.counters = counters
+        lookupEndpoint = endpoint
+    }
+
+    public func start() {
+        lock.lock()
+        running = true
+        lock.unlock()
+        let thread = Thread { [self] in run() }
+        thread.name = "outbox"
+        thread.start()
+    }
+
+    /// Looks for due jobs now (a commit wrote some).
+    public func wake() {
+        lock.lock()
+        wakeRequested = true
+        lock.signal()
+        lock.unlock()
+    }
+
+    /// Stops claiming, waits up to `drainSeconds` for requests in flight, and lets go of the
+    /// leases of jobs that were claimed but not sent (the next start sends them).
+    public func stop(drainSeconds: Double) {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        let deadline = Date().addingTimeInterval(drainSeconds)
+        while (inFlight > 0 || running), lock.wait(until: deadline) {}
+        let unsent = waiting.map(\.message.id)
+        waiting.removeAll()
+        lock.unlock()
+        try? store.outbox.release(jobIDs: unsent)
+    }
+
+    private func run() {
+        var lastPrune = Date.distantPast
+        while true {
+            lock.lock()
+            if stopping {
+                running = false
+                lock.broadcast()
+                lock.unlock()
+                return
+            }
+            let room = settings.concurrency - inFlight - waiting.count
+            lock.unlock()
+            if room > 0 {
+                let now = clock.now()
+                let claimed = (try? store.outbox.claimDue(now: now, leaseUntil: now.adding(seconds: settings.leaseSeconds), limit: room)) ?? []
+                lock.lock()
+                waiting.append(contentsOf: claimed)
+                lock.unlock()
+            }
+            dispatchWaiting()
+            if settings.deliveredRetentionHours > 0, Date().timeIntervalSince(lastPrune) > 600 {
+                lastPrune = Date()
+                _ = try? store.outbox.pruneDelivered(before: clock.now().adding(seconds: -Int64(settings.deliveredRetentionHours) * 3600))
+            }
+            lock.lock()
+            if !wakeRequested && !stopping { _ = lock.wait(until: Date().addingTimeInterval(settings.pollSeconds)) }
+            wakeRequested = false
+            lock.unlock()
+        }
+    }
+
+    /// Sends every waiting job whose host has a free slot.
+    private func dispatchWaiting() {
+        lock.lock()
+        var ready: [(OutboxJob, String)] = []
+        var stillWaiting: [OutboxJob] = []
+        for job in waiting {
+            let host = URLComponents(string: job.message.targetURL)?.host?.lowercased() ?? ""
+            if inFlightByHost[host, default: 0] < settings.perHost, !stopping {
+                inFlightByHost[host, default: 0] += 1
+                inFlight += 1
+                ready.append((job, host))
+            } else {
+                stillWaiting.append(job)
+            }
+        }
+        waiting = stillWaiting
+        lock.unlock()
+        for (job, host) in ready {
+            counters.inFlight.add(1, ordering: .relaxed)
+            deliver(job) { [self] in
+                counters.inFlight.subtract(1, ordering: .relaxed)
+                lock.lock()
+                inFlightByHost[host, default: 1] -= 1
+                if inFlightByHost[host] == 0 { inFlightByHost[host] = nil }
+                inFlight -= 1
+                wakeRequested = true
+                lock.broadcast()
+                lock.unlock()
+            }
+        }
+    }
+
+    private func deliver(_ job: OutboxJob, done: @escaping @Sendable () -> Void) {
+        let message = job.message
+        let request: OutboundRequest
+        switch prepare(message) {
+        case .success(let prepared): request = prepared
+        case .failure(let refusal):
+            record(.failed(statusCode: nil, error: refusal.reason, response: nil), job: job)
+            return done()
+        }
+        if let refusal = policy.refusal(for: request.url) {
+            record(.failed(statusCode: nil, error: "refused: \(refusal)", response: nil), job: job)
+            return done()
+        }
+        transport.send(request) { [self] result in
+            let now = clock.now()
+            let attempts = job.attempts + 1
+            switch result {
+            case .success(let response) where (200..<300).contains(response.statusCode):
+                record(.delivered(statusCode: response.statusCode, response: response.bodyPrefix), job: job)
+            case .success(let response) where response.statusCode == 410 && message.kind == "webhook":
+                record(.failed(statusCode: 410, error: "the receiver answered 410 Gone: endpoint disabled", response: response.bodyPrefix), job: job)
+                if let id = message.targetID { try? store.outbox.disableEndpoint(id: id, reason: "410 Gone", now: now) }
+            case .success(let response):
+                let retryAfter = DeliverySchedule.retryAfterSeconds(response.headers["retry-after"], now: now)
+                retryOrFail(job, attempts: attempts, now: now, retryAfter: retryAfter, statusCode: response.statusCode,
+                            error: "HTTP \(response.statusCode)", response: response.bodyPrefix)
+            case .failure(let error):
+                retryOrFail(job, attempts: attempts, now: now, retryAfter: nil, statusCode: nil,
+                            error: String(describing: error).prefix(characters: 512), response: nil)
+            }
+            done()
+        }
+    }
+
+    private func retryOrFail(_ job: OutboxJob, attempts: Int, now: Timestamp, retryAfter: Double?, statusCode: Int?,
+                             error: String, response: String?) {
+        if let next = settings.schedule.nextAttempt(afterAttempts: attempts, now: now, retryAfterSeconds: retryAfter) {
+            record(.retry(at: next, statusCode: statusCode, error: error, response: response), job: job)
+        } else {
+            record(.failed(statusCode: statusCode, error: error, response: response), job: job)
+        }
+    }
+
+    private func record(_ outcome: DeliveryOutcome, job: OutboxJob) {
+        switch outcome {
+        case .delivered: counters.delivered.add(1, ordering: .relaxed)
+        case .retry: counters.retried.add(1, ordering: .relaxed)
+        case .failed: counters.failed.add(1, ordering: .relaxed)
+        }
+        try? store.outbox.record(outcome, jobID: job.message.id, now: clock.now())
+    }
+
+    struct Refusal: Error { let reason: String }
+
+    /// The request a job sends: a webhook signed with its endpoint's secrets (both during a
+    /// rotation), a postback as its template made it.
+    private func prepare(_ message: OutboxMessage) -> Result<OutboundRequest, Refusal> {
+        let body = Array(message.payload.utf8)
+        guard message.kind == "webhook" else {
+            return .failure(Refusal(reason: "no sender for jobs of kind '\(message.kind)'"))
+        }
+        guard let id = message.targetID, let endpoint = try? lookupEndpoint(id, message.projectID) else {
+            return .failure(Refusal(reason: "the webhook endpoint was deleted"))
+        }
+        guard endpoint.enabled else { return .failure(Refusal(reason: "the webhook endpoint is disabled")) }
+        let now = clock.now()
+        var secrets = [endpoint.secret]
+        if let previous = endpoint.previousSecret, let until = endpoint.previousSecretUntil, until > now { secrets.append(previous) }
+        let timestamp = now.milliseconds / 1000
+        return .success(OutboundRequest(method: "POST", url: endpoint.url, headers: [
+            ("content-type", "application/json"), ("user-agent", settings.userAgent),
+            ("webhook-id", message.eventID), ("webhook-timestamp", String(timestamp)),
+            ("webhook-signature", WebhookSignature.header(id: message.eventID, timestamp: timestamp, body: body, secrets: secrets)),
+        ], body: body))
+    }
+}

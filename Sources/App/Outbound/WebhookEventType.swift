@@ -1,0 +1,12 @@
+/// The event types a webhook endpoint can subscribe to (outbound.md, "Webhooks").
+public enum WebhookEventType: String, Sendable, CaseIterable {
+    case installCreated = "install.created"
+    case installAttributed = "install.attributed"
+    case userIdentified = "user.identified"
+    case eventCreated = "event.created"
+    case paymentCaptured = "payment.captured"
+    case paymentRemoved = "payment.removed"
+    case skanUpdated = "skan.updated"
+    /// Sent by `POST …/webhooks/{id}/test` only.
+    case test = "webhook.test"
+}

@@ -1,0 +1,74 @@
+import Attribution
+import Foundation
+import JSON
+import Store
+
+/// The outbox jobs of one fact: the Standard Webhooks body `{"type", "timestamp", "data"}`, one
+/// job per endpoint that wants the type, all under one event id (the receiver's dedupe key).
+struct WebhookEvents: Sendable {
+    let endpoints: WebhookEndpointCache
+
+    /// The endpoints of `projectID` that want `type`; empty (no work at all) for most projects.
+    func subscribers(of type: WebhookEventType, projectID: String) throws -> [WebhookEndpoint] {
+        try endpoints.endpoints(projectID: projectID).filter { $0.wants(type.rawValue) }
+    }
+
+    static func messages(_ type: WebhookEventType, data: [String: JSONValue], projectID: String, at time: Timestamp,
+                         to subscribers: [WebhookEndpoint]) -> [OutboxMessage] {
+        guard !subscribers.isEmpty else { return [] }
+        let eventID = "msg_" + TimeOrderedID.secure(at: time).replacingOccurrences(of: "-", with: "")
+        let body = JSONValue.object(["type": .string(type.rawValue), "timestamp": .string(time.iso8601), "data": .object(data)])
+        let payload = String(decoding: body.serialized(), as: UTF8.self)
+        return subscribers.map { endpoint in
+            OutboxMessage(id: TimeOrderedID.secure(at: time), projectID: projectID, kind: "webhook", targetID: endpoint.id,
+                          targetURL: endpoint.url, eventID: eventID, eventType: type.rawValue, payload: payload, createdAt: time)
+        }
+    }
+
+    // MARK: Payloads (outbound.md, "Event types")
+
+    static func install(_ outcome: InstallOutcome, project: Project) -> [String: JSONValue] {
+        let install = outcome.install
+        let match = install.match
+        var attribution: [String: JSONValue] = [
+            "attributed": .bool(match.attributed),
+            "source": .string(match.attributed ? "link" : "organic"),
+            "match_type": .string(match.matchType.rawValue),
+            "confidence": .number(match.confidence),
+            "matched_factors": .array(match.matchedFactors.map(JSONValue.string)),
+            "click_id": optional(match.clickID), "link_id": optional(match.linkID),
+            "clicked_at": optional(match.clickedAt?.iso8601),
+        ]
+        if match.attributed, let link = outcome.link {
+            let target = LinkTarget(link: link, template: outcome.template, project: project.settings)
+            attribution["short_code"] = .string(link.shortCode)
+            attribution["utm"] = .object(target.utm.map.mapValues(JSONValue.string))
+        }
+        return ["install_id": .string(install.id), "project_id": .string(project.id), "platform": optional(install.platform),
+                "reinstall": .bool(install.reinstall), "created_at": .string(install.createdAt.iso8601),
+                "attribution": .object(attribution)]
+    }
+
+    static func event(_ event: EventRecord, stored: StoredEvent) -> [String: JSONValue] {
+        var data: [String: JSONValue] = [
+            "event_id": .string(stored.eventID), "install_id": .string(stored.installID), "name": .string(event.name),
+            "user_id": optional(stored.userID), "occurred_at": .string(event.occurredAt.iso8601),
+            "revenue": event.revenue.map(JSONValue.number) ?? .null, "currency": optional(event.currency),
+        ]
+        if let text = event.data, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) { data["data"] = value }
+        return data
+    }
+
+    static func payment(_ payment: PaymentRecord, installID: String) -> [String: JSONValue] {
+        ["payment_id": .string(payment.paymentID), "install_id": .string(installID), "user_id": .string(payment.userID),
+         "amount": .number(payment.amount), "currency": .string(payment.currency), "type": .string(payment.type),
+         "status": .string(payment.status)]
+    }
+
+    static func user(_ user: UserProfile, installID: String) -> [String: JSONValue] {
+        ["user_id": .string(user.id), "install_id": .string(installID), "name": optional(user.name), "email": optional(user.email),
+         "phone": optional(user.phone)]
+    }
+
+    private static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+}

@@ -1,0 +1,131 @@
+public import Attribution
+
+/// A message for another server, written as a job row in the transaction of the fact that
+/// causes it (outbound.md, "The outbox").
+public struct OutboxMessage: Sendable, Equatable {
+    public var id: String
+    public var projectID: String
+    /// `webhook`, `postback`, `apple_ads`.
+    public var kind: String
+    public var targetID: String?
+    public var targetURL: String
+    /// Stable across retries and replays (`webhook-id`).
+    public var eventID: String
+    public var eventType: String
+    public var payload: String
+    public var createdAt: Timestamp
+
+    public init(id: String, projectID: String, kind: String, targetID: String?, targetURL: String, eventID: String,
+                eventType: String, payload: String, createdAt: Timestamp) {
+        self.id = id
+        self.projectID = projectID
+        self.kind = kind
+        self.targetID = targetID
+        self.targetURL = targetURL
+        self.eventID = eventID
+        self.eventType = eventType
+        self.payload = payload
+        self.createdAt = createdAt
+    }
+}
+
+/// A job as the delivery worker holds it, and as the deliveries list shows it.
+public struct OutboxJob: Sendable, Equatable {
+    public enum Status: String, Sendable { case pending, delivered, failed }
+
+    public var message: OutboxMessage
+    public var status: Status
+    public var attempts: Int
+    public var nextAttemptAt: Timestamp
+    public var lastStatusCode: Int?
+    public var lastError: String?
+    public var lastResponse: String?
+    public var deliveredAt: Timestamp?
+}
+
+/// What one attempt came to.
+public enum DeliveryOutcome: Sendable, Equatable {
+    case delivered(statusCode: Int, response: String?)
+    /// Another attempt at `at`.
+    case retry(at: Timestamp, statusCode: Int?, error: String?, response: String?)
+    /// No more attempts.
+    case failed(statusCode: Int?, error: String?, response: String?)
+}
+
+/// A project's webhook endpoint.
+public struct WebhookEndpoint: Sendable, Equatable {
+    public var id: String
+    public var projectID: String
+    public var url: String
+    /// nil: every event type.
+    public var events: [String]?
+    public var enabled: Bool
+    public var secret: String
+    public var previousSecret: String?
+    public var previousSecretUntil: Timestamp?
+    public var disabledReason: String?
+    public var createdAt: Timestamp
+    public var updatedAt: Timestamp
+
+    public init(id: String, projectID: String, url: String, events: [String]?, enabled: Bool, secret: String,
+                previousSecret: String? = nil, previousSecretUntil: Timestamp? = nil, disabledReason: String? = nil,
+                createdAt: Timestamp, updatedAt: Timestamp) {
+        self.id = id
+        self.projectID = projectID
+        self.url = url
+        self.events = events
+        self.enabled = enabled
+        self.secret = secret
+        self.previousSecret = previousSecret
+        self.previousSecretUntil = previousSecretUntil
+        self.disabledReason = disabledReason
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// Whether deliveries of `eventType` go to this endpoint.
+    public func wants(_ eventType: String) -> Bool { enabled && (events?.contains(eventType) ?? true) }
+}
+
+/// Webhook endpoints and the outbox's jobs.
+public protocol OutboxStore: Sendable {
+    func createEndpoint(_ endpoint: WebhookEndpoint) throws
+    func endpoints(projectID: String) throws -> [WebhookEndpoint]
+    /// Every endpoint of every project (the cache in front of the hot paths loads them at once).
+    func allEndpoints() throws -> [WebhookEndpoint]
+    func endpoint(id: String, projectID: String) throws -> WebhookEndpoint?
+    /// Saves url, events, enabled, secrets and disabled reason; false when there is no such endpoint.
+    func updateEndpoint(_ endpoint: WebhookEndpoint) throws -> Bool
+    func deleteEndpoint(id: String, projectID: String) throws -> Bool
+    /// Turns an endpoint off because its receiver said so (410 Gone).
+    func disableEndpoint(id: String, reason: String, now: Timestamp) throws
+
+    /// Jobs written outside any other fact's transaction (a test event).
+    func enqueue(_ messages: [OutboxMessage]) throws
+    /// Due pending jobs, each leased to the caller until `leaseUntil`: no other worker takes a
+    /// leased job; one whose lease expired (its worker died) is taken again.
+    func claimDue(now: Timestamp, leaseUntil: Timestamp, limit: Int) throws -> [OutboxJob]
+    /// Lets go of leases without an attempt (jobs claimed but not sent when the worker stops).
+    func release(jobIDs: [String]) throws
+    /// Records an attempt and lets go of the lease.
+    func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp) throws
+    func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob]
+    /// Makes a job due again now (attempts start over); false when there is no such job.
+    func replay(jobID: String, projectID: String, now: Timestamp) throws -> Bool
+    /// Makes every job of `status` created since `since` due again; how many.
+    func replay(projectID: String, status: OutboxJob.Status, since: Timestamp, now: Timestamp) throws -> Int
+    /// Deletes delivered jobs older than `cutoff`; how many.
+    func pruneDelivered(before cutoff: Timestamp) throws -> Int
+    /// Pending jobs, and the creation time of the oldest, for /metrics.
+    func pendingSummary() throws -> (count: Int, oldest: Timestamp?)
+}
+
+/// Builds the outbox jobs a fact causes, called inside the fact's transaction with what it wrote.
+public typealias Notifier<Fact> = @Sendable (Fact) -> [OutboxMessage]
+
+/// An event as its transaction stored it.
+public struct StoredEvent: Sendable {
+    public let eventID: String
+    public let installID: String
+    public let userID: String?
+}

@@ -1,0 +1,200 @@
+public import Attribution
+import Foundation
+
+/// Webhook endpoints and outbox jobs in SQLite. Facts write their jobs with `insert` inside their
+/// own transaction; the worker claims and records through the writer.
+public struct OutboxRepository: OutboxStore {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    // MARK: Endpoints
+
+    public func createEndpoint(_ endpoint: WebhookEndpoint) throws {
+        try database.writeAndWait { connection in
+            try connection.run("""
+                INSERT INTO webhook_endpoints (id, project_id, url, events, enabled, secret, previous_secret, previous_secret_until,
+                    disabled_reason, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, endpoint.id, endpoint.projectID, endpoint.url, endpoint.events.map(JSONText.encode), endpoint.enabled,
+                endpoint.secret, endpoint.previousSecret, endpoint.previousSecretUntil?.milliseconds, endpoint.disabledReason,
+                endpoint.createdAt.milliseconds, endpoint.updatedAt.milliseconds)
+        }
+    }
+
+    static let endpointColumns = """
+        id, project_id, url, events, enabled, secret, previous_secret, previous_secret_until, disabled_reason, created_at, updated_at
+        """
+
+    static func endpoint(_ row: Row) -> WebhookEndpoint {
+        WebhookEndpoint(id: row.string("id"), projectID: row.string("project_id"), url: row.string("url"),
+                        events: row.optionalString("events").map(JSONText.decodeStrings), enabled: row.int("enabled") != 0,
+                        secret: row.string("secret"), previousSecret: row.optionalString("previous_secret"),
+                        previousSecretUntil: row.optionalInt("previous_secret_until").map(Timestamp.init(milliseconds:)),
+                        disabledReason: row.optionalString("disabled_reason"),
+                        createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
+    }
+
+    public func endpoints(projectID: String) throws -> [WebhookEndpoint] {
+        try database.read { connection in
+            try connection.query("SELECT \(Self.endpointColumns) FROM webhook_endpoints WHERE project_id = ? ORDER BY created_at, id",
+                                 projectID, map: Self.endpoint)
+        }
+    }
+
+    public func allEndpoints() throws -> [WebhookEndpoint] {
+        try database.read { connection in
+            try connection.query("SELECT \(Self.endpointColumns) FROM webhook_endpoints ORDER BY project_id, created_at", map: Self.endpoint)
+        }
+    }
+
+    public func endpoint(id: String, projectID: String) throws -> WebhookEndpoint? {
+        try database.read { connection in
+            try connection.queryOne("SELECT \(Self.endpointColumns) FROM webhook_endpoints WHERE id = ? AND project_id = ?",
+                                    id, projectID, map: Self.endpoint)
+        }
+    }
+
+    public func updateEndpoint(_ endpoint: WebhookEndpoint) throws -> Bool {
+        try database.writeAndWait { connection in
+            try connection.run("""
+                UPDATE webhook_endpoints SET url = ?, events = ?, enabled = ?, secret = ?, previous_secret = ?, previous_secret_until = ?,
+                    disabled_reason = ?, updated_at = ?
+                WHERE id = ? AND project_id = ?
+                """, endpoint.url, endpoint.events.map(JSONText.encode), endpoint.enabled, endpoint.secret, endpoint.previousSecret,
+                endpoint.previousSecretUntil?.milliseconds, endpoint.disabledReason, endpoint.updatedAt.milliseconds,
+                endpoint.id, endpoint.projectID) > 0
+        }
+    }
+
+    public func deleteEndpoint(id: String, projectID: String) throws -> Bool {
+        try database.writeAndWait { connection in
+            try connection.run("DELETE FROM webhook_endpoints WHERE id = ? AND project_id = ?", id, projectID) > 0
+        }
+    }
+
+    public func disableEndpoint(id: String, reason: String, now: Timestamp) throws {
+        try database.writeAndWait { connection in
+            _ = try connection.run("UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?",
+                                   reason, now.milliseconds, id)
+        }
+    }
+
+    // MARK: Jobs
+
+    /// Writes the jobs on the caller's transaction (the fact's own).
+    @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], _ connection: SQLiteConnection) throws {
+        for message in messages {
+            try connection.run("""
+                INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload, next_attempt_at, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, message.id, message.projectID, message.kind, message.targetID, message.targetURL, message.eventID,
+                message.eventType, message.payload, message.createdAt.milliseconds, message.createdAt.milliseconds)
+        }
+    }
+
+    public func enqueue(_ messages: [OutboxMessage]) throws {
+        try database.writeAndWait { connection in try Self.insert(messages, connection) }
+    }
+
+    static let jobColumns = """
+        id, project_id, kind, target_id, target_url, event_id, event_type, payload, status, attempts, next_attempt_at,
+        last_status_code, last_error, last_response, created_at, delivered_at
+        """
+
+    static func job(_ row: Row) -> OutboxJob {
+        OutboxJob(message: OutboxMessage(id: row.string("id"), projectID: row.string("project_id"), kind: row.string("kind"),
+                                         targetID: row.optionalString("target_id"), targetURL: row.string("target_url"),
+                                         eventID: row.string("event_id"), eventType: row.string("event_type"),
+                                         payload: row.string("payload"), createdAt: Timestamp(milliseconds: row.int("created_at"))),
+                  status: OutboxJob.Status(rawValue: row.string("status")) ?? .pending, attempts: Int(row.int("attempts")),
+                  nextAttemptAt: Timestamp(milliseconds: row.int("next_attempt_at")),
+                  lastStatusCode: row.optionalInt("last_status_code").map(Int.init), lastError: row.optionalString("last_error"),
+                  lastResponse: row.optionalString("last_response"),
+                  deliveredAt: row.optionalInt("delivered_at").map(Timestamp.init(milliseconds:)))
+    }
+
+    public func claimDue(now: Timestamp, leaseUntil: Timestamp, limit: Int) throws -> [OutboxJob] {
+        // One statement on the one writer: a job is leased by exactly one claim.
+        try database.writeAndWait { connection in
+            try connection.query("""
+                UPDATE outbox_jobs SET lease_until = ?
+                WHERE id IN (SELECT id FROM outbox_jobs
+                             WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+                             ORDER BY next_attempt_at LIMIT ?)
+                RETURNING \(Self.jobColumns)
+                """, leaseUntil.milliseconds, now.milliseconds, now.milliseconds, limit, map: Self.job)
+        }
+    }
+
+    public func release(jobIDs: [String]) throws {
+        guard !jobIDs.isEmpty else { return }
+        try database.writeAndWait { connection in
+            for id in jobIDs { try connection.run("UPDATE outbox_jobs SET lease_until = NULL WHERE id = ?", id) }
+        }
+    }
+
+    public func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp) throws {
+        try database.writeAndWait { connection in
+            switch outcome {
+            case .delivered(let code, let response):
+                try connection.run("""
+                    UPDATE outbox_jobs SET status = 'delivered', attempts = attempts + 1, lease_until = NULL, last_status_code = ?,
+                        last_error = NULL, last_response = ?, delivered_at = ? WHERE id = ?
+                    """, code, response, now.milliseconds, jobID)
+            case .retry(let at, let code, let error, let response):
+                try connection.run("""
+                    UPDATE outbox_jobs SET attempts = attempts + 1, lease_until = NULL, next_attempt_at = ?, last_status_code = ?,
+                        last_error = ?, last_response = ? WHERE id = ?
+                    """, at.milliseconds, code, error, response, jobID)
+            case .failed(let code, let error, let response):
+                try connection.run("""
+                    UPDATE outbox_jobs SET status = 'failed', attempts = attempts + 1, lease_until = NULL, last_status_code = ?,
+                        last_error = ?, last_response = ? WHERE id = ?
+                    """, code, error, response, jobID)
+            }
+        }
+    }
+
+    public func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob] {
+        try database.read { connection in
+            try connection.query("""
+                SELECT \(Self.jobColumns) FROM outbox_jobs
+                WHERE project_id = ? AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR kind = ?3) AND created_at >= ?4
+                ORDER BY created_at DESC, id DESC LIMIT ?5
+                """, projectID, status?.rawValue, kind, since?.milliseconds ?? 0, limit, map: Self.job)
+        }
+    }
+
+    public func replay(jobID: String, projectID: String, now: Timestamp) throws -> Bool {
+        try database.writeAndWait { connection in
+            try connection.run("""
+                UPDATE outbox_jobs SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL, delivered_at = NULL
+                WHERE id = ? AND project_id = ?
+                """, now.milliseconds, jobID, projectID) > 0
+        }
+    }
+
+    public func replay(projectID: String, status: OutboxJob.Status, since: Timestamp, now: Timestamp) throws -> Int {
+        try database.writeAndWait { connection in
+            try connection.run("""
+                UPDATE outbox_jobs SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL, delivered_at = NULL
+                WHERE project_id = ? AND status = ? AND created_at >= ?
+                """, now.milliseconds, projectID, status.rawValue, since.milliseconds)
+        }
+    }
+
+    public func pruneDelivered(before cutoff: Timestamp) throws -> Int {
+        try database.writeAndWait { connection in
+            try connection.run("DELETE FROM outbox_jobs WHERE status = 'delivered' AND delivered_at < ?", cutoff.milliseconds)
+        }
+    }
+
+    public func pendingSummary() throws -> (count: Int, oldest: Timestamp?) {
+        try database.read { connection in
+            try connection.queryOne("SELECT count(*), min(created_at) FROM outbox_jobs WHERE status = 'pending'") {
+                (Int($0.int(0)), $0.optionalInt(1).map(Timestamp.init(milliseconds:)))
+            } ?? (0, nil)
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+@testable import API
+@testable import App
+import Attribution
+import HTTP
+import TestSupport
+@_spi(StoreInternals) @testable import Store
+
+/// Webhooks end to end: a fact written through the real HTTP path, its job in the same
+/// transaction, the worker delivering to a receiver on 127.0.0.1, signed as Standard Webhooks says.
+@Suite struct WebhookDeliveryTests {
+    /// (app, project id, Linkrunner token, endpoint JSON) with an endpoint on `receiver`.
+    func setUp(_ receiver: WebhookReceiver, events: String = "", worker: Bool = true) throws
+        -> (app: TestApp, projectID: String, token: String, endpoint: [String: Any]) {
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        let created = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"\#(events)}"#)
+        #expect(created.status == 201)
+        if worker { app.startOutbox() }
+        return (app, projectID, token, try #require(created.json))
+    }
+
+    func initInstall(_ app: TestApp, token: String, instance: String = "inst-1") throws -> String {
+        let response = try app.request("POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)"}"#,
+                                       adminKey: nil)
+        #expect(response.status == 200)
+        return try #require((response.json?["data"] as? [String: Any])?["install_id"] as? String)
+    }
+
+    /// The project's deliveries of `status` once there are `count` of them (the worker records an
+    /// attempt just after the receiver answered), waiting at most 5 s.
+    func deliveries(_ app: TestApp, _ projectID: String, status: String, count: Int = 1) throws -> [[String: Any]] {
+        let deadline = Date().addingTimeInterval(5)
+        var found: [[String: Any]] = []
+        repeat {
+            found = try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=\(status)").json?["deliveries"] as? [[String: Any]] ?? []
+            if found.count >= count { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        return found
+    }
+
+    /// `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>` recomputed from the secret.
+    func expectedSignature(secret: String, id: String, timestamp: String, body: [UInt8]) -> String {
+        let key = Array(Data(base64Encoded: String(secret.dropFirst("whsec_".count)))!)
+        return "v1," + Data(Secrets.hmacSHA256(keyBytes: key, message: Array("\(id).\(timestamp).".utf8) + body)).base64EncodedString()
+    }
+
+    @Test func anInstallIsDeliveredSignedAsStandardWebhooksDefines() throws {
+        let receiver = try WebhookReceiver()
+        let (app, projectID, token, endpoint) = try setUp(receiver)
+        let secret = try #require(endpoint["secret"] as? String)
+        #expect(secret.hasPrefix("whsec_") && Data(base64Encoded: String(secret.dropFirst(6)))?.count == 32)
+        let installID = try initInstall(app, token: token)
+
+        let got = receiver.wait(for: 1)
+        let delivery = try #require(got.first)
+        let id = try #require(delivery.headers["webhook-id"])
+        let timestamp = try #require(delivery.headers["webhook-timestamp"])
+        #expect(id.hasPrefix("msg_"))
+        #expect(abs((Int64(timestamp) ?? 0) - Int64(Date().timeIntervalSince1970)) < 60)
+        #expect(delivery.headers["webhook-signature"] == expectedSignature(secret: secret, id: id, timestamp: timestamp, body: delivery.body))
+        #expect(delivery.headers["content-type"] == "application/json")
+        #expect(delivery.headers["user-agent"] == "attributiond/test")
+        let json = try #require(delivery.json)
+        #expect(json["type"] as? String == "install.created")
+        let data = try #require(json["data"] as? [String: Any])
+        #expect(data["install_id"] as? String == installID)
+        #expect((data["attribution"] as? [String: Any])?["source"] as? String == "organic")
+
+        // A launch that finds the install again is not a new install: nothing more is sent.
+        _ = try initInstall(app, token: token)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(receiver.all.count == 1)
+
+        let deliveries = try self.deliveries(app, projectID, status: "delivered")
+        #expect(deliveries.count == 1)
+        #expect(deliveries.first?["status"] as? String == "delivered")
+        #expect(deliveries.first?["attempts"] as? Int == 1)
+        #expect(deliveries.first?["last_status_code"] as? Int == 200)
+        #expect(deliveries.first?["event_id"] as? String == id)
+    }
+
+    @Test func failedAttemptsAreRetriedUnderTheSameIDUntilA2xx() throws {
+        let receiver = try WebhookReceiver(answers: [(.internalServerError, [:]), (.tooManyRequests, ["Retry-After": "0"])])
+        let (app, projectID, token, _) = try setUp(receiver)
+        _ = try initInstall(app, token: token)
+        let got = receiver.wait(for: 3)
+        #expect(got.count == 3)
+        #expect(Set(got.compactMap { $0.headers["webhook-id"] }).count == 1, "a retry is the same message")
+        #expect(try deliveries(app, projectID, status: "delivered").first?["attempts"] as? Int == 3)
+    }
+
+    @Test func goneDisablesTheEndpointAndStopsItsJobs() throws {
+        let receiver = try WebhookReceiver(answers: [(HTTPStatus(code: 410, reasonPhrase: "Gone"), [:])])
+        let (app, projectID, token, endpoint) = try setUp(receiver)
+        _ = try initInstall(app, token: token)
+        _ = receiver.wait(for: 1)
+        let endpointID = try #require(endpoint["id"] as? String)
+        var shown: [String: Any] = [:]
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            shown = try app.request("GET", "/admin/v1/projects/\(projectID)/webhooks/\(endpointID)").json ?? [:]
+        } while shown["enabled"] as? Bool != false && Date() < deadline
+        #expect(shown["enabled"] as? Bool == false)
+        #expect(shown["disabled_reason"] as? String == "410 Gone")
+        #expect(shown["secret"] == nil, "the secret is shown only at creation")
+        _ = try initInstall(app, token: token, instance: "inst-2")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(receiver.all.count == 1)
+        let failed = try deliveries(app, projectID, status: "failed")
+        #expect(failed.count == 1)
+        #expect(failed.first?["last_status_code"] as? Int == 410)
+    }
+
+    @Test func theEventFilterChoosesWhatIsSent() throws {
+        let receiver = try WebhookReceiver()
+        let (app, _, token, _) = try setUp(receiver, events: #","events":["event.created"]"#)
+        _ = try initInstall(app, token: token)
+        let event = try app.request("POST", "/api/client/capture-event", json: """
+            {"token":"\(token)","install_instance_id":"inst-1","event_name":"purchase","event_data":{"amount":4.5,"currency":"eur"}}
+            """, adminKey: nil)
+        #expect(event.status == 200)
+        let got = receiver.wait(for: 1)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(receiver.all.count == 1, "install.created is not in the filter")
+        let json = try #require(got.first?.json)
+        #expect(json["type"] as? String == "event.created")
+        let data = try #require(json["data"] as? [String: Any])
+        #expect(data["name"] as? String == "purchase")
+        #expect(data["revenue"] as? Double == 4.5)
+        #expect(data["currency"] as? String == "EUR")
+    }
+
+    @Test func afterARotationBothSecretsSign() throws {
+        let receiver = try WebhookReceiver()
+        let (app, projectID, token, endpoint) = try setUp(receiver)
+        let oldSecret = try #require(endpoint["secret"] as? String)
+        let endpointID = try #require(endpoint["id"] as? String)
+        let rotated = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks/\(endpointID)/rotate-secret")
+        #expect(rotated.status == 200)
+        let newSecret = try #require(rotated.json?["secret"] as? String)
+        #expect(newSecret != oldSecret)
+        _ = try initInstall(app, token: token)
+        let delivery = try #require(receiver.wait(for: 1).first)
+        let id = delivery.headers["webhook-id"]!, timestamp = delivery.headers["webhook-timestamp"]!
+        let signatures = (delivery.headers["webhook-signature"] ?? "").split(separator: " ").map(String.init)
+        #expect(signatures == [expectedSignature(secret: newSecret, id: id, timestamp: timestamp, body: delivery.body),
+                               expectedSignature(secret: oldSecret, id: id, timestamp: timestamp, body: delivery.body)])
+    }
+
+    @Test func aJobCommittedWhileNoWorkerRanIsSentByTheNextOne() throws {
+        let receiver = try WebhookReceiver()
+        let (app, projectID, token, _) = try setUp(receiver, worker: false)
+        _ = try initInstall(app, token: token)
+        #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE status = 'pending'") == 1)
+        #expect(receiver.all.isEmpty)
+        app.startOutbox()
+        #expect(receiver.wait(for: 1).count == 1)
+        #expect(try deliveries(app, projectID, status: "delivered").count == 1)
+    }
+
+    @Test func aFailedDeliveryIsReplayedOnRequest() throws {
+        let receiver = try WebhookReceiver(answers: [(.internalServerError, [:]), (.internalServerError, [:])])
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        _ = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"}"#)
+        app.startOutbox(waits: [0.1])  // one retry, then failed
+        _ = try initInstall(app, token: token)
+        _ = receiver.wait(for: 2)
+        let failed = try deliveries(app, projectID, status: "failed")
+        let deliveryID = try #require(failed.first?["id"] as? String)
+        #expect(failed.first?["attempts"] as? Int == 2)
+        #expect(failed.first?["last_error"] as? String == "HTTP 500")
+        let replay = try app.request("POST", "/admin/v1/projects/\(projectID)/deliveries/\(deliveryID)/replay")
+        #expect(replay.status == 202)
+        #expect(receiver.wait(for: 3).count == 3)
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/deliveries/nope/replay").status == 404)
+    }
+
+    @Test func twoWorkersNeverSendOneJobTwice() throws {
+        let receiver = try WebhookReceiver()
+        let (app, projectID, token, _) = try setUp(receiver, worker: false)
+        for index in 0..<40 { _ = try initInstall(app, token: token, instance: "inst-\(index)") }
+        app.startOutbox()
+        app.startOutbox()
+        let got = receiver.wait(for: 40)
+        #expect(Set(got.compactMap { $0.headers["webhook-id"] }).count == 40)
+        _ = try deliveries(app, projectID, status: "delivered", count: 40)
+        #expect(receiver.all.count == 40)
+        #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE status = 'delivered' AND attempts = 1") == 40)
+    }
+
+    @Test func anExpiredLeaseIsTakenAgain() throws {
+        let app = try TestApp()
+        let (projectID, _) = try app.linkrunnerProject()
+        let store = app.store.outbox
+        let now = Timestamp(milliseconds: 1_000_000)
+        try store.enqueue([OutboxMessage(id: "job-1", projectID: projectID, kind: "webhook", targetID: nil, targetURL: "https://example.com/",
+                                         eventID: "msg_1", eventType: "install.created", payload: "{}", createdAt: now)])
+        #expect(try store.claimDue(now: now, leaseUntil: now.adding(seconds: 60), limit: 10).map(\.message.id) == ["job-1"])
+        #expect(try store.claimDue(now: now.adding(seconds: 30), leaseUntil: now.adding(seconds: 90), limit: 10).isEmpty, "leased")
+        #expect(try store.claimDue(now: now.adding(seconds: 61), leaseUntil: now.adding(seconds: 121), limit: 10).map(\.message.id) == ["job-1"])
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HTTP
+
+/// A webhook receiver on 127.0.0.1: our own HTTP server answering `POST /hook` with the statuses
+/// it is told to (then 200), recording every request it got.
+final class WebhookReceiver: @unchecked Sendable {
+    struct Received: Sendable {
+        let headers: [String: String]
+        let body: [UInt8]
+        var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
+    }
+
+    private let lock = NSLock()
+    private var received: [Received] = []
+    private var script: [(status: HTTPStatus, headers: HTTPHeaders)]
+    private var server: HTTPServer!
+    var url: String { "http://127.0.0.1:\(server.port)/hook" }
+
+    init(answers: [(status: HTTPStatus, headers: HTTPHeaders)] = []) throws {
+        script = answers
+        var router = RouterBuilder()
+        let box = Box()
+        router.on(.post, "/hook", .sync { request in
+            guard let receiver = box.receiver else { return HTTPResponse(status: .serviceUnavailable) }
+            return receiver.answer(request)
+        })
+        // The worker's client keeps its connection open: no drain to wait for when the test ends.
+        var limits = HTTPServerLimits()
+        limits.drainTimeout = .milliseconds(50)
+        server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: router.build())
+        box.receiver = self
+        try server.start()
+    }
+
+    private final class Box: @unchecked Sendable { weak var receiver: WebhookReceiver? }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.lowercased()] = field.value }
+        return lock.withLock {
+            received.append(Received(headers: headers, body: request.body))
+            guard !script.isEmpty else { return HTTPResponse(status: .ok, body: Array("thanks".utf8)) }
+            let next = script.removeFirst()
+            return HTTPResponse(status: next.status, headers: next.headers, body: Array("answer \(next.status.code)".utf8))
+        }
+    }
+
+    var all: [Received] { lock.withLock { received } }
+
+    /// Waits (bounded) until `count` requests arrived; returns them.
+    func wait(for count: Int, seconds: Double = 10) -> [Received] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while all.count < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return all
+    }
+
+    deinit { server.shutdownAndWait() }
+}

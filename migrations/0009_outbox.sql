@@ -1,0 +1,51 @@
+-- Webhook endpoints and the outbox (shared/spec/outbound.md). A job row is written in the same
+-- transaction as the fact that causes it; a worker claims due jobs with a lease and records
+-- every attempt on the row.
+
+CREATE TABLE webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    -- JSON array of event types; NULL: every type.
+    events TEXT,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    -- whsec_<base64>: kept (not hashed) because every delivery is signed with it.
+    secret TEXT NOT NULL,
+    -- After a rotation the old secret signs too, until previous_secret_until.
+    previous_secret TEXT,
+    previous_secret_until INTEGER,
+    -- Why the server turned the endpoint off (a 410 Gone answer); NULL when enabled by hand.
+    disabled_reason TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE INDEX webhook_endpoints_by_project ON webhook_endpoints (project_id, created_at);
+
+CREATE TABLE outbox_jobs (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    -- webhook | postback | apple_ads
+    kind TEXT NOT NULL,
+    -- The webhook endpoint (or postback template) the job is for.
+    target_id TEXT,
+    target_url TEXT NOT NULL,
+    -- Stable across retries and replays (webhook-id), so receivers can drop repeats.
+    event_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    -- pending | delivered | failed
+    status TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    last_status_code INTEGER,
+    last_error TEXT,
+    -- The first kilobyte of the last answer's body.
+    last_response TEXT,
+    created_at INTEGER NOT NULL,
+    delivered_at INTEGER
+);
+-- The worker's query: due pending jobs, oldest first.
+CREATE INDEX outbox_jobs_due ON outbox_jobs (status, next_attempt_at);
+CREATE INDEX outbox_jobs_by_project ON outbox_jobs (project_id, created_at);
+CREATE INDEX outbox_jobs_by_target ON outbox_jobs (target_id);
