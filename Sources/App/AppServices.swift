@@ -20,7 +20,9 @@ public final class AppServices: Sendable {
     /// Where outbound requests may go (webhooks, postbacks).
     public let outboundPolicy: OutboundAddressPolicy
     public let deliveryCounters = DeliveryCounters()
-    let webhookEndpoints: WebhookEndpointCache
+    let webhookEndpoints: ByProjectCache<WebhookEndpoint>
+    let postbackTemplates: ByProjectCache<PostbackTemplate>
+    public let postbacks: PostbackService
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -41,17 +43,25 @@ public final class AppServices: Sendable {
             projectCache.invalidateAll()
             if changed.contains("projects") || changed.contains("templates") { linkCache.invalidateAll() }
         }
-        let webhookEndpoints = WebhookEndpointCache(load: { try store.outbox.allEndpoints() }, beforeBlocking: beforeBlocking)
+        let webhookEndpoints = ByProjectCache(load: { try store.outbox.allEndpoints() }, projectID: \.projectID,
+                                              beforeBlocking: beforeBlocking)
+        let postbackTemplates = ByProjectCache(load: { try store.postbacks.allTemplates() }, projectID: \.projectID,
+                                               beforeBlocking: beforeBlocking)
         self.webhookEndpoints = webhookEndpoints
-        store.observeCommits(changing: ["webhook_endpoints"]) { _ in webhookEndpoints.invalidate() }
-        let webhookEvents = WebhookEvents(endpoints: webhookEndpoints)
+        self.postbackTemplates = postbackTemplates
+        store.observeCommits(changing: ["webhook_endpoints", "postback_templates"]) { changed in
+            if changed.contains("webhook_endpoints") { webhookEndpoints.invalidate() }
+            if changed.contains("postback_templates") { postbackTemplates.invalidate() }
+        }
+        let outbound = OutboundMessages(endpoints: webhookEndpoints, templates: postbackTemplates)
         projects = ProjectService(store: store, cache: projectCache, clocks: clocks, clock: clock, beforeBlocking: beforeBlocking)
         links = LinkService(store: store, cache: linkCache, clocks: clocks, beforeBlocking: beforeBlocking)
-        installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, webhooks: webhookEvents)
-        activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks, webhooks: webhookEvents)
+        installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
+        activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         clicks = ClickService(store: store, clocks: clocks)
         reports = ReportService(store: store, skanSchemas: skanSchemas, clocks: clocks)
         webhooks = WebhookService(store: store, clock: clock, policy: outboundPolicy)
+        postbacks = PostbackService(store: store, clock: clock, policy: outboundPolicy)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.
@@ -59,7 +69,7 @@ public final class AppServices: Sendable {
         let store = self.store, endpoints = webhookEndpoints
         let worker = OutboxWorker(store: store, transport: transport, policy: outboundPolicy, clock: clock, settings: settings,
                                   counters: deliveryCounters) { id, projectID in
-            try endpoints.endpoints(projectID: projectID).first { $0.id == id }
+            try endpoints.values(projectID: projectID).first { $0.id == id }
         }
         store.observeCommits(changing: ["outbox_jobs"]) { [weak worker] _ in worker?.wake() }
         return worker

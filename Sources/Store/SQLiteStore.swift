@@ -14,6 +14,7 @@ public final class SQLiteStore: StoreBackend {
     public let stats: any StatsStore
     public let erasure: any ErasureStore
     public let outbox: any OutboxStore
+    public let postbacks: any PostbackStore
 
     /// - Parameter clock: stamps API keys and projects created through the store.
     public init(database: Database, clock: any Clock = SystemClock()) {
@@ -29,6 +30,7 @@ public final class SQLiteStore: StoreBackend {
         stats = StatsRepository(database: database)
         erasure = ErasureRepository(database: database)
         outbox = OutboxRepository(database: database)
+        postbacks = PostbackRepository(database: database)
     }
 
     public func ping() throws { try database.ping() }

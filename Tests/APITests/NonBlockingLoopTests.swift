@@ -9,11 +9,13 @@ import TestSupport
 /// builds the store records any read or waited-for write made on a loop thread.
 @Suite(.serialized) struct NonBlockingLoopTests {
     @Test func noRequestWaitsOnTheDatabaseOnAnEventLoop() throws {
-        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true)
         _ = BlockingCalls.drain()
         let (projectID, key, _) = try app.projectWithLink()
         let token = "lr-token-0123456789abcdef"
         try app.services.app.projects.setToken(projectID: projectID, token: token)  // the commit empties the caches
+        // A webhook endpoint: installs, events and payments ask the (cold) endpoint cache which want them.
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"http://127.0.0.1:9/hook"}"#).status == 201)
         // Link taps and resolves, first with cold caches (the miss is where a read would block).
         for _ in 0..<2 {
             _ = try app.clickWithBeacon(ip: "198.51.100.90")
@@ -35,6 +37,7 @@ import TestSupport
                                 headers: ["X-Forwarded-For": "198.51.100.91"]).status == 200)
         _ = try app.request("GET", "/health", adminKey: nil)
         _ = try app.request("GET", "/health/ready", adminKey: nil)
+        #expect(try app.count("SELECT count(*) FROM outbox_jobs") >= 5, "the requests above were reported to the endpoint")
         let reports = BlockingCalls.drain()
         #expect(reports.isEmpty, "\(reports.count) blocking store calls on event loops:\n\(reports.prefix(6).joined(separator: "\n---\n"))")
     }

@@ -11,6 +11,7 @@ struct ProjectCreation: Decodable {
     static let settingKeys: Set<String> = [
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
+        "click_id_parameters",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -55,6 +56,7 @@ struct SettingsPatch: Decodable {
     var currency: Patch<String> = .absent
     var signing: Patch<SigningMode> = .absent
     var sdkAuth: Patch<SDKAuthentication> = .absent
+    var clickIDParameters: Patch<[String]> = .absent
     var skan: Patch<JSONValue> = .absent
     var matching: Patch<MatchingPayload> = .absent
 
@@ -73,6 +75,7 @@ struct SettingsPatch: Decodable {
         currency = try c.decodePatch(String.self, forKey: key("currency"))
         signing = try c.decodePatch(SigningMode.self, forKey: key("signing"))
         sdkAuth = try c.decodePatch(SDKAuthentication.self, forKey: key("sdk_auth"))
+        clickIDParameters = try c.decodePatch([String].self, forKey: key("click_id_parameters"))
         skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
         matching = try c.decodePatch(MatchingPayload.self, forKey: key("matching"))
     }
@@ -93,6 +96,7 @@ struct SettingsPatch: Decodable {
         settings.currency = currency.apply(to: current.currency) ?? defaults.currency
         settings.signing = signing.apply(to: current.signing) ?? defaults.signing
         settings.sdkAuth = sdkAuth.apply(to: current.sdkAuth) ?? defaults.sdkAuth
+        settings.clickIDParameters = clickIDParameters.apply(to: current.clickIDParameters) ?? []
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch skan {
         case .absent: break
@@ -129,6 +133,7 @@ struct ProjectBody: Encodable {
     let currency: String
     let signing: String
     let sdk_auth: String
+    let click_id_parameters: [String]
     let test_mode: Bool
     let skan: JSONValue?
     let matching: MatchingPayload?
@@ -153,6 +158,7 @@ struct ProjectBody: Encodable {
         currency = settings.currency
         signing = settings.signing.rawValue
         sdk_auth = settings.sdkAuth.rawValue
+        click_id_parameters = settings.clickIDParameters
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
         matching = settings.matching.map(MatchingPayload.init)
@@ -180,6 +186,7 @@ struct ProjectBody: Encodable {
         try c.encode(currency, forKey: key("currency"))
         try c.encode(signing, forKey: key("signing"))
         try c.encode(sdk_auth, forKey: key("sdk_auth"))
+        try c.encode(click_id_parameters, forKey: key("click_id_parameters"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
         try c.encode(matching, forKey: key("matching"))

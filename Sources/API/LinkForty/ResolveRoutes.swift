@@ -45,7 +45,8 @@ enum ResolveRoutes {
                   deviceClass: agent.deviceClass, isBot: false, screenWidth: width, screenHeight: height,
                   pixelRatio: width == nil && height == nil ? nil : 1,
                   timezone: fingerprint["fp_tz"].flatMap { TimeZoneNames.isValid($0) ? $0 : nil },
-                  languages: language.map { [$0] } ?? Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]))
+                  languages: language.map { [$0] } ?? Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]),
+                  networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
         }
         var response = try HTTPResponse.json(DeepLinkData(target: target, utm: utm, clickID: clickID, clickedAt: now), encoder: JSONCoders.encoder)
         response.headers.add("X-Click-Id", clickID)

@@ -31,7 +31,8 @@ enum DeeplinkHandling {
                   osVersion: device.systemVersion, deviceClass: Normalize.deviceClass(model: device.model, platform: platform),
                   screenWidth: device.screenPoints?.width, screenHeight: device.screenPoints?.height, pixelRatio: device.screenPoints?.scale,
                   timezone: device.timezone, utcOffsetMinutes: device.utcOffsetMinutes,
-                  languages: [device.locale, device.language].compactMap { $0 }, idfv: device.idfv, advertisingID: device.advertisingID)
+                  languages: [device.locale, device.language].compactMap { $0 }, idfv: device.idfv, advertisingID: device.advertisingID,
+                  networkClickID: NetworkClickID.find(in: queryItems(of: url), extraParameters: target.project.clickIDParameters))
         }
         var data: [String: JSONValue] = [
             "deeplink": .string(target.deepLink(base: LinkURLs.base(for: call.request, services: services))),
@@ -41,6 +42,11 @@ enum DeeplinkHandling {
         ]
         SKANFields.add(skan, to: &data)
         return data
+    }
+
+    /// The query of the URL the app was opened with (a network's click id may ride on it).
+    static func queryItems(of url: String) -> [(name: String, value: String)] {
+        (URLComponents(string: url)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
     }
 
     /// `https://host/{code}` or `https://host/{slug}/{code}` → (code, slug).

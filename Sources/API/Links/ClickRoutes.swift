@@ -35,7 +35,8 @@ enum ClickRoutes {
                   ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: acceptLanguage,
                   referer: request.headers["Referer"], query: ClickQuery.kept(queryItems), utm: utm, platform: platform,
                   osVersion: agent.osVersion, deviceClass: agent.deviceClass, isBot: isBot,
-                  languages: Click.languages(fromAcceptLanguage: acceptLanguage))
+                  languages: Click.languages(fromAcceptLanguage: acceptLanguage),
+                  networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
         }
         if !isBot { entry.clicks.add(1, ordering: .relaxed) }
 

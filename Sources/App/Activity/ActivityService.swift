@@ -8,7 +8,7 @@ public struct ActivityService: Sendable {
     let store: any StoreBackend
     let skanSchemas: SKANSchemaCache
     let clocks: ProjectClocks
-    let webhooks: WebhookEvents
+    let outbound: OutboundMessages
 
     /// Stores the event once per client event id; `completion` gets the stored id, whether it
     /// was a repeat, and the install's SKAN values when asked for. A new event's `event.created`
@@ -16,11 +16,15 @@ public struct ActivityService: Sendable {
     public func recordEvent(_ event: EventRecord, project: Project?, conversionValues: Bool, delivery: DatabaseWriter.Delivery?,
                             completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) throws {
         let skan = conversionValues ? project.flatMap { skanSchemas.context(for: $0) } : nil
-        let subscribers = try webhooks.subscribers(of: .eventCreated, projectID: event.projectID)
-        let notify: Notifier<StoredEvent>? = subscribers.isEmpty ? nil : { @Sendable stored in
-            WebhookEvents.messages(.eventCreated, data: WebhookEvents.event(event, stored: stored), projectID: event.projectID,
-                                   at: event.receivedAt, to: subscribers)
-        }
+        let notify: Notifier<StoredEvent>? = try outbound.notifier(
+            .eventCreated, trigger: event.name, projectID: event.projectID, at: event.receivedAt,
+            data: { stored, _ in WebhookEvents.event(event, stored: stored) },
+            values: { stored in
+                var values = ["event_name": event.name, "event_id": stored.eventID]
+                if let revenue = event.revenue { values["revenue"] = PostbackMacros.number(revenue) }
+                values["currency"] = event.currency
+                return values
+            })
         store.events.record(event, eventID: TimeOrderedID.secure(at: event.receivedAt), skan: skan, notify: notify, delivery: delivery,
                             completion: completion)
     }
@@ -29,8 +33,9 @@ public struct ActivityService: Sendable {
     @discardableResult
     public func saveUser(_ user: UserProfile, install: StoredInstall, project: Project, signupEvent: Bool = false) throws -> SKANValues? {
         let now = clocks.clock(for: project).now()
-        let notify = WebhookEvents.messages(.userIdentified, data: WebhookEvents.user(user, installID: install.id), projectID: project.id,
-                                            at: now, to: try webhooks.subscribers(of: .userIdentified, projectID: project.id))
+        let notify: Notifier<UserProfile>? = try outbound.notifier(
+            .userIdentified, trigger: nil, projectID: project.id, at: now,
+            data: { user, facts in WebhookEvents.user(user, installID: facts.installID) })
         return try store.users.saveUser(user, projectID: project.id, installID: install.id, now: now,
                                         signupEvent: signupEvent, skan: skanSchemas.context(for: project), notify: notify)
     }
@@ -50,9 +55,13 @@ public struct ActivityService: Sendable {
     public func capturePayment(_ payment: PaymentRecord, install: StoredInstall, project: Project, delivery: DatabaseWriter.Delivery?,
                                completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void) throws {
         let now = clocks.clock(for: project).now()
-        let notify = WebhookEvents.messages(.paymentCaptured, data: WebhookEvents.payment(payment, installID: install.id),
-                                            projectID: project.id, at: now,
-                                            to: try webhooks.subscribers(of: .paymentCaptured, projectID: project.id))
+        let notify: Notifier<PaymentRecord>? = try outbound.notifier(
+            .paymentCaptured, trigger: "payment", projectID: project.id, at: now,
+            data: { payment, facts in WebhookEvents.payment(payment, installID: facts.installID) },
+            values: { payment in
+                ["event_name": "payment", "event_id": payment.paymentID, "revenue": PostbackMacros.number(payment.amount),
+                 "currency": payment.currency]
+            })
         store.users.capturePayment(payment, projectID: project.id, installID: install.id, now: now,
                                    skan: skanSchemas.context(for: project), notify: notify, delivery: delivery, completion: completion)
     }
@@ -60,10 +69,12 @@ public struct ActivityService: Sendable {
     /// Removes the user's payments on the install (one, when `paymentID` is given); how many.
     public func removePayments(install: StoredInstall, project: Project, userID: String, paymentID: String?) throws -> Int {
         let now = clocks.clock(for: project).now()
-        var data: [String: JSONValue] = ["install_id": .string(install.id), "user_id": .string(userID)]
-        data["payment_id"] = paymentID.map(JSONValue.string) ?? .null
-        let notify = WebhookEvents.messages(.paymentRemoved, data: data, projectID: project.id, at: now,
-                                            to: try webhooks.subscribers(of: .paymentRemoved, projectID: project.id))
+        let notify: Notifier<Int>? = try outbound.notifier(
+            .paymentRemoved, trigger: nil, projectID: project.id, at: now,
+            data: { removed, facts in
+                ["install_id": .string(facts.installID), "user_id": .string(userID),
+                 "payment_id": paymentID.map(JSONValue.string) ?? .null, "removed": .number(Double(removed))]
+            })
         return try store.users.removePayments(projectID: project.id, installID: install.id, userID: userID, paymentID: paymentID,
                                               now: now, notify: notify)
     }

@@ -7,21 +7,19 @@ public struct InstallService: Sendable {
     let store: any StoreBackend
     let skanSchemas: SKANSchemaCache
     let clocks: ProjectClocks
-    let webhooks: WebhookEvents
+    let outbound: OutboundMessages
 
     /// Records the install (once per install instance) and attributes it.
     /// - Parameters:
     ///   - policy: the project's matching policy unless the wire format adjusts it.
     ///   - conversionValues: answer with the install's SKAN values (the project's schema).
     ///   - delivery: where `completion` runs (the request's event loop).
-    /// A new install's `install.created` webhooks are written in its transaction.
+    /// A new install's `install.created` webhooks and `install` postbacks are written in its transaction.
     public func report(_ report: InstallReport, project: Project, policy: MatchingPolicy? = nil, conversionValues: Bool,
                        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) throws {
-        let subscribers = try webhooks.subscribers(of: .installCreated, projectID: project.id)
-        let notify: Notifier<InstallOutcome>? = subscribers.isEmpty ? nil : { @Sendable outcome in
-            WebhookEvents.messages(.installCreated, data: WebhookEvents.install(outcome, project: project), projectID: project.id,
-                                   at: outcome.install.createdAt, to: subscribers)
-        }
+        let notify: Notifier<InstallOutcome>? = try outbound.notifier(
+            .installCreated, trigger: "install", projectID: project.id, at: report.signals.time,
+            data: { outcome, facts in WebhookEvents.install(outcome, project: project, facts: facts) })
         store.installs.report(report, policy: policy ?? MatchingPolicy(project: project.settings),
                               installID: TimeOrderedID.secure(at: report.signals.time),
                               skan: conversionValues ? skanSchemas.context(for: project) : nil,

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import JSON
 import Synchronization
 import Store
 
@@ -202,6 +203,7 @@ public final class OutboxWorker: @unchecked Sendable {
     /// The request a job sends: a webhook signed with its endpoint's secrets (both during a
     /// rotation), a postback as its template made it.
     private func prepare(_ message: OutboxMessage) -> Result<OutboundRequest, Refusal> {
+        if message.kind == "postback" { return postbackRequest(message) }
         let body = Array(message.payload.utf8)
         guard message.kind == "webhook" else {
             return .failure(Refusal(reason: "no sender for jobs of kind '\(message.kind)'"))
@@ -219,5 +221,20 @@ public final class OutboxWorker: @unchecked Sendable {
             ("webhook-id", message.eventID), ("webhook-timestamp", String(timestamp)),
             ("webhook-signature", WebhookSignature.header(id: message.eventID, timestamp: timestamp, body: body, secrets: secrets)),
         ], body: body))
+    }
+
+    /// A postback as its template made it: method, URL and body in the job.
+    private func postbackRequest(_ message: OutboxMessage) -> Result<OutboundRequest, Refusal> {
+        guard case .object(let payload)? = try? JSONDecoder().decode(JSONValue.self, from: Data(message.payload.utf8)),
+              case .string(let method)? = payload["method"] else {
+            return .failure(Refusal(reason: "the postback job's payload is not readable"))
+        }
+        var headers: [(name: String, value: String)] = [("user-agent", settings.userAgent)]
+        var body: [UInt8] = []
+        if case .string(let text)? = payload["body"] {
+            body = Array(text.utf8)
+            if case .string(let type)? = payload["content_type"] { headers.append(("content-type", type)) }
+        }
+        return .success(OutboundRequest(method: method, url: message.targetURL, headers: headers, body: body))
     }
 }

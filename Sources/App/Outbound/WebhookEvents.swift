@@ -3,16 +3,9 @@ import Foundation
 import JSON
 import Store
 
-/// The outbox jobs of one fact: the Standard Webhooks body `{"type", "timestamp", "data"}`, one
+/// The webhook jobs of one fact: the Standard Webhooks body `{"type", "timestamp", "data"}`, one
 /// job per endpoint that wants the type, all under one event id (the receiver's dedupe key).
-struct WebhookEvents: Sendable {
-    let endpoints: WebhookEndpointCache
-
-    /// The endpoints of `projectID` that want `type`; empty (no work at all) for most projects.
-    func subscribers(of type: WebhookEventType, projectID: String) throws -> [WebhookEndpoint] {
-        try endpoints.endpoints(projectID: projectID).filter { $0.wants(type.rawValue) }
-    }
-
+enum WebhookEvents {
     static func messages(_ type: WebhookEventType, data: [String: JSONValue], projectID: String, at time: Timestamp,
                          to subscribers: [WebhookEndpoint]) -> [OutboxMessage] {
         guard !subscribers.isEmpty else { return [] }
@@ -27,7 +20,7 @@ struct WebhookEvents: Sendable {
 
     // MARK: Payloads (outbound.md, "Event types")
 
-    static func install(_ outcome: InstallOutcome, project: Project) -> [String: JSONValue] {
+    static func install(_ outcome: InstallOutcome, project: Project, facts: InstallFacts) -> [String: JSONValue] {
         let install = outcome.install
         let match = install.match
         var attribution: [String: JSONValue] = [
@@ -43,6 +36,9 @@ struct WebhookEvents: Sendable {
             let target = LinkTarget(link: link, template: outcome.template, project: project.settings)
             attribution["short_code"] = .string(link.shortCode)
             attribution["utm"] = .object(target.utm.map.mapValues(JSONValue.string))
+        }
+        if let network = facts.click?.networkClickID {
+            attribution["network_click_id"] = .object(["parameter": .string(network.parameter), "value": .string(network.value)])
         }
         return ["install_id": .string(install.id), "project_id": .string(project.id), "platform": optional(install.platform),
                 "reinstall": .bool(install.reinstall), "created_at": .string(install.createdAt.iso8601),

@@ -39,13 +39,15 @@ public struct Click: Sendable, Equatable {
     public var languages: [String]
     public var idfv: String?
     public var advertisingID: String?
+    /// The ad network's click id that came on the link URL, if any.
+    public var networkClickID: NetworkClickID?
 
     public init(clickID: String, projectID: String, linkID: String?, source: Source, createdAt: Timestamp, ip: String? = nil,
                 ipKey: String? = nil, userAgent: String? = nil, acceptLanguage: String? = nil, referer: String? = nil,
                 query: [String: String] = [:], utm: UTM = UTM(), platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
                 deviceClass: UserAgentInfo.DeviceClass? = nil, isBot: Bool = false, screenWidth: Double? = nil,
                 screenHeight: Double? = nil, pixelRatio: Double? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil,
-                languages: [String] = [], idfv: String? = nil, advertisingID: String? = nil) {
+                languages: [String] = [], idfv: String? = nil, advertisingID: String? = nil, networkClickID: NetworkClickID? = nil) {
         self.clickID = clickID
         self.projectID = projectID
         self.linkID = linkID
@@ -70,6 +72,7 @@ public struct Click: Sendable, Equatable {
         self.languages = languages
         self.idfv = idfv
         self.advertisingID = advertisingID
+        self.networkClickID = networkClickID
     }
 
     /// Accept-Language → language tags in preference order (`fr-FR,fr;q=0.9,en;q=0.8` → `[fr-FR, fr, en]`).

@@ -30,6 +30,8 @@ public struct ProjectSettings: Sendable, Equatable {
     public var skanSchema: String?
     /// The project's own decay steps and candidate penalty (defaults otherwise).
     public var matching: MatchingOverrides?
+    /// Query parameters that carry an ad network's click id, beyond `NetworkClickID.standardParameters`.
+    public var clickIDParameters: [String] = []
 
     public init() {}
 
@@ -57,6 +59,10 @@ public struct ProjectSettings: Sendable, Equatable {
             problems.append(.init("min_confidence", "must be between 0 and 1"))
         }
         if let matching { problems += matching.validate() }
+        if clickIDParameters.count > 20 { problems.append(.init("click_id_parameters", "must name at most 20 parameters")) }
+        for (index, name) in clickIDParameters.enumerated() where !NetworkClickID.isValidParameterName(name) {
+            problems.append(.init("click_id_parameters[\(index)]", "must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '-' or '.'"))
+        }
         if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isUppercase }) {
             problems.append(.init("currency", "must be a three-letter ISO 4217 code such as USD"))
         }

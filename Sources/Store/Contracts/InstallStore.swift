@@ -24,16 +24,16 @@ public protocol EventStore: Sendable {
 public protocol UserStore: Sendable {
     func install(projectID: String, instanceID: String) throws -> StoredInstall?
     func saveUser(_ user: UserProfile, projectID: String, installID: String, now: Timestamp, signupEvent: Bool,
-                  skan: SKANStore.Context?, notify: [OutboxMessage]) throws -> SKANValues?
+                  skan: SKANStore.Context?, notify: Notifier<UserProfile>?) throws -> SKANValues?
     func skanValues(installID: String, now: Timestamp, skan: SKANStore.Context?) throws -> SKANValues?
     func updateInstall(_ installID: String, pushToken: String?, integrations: String?, userID: String?, deeplinkOpenedAt: Timestamp?) throws
     /// - Parameter notify: the outbox jobs a new (not repeated) payment causes, in its transaction.
     func capturePayment(_ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp,
-                        skan: SKANStore.Context?, notify: [OutboxMessage], delivery: DatabaseWriter.Delivery?,
+                        skan: SKANStore.Context?, notify: Notifier<PaymentRecord>?, delivery: DatabaseWriter.Delivery?,
                         completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void)
-    /// - Parameter notify: the outbox jobs written when something was removed.
+    /// - Parameter notify: the outbox jobs written when something was removed (given the count).
     func removePayments(projectID: String, installID: String, userID: String, paymentID: String?, now: Timestamp,
-                        notify: [OutboxMessage]) throws -> Int
+                        notify: Notifier<Int>?) throws -> Int
 }
 
 /// Counts for the stats API and CLI.

@@ -120,8 +120,48 @@ public protocol OutboxStore: Sendable {
     func pendingSummary() throws -> (count: Int, oldest: Timestamp?)
 }
 
-/// Builds the outbox jobs a fact causes, called inside the fact's transaction with what it wrote.
-public typealias Notifier<Fact> = @Sendable (Fact) -> [OutboxMessage]
+/// Builds the outbox jobs a fact causes, called inside the fact's transaction with what it wrote
+/// and the facts of its install (read in the same transaction, only when there is a notifier).
+public typealias Notifier<Fact> = @Sendable (Fact, InstallFacts) -> [OutboxMessage]
+
+/// What outbound messages say about an install: its own fields, and the click it was attributed to.
+public struct InstallFacts: Sendable, Equatable {
+    public var installID: String
+    public var platform: String?
+    public var appVersion: String?
+    public var ip: String?
+    public var userAgent: String?
+    public var idfv: String?
+    public var advertisingID: String?
+    public var click: AttributedClick?
+
+    public init(installID: String, platform: String? = nil, appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil,
+                idfv: String? = nil, advertisingID: String? = nil, click: AttributedClick? = nil) {
+        self.installID = installID
+        self.platform = platform
+        self.appVersion = appVersion
+        self.ip = ip
+        self.userAgent = userAgent
+        self.idfv = idfv
+        self.advertisingID = advertisingID
+        self.click = click
+    }
+}
+
+/// The click an install was attributed to, as postbacks need it.
+public struct AttributedClick: Sendable, Equatable {
+    public var clickID: String
+    public var linkID: String?
+    public var utm: UTM
+    public var networkClickID: NetworkClickID?
+
+    public init(clickID: String, linkID: String?, utm: UTM, networkClickID: NetworkClickID?) {
+        self.clickID = clickID
+        self.linkID = linkID
+        self.utm = utm
+        self.networkClickID = networkClickID
+    }
+}
 
 /// An event as its transaction stored it.
 public struct StoredEvent: Sendable {

@@ -13,6 +13,7 @@ public protocol StoreBackend: Sendable {
     var stats: any StatsStore { get }
     var erasure: any ErasureStore { get }
     var outbox: any OutboxStore { get }
+    var postbacks: any PostbackStore { get }
 
     /// Throws unless the database answers a trivial read (readiness probes).
     func ping() throws

@@ -19,7 +19,8 @@ public struct ClickRepository: ClickStore {
     static let columns = """
         click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query,
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
-        screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id
+        screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
+        network_click_id, network_click_parameter
         """
 
     static func click(_ row: Row) -> Click {
@@ -38,21 +39,26 @@ public struct ClickRepository: ClickStore {
               pixelRatio: row.optionalDouble("pixel_ratio"), timezone: row.optionalString("timezone"),
               utcOffsetMinutes: row.optionalInt("utc_offset_min").map(Int.init),
               languages: row.optionalString("languages").map(JSONText.decodeStrings) ?? [], idfv: row.optionalString("idfv"),
-              advertisingID: row.optionalString("advertising_id"))
+              advertisingID: row.optionalString("advertising_id"),
+              networkClickID: row.optionalString("network_click_id").map {
+                  NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
+              })
     }
 
     @_spi(StoreInternals) public static func insert(_ click: Click, countTowardLimit: Bool = false, _ connection: SQLiteConnection) throws {
         try connection.run("""
             INSERT INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
                 query, utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
-                screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
+                network_click_id, network_click_parameter)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, click.clickID, click.projectID, click.linkID, click.source.rawValue, click.createdAt.milliseconds, click.ip,
             click.ipKey, click.userAgent, click.acceptLanguage, click.referer,
             click.query.isEmpty ? nil : JSONText.encode(click.query), click.utm.source, click.utm.medium, click.utm.campaign,
             click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
             click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
-            click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID)
+            click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
+            click.networkClickID?.value, click.networkClickID?.parameter)
         if countTowardLimit, let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
             try connection.run("UPDATE links SET click_count = click_count + 1 WHERE id = ?", linkID)
         }

@@ -89,10 +89,8 @@ public struct EventRepository: EventStore {
                 event.receivedAt.milliseconds)
             let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
             if inserted > 0 {
-                if let notify {
-                    try OutboxRepository.insert(notify(StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID)),
-                                                connection)
-                }
+                try OutboxRepository.notify(notify, StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID),
+                                            installID: install.id, connection)
                 return (eventID, false, values)
             }
             let existing = try connection.queryOne("SELECT id FROM events WHERE project_id = ? AND client_event_id = ?",

@@ -37,7 +37,7 @@ public struct InstallRepository: InstallStore {
         database.write(delivery: delivery, { connection in
             var outcome = try Self.report(report, policy: policy, installID: installID, connection)
             outcome.skan = try SKANStore.evaluate(installID: outcome.install.id, context: skan, now: report.signals.time, connection)
-            if outcome.isNew, let notify { try OutboxRepository.insert(notify(outcome), connection) }
+            if outcome.isNew { try OutboxRepository.notify(notify, outcome, installID: outcome.install.id, connection) }
             return outcome
         }, completion: completion)
     }

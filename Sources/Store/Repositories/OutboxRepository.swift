@@ -93,6 +93,35 @@ public struct OutboxRepository: OutboxStore {
         }
     }
 
+    /// Runs `notify` for a fact of the install and writes its jobs, on the fact's transaction.
+    static func notify<Fact>(_ notify: Notifier<Fact>?, _ fact: Fact, installID: String, _ connection: SQLiteConnection) throws {
+        guard let notify, let facts = try installFacts(installID: installID, connection) else { return }
+        try insert(notify(fact, facts), connection)
+    }
+
+    /// The install's fields and its attributed click, in one read (the click by its unique id).
+    static func installFacts(installID: String, _ connection: SQLiteConnection) throws -> InstallFacts? {
+        try connection.queryOne("""
+            SELECT i.id, i.platform, i.app_version, i.ip, i.user_agent, i.idfv, i.advertising_id, c.click_id, c.link_id,
+                c.utm_source, c.utm_medium, c.utm_campaign, c.utm_term, c.utm_content, c.network_click_id, c.network_click_parameter
+            FROM installs i LEFT JOIN clicks c ON i.attributed = 1 AND c.click_id = i.click_id
+            WHERE i.id = ?
+            """, installID) { row in
+            let click = row.optionalString("click_id").map { clickID in
+                AttributedClick(clickID: clickID, linkID: row.optionalString("link_id"),
+                                utm: UTM(source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
+                                         campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
+                                         content: row.optionalString("utm_content")),
+                                networkClickID: row.optionalString("network_click_id").map {
+                                    NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
+                                })
+            }
+            return InstallFacts(installID: row.string("id"), platform: row.optionalString("platform"), appVersion: row.optionalString("app_version"),
+                                ip: row.optionalString("ip"), userAgent: row.optionalString("user_agent"), idfv: row.optionalString("idfv"),
+                                advertisingID: row.optionalString("advertising_id"), click: click)
+        }
+    }
+
     public func enqueue(_ messages: [OutboxMessage]) throws {
         try database.writeAndWait { connection in try Self.insert(messages, connection) }
     }

@@ -21,7 +21,7 @@ public struct UserRepository: UserStore {
     /// - Parameter signupEvent: also store a `signup` event (a trigger counts as one for SKAN).
     @discardableResult
     public func saveUser(_ user: UserProfile, projectID: String, installID: String, now: Timestamp, signupEvent: Bool = false,
-                         skan: SKANStore.Context? = nil, notify: [OutboxMessage] = []) throws -> SKANValues? {
+                         skan: SKANStore.Context? = nil, notify: Notifier<UserProfile>? = nil) throws -> SKANValues? {
         try database.writeAndWait { connection in
             try connection.run("""
                 INSERT INTO users (project_id, user_id, install_id, name, email, phone, attributes, created_at, updated_at)
@@ -36,7 +36,7 @@ public struct UserRepository: UserStore {
                 try connection.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES (?, ?, ?, 'signup', ?, ?, ?)",
                                    TimeOrderedID.secure(at: now), projectID, installID, user.id, now.milliseconds, now.milliseconds)
             }
-            try OutboxRepository.insert(notify, connection)
+            try OutboxRepository.notify(notify, user, installID: installID, connection)
             return try SKANStore.evaluate(installID: installID, context: skan, now: now, connection)
         }
     }
@@ -62,7 +62,7 @@ public struct UserRepository: UserStore {
     /// Stores the payment once per `payment_id` (a retry, even a concurrent one, stores nothing new);
     /// returns whether it was already there.
     public func capturePayment(_ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp, skan: SKANStore.Context? = nil,
-                               notify: [OutboxMessage] = [], delivery: DatabaseWriter.Delivery? = nil,
+                               notify: Notifier<PaymentRecord>? = nil, delivery: DatabaseWriter.Delivery? = nil,
                                completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
         database.write(delivery: delivery, { connection in
             let inserted = try connection.run("""
@@ -71,14 +71,14 @@ public struct UserRepository: UserStore {
                 ON CONFLICT (project_id, payment_id) DO NOTHING
                 """, TimeOrderedID.secure(at: now), projectID, installID, payment.paymentID, payment.userID, payment.amount,
                 payment.currency, payment.type, payment.status, payment.data, now.milliseconds)
-            if inserted > 0 { try OutboxRepository.insert(notify, connection) }
+            if inserted > 0 { try OutboxRepository.notify(notify, payment, installID: installID, connection) }
             return (inserted == 0, try SKANStore.evaluate(installID: installID, context: skan, now: now, connection))
         }, completion: completion)
     }
 
     /// Marks the user's payments on this install removed (kept for audit, out of revenue).
     public func removePayments(projectID: String, installID: String, userID: String, paymentID: String?, now: Timestamp,
-                               notify: [OutboxMessage] = []) throws -> Int {
+                               notify: Notifier<Int>? = nil) throws -> Int {
         try database.writeAndWait { connection in
             let removed: Int
             if let paymentID {
@@ -90,7 +90,7 @@ public struct UserRepository: UserStore {
                     UPDATE payments SET removed_at = ? WHERE project_id = ? AND install_id = ? AND user_id = ? AND removed_at IS NULL
                     """, now.milliseconds, projectID, installID, userID)
             }
-            if removed > 0 { try OutboxRepository.insert(notify, connection) }
+            if removed > 0 { try OutboxRepository.notify(notify, removed, installID: installID, connection) }
             return removed
         }
     }

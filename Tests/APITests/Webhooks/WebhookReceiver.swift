@@ -5,6 +5,9 @@ import HTTP
 /// it is told to (then 200), recording every request it got.
 final class WebhookReceiver: @unchecked Sendable {
     struct Received: Sendable {
+        let method: String
+        /// Path and query as sent.
+        let target: String
         let headers: [String: String]
         let body: [UInt8]
         var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
@@ -15,15 +18,19 @@ final class WebhookReceiver: @unchecked Sendable {
     private var script: [(status: HTTPStatus, headers: HTTPHeaders)]
     private var server: HTTPServer!
     var url: String { "http://127.0.0.1:\(server.port)/hook" }
+    var base: String { "http://127.0.0.1:\(server.port)" }
 
     init(answers: [(status: HTTPStatus, headers: HTTPHeaders)] = []) throws {
         script = answers
         var router = RouterBuilder()
         let box = Box()
-        router.on(.post, "/hook", .sync { request in
+        let handler = RouteHandler.sync { request in
             guard let receiver = box.receiver else { return HTTPResponse(status: .serviceUnavailable) }
             return receiver.answer(request)
-        })
+        }
+        router.on(.post, "/hook", handler)
+        router.on(.get, "/postback", handler)
+        router.on(.post, "/postback", handler)
         // The worker's client keeps its connection open: no drain to wait for when the test ends.
         var limits = HTTPServerLimits()
         limits.drainTimeout = .milliseconds(50)
@@ -38,7 +45,7 @@ final class WebhookReceiver: @unchecked Sendable {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.lowercased()] = field.value }
         return lock.withLock {
-            received.append(Received(headers: headers, body: request.body))
+            received.append(Received(method: "\(request.method)", target: request.target, headers: headers, body: request.body))
             guard !script.isEmpty else { return HTTPResponse(status: .ok, body: Array("thanks".utf8)) }
             let next = script.removeFirst()
             return HTTPResponse(status: next.status, headers: next.headers, body: Array("answer \(next.status.code)".utf8))

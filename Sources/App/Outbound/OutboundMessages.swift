@@ -1,0 +1,82 @@
+import Attribution
+import Foundation
+import JSON
+import Store
+
+/// The outbox jobs of each kind of fact: webhooks for the endpoints that want its type, and
+/// postbacks for the templates of its trigger whose network the install's click came from. When
+/// a project has neither, there is no notifier at all and the fact's transaction does no extra work.
+struct OutboundMessages: Sendable {
+    let endpoints: ByProjectCache<WebhookEndpoint>
+    let templates: ByProjectCache<PostbackTemplate>
+
+    /// The endpoints of `projectID` that want `type`.
+    func subscribers(of type: WebhookEventType, projectID: String) throws -> [WebhookEndpoint] {
+        try endpoints.values(projectID: projectID).filter { $0.wants(type.rawValue) }
+    }
+
+    func templates(trigger: String, projectID: String) throws -> [PostbackTemplate] {
+        try templates.values(projectID: projectID).filter { $0.enabled && $0.trigger == trigger }
+    }
+
+    /// The notifier for `fact`s of one project, or nil when nothing listens.
+    /// - Parameters:
+    ///   - trigger: the postback trigger of the fact (`install`, `payment`, an event name); nil: none.
+    ///   - data: the webhook's `data`.
+    ///   - values: the postback macros only the fact knows (event name and id, revenue, currency).
+    func notifier<Fact>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
+                        data: @escaping @Sendable (Fact, InstallFacts) -> [String: JSONValue],
+                        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
+        let subscribers = try subscribers(of: type, projectID: projectID)
+        let postbacks = try trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []
+        guard !subscribers.isEmpty || !postbacks.isEmpty else { return nil }
+        return { @Sendable fact, facts in
+            var messages = WebhookEvents.messages(type, data: data(fact, facts), projectID: projectID, at: time, to: subscribers)
+            if let network = facts.click?.utm.source?.lowercased() {
+                let matching = postbacks.filter { $0.network.lowercased() == network }
+                if !matching.isEmpty {
+                    let macroValues = Self.values(facts, at: time).merging(values(fact)) { _, own in own }
+                    messages += matching.map { Self.postback($0, values: macroValues, at: time) }
+                }
+            }
+            return messages
+        }
+    }
+
+    /// The macros every fact of an install fills.
+    static func values(_ facts: InstallFacts, at time: Timestamp) -> [String: String] {
+        var values: [String: String] = ["install_id": facts.installID, "timestamp": String(time.milliseconds / 1000)]
+        values["platform"] = facts.platform
+        values["app_version"] = facts.appVersion
+        values["ip"] = facts.ip
+        values["user_agent"] = facts.userAgent
+        values["idfv"] = facts.idfv
+        if facts.platform == "ios" { values["idfa"] = facts.advertisingID }
+        if facts.platform == "android" { values["gaid"] = facts.advertisingID }
+        if let click = facts.click {
+            values["click_id"] = click.clickID
+            values["network_click_id"] = click.networkClickID?.value
+            values["utm_source"] = click.utm.source
+            values["utm_medium"] = click.utm.medium
+            values["utm_campaign"] = click.utm.campaign
+            values["utm_content"] = click.utm.content
+            values["utm_term"] = click.utm.term
+        }
+        return values
+    }
+
+    /// A postback job: the URL with its macros filled, the method and body in the payload.
+    static func postback(_ template: PostbackTemplate, values: [String: String], at time: Timestamp) -> OutboxMessage {
+        let url = PostbackMacros.render(template.url, values: values, encoding: .url)
+        var payload: [String: JSONValue] = ["method": .string(template.method)]
+        if let body = template.body {
+            let json = PostbackMacros.isJSONBody(body)
+            payload["body"] = .string(PostbackMacros.render(body, values: values, encoding: json ? .json : .url))
+            payload["content_type"] = .string(json ? "application/json" : "application/x-www-form-urlencoded")
+        }
+        let id = TimeOrderedID.secure(at: time)
+        return OutboxMessage(id: id, projectID: template.projectID, kind: "postback", targetID: template.id, targetURL: url,
+                             eventID: "pb_" + id.replacingOccurrences(of: "-", with: ""), eventType: template.trigger,
+                             payload: String(decoding: JSONValue.object(payload).serialized(), as: UTF8.self), createdAt: time)
+    }
+}
