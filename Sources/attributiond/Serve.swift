@@ -1,4 +1,5 @@
 import API
+import Foundation
 import ArgumentParser
 @preconcurrency import Dispatch
 import HTTP
@@ -139,7 +140,16 @@ struct Serve: ParsableCommand {
         var outboxSettings = OutboxWorker.Settings()
         outboxSettings.userAgent = "attributiond/\(Version.number)"
         outboxSettings.deliveredRetentionHours = configuration.outbound.deliveredRetentionHours
-        let outboxTransport = URLSessionTransport()
+        // A lease outlives the longest attempt, so only a dead worker's jobs are taken again.
+        let requestTimeout = Double(configuration.outbound.requestTimeoutSeconds)
+        outboxSettings.leaseSeconds = Int64(configuration.outbound.requestTimeoutSeconds) + 5
+        outboxSettings.onFinalFailure = { job, attempts, error in
+            LifecycleLog.write(level: "warning", message: "delivery failed", fields: [
+                "delivery": job.id, "kind": job.kind, "event_type": job.eventType, "project": job.projectID,
+                "host": URLComponents(string: job.targetURL)?.host ?? "", "attempts": String(attempts), "error": error,
+            ])
+        }
+        let outboxTransport = URLSessionTransport(progressTimeout: min(5, requestTimeout), totalTimeout: requestTimeout)
         let outbox = services.app.makeOutboxWorker(transport: outboxTransport, settings: outboxSettings)
         outbox.start()
         // After listening, so a large links table never delays start-up.

@@ -41,12 +41,15 @@ final class TestApp: @unchecked Sendable {
 
     /// Starts a delivery worker on this app's outbox, retrying after `waits` seconds.
     @discardableResult
-    func startOutbox(waits: [Double] = [0.2, 0.2, 0.2]) -> OutboxWorker {
+    func startOutbox(waits: [Double] = [0.2, 0.2, 0.2], timeout: Double = 10,
+                     onFinalFailure: @escaping @Sendable (OutboxMessage, Int, String) -> Void = { _, _, _ in }) -> OutboxWorker {
         var settings = OutboxWorker.Settings()
         settings.schedule = DeliverySchedule(waits: waits, jitter: 0)
         settings.pollSeconds = 0.05
         settings.userAgent = "attributiond/test"
-        let worker = services.app.makeOutboxWorker(transport: URLSessionTransport(progressTimeout: 5, totalTimeout: 10), settings: settings)
+        settings.onFinalFailure = onFinalFailure
+        let transport = URLSessionTransport(progressTimeout: min(5, timeout), totalTimeout: timeout)
+        let worker = services.app.makeOutboxWorker(transport: transport, settings: settings)
         worker.start()
         workers.append(worker)
         return worker

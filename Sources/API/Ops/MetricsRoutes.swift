@@ -1,4 +1,5 @@
 import App
+import Attribution
 import HTTP
 import Store
 
@@ -17,8 +18,10 @@ enum MetricsRoutes {
                 ("attributiond_sqlite_commit_seconds_last", "Duration of the writer's last commit.", writes.lastCommitSeconds),
                 ("attributiond_sqlite_commit_batch_last", "Writes in the writer's last commit.", Double(writes.lastBatchSize)),
             ])
+            let outbox = OutboxMetrics.render(backlog: try services.app.webhooks.backlog(),
+                                              deliveries: services.app.deliveryCounters.snapshot(), now: services.clock.now())
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
-                                body: Array(text.utf8))
+                                body: Array((text + outbox).utf8))
         })
     }
 }

@@ -1,11 +1,43 @@
+import Foundation
 public import Synchronization
 
-/// What the delivery worker has done since start, for /metrics.
-public final class DeliveryCounters: Sendable {
-    public let delivered = Atomic<Int>(0)
-    public let retried = Atomic<Int>(0)
-    public let failed = Atomic<Int>(0)
+/// What the delivery worker has done since start, for /metrics: attempts by job kind and by
+/// outcome class (`2xx`, `3xx`, `4xx`, `5xx`, `error`), and how long attempts took.
+public final class DeliveryCounters: @unchecked Sendable {
+    public static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15]
+
+    public struct Snapshot: Sendable {
+        /// kind → outcome class → attempts.
+        public var attempts: [String: [String: Int]]
+        /// Attempts per latency bucket (the last one past every bound), not cumulative.
+        public var latencyCounts: [Int]
+        public var latencySum: Double
+        public var inFlight: Int
+    }
+
     public let inFlight = Atomic<Int>(0)
+    // `attempts`, `latencyCounts` and `latencySum` are only touched under `lock`.
+    private let lock = NSLock()
+    private var attempts: [String: [String: Int]] = [:]
+    private var latencyCounts = [Int](repeating: 0, count: DeliveryCounters.latencyBuckets.count + 1)
+    private var latencySum = 0.0
 
     public init() {}
+
+    /// `statusCode` nil: no answer (connection refused, reset, timed out, address refused).
+    func recordAttempt(kind: String, statusCode: Int?, seconds: Double) {
+        let outcome = statusCode.map { "\($0 / 100)xx" } ?? "error"
+        let bucket = Self.latencyBuckets.firstIndex { seconds <= $0 } ?? Self.latencyBuckets.count
+        lock.lock()
+        attempts[kind, default: [:]][outcome, default: 0] += 1
+        latencyCounts[bucket] += 1
+        latencySum += seconds
+        lock.unlock()
+    }
+
+    public func snapshot() -> Snapshot {
+        lock.lock()
+        defer { lock.unlock() }
+        return Snapshot(attempts: attempts, latencyCounts: latencyCounts, latencySum: latencySum, inFlight: inFlight.load(ordering: .relaxed))
+    }
 }

@@ -2,7 +2,7 @@ import Attribution
 import Foundation
 import JSON
 import Synchronization
-import Store
+public import Store
 
 /// Delivers outbox jobs: claims due ones with a lease, sends each through the transport
 /// (signed, for webhooks), and records the attempt. At most `perHost` requests to one host at a
@@ -14,12 +14,15 @@ public final class OutboxWorker: @unchecked Sendable {
         /// Jobs in flight at once, over all hosts.
         public var concurrency = 32
         public var perHost = 4
-        public var leaseSeconds: Int64 = 60
+        /// Longer than the longest attempt (the transport's total timeout, 15 s by default).
+        public var leaseSeconds: Int64 = 20
         /// How often due jobs are looked for when nothing wakes the worker.
         public var pollSeconds = 1.0
         /// Delivered jobs are deleted once this old (0 keeps them).
         public var deliveredRetentionHours = 168
         public var userAgent = "attributiond"
+        /// Told of every job that failed for good (no more attempts): a log line, in the server.
+        public var onFinalFailure: @Sendable (_ job: OutboxMessage, _ attempts: Int, _ error: String) -> Void = { _, _, _ in }
 
         public init() {}
     }
@@ -159,9 +162,12 @@ public final class OutboxWorker: @unchecked Sendable {
             record(.failed(statusCode: nil, error: "refused: \(refusal)", response: nil), job: job)
             return done()
         }
+        let started = DispatchTime.now().uptimeNanoseconds
         transport.send(request) { [self] result in
             let now = clock.now()
             let attempts = job.attempts + 1
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            counters.recordAttempt(kind: message.kind, statusCode: try? result.get().statusCode, seconds: seconds)
             switch result {
             case .success(let response) where (200..<300).contains(response.statusCode):
                 record(.delivered(statusCode: response.statusCode, response: response.bodyPrefix), job: job)
@@ -190,11 +196,7 @@ public final class OutboxWorker: @unchecked Sendable {
     }
 
     private func record(_ outcome: DeliveryOutcome, job: OutboxJob) {
-        switch outcome {
-        case .delivered: counters.delivered.add(1, ordering: .relaxed)
-        case .retry: counters.retried.add(1, ordering: .relaxed)
-        case .failed: counters.failed.add(1, ordering: .relaxed)
-        }
+        if case .failed(_, let error, _) = outcome { settings.onFinalFailure(job.message, job.attempts + 1, error ?? "failed") }
         try? store.outbox.record(outcome, jobID: job.message.id, now: clock.now())
     }
 

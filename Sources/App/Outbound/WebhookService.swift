@@ -106,6 +106,9 @@ public struct WebhookService: Sendable {
         try store.outbox.replay(projectID: projectID, status: status, since: since, now: clock.now())
     }
 
+    /// Jobs not delivered, by kind and status (all projects), for /metrics.
+    public func backlog() throws -> [OutboxBacklog] { try store.outbox.backlog() }
+
     private func validate(url: String, events: [String]?) throws {
         var problems: [ValidationProblem] = []
         if url.count > 2048 { problems.append(ValidationProblem("url", "must be at most 2048 characters")) }

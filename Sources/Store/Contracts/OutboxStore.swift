@@ -43,6 +43,14 @@ public struct OutboxJob: Sendable, Equatable {
     public var deliveredAt: Timestamp?
 }
 
+/// Jobs of one kind and status that are not delivered.
+public struct OutboxBacklog: Sendable, Equatable {
+    public var kind: String
+    public var status: OutboxJob.Status
+    public var count: Int
+    public var oldest: Timestamp
+}
+
 /// What one attempt came to.
 public enum DeliveryOutcome: Sendable, Equatable {
     case delivered(statusCode: Int, response: String?)
@@ -116,8 +124,8 @@ public protocol OutboxStore: Sendable {
     func replay(projectID: String, status: OutboxJob.Status, since: Timestamp, now: Timestamp) throws -> Int
     /// Deletes delivered jobs older than `cutoff`; how many.
     func pruneDelivered(before cutoff: Timestamp) throws -> Int
-    /// Pending jobs, and the creation time of the oldest, for /metrics.
-    func pendingSummary() throws -> (count: Int, oldest: Timestamp?)
+    /// Jobs not delivered, by kind and status, with the creation time of the oldest (for /metrics).
+    func backlog() throws -> [OutboxBacklog]
 }
 
 /// Builds the outbox jobs a fact causes, called inside the fact's transaction with what it wrote

@@ -219,11 +219,15 @@ public struct OutboxRepository: OutboxStore {
         }
     }
 
-    public func pendingSummary() throws -> (count: Int, oldest: Timestamp?) {
+    public func backlog() throws -> [OutboxBacklog] {
         try database.read { connection in
-            try connection.queryOne("SELECT count(*), min(created_at) FROM outbox_jobs WHERE status = 'pending'") {
-                (Int($0.int(0)), $0.optionalInt(1).map(Timestamp.init(milliseconds:)))
-            } ?? (0, nil)
+            try connection.query("""
+                SELECT kind, status, count(*), min(created_at) FROM outbox_jobs WHERE status IN ('pending', 'failed')
+                GROUP BY kind, status ORDER BY kind, status
+                """) { row in
+                OutboxBacklog(kind: row.string(0), status: OutboxJob.Status(rawValue: row.string(1)) ?? .pending, count: Int(row.int(2)),
+                              oldest: Timestamp(milliseconds: row.int(3)))
+            }
         }
     }
 }

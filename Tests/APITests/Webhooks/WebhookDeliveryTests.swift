@@ -80,6 +80,10 @@ import TestSupport
         #expect(deliveries.first?["attempts"] as? Int == 1)
         #expect(deliveries.first?["last_status_code"] as? Int == 200)
         #expect(deliveries.first?["event_id"] as? String == id)
+        let metrics = String(decoding: try app.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"attributiond_outbox_attempts_total{kind="webhook",outcome="2xx"} 1"#))
+        #expect(metrics.contains(#"attributiond_outbox_jobs{kind="webhook",status="pending"} 0"#))
+        #expect(!metrics.contains(secret), "secrets never appear in metrics")
     }
 
     @Test func failedAttemptsAreRetriedUnderTheSameIDUntilA2xx() throws {

@@ -15,6 +15,9 @@ final class WebhookReceiver: @unchecked Sendable {
 
     private let lock = NSLock()
     private var received: [Received] = []
+    /// Seconds every answer waits (after the request was recorded): a slow receiver.
+    private var stall = 0.0
+    func stall(_ seconds: Double) { lock.withLock { stall = seconds } }
     private var script: [(status: HTTPStatus, headers: HTTPHeaders)]
     private var server: HTTPServer!
     var url: String { "http://127.0.0.1:\(server.port)/hook" }
@@ -44,8 +47,12 @@ final class WebhookReceiver: @unchecked Sendable {
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.lowercased()] = field.value }
-        return lock.withLock {
+        let wait = lock.withLock {
             received.append(Received(method: "\(request.method)", target: request.target, headers: headers, body: request.body))
+            return stall
+        }
+        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        return lock.withLock {
             guard !script.isEmpty else { return HTTPResponse(status: .ok, body: Array("thanks".utf8)) }
             let next = script.removeFirst()
             return HTTPResponse(status: next.status, headers: next.headers, body: Array("answer \(next.status.code)".utf8))

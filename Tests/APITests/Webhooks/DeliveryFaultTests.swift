@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import API
+@testable import App
+import HTTP
+import Store
+import TestSupport
+
+/// Receivers that are slow, absent or killed mid-delivery: retried or failed as specified, and
+/// the request path never waits for any of it.
+@Suite struct DeliveryFaultTests {
+    @Test func aSlowReceiverTimesOutIsRetriedAndNeverSlowsARequest() throws {
+        let receiver = try WebhookReceiver()
+        receiver.stall(3)
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        _ = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.created"]}"#)
+        app.startOutbox(waits: [0.1, 0.1], timeout: 1)
+        _ = try app.client("init", body("init", token: token, instance: "slow-1"))
+        _ = receiver.wait(for: 1)
+        // While the delivery hangs, requests are answered as fast as ever.
+        for index in 0..<5 {
+            let started = DispatchTime.now().uptimeNanoseconds
+            #expect(try app.client("capture-event", body("init", token: token, instance: "slow-1", extra: #","event_name":"e\#(index)""#)).status == 200)
+            #expect(DispatchTime.now().uptimeNanoseconds - started < 500_000_000)
+        }
+        receiver.stall(0)
+        _ = receiver.wait(for: 2)
+        let deadline = Date().addingTimeInterval(8)
+        var delivered: [[String: Any]] = []
+        repeat {
+            delivered = try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=delivered").json?["deliveries"] as? [[String: Any]] ?? []
+            Thread.sleep(forTimeInterval: 0.05)
+        } while delivered.isEmpty && Date() < deadline
+        #expect(delivered.first?["event_type"] as? String == "install.created")
+        #expect((delivered.first?["attempts"] as? Int ?? 0) >= 2, "the first attempt timed out")
+        let metrics = String(decoding: try app.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"attributiond_outbox_attempts_total{kind="webhook",outcome="error"}"#))
+    }
+
+    @Test func aReceiverThatIsNotThereFailsAfterTheScheduleAndIsLoggedOnce() throws {
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        _ = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"http://127.0.0.1:1/hook"}"#)
+        let failures = LockedList()
+        app.startOutbox(waits: [0.05], timeout: 2) { job, attempts, error in failures.append("\(job.eventType) \(attempts) \(error)") }
+        _ = try app.client("init", body("init", token: token))
+        let deadline = Date().addingTimeInterval(8)
+        while failures.all.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(failures.all.count == 1)
+        #expect(failures.all.first?.hasPrefix("install.created 2 ") == true, "\(failures.all)")
+        let failed = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=failed").json?["deliveries"] as? [[String: Any]])
+        #expect(failed.first?["attempts"] as? Int == 2)
+        #expect(failed.first?["last_status_code"] == nil, "no answer, no status")
+        #expect((failed.first?["last_error"] as? String)?.isEmpty == false)
+    }
+
+    /// The server is killed while deliveries hang and more wait; after a restart every install
+    /// reaches the receiver, repeats carrying the same webhook-id.
+    @Test func everyJobIsDeliveredAfterSIGKILL() throws {
+        let receiver = try WebhookReceiver()
+        receiver.stall(10)
+        let adminKey = "outbox-admin-key-0123456789"
+        let environment = ["ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true",
+                           "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS": "2", "ATTRIBUTIOND_RATE_LIMIT": "0"]
+        let first = try ServerProcess(environment: environment)
+        func send(_ port: UInt16, _ method: String, _ path: String, _ json: String, admin: Bool = true) throws -> TestResponse? {
+            let client = try RawClient(port: port, receiveTimeout: 10)
+            let auth = admin ? "Authorization: Bearer \(adminKey)\r\n" : ""
+            client.send("\(method) \(path) HTTP/1.1\r\nHost: t\r\n\(auth)Content-Length: \(json.utf8.count)\r\n\r\n\(json)")
+            return client.readResponse()
+        }
+        let project = try #require(try send(first.port, "POST", "/admin/v1/projects", #"{"name":"Shop"}"#)?.json)
+        let projectID = try #require(project["id"] as? String), token = try #require(project["token"] as? String)
+        #expect(try send(first.port, "POST", "/admin/v1/projects/\(projectID)/webhooks", #"{"url":"\#(receiver.url)"}"#)?.status == 201)
+        var installs: Set<String> = []
+        for index in 0..<20 {
+            let response = try send(first.port, "POST", "/api/client/init",
+                                    #"{"token":"\#(token)","platform":"IOS","install_instance_id":"k-\#(index)"}"#, admin: false)
+            if let id = (response?.json?["data"] as? [String: Any])?["install_id"] as? String { installs.insert(id) }
+        }
+        #expect(installs.count == 20)
+        _ = receiver.wait(for: 1)  // deliveries are hanging in the receiver now
+        #expect(first.terminateAndWait(signal: SIGKILL) == 128 + SIGKILL)
+
+        receiver.stall(0)
+        let second = try ServerProcess(folder: first.folder, environment: environment)
+        let deadline = Date().addingTimeInterval(30)
+        var delivered: Set<String> = []
+        while delivered != installs && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            delivered = Set(receiver.all.compactMap { ($0.json?["data"] as? [String: Any])?["install_id"] as? String })
+        }
+        #expect(delivered == installs, "not delivered after the restart: \(installs.subtracting(delivered).count)")
+        var idsByInstall: [String: Set<String>] = [:]
+        for received in receiver.all {
+            if let install = (received.json?["data"] as? [String: Any])?["install_id"] as? String, let id = received.headers["webhook-id"] {
+                idsByInstall[install, default: []].insert(id)
+            }
+        }
+        #expect(idsByInstall.values.allSatisfy { $0.count == 1 }, "a repeat must carry the first attempt's webhook-id")
+        #expect(second.terminateAndWait() == 0)
+        withExtendedLifetime(first) {}  // its folder holds the second server's database
+    }
+}
