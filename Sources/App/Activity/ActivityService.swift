@@ -15,7 +15,7 @@ public struct ActivityService: Sendable {
     /// webhooks are written in its transaction.
     public func recordEvent(_ event: EventRecord, project: Project?, conversionValues: Bool, delivery: DatabaseWriter.Delivery?,
                             completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) throws {
-        let skan = conversionValues ? project.flatMap { skanSchemas.context(for: $0) } : nil
+        let skan = conversionValues ? try project.flatMap { try outbound.skanContext(skanSchemas, project: $0, at: event.receivedAt) } : nil
         let notify: Notifier<StoredEvent>? = try outbound.notifier(
             .eventCreated, trigger: event.name, projectID: event.projectID, at: event.receivedAt,
             data: { stored, _ in WebhookEvents.event(event, stored: stored) },
@@ -37,12 +37,14 @@ public struct ActivityService: Sendable {
             .userIdentified, trigger: nil, projectID: project.id, at: now,
             data: { user, facts in WebhookEvents.user(user, installID: facts.installID) })
         return try store.users.saveUser(user, projectID: project.id, installID: install.id, now: now,
-                                        signupEvent: signupEvent, skan: skanSchemas.context(for: project), notify: notify)
+                                        signupEvent: signupEvent, skan: try outbound.skanContext(skanSchemas, project: project, at: now),
+                                        notify: notify)
     }
 
     /// The install's SKAN values now (nil when the project has no schema).
     public func conversionValues(installID: String, project: Project) throws -> SKANValues? {
-        try store.users.skanValues(installID: installID, now: clocks.clock(for: project).now(), skan: skanSchemas.context(for: project))
+        let now = clocks.clock(for: project).now()
+        return try store.users.skanValues(installID: installID, now: now, skan: try outbound.skanContext(skanSchemas, project: project, at: now))
     }
 
     public func updateInstall(_ installID: String, pushToken: String? = nil, integrations: String? = nil,
@@ -63,7 +65,8 @@ public struct ActivityService: Sendable {
                  "currency": payment.currency]
             })
         store.users.capturePayment(payment, projectID: project.id, installID: install.id, now: now,
-                                   skan: skanSchemas.context(for: project), notify: notify, delivery: delivery, completion: completion)
+                                   skan: try outbound.skanContext(skanSchemas, project: project, at: now), notify: notify,
+                                   delivery: delivery, completion: completion)
     }
 
     /// Removes the user's payments on the install (one, when `paymentID` is given); how many.

@@ -22,7 +22,7 @@ public struct InstallService: Sendable {
             data: { outcome, facts in WebhookEvents.install(outcome, project: project, facts: facts) })
         store.installs.report(report, policy: policy ?? MatchingPolicy(project: project.settings),
                               installID: TimeOrderedID.secure(at: report.signals.time),
-                              skan: conversionValues ? skanSchemas.context(for: project) : nil,
+                              skan: conversionValues ? try outbound.skanContext(skanSchemas, project: project, at: report.signals.time) : nil,
                               notify: notify, delivery: delivery, completion: completion)
     }
 

@@ -43,6 +43,18 @@ struct OutboundMessages: Sendable {
         }
     }
 
+    /// The project's SKAN context, with a `skan.updated` notifier when an endpoint wants it.
+    func skanContext(_ schemas: SKANSchemaCache, project: Project, at time: Timestamp) throws -> SKANStore.Context? {
+        guard var context = schemas.context(for: project) else { return nil }
+        context.notify = try notifier(.skanUpdated, trigger: nil, projectID: project.id, at: time) { (change: SKANStore.SKANChange, _) in
+            ["install_id": .string(change.installID), "window": .number(Double(change.window)),
+             "fine_conversion_value": change.fine.map { .number(Double($0)) } ?? .null,
+             "coarse_conversion_value": change.coarse.map { .string($0.rawValue) } ?? .null,
+             "lock_postback": .bool(change.locked)]
+        }
+        return context
+    }
+
     /// The macros every fact of an install fills.
     static func values(_ facts: InstallFacts, at time: Timestamp) -> [String: String] {
         var values: [String: String] = ["install_id": facts.installID, "timestamp": String(time.milliseconds / 1000)]

@@ -9,7 +9,21 @@ public enum SKANStore {
     /// What evaluation needs of the project.
     public struct Context: Sendable {
         public var schema: SKANSchema
-        public init(schema: SKANSchema) { self.schema = schema }
+        /// The outbox jobs of a change of a window's values (`skan.updated`), written in the same transaction.
+        public var notify: Notifier<SKANChange>?
+        public init(schema: SKANSchema, notify: Notifier<SKANChange>? = nil) {
+            self.schema = schema
+            self.notify = notify
+        }
+    }
+
+    /// A window whose stored values changed.
+    public struct SKANChange: Sendable, Equatable {
+        public var installID: String
+        public var window: Int
+        public var fine: Int?
+        public var coarse: SKANSchema.Coarse?
+        public var locked: Bool
     }
 
     /// Evaluates at `now` and stores the state; nil when no SKAN keys are due.
@@ -43,6 +57,9 @@ public enum SKANStore {
                 ON CONFLICT (install_id, window) DO UPDATE SET fine = excluded.fine, coarse = excluded.coarse,
                     locked = excluded.locked, updated_at = excluded.updated_at
                 """, installID, window, value.fine, value.coarse?.rawValue, value.locked, now.milliseconds)
+            try OutboxRepository.notify(context.notify, SKANChange(installID: installID, window: window, fine: value.fine,
+                                                                   coarse: value.coarse, locked: value.locked),
+                                        installID: installID, connection)
         }
         return outcome.values
     }

@@ -208,3 +208,21 @@ import TestSupport
         #expect(try store.claimDue(now: now.adding(seconds: 61), leaseUntil: now.adding(seconds: 121), limit: 10).map(\.message.id) == ["job-1"])
     }
 }
+
+@Suite struct SKANWebhookTests {
+    @Test func aChangeOfConversionValuesIsSentAsSkanUpdated() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"skan":\#(skanSchemaJSON)}"#).status == 200)
+        _ = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["skan.updated"]}"#)
+        app.startOutbox()
+        _ = try app.client("init", body("init", token: token))
+        _ = try app.client("trigger", body("trigger", token: token))  // signup: fine 0 → 8, coarse low → medium
+        let got = receiver.wait(for: 2)
+        let updates = got.compactMap { $0.json }.filter { $0["type"] as? String == "skan.updated" }.compactMap { $0["data"] as? [String: Any] }
+        #expect(updates.count == 2)
+        #expect(Set(updates.map { "\($0["fine_conversion_value"] ?? "")/\($0["coarse_conversion_value"] ?? "")" }) == ["0/low", "8/medium"])
+        #expect(updates.allSatisfy { $0["window"] as? Int == 1 && $0["lock_postback"] as? Bool == false })
+    }
+}
