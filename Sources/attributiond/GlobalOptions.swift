@@ -26,7 +26,8 @@ struct GlobalOptions: ParsableArguments {
 
     /// The application layer over the configured database (the commands that read or change data).
     func openApp(_ configuration: ServerConfiguration) throws -> AppServices {
-        AppServices(store: SQLiteStore(database: try openDatabase(configuration)))
+        AppServices(store: SQLiteStore(database: try openDatabase(configuration)),
+                    outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses))
     }
 
     func openDatabase(_ configuration: ServerConfiguration) throws -> Database {
