@@ -52,6 +52,8 @@ let package = Package(
                           swiftSettings: strictSettings),
         .executableTarget(name: "match-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/MatchBench",
                           swiftSettings: strictSettings),
+        .executableTarget(name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution"], path: "Benchmarks/OutboxBench",
+                          swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution"], swiftSettings: strictSettings),
