@@ -22,6 +22,9 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
+        // libcurl for outbound requests (webhooks, postbacks): chosen over URLSession by measurement (docs/outbound.md).
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // Tuning of the system SQLite: a page-cache wrapper (no needless full-cache walk at commits)
         // and a VFS that gathers WAL frames into large writes.
         .target(name: "CSQLiteTuning", dependencies: ["CSQLite"]),
@@ -36,7 +39,7 @@ let package = Package(
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         // The application layer: use cases, caches, project clocks (no HTTP, no SQL).
-        .target(name: "App", dependencies: ["Store", "Attribution"], swiftSettings: strictSettings),
+        .target(name: "App", dependencies: ["Store", "Attribution", "CCurl"], swiftSettings: strictSettings),
         .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution"], swiftSettings: strictSettings),
         // `attributiond simulate`: populations run through the real application in process.
         .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution"], swiftSettings: strictSettings),

@@ -8,7 +8,7 @@ import Store
 // Webhook deliveries per second, one node, to a fast receiver on loopback (our own HTTP server
 // answering 200 at once on its event loop).
 //
-//   outbox-bench [--jobs 20000] [--rounds 3] [--per-host 4] [--concurrency 32]
+//   outbox-bench [--jobs 20000] [--rounds 3] [--per-host 8] [--concurrency 32]
 //       Queues N webhook jobs in a temporary database, starts the delivery worker, and times
 //       until every job is recorded as delivered; prints deliveries/s per round and the median.
 
@@ -20,10 +20,11 @@ func option(_ name: String) -> String? {
 
 let jobs = Int(option("--jobs") ?? "") ?? 20_000
 let rounds = Int(option("--rounds") ?? "") ?? 3
-let perHost = Int(option("--per-host") ?? "") ?? 4
+let perHost = Int(option("--per-host") ?? "") ?? 8
 let concurrency = Int(option("--concurrency") ?? "") ?? 32
-/// `--transport none`: answers 200 without a request, to see what the worker and store cost alone.
-let transportName = option("--transport") ?? "urlsession"
+/// `--transport curl` (the server's), `urlsession` (the rejected one), or `none`: answers 200
+/// without a request, to see what the worker and store cost alone.
+let transportName = option("--transport") ?? "curl"
 
 struct InstantTransport: OutboundTransport {
     func send(_ request: OutboundRequest, completion: @escaping @Sendable (Result<OutboundResponse, any Error>) -> Void) {
@@ -56,14 +57,19 @@ for round in 1...rounds {
     settings.perHost = perHost
     settings.concurrency = concurrency
     settings.pollSeconds = 0.01
-    let transport = URLSessionTransport()
-    let worker = app.makeOutboxWorker(transport: transportName == "none" ? InstantTransport() : transport, settings: settings)
+    let transport: any OutboundTransport = switch transportName {
+    case "none": InstantTransport()
+    case "urlsession": URLSessionTransport()
+    default: app.makeTransport()
+    }
+    let worker = app.makeOutboxWorker(transport: transport, settings: settings)
     let started = DispatchTime.now().uptimeNanoseconds
     worker.start()
     while (try store.outbox.backlog().first { $0.status == .pending }?.count ?? 0) > 0 { usleep(20_000) }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     worker.stop(drainSeconds: 5)
-    transport.shutdown()
+    (transport as? CurlTransport)?.shutdown()
+    (transport as? URLSessionTransport)?.shutdown()
     let failed = try store.outbox.backlog().first { $0.status == .failed }?.count ?? 0
     let rate = Double(jobs) / seconds
     rates.append(rate)

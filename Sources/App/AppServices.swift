@@ -64,10 +64,16 @@ public final class AppServices: Sendable {
         postbacks = PostbackService(store: store, clock: clock, policy: outboundPolicy)
     }
 
+    /// The transport outbound requests take, under this server's address policy.
+    public func makeTransport(totalTimeout: Double = 15) -> CurlTransport {
+        CurlTransport(connectTimeout: min(5, totalTimeout), totalTimeout: totalTimeout,
+                      allowPrivateAddresses: outboundPolicy.allowPrivateAddresses)
+    }
+
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.
     public func makeOutboxWorker(transport: any OutboundTransport, settings: OutboxWorker.Settings = OutboxWorker.Settings()) -> OutboxWorker {
         let store = self.store, endpoints = webhookEndpoints
-        let worker = OutboxWorker(store: store, transport: transport, policy: outboundPolicy, clock: clock, settings: settings,
+        let worker = OutboxWorker(store: store, transport: transport, clock: clock, settings: settings,
                                   counters: deliveryCounters) { id, projectID in
             try endpoints.values(projectID: projectID).first { $0.id == id }
         }

@@ -149,7 +149,7 @@ struct Serve: ParsableCommand {
                 "host": URLComponents(string: job.targetURL)?.host ?? "", "attempts": String(attempts), "error": error,
             ])
         }
-        let outboxTransport = URLSessionTransport(progressTimeout: min(5, requestTimeout), totalTimeout: requestTimeout)
+        let outboxTransport = services.app.makeTransport(totalTimeout: requestTimeout)
         let outbox = services.app.makeOutboxWorker(transport: outboxTransport, settings: outboxSettings)
         outbox.start()
         // After listening, so a large links table never delays start-up.

@@ -48,15 +48,18 @@ final class TestApp: @unchecked Sendable {
         settings.pollSeconds = 0.05
         settings.userAgent = "attributiond/test"
         settings.onFinalFailure = onFinalFailure
-        let transport = URLSessionTransport(progressTimeout: min(5, timeout), totalTimeout: timeout)
+        let transport = services.app.makeTransport(totalTimeout: timeout)
         let worker = services.app.makeOutboxWorker(transport: transport, settings: settings)
         worker.start()
-        workers.append(worker)
+        workers.append((worker, transport))
         return worker
     }
 
     deinit {
-        for worker in workers.all { worker.stop(drainSeconds: 2) }
+        for (worker, transport) in workers.all {
+            worker.stop(drainSeconds: 2)
+            transport.shutdown()
+        }
         server.shutdownAndWait()
         try? FileManager.default.removeItem(at: folder)
     }
@@ -118,9 +121,9 @@ final class TestApp: @unchecked Sendable {
 
 final class LockedWorkers: @unchecked Sendable {
     private let lock = NSLock()
-    private var items: [OutboxWorker] = []
-    func append(_ item: OutboxWorker) { lock.withLock { items.append(item) } }
-    var all: [OutboxWorker] { lock.withLock { items } }
+    private var items: [(OutboxWorker, CurlTransport)] = []
+    func append(_ item: (OutboxWorker, CurlTransport)) { lock.withLock { items.append(item) } }
+    var all: [(OutboxWorker, CurlTransport)] { lock.withLock { items } }
 }
 
 /// Strings appended from any thread (what a server reported), read by the test.

@@ -14,19 +14,26 @@ public struct OutboundAddressPolicy: Sendable {
         self.allowPrivateAddresses = allowPrivateAddresses
     }
 
-    /// Why `url` may not be a target, or nil. Resolves the host.
+    /// Why `url` may not be a target, or nil. Resolves the host (when an endpoint or template is
+    /// saved; every connection is checked again by the transport, after its own DNS lookup).
     public func refusal(for url: String) -> String? {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty else {
-            return "must be an absolute http or https URL"
-        }
-        if components.user != nil || components.password != nil { return "must not carry credentials" }
-        guard !allowPrivateAddresses else { return nil }
+        if let refusal = Self.syntaxRefusal(for: url) { return refusal }
+        guard !allowPrivateAddresses, let host = URLComponents(string: url)?.host else { return nil }
         let addresses = Self.resolve(host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host)
         guard !addresses.isEmpty else { return "host '\(host)' does not resolve" }
         if let blocked = addresses.first(where: Self.isInternal) {
             return "host '\(host)' resolves to \(Self.describe(blocked)), a private or local address (set outbound.allow_private_addresses to allow)"
         }
+        return nil
+    }
+
+    /// Why `url` is not an absolute http(s) URL without credentials, or nil (no DNS).
+    public static func syntaxRefusal(for url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty else {
+            return "must be an absolute http or https URL"
+        }
+        if components.user != nil || components.password != nil { return "must not carry credentials" }
         return nil
     }
 

@@ -13,7 +13,7 @@ public final class OutboxWorker: @unchecked Sendable {
         public var schedule = DeliverySchedule.standard
         /// Jobs in flight at once, over all hosts.
         public var concurrency = 32
-        public var perHost = 4
+        public var perHost = 8
         /// Longer than the longest attempt (the transport's total timeout, 15 s by default).
         public var leaseSeconds: Int64 = 20
         /// How often due jobs are looked for when nothing wakes the worker.
@@ -29,7 +29,6 @@ public final class OutboxWorker: @unchecked Sendable {
 
     private let store: any StoreBackend
     private let transport: any OutboundTransport
-    private let policy: OutboundAddressPolicy
     private let clock: any Clock
     private let settings: Settings
     private let lookupEndpoint: @Sendable (_ id: String, _ projectID: String) throws -> WebhookEndpoint?
@@ -44,11 +43,10 @@ public final class OutboxWorker: @unchecked Sendable {
     private var waiting: [OutboxJob] = []
     private var inFlight = 0
 
-    init(store: any StoreBackend, transport: any OutboundTransport, policy: OutboundAddressPolicy, clock: any Clock,
+    init(store: any StoreBackend, transport: any OutboundTransport, clock: any Clock,
          settings: Settings, counters: DeliveryCounters, endpoint: @escaping @Sendable (String, String) throws -> WebhookEndpoint?) {
         self.store = store
         self.transport = transport
-        self.policy = policy
         self.clock = clock
         self.settings = settings
         self.counters = counters
@@ -136,31 +134,39 @@ public final class OutboxWorker: @unchecked Sendable {
         lock.unlock()
         for (job, host) in ready {
             counters.inFlight.add(1, ordering: .relaxed)
-            deliver(job) { [self] in
+            // The host's slot is free as soon as the receiver answered; the job counts as in
+            // flight until its attempt is recorded (a stop waits for that).
+            let answered: @Sendable () -> Void = { [self] in
                 counters.inFlight.subtract(1, ordering: .relaxed)
                 lock.lock()
                 inFlightByHost[host, default: 1] -= 1
                 if inFlightByHost[host] == 0 { inFlightByHost[host] = nil }
-                inFlight -= 1
                 wakeRequested = true
+                lock.broadcast()
+                lock.unlock()
+            }
+            deliver(job, answered: answered) { [self] in
+                lock.lock()
+                inFlight -= 1
                 lock.broadcast()
                 lock.unlock()
             }
         }
     }
 
-    private func deliver(_ job: OutboxJob, done: @escaping @Sendable () -> Void) {
+    private func deliver(_ job: OutboxJob, answered: @escaping @Sendable () -> Void, done: @escaping @Sendable () -> Void) {
         let message = job.message
         let request: OutboundRequest
         switch prepare(message) {
         case .success(let prepared): request = prepared
         case .failure(let refusal):
-            record(.failed(statusCode: nil, error: refusal.reason, response: nil), job: job)
-            return done()
+            answered()
+            return record(.failed(statusCode: nil, error: refusal.reason, response: nil), job: job, then: done)
         }
-        if let refusal = policy.refusal(for: request.url) {
-            record(.failed(statusCode: nil, error: "refused: \(refusal)", response: nil), job: job)
-            return done()
+        // The address itself is checked by the transport when it connects (after DNS).
+        if let refusal = OutboundAddressPolicy.syntaxRefusal(for: request.url) {
+            answered()
+            return record(.failed(statusCode: nil, error: "refused: url \(refusal)", response: nil), job: job, then: done)
         }
         let started = DispatchTime.now().uptimeNanoseconds
         transport.send(request) { [self] result in
@@ -168,36 +174,40 @@ public final class OutboxWorker: @unchecked Sendable {
             let attempts = job.attempts + 1
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             counters.recordAttempt(kind: message.kind, statusCode: try? result.get().statusCode, seconds: seconds)
+            answered()
             switch result {
             case .success(let response) where (200..<300).contains(response.statusCode):
-                record(.delivered(statusCode: response.statusCode, response: response.bodyPrefix), job: job)
+                record(.delivered(statusCode: response.statusCode, response: response.bodyPrefix), job: job, then: done)
             case .success(let response) where response.statusCode == 410 && message.kind == "webhook":
-                record(.failed(statusCode: 410, error: "the receiver answered 410 Gone: endpoint disabled", response: response.bodyPrefix), job: job)
                 if let id = message.targetID { try? store.outbox.disableEndpoint(id: id, reason: "410 Gone", now: now) }
+                record(.failed(statusCode: 410, error: "the receiver answered 410 Gone: endpoint disabled", response: response.bodyPrefix),
+                       job: job, then: done)
             case .success(let response):
                 let retryAfter = DeliverySchedule.retryAfterSeconds(response.headers["retry-after"], now: now)
                 retryOrFail(job, attempts: attempts, now: now, retryAfter: retryAfter, statusCode: response.statusCode,
-                            error: "HTTP \(response.statusCode)", response: response.bodyPrefix)
+                            error: "HTTP \(response.statusCode)", response: response.bodyPrefix, then: done)
+            case .failure(let error as OutboundAddressRefused):
+                record(.failed(statusCode: nil, error: error.description, response: nil), job: job, then: done)
             case .failure(let error):
                 retryOrFail(job, attempts: attempts, now: now, retryAfter: nil, statusCode: nil,
-                            error: String(describing: error).prefix(characters: 512), response: nil)
+                            error: String(describing: error).prefix(characters: 512), response: nil, then: done)
             }
-            done()
         }
     }
 
     private func retryOrFail(_ job: OutboxJob, attempts: Int, now: Timestamp, retryAfter: Double?, statusCode: Int?,
-                             error: String, response: String?) {
+                             error: String, response: String?, then done: @escaping @Sendable () -> Void) {
         if let next = settings.schedule.nextAttempt(afterAttempts: attempts, now: now, retryAfterSeconds: retryAfter) {
-            record(.retry(at: next, statusCode: statusCode, error: error, response: response), job: job)
+            record(.retry(at: next, statusCode: statusCode, error: error, response: response), job: job, then: done)
         } else {
-            record(.failed(statusCode: statusCode, error: error, response: response), job: job)
+            record(.failed(statusCode: statusCode, error: error, response: response), job: job, then: done)
         }
     }
 
-    private func record(_ outcome: DeliveryOutcome, job: OutboxJob) {
+    /// Records the attempt (queued: concurrent attempts commit together), then calls `done`.
+    private func record(_ outcome: DeliveryOutcome, job: OutboxJob, then done: @escaping @Sendable () -> Void) {
         if case .failed(_, let error, _) = outcome { settings.onFinalFailure(job.message, job.attempts + 1, error ?? "failed") }
-        try? store.outbox.record(outcome, jobID: job.message.id, now: clock.now())
+        store.outbox.record(outcome, jobID: job.message.id, now: clock.now()) { _ in done() }
     }
 
     struct Refusal: Error { let reason: String }

@@ -116,7 +116,8 @@ public protocol OutboxStore: Sendable {
     /// Lets go of leases without an attempt (jobs claimed but not sent when the worker stops).
     func release(jobIDs: [String]) throws
     /// Records an attempt and lets go of the lease.
-    func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp) throws
+    /// `completion` runs once it is committed (queued writes commit together).
+    func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp, completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
     func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob]
     /// Makes a job due again now (attempts start over); false when there is no such job.
     func replay(jobID: String, projectID: String, now: Timestamp) throws -> Bool

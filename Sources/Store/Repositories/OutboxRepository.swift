@@ -163,8 +163,9 @@ public struct OutboxRepository: OutboxStore {
         }
     }
 
-    public func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp) throws {
-        try database.writeAndWait { connection in
+    public func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp,
+                       completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        database.write({ connection in
             switch outcome {
             case .delivered(let code, let response):
                 try connection.run("""
@@ -182,7 +183,7 @@ public struct OutboxRepository: OutboxStore {
                         last_error = ?, last_response = ? WHERE id = ?
                     """, code, error, response, jobID)
             }
-        }
+        }, completion: completion)
     }
 
     public func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob] {

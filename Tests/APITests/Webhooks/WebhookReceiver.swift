@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HTTP
 
@@ -27,9 +28,16 @@ final class WebhookReceiver: @unchecked Sendable {
         script = answers
         var router = RouterBuilder()
         let box = Box()
-        let handler = RouteHandler.sync { request in
-            guard let receiver = box.receiver else { return HTTPResponse(status: .serviceUnavailable) }
-            return receiver.answer(request)
+        // Deferred, so that a stalled answer holds no thread (the handler pool is shared by every
+        // server of the test process).
+        let handler = RouteHandler.deferred { request, done in
+            guard let receiver = box.receiver else { return done(.success(HTTPResponse(status: .serviceUnavailable))) }
+            let (wait, response) = receiver.answer(request)
+            if wait > 0 {
+                DispatchQueue.global().asyncAfter(deadline: .now() + wait) { done(.success(response)) }
+            } else {
+                done(.success(response))
+            }
         }
         router.on(.post, "/hook", handler)
         router.on(.get, "/postback", handler)
@@ -44,18 +52,15 @@ final class WebhookReceiver: @unchecked Sendable {
 
     private final class Box: @unchecked Sendable { weak var receiver: WebhookReceiver? }
 
-    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+    /// Records the request; returns how long to wait and what to answer.
+    private func answer(_ request: HTTPRequest) -> (Double, HTTPResponse) {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.lowercased()] = field.value }
-        let wait = lock.withLock {
-            received.append(Received(method: "\(request.method)", target: request.target, headers: headers, body: request.body))
-            return stall
-        }
-        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
         return lock.withLock {
-            guard !script.isEmpty else { return HTTPResponse(status: .ok, body: Array("thanks".utf8)) }
+            received.append(Received(method: "\(request.method)", target: request.target, headers: headers, body: request.body))
+            guard !script.isEmpty else { return (stall, HTTPResponse(status: .ok, body: Array("thanks".utf8))) }
             let next = script.removeFirst()
-            return HTTPResponse(status: next.status, headers: next.headers, body: Array("answer \(next.status.code)".utf8))
+            return (stall, HTTPResponse(status: next.status, headers: next.headers, body: Array("answer \(next.status.code)".utf8)))
         }
     }
 
