@@ -8,9 +8,11 @@ import Store
 // Webhook deliveries per second, one node, to a fast receiver on loopback (our own HTTP server
 // answering 200 at once on its event loop).
 //
-//   outbox-bench [--jobs 20000] [--rounds 3] [--per-host 8] [--concurrency 32]
+//   outbox-bench [--jobs 20000] [--rounds 3] [--per-host 8] [--concurrency 32] [--transport curl|urlsession|none]
 //       Queues N webhook jobs in a temporary database, starts the delivery worker, and times
 //       until every job is recorded as delivered; prints deliveries/s per round and the median.
+//   outbox-bench receive --port P
+//       Only the receiver, until killed (scripts/bench's webhook A/B points a server at it).
 
 func option(_ name: String) -> String? {
     let arguments = CommandLine.arguments
@@ -34,8 +36,13 @@ struct InstantTransport: OutboundTransport {
 
 var router = RouterBuilder()
 router.on(.post, "/hook", .inline { _ in HTTPResponse(status: .noContent) })
-let receiver = HTTPServer(host: "127.0.0.1", port: 0, responder: router.build())
+let receiverPort = CommandLine.arguments.dropFirst().first == "receive" ? UInt16(option("--port") ?? "") ?? 18199 : 0
+let receiver = HTTPServer(host: "127.0.0.1", port: receiverPort, responder: router.build())
 try receiver.start()
+if CommandLine.arguments.dropFirst().first == "receive" {
+    print("receiving on 127.0.0.1:\(receiver.port)")
+    while true { sleep(3600) }
+}
 
 var rates: [Double] = []
 for round in 1...rounds {
