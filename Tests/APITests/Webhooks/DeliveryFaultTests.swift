@@ -4,7 +4,8 @@ import Testing
 @testable import API
 @testable import App
 import HTTP
-import Store
+@_spi(StoreInternals) import Store
+import Attribution
 import TestSupport
 
 /// Receivers that are slow, absent or killed mid-delivery: retried or failed as specified, and
@@ -103,5 +104,54 @@ import TestSupport
         #expect(idsByInstall.values.allSatisfy { $0.count == 1 }, "a repeat must carry the first attempt's webhook-id")
         #expect(second.terminateAndWait() == 0)
         withExtendedLifetime(first) {}  // its folder holds the second server's database
+    }
+}
+
+@Suite struct OutboxLifecycleTests {
+    /// SIGTERM while a delivery is under way: the server waits for its answer (within the drain
+    /// time), records it, and exits 0; nothing is left leased.
+    @Test func aDrainingServerFinishesTheDeliveryUnderWay() throws {
+        let receiver = try WebhookReceiver()
+        receiver.stall(1)
+        let adminKey = "outbox-admin-key-0123456789"
+        let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true"])
+        func send(_ path: String, _ json: String, admin: Bool = true) throws -> TestResponse? {
+            let client = try RawClient(port: server.port, receiveTimeout: 10)
+            let auth = admin ? "Authorization: Bearer \(adminKey)\r\n" : ""
+            client.send("POST \(path) HTTP/1.1\r\nHost: t\r\n\(auth)Content-Length: \(json.utf8.count)\r\n\r\n\(json)")
+            return client.readResponse()
+        }
+        let project = try #require(try send("/admin/v1/projects", #"{"name":"Shop"}"#)?.json)
+        let projectID = try #require(project["id"] as? String), token = try #require(project["token"] as? String)
+        #expect(try send("/admin/v1/projects/\(projectID)/webhooks", #"{"url":"\#(receiver.url)"}"#)?.status == 201)
+        #expect(try send("/api/client/init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"d-1"}"#, admin: false)?.status == 200)
+        _ = receiver.wait(for: 1)  // the delivery is hanging in the receiver
+        #expect(server.terminateAndWait() == 0)
+        let connection = try SQLiteConnection(path: server.databasePath, mode: .readOnly)
+        let row = try connection.queryOne("SELECT status, attempts, lease_until FROM outbox_jobs") {
+            "\($0.string(0)) \($0.int(1)) \($0.optionalInt(2).map(String.init) ?? "-")"
+        }
+        #expect(row == "delivered 1 -")
+    }
+
+    @Test func deliveredJobsArePrunedAfterTheRetentionTime() throws {
+        let app = try TestApp()
+        let (projectID, _) = try app.linkrunnerProject()
+        let outbox = app.store.outbox
+        let old = Timestamp(milliseconds: 1_000_000), now = Timestamp(milliseconds: 1_000_000 + 8 * 86_400_000)
+        let messages = ["a", "b", "c"].map {
+            OutboxMessage(id: "job-\($0)", projectID: projectID, kind: "webhook", targetID: nil, targetURL: "https://example.com/",
+                          eventID: "msg_\($0)", eventType: "install.created", payload: "{}", createdAt: old)
+        }
+        try outbox.enqueue(messages)
+        let claimed = try outbox.claimDue(now: old, leaseUntil: old.adding(seconds: 20), limit: 10)
+        #expect(claimed.count == 3)
+        let done = DispatchSemaphore(value: 0)
+        outbox.record(.delivered(statusCode: 200, response: nil), jobID: "job-a", now: old) { _ in done.signal() }
+        outbox.record(.delivered(statusCode: 200, response: nil), jobID: "job-b", now: now) { _ in done.signal() }
+        outbox.record(.failed(statusCode: 500, error: "HTTP 500", response: nil), jobID: "job-c", now: old) { _ in done.signal() }
+        for _ in 0..<3 { done.wait() }
+        #expect(try outbox.pruneDelivered(before: now.adding(seconds: -7 * 86_400)) == 1)
+        #expect(Set(try outbox.jobs(projectID: projectID, status: nil, kind: nil, since: nil, limit: 10).map(\.message.id)) == ["job-b", "job-c"])
     }
 }
