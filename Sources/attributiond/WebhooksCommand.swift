@@ -33,7 +33,7 @@ struct WebhooksCommand: ParsableCommand {
         do {
             return try body()
         } catch let error as AppError {
-            FileHandleOutput.standardError("webhooks: \(error.message)")
+            FileHandleOutput.standardError("\(CommandLine.arguments.dropFirst().first ?? "attributiond"): \(error.message)")
             if case .invalid = error { throw ExitCode(2) }
             throw ExitCode.failure
         }

@@ -36,5 +36,16 @@ import TestSupport
         #expect((try JSONSerialization.jsonObject(with: Data(rotated.stdout.utf8)) as? [String: String])?["secret"] != secret)
         #expect(try run(["webhooks", "delete", id, "--project", project, "--db", db]).status == 0)
         #expect(try run(["webhooks", "delete", id, "--project", project, "--db", db]).status == 1)
+
+        let badMacro = try run(["postbacks", "create", "--project", project, "--network", "tune", "--trigger", "install",
+                                "--url", "https://n.go2cloud.org/aff_lsr?transaction_id={clickid}", "--db", db])
+        #expect(badMacro.status == 2 && badMacro.stderr.contains("postbacks: url: unknown macro {clickid}"), "\(badMacro.stderr)")
+        let template = try run(["postbacks", "create", "--project", project, "--network", "tune", "--trigger", "install",
+                                "--url", "https://n.go2cloud.org/aff_lsr?transaction_id={network_click_id}", "--json", "--db", db],
+                               environment: ["ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true"])
+        #expect(template.status == 0, "\(template.stderr)")
+        let templateID = try #require((try JSONSerialization.jsonObject(with: Data(template.stdout.utf8)) as? [String: String])?["id"])
+        #expect(try run(["postbacks", "list", "--project", project, "--db", db]).stdout.contains(templateID))
+        #expect(try run(["postbacks", "delete", templateID, "--project", project, "--db", db]).status == 0)
     }
 }
