@@ -59,7 +59,7 @@ public final class AppServices: Sendable {
         installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         clicks = ClickService(store: store, clocks: clocks)
-        reports = ReportService(store: store, skanSchemas: skanSchemas, clocks: clocks)
+        reports = ReportService(store: store)
         webhooks = WebhookService(store: store, clock: clock, policy: outboundPolicy)
         postbacks = PostbackService(store: store, clock: clock, policy: outboundPolicy)
     }

@@ -151,7 +151,8 @@ struct Serve: ParsableCommand {
         }
         let outboxTransport = services.app.makeTransport(totalTimeout: requestTimeout)
         let outbox = services.app.makeOutboxWorker(transport: outboxTransport, settings: outboxSettings)
-        outbox.start()
+        // A node may take requests and write jobs without delivering them (another node does).
+        if configuration.outbound.deliver { outbox.start() }
         // After listening, so a large links table never delays start-up.
         DispatchQueue.global(qos: .utility).async { Self.reportRefusedStoredValues(services) }
         stopped.wait()

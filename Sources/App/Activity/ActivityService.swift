@@ -16,9 +16,12 @@ public struct ActivityService: Sendable {
     public func recordEvent(_ event: EventRecord, project: Project?, conversionValues: Bool, delivery: DatabaseWriter.Delivery?,
                             completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) throws {
         let skan = conversionValues ? try project.flatMap { try outbound.skanContext(skanSchemas, project: $0, at: event.receivedAt) } : nil
+        // Parsed here, and only when someone listens: the notifier runs on the writer.
+        let fields = try outbound.listens(.eventCreated, trigger: event.name, projectID: event.projectID)
+            ? WebhookEvents.eventFields(event) : [:]
         let notify: Notifier<StoredEvent>? = try outbound.notifier(
             .eventCreated, trigger: event.name, projectID: event.projectID, at: event.receivedAt,
-            data: { stored, _ in WebhookEvents.event(event, stored: stored) },
+            data: { stored, _ in WebhookEvents.event(fields, stored: stored) },
             values: { stored in
                 var values = ["event_name": event.name, "event_id": stored.eventID]
                 if let revenue = event.revenue { values["revenue"] = PostbackMacros.number(revenue) }
@@ -35,7 +38,7 @@ public struct ActivityService: Sendable {
         let now = clocks.clock(for: project).now()
         let notify: Notifier<UserProfile>? = try outbound.notifier(
             .userIdentified, trigger: nil, projectID: project.id, at: now,
-            data: { user, facts in WebhookEvents.user(user, installID: facts.installID) })
+            data: { user, install in WebhookEvents.user(user, installID: install.installID) })
         return try store.users.saveUser(user, projectID: project.id, installID: install.id, now: now,
                                         signupEvent: signupEvent, skan: try outbound.skanContext(skanSchemas, project: project, at: now),
                                         notify: notify)
@@ -59,7 +62,7 @@ public struct ActivityService: Sendable {
         let now = clocks.clock(for: project).now()
         let notify: Notifier<PaymentRecord>? = try outbound.notifier(
             .paymentCaptured, trigger: "payment", projectID: project.id, at: now,
-            data: { payment, facts in WebhookEvents.payment(payment, installID: facts.installID) },
+            data: { payment, install in WebhookEvents.payment(payment, installID: install.installID) },
             values: { payment in
                 ["event_name": "payment", "event_id": payment.paymentID, "revenue": PostbackMacros.number(payment.amount),
                  "currency": payment.currency]
@@ -74,8 +77,8 @@ public struct ActivityService: Sendable {
         let now = clocks.clock(for: project).now()
         let notify: Notifier<Int>? = try outbound.notifier(
             .paymentRemoved, trigger: nil, projectID: project.id, at: now,
-            data: { removed, facts in
-                ["install_id": .string(facts.installID), "user_id": .string(userID),
+            data: { removed, install in
+                ["install_id": .string(install.installID), "user_id": .string(userID),
                  "payment_id": paymentID.map(JSONValue.string) ?? .null, "removed": .number(Double(removed))]
             })
         return try store.users.removePayments(projectID: project.id, installID: install.id, userID: userID, paymentID: paymentID,

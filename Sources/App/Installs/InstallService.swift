@@ -19,7 +19,11 @@ public struct InstallService: Sendable {
                        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) throws {
         let notify: Notifier<InstallOutcome>? = try outbound.notifier(
             .installCreated, trigger: "install", projectID: project.id, at: report.signals.time,
-            data: { outcome, facts in WebhookEvents.install(outcome, project: project, facts: facts) })
+            data: { outcome, install in
+                // Only an attributed install has a click whose network id is worth a read.
+                let network = outcome.install.match.attributed ? (try? install.facts())??.click?.networkClickID : nil
+                return WebhookEvents.install(outcome, project: project, networkClickID: network)
+            })
         store.installs.report(report, policy: policy ?? MatchingPolicy(project: project.settings),
                               installID: TimeOrderedID.secure(at: report.signals.time),
                               skan: conversionValues ? try outbound.skanContext(skanSchemas, project: project, at: report.signals.time) : nil,

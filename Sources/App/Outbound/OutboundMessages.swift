@@ -19,20 +19,25 @@ struct OutboundMessages: Sendable {
         try templates.values(projectID: projectID).filter { $0.enabled && $0.trigger == trigger }
     }
 
+    /// Whether an endpoint wants `type` or a template has `trigger`.
+    func listens(_ type: WebhookEventType, trigger: String?, projectID: String) throws -> Bool {
+        try !subscribers(of: type, projectID: projectID).isEmpty || !(trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []).isEmpty
+    }
+
     /// The notifier for `fact`s of one project, or nil when nothing listens.
     /// - Parameters:
     ///   - trigger: the postback trigger of the fact (`install`, `payment`, an event name); nil: none.
     ///   - data: the webhook's `data`.
     ///   - values: the postback macros only the fact knows (event name and id, revenue, currency).
     func notifier<Fact>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
-                        data: @escaping @Sendable (Fact, InstallFacts) -> [String: JSONValue],
+                        data: @escaping @Sendable (Fact, InstallFactsSource) -> [String: JSONValue],
                         values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
         let subscribers = try subscribers(of: type, projectID: projectID)
         let postbacks = try trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []
         guard !subscribers.isEmpty || !postbacks.isEmpty else { return nil }
-        return { @Sendable fact, facts in
-            var messages = WebhookEvents.messages(type, data: data(fact, facts), projectID: projectID, at: time, to: subscribers)
-            if let network = facts.click?.utm.source?.lowercased() {
+        return { @Sendable fact, install in
+            var messages = WebhookEvents.messages(type, data: data(fact, install), projectID: projectID, at: time, to: subscribers)
+            if !postbacks.isEmpty, let facts = try? install.facts(), let network = facts.click?.utm.source?.lowercased() {
                 let matching = postbacks.filter { $0.network.lowercased() == network }
                 if !matching.isEmpty {
                     let macroValues = Self.values(facts, at: time).merging(values(fact)) { _, own in own }

@@ -20,7 +20,7 @@ enum WebhookEvents {
 
     // MARK: Payloads (outbound.md, "Event types")
 
-    static func install(_ outcome: InstallOutcome, project: Project, facts: InstallFacts) -> [String: JSONValue] {
+    static func install(_ outcome: InstallOutcome, project: Project, networkClickID: NetworkClickID?) -> [String: JSONValue] {
         let install = outcome.install
         let match = install.match
         var attribution: [String: JSONValue] = [
@@ -37,7 +37,7 @@ enum WebhookEvents {
             attribution["short_code"] = .string(link.shortCode)
             attribution["utm"] = .object(target.utm.map.mapValues(JSONValue.string))
         }
-        if let network = facts.click?.networkClickID {
+        if let network = networkClickID {
             attribution["network_click_id"] = .object(["parameter": .string(network.parameter), "value": .string(network.value)])
         }
         return ["install_id": .string(install.id), "project_id": .string(project.id), "platform": optional(install.platform),
@@ -45,13 +45,22 @@ enum WebhookEvents {
                 "attribution": .object(attribution)]
     }
 
-    static func event(_ event: EventRecord, stored: StoredEvent) -> [String: JSONValue] {
+    /// What an event's webhook says before its transaction (the event's own fields and data,
+    /// parsed here, off the writer); `event(_:stored:)` adds what the transaction found.
+    static func eventFields(_ event: EventRecord) -> [String: JSONValue] {
         var data: [String: JSONValue] = [
-            "event_id": .string(stored.eventID), "install_id": .string(stored.installID), "name": .string(event.name),
-            "user_id": optional(stored.userID), "occurred_at": .string(event.occurredAt.iso8601),
+            "name": .string(event.name), "occurred_at": .string(event.occurredAt.iso8601),
             "revenue": event.revenue.map(JSONValue.number) ?? .null, "currency": optional(event.currency),
         ]
         if let text = event.data, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) { data["data"] = value }
+        return data
+    }
+
+    static func event(_ fields: [String: JSONValue], stored: StoredEvent) -> [String: JSONValue] {
+        var data = fields
+        data["event_id"] = .string(stored.eventID)
+        data["install_id"] = .string(stored.installID)
+        data["user_id"] = optional(stored.userID)
         return data
     }
 

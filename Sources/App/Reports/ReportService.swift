@@ -5,8 +5,6 @@ public import Store
 /// erasure of an install or a user.
 public struct ReportService: Sendable {
     let store: any StoreBackend
-    let skanSchemas: SKANSchemaCache
-    let clocks: ProjectClocks
 
     public func stats(project: Project, since: Timestamp, until: Timestamp) throws -> ProjectStats {
         try store.stats.stats(projectID: project.id, since: since, until: until, currency: project.settings.currency)

@@ -129,9 +129,30 @@ public protocol OutboxStore: Sendable {
     func backlog() throws -> [OutboxBacklog]
 }
 
-/// Builds the outbox jobs a fact causes, called inside the fact's transaction with what it wrote
-/// and the facts of its install (read in the same transaction, only when there is a notifier).
-public typealias Notifier<Fact> = @Sendable (Fact, InstallFacts) -> [OutboxMessage]
+/// Builds the outbox jobs a fact causes, called inside the fact's transaction (on the writer: it
+/// must be quick) with what it wrote and its install, whose facts are read only if asked for.
+public typealias Notifier<Fact> = @Sendable (Fact, InstallFactsSource) -> [OutboxMessage]
+
+/// An install's facts, read in the fact's transaction the first time they are asked for: webhooks
+/// about events and payments need the install's id only; postbacks and attributed installs need
+/// its click.
+public final class InstallFactsSource {
+    public let installID: String
+    private let read: () throws -> InstallFacts?
+    private var cached: InstallFacts??
+
+    public init(installID: String, read: @escaping () throws -> InstallFacts?) {
+        self.installID = installID
+        self.read = read
+    }
+
+    public func facts() throws -> InstallFacts? {
+        if let cached { return cached }
+        let facts = try read()
+        cached = .some(facts)
+        return facts
+    }
+}
 
 /// What outbound messages say about an install: its own fields, and the click it was attributed to.
 public struct InstallFacts: Sendable, Equatable {

@@ -95,8 +95,9 @@ public struct OutboxRepository: OutboxStore {
 
     /// Runs `notify` for a fact of the install and writes its jobs, on the fact's transaction.
     static func notify<Fact>(_ notify: Notifier<Fact>?, _ fact: Fact, installID: String, _ connection: SQLiteConnection) throws {
-        guard let notify, let facts = try installFacts(installID: installID, connection) else { return }
-        try insert(notify(fact, facts), connection)
+        guard let notify else { return }
+        let source = InstallFactsSource(installID: installID) { try installFacts(installID: installID, connection) }
+        try insert(notify(fact, source), connection)
     }
 
     /// The install's fields and its attributed click, in one read (the click by its unique id).

@@ -33,7 +33,7 @@ struct ServerConfiguration {
     var tls: (cert: String, key: String, port: UInt16)?
     /// Outbound requests (webhooks, postbacks): whether targets on private or local addresses are
     /// allowed, and how long delivered jobs are kept.
-    var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15)
+    var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15, deliver: true)
     /// Projects declared in the file, reconciled at start.
     var projects: [JSONValue] = []
     /// The file these settings came from, if any.
@@ -119,6 +119,7 @@ enum ConfigurationLoader {
             case "allow_private_addresses": configuration.outbound.allowPrivateAddresses = try bool(value, path)
             case "delivered_retention_hours": configuration.outbound.deliveredRetentionHours = try integer(value, path, 0...87_600)
             case "request_timeout_seconds": configuration.outbound.requestTimeoutSeconds = try integer(value, path, 1...60)
+            case "deliver": configuration.outbound.deliver = try bool(value, path)
             default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
             }
         }
@@ -168,6 +169,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_LOG_FILE": configuration.logFile = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_CLICK_RETENTION_HOURS": configuration.clickRetentionHours = try integer(.string(text), name, 0...87_600)
             case "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": configuration.outbound.allowPrivateAddresses = try bool(.string(text), name)
+            case "ATTRIBUTIOND_OUTBOUND_DELIVER": configuration.outbound.deliver = try bool(.string(text), name)
             case "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS":
                 configuration.outbound.requestTimeoutSeconds = try integer(.string(text), name, 1...60)
             case "ATTRIBUTIOND_RATE_LIMIT":

@@ -155,3 +155,35 @@ import TestSupport
         #expect(Set(try outbox.jobs(projectID: projectID, status: nil, kind: nil, since: nil, limit: 10).map(\.message.id)) == ["job-b", "job-c"])
     }
 }
+
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs the openssl command"))
+struct OutboundCertificateTests {
+    /// A receiver whose certificate no authority signed: the delivery is not made, and says why.
+    @Test func aCertificateThatIsNotTrustedIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        let receiver = try WebhookReceiver(tls: try TLSContext(certificatePath: cert, privateKeyPath: key))
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"}"#).status == 201)
+        app.startOutbox(waits: [], timeout: 5)  // no retries: the first failure is final
+        _ = try app.client("init", body("init", token: token))
+        var failed: [[String: Any]] = []
+        let deadline = Date().addingTimeInterval(8)
+        while failed.isEmpty && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            failed = try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=failed").json?["deliveries"] as? [[String: Any]] ?? []
+        }
+        #expect((failed.first?["last_error"] as? String)?.lowercased().contains("certificate") == true, "\(failed)")
+        #expect(receiver.all.isEmpty, "no request reached the receiver")
+    }
+}

@@ -21,11 +21,14 @@ final class WebhookReceiver: @unchecked Sendable {
     func stall(_ seconds: Double) { lock.withLock { stall = seconds } }
     private var script: [(status: HTTPStatus, headers: HTTPHeaders)]
     private var server: HTTPServer!
-    var url: String { "http://127.0.0.1:\(server.port)/hook" }
-    var base: String { "http://127.0.0.1:\(server.port)" }
+    private let scheme: String
+    var url: String { "\(scheme)://127.0.0.1:\(server.port)/hook" }
+    var base: String { "\(scheme)://127.0.0.1:\(server.port)" }
 
-    init(answers: [(status: HTTPStatus, headers: HTTPHeaders)] = []) throws {
+    /// - Parameter tls: serve HTTPS with this certificate instead of HTTP.
+    init(answers: [(status: HTTPStatus, headers: HTTPHeaders)] = [], tls: TLSContext? = nil) throws {
         script = answers
+        scheme = tls == nil ? "http" : "https"
         var router = RouterBuilder()
         let box = Box()
         // Deferred, so that a stalled answer holds no thread (the handler pool is shared by every
@@ -45,7 +48,7 @@ final class WebhookReceiver: @unchecked Sendable {
         // The worker's client keeps its connection open: no drain to wait for when the test ends.
         var limits = HTTPServerLimits()
         limits.drainTimeout = .milliseconds(50)
-        server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: router.build())
+        server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, tls: tls, responder: router.build())
         box.receiver = self
         try server.start()
     }
