@@ -44,7 +44,7 @@ CREATE TABLE outbox_jobs (
     last_response TEXT,
     created_at INTEGER NOT NULL,
     delivered_at INTEGER
-);
+) WITHOUT ROWID;  -- rows live in the primary key's tree: one tree fewer to write per job
 -- The worker's query: due pending jobs, oldest first.
 CREATE INDEX outbox_jobs_due ON outbox_jobs (status, next_attempt_at);
 -- The deliveries list and a project's deletion. No index on target_id: nothing looks jobs up by

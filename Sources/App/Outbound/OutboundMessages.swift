@@ -93,7 +93,7 @@ struct OutboundMessages: Sendable {
         }
         let id = TimeOrderedID.secure(at: time)
         return OutboxMessage(id: id, projectID: template.projectID, kind: "postback", targetID: template.id, targetURL: url,
-                             eventID: "pb_" + id.replacingOccurrences(of: "-", with: ""), eventType: template.trigger,
+                             eventID: "pb_" + String(id.filter { $0 != "-" }), eventType: template.trigger,
                              payload: String(decoding: JSONValue.object(payload).serialized(), as: UTF8.self), createdAt: time)
     }
 }

@@ -9,7 +9,8 @@ enum WebhookEvents {
     static func messages(_ type: WebhookEventType, data: [String: JSONValue], projectID: String, at time: Timestamp,
                          to subscribers: [WebhookEndpoint]) -> [OutboxMessage] {
         guard !subscribers.isEmpty else { return [] }
-        let eventID = "msg_" + TimeOrderedID.secure(at: time).replacingOccurrences(of: "-", with: "")
+        // Built on the writer thread: Swift's own string ops, not Foundation's bridged ones.
+        let eventID = "msg_" + String(TimeOrderedID.secure(at: time).filter { $0 != "-" })
         let body = JSONValue.object(["type": .string(type.rawValue), "timestamp": .string(time.iso8601), "data": .object(data)])
         let payload = String(decoding: body.serialized(), as: UTF8.self)
         return subscribers.map { endpoint in
