@@ -86,11 +86,13 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
-    /// Stops the transfer thread; transfers under way end with an error.
+    /// Stops the transfer thread; transfers under way end with an error. Later calls do nothing.
     public func shutdown() {
         lock.lock()
+        let first = !stopping
         stopping = true
         lock.unlock()
+        guard first else { return }
         curl_multi_wakeup(multi)
         stopped.wait()
     }
