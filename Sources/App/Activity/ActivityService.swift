@@ -16,12 +16,11 @@ public struct ActivityService: Sendable {
     public func recordEvent(_ event: EventRecord, project: Project?, conversionValues: Bool, delivery: DatabaseWriter.Delivery?,
                             completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) throws {
         let skan = conversionValues ? try project.flatMap { try outbound.skanContext(skanSchemas, project: $0, at: event.receivedAt) } : nil
-        // Parsed here, and only when someone listens: the notifier runs on the writer.
-        let fields = try outbound.listens(.eventCreated, trigger: event.name, projectID: event.projectID)
-            ? WebhookEvents.eventFields(event) : [:]
+        // The event's own fields are made here, and only when someone listens: the notifier runs on the writer.
         let notify: Notifier<StoredEvent>? = try outbound.notifier(
             .eventCreated, trigger: event.name, projectID: event.projectID, at: event.receivedAt,
-            data: { stored, _ in WebhookEvents.event(fields, stored: stored) },
+            prepare: { WebhookEvents.eventFields(event) },
+            data: { stored, _, fields in WebhookEvents.event(fields, stored: stored) },
             values: { stored in
                 var values = ["event_name": event.name, "event_id": stored.eventID]
                 if let revenue = event.revenue { values["revenue"] = PostbackMacros.number(revenue) }

@@ -19,11 +19,6 @@ struct OutboundMessages: Sendable {
         try templates.values(projectID: projectID).filter { $0.enabled && $0.trigger == trigger }
     }
 
-    /// Whether an endpoint wants `type` or a template has `trigger`.
-    func listens(_ type: WebhookEventType, trigger: String?, projectID: String) throws -> Bool {
-        try !subscribers(of: type, projectID: projectID).isEmpty || !(trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []).isEmpty
-    }
-
     /// The notifier for `fact`s of one project, or nil when nothing listens.
     /// - Parameters:
     ///   - trigger: the postback trigger of the fact (`install`, `payment`, an event name); nil: none.
@@ -32,11 +27,22 @@ struct OutboundMessages: Sendable {
     func notifier<Fact>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
                         data: @escaping @Sendable (Fact, InstallFactsSource) -> [String: JSONValue],
                         values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
+        try notifier(type, trigger: trigger, projectID: projectID, at: time, prepare: {}, data: { fact, install, _ in data(fact, install) },
+                     values: values)
+    }
+
+    /// The same, with work done once before the transaction and only when something listens
+    /// (`prepare`), its result handed to `data` on the writer.
+    func notifier<Fact, Prepared: Sendable>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
+                                            prepare: () -> Prepared,
+                                            data: @escaping @Sendable (Fact, InstallFactsSource, Prepared) -> [String: JSONValue],
+                                            values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
         let subscribers = try subscribers(of: type, projectID: projectID)
         let postbacks = try trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []
         guard !subscribers.isEmpty || !postbacks.isEmpty else { return nil }
+        let prepared = prepare()
         return { @Sendable fact, install in
-            var messages = WebhookEvents.messages(type, data: data(fact, install), projectID: projectID, at: time, to: subscribers)
+            var messages = WebhookEvents.messages(type, data: data(fact, install, prepared), projectID: projectID, at: time, to: subscribers)
             if !postbacks.isEmpty, let facts = try? install.facts(), let network = facts.click?.utm.source?.lowercased() {
                 let matching = postbacks.filter { $0.network.lowercased() == network }
                 if !matching.isEmpty {
