@@ -190,7 +190,7 @@ struct EventBody {
         // 64 bits of SHA-256: compared only among one install's events at one millisecond.
         let contentKey = timestamp.map { _ in String(Secrets.sha256Hex(name + "\u{1F}" + (data ?? "")).prefix(16)) }
         return EventRecord(projectID: projectID, install: .id(installId), name: name, contentKey: contentKey, data: data,
-                           revenue: revenue, currency: currency, occurredAt: occurredAt, receivedAt: now)
+                           revenue: revenue, currency: currency, occurredAt: occurredAt, receivedAt: now, dataValue: eventData)
     }
 }
 

@@ -115,9 +115,9 @@ enum LinkrunnerRoutes {
                 let event = EventRecord(projectID: call.project.id, install: .instance(try call.instanceID), name: name,
                                         clientEventID: try call.body.string("event_id", maxLength: 256),
                                         userID: try call.body.identifier("user_id"),
-                                        data: try call.body.json("event_data"), revenue: amount,
-                                        currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
-                                        occurredAt: now, receivedAt: now)
+                                        data: eventData.map { String(decoding: JSONValue.object($0.fields).serialized(), as: UTF8.self) },
+                                        revenue: amount, currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
+                                        occurredAt: now, receivedAt: now, dataValue: eventData?.fields)
                 try services.app.activity.recordEvent(event, project: call.project, conversionValues: true,
                                                   delivery: call.request.writeDelivery) { result in
                     // The store names what is missing; the hint is this API's (its clients call init).

@@ -53,7 +53,11 @@ enum WebhookEvents {
             "name": .string(event.name), "occurred_at": .string(event.occurredAt.iso8601),
             "revenue": event.revenue.map(JSONValue.number) ?? .null, "currency": optional(event.currency),
         ]
-        if let text = event.data, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) { data["data"] = value }
+        if let value = event.dataValue {
+            data["data"] = .object(value)
+        } else if let text = event.data, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+            data["data"] = value
+        }
         return data
     }
 

@@ -1,5 +1,6 @@
 public import Attribution
 import Foundation
+public import JSON
 
 public struct EventRecord: Sendable {
     /// How the event names its install: by id (LinkForty), or by the client's instance id (Linkrunner).
@@ -20,6 +21,9 @@ public struct EventRecord: Sendable {
     public var userID: String?
     /// JSON object text.
     public var data: String?
+    /// The same data as the request's parser read it, when the API has it (webhooks send it on
+    /// without parsing the text again).
+    public var dataValue: [String: JSONValue]?
     public var revenue: Double?
     public var currency: String?
     public var occurredAt: Timestamp
@@ -27,7 +31,7 @@ public struct EventRecord: Sendable {
 
     public init(projectID: String, install: InstallReference, name: String, clientEventID: String? = nil,
                 contentKey: String? = nil, userID: String? = nil, data: String? = nil, revenue: Double? = nil,
-                currency: String? = nil, occurredAt: Timestamp, receivedAt: Timestamp) {
+                currency: String? = nil, occurredAt: Timestamp, receivedAt: Timestamp, dataValue: [String: JSONValue]? = nil) {
         self.projectID = projectID
         self.install = install
         self.name = name
@@ -35,6 +39,7 @@ public struct EventRecord: Sendable {
         self.contentKey = contentKey
         self.userID = userID
         self.data = data
+        self.dataValue = dataValue
         self.revenue = revenue
         self.currency = currency
         self.occurredAt = occurredAt
