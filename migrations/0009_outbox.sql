@@ -1,6 +1,6 @@
 -- Webhook endpoints and the outbox (shared/spec/outbound.md). A job row is written in the same
--- transaction as the fact that causes it; a worker claims due jobs with a lease and records
--- every attempt on the row.
+-- transaction as the fact that causes it (into outbox_new); a worker moves new jobs into
+-- outbox_jobs in batches, claims due ones with a lease and records every attempt on the row.
 
 CREATE TABLE webhook_endpoints (
     id TEXT PRIMARY KEY,
@@ -45,6 +45,22 @@ CREATE TABLE outbox_jobs (
     created_at INTEGER NOT NULL,
     delivered_at INTEGER
 ) WITHOUT ROWID;  -- rows live in the primary key's tree: one tree fewer to write per job
+-- Jobs as the facts' transactions write them: an append-only table without indexes, so that a
+-- request writes one row into one tree. The worker moves them into outbox_jobs a few thousand at
+-- a time, where each index's pages are then written once per batch instead of once per commit.
+CREATE TABLE outbox_new (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    project_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    target_id TEXT,
+    target_url TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+
 -- The worker's query: due pending jobs, oldest first.
 CREATE INDEX outbox_jobs_due ON outbox_jobs (status, next_attempt_at);
 -- The deliveries list and a project's deletion. No index on target_id: nothing looks jobs up by

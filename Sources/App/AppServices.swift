@@ -77,7 +77,7 @@ public final class AppServices: Sendable {
                                   counters: deliveryCounters) { id, projectID in
             try endpoints.values(projectID: projectID).first { $0.id == id }
         }
-        store.observeCommits(changing: ["outbox_jobs"]) { [weak worker] _ in worker?.wake() }
+        store.observeCommits(changing: ["outbox_new", "outbox_jobs"]) { [weak worker] _ in worker?.wake() }
         return worker
     }
 

@@ -82,15 +82,33 @@ public struct OutboxRepository: OutboxStore {
 
     // MARK: Jobs
 
-    /// Writes the jobs on the caller's transaction (the fact's own).
+    /// Writes the jobs on the caller's transaction (the fact's own), into `outbox_new`: one row in
+    /// one tree per job on the request's path.
     @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], _ connection: SQLiteConnection) throws {
         for message in messages {
             try connection.run("""
-                INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload, next_attempt_at, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO outbox_new (id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, message.id, message.projectID, message.kind, message.targetID, message.targetURL, message.eventID,
-                message.eventType, message.payload, message.createdAt.milliseconds, message.createdAt.milliseconds)
+                message.eventType, message.payload, message.createdAt.milliseconds)
         }
+    }
+
+    /// How many new jobs one move takes into `outbox_jobs`.
+    static let promotionBatch = 4096
+
+    /// Moves the oldest new jobs into `outbox_jobs` (due at once), on the writer's transaction.
+    static func promote(_ connection: SQLiteConnection) throws {
+        guard let last = try connection.queryOne(
+            "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?)", promotionBatch, map: { $0.optionalInt(0) }) ?? nil
+        else { return }
+        try connection.run("""
+            INSERT OR IGNORE INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
+                next_attempt_at, created_at)
+            SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, created_at
+            FROM outbox_new WHERE seq <= ? ORDER BY seq
+            """, last)
+        try connection.run("DELETE FROM outbox_new WHERE seq <= ?", last)
     }
 
     /// Runs `notify` for a fact of the install and writes its jobs, on the fact's transaction.
@@ -147,7 +165,8 @@ public struct OutboxRepository: OutboxStore {
     public func claimDue(now: Timestamp, leaseUntil: Timestamp, limit: Int) throws -> [OutboxJob] {
         // One statement on the one writer: a job is leased by exactly one claim.
         try database.writeAndWait { connection in
-            try connection.query("""
+            try Self.promote(connection)
+            return try connection.query("""
                 UPDATE outbox_jobs SET lease_until = ?
                 WHERE id IN (SELECT id FROM outbox_jobs
                              WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
@@ -187,11 +206,18 @@ public struct OutboxRepository: OutboxStore {
         }, completion: completion)
     }
 
+    /// Jobs not yet moved out of `outbox_new` show as pending with no attempt.
     public func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob] {
         try database.read { connection in
             try connection.query("""
-                SELECT \(Self.jobColumns) FROM outbox_jobs
-                WHERE project_id = ? AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR kind = ?3) AND created_at >= ?4
+                SELECT \(Self.jobColumns) FROM (
+                    SELECT \(Self.jobColumns) FROM outbox_jobs
+                    UNION ALL
+                    SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
+                        0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
+                        NULL AS last_response, created_at, NULL AS delivered_at
+                    FROM outbox_new)
+                WHERE project_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR kind = ?3) AND created_at >= ?4
                 ORDER BY created_at DESC, id DESC LIMIT ?5
                 """, projectID, status?.rawValue, kind, since?.milliseconds ?? 0, limit, map: Self.job)
         }
@@ -224,7 +250,9 @@ public struct OutboxRepository: OutboxStore {
     public func backlog() throws -> [OutboxBacklog] {
         try database.read { connection in
             try connection.query("""
-                SELECT kind, status, count(*), min(created_at) FROM outbox_jobs WHERE status IN ('pending', 'failed')
+                SELECT kind, status, count(*), min(created_at) FROM (
+                    SELECT kind, status, created_at FROM outbox_jobs WHERE status IN ('pending', 'failed')
+                    UNION ALL SELECT kind, 'pending', created_at FROM outbox_new)
                 GROUP BY kind, status ORDER BY kind, status
                 """) { row in
                 OutboxBacklog(kind: row.string(0), status: OutboxJob.Status(rawValue: row.string(1)) ?? .pending, count: Int(row.int(2)),

@@ -52,7 +52,7 @@ import TestSupport
         #expect(patched.json?["enabled"] as? Bool == false)
         let test = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks/\(id)/test")
         #expect(test.status == 202)
-        #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE event_type = 'webhook.test'") == 1)
+        #expect(try app.count("SELECT count(*) FROM outbox_new WHERE event_type = 'webhook.test'") == 1)
         #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/webhooks/\(id)").status == 204)
         #expect(try app.request("GET", "/admin/v1/projects/\(projectID)/webhooks/\(id)").status == 404)
         #expect(try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=sent").status == 422)
