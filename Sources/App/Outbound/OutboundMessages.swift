@@ -41,8 +41,9 @@ struct OutboundMessages: Sendable {
         let postbacks = try trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []
         guard !subscribers.isEmpty || !postbacks.isEmpty else { return nil }
         let prepared = prepare()
+        let webhooks = WebhookEvents.Prepared(type, projectID: projectID, at: time, to: subscribers)
         return { @Sendable fact, install in
-            var messages = WebhookEvents.messages(type, data: data(fact, install, prepared), projectID: projectID, at: time, to: subscribers)
+            var messages = webhooks.messages(data: data(fact, install, prepared))
             if !postbacks.isEmpty, let facts = try? install.facts(), let network = facts.click?.utm.source?.lowercased() {
                 let matching = postbacks.filter { $0.network.lowercased() == network }
                 if !matching.isEmpty {

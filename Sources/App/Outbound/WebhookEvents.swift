@@ -8,14 +8,49 @@ import Store
 enum WebhookEvents {
     static func messages(_ type: WebhookEventType, data: [String: JSONValue], projectID: String, at time: Timestamp,
                          to subscribers: [WebhookEndpoint]) -> [OutboxMessage] {
-        guard !subscribers.isEmpty else { return [] }
-        // Built on the writer thread: Swift's own string ops, not Foundation's bridged ones.
-        let eventID = "msg_" + String(TimeOrderedID.secure(at: time).filter { $0 != "-" })
-        let body = JSONValue.object(["type": .string(type.rawValue), "timestamp": .string(time.iso8601), "data": .object(data)])
-        let payload = String(decoding: body.serialized(), as: UTF8.self)
-        return subscribers.map { endpoint in
-            OutboxMessage(id: TimeOrderedID.secure(at: time), projectID: projectID, kind: "webhook", targetID: endpoint.id,
-                          targetURL: endpoint.url, eventID: eventID, eventType: type.rawValue, payload: payload, createdAt: time)
+        Prepared(type, projectID: projectID, at: time, to: subscribers).messages(data: data)
+    }
+
+    /// What a fact's webhook jobs have before the fact's transaction: ids, the envelope around
+    /// `data`, the endpoints. Made on the request's thread, so that the writer only serialises
+    /// `data` (keys stay sorted: `data` < `timestamp` < `type`).
+    struct Prepared: Sendable {
+        let type: WebhookEventType
+        let projectID: String
+        let time: Timestamp
+        let subscribers: [WebhookEndpoint]
+        let eventID: String
+        let jobIDs: [String]
+        let head: [UInt8]
+        let tail: [UInt8]
+
+        init(_ type: WebhookEventType, projectID: String, at time: Timestamp, to subscribers: [WebhookEndpoint]) {
+            self.type = type
+            self.projectID = projectID
+            self.time = time
+            self.subscribers = subscribers
+            eventID = "msg_" + String(TimeOrderedID.secure(at: time).filter { $0 != "-" })
+            jobIDs = subscribers.map { _ in TimeOrderedID.secure(at: time) }
+            head = Array(#"{"data":"#.utf8)
+            var tail = Array(#","timestamp":"#.utf8)
+            ByteText.appendJSONString(time.iso8601, to: &tail)
+            tail += Array(#","type":"#.utf8)
+            ByteText.appendJSONString(type.rawValue, to: &tail)
+            tail.append(UInt8(ascii: "}"))
+            self.tail = tail
+        }
+
+        func messages(data: [String: JSONValue]) -> [OutboxMessage] {
+            guard !subscribers.isEmpty else { return [] }
+            var body = head
+            body.reserveCapacity(512)
+            JSONValue.object(data).append(to: &body)
+            body += tail
+            let payload = String(decoding: body, as: UTF8.self)
+            return zip(subscribers, jobIDs).map { endpoint, id in
+                OutboxMessage(id: id, projectID: projectID, kind: "webhook", targetID: endpoint.id, targetURL: endpoint.url,
+                              eventID: eventID, eventType: type.rawValue, payload: payload, createdAt: time)
+            }
         }
     }
 
