@@ -21,7 +21,6 @@ public final class AppServices: Sendable {
     public let outboundPolicy: OutboundAddressPolicy
     public let deliveryCounters = DeliveryCounters()
     let webhookEndpoints: ByProjectCache<WebhookEndpoint>
-    let postbackTemplates: ByProjectCache<PostbackTemplate>
     public let postbacks: PostbackService
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
@@ -48,7 +47,6 @@ public final class AppServices: Sendable {
         let postbackTemplates = ByProjectCache(load: { try store.postbacks.allTemplates() }, projectID: \.projectID,
                                                beforeBlocking: beforeBlocking)
         self.webhookEndpoints = webhookEndpoints
-        self.postbackTemplates = postbackTemplates
         store.observeCommits(changing: ["webhook_endpoints", "postback_templates"]) { changed in
             if changed.contains("webhook_endpoints") { webhookEndpoints.invalidate() }
             if changed.contains("postback_templates") { postbackTemplates.invalidate() }

@@ -1,8 +1,8 @@
 public import Attribution
 public import Store
 
-/// What the team asks of its data: stats over a time range, one install's SKAN values, and
-/// erasure of an install or a user.
+/// What the team asks of its data: stats over a time range, erasure of an install or a user, and
+/// the database's health and write counters for operations.
 public struct ReportService: Sendable {
     let store: any StoreBackend
 

@@ -226,3 +226,50 @@ import TestSupport
         #expect(updates.allSatisfy { $0["window"] as? Int == 1 && $0["lock_postback"] as? Bool == false })
     }
 }
+
+@Suite struct WebhookEventTypeTests {
+    /// A user linked by a trigger, a payment captured and removed: each reaches the endpoint with
+    /// the install it belongs to.
+    @Test func usersAndPaymentsAreSentWithTheirInstall() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
+                                json: #"{"url":"\#(receiver.url)","events":["user.identified","payment.captured","payment.removed"]}"#).status == 201)
+        app.startOutbox()
+        let installID = try #require((try app.client("init", body("init", token: token)).json?["data"] as? [String: Any])?["install_id"] as? String)
+        #expect(try app.client("trigger", body("trigger", token: token)).status == 200)
+        #expect(try app.client("capture-payment", body("capture-payment", token: token)).status == 200)
+        #expect(try app.client("remove-captured-payment", body("remove", token: token,
+                                                                extra: #","user_id":"user_123","payment_id":"payment_123""#)).status == 200)
+        let got = receiver.wait(for: 3).compactMap(\.json)
+        let byType = Dictionary(got.map { ($0["type"] as? String ?? "", $0["data"] as? [String: Any] ?? [:]) }, uniquingKeysWith: { first, _ in first })
+        #expect(Set(byType.keys) == ["user.identified", "payment.captured", "payment.removed"])
+        #expect(byType["user.identified"]?["user_id"] as? String == "user_123" && byType["user.identified"]?["email"] as? String == "ana@example.com")
+        #expect(byType["payment.removed"]?["payment_id"] as? String == "payment_123" && byType["payment.removed"]?["removed"] as? Int == 1)
+        #expect(byType.values.allSatisfy { $0["install_id"] as? String == installID })
+    }
+
+    /// Every failed delivery since a time is sent again by one request.
+    @Test func failedDeliveriesAreReplayedTogether() throws {
+        let receiver = try WebhookReceiver(answers: [(.internalServerError, [:]), (.internalServerError, [:])])
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        _ = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.created"]}"#)
+        app.startOutbox(waits: [])  // the first failure is final
+        _ = try app.client("init", body("init", token: token, instance: "r-1"))
+        _ = try app.client("init", body("init", token: token, instance: "r-2"))
+        _ = receiver.wait(for: 2)
+        let deadline = Date().addingTimeInterval(5)
+        var failed = 0
+        repeat {
+            failed = (try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=failed").json?["deliveries"] as? [[String: Any]])?.count ?? 0
+            Thread.sleep(forTimeInterval: 0.02)
+        } while failed < 2 && Date() < deadline
+        #expect(failed == 2)
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/deliveries/replay", json: #"{"status":"sent"}"#).status == 422)
+        let replay = try app.request("POST", "/admin/v1/projects/\(projectID)/deliveries/replay", json: #"{"status":"failed","since":"1h"}"#)
+        #expect(replay.status == 202 && replay.json?["replayed"] as? Int == 2)
+        #expect(receiver.wait(for: 4).count == 4)
+    }
+}
