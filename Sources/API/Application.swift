@@ -88,6 +88,12 @@ public enum Application {
         router.on(.put, "/api/links/:id", LinkFortyLinkRoutes.updateLink(services))
         router.on(.delete, "/api/links/:id", LinkFortyLinkRoutes.deleteLink(services))
 
+        // WarpLink SDKs, /v1 (warplink-api.md): WarpLink/
+        router.on(.get, "/v1/sdk/validate", WarpLinkRoutes.validate(services))
+        router.on(.get, "/v1/links/resolve/:slug", WarpLinkRoutes.resolve(services))
+        router.on(.post, "/v1/attribution/match", WarpLinkRoutes.match(services))
+        router.on(.post, "/v1/links", WarpLinkRoutes.createLink(services))
+
         // The link host (links-and-clicks.md): Links/
         router.on(.get, "/.well-known/apple-app-site-association", WellKnownRoutes.appleAppSiteAssociation(services))
         router.on(.get, "/.well-known/assetlinks.json", WellKnownRoutes.assetLinks(services))

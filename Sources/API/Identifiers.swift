@@ -9,6 +9,20 @@ enum Identifiers {
 
     static func isUUID(_ text: String) -> Bool { text.count == 36 && UUID(uuidString: text) != nil }
 
+    /// The click id of an app's tap id (WarpLink's `X-WarpLink-Tap-Id`): the same on every retry
+    /// of the tap, and apart per project, so one project's tap ids cannot collide with another's.
+    /// A UUID of version 8 (RFC 9562 §5.8) from SHA-256 of both.
+    static func clickID(forTap tapID: String, projectID: String) -> String {
+        var digest = Array(Secrets.sha256Hex(projectID + "\u{1F}" + tapID).utf8.prefix(32))
+        digest[12] = UInt8(ascii: "8")
+        digest[16] = ByteText.hexDigits[Int(8 | (Self.hexValue(digest[16]) & 0x3))]
+        var text = String(decoding: digest, as: UTF8.self)
+        for position in [8, 13, 18, 23] { text.insert("-", at: text.index(text.startIndex, offsetBy: position)) }
+        return text
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8 { digit <= UInt8(ascii: "9") ? digit - UInt8(ascii: "0") : digit - UInt8(ascii: "a") + 10 }
+
     /// 128 random bits as hex, for CSP nonces.
     static func nonce() -> String {
         var generator = SecureRandom()

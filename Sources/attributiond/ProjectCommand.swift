@@ -9,7 +9,7 @@ struct ProjectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project",
         abstract: "Create and inspect projects (apps).",
-        subcommands: [Create.self, List.self, Show.self]
+        subcommands: [Create.self, List.self, Show.self, Key.self]
     )
 
     struct Create: ParsableCommand {
@@ -37,6 +37,44 @@ struct ProjectCommand: ParsableCommand {
             } else {
                 print("id:      \(created.project.id)\nname:    \(created.project.name)\ntoken:   \(created.token)\napi_key: \(created.apiKey.key)")
                 print("(the token and API key are shown only now; store them safely)")
+            }
+        }
+    }
+
+    struct Key: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Issue another API key for a project (shown only now).",
+            discussion: "--format warplink issues a key in the shape WarpLink's SDKs require (wl_live_… or wl_test_…).")
+
+        enum Format: String, ExpressibleByArgument, CaseIterable { case standard, warplink }
+        enum Mode: String, ExpressibleByArgument, CaseIterable { case live, test }
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The project's id.") var id: String
+        @Option(help: "standard (ak_…) or warplink (wl_live_… / wl_test_…).") var format: Format = .standard
+        @Option(help: "For --format warplink: live or test.") var mode: Mode?
+        @Flag(help: "Print JSON.") var json = false
+
+        func validate() throws {
+            if mode != nil, format != .warplink { throw ValidationError("--mode applies only to --format warplink") }
+        }
+
+        func run() throws {
+            let configuration = try global.loadConfiguration()
+            let app = try global.openApp(configuration)
+            let keyFormat: APIKeyFormat = format == .warplink ? .warplink(test: mode == .test) : .standard
+            let issued: IssuedAPIKey
+            do {
+                issued = try app.projects.issueAPIKey(projectID: id, format: keyFormat)
+            } catch AppError.notFound {
+                FileHandleOutput.standardError("project key: no project \(id)")
+                throw ExitCode.failure
+            }
+            if json {
+                try printJSON(["id": issued.id, "key": issued.key, "prefix": issued.prefix])
+            } else {
+                print("id:  \(issued.id)\nkey: \(issued.key)")
+                print("(the key is shown only now; store it safely)")
             }
         }
     }

@@ -41,14 +41,18 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
     }
 
     @Test func utmClickIDAndPlayReferrerAreAppended() {
-        var link = Link(id: "l", projectID: "p", shortCode: "abc", createdAt: Timestamp(milliseconds: 0))
+        let clickIDText = "9f1c2d3e-0000-4000-8000-000000000001"
+        let linkID = "3b1f0c6e-8a0d-4c1e-9f5e-2d7a4b6c8e01"
+        var link = Link(id: linkID, projectID: "p", shortCode: "abc", createdAt: Timestamp(milliseconds: 0))
         link.androidURL = "https://play.google.com/store/apps/details?id=com.shop"
         link.webURL = "https://example.com/a#top"
         link.appendClickID = true
+        // Linkrunner clients hand back `click_id`; WarpLink's Android SDK `utm_content` (when `utm_source` is warplink).
+        let referrer = "referrer=utm_source%3Dwarplink%26utm_content%3D\(linkID)%26click_id%3D\(clickIDText)"
         let utm = UTM(source: "mail", campaign: "summer sale")
-        let clickID = "9f1c2d3e-0000-4000-8000-000000000001"
+        let clickID = clickIDText
         #expect(target(link: link).response(for: .android, clickID: clickID, utm: utm) == .interstitial(
-            destination: "https://play.google.com/store/apps/details?id=com.shop&utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)&referrer=click_id%3D\(clickID)",
+            destination: "https://play.google.com/store/apps/details?id=com.shop&utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)&\(referrer)",
             appURL: nil))
         #expect(target(link: link).response(for: .desktop, clickID: clickID, utm: utm) ==
             .redirect("https://example.com/a?utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)#top"))
@@ -57,7 +61,7 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         guard case .interstitial(let play, _) = target(link: link).response(for: .android, clickID: clickID, utm: UTM()) else {
             Issue.record("expected an interstitial"); return
         }
-        #expect(play == "https://play.google.com/store/apps/details?id=com.shop&referrer=click_id%3D\(clickID)")
+        #expect(play == "https://play.google.com/store/apps/details?id=com.shop&\(referrer)")
     }
 
     @Test func queryUTMOverridesTheLinksAndTemplateUTMIsTheBase() {

@@ -54,6 +54,7 @@ struct InMemoryClicks: ClickSource {
     }
 
     func click(referredBy clickID: String) throws -> CandidateClick? { usable({ $0.click.clickID == clickID }, limit: 1).first }
+    func clicks(onLink linkID: String, limit: Int) throws -> [CandidateClick] { usable({ $0.click.linkID == linkID }, limit: limit) }
     func clicks(idfv: String, limit: Int) throws -> [CandidateClick] { usable({ $0.idfv == idfv }, limit: limit) }
     func clicks(advertisingID: String, limit: Int) throws -> [CandidateClick] { usable({ $0.advertisingID == advertisingID }, limit: limit) }
     func clicks(network ipKey: String, after: Timestamp, limit: Int) throws -> [CandidateClick] {

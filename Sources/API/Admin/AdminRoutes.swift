@@ -57,11 +57,31 @@ enum AdminRoutes {
         let projects = services.app.projects
         return .sync(auth.guarded { request in
             let project = try existingProject(request, services)
-            let issued = try projects.issueAPIKey(projectID: project.id)
+            let issued = try projects.issueAPIKey(projectID: project.id, format: try keyFormat(of: request))
             return try .json(APIKeyBody(id: issued.id, key: issued.key, prefix: issued.prefix,
                                         created_at: services.clock.now().iso8601, revoked_at: nil),
                              status: .created, encoder: JSONCoders.encoder)
         })
+    }
+
+    /// `{"format": "standard" | "warplink", "mode": "live" | "test"}`, every key optional; an
+    /// empty body is a standard key.
+    static func keyFormat(of request: HTTPRequest) throws -> APIKeyFormat {
+        guard !request.body.isEmpty else { return .standard }
+        let body = try JSONFields(request)
+        let mode = try body.string("mode", maxLength: 16)
+        switch try body.string("format", maxLength: 16) ?? "standard" {
+        case "standard":
+            guard mode == nil else { throw HTTPError.invalidField("mode", "applies only to format 'warplink'") }
+            return .standard
+        case "warplink":
+            switch mode ?? "live" {
+            case "live": return .warplink(test: false)
+            case "test": return .warplink(test: true)
+            default: throw HTTPError.invalidField("mode", "must be 'live' or 'test'")
+            }
+        default: throw HTTPError.invalidField("format", "must be 'standard' or 'warplink'")
+        }
     }
 
     /// `GET /admin/v1/projects/:id/api-keys`

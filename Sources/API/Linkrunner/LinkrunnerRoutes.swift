@@ -47,7 +47,7 @@ enum LinkrunnerRoutes {
                 let client = services.clientIP.clientAddress(of: call.request)
                 let now = call.now
                 let report = InstallReport(
-                    projectID: call.project.id, reporter: "linkrunner", identity: InstallIdentity(installInstanceID: try call.instanceID),
+                    projectID: call.project.id, reporter: "linkrunner", identity: InstallIdentity(installInstanceID: try call.instanceID, idfv: device.idfv),
                     signals: device.signals(time: now, ipKey: client?.matchingKey, declaredPlatform: try call.body.string("platform")),
                     deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
                     ip: client?.ipString, userAgent: device.userAgent)

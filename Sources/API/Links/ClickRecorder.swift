@@ -3,19 +3,19 @@ import Attribution
 import HTTP
 import Store
 
-/// The one place a click is recorded, for the three paths that record one: a tap on a link in a
-/// browser, a LinkForty resolve, a Linkrunner app open. Each gets a time-ordered id, the client's
-/// address and network key (after trusted proxies), the bounds of `Click.Limits`, and a count in
-/// `/metrics`; the click is queued as a background write.
+/// The one place a click is recorded, for the paths that record one: a tap on a link in a
+/// browser, a LinkForty resolve, a Linkrunner app open, a WarpLink resolve. Each gets a
+/// time-ordered id, the client's address and network key (after trusted proxies), the bounds of
+/// `Click.Limits`, and a count in `/metrics`; the click is queued as a background write.
 struct ClickRecorder: Sendable {
     let services: Services
 
-    /// Records the click `make` builds from the new id and the client's address and network key;
-    /// returns the id.
+    /// Records the click `make` builds from the new id (or `clickID`, an id the app made, whose
+    /// repeats record nothing more) and the client's address and network key; returns the id.
     @discardableResult
-    func record(at now: Timestamp, for request: HTTPRequest, countTowardLimit: Bool = false,
+    func record(at now: Timestamp, for request: HTTPRequest, countTowardLimit: Bool = false, clickID given: String? = nil,
                 _ make: (_ clickID: String, _ ip: String?, _ ipKey: String?) -> Click) -> String {
-        let clickID = TimeOrderedID.secure(at: now)
+        let clickID = given ?? TimeOrderedID.secure(at: now)
         let client = services.clientIP.clientAddress(of: request)
         services.app.clicks.record(make(clickID, client?.ipString, client?.matchingKey), countTowardLimit: countTowardLimit)
         services.metrics.recordClick()

@@ -39,8 +39,9 @@ public struct ProjectService: Sendable {
 
     public func setToken(projectID: String, token: String) throws { try store.projects.setToken(projectID: projectID, token: token) }
 
-    public func issueAPIKey(projectID: String, key: String? = nil) throws -> IssuedAPIKey {
-        guard let issued = try store.projects.issueAPIKey(projectID: projectID, key: key) else {
+    /// Issues `key`, or a new key in `format`.
+    public func issueAPIKey(projectID: String, key: String? = nil, format: APIKeyFormat = .standard) throws -> IssuedAPIKey {
+        guard let issued = try store.projects.issueAPIKey(projectID: projectID, key: key ?? format.generate()) else {
             throw AppError.notFound("no project \(projectID)")
         }
         return issued

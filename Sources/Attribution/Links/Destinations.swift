@@ -83,8 +83,12 @@ public struct LinkTarget: Sendable, Equatable {
     func decorate(_ url: String, clickID: String, utm: UTM) -> String {
         var items = utm.queryItems
         if link.appendClickID { items.append(("click_id", clickID)) }
-        // The Play Install Referrer hands this back to the app, making the match deterministic.
-        if URLQuery.host(of: url) == "play.google.com" { items.append(("referrer", "click_id=\(clickID)")) }
+        // The Play Install Referrer hands this back to the app, making the match deterministic:
+        // Linkrunner clients send it whole (we read `click_id`), WarpLink's Android SDK reads
+        // `utm_content` as the link's id when `utm_source` is `warplink`.
+        if URLQuery.host(of: url) == "play.google.com" {
+            items.append(("referrer", "utm_source=warplink&utm_content=\(link.id)&click_id=\(clickID)"))
+        }
         return URLQuery.appending(items, to: url)
     }
 }

@@ -6,6 +6,8 @@
 public enum AttributionCascade {
     /// Deterministic candidates read per identifier: more than one click per device id is rare.
     static let deterministicCandidates = 20
+    /// Clicks read on a referred link: its newest, among which the device's own is looked for.
+    static let referredLinkCandidates = 50
 
     /// - Parameter windowHoursLimit: narrows every click's window for this install (LinkForty's
     ///   `attributionWindowHours`).
@@ -16,9 +18,11 @@ public enum AttributionCascade {
             return candidates.map { var click = $0; click.windowHours = min(click.windowHours, limit); return click }
         }
         let byReferrer = try install.referrerClickID.flatMap { try clicks.click(referredBy: $0) }
+        let byReferrerLink = try install.referrerLinkID.map { try clicks.clicks(onLink: $0, limit: referredLinkCandidates) } ?? []
         let byIDFV = try install.idfv.map { try clicks.clicks(idfv: $0, limit: deterministicCandidates) } ?? []
         let byAdvertisingID = try install.advertisingID.map { try clicks.clicks(advertisingID: $0, limit: deterministicCandidates) } ?? []
         if let result = MatchingEngine.deterministic(install: install, byReferrer: byReferrer.map { limited([$0])[0] },
+                                                     byReferrerLink: limited(byReferrerLink),
                                                      byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID)) {
             return result
         }

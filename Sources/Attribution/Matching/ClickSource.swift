@@ -7,6 +7,8 @@
 public protocol ClickSource {
     /// The click an install referrer names (Play Install Referrer `click_id`).
     func click(referredBy clickID: String) throws -> CandidateClick?
+    /// Clicks on the link an install referrer names (WarpLink's `utm_content=<link uuid>`).
+    func clicks(onLink linkID: String, limit: Int) throws -> [CandidateClick]
     func clicks(idfv: String, limit: Int) throws -> [CandidateClick]
     func clicks(advertisingID: String, limit: Int) throws -> [CandidateClick]
     /// Clicks from the same network (`NetworkKey`) made after `after`.

@@ -9,6 +9,9 @@ public struct InstallSignals: Sendable, Equatable {
     public var deviceClass: UserAgentInfo.DeviceClass?
     /// Native pixels.
     public var screen: ScreenSize?
+    /// Points (CSS pixels, Android dp) of an SDK that does not send its scale (WarpLink): compared
+    /// with a click's points, used only when `screen` is unknown.
+    public var screenPoints: ScreenSize?
     public var timezone: String?
     /// Minutes east of UTC.
     public var utcOffsetMinutes: Int?
@@ -17,23 +20,27 @@ public struct InstallSignals: Sendable, Equatable {
     public var advertisingID: String?
     /// A click id carried back by the Play Install Referrer (`click_id=<uuid>`).
     public var referrerClickID: String?
+    /// A link id carried back by the Play Install Referrer (`utm_content=<link uuid>`, WarpLink).
+    public var referrerLinkID: String?
 
     public init(time: Timestamp, ipKey: String? = nil, platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
-                deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil, timezone: String? = nil,
-                utcOffsetMinutes: Int? = nil, languages: [String] = [], idfv: String? = nil, advertisingID: String? = nil,
-                referrerClickID: String? = nil) {
+                deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil, screenPoints: ScreenSize? = nil,
+                timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [], idfv: String? = nil,
+                advertisingID: String? = nil, referrerClickID: String? = nil, referrerLinkID: String? = nil) {
         self.time = time
         self.ipKey = ipKey
         self.platform = platform
         self.osVersion = osVersion
         self.deviceClass = deviceClass
         self.screen = screen
+        self.screenPoints = screenPoints
         self.timezone = timezone
         self.utcOffsetMinutes = utcOffsetMinutes
         self.languages = languages
         self.idfv = idfv
         self.advertisingID = advertisingID
         self.referrerClickID = referrerClickID
+        self.referrerLinkID = referrerLinkID
     }
 }
 
@@ -79,17 +86,21 @@ public struct CandidateClick: Sendable, Equatable {
     public var osVersion: String?
     public var deviceClass: UserAgentInfo.DeviceClass?
     public var screen: ScreenSize?
+    /// The screen as the click's page saw it, in points (CSS pixels), whatever its pixel ratio.
+    public var screenPoints: ScreenSize?
     public var timezone: String?
     public var utcOffsetMinutes: Int?
     public var languages: [String]
     public var userAgent: String?
+    /// The click's network (`NetworkKey`), when the source reads it.
+    public var ipKey: String?
     /// The link's attribution window in hours (already resolved through template and project).
     public var windowHours: Int
 
     public init(clickID: String, linkID: String?, createdAt: Timestamp, platform: UserAgentInfo.Platform? = nil,
                 osVersion: String? = nil, deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil,
-                timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [], userAgent: String? = nil,
-                windowHours: Int = 168) {
+                screenPoints: ScreenSize? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [],
+                userAgent: String? = nil, ipKey: String? = nil, windowHours: Int = 168) {
         self.clickID = clickID
         self.linkID = linkID
         self.createdAt = createdAt
@@ -97,10 +108,12 @@ public struct CandidateClick: Sendable, Equatable {
         self.osVersion = osVersion
         self.deviceClass = deviceClass
         self.screen = screen
+        self.screenPoints = screenPoints
         self.timezone = timezone
         self.utcOffsetMinutes = utcOffsetMinutes
         self.languages = languages
         self.userAgent = userAgent
+        self.ipKey = ipKey
         self.windowHours = windowHours
     }
 }

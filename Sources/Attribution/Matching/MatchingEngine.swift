@@ -29,24 +29,38 @@ public struct MatchResult: Sendable, Equatable {
 /// Deterministic tier, then probabilistic tier (shared/spec/matching.md). Pure: callers read the
 /// clicks and claim the winner; this only decides.
 public enum MatchingEngine {
-    /// Tier 1: the first click found by install referrer, then idfv, then advertising id, that is
-    /// inside its link's attribution window and made before the install.
-    public static func deterministic(install: InstallSignals, byReferrer: CandidateClick?, byIDFV: [CandidateClick],
-                                     byAdvertisingID: [CandidateClick]) -> MatchResult? {
-        let tiers: [(clicks: [CandidateClick], factor: String)] = [
-            (byReferrer.map { [$0] } ?? [], "install_referrer"), (byIDFV, "idfv"), (byAdvertisingID, "advertising_id"),
-        ]
-        for (clicks, factor) in tiers {
-            let eligible = clicks.filter { click in
+    /// Tier 1: the first click found by install referrer (its click id, else its link's clicks),
+    /// then idfv, then advertising id, that is inside its link's attribution window and made
+    /// before the install.
+    public static func deterministic(install: InstallSignals, byReferrer: CandidateClick?, byReferrerLink: [CandidateClick] = [],
+                                     byIDFV: [CandidateClick], byAdvertisingID: [CandidateClick]) -> MatchResult? {
+        func eligible(_ clicks: [CandidateClick]) -> [CandidateClick] {
+            clicks.filter { click in
                 let age = install.time.milliseconds - click.createdAt.milliseconds
                 return age >= 0 && age < Int64(click.windowHours) * 3_600_000
             }
-            if let click = eligible.max(by: { $0.createdAt < $1.createdAt }) {
-                return MatchResult(matchType: .deterministic, attributed: true, confidence: 1.0, matchedFactors: [factor],
-                                   clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt)
-            }
+        }
+        func result(_ click: CandidateClick, _ factor: String) -> MatchResult {
+            MatchResult(matchType: .deterministic, attributed: true, confidence: 1.0, matchedFactors: [factor],
+                        clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt)
+        }
+        if let click = eligible(byReferrer.map { [$0] } ?? []).first { return result(click, "install_referrer") }
+        if let click = referredLinkClick(install: install, among: eligible(byReferrerLink)) { return result(click, "install_referrer") }
+        for (clicks, factor) in [(byIDFV, "idfv"), (byAdvertisingID, "advertising_id")] {
+            if let click = eligible(clicks).max(by: { $0.createdAt < $1.createdAt }) { return result(click, factor) }
         }
         return nil
+    }
+
+    /// The link is certain (the store handed its id back); which of its clicks was this device's
+    /// is not. Preferred: a click from the install's network whose signals agree, then one whose
+    /// signals agree, then any; the newest of the best.
+    static func referredLinkClick(install: InstallSignals, among clicks: [CandidateClick]) -> CandidateClick? {
+        var comparison = Comparison(install)
+        return clicks.map { click -> (click: CandidateClick, rank: Int) in
+            let sameNetwork = install.ipKey != nil && click.ipKey == install.ipKey
+            return (click, (sameNetwork ? 2 : 0) + (comparison.agreement(with: click) != nil ? 1 : 0))
+        }.max { ($0.rank, $0.click.createdAt) < ($1.rank, $1.click.createdAt) }?.click
     }
 
     /// Tier 2 over `candidates` (same project and IP key, not bots, unclaimed — as read by the store).
@@ -118,6 +132,9 @@ public enum MatchingEngine {
                 factors.append("device")
             }
             if let a = install.screen, let b = click.screen {
+                guard a.matches(b) else { return nil }
+                factors.append("screen")
+            } else if install.screen == nil, let a = install.screenPoints, let b = click.screenPoints {
                 guard a.matches(b) else { return nil }
                 factors.append("screen")
             }

@@ -24,11 +24,15 @@ public struct InstallIdentity: Sendable, Equatable {
     public var deviceID: String?
     /// Digest of IP key, user agent, timezone, language, screen and platform version.
     public var fingerprint: String?
+    /// The device's IDFV, by which an install another SDK family reported is this one: one app on
+    /// one device is one install whichever SDK asks. Two install instance ids stay two installs.
+    public var idfv: String?
 
-    public init(installInstanceID: String? = nil, deviceID: String? = nil, fingerprint: String? = nil) {
+    public init(installInstanceID: String? = nil, deviceID: String? = nil, fingerprint: String? = nil, idfv: String? = nil) {
         self.installInstanceID = installInstanceID
         self.deviceID = deviceID
         self.fingerprint = fingerprint
+        self.idfv = idfv
     }
 
     /// The signals whose exact repetition identifies a LinkForty device, as one string to hash.
@@ -45,16 +49,18 @@ public struct KnownInstall: Sendable, Equatable {
     public var installInstanceID: String?
     public var deviceID: String?
     public var fingerprint: String?
+    public var idfv: String?
     public var createdAt: Timestamp
     /// When the install last reported (kept at an hour's resolution by the store).
     public var lastSeenAt: Timestamp
 
-    public init(installID: String, installInstanceID: String?, deviceID: String?, fingerprint: String?, createdAt: Timestamp,
-                lastSeenAt: Timestamp? = nil) {
+    public init(installID: String, installInstanceID: String?, deviceID: String?, fingerprint: String?, idfv: String? = nil,
+                createdAt: Timestamp, lastSeenAt: Timestamp? = nil) {
         self.installID = installID
         self.installInstanceID = installInstanceID
         self.deviceID = deviceID
         self.fingerprint = fingerprint
+        self.idfv = idfv
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt ?? createdAt
     }
@@ -66,7 +72,8 @@ extension MatchingEngine {
     public static let lastSeenResolutionSeconds: Int64 = 3_600
 
     /// The stored install this report repeats, if any: same instance id, else same device id, else
-    /// the same fingerprint whose install reported within `policy.sameInstallSeconds` (plus the
+    /// the same IDFV (an install without an instance id, when the report has one), else the same
+    /// fingerprint whose install reported within `policy.sameInstallSeconds` (plus the
     /// hour of resolution `lastSeenAt` is kept at). The window runs from the last report, not from
     /// the first: an app that keeps launching on the same network stays one install for as long as
     /// it does (it once became a new organic install 24 h after it was first seen).
@@ -76,6 +83,11 @@ extension MatchingEngine {
             return found
         }
         if let device = identity.deviceID, let found = known.first(where: { $0.deviceID == device }) { return found }
+        if let idfv = identity.idfv, let found = known.filter({ install in
+            install.idfv == idfv && (identity.installInstanceID == nil || install.installInstanceID == nil)
+        }).max(by: { $0.createdAt < $1.createdAt }) {
+            return found
+        }
         if let fingerprint = identity.fingerprint {
             // Two different device ids are two devices, however alike their other signals.
             return known.filter { install in

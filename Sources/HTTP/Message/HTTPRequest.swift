@@ -49,6 +49,11 @@ public struct HTTPRequest: Sendable {
     /// parameters reads this once.
     public var queryItems: [(name: String, value: String)] {
         guard let query else { return [] }
+        return Self.queryItems(of: query)
+    }
+
+    /// A query string's parameters (no `?`), read as `queryItems` reads the request's.
+    public static func queryItems(of query: Substring) -> [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
         for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let text = Substring(pair)

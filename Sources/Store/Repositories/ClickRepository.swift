@@ -46,8 +46,9 @@ public struct ClickRepository: ClickStore {
     }
 
     @_spi(StoreInternals) public static func insert(_ click: Click, countTowardLimit: Bool = false, _ connection: SQLiteConnection) throws {
-        try connection.run("""
-            INSERT INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
+        // OR IGNORE: a click id an app sends (WarpLink's tap id) arrives again on every retry.
+        let inserted = try connection.run("""
+            INSERT OR IGNORE INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
                 query, utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
                 screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
                 network_click_id, network_click_parameter)
@@ -59,7 +60,7 @@ public struct ClickRepository: ClickStore {
             click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
             click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
             click.networkClickID?.value, click.networkClickID?.parameter)
-        if countTowardLimit, let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
+        if inserted > 0, countTowardLimit, let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
             try connection.run("UPDATE links SET click_count = click_count + 1 WHERE id = ?", linkID)
         }
     }

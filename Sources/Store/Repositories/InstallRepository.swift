@@ -56,6 +56,12 @@ public struct InstallRepository: InstallStore {
         if let existing = try sameInstall(report, policy: policy, connection) {
             try connection.run("UPDATE installs SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?",
                                now.milliseconds, existing.id, now.milliseconds - lastSeenResolutionMilliseconds)
+            if let instance = report.identity.installInstanceID {
+                // An install another SDK family reported (found by IDFV) takes this one's instance
+                // id, so the instance's later calls find it.
+                try connection.run("UPDATE installs SET install_instance_id = ? WHERE id = ? AND install_instance_id IS NULL",
+                                   instance, existing.id)
+            }
             return try withLink(InstallOutcome(install: existing, isNew: false), connection)
         }
         let signals = report.signals
@@ -105,7 +111,7 @@ public struct InstallRepository: InstallStore {
         let project = report.projectID
         let map: (Row) -> KnownInstall = {
             KnownInstall(installID: $0.string(0), installInstanceID: $0.optionalString(1), deviceID: $0.optionalString(2),
-                         fingerprint: $0.optionalString(3), createdAt: Timestamp(milliseconds: $0.int(4)),
+                         fingerprint: $0.optionalString(3), idfv: $0.optionalString(6), createdAt: Timestamp(milliseconds: $0.int(4)),
                          lastSeenAt: Timestamp(milliseconds: $0.int(5)))
         }
         if let instance = identity.installInstanceID {
@@ -113,6 +119,10 @@ public struct InstallRepository: InstallStore {
         }
         if let device = identity.deviceID {
             known += try connection.query(KnownInstallSQL.byDevice, project, device, map: map)
+        }
+        // Only when nothing else names the install: re-reports find it by instance or device id.
+        if known.isEmpty, let idfv = identity.idfv {
+            known += try connection.query(KnownInstallSQL.byIDFV, project, idfv, map: map)
         }
         if let fingerprint = identity.fingerprint {
             let window = (policy.sameInstallSeconds + MatchingEngine.lastSeenResolutionSeconds) * 1000
@@ -125,9 +135,10 @@ public struct InstallRepository: InstallStore {
 
     /// Tier-0 lookups, their text built once (statements are cached by their SQL text).
     enum KnownInstallSQL {
-        static let columns = "id, install_instance_id, device_id, fingerprint, created_at, last_seen_at"
+        static let columns = "id, install_instance_id, device_id, fingerprint, created_at, last_seen_at, idfv"
         static let byInstance = "SELECT \(columns) FROM installs WHERE project_id = ? AND install_instance_id = ?"
         static let byDevice = "SELECT \(columns) FROM installs WHERE project_id = ? AND device_id = ? ORDER BY created_at DESC LIMIT 1"
+        static let byIDFV = "SELECT \(columns) FROM installs WHERE project_id = ? AND idfv = ? ORDER BY created_at DESC LIMIT 20"
         static let byFingerprint = """
             SELECT \(columns) FROM installs WHERE project_id = ? AND fingerprint = ? AND last_seen_at > ? ORDER BY created_at DESC LIMIT 1
             """

@@ -13,6 +13,10 @@ struct TransactionClicks: ClickSource {
         try candidates(.clickID, clickID, limit: 1).first
     }
 
+    func clicks(onLink linkID: String, limit: Int) throws -> [CandidateClick] {
+        try candidates(.link, linkID, limit: limit)
+    }
+
     func clicks(idfv: String, limit: Int) throws -> [CandidateClick] {
         try candidates(.idfv, idfv, limit: limit)
     }
@@ -27,14 +31,14 @@ struct TransactionClicks: ClickSource {
 
     /// Which clicks a candidate query selects; each has its SQL text built once.
     enum Filter {
-        case clickID, idfv, advertisingID
+        case clickID, link, idfv, advertisingID
         /// Same network (`ip_key`), newer than a time.
         case network
 
         private static func sql(_ condition: String) -> String {
             """
             SELECT c.click_id, c.link_id, c.created_at, c.platform, c.os_version, c.device_class, c.screen_width, c.screen_height,
-                c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent
+                c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent, c.ip_key
             FROM clicks c
             WHERE c.project_id = ? AND \(condition) AND c.is_bot = 0 AND c.claimed_at IS NULL
             ORDER BY c.created_at DESC LIMIT ?
@@ -42,6 +46,7 @@ struct TransactionClicks: ClickSource {
         }
 
         private static let byClickID = sql("c.click_id = ?")
+        private static let byLink = sql("c.link_id = ?")
         private static let byIDFV = sql("c.idfv = ?")
         private static let byAdvertisingID = sql("c.advertising_id = ?")
         private static let byNetwork = sql("c.ip_key = ? AND c.created_at > ?")
@@ -49,6 +54,7 @@ struct TransactionClicks: ClickSource {
         var sql: String {
             switch self {
             case .clickID: Self.byClickID
+            case .link: Self.byLink
             case .idfv: Self.byIDFV
             case .advertisingID: Self.byAdvertisingID
             case .network: Self.byNetwork
@@ -76,9 +82,10 @@ struct TransactionClicks: ClickSource {
                 platform: row.optionalString(3).flatMap(UserAgentInfo.Platform.init(rawValue:)), osVersion: row.optionalString(4),
                 deviceClass: row.optionalString(5).flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
                 screen: ScreenSize(points: row.optionalDouble(6), row.optionalDouble(7), scale: ratio),
+                screenPoints: ScreenSize(points: row.optionalDouble(6), row.optionalDouble(7), scale: 1),
                 timezone: row.optionalString(9), utcOffsetMinutes: row.optionalInt(10).map(Int.init),
                 languages: row.optionalString(11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(12),
-                windowHours: defaultWindowHours))
+                ipKey: row.optionalString(13), windowHours: defaultWindowHours))
         }
         statement.reset()
         for index in clicks.indices {
