@@ -282,6 +282,33 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         #expect(try app.count("SELECT count(*) FROM links") == 2)
     }
 
+    @Test func theCommandLineIssuesWarpLinkKeys() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-wl-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("db.sqlite").path
+        let created = try run(["project", "create", "--name", "Shop", "--json", "--db", db])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: String])?["id"])
+        let shape = try Regex("^wl_(live|test)_[a-zA-Z0-9]{32}$")
+        for (mode, prefix) in [([String](), "wl_live_"), (["--mode", "test"], "wl_test_")] {
+            let issued = try run(["project", "key", id, "--format", "warplink", "--json", "--db", db] + mode)
+            #expect(issued.status == 0, "\(issued.stderr)")
+            let key = try #require((try JSONSerialization.jsonObject(with: Data(issued.stdout.utf8)) as? [String: String])?["key"])
+            #expect(key.wholeMatch(of: shape) != nil && key.hasPrefix(prefix))
+            #expect(try Database(path: db).read { try $0.queryOne("SELECT count(*) FROM api_keys WHERE key_hash = ?", Secrets.sha256(key)) { $0.int(0) } } == 1)
+        }
+        #expect(try run(["project", "key", id, "--mode", "test", "--db", db]).status == 2)  // --mode needs --format warplink
+        #expect(try run(["project", "key", id, "--format", "wl", "--db", db]).status == 2)
+        #expect(try run(["project", "key", "no-such-project", "--format", "warplink", "--db", db]).status == 1)
+    }
+
+    @Test func aTapIDGivesOneClickIDPerProject() {
+        let tap = "0b7c2f4e-5d6a-4e8b-9c1d-2e3f4a5b6c7d"
+        let first = Identifiers.clickID(forTap: tap, projectID: "p1")
+        #expect(Identifiers.isUUID(first) && first == Identifiers.clickID(forTap: tap, projectID: "p1"))
+        #expect(Array(first)[14] == "8" && "89ab".contains(Array(first)[19]))
+        #expect(first != Identifiers.clickID(forTap: tap, projectID: "p2"))
+    }
+
     @Test func badMatchBodiesAreRefusedInWarpLinksShapeAndNeverA5xx() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, _, _) = try app.projectWithLink()

@@ -50,7 +50,11 @@ struct InMemoryClicks: ClickSource {
     var stored: [Stored]
 
     private func usable(_ test: (Stored) -> Bool, limit: Int) -> [CandidateClick] {
-        Array(stored.filter { !$0.isBot && !$0.claimed && test($0) }.map(\.click).sorted { $0.createdAt > $1.createdAt }.prefix(limit))
+        Array(stored.filter { !$0.isBot && !$0.claimed && test($0) }.map { stored -> CandidateClick in
+            var click = stored.click
+            click.ipKey = stored.ipKey
+            return click
+        }.sorted { $0.createdAt > $1.createdAt }.prefix(limit))
     }
 
     func click(referredBy clickID: String) throws -> CandidateClick? { usable({ $0.click.clickID == clickID }, limit: 1).first }
@@ -179,6 +183,67 @@ private let examples: [Example] = {
         let shortLink = InMemoryClicks(stored: [.init(click: click("S", hoursBefore: 2, windowHours: 1), ipKey: "203.0.113.9")])
         #expect(try AttributionCascade.attribute(InstallSignals(time: now, ipKey: "203.0.113.9", platform: .android),
                                                  windowHoursLimit: nil, policy: policy, clicks: shortLink) == .organic)
+    }
+
+    /// WarpLink's Play Install Referrer names the link, not the click: the link is certain, and
+    /// among its clicks the device's own network and signals choose.
+    @Test func aReferredLinkAttributesDeterministicallyToTheLikeliestOfItsClicks() throws {
+        let now = Timestamp(milliseconds: 1_763_700_000_000)
+        func click(_ id: String, link: String, minutesBefore: Int64, platform: UserAgentInfo.Platform = .android) -> CandidateClick {
+            CandidateClick(clickID: id, linkID: link, createdAt: now.adding(seconds: -minutesBefore * 60), platform: platform)
+        }
+        let source = InMemoryClicks(stored: [
+            .init(click: click("mine", link: "L", minutesBefore: 30), ipKey: "198.51.100.7"),
+            .init(click: click("newer-elsewhere", link: "L", minutesBefore: 5), ipKey: "203.0.113.1"),
+            .init(click: click("newest-iphone", link: "L", minutesBefore: 1, platform: .ios), ipKey: "203.0.113.2"),
+            .init(click: click("other-link", link: "M", minutesBefore: 2), ipKey: "198.51.100.7"),
+        ])
+        var install = InstallSignals(time: now, ipKey: "198.51.100.7", platform: .android)
+        install.referrerLinkID = "L"
+        let policy = MatchingPolicy()
+        let sameNetwork = try AttributionCascade.attribute(install, windowHoursLimit: nil, policy: policy, clicks: source)
+        #expect(sameNetwork.clickID == "mine" && sameNetwork.linkID == "L" && sameNetwork.matchType == .deterministic)
+        #expect(sameNetwork.matchedFactors == ["install_referrer"] && sameNetwork.confidence == 1)
+        // From another network (the install began on Wi-Fi, the app opened on mobile data): the
+        // newest click whose signals agree (an Android one), never another link's.
+        install.ipKey = "192.0.2.99"
+        #expect(try AttributionCascade.attribute(install, windowHoursLimit: nil, policy: policy, clicks: source).clickID == "newer-elsewhere")
+        // A link with no click left falls through to the other tiers.
+        install.referrerLinkID = "unclicked"
+        install.ipKey = "198.51.100.7"
+        let fallback = try AttributionCascade.attribute(install, windowHoursLimit: nil, policy: policy, clicks: source)
+        #expect(fallback.matchType == .probabilistic && fallback.clickID == "other-link")
+    }
+
+    /// An SDK that sends its screen in points without a scale (WarpLink) is compared with the
+    /// points of the click's page, not with its pixels.
+    @Test func screensInPointsAreComparedWithTheClicksPoints() {
+        let now = Timestamp(milliseconds: 1_763_700_000_000)
+        let click = CandidateClick(clickID: "C", linkID: "L", createdAt: now.adding(seconds: -600), platform: .ios,
+                                   screen: ScreenSize(width: 1170, height: 2532), screenPoints: ScreenSize(width: 390, height: 844))
+        var install = InstallSignals(time: now, ipKey: "198.51.100.7", platform: .ios, screenPoints: ScreenSize(width: 844, height: 390))
+        #expect(MatchingEngine.agreement(install: install, click: click) == ["ip", "platform", "screen"])
+        install.screenPoints = ScreenSize(width: 430, height: 932)
+        #expect(MatchingEngine.agreement(install: install, click: click) == nil)
+        // Pixels, when the install has them, are what is compared.
+        install.screen = ScreenSize(width: 1170, height: 2532)
+        #expect(MatchingEngine.agreement(install: install, click: click) == ["ip", "platform", "screen"])
+    }
+
+    /// One device's IDFV makes the install another SDK family reported this one, unless both
+    /// carry install instance ids (Linkrunner's reinstalls stay new installs).
+    @Test func anIDFVFindsAnotherFamilysInstallButNotAnotherInstance() {
+        let now = Timestamp(milliseconds: 1_763_700_000_000)
+        let policy = MatchingPolicy()
+        let linkrunner = KnownInstall(installID: "lr", installInstanceID: "IID-1", deviceID: nil, fingerprint: nil, idfv: "V",
+                                      createdAt: now.adding(seconds: -3_600))
+        let warplink = KnownInstall(installID: "wl", installInstanceID: nil, deviceID: "V", fingerprint: "fp", idfv: "V",
+                                    createdAt: now.adding(seconds: -60))
+        #expect(MatchingEngine.sameInstall(InstallIdentity(idfv: "V"), among: [linkrunner], now: now, policy: policy)?.installID == "lr")
+        #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "IID-2", idfv: "V"), among: [linkrunner], now: now, policy: policy) == nil)
+        #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "IID-2", idfv: "V"), among: [linkrunner, warplink],
+                                           now: now, policy: policy)?.installID == "wl")
+        #expect(MatchingEngine.sameInstall(InstallIdentity(idfv: "W"), among: [linkrunner, warplink], now: now, policy: policy) == nil)
     }
 
     @Test func minConfidenceAndDecayComeFromThePolicy() {

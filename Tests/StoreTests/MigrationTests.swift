@@ -49,6 +49,31 @@ import Testing
         #expect(try Migrator.appliedMigrations(connection) == ["0001_good.sql"])
     }
 
+    /// `0011` widens a CHECK in place: a database holding installs, events and a claimed click
+    /// keeps every row, and a connection opened before the migration refuses nothing after it.
+    @Test func widenedInstallsCheckKeepsEveryRowAndAcceptsWarpLink() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-0011-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let before = Migration.bundled.filter { $0.name < "0011" }
+        _ = try Database(path: path, migrations: before)
+        let early = try SQLiteConnection(path: path, mode: .readWrite)
+        try early.execute("""
+            INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', x'00', 0, 0);
+            INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('i', 'p', 'linkforty', 0, 0);
+            INSERT INTO events (id, project_id, install_id, name, occurred_at, received_at) VALUES ('e', 'p', 'i', 'open', 0, 0);
+            """)
+        #expect(throws: SQLiteError.self) { try early.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('w0', 'p', 'warplink', 0, 0)") }
+
+        let database = try Database(path: path)
+        try database.writeAndWait { try $0.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('w', 'p', 'warplink', 0, 0)") }
+        try early.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('w2', 'p', 'warplink', 0, 0)")
+        #expect(throws: SQLiteError.self) { try early.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('x', 'p', 'other', 0, 0)") }
+        #expect(try database.read { try $0.queryOne("SELECT count(*) FROM installs") { $0.int(0) } } == 3)
+        #expect(try database.read { try $0.queryOne("SELECT count(*) FROM events") { $0.int(0) } } == 1)
+        #expect(try database.read { try $0.queryOne("PRAGMA integrity_check") { $0.string(0) } } == "ok")
+    }
+
     @Test func databaseIsInWALModeWithForeignKeys() throws {
         let temp = try TemporaryDatabase()
         let mode = try temp.database.read { try $0.queryOne("PRAGMA journal_mode") { $0.string(0) } }

@@ -16,11 +16,13 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
 @Suite struct QueryPlanTests {
     static let lookups: [(sql: String, index: String)] = [
         (TransactionClicks.Filter.clickID.sql, "sqlite_autoindex_clicks_1"),
+        (TransactionClicks.Filter.link.sql, "clicks_by_link"),
         (TransactionClicks.Filter.idfv.sql, "clicks_by_idfv"),
         (TransactionClicks.Filter.advertisingID.sql, "clicks_by_advertising_id"),
         (TransactionClicks.Filter.network.sql, "clicks_by_ip"),
         (InstallRepository.KnownInstallSQL.byInstance, "installs_by_instance"),
         (InstallRepository.KnownInstallSQL.byDevice, "installs_by_device"),
+        (InstallRepository.KnownInstallSQL.byIDFV, "installs_by_idfv"),
         (InstallRepository.KnownInstallSQL.byFingerprint, "installs_by_fingerprint"),
     ]
 

@@ -138,7 +138,8 @@ public struct InstallRepository: InstallStore {
         static let columns = "id, install_instance_id, device_id, fingerprint, created_at, last_seen_at, idfv"
         static let byInstance = "SELECT \(columns) FROM installs WHERE project_id = ? AND install_instance_id = ?"
         static let byDevice = "SELECT \(columns) FROM installs WHERE project_id = ? AND device_id = ? ORDER BY created_at DESC LIMIT 1"
-        static let byIDFV = "SELECT \(columns) FROM installs WHERE project_id = ? AND idfv = ? ORDER BY created_at DESC LIMIT 20"
+        /// Every install of the IDFV (a device's reinstalls are few); tier 0 takes the newest it may.
+        static let byIDFV = "SELECT \(columns) FROM installs WHERE project_id = ? AND idfv = ?"
         static let byFingerprint = """
             SELECT \(columns) FROM installs WHERE project_id = ? AND fingerprint = ? AND last_seen_at > ? ORDER BY created_at DESC LIMIT 1
             """
