@@ -282,6 +282,26 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         #expect(try app.count("SELECT count(*) FROM links") == 2)
     }
 
+    /// The same outbox as the other families: a WarpLink install is an `install.created` webhook
+    /// with its attribution.
+    @Test func aWarpLinkInstallReachesWebhooks() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true)
+        let (projectID, _, link) = try app.projectWithLink()
+        let key = try app.warpLinkKey(projectID)
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.created"]}"#).status == 201)
+        app.startOutbox()
+        _ = try app.clickWithBeacon(ip: "198.51.100.23")
+        try app.settle()
+        let matched = try app.warpLink("POST", "/attribution/match", key: key, json: WarpLinkBodies.iOS())
+        let delivered = receiver.wait(for: 1)
+        let event = try #require(delivered.first?.json)
+        #expect(event["type"] as? String == "install.created")
+        let data = try #require(event["data"] as? [String: Any])
+        #expect(data["install_id"] as? String == matched.json?["install_id"] as? String)
+        #expect("\(data)".contains(link["id"] as? String ?? "missing"), "\(data)")
+    }
+
     @Test func theCommandLineIssuesWarpLinkKeys() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-wl-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
