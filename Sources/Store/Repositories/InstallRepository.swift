@@ -53,10 +53,11 @@ public struct InstallRepository: InstallStore {
 
     static func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: SQLiteConnection) throws -> InstallOutcome {
         let now = report.signals.time
-        if let existing = try sameInstall(report, policy: policy, connection) {
+        let tier0 = try sameInstall(report, policy: policy, connection)
+        if let existing = tier0.install {
             try connection.run("UPDATE installs SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?",
                                now.milliseconds, existing.id, now.milliseconds - lastSeenResolutionMilliseconds)
-            if let instance = report.identity.installInstanceID {
+            if let instance = report.identity.installInstanceID, tier0.adopted {
                 // An install another SDK family reported (found by IDFV) takes this one's instance
                 // id, so the instance's later calls find it.
                 try connection.run("UPDATE installs SET install_instance_id = ? WHERE id = ? AND install_instance_id IS NULL",
@@ -65,7 +66,7 @@ public struct InstallRepository: InstallStore {
             return try withLink(InstallOutcome(install: existing, isNew: false), connection)
         }
         let signals = report.signals
-        let reinstall = try seenBefore(report, connection)
+        let reinstall = try seenBefore(report, sameIDFV: tier0.sameIDFV, connection)
         let clicks = TransactionClicks(connection: connection, projectID: report.projectID, defaultWindowHours: policy.defaultWindowHours)
         let match = try AttributionCascade.attribute(signals, windowHoursLimit: report.windowHoursLimit, policy: policy, clicks: clicks)
         if match.attributed, let clickID = match.clickID {
@@ -104,8 +105,12 @@ public struct InstallRepository: InstallStore {
         return outcome
     }
 
-    /// Tier 0 candidates: by instance id, device id, or a recent identical fingerprint.
-    static func sameInstall(_ report: InstallReport, policy: MatchingPolicy, _ connection: SQLiteConnection) throws -> StoredInstall? {
+    /// Tier 0 candidates: by instance id, device id, IDFV, or a recent identical fingerprint.
+    /// - Returns: the install found; whether it has no install instance id yet (found through
+    ///   another family's IDFV); and whether installs of the report's IDFV exist, when that was
+    ///   read (the reinstall flag needs the same read).
+    static func sameInstall(_ report: InstallReport, policy: MatchingPolicy,
+                            _ connection: SQLiteConnection) throws -> (install: StoredInstall?, adopted: Bool, sameIDFV: Bool?) {
         var known: [KnownInstall] = []
         let identity = report.identity
         let project = report.projectID
@@ -121,16 +126,21 @@ public struct InstallRepository: InstallStore {
             known += try connection.query(KnownInstallSQL.byDevice, project, device, map: map)
         }
         // Only when nothing else names the install: re-reports find it by instance or device id.
+        var sameIDFV: Bool?
         if known.isEmpty, let idfv = identity.idfv {
-            known += try connection.query(KnownInstallSQL.byIDFV, project, idfv, map: map)
+            let installs = try connection.query(KnownInstallSQL.byIDFV, project, idfv, map: map)
+            if idfv == report.signals.idfv { sameIDFV = !installs.isEmpty }
+            known += installs
         }
         if let fingerprint = identity.fingerprint {
             let window = (policy.sameInstallSeconds + MatchingEngine.lastSeenResolutionSeconds) * 1000
             known += try connection.query(KnownInstallSQL.byFingerprint, project, fingerprint,
                                           report.signals.time.milliseconds - window, map: map)
         }
-        guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else { return nil }
-        return try find(id: found.installID, projectID: project, connection)
+        guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else {
+            return (nil, false, sameIDFV)
+        }
+        return (try find(id: found.installID, projectID: project, connection), found.installInstanceID == nil, sameIDFV)
     }
 
     /// Tier-0 lookups, their text built once (statements are cached by their SQL text).
@@ -145,8 +155,10 @@ public struct InstallRepository: InstallStore {
             """
     }
 
-    static func seenBefore(_ report: InstallReport, _ connection: SQLiteConnection) throws -> Bool {
-        if let idfv = report.signals.idfv,
+    /// - Parameter sameIDFV: whether installs of the report's IDFV exist, when tier 0 read that.
+    static func seenBefore(_ report: InstallReport, sameIDFV: Bool?, _ connection: SQLiteConnection) throws -> Bool {
+        if sameIDFV == true { return true }
+        if sameIDFV == nil, let idfv = report.signals.idfv,
            try connection.queryOne("SELECT 1 FROM installs WHERE project_id = ? AND idfv = ? LIMIT 1", report.projectID, idfv, map: { _ in true }) != nil {
             return true
         }
