@@ -30,10 +30,12 @@ public final class Services: Sendable {
     public init(store: any StoreBackend, clock: any Clock = SystemClock(), adminKey: String?, trustedProxies: [String] = [],
                 publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
                 outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
+                appleAds: AppleAdsSettings = AppleAdsSettings(),
                 reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }) {
         // A cache miss on an event loop moves the request to the handler pool (the router runs it
         // again there); nothing may wait on the database on a loop (debug builds record any such call).
-        app = AppServices(store: store, clock: clock, outboundPolicy: outboundPolicy, beforeBlocking: { try MoveToPool.unlessOffLoop() })
+        app = AppServices(store: store, clock: clock, outboundPolicy: outboundPolicy, appleAds: appleAds,
+                          beforeBlocking: { try MoveToPool.unlessOffLoop() })
         store.forbidBlocking { EventLoopThread.isCurrent }
         self.defaultProject = defaultProject
         self.reportInternalError = reportInternalError

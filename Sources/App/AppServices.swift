@@ -22,11 +22,14 @@ public final class AppServices: Sendable {
     public let deliveryCounters = DeliveryCounters()
     let webhookEndpoints: ByProjectCache<WebhookEndpoint>
     public let postbacks: PostbackService
+    public let appleAds: AppleAdsService
+    let appleAdsExchange: AppleAdsExchange
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
     public init(store: any StoreBackend, clock: any Clock = SystemClock(),
                 outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
+                appleAds appleAdsSettings: AppleAdsSettings = AppleAdsSettings(),
                 beforeBlocking: @escaping @Sendable () throws -> Void = {}) {
         self.store = store
         self.clock = clock
@@ -60,6 +63,8 @@ public final class AppServices: Sendable {
         reports = ReportService(store: store)
         webhooks = WebhookService(store: store, clock: clock, policy: outboundPolicy)
         postbacks = PostbackService(store: store, clock: clock, policy: outboundPolicy)
+        appleAds = AppleAdsService(store: store, settings: appleAdsSettings)
+        appleAdsExchange = AppleAdsExchange(store: store, settings: appleAdsSettings, outbound: outbound, projects: projectCache)
     }
 
     /// The transport outbound requests take, under this server's address policy.
@@ -72,7 +77,7 @@ public final class AppServices: Sendable {
     public func makeOutboxWorker(transport: any OutboundTransport, settings: OutboxWorker.Settings = OutboxWorker.Settings()) -> OutboxWorker {
         let store = self.store, endpoints = webhookEndpoints
         let worker = OutboxWorker(store: store, transport: transport, clock: clock, settings: settings,
-                                  counters: deliveryCounters) { id, projectID in
+                                  counters: deliveryCounters, appleAds: appleAdsExchange) { id, projectID in
             try endpoints.values(projectID: projectID).first { $0.id == id }
         }
         store.observeCommits(changing: ["outbox_new", "outbox_jobs"]) { [weak worker] _ in worker?.wake() }

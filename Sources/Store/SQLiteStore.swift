@@ -15,6 +15,7 @@ public final class SQLiteStore: StoreBackend {
     public let erasure: any ErasureStore
     public let outbox: any OutboxStore
     public let postbacks: any PostbackStore
+    public let appleAds: any AppleAdsStore
 
     /// - Parameter clock: stamps API keys and projects created through the store.
     public init(database: Database, clock: any Clock = SystemClock()) {
@@ -31,6 +32,7 @@ public final class SQLiteStore: StoreBackend {
         erasure = ErasureRepository(database: database)
         outbox = OutboxRepository(database: database)
         postbacks = PostbackRepository(database: database)
+        appleAds = AppleAdsRepository(database: database)
     }
 
     public func ping() throws { try database.ping() }

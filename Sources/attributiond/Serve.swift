@@ -51,7 +51,8 @@ struct Serve: ParsableCommand {
                                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
                                 allowedHosts: configuration.allowedHosts,
                                 defaultProject: configuration.defaultProject,
-                                outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses)) { error, request in
+                                outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
+                                appleAds: configuration.appleAds) { error, request in
             LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
         }
         do {

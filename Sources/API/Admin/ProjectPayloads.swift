@@ -11,7 +11,7 @@ struct ProjectCreation: Decodable {
     static let settingKeys: Set<String> = [
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
-        "click_id_parameters",
+        "click_id_parameters", "apple_ads",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -57,6 +57,7 @@ struct SettingsPatch: Decodable {
     var signing: Patch<SigningMode> = .absent
     var sdkAuth: Patch<SDKAuthentication> = .absent
     var clickIDParameters: Patch<[String]> = .absent
+    var appleAds: Patch<Bool> = .absent
     var skan: Patch<JSONValue> = .absent
     var matching: Patch<MatchingPayload> = .absent
 
@@ -76,6 +77,7 @@ struct SettingsPatch: Decodable {
         signing = try c.decodePatch(SigningMode.self, forKey: key("signing"))
         sdkAuth = try c.decodePatch(SDKAuthentication.self, forKey: key("sdk_auth"))
         clickIDParameters = try c.decodePatch([String].self, forKey: key("click_id_parameters"))
+        appleAds = try c.decodePatch(Bool.self, forKey: key("apple_ads"))
         skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
         matching = try c.decodePatch(MatchingPayload.self, forKey: key("matching"))
     }
@@ -97,6 +99,7 @@ struct SettingsPatch: Decodable {
         settings.signing = signing.apply(to: current.signing) ?? defaults.signing
         settings.sdkAuth = sdkAuth.apply(to: current.sdkAuth) ?? defaults.sdkAuth
         settings.clickIDParameters = clickIDParameters.apply(to: current.clickIDParameters) ?? []
+        settings.appleAds = appleAds.apply(to: current.appleAds) ?? defaults.appleAds
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch skan {
         case .absent: break
@@ -134,6 +137,7 @@ struct ProjectBody: Encodable {
     let signing: String
     let sdk_auth: String
     let click_id_parameters: [String]
+    let apple_ads: Bool
     let test_mode: Bool
     let skan: JSONValue?
     let matching: MatchingPayload?
@@ -159,6 +163,7 @@ struct ProjectBody: Encodable {
         signing = settings.signing.rawValue
         sdk_auth = settings.sdkAuth.rawValue
         click_id_parameters = settings.clickIDParameters
+        apple_ads = settings.appleAds
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
         matching = settings.matching.map(MatchingPayload.init)
@@ -187,6 +192,7 @@ struct ProjectBody: Encodable {
         try c.encode(signing, forKey: key("signing"))
         try c.encode(sdk_auth, forKey: key("sdk_auth"))
         try c.encode(click_id_parameters, forKey: key("click_id_parameters"))
+        try c.encode(apple_ads, forKey: key("apple_ads"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
         try c.encode(matching, forKey: key("matching"))

@@ -19,6 +19,9 @@ struct DeviceData: Sendable {
     var userAgent: String?
     var referrerClickID: String?
     var appVersion: String?
+    /// `adservices_attribution_token` as sent; checked (base64, 4 KB) where it is used, and a
+    /// value of the wrong type is no token rather than a failed request.
+    var appleAdsToken: String?
 
     init(_ body: JSONFields?) throws {
         guard let body else { return }
@@ -38,6 +41,7 @@ struct DeviceData: Sendable {
         }
         userAgent = try text("user_agent")
         appVersion = try text("version")
+        if case .string(let token)? = body.fields["adservices_attribution_token"] { appleAdsToken = token }
         if let display = try body.object("device_display", path: "device_data.device_display") {
             let width = try display.number("width", path: "device_data.device_display.width")
             let height = try display.number("height", path: "device_data.device_display.height")

@@ -53,16 +53,21 @@ enum LinkrunnerRoutes {
                     ip: client?.ipString, userAgent: device.userAgent)
                 try services.app.installs.report(report, project: call.project, conversionValues: true,
                                              delivery: call.request.writeDelivery) { result in
-                    done(Result {
-                        let outcome = try result.get()
-                        if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
-                        var data = try CampaignData.attribution(of: outcome.install, target: CampaignData.target(of: outcome, project: call.project),
-                                                                project: call.project, services: services,
-                                                                base: LinkURLs.base(for: call.request, services: services), includeMatch: false)
-                        data["install_id"] = .string(outcome.install.id)
-                        SKANFields.add(outcome.skan, to: &data)
-                        return data
-                    })
+                    guard case .success(let outcome) = result else { return done(result.map { _ in [:] }) }
+                    // The token's exchange is queued before the answer, so it is durable by then;
+                    // a token that cannot be kept never fails the init.
+                    services.app.appleAds.capture(device.appleAdsToken, installID: outcome.install.id, project: call.project, at: now,
+                                                  delivery: call.request.writeDelivery) { _ in
+                        done(Result {
+                            if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
+                            var data = try CampaignData.attribution(of: outcome.install, target: CampaignData.target(of: outcome, project: call.project),
+                                                                    appleAds: outcome.appleAds, project: call.project, services: services,
+                                                                    base: LinkURLs.base(for: call.request, services: services), includeMatch: false)
+                            data["install_id"] = .string(outcome.install.id)
+                            SKANFields.add(outcome.skan, to: &data)
+                            return data
+                        })
+                    }
                 }
             } catch {
                 done(.failure(error))
@@ -73,8 +78,11 @@ enum LinkrunnerRoutes {
     /// `POST /api/client/attribution-data`
     static func attributionData(_ services: Services) -> RouteHandler {
         sync(services) { call in
-            try CampaignData.attribution(of: try call.install(), project: call.project, services: services,
-                                     base: LinkURLs.base(for: call.request, services: services), includeMatch: true)
+            let install = try call.install()
+            try captureAppleAdsToken(call, install: install)
+            return try CampaignData.attribution(of: install, appleAds: CampaignData.appleAds(of: install, services: services),
+                                                project: call.project, services: services,
+                                                base: LinkURLs.base(for: call.request, services: services), includeMatch: true)
         }
     }
 
@@ -82,6 +90,7 @@ enum LinkrunnerRoutes {
     static func trigger(_ services: Services) -> RouteHandler {
         sync(services) { call in
             let install = try call.install()
+            try captureAppleAdsToken(call, install: install)
             var data: [String: JSONValue] = [:]
             if let user = try userData(call.body) {
                 // A trigger (signup/login) counts as the event `signup`.
@@ -91,6 +100,17 @@ enum LinkrunnerRoutes {
             }
             return data
         }
+    }
+
+    /// Keeps a token a later call carried (the exchange is queued unless Apple already answered);
+    /// waits for it on the handler pool, so the answer follows a durable job. Never fails the call.
+    static func captureAppleAdsToken(_ call: Call, install: StoredInstall) throws {
+        let device = try call.deviceData()
+        guard device.appleAdsToken != nil else { return }
+        let stored = DispatchSemaphore(value: 0)
+        call.services.app.appleAds.capture(device.appleAdsToken, installID: install.id, project: call.project, at: call.now,
+                                           delivery: nil) { _ in stored.signal() }
+        stored.wait()
     }
 
     /// `POST /api/client/set-user-data`

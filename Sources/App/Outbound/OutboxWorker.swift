@@ -32,6 +32,7 @@ public final class OutboxWorker: @unchecked Sendable {
     private let clock: any Clock
     private let settings: Settings
     private let lookupEndpoint: @Sendable (_ id: String, _ projectID: String) throws -> WebhookEndpoint?
+    private let appleAds: AppleAdsExchange?
     public let counters: DeliveryCounters
 
     // Everything below is only touched under `lock`.
@@ -44,8 +45,10 @@ public final class OutboxWorker: @unchecked Sendable {
     private var inFlight = 0
 
     init(store: any StoreBackend, transport: any OutboundTransport, clock: any Clock,
-         settings: Settings, counters: DeliveryCounters, endpoint: @escaping @Sendable (String, String) throws -> WebhookEndpoint?) {
+         settings: Settings, counters: DeliveryCounters, appleAds: AppleAdsExchange? = nil,
+         endpoint: @escaping @Sendable (String, String) throws -> WebhookEndpoint?) {
         self.store = store
+        self.appleAds = appleAds
         self.transport = transport
         self.clock = clock
         self.settings = settings
@@ -104,9 +107,13 @@ public final class OutboxWorker: @unchecked Sendable {
                 lock.unlock()
             }
             dispatchWaiting()
-            if settings.deliveredRetentionHours > 0, Date().timeIntervalSince(lastPrune) > 600 {
+            if Date().timeIntervalSince(lastPrune) > 600 {
                 lastPrune = Date()
-                _ = try? store.outbox.pruneDelivered(before: clock.now().adding(seconds: -Int64(settings.deliveredRetentionHours) * 3600))
+                if settings.deliveredRetentionHours > 0 {
+                    _ = try? store.outbox.pruneDelivered(before: clock.now().adding(seconds: -Int64(settings.deliveredRetentionHours) * 3600))
+                }
+                // AdServices tokens are not kept past their 24 h life, answered or not.
+                _ = try? store.appleAds.expireTokens(receivedBefore: clock.now().adding(seconds: -AppleAdsExchange.tokenLifetimeSeconds))
             }
             lock.lock()
             if !wakeRequested && !stopping { _ = lock.wait(until: Date().addingTimeInterval(settings.pollSeconds)) }
@@ -175,6 +182,9 @@ public final class OutboxWorker: @unchecked Sendable {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             counters.recordAttempt(kind: message.kind, statusCode: try? result.get().statusCode, seconds: seconds)
             answered()
+            if message.kind == "apple_ads", let appleAds, case .record(let outcome) = appleAds.handle(result, job: job, now: now) {
+                return record(outcome, job: job, then: done)
+            }
             switch result {
             case .success(let response) where (200..<300).contains(response.statusCode):
                 record(.delivered(statusCode: response.statusCode, response: response.bodyPrefix), job: job, then: done)
@@ -216,6 +226,7 @@ public final class OutboxWorker: @unchecked Sendable {
     /// rotation), a postback as its template made it.
     private func prepare(_ message: OutboxMessage) -> Result<OutboundRequest, Refusal> {
         if message.kind == "postback" { return postbackRequest(message) }
+        if message.kind == "apple_ads", let appleAds { return appleAds.request(for: message, now: clock.now(), userAgent: settings.userAgent) }
         let body = Array(message.payload.utf8)
         guard message.kind == "webhook" else {
             return .failure(Refusal(reason: "no sender for jobs of kind '\(message.kind)'"))

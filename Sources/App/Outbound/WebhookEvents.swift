@@ -81,6 +81,30 @@ enum WebhookEvents {
                 "attribution": .object(attribution)]
     }
 
+    /// `install.attributed` for an install Apple Ads claimed after it was first answered.
+    static func appleAdsAttribution(_ attributed: AppleAdsAttribution, project: Project) -> [String: JSONValue] {
+        let install = attributed.install
+        let answer = attributed.answer
+        let attribution: [String: JSONValue] = [
+            "attributed": .bool(true), "source": .string("apple_search_ads"), "match_type": .string(install.match.matchType.rawValue),
+            "confidence": .number(install.match.confidence), "matched_factors": .array(install.match.matchedFactors.map(JSONValue.string)),
+            "click_id": .null, "link_id": .null, "clicked_at": optional(answer.claimedAt?.iso8601),
+            "apple_ads": appleAds(answer),
+        ]
+        return ["install_id": .string(install.id), "project_id": .string(project.id), "platform": optional(install.platform),
+                "reinstall": .bool(install.reinstall), "created_at": .string(install.createdAt.iso8601),
+                "attribution": .object(attribution)]
+    }
+
+    /// Apple's answer as webhooks carry it (ids as strings).
+    static func appleAds(_ answer: AppleAdsAnswer) -> JSONValue {
+        .object(["org_id": optional(answer.orgID), "campaign_id": optional(answer.campaignID), "ad_group_id": optional(answer.adGroupID),
+                 "keyword_id": optional(answer.keywordID), "ad_id": optional(answer.adID), "conversion_type": optional(answer.conversionType),
+                 "claim_type": optional(answer.claimType?.rawValue), "claimed_at": optional(answer.claimedAt?.iso8601),
+                 "country_or_region": optional(answer.countryOrRegion), "supply_placement": optional(answer.supplyPlacement),
+                 "test": .bool(answer.isTest)])
+    }
+
     /// What an event's webhook says before its transaction (the event's own fields and data,
     /// parsed here, off the writer); `event(_:stored:)` adds what the transaction found.
     static func eventFields(_ event: EventRecord) -> [String: JSONValue] {

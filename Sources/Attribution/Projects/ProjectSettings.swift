@@ -32,6 +32,8 @@ public struct ProjectSettings: Sendable, Equatable {
     public var matching: MatchingOverrides?
     /// Query parameters that carry an ad network's click id, beyond `NetworkClickID.standardParameters`.
     public var clickIDParameters: [String] = []
+    /// Exchange Apple Ads (AdServices) tokens the SDKs send; off: they are dropped unread.
+    public var appleAds = true
 
     public init() {}
 

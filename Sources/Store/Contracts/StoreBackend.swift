@@ -14,6 +14,7 @@ public protocol StoreBackend: Sendable {
     var erasure: any ErasureStore { get }
     var outbox: any OutboxStore { get }
     var postbacks: any PostbackStore { get }
+    var appleAds: any AppleAdsStore { get }
 
     /// Throws unless the database answers a trivial read (readiness probes).
     func ping() throws

@@ -22,6 +22,8 @@ public struct InstallOutcome: Sendable {
     /// that no read follows the write (the response is built on an event loop).
     public var link: Link? = nil
     public var template: LinkTemplate? = nil
+    /// Apple's answer, when Apple Ads attributed the install (read in the same transaction).
+    public var appleAds: AppleAdsAnswer? = nil
 }
 
 public struct InstallRepository: InstallStore {
@@ -93,6 +95,11 @@ public struct InstallRepository: InstallStore {
 
     /// The outcome with the attributed link and its template, read on the transaction's connection.
     static func withLink(_ outcome: InstallOutcome, _ connection: SQLiteConnection) throws -> InstallOutcome {
+        if outcome.install.match.attributed, outcome.install.match.matchedFactors == [AppleAdsAttribution.factor] {
+            var outcome = outcome
+            outcome.appleAds = try AppleAdsRepository.claim(installID: outcome.install.id, connection)?.answer
+            return outcome
+        }
         guard outcome.install.match.attributed, let linkID = outcome.install.match.linkID else { return outcome }
         var outcome = outcome
         let projectID = outcome.install.projectID

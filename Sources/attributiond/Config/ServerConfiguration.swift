@@ -1,4 +1,5 @@
 import API
+import App
 import Foundation
 import HTTP
 import Store
@@ -34,6 +35,8 @@ struct ServerConfiguration {
     /// Outbound requests (webhooks, postbacks): whether targets on private or local addresses are
     /// allowed, and how long delivered jobs are kept.
     var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15, deliver: true)
+    /// Where AdServices tokens are exchanged, and how soon Apple's "not yet" is asked again.
+    var appleAds = AppleAdsSettings()
     /// Projects declared in the file, reconciled at start.
     var projects: [JSONValue] = []
     /// The file these settings came from, if any.
@@ -102,6 +105,7 @@ enum ConfigurationLoader {
             case "tls": configuration.tls = try tls(value, key)
             case "click_retention_hours": configuration.clickRetentionHours = try integer(value, key, 0...87_600)
             case "outbound": try applyOutbound(value, to: &configuration)
+            case "apple_ads": try applyAppleAds(value, to: &configuration)
             case "projects":
                 guard case .array(let projects) = value else { throw ConfigurationError(key: key, message: "must be an array of projects") }
                 configuration.projects = projects
@@ -123,6 +127,27 @@ enum ConfigurationLoader {
             default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
             }
         }
+    }
+
+    private static func applyAppleAds(_ value: JSONValue, to configuration: inout ServerConfiguration) throws {
+        guard case .object(let object) = value else { throw ConfigurationError(key: "apple_ads", message: "must be an object") }
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            let path = "apple_ads.\(key)"
+            switch key {
+            case "url": configuration.appleAds.url = try appleAdsURL(value, path)
+            case "retry_seconds": configuration.appleAds.retrySeconds = Double(try integer(value, path, 1...3600))
+            default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
+            }
+        }
+    }
+
+    /// An absolute http(s) URL (the exchange posts the token there).
+    private static func appleAdsURL(_ value: JSONValue, _ key: String) throws -> String {
+        guard case .string(let text) = value, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", url.host?.isEmpty == false else {
+            throw ConfigurationError(key: key, message: "must be an absolute http(s) URL")
+        }
+        return text
     }
 
     private static func applyLimits(_ value: JSONValue, to limits: inout HTTPServerLimits) throws {
@@ -172,6 +197,8 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_OUTBOUND_DELIVER": configuration.outbound.deliver = try bool(.string(text), name)
             case "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS":
                 configuration.outbound.requestTimeoutSeconds = try integer(.string(text), name, 1...60)
+            case "ATTRIBUTIOND_APPLE_ADS_URL": configuration.appleAds.url = try appleAdsURL(.string(text), name)
+            case "ATTRIBUTIOND_APPLE_ADS_RETRY_SECONDS": configuration.appleAds.retrySeconds = Double(try integer(.string(text), name, 1...3600))
             case "ATTRIBUTIOND_RATE_LIMIT":
                 let rate = try integer(.string(text), name, 0...1_000_000)
                 configuration.rateLimit = rate == 0 ? nil : (Double(rate), Double(rate) * 2)

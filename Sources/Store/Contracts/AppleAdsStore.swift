@@ -1,0 +1,71 @@
+public import Attribution
+
+/// What an install's Apple Ads claim holds: the token until it is exchanged, then Apple's answer.
+public struct AppleAdsClaim: Sendable, Equatable {
+    public enum Status: String, Sendable { case pending, attributed, notAttributed = "not_attributed", failed }
+
+    public var installID: String
+    public var projectID: String
+    public var status: Status
+    public var answer: AppleAdsAnswer?
+    public var isTest: Bool
+    /// Whether the claim became the install's attribution.
+    public var won: Bool
+
+    public init(installID: String, projectID: String, status: Status, answer: AppleAdsAnswer?, isTest: Bool, won: Bool) {
+        self.installID = installID
+        self.projectID = projectID
+        self.status = status
+        self.answer = answer
+        self.isTest = isTest
+        self.won = won
+    }
+}
+
+/// An exchange's token, as the delivery worker reads it before sending.
+public struct AppleAdsToken: Sendable, Equatable {
+    public var token: String
+    public var receivedAt: Timestamp
+    /// 404 answers so far.
+    public var notFoundAnswers: Int
+
+    public init(token: String, receivedAt: Timestamp, notFoundAnswers: Int) {
+        self.token = token
+        self.receivedAt = receivedAt
+        self.notFoundAnswers = notFoundAnswers
+    }
+}
+
+/// A claim that became an install's attribution, for the `install.attributed` webhook.
+public struct AppleAdsAttribution: Sendable {
+    /// The matched factor of an install Apple Ads attributed.
+    public static let factor = "apple_ads"
+
+    public var install: StoredInstall
+    public var answer: AppleAdsAnswer
+}
+
+/// Apple Ads claims (shared/spec/outbound.md, "Apple Ads").
+public protocol AppleAdsStore: Sendable {
+    /// Keeps `token` for the install and queues `exchange` when no answer is recorded: a first
+    /// token, or a fresh one after a failed exchange (a pending exchange sends the newest token).
+    /// `completion` gets whether an exchange job was queued.
+    func capture(installID: String, projectID: String, token: String, at time: Timestamp, exchange: OutboxMessage,
+                 delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
+    /// The token to send for the install, while its claim is pending.
+    func pendingToken(installID: String) throws -> AppleAdsToken?
+    /// Records Apple's answer; when the claim wins over the install's current attribution
+    /// (`wins`), the install takes it (a click it had claimed is released) and `notify`'s jobs are
+    /// written in the same transaction. Returns the install when it changed.
+    func recordAnswer(installID: String, answer: AppleAdsAnswer, payload: String, at time: Timestamp,
+                      wins: @escaping @Sendable (MatchResult, Timestamp) -> Bool,
+                      notify: Notifier<AppleAdsAttribution>?) throws -> StoredInstall?
+    /// Counts a 404 (not available yet); returns how many the claim has had.
+    func recordNotFound(installID: String) throws -> Int
+    /// No answer will come: the token is dropped and the claim failed (a new token may try again).
+    func recordFailure(installID: String) throws
+    /// The install's claim, if it has one.
+    func claim(installID: String) throws -> AppleAdsClaim?
+    /// Drops tokens received before `time` (Apple's tokens live 24 h); pending claims fail.
+    func expireTokens(receivedBefore time: Timestamp) throws -> Int
+}

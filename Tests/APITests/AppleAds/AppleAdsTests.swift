@@ -1,0 +1,248 @@
+import Foundation
+import Testing
+@testable import API
+@testable import App
+import Attribution
+import HTTP
+@_spi(StoreInternals) @testable import Store
+import TestSupport
+
+/// campaign_data as the Linkrunner iOS SDK reads it: string ids, dates without fractional seconds.
+private struct AppleAdsCampaignData: Decodable {
+    let id: String
+    let name: String
+    let type: String
+    let ad_network: String?
+    let group_name: String?
+    let ad_network_campaign_id: String?
+    let ad_set_id: String?
+    let ad_creative_id: String?
+    let installed_at: Date?
+    let store_click_at: Date?
+}
+
+private struct AttributionData: Decodable {
+    let attribution_source: String
+    let campaign_data: AppleAdsCampaignData?
+}
+
+private struct Envelope: Decodable { let data: AttributionData? }
+
+/// A token that is valid base64 and names its test (the fake scripts answers per token).
+private func adServicesToken(_ name: String) -> String { Data("adservices-\(name)-\(UUID().uuidString)".utf8).base64EncodedString() }
+
+extension TestApp {
+    /// An app on Apple Ads: a Linkrunner project whose AdServices exchange goes to `fake`.
+    static func appleAds(_ fake: FakeAdServices) throws -> TestApp {
+        try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true, appleAds: AppleAdsSettings(url: fake.url, retrySeconds: 1))
+    }
+
+    /// `init` with the seed client's device data carrying `adServicesToken`.
+    func initWithToken(_ token: String, projectToken: String, instance: String, ip: String = "198.51.100.80") throws -> TestResponse {
+        try client("init", body("init", token: projectToken, instance: instance).replacingOccurrences(of: #""tok==""#, with: #""\#(token)""#), ip: ip)
+    }
+
+    /// Polls `attribution-data` as the seed client does (every 2 s there, 0.25 s here) until it
+    /// reports `source`, for at most `seconds`.
+    func pollAttribution(projectToken: String, instance: String, until source: String, seconds: Double = 10) throws -> AttributionDataPoll {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last: TestResponse?
+        repeat {
+            last = try client("attribution-data", body("attribution-data", token: projectToken, instance: instance))
+            if (last?.json?["data"] as? [String: Any])?["attribution_source"] as? String == source { break }
+            Thread.sleep(forTimeInterval: 0.25)
+        } while Date() < deadline
+        return AttributionDataPoll(response: try #require(last))
+    }
+
+    func claimStatus(_ installID: String) throws -> (status: String, token: String?, won: Bool, test: Bool)? {
+        try database.read { try $0.queryOne("SELECT status, token, won, is_test FROM apple_ads_claims WHERE install_id = ?", installID) {
+            ($0.string(0), $0.optionalString(1), $0.bool(2), $0.bool(3)) } }
+    }
+
+    func installID(instance: String) throws -> String {
+        try #require(try database.read { try $0.queryOne("SELECT id FROM installs WHERE install_instance_id = ?", instance) { $0.string(0) } })
+    }
+
+    /// Waits (bounded) until the claim leaves `pending`.
+    func waitForClaim(_ installID: String, seconds: Double = 15) throws -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let status = try claimStatus(installID)?.status, status != "pending" { return status }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try claimStatus(installID)?.status
+    }
+}
+
+struct AttributionDataPoll {
+    let response: TestResponse
+    var source: String? { (response.json?["data"] as? [String: Any])?["attribution_source"] as? String }
+    var campaign: [String: Any]? { (response.json?["data"] as? [String: Any])?["campaign_data"] as? [String: Any] }
+}
+
+@Suite struct AppleAdsTests {
+    @Test func anImmediateAnswerShowsAsAppleSearchAdsWithinTheSeedClientsPollingWindow() throws {
+        let fake = try FakeAdServices()
+        let app = try TestApp.appleAds(fake)
+        let (_, projectToken) = try app.linkrunnerProject()
+        app.startOutbox()
+        let token = adServicesToken("now")
+        let clickDate = FakeAdServices.minuteDate(Date().addingTimeInterval(-600))
+        fake.script(token, [FakeAdServices.attributed(clickDate: clickDate)])
+
+        let started = Date()
+        #expect(try app.initWithToken(token, projectToken: projectToken, instance: "AA-1").status == 200)
+        let poll = try app.pollAttribution(projectToken: projectToken, instance: "AA-1", until: "APPLE_SEARCH_ADS")
+        #expect(poll.source == "APPLE_SEARCH_ADS", "\(String(decoding: poll.response.body, as: UTF8.self))")
+        // The seed client gives up after 5 polls 2 s apart.
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(fake.tokens == [token] && fake.contentTypes == ["text/plain"])
+
+        // What the iOS SDK decodes: strings, ISO 8601 without fractions.
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let decoded = try #require(try decoder.decode(Envelope.self, from: Data(poll.response.body)).data)
+        let campaign = try #require(decoded.campaign_data)
+        #expect(campaign.id == "542370539" && campaign.name == "Apple Search Ads 542370539" && campaign.type == "INORGANIC")
+        #expect(campaign.ad_network == "APPLE_SEARCH_ADS" && campaign.group_name == "542317095")
+        #expect(campaign.ad_network_campaign_id == "542370539" && campaign.ad_set_id == "542317095" && campaign.ad_creative_id == "542317136")
+        #expect(campaign.installed_at != nil)
+        #expect(poll.campaign?["store_click_at"] as? String == clickDate.replacingOccurrences(of: "Z", with: ":00Z"))
+
+        let installID = try app.installID(instance: "AA-1")
+        let claim = try #require(try app.claimStatus(installID))
+        #expect(claim.status == "attributed" && claim.token == nil && claim.won && !claim.test)
+        #expect(try app.count("SELECT count(*) FROM installs WHERE matched_factors = '[\"apple_ads\"]' AND match_type = 'deterministic'") == 1)
+        // One exchange per install: a later call with another token sends nothing.
+        #expect(try app.initWithToken(adServicesToken("again"), projectToken: projectToken, instance: "AA-1").status == 200)
+        let again = try app.client("attribution-data", body("attribution-data", token: projectToken, instance: "AA-1"))
+        #expect((again.json?["data"] as? [String: Any])?["attribution_source"] as? String == "APPLE_SEARCH_ADS")
+        try app.settle()
+        #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'apple_ads'") + (try app.count("SELECT count(*) FROM outbox_new WHERE kind = 'apple_ads'")) == 1)
+    }
+
+    /// Each of Apple's answers and faults, one install each, all at once.
+    @Test func everyAnswerAndFaultEndsAsAppleSays() throws {
+        let fake = try FakeAdServices()
+        let app = try TestApp.appleAds(fake)
+        let (_, projectToken) = try app.linkrunnerProject()
+        app.startOutbox(waits: [0.2, 0.2, 0.2], timeout: 2)
+        let clickDate = FakeAdServices.minuteDate(Date().addingTimeInterval(-3600))
+        let notFound = FakeAdServices.Answer(status: .notFound, body: #"{"error":"not found"}"#)
+        let cases: [(name: String, answers: [FakeAdServices.Answer], status: String, exchanges: Int)] = [
+            ("false", [FakeAdServices.notAttributed], "not_attributed", 1),
+            ("third-try", [notFound, notFound, FakeAdServices.attributed(clickDate: clickDate)], "attributed", 3),
+            ("refused", [FakeAdServices.Answer(status: .badRequest, body: "{}")], "failed", 1),
+            ("apple-down", [FakeAdServices.Answer(status: .internalServerError, body: "{}"), FakeAdServices.attributed(clickDate: clickDate)],
+             "attributed", 2),
+            ("stall", [FakeAdServices.Answer(status: .ok, body: #"{"attribution":false}"#, wait: 4), FakeAdServices.attributed(clickDate: clickDate)],
+             "attributed", 2),
+            ("malformed", [FakeAdServices.Answer(status: .ok, body: "<html>maintenance</html>")], "failed", 1),
+            ("bad-date", [FakeAdServices.Answer(status: .ok, body: #"{"attribution":true,"campaignId":1,"clickDate":"yesterday"}"#)], "failed", 1),
+        ]
+        var tokens: [String: String] = [:]
+        for (index, testCase) in cases.enumerated() {
+            let token = adServicesToken(testCase.name)
+            tokens[testCase.name] = token
+            fake.script(token, testCase.answers)
+            #expect(try app.initWithToken(token, projectToken: projectToken, instance: "F-\(index)").status == 200)
+        }
+        for (index, testCase) in cases.enumerated() {
+            let installID = try app.installID(instance: "F-\(index)")
+            #expect(try app.waitForClaim(installID) == testCase.status, "\(testCase.name)")
+            #expect(fake.tokens.filter { $0 == tokens[testCase.name] }.count == testCase.exchanges, "\(testCase.name)")
+            #expect(try app.claimStatus(installID)?.token == nil, "\(testCase.name): the token is dropped once Apple answered for good")
+        }
+        // 404 four times: given up (three quick tries, one later).
+        let never = adServicesToken("never")
+        fake.script(never, Array(repeating: notFound, count: 4))
+        #expect(try app.initWithToken(never, projectToken: projectToken, instance: "F-never").status == 200)
+        #expect(fake.wait(for: 3, of: never) == 3)
+        #expect(try app.claimStatus(try app.installID(instance: "F-never"))?.status == "pending", "the fourth try waits a minute (12 × retry_seconds)")
+        let deliveries = try #require(try app.request("GET", "/admin/v1/projects/\(try app.installProject())/deliveries?kind=apple_ads").json?["deliveries"] as? [[String: Any]])
+        #expect(deliveries.contains { $0["status"] as? String == "failed" && $0["last_status_code"] as? Int == 400 })
+    }
+
+    @Test func appleBeatsAFingerprintMatchButNotALaterLinkTouch() throws {
+        let fake = try FakeAdServices()
+        let receiver = try WebhookReceiver()
+        let app = try TestApp.appleAds(fake)
+        let (projectID, projectToken) = try app.linkrunnerProject()
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.attributed"]}"#).status == 201)
+        app.startOutbox()
+
+        // A tap in Safari, then the install from the same network: a probabilistic link match, then Apple's claim.
+        let clickID = try app.clickWithBeacon(ip: "198.51.100.80")
+        try app.settle()
+        let token = adServicesToken("fingerprint")
+        fake.script(token, [FakeAdServices.attributed(clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-1800)))])
+        let initialized = try app.initWithToken(token, projectToken: projectToken, instance: "P-1")
+        #expect((initialized.json?["data"] as? [String: Any])?["attribution_source"] as? String == "INORGANIC")
+        let installID = try app.installID(instance: "P-1")
+        #expect(try app.waitForClaim(installID) == "attributed")
+        #expect(try app.claimStatus(installID)?.won == true)
+        // The click is free again; the install is Apple's; endpoints hear of it.
+        #expect(try app.count("SELECT count(*) FROM clicks WHERE click_id = '\(clickID)' AND install_id IS NULL AND claimed_at IS NULL") == 1)
+        let webhook = try #require(receiver.wait(for: 1).first?.json)
+        #expect(webhook["type"] as? String == "install.attributed")
+        let attribution = try #require((webhook["data"] as? [String: Any])?["attribution"] as? [String: Any])
+        #expect(attribution["source"] as? String == "apple_search_ads")
+        #expect((attribution["apple_ads"] as? [String: Any])?["campaign_id"] as? String == "542370539")
+
+        // An app open through the link carries the IDFV: the install matches it deterministically,
+        // and Apple's tap two days earlier is the older touch: the link keeps it.
+        #expect(try app.client("handle-deeplink", body("handle-deeplink", token: projectToken, instance: "D-1", extra: #","deeplink_url":"http://test/summer""#)).status == 200)
+        try app.settle()
+        let older = adServicesToken("older")
+        fake.script(older, [FakeAdServices.attributed(clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-2 * 86_400)))])
+        #expect(try app.initWithToken(older, projectToken: projectToken, instance: "D-1", ip: "203.0.113.5").status == 200)
+        let linked = try app.installID(instance: "D-1")
+        #expect(try app.waitForClaim(linked) == "attributed")
+        #expect(try app.claimStatus(linked)?.won == false)
+        #expect(try app.database.read { try $0.queryOne("SELECT matched_factors FROM installs WHERE id = ?", linked) { $0.string(0) } } == #"["idfv"]"#)
+        let data = try app.client("attribution-data", body("attribution-data", token: projectToken, instance: "D-1"))
+        #expect((data.json?["data"] as? [String: Any])?["attribution_source"] as? String == "INORGANIC")
+    }
+
+    @Test func tokensAreCheckedAndKeptOnlyWhereWantedAndErasedWithTheInstall() throws {
+        let fake = try FakeAdServices()
+        let app = try TestApp.appleAds(fake)
+        let (projectID, projectToken) = try app.linkrunnerProject()
+        app.startOutbox()
+        // Not base64, too long, not a string: ignored, the init answered as ever.
+        for (index, token) in ["tok==", "not base64!", String(repeating: "QUFB", count: 1025)].enumerated() {
+            #expect(try app.initWithToken(token, projectToken: projectToken, instance: "T-\(index)").status == 200)
+        }
+        let typed = body("init", token: projectToken, instance: "T-typed").replacingOccurrences(of: #""tok==""#, with: "42")
+        #expect(try app.client("init", typed).status == 200)
+        #expect(try app.count("SELECT count(*) FROM apple_ads_claims") == 0)
+
+        // Apple's developer-mode answer: recorded, flagged as test data.
+        let developer = adServicesToken("developer")
+        fake.script(developer, [FakeAdServices.attributed(campaign: 1234567890, adGroup: 1234567890, keyword: 12323222, ad: 1234567890,
+                                                          clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-60)))])
+        #expect(try app.initWithToken(developer, projectToken: projectToken, instance: "T-dev").status == 200)
+        let devInstall = try app.installID(instance: "T-dev")
+        #expect(try app.waitForClaim(devInstall) == "attributed")
+        #expect(try app.claimStatus(devInstall)?.test == true)
+
+        // Erasure takes the claim with the install.
+        #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/installs/\(devInstall)").status == 204)
+        #expect(try app.count("SELECT count(*) FROM apple_ads_claims") == 0)
+
+        // A project that turns Apple Ads off keeps and sends nothing.
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"apple_ads":false}"#).json?["apple_ads"] as? Bool == false)
+        #expect(try app.initWithToken(adServicesToken("off"), projectToken: projectToken, instance: "T-off").status == 200)
+        try app.settle()
+        #expect(try app.count("SELECT count(*) FROM apple_ads_claims") == 0)
+        #expect(try app.count("SELECT count(*) FROM outbox_new WHERE kind = 'apple_ads'") + (try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'apple_ads'")) == 1)
+    }
+}
+
+extension TestApp {
+    /// The only project's id.
+    func installProject() throws -> String {
+        try #require(try database.read { try $0.queryOne("SELECT id FROM projects ORDER BY created_at LIMIT 1") { $0.string(0) } })
+    }
+}
