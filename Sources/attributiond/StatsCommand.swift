@@ -59,7 +59,12 @@ enum StatsTable {
              String(counts.deterministicInstalls), String(counts.probabilisticInstalls), String(counts.organicInstalls),
              String(counts.events), money(counts.paymentRevenue), money(counts.eventRevenue)]
         }
-        let rows = [header] + stats.links.map { row($0.shortCode, $0.counts) } + [row("total", stats.totals)]
+        // Apple Ads installs have no link: their rows follow the links', named campaign/ad group/keyword.
+        let appleAds = stats.appleAds.map { group in
+            row("apple ads \(group.campaignID ?? "-")/\(group.adGroupID ?? "-")/\(group.keywordID ?? "-")\(group.test ? " (test)" : "")",
+                group.counts)
+        }
+        let rows = [header] + stats.links.map { row($0.shortCode, $0.counts) } + appleAds + [row("total", stats.totals)]
         let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
         return rows.map { cells in
             cells.enumerated().map { column, cell in

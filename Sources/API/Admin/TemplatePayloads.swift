@@ -85,6 +85,8 @@ public struct StatsBody: Encodable {
         let attributed_installs: Int
         let organic_installs: Int
         let installs_by_match_type: [String: Int]
+        /// Attributed installs by what attributed them: a link, or Apple Ads.
+        let installs_by_source: [String: Int]
         let events: Int
         /// Captured payments, by currency (never summed across currencies).
         let payment_revenue: [String: Double]
@@ -100,6 +102,8 @@ public struct StatsBody: Encodable {
             organic_installs = counts.organicInstalls
             installs_by_match_type = ["deterministic": counts.deterministicInstalls, "probabilistic": counts.probabilisticInstalls,
                                       "none": counts.organicInstalls]
+            installs_by_source = ["link": counts.attributedInstalls - counts.appleAdsInstalls, "apple_ads": counts.appleAdsInstalls,
+                                  "organic": counts.organicInstalls]
             events = counts.events
             payment_revenue = counts.paymentRevenue
             event_revenue = counts.eventRevenue
@@ -115,8 +119,18 @@ public struct StatsBody: Encodable {
     let project_id: String
     let since: String
     let until: String
+    public struct AppleAds: Encodable {
+        let campaign_id: String?
+        let ad_group_id: String?
+        let keyword_id: String?
+        let test: Bool
+        let counts: Counts
+    }
+
     let totals: Counts
     let links: [Link]
+    /// Apple Ads installs and what they did, by campaign, ad group and keyword.
+    let apple_ads: [AppleAds]
 
     public init(projectID: String, since: Timestamp, until: Timestamp, stats: ProjectStats) {
         project_id = projectID
@@ -124,5 +138,8 @@ public struct StatsBody: Encodable {
         self.until = until.iso8601
         totals = Counts(stats.totals)
         links = stats.links.map { Link(link_id: $0.linkID, short_code: $0.shortCode, counts: Counts($0.counts)) }
+        apple_ads = stats.appleAds.map {
+            AppleAds(campaign_id: $0.campaignID, ad_group_id: $0.adGroupID, keyword_id: $0.keywordID, test: $0.test, counts: Counts($0.counts))
+        }
     }
 }

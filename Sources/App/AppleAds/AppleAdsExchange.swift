@@ -81,7 +81,11 @@ struct AppleAdsExchange: Sendable {
             }
         }
         _ = try store.appleAds.recordAnswer(installID: installID, answer: answer, payload: payload, at: now,
-                                            wins: { match, installedAt in AppleAdsPrecedence.claimWins(answer, over: match, installedAt: installedAt) },
+                                            wins: { match, installedAt in
+                                                // Developer-mode answers never become a production project's paid installs.
+                                                guard !answer.isTest || project?.testMode == true else { return false }
+                                                return AppleAdsPrecedence.claimWins(answer, over: match, installedAt: installedAt)
+                                            },
                                             notify: notify)
     }
 }

@@ -10,6 +10,8 @@ public struct ProjectStats: Sendable, Equatable {
         public var botClicks = 0
         public var installs = 0
         public var attributedInstalls = 0
+        /// Attributed installs Apple Ads claimed (not counted: Apple's developer-mode answers).
+        public var appleAdsInstalls = 0
         public var deterministicInstalls = 0
         public var probabilisticInstalls = 0
         public var organicInstalls = 0
@@ -29,8 +31,19 @@ public struct ProjectStats: Sendable, Equatable {
         public var counts: Counts
     }
 
+    /// Installs Apple Ads attributed, and their events and revenue, by campaign, ad group and keyword.
+    public struct AppleAdsCounts: Sendable, Equatable {
+        public let campaignID: String?
+        public let adGroupID: String?
+        public let keywordID: String?
+        /// Apple's developer-mode answers (ids 1234567890), apart from paid ones.
+        public let test: Bool
+        public var counts: Counts
+    }
+
     public var totals: Counts
     public var links: [LinkCounts]
+    public var appleAds: [AppleAdsCounts] = []
 }
 
 public struct StatsRepository: StatsStore {
@@ -39,6 +52,7 @@ public struct StatsRepository: StatsStore {
     /// Clicks are counted link by link, each a range of `clicks_by_link`, so a short period reads
     /// only its own clicks; filtering the project's clicks by time would read all of them.
     enum SQL {
+        static let appleAdsFactors = JSONText.encode([AppleAdsAttribution.factor])
         static let clicksByLink = """
             SELECT c.link_id, count(*), sum(c.is_bot) FROM links l
             JOIN clicks c ON c.link_id = l.id AND c.created_at >= ?2 AND c.created_at < ?3
@@ -53,6 +67,44 @@ public struct StatsRepository: StatsStore {
     }
 
     public init(database: Database) { self.database = database }
+
+    /// The Apple Ads breakdown: the claims that became attributions, by campaign, ad group and
+    /// keyword (the claims' own index), with their installs' events and revenue.
+    static func appleAds(projectID: String, from: Int64, to: Int64, currency: String,
+                         _ connection: SQLiteConnection) throws -> [ProjectStats.AppleAdsCounts] {
+        struct Key: Hashable { let campaign, adGroup, keyword: String?; let test: Bool }
+        var rows: [Key: ProjectStats.Counts] = [:]
+        let key: (Row) -> Key = { Key(campaign: $0.optionalString(0), adGroup: $0.optionalString(1), keyword: $0.optionalString(2), test: $0.bool(3)) }
+        for (group, installs) in try connection.query("""
+            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*) FROM apple_ads_claims a
+            JOIN installs i ON i.id = a.install_id
+            WHERE a.project_id = ?1 AND a.won = 1 AND i.created_at >= ?2 AND i.created_at < ?3 GROUP BY 1, 2, 3, 4
+            """, projectID, from, to, map: { (key($0), Int($0.int(4))) }) {
+            rows[group, default: .init()].installs += installs
+            rows[group, default: .init()].attributedInstalls += installs
+            rows[group, default: .init()].appleAdsInstalls += installs
+            rows[group, default: .init()].deterministicInstalls += installs
+        }
+        for (group, events, revenueCurrency, revenue) in try connection.query("""
+            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*), coalesce(e.currency, ?4), sum(e.revenue) FROM events e
+            JOIN apple_ads_claims a ON a.install_id = e.install_id AND a.won = 1
+            WHERE e.project_id = ?1 AND e.received_at >= ?2 AND e.received_at < ?3 GROUP BY 1, 2, 3, 4, 6
+            """, projectID, from, to, currency, map: { (key($0), Int($0.int(4)), $0.string(5), $0.optionalDouble(6)) }) {
+            rows[group, default: .init()].events += events
+            if let revenue { rows[group, default: .init()].eventRevenue[revenueCurrency, default: 0] += revenue }
+        }
+        for (group, paymentCurrency, revenue) in try connection.query("""
+            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, p.currency, sum(p.amount) FROM payments p
+            JOIN apple_ads_claims a ON a.install_id = p.install_id AND a.won = 1
+            WHERE p.project_id = ?1 AND p.removed_at IS NULL AND p.created_at >= ?2 AND p.created_at < ?3 GROUP BY 1, 2, 3, 4, 5
+            """, projectID, from, to, map: { (key($0), $0.string(4), $0.double(5)) }) {
+            rows[group, default: .init()].paymentRevenue[paymentCurrency, default: 0] += revenue
+        }
+        return rows.map { ProjectStats.AppleAdsCounts(campaignID: $0.key.campaign, adGroupID: $0.key.adGroup, keywordID: $0.key.keyword,
+                                                      test: $0.key.test, counts: $0.value) }
+            .sorted { ($0.test ? 1 : 0, $0.campaignID ?? "", $0.adGroupID ?? "", $0.keywordID ?? "")
+                < ($1.test ? 1 : 0, $1.campaignID ?? "", $1.adGroupID ?? "", $1.keywordID ?? "") }
+    }
 
     /// Counts within [since, until); `currency` is the project's, for events that name none.
     public func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
@@ -78,14 +130,16 @@ public struct StatsRepository: StatsStore {
                 totals.botClicks += bots
             }
 
-            for (linkID, matchType, attributed, count) in try connection.query("""
-                SELECT link_id, match_type, attributed, count(*) FROM installs
-                WHERE project_id = ? AND created_at >= ? AND created_at < ? GROUP BY link_id, match_type, attributed
-                """, projectID, from, to, map: { ($0.optionalString(0), $0.string(1), $0.bool(2), Int($0.int(3))) }) {
+            for (linkID, matchType, attributed, appleAds, count) in try connection.query("""
+                SELECT link_id, match_type, attributed, matched_factors = ?4, count(*) FROM installs
+                WHERE project_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY 1, 2, 3, 4
+                """, projectID, from, to, SQL.appleAdsFactors,
+                map: { ($0.optionalString(0), $0.string(1), $0.bool(2), $0.bool(3), Int($0.int(4))) }) {
                 func add(_ counts: inout ProjectStats.Counts) {
                     counts.installs += count
                     if attributed {
                         counts.attributedInstalls += count
+                        if appleAds { counts.appleAdsInstalls += count }
                         if matchType == "deterministic" { counts.deterministicInstalls += count }
                         if matchType == "probabilistic" { counts.probabilisticInstalls += count }
                     } else {
@@ -123,7 +177,8 @@ public struct StatsRepository: StatsStore {
                 if let linkID { perLink[linkID]?.counts.paymentRevenue[paymentCurrency, default: 0] += revenue }
             }
             let links = perLink.values.sorted { $0.shortCode < $1.shortCode }
-            return ProjectStats(totals: totals, links: links)
+            return ProjectStats(totals: totals, links: links,
+                                appleAds: try Self.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
         }
     }
 }

@@ -122,6 +122,87 @@ struct AttributionDataPoll {
         #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'apple_ads'") + (try app.count("SELECT count(*) FROM outbox_new WHERE kind = 'apple_ads'")) == 1)
     }
 
+    @Test func statsBreakAppleAdsInstallsDownByCampaignAdGroupAndKeyword() throws {
+        let fake = try FakeAdServices()
+        let app = try TestApp.appleAds(fake)
+        let (projectID, projectToken) = try app.linkrunnerProject()
+        app.startOutbox()
+        let clickDate = FakeAdServices.minuteDate(Date().addingTimeInterval(-600))
+        for (index, keyword) in [87675432, 87675432, 11111111].enumerated() {
+            let token = adServicesToken("stats-\(index)")
+            fake.script(token, [FakeAdServices.attributed(keyword: keyword, clickDate: clickDate)])
+            #expect(try app.initWithToken(token, projectToken: projectToken, instance: "S-\(index)").status == 200)
+            #expect(try app.waitForClaim(try app.installID(instance: "S-\(index)")) == "attributed")
+        }
+        // An organic install, and Apple's developer-mode answer (never a paid install here).
+        #expect(try app.client("init", body("init", token: projectToken, instance: "S-organic")).status == 200)
+        let developer = adServicesToken("stats-dev")
+        fake.script(developer, [FakeAdServices.attributed(campaign: 1234567890, adGroup: 1234567890, keyword: 12323222, ad: 1234567890, clickDate: clickDate)])
+        #expect(try app.initWithToken(developer, projectToken: projectToken, instance: "S-dev").status == 200)
+        #expect(try app.waitForClaim(try app.installID(instance: "S-dev")) == "attributed")
+        #expect(try app.client("capture-event", body("init", token: projectToken, instance: "S-0",
+                                                       extra: #","event_name":"purchase","event_data":{"amount":4.5,"currency":"EUR"}"#)).status == 200)
+        #expect(try app.client("capture-payment", body("capture-payment", token: projectToken, instance: "S-2")).status == 200)
+
+        let stats = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json)
+        let totals = try #require(stats["totals"] as? [String: Any])
+        #expect(totals["installs"] as? Int == 5)
+        #expect(totals["installs_by_source"] as? [String: Int] == ["link": 0, "apple_ads": 3, "organic": 2])
+        let groups = try #require(stats["apple_ads"] as? [[String: Any]])
+        #expect(groups.count == 2, "\(groups)")
+        func group(_ keyword: String) -> [String: Any]? { groups.first { $0["keyword_id"] as? String == keyword }?["counts"] as? [String: Any] }
+        #expect(groups.allSatisfy { $0["campaign_id"] as? String == "542370539" && $0["ad_group_id"] as? String == "542317095" && $0["test"] as? Bool == false })
+        #expect(group("87675432")?["installs"] as? Int == 2 && group("87675432")?["events"] as? Int == 1)
+        #expect(group("87675432")?["event_revenue"] as? [String: Double] == ["EUR": 4.5])
+        #expect(group("11111111")?["installs"] as? Int == 1 && group("11111111")?["payment_revenue"] as? [String: Double] == ["USD": 99.99])
+
+        // The command line shows the same rows.
+        let table = try run(["stats", "--project", projectID, "--db", app.folder.appendingPathComponent("db.sqlite").path])
+        #expect(table.status == 0, "\(table.stderr)")
+        let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        #expect(rows.contains { $0.starts(with: ["apple", "ads", "542370539/542317095/87675432", "0", "0", "2", "2", "2", "0", "0", "1"]) },
+                "\(table.stdout)")
+    }
+
+    /// SIGKILL while the exchange waits for Apple: after the restart it is sent again and Apple's
+    /// answer becomes the install's attribution.
+    @Test func anExchangeCutByKillNineHappensAfterTheRestart() throws {
+        let fake = try FakeAdServices()
+        let token = adServicesToken("kill")
+        fake.script(token, [FakeAdServices.Answer(status: .ok, body: #"{"attribution":false}"#, wait: 30),
+                            FakeAdServices.attributed(clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-300)))])
+        let adminKey = "apple-ads-admin-key-0123456789"
+        let environment = ["ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true",
+                           "ATTRIBUTIOND_APPLE_ADS_URL": fake.url, "ATTRIBUTIOND_APPLE_ADS_RETRY_SECONDS": "1",
+                           "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS": "2"]
+        let first = try ServerProcess(environment: environment)
+        func send(_ port: UInt16, _ path: String, _ json: String, admin: Bool) throws -> TestResponse? {
+            let client = try RawClient(port: port, receiveTimeout: 10)
+            let auth = admin ? "Authorization: Bearer \(adminKey)\r\n" : ""
+            client.send("POST \(path) HTTP/1.1\r\nHost: t\r\n\(auth)Content-Length: \(json.utf8.count)\r\n\r\n\(json)")
+            return client.readResponse()
+        }
+        let project = try #require(try send(first.port, "/admin/v1/projects", #"{"name":"Shop"}"#, admin: true)?.json)
+        let projectToken = try #require(project["token"] as? String)
+        let initialized = try send(first.port, "/api/client/init", #"{"token":"\#(projectToken)","platform":"IOS","install_instance_id":"k-1","device_data":{"idfv":"6D92078A-8246-4BA4-AE5B-76104861E7DC","adservices_attribution_token":"\#(token)"}}"#, admin: false)
+        let installID = try #require((initialized?.json?["data"] as? [String: Any])?["install_id"] as? String)
+        #expect(fake.wait(for: 1, of: token) == 1)  // the exchange hangs in Apple's hands now
+        #expect(first.terminateAndWait(signal: SIGKILL) == 128 + SIGKILL)
+
+        let second = try ServerProcess(folder: first.folder, environment: environment)
+        let deadline = Date().addingTimeInterval(30)
+        var status: String?
+        repeat {
+            Thread.sleep(forTimeInterval: 0.1)
+            let connection = try SQLiteConnection(path: second.databasePath, mode: .readOnly)
+            status = try connection.queryOne("SELECT status FROM apple_ads_claims WHERE install_id = ?", installID) { $0.string(0) }
+        } while status != "attributed" && Date() < deadline
+        #expect(status == "attributed")
+        #expect(fake.tokens.filter { $0 == token }.count == 2)
+        #expect(second.terminateAndWait() == 0)
+        withExtendedLifetime(first) {}  // its folder holds the second server's database
+    }
+
     /// Each of Apple's answers and faults, one install each, all at once.
     @Test func everyAnswerAndFaultEndsAsAppleSays() throws {
         let fake = try FakeAdServices()
