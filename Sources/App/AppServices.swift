@@ -76,8 +76,11 @@ public final class AppServices: Sendable {
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.
     public func makeOutboxWorker(transport: any OutboundTransport, settings: OutboxWorker.Settings = OutboxWorker.Settings()) -> OutboxWorker {
         let store = self.store, endpoints = webhookEndpoints
+        var exchange = appleAdsExchange
+        let names = AppleAdsNameFetcher(store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent)
+        exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }
         let worker = OutboxWorker(store: store, transport: transport, clock: clock, settings: settings,
-                                  counters: deliveryCounters, appleAds: appleAdsExchange) { id, projectID in
+                                  counters: deliveryCounters, appleAds: exchange) { id, projectID in
             try endpoints.values(projectID: projectID).first { $0.id == id }
         }
         store.observeCommits(changing: ["outbox_new", "outbox_jobs"]) { [weak worker] _ in worker?.wake() }

@@ -7,4 +7,8 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <openssl/pem.h>
+#include <openssl/bio.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
 #endif

@@ -16,6 +16,7 @@ public final class SQLiteStore: StoreBackend {
     public let outbox: any OutboxStore
     public let postbacks: any PostbackStore
     public let appleAds: any AppleAdsStore
+    public let appleAdsNames: any AppleAdsNameStore
 
     /// - Parameter clock: stamps API keys and projects created through the store.
     public init(database: Database, clock: any Clock = SystemClock()) {
@@ -33,6 +34,7 @@ public final class SQLiteStore: StoreBackend {
         outbox = OutboxRepository(database: database)
         postbacks = PostbackRepository(database: database)
         appleAds = AppleAdsRepository(database: database)
+        appleAdsNames = AppleAdsNameRepository(database: database)
     }
 
     public func ping() throws { try database.ping() }

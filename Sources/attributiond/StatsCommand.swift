@@ -61,8 +61,8 @@ enum StatsTable {
         }
         // Apple Ads installs have no link: their rows follow the links', named campaign/ad group/keyword.
         let appleAds = stats.appleAds.map { group in
-            row("apple ads \(group.campaignID ?? "-")/\(group.adGroupID ?? "-")/\(group.keywordID ?? "-")\(group.test ? " (test)" : "")",
-                group.counts)
+            row("apple ads \(group.campaignName ?? group.campaignID ?? "-")/\(group.adGroupName ?? group.adGroupID ?? "-")/"
+                + "\(group.keyword ?? group.keywordID ?? "-")\(group.test ? " (test)" : "")", group.counts)
         }
         let rows = [header] + stats.links.map { row($0.shortCode, $0.counts) } + appleAds + [row("total", stats.totals)]
         let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }

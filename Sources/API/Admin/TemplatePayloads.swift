@@ -123,6 +123,9 @@ public struct StatsBody: Encodable {
         let campaign_id: String?
         let ad_group_id: String?
         let keyword_id: String?
+        let campaign_name: String?
+        let ad_group_name: String?
+        let keyword: String?
         let test: Bool
         let counts: Counts
     }
@@ -139,7 +142,8 @@ public struct StatsBody: Encodable {
         totals = Counts(stats.totals)
         links = stats.links.map { Link(link_id: $0.linkID, short_code: $0.shortCode, counts: Counts($0.counts)) }
         apple_ads = stats.appleAds.map {
-            AppleAds(campaign_id: $0.campaignID, ad_group_id: $0.adGroupID, keyword_id: $0.keywordID, test: $0.test, counts: Counts($0.counts))
+            AppleAds(campaign_id: $0.campaignID, ad_group_id: $0.adGroupID, keyword_id: $0.keywordID, campaign_name: $0.campaignName,
+                     ad_group_name: $0.adGroupName, keyword: $0.keyword, test: $0.test, counts: Counts($0.counts))
         }
     }
 }

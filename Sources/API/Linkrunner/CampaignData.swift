@@ -29,17 +29,19 @@ enum CampaignData {
     }
 
     /// Apple's answer for an install Apple Ads attributed (a read: off the event loops only).
-    static func appleAds(of install: StoredInstall, services: Services) throws -> AppleAdsAnswer? {
-        guard install.match.matchedFactors == [AppleAdsAttribution.factor] else { return nil }
-        return try services.app.appleAds.claim(installID: install.id)?.answer
+    static func appleAds(of install: StoredInstall, services: Services) throws -> (answer: AppleAdsAnswer, names: AppleAdsNames)? {
+        guard install.match.matchedFactors == [AppleAdsAttribution.factor],
+              let answer = try services.app.appleAds.claim(installID: install.id)?.answer else { return nil }
+        return (answer, try services.app.appleAds.names(of: answer, projectID: install.projectID))
     }
 
     /// An Apple Ads campaign (outbound.md, "What clients see"): ids as strings, times without
     /// fractional seconds (the iOS decoder rejects them).
-    static func appleAdsCampaign(_ answer: AppleAdsAnswer, installedAt: Timestamp) -> JSONValue {
+    static func appleAdsCampaign(_ answer: AppleAdsAnswer, names: AppleAdsNames, installedAt: Timestamp) -> JSONValue {
         let campaign = answer.campaignID ?? "unknown"
         var fields: [String: JSONValue] = [
-            "id": .string(campaign), "name": .string("Apple Search Ads \(campaign)"), "type": .string("INORGANIC"),
+            "id": .string(campaign), "name": .string(names.name(.campaign, answer.campaignID) ?? "Apple Search Ads \(campaign)"),
+            "type": .string("INORGANIC"),
             "ad_network": .string("APPLE_SEARCH_ADS"), "installed_at": .string(installedAt.iso8601),
         ]
         if let campaignID = answer.campaignID { fields["ad_network_campaign_id"] = .string(campaignID) }
@@ -47,6 +49,7 @@ enum CampaignData {
             fields["group_name"] = .string(adGroup)
             fields["ad_set_id"] = .string(adGroup)
         }
+        if let name = names.name(.adGroup, answer.adGroupID) { fields["ad_set_name"] = .string(name) }
         if let ad = answer.adID { fields["ad_creative_id"] = .string(ad) }
         if let claimedAt = answer.claimedAt { fields["store_click_at"] = .string(claimedAt.iso8601) }
         return .object(fields)
@@ -56,15 +59,17 @@ enum CampaignData {
     /// the universal link of a link without an app scheme.
     /// - Parameter target: the attributed link, when the caller has it (an install's write
     ///   transaction returns it); else it is read (only off the event loops).
-    /// - Parameter appleAds: Apple's answer, when Apple Ads attributed the install.
-    static func attribution(of install: StoredInstall, target known: LinkTarget? = nil, appleAds: AppleAdsAnswer? = nil, project: Project,
+    /// - Parameter appleAds: Apple's answer, when Apple Ads attributed the install, with the names
+    ///   fetched for it.
+    static func attribution(of install: StoredInstall, target known: LinkTarget? = nil,
+                            appleAds: (answer: AppleAdsAnswer, names: AppleAdsNames)? = nil, project: Project,
                             services: Services, base: String, includeMatch: Bool) throws -> [String: JSONValue] {
         var data: [String: JSONValue] = [:]
         let target = install.match.attributed
             ? try known ?? install.match.linkID.flatMap { try services.app.links.target(linkID: $0, project: project) } : nil
         if install.match.attributed, let appleAds {
             data["attribution_source"] = .string("APPLE_SEARCH_ADS")
-            data["campaign_data"] = appleAdsCampaign(appleAds, installedAt: install.createdAt)
+            data["campaign_data"] = appleAdsCampaign(appleAds.answer, names: appleAds.names, installedAt: install.createdAt)
             data["deeplink"] = .null
         } else if let target {
             data["attribution_source"] = .string("INORGANIC")

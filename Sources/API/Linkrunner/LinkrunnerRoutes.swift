@@ -61,7 +61,8 @@ enum LinkrunnerRoutes {
                         done(Result {
                             if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
                             var data = try CampaignData.attribution(of: outcome.install, target: CampaignData.target(of: outcome, project: call.project),
-                                                                    appleAds: outcome.appleAds, project: call.project, services: services,
+                                                                    appleAds: outcome.appleAds.map { ($0, outcome.appleAdsNames) },
+                                                                    project: call.project, services: services,
                                                                     base: LinkURLs.base(for: call.request, services: services), includeMatch: false)
                             data["install_id"] = .string(outcome.install.id)
                             SKANFields.add(outcome.skan, to: &data)

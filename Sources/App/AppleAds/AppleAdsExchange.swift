@@ -21,11 +21,15 @@ struct AppleAdsExchange: Sendable {
     /// 404s asked again at `retrySeconds`; the next one waits `lateRetryFactor` times as long.
     static let quickRetries = 3
     static let lateRetryFactor = 12.0
+    /// Apple's answer is a few hundred bytes; more than this is not one.
+    static let answerBytes = 16_384
 
     let store: any StoreBackend
     let settings: AppleAdsSettings
     let outbound: OutboundMessages
     let projects: ProjectCache
+    /// Told of every attributed answer (the names of its campaign, ad group and keyword).
+    var onAttributed: (@Sendable (_ projectID: String, _ answer: AppleAdsAnswer) -> Void)? = nil
 
     func request(for message: OutboxMessage, now: Timestamp, userAgent: String) -> Result<OutboundRequest, OutboxWorker.Refusal> {
         guard let installID = message.targetID, let pending = try? store.appleAds.pendingToken(installID: installID) else {
@@ -36,8 +40,12 @@ struct AppleAdsExchange: Sendable {
             return .failure(.init(reason: "the token expired before Apple answered"))
         }
         return .success(OutboundRequest(method: "POST", url: message.targetURL,
-                                        headers: [("content-type", "text/plain"), ("user-agent", userAgent)], body: Array(pending.token.utf8)))
+                                        headers: [("content-type", "text/plain"), ("user-agent", userAgent)], body: Array(pending.token.utf8),
+                                        keptResponseBytes: Self.answerBytes))
     }
+
+    /// The first kilobyte of an answer, as the deliveries list shows every answer.
+    static func shown(_ response: OutboundResponse) -> String { String(decoding: response.bodyPrefix.utf8.prefix(1024), as: UTF8.self) }
 
     func handle(_ result: Result<OutboundResponse, any Error>, job: OutboxJob, now: Timestamp) -> Handling {
         guard case .success(let response) = result, let installID = job.message.targetID else { return .standard }
@@ -46,22 +54,22 @@ struct AppleAdsExchange: Sendable {
             case 200:
                 guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)), let answer = AppleAdsAnswer(json: json) else {
                     try store.appleAds.recordFailure(installID: installID)
-                    return .record(.failed(statusCode: 200, error: "Apple's answer is not an attribution record", response: response.bodyPrefix))
+                    return .record(.failed(statusCode: 200, error: "Apple's answer is not an attribution record", response: Self.shown(response)))
                 }
                 try recordAnswer(answer, payload: response.bodyPrefix, installID: installID, projectID: job.message.projectID, now: now)
-                return .record(.delivered(statusCode: 200, response: response.bodyPrefix))
+                return .record(.delivered(statusCode: 200, response: Self.shown(response)))
             case 404:
                 let answers = try store.appleAds.recordNotFound(installID: installID)
                 guard answers <= Self.quickRetries else {
                     try store.appleAds.recordFailure(installID: installID)
-                    return .record(.failed(statusCode: 404, error: "no attribution record after \(answers) tries", response: response.bodyPrefix))
+                    return .record(.failed(statusCode: 404, error: "no attribution record after \(answers) tries", response: Self.shown(response)))
                 }
                 let wait = settings.retrySeconds * (answers == Self.quickRetries ? Self.lateRetryFactor : 1)
                 return .record(.retry(at: Timestamp(milliseconds: now.milliseconds + Int64(wait * 1000)), statusCode: 404,
-                                      error: "not available yet", response: response.bodyPrefix))
+                                      error: "not available yet", response: Self.shown(response)))
             case 400:
                 try store.appleAds.recordFailure(installID: installID)
-                return .record(.failed(statusCode: 400, error: "Apple refused the token", response: response.bodyPrefix))
+                return .record(.failed(statusCode: 400, error: "Apple refused the token", response: Self.shown(response)))
             default:
                 return .standard
             }
@@ -80,6 +88,7 @@ struct AppleAdsExchange: Sendable {
                 WebhookEvents.appleAdsAttribution(attributed, project: project)
             }
         }
+        defer { if answer.attribution { onAttributed?(projectID, answer) } }
         _ = try store.appleAds.recordAnswer(installID: installID, answer: answer, payload: payload, at: now,
                                             wins: { match, installedAt in
                                                 // Developer-mode answers never become a production project's paid installs.

@@ -4,14 +4,23 @@ import Attribution
 /// (config `apple_ads.url`, `apple_ads.retry_seconds`).
 public struct AppleAdsSettings: Sendable {
     public static let appleURL = "https://api-adservices.apple.com/api/v1/"
+    public static let appleOAuthURL = "https://appleid.apple.com/auth/oauth2/token"
+    public static let appleAPIURL = "https://api.searchads.apple.com/api/v5/"
 
     public var url: String
     /// Apple: retry a 404 every 5 s, at most 3 times; tests make it 1.
     public var retrySeconds: Double
+    /// The Campaign Management API's token endpoint and base URL (for names; tests point them at
+    /// a fake).
+    public var oauthURL: String
+    public var apiURL: String
 
-    public init(url: String = AppleAdsSettings.appleURL, retrySeconds: Double = 5) {
+    public init(url: String = AppleAdsSettings.appleURL, retrySeconds: Double = 5, oauthURL: String = AppleAdsSettings.appleOAuthURL,
+                apiURL: String = AppleAdsSettings.appleAPIURL) {
         self.url = url
         self.retrySeconds = retrySeconds
+        self.oauthURL = oauthURL
+        self.apiURL = apiURL.hasSuffix("/") ? apiURL : apiURL + "/"
     }
 }
 

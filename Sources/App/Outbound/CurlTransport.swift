@@ -30,6 +30,8 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
         var body: UnsafeMutableBufferPointer<UInt8>?
         var url: [CChar]
         var responsePrefix: [UInt8] = []
+        /// How much of the response body is kept (`OutboundRequest.keptResponseBytes`).
+        var responseLimit = 1024
         var responseHeaders: [String: String] = [:]
         var refusedAddress: String?
 
@@ -74,6 +76,7 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
     public func send(_ request: OutboundRequest, completion: @escaping @Sendable (Result<OutboundResponse, any Error>) -> Void) {
         guard let easy = curl_easy_init() else { return completion(.failure(URLError(.unknown))) }
         let transfer = Transfer(easy: easy, url: request.url, allowPrivate: allowPrivateAddresses, completion: completion)
+        transfer.responseLimit = request.keptResponseBytes
         configure(transfer, request)
         lock.lock()
         let refused = stopping
@@ -109,7 +112,7 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
         _ = attributiond_curl_set_write_function(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
-            let room = max(0, 1024 - transfer.responsePrefix.count)
+            let room = max(0, transfer.responseLimit - transfer.responsePrefix.count)
             if room > 0, let data {
                 data.withMemoryRebound(to: UInt8.self, capacity: length) { transfer.responsePrefix.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(room, length))) }
             }

@@ -4,19 +4,23 @@ public struct OutboundRequest: Sendable {
     public var url: String
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// How much of the answer's body comes back in `bodyPrefix`: a kilobyte for deliveries (what
+    /// the deliveries list shows); whole JSON documents for Apple's APIs.
+    public var keptResponseBytes: Int
 
-    public init(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]) {
+    public init(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8], keptResponseBytes: Int = 1024) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.keptResponseBytes = keptResponseBytes
     }
 }
 
 public struct OutboundResponse: Sendable {
     public var statusCode: Int
     public var headers: [String: String]
-    /// The first kilobyte of the body (what the deliveries list shows).
+    /// The body's first `keptResponseBytes` (a kilobyte unless the request asked for more).
     public var bodyPrefix: String
 
     public init(statusCode: Int, headers: [String: String], bodyPrefix: String) {

@@ -6,8 +6,18 @@ public import Store
 public struct ReportService: Sendable {
     let store: any StoreBackend
 
+    /// The project's stats; Apple Ads rows carry the names fetched for their ids.
     public func stats(project: Project, since: Timestamp, until: Timestamp) throws -> ProjectStats {
-        try store.stats.stats(projectID: project.id, since: since, until: until, currency: project.settings.currency)
+        var stats = try store.stats.stats(projectID: project.id, since: since, until: until, currency: project.settings.currency)
+        if !stats.appleAds.isEmpty {
+            let names = try store.appleAdsNames.names(projectID: project.id)
+            for index in stats.appleAds.indices {
+                stats.appleAds[index].campaignName = names.name(.campaign, stats.appleAds[index].campaignID)
+                stats.appleAds[index].adGroupName = names.name(.adGroup, stats.appleAds[index].adGroupID)
+                stats.appleAds[index].keyword = names.name(.keyword, stats.appleAds[index].keywordID)
+            }
+        }
+        return stats
     }
 
     public func eraseInstall(_ installID: String, project: Project) throws {

@@ -69,3 +69,45 @@ public protocol AppleAdsStore: Sendable {
     /// Drops tokens received before `time` (Apple's tokens live 24 h); pending claims fail.
     func expireTokens(receivedBefore time: Timestamp) throws -> Int
 }
+
+/// A project's Apple Ads Campaign Management API credentials (an OAuth client whose secret is a
+/// JWT signed with `privateKey`, ES256).
+public struct AppleAdsCredentials: Sendable, Equatable {
+    public var clientID: String
+    public var teamID: String
+    public var keyID: String
+    public var orgID: String
+    /// PEM, EC P-256.
+    public var privateKey: String
+
+    public init(clientID: String, teamID: String, keyID: String, orgID: String, privateKey: String) {
+        self.clientID = clientID
+        self.teamID = teamID
+        self.keyID = keyID
+        self.orgID = orgID
+        self.privateKey = privateKey
+    }
+}
+
+/// The names of a project's campaigns, ad groups and keywords, as far as they were fetched.
+public struct AppleAdsNames: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable { case campaign, adGroup = "ad_group", keyword }
+
+    public var byKind: [Kind: [String: String]] = [:]
+
+    public init(byKind: [Kind: [String: String]] = [:]) { self.byKind = byKind }
+
+    public func name(_ kind: Kind, _ id: String?) -> String? { id.flatMap { byKind[kind]?[$0] } }
+}
+
+/// The optional Campaign Management API side of Apple Ads: credentials and fetched names.
+public protocol AppleAdsNameStore: Sendable {
+    func credentials(projectID: String) throws -> AppleAdsCredentials?
+    func setCredentials(_ credentials: AppleAdsCredentials, projectID: String, at time: Timestamp) throws
+    /// False when the project had none.
+    func deleteCredentials(projectID: String) throws -> Bool
+    func names(projectID: String) throws -> AppleAdsNames
+    /// The names of one answer's campaign, ad group and keyword, where fetched.
+    func names(of answer: AppleAdsAnswer, projectID: String) throws -> AppleAdsNames
+    func saveName(_ name: String, kind: AppleAdsNames.Kind, id: String, projectID: String, at time: Timestamp) throws
+}

@@ -15,6 +15,7 @@ public protocol StoreBackend: Sendable {
     var outbox: any OutboxStore { get }
     var postbacks: any PostbackStore { get }
     var appleAds: any AppleAdsStore { get }
+    var appleAdsNames: any AppleAdsNameStore { get }
 
     /// Throws unless the database answers a trivial read (readiness probes).
     func ping() throws

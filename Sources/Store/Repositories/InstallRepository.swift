@@ -22,8 +22,10 @@ public struct InstallOutcome: Sendable {
     /// that no read follows the write (the response is built on an event loop).
     public var link: Link? = nil
     public var template: LinkTemplate? = nil
-    /// Apple's answer, when Apple Ads attributed the install (read in the same transaction).
+    /// Apple's answer, when Apple Ads attributed the install, and the names of its campaign, ad
+    /// group and keyword as far as they were fetched (read in the same transaction).
     public var appleAds: AppleAdsAnswer? = nil
+    public var appleAdsNames = AppleAdsNames()
 }
 
 public struct InstallRepository: InstallStore {
@@ -98,6 +100,9 @@ public struct InstallRepository: InstallStore {
         if outcome.install.match.attributed, outcome.install.match.matchedFactors == [AppleAdsAttribution.factor] {
             var outcome = outcome
             outcome.appleAds = try AppleAdsRepository.claim(installID: outcome.install.id, connection)?.answer
+            if let answer = outcome.appleAds {
+                outcome.appleAdsNames = try AppleAdsNameRepository.names(of: answer, projectID: outcome.install.projectID, connection)
+            }
             return outcome
         }
         guard outcome.install.match.attributed, let linkID = outcome.install.match.linkID else { return outcome }

@@ -39,6 +39,10 @@ public struct ProjectStats: Sendable, Equatable {
         /// Apple's developer-mode answers (ids 1234567890), apart from paid ones.
         public let test: Bool
         public var counts: Counts
+        /// Names from the Campaign Management API, when the project has credentials.
+        public var campaignName: String? = nil
+        public var adGroupName: String? = nil
+        public var keyword: String? = nil
     }
 
     public var totals: Counts

@@ -164,6 +164,51 @@ struct AttributionDataPoll {
                 "\(table.stdout)")
     }
 
+    /// With Campaign Management API credentials, the names of campaigns, ad groups and keywords
+    /// are fetched once (OAuth client credentials, an ES256-signed client secret) and shown.
+    @Test func namesComeFromTheCampaignManagementAPIWhenConfigured() throws {
+        let fake = try FakeAdServices()
+        fake.signingKey = ES256Key.test
+        fake.campaignNames = ["542370539": "Spring Search"]
+        fake.adGroupNames = ["542317095": "Brand Terms"]
+        fake.keywordTexts = ["87675432": "photo editor"]
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true,
+                              appleAds: AppleAdsSettings(url: fake.url, retrySeconds: 1, oauthURL: fake.oauthURL, apiURL: fake.apiURL))
+        let (projectID, projectToken) = try app.linkrunnerProject()
+        let pem = ES256Key.test.split(separator: "\n").joined(separator: #"\n"#)
+        let credentials = #"{"client_id":"SEARCHADS.abc","team_id":"TEAM123","key_id":"KEY123","org_id":40669820,"private_key":"\#(pem)"}"#
+        let saved = try app.request("PUT", "/admin/v1/projects/\(projectID)/apple-ads", json: credentials)
+        #expect(saved.status == 200 && saved.json?["org_id"] as? String == "40669820")
+        #expect(!String(decoding: saved.body, as: UTF8.self).contains("PRIVATE KEY"))
+        #expect(!String(decoding: try app.request("GET", "/admin/v1/projects/\(projectID)/apple-ads").body, as: UTF8.self).contains("PRIVATE KEY"))
+        let badKey = try app.request("PUT", "/admin/v1/projects/\(projectID)/apple-ads",
+                                     json: #"{"client_id":"c","team_id":"t","key_id":"k","org_id":"1","private_key":"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"}"#)
+        #expect(badKey.status == 422 && String(decoding: badKey.body, as: UTF8.self).contains("private_key"))
+        app.startOutbox()
+
+        let clickDate = FakeAdServices.minuteDate(Date().addingTimeInterval(-600))
+        for index in 0..<2 {
+            let token = adServicesToken("names-\(index)")
+            fake.script(token, [FakeAdServices.attributed(clickDate: clickDate)])
+            #expect(try app.initWithToken(token, projectToken: projectToken, instance: "N-\(index)").status == 200)
+            #expect(try app.waitForClaim(try app.installID(instance: "N-\(index)")) == "attributed")
+            // The names are fetched in the background, after the answer is recorded.
+            let deadline = Date().addingTimeInterval(10)
+            while try app.count("SELECT count(*) FROM apple_ads_names") < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(try app.count("SELECT count(*) FROM apple_ads_names") == 3)
+        }
+        let poll = try app.pollAttribution(projectToken: projectToken, instance: "N-1", until: "APPLE_SEARCH_ADS")
+        #expect(poll.campaign?["name"] as? String == "Spring Search" && poll.campaign?["ad_set_name"] as? String == "Brand Terms")
+        #expect(poll.campaign?["id"] as? String == "542370539")
+        let group = try #require((try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json?["apple_ads"] as? [[String: Any]])?.first)
+        #expect(group["campaign_name"] as? String == "Spring Search" && group["ad_group_name"] as? String == "Brand Terms")
+        #expect(group["keyword"] as? String == "photo editor" && group["keyword_id"] as? String == "87675432")
+        // Names are cached: the second answer fetched nothing more, under one access token.
+        #expect(fake.lookups.count == 3 && fake.tokenRequests == 1, "\(fake.lookups) \(fake.tokenRequests)")
+        #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/apple-ads").status == 204)
+        #expect(try app.request("GET", "/admin/v1/projects/\(projectID)/apple-ads").json?["configured"] as? Bool == false)
+    }
+
     /// SIGKILL while the exchange waits for Apple: after the restart it is sent again and Apple's
     /// answer becomes the install's attribution.
     @Test func anExchangeCutByKillNineHappensAfterTheRestart() throws {
@@ -326,4 +371,15 @@ extension TestApp {
     func installProject() throws -> String {
         try #require(try database.read { try $0.queryOne("SELECT id FROM projects ORDER BY created_at LIMIT 1") { $0.string(0) } })
     }
+}
+
+/// A P-256 key made for these tests only (`openssl ecparam -genkey -name prime256v1 | openssl pkcs8 -topk8 -nocrypt`).
+enum ES256Key {
+    static let test = """
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgCT5xV+hwUL27ENZU
+        2uRglLajH4vt4BXm+XgvjtD8NTehRANCAAS6unUc49GUFFFU+BxssJ6fVdwbfzRX
+        AxK5qu2YZb/yiXNy6bVGgENp3CUiv0sRE6TEaWOqdsvJH+94JykIpcsU
+        -----END PRIVATE KEY-----
+        """
 }

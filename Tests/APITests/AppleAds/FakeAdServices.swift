@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTP
+import Store
 
 /// Apple's AdServices attribution API on 127.0.0.1: `POST /api/v1/` with the token as text, the
 /// answers scripted per token (then 200 `{"attribution": false}`), every request recorded.
@@ -50,6 +51,12 @@ final class FakeAdServices: @unchecked Sendable {
                 done(.success(response))
             }
         })
+        // The Campaign Management API: its OAuth token endpoint and the three name lookups.
+        router.on(.post, "/auth/oauth2/token", RouteHandler.sync { request in try box.fake?.token(request) ?? HTTPResponse(status: .serviceUnavailable) })
+        for path in ["/api/v5/campaigns/:campaign", "/api/v5/campaigns/:campaign/adgroups/:adGroup",
+                     "/api/v5/campaigns/:campaign/adgroups/:adGroup/targetingkeywords/:keyword"] {
+            router.on(.get, path, RouteHandler.sync { request in try box.fake?.lookup(request) ?? HTTPResponse(status: .serviceUnavailable) })
+        }
         var limits = HTTPServerLimits()
         limits.drainTimeout = .milliseconds(50)
         server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: router.build())
@@ -72,6 +79,62 @@ final class FakeAdServices: @unchecked Sendable {
             scripts[token] = answers
             return next
         }
+    }
+
+    // MARK: Campaign Management API
+
+    /// The private key whose public half checks client secrets, and the names to answer.
+    var signingKey = ""
+    var campaignNames: [String: String] = [:]
+    var adGroupNames: [String: String] = [:]
+    var keywordTexts: [String: String] = [:]
+    private(set) var tokenRequests = 0
+    private(set) var lookups: [String] = []
+    static let accessToken = "at-0123456789"
+    var oauthURL: String { "http://127.0.0.1:\(server.port)/auth/oauth2/token" }
+    var apiURL: String { "http://127.0.0.1:\(server.port)/api/v5/" }
+
+    /// Checks the client-credentials request as Apple does: the form's fields, and a client secret
+    /// that is an ES256 JWT of the client, signed with the key.
+    private func token(_ request: HTTPRequest) throws -> HTTPResponse {
+        let form = Dictionary(HTTPRequest.queryItems(of: Substring(String(decoding: request.body, as: UTF8.self))).map { ($0.name, $0.value) }) { a, _ in a }
+        let key = lock.withLock { tokenRequests += 1; return signingKey }
+        guard request.headers["Content-Type"] == "application/x-www-form-urlencoded", form["grant_type"] == "client_credentials",
+              form["scope"] == "searchadsorg", let clientID = form["client_id"], let secret = form["client_secret"] else {
+            return HTTPResponse.json(bytes: Array(#"{"error":"invalid_request"}"#.utf8), status: .badRequest)
+        }
+        let parts = secret.split(separator: ".").map(String.init)
+        func decode(_ part: String) -> [UInt8]? {
+            var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            while base64.count % 4 != 0 { base64 += "=" }
+            return Data(base64Encoded: base64).map { Array($0) }
+        }
+        guard parts.count == 3, let header = decode(parts[0]).flatMap({ try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }),
+              let claims = decode(parts[1]).flatMap({ try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }),
+              let signature = decode(parts[2]), header["alg"] as? String == "ES256", header["kid"] as? String == "KEY123",
+              claims["sub"] as? String == clientID, claims["iss"] as? String == "TEAM123", claims["aud"] as? String == "https://appleid.apple.com",
+              let issued = claims["iat"] as? Double, let expires = claims["exp"] as? Double, expires > issued,
+              ES256.verify(signature, message: Array("\(parts[0]).\(parts[1])".utf8), privateKeyPEM: key) else {
+            return HTTPResponse.json(bytes: Array(#"{"error":"invalid_client"}"#.utf8), status: .unauthorized)
+        }
+        return HTTPResponse.json(bytes: Array(#"{"access_token":"\#(Self.accessToken)","token_type":"Bearer","expires_in":3600}"#.utf8))
+    }
+
+    private func lookup(_ request: HTTPRequest) throws -> HTTPResponse {
+        lock.withLock { lookups.append(String(request.path)) }
+        guard request.headers["Authorization"] == "Bearer \(Self.accessToken)", request.headers["X-AP-Context"] == "orgId=40669820" else {
+            return HTTPResponse(status: .unauthorized)
+        }
+        let parameters = request.pathParameters
+        let (field, value): (String, String?) = lock.withLock {
+            if let keyword = parameters["keyword"] { return ("text", keywordTexts[keyword]) }
+            if let adGroup = parameters["adGroup"] { return ("name", adGroupNames[adGroup]) }
+            return ("name", campaignNames[parameters["campaign"] ?? ""])
+        }
+        guard let value else { return HTTPResponse(status: .notFound) }
+        // Apple's documents carry much more than the name: a body well past a kilobyte.
+        let padding = String(repeating: "x", count: 3000)
+        return HTTPResponse.json(bytes: Array(#"{"data":{"id":1,"\#(field)":"\#(value)","budgetOrders":"\#(padding)"},"pagination":null,"error":null}"#.utf8))
     }
 
     /// The tokens received so far, in order.

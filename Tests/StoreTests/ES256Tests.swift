@@ -1,0 +1,33 @@
+@_spi(StoreInternals) import Store
+import Testing
+
+/// ES256 through OpenSSL: the raw `r ‖ s` JWS wants, checked against the key's public half.
+@Suite struct ES256Tests {
+    /// A P-256 key made for this test only (`openssl ecparam -genkey -name prime256v1 | openssl pkcs8 -topk8 -nocrypt`).
+    static let testKey = """
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgCT5xV+hwUL27ENZU
+        2uRglLajH4vt4BXm+XgvjtD8NTehRANCAAS6unUc49GUFFFU+BxssJ6fVdwbfzRX
+        AxK5qu2YZb/yiXNy6bVGgENp3CUiv0sRE6TEaWOqdsvJH+94JykIpcsU
+        -----END PRIVATE KEY-----
+        """
+
+    @Test func signsWhatItsPublicKeyVerifies() throws {
+        let message = Array("header.payload".utf8)
+        #expect(ES256.isPrivateKey(Self.testKey))
+        let signature = try #require(ES256.sign(message, privateKeyPEM: Self.testKey))
+        #expect(signature.count == 64)
+        #expect(ES256.verify(signature, message: message, privateKeyPEM: Self.testKey))
+        #expect(!ES256.verify(signature, message: Array("header.payloaD".utf8), privateKeyPEM: Self.testKey))
+        var tampered = signature
+        tampered[10] ^= 1
+        #expect(!ES256.verify(tampered, message: message, privateKeyPEM: Self.testKey))
+    }
+
+    @Test func refusesWhatIsNotAP256PrivateKey() {
+        for pem in ["", "not a key", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"] {
+            #expect(!ES256.isPrivateKey(pem))
+            #expect(ES256.sign([1, 2, 3], privateKeyPEM: pem) == nil)
+        }
+    }
+}
