@@ -59,7 +59,7 @@ let package = Package(
                           swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution"], swiftSettings: strictSettings),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),
     ],

@@ -1,16 +1,10 @@
 @_spi(StoreInternals) import Store
 import Testing
+import TestSupport
 
 /// ES256 through OpenSSL: the raw `r ‖ s` JWS wants, checked against the key's public half.
 @Suite struct ES256Tests {
-    /// A P-256 key made for this test only (`openssl ecparam -genkey -name prime256v1 | openssl pkcs8 -topk8 -nocrypt`).
-    static let testKey = """
-        -----BEGIN PRIVATE KEY-----
-        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgCT5xV+hwUL27ENZU
-        2uRglLajH4vt4BXm+XgvjtD8NTehRANCAAS6unUc49GUFFFU+BxssJ6fVdwbfzRX
-        AxK5qu2YZb/yiXNy6bVGgENp3CUiv0sRE6TEaWOqdsvJH+94JykIpcsU
-        -----END PRIVATE KEY-----
-        """
+    static let testKey = TestKeys.p256
 
     @Test func signsWhatItsPublicKeyVerifies() throws {
         let message = Array("header.payload".utf8)

@@ -168,14 +168,14 @@ struct AttributionDataPoll {
     /// are fetched once (OAuth client credentials, an ES256-signed client secret) and shown.
     @Test func namesComeFromTheCampaignManagementAPIWhenConfigured() throws {
         let fake = try FakeAdServices()
-        fake.signingKey = ES256Key.test
+        fake.signingKey = TestKeys.p256
         fake.campaignNames = ["542370539": "Spring Search"]
         fake.adGroupNames = ["542317095": "Brand Terms"]
         fake.keywordTexts = ["87675432": "photo editor"]
         let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true,
                               appleAds: AppleAdsSettings(url: fake.url, retrySeconds: 1, oauthURL: fake.oauthURL, apiURL: fake.apiURL))
         let (projectID, projectToken) = try app.linkrunnerProject()
-        let pem = ES256Key.test.split(separator: "\n").joined(separator: #"\n"#)
+        let pem = TestKeys.p256.split(separator: "\n").joined(separator: #"\n"#)
         let credentials = #"{"client_id":"SEARCHADS.abc","team_id":"TEAM123","key_id":"KEY123","org_id":40669820,"private_key":"\#(pem)"}"#
         let saved = try app.request("PUT", "/admin/v1/projects/\(projectID)/apple-ads", json: credentials)
         #expect(saved.status == 200 && saved.json?["org_id"] as? String == "40669820")
@@ -373,13 +373,3 @@ extension TestApp {
     }
 }
 
-/// A P-256 key made for these tests only (`openssl ecparam -genkey -name prime256v1 | openssl pkcs8 -topk8 -nocrypt`).
-enum ES256Key {
-    static let test = """
-        -----BEGIN PRIVATE KEY-----
-        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgCT5xV+hwUL27ENZU
-        2uRglLajH4vt4BXm+XgvjtD8NTehRANCAAS6unUc49GUFFFU+BxssJ6fVdwbfzRX
-        AxK5qu2YZb/yiXNy6bVGgENp3CUiv0sRE6TEaWOqdsvJH+94JykIpcsU
-        -----END PRIVATE KEY-----
-        """
-}
