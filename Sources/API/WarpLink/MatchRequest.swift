@@ -92,7 +92,11 @@ struct MatchRequest {
         let signals = InstallSignals(time: services.now(for: project), ipKey: ipKey, platform: platform, screenPoints: screenPoints,
                                      timezone: timezone, utcOffsetMinutes: utcOffsetMinutes, languages: languages, idfv: idfv,
                                      referrerLinkID: referrerLinkID)
-        let identity = InstallIdentity(deviceID: deviceID, fingerprint: fingerprint(ipKey: ipKey, languages: languages), idfv: idfv)
+        // One identifier is enough to find the device again: iOS's IDFV (its own index), else
+        // Android's device id, else the fingerprint. Each more would be one more random index
+        // entry written per install (measured: docs/performance.md, "WarpLink").
+        let identity = InstallIdentity(deviceID: idfv == nil ? deviceID : nil,
+                                       fingerprint: deviceID == nil ? fingerprint(ipKey: ipKey, languages: languages) : nil, idfv: idfv)
         return InstallReport(projectID: project.id, reporter: "warplink", identity: identity, signals: signals,
                              appVersion: nil, ip: client?.ipString,
                              userAgent: (userAgent ?? request.headers["User-Agent"]).map { $0.prefix(characters: 512) })

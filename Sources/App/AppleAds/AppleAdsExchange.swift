@@ -44,9 +44,6 @@ struct AppleAdsExchange: Sendable {
                                         keptResponseBytes: Self.answerBytes))
     }
 
-    /// The first kilobyte of an answer, as the deliveries list shows every answer.
-    static func shown(_ response: OutboundResponse) -> String { String(decoding: response.bodyPrefix.utf8.prefix(1024), as: UTF8.self) }
-
     func handle(_ result: Result<OutboundResponse, any Error>, job: OutboxJob, now: Timestamp) -> Handling {
         guard case .success(let response) = result, let installID = job.message.targetID else { return .standard }
         do {
@@ -54,22 +51,22 @@ struct AppleAdsExchange: Sendable {
             case 200:
                 guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)), let answer = AppleAdsAnswer(json: json) else {
                     try store.appleAds.recordFailure(installID: installID)
-                    return .record(.failed(statusCode: 200, error: "Apple's answer is not an attribution record", response: Self.shown(response)))
+                    return .record(.failed(statusCode: 200, error: "Apple's answer is not an attribution record", response: response.shownBody))
                 }
                 try recordAnswer(answer, payload: response.bodyPrefix, installID: installID, projectID: job.message.projectID, now: now)
-                return .record(.delivered(statusCode: 200, response: Self.shown(response)))
+                return .record(.delivered(statusCode: 200, response: response.shownBody))
             case 404:
                 let answers = try store.appleAds.recordNotFound(installID: installID)
                 guard answers <= Self.quickRetries else {
                     try store.appleAds.recordFailure(installID: installID)
-                    return .record(.failed(statusCode: 404, error: "no attribution record after \(answers) tries", response: Self.shown(response)))
+                    return .record(.failed(statusCode: 404, error: "no attribution record after \(answers) tries", response: response.shownBody))
                 }
                 let wait = settings.retrySeconds * (answers == Self.quickRetries ? Self.lateRetryFactor : 1)
                 return .record(.retry(at: Timestamp(milliseconds: now.milliseconds + Int64(wait * 1000)), statusCode: 404,
-                                      error: "not available yet", response: Self.shown(response)))
+                                      error: "not available yet", response: response.shownBody))
             case 400:
                 try store.appleAds.recordFailure(installID: installID)
-                return .record(.failed(statusCode: 400, error: "Apple refused the token", response: Self.shown(response)))
+                return .record(.failed(statusCode: 400, error: "Apple refused the token", response: response.shownBody))
             default:
                 return .standard
             }

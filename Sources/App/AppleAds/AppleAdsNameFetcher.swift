@@ -53,7 +53,11 @@ final class AppleAdsNameFetcher: Sendable {
                     guard case .success(let response) = result, response.statusCode == 200,
                           case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)),
                           case .object(let data)? = body["data"], case .string(let name)? = data[item.field], !name.isEmpty else { return }
-                    try? store.appleAdsNames.saveName(String(name.prefix(512)), kind: item.kind, id: item.id, projectID: projectID, at: clock.now())
+                    // A waited-for write: not on the transport's thread, which deliveries share.
+                    DispatchQueue.global().async { [self] in
+                        try? store.appleAdsNames.saveName(String(name.prefix(512)), kind: item.kind, id: item.id, projectID: projectID,
+                                                          at: clock.now())
+                    }
                 }
             }
         }

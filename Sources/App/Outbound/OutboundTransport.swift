@@ -28,6 +28,11 @@ public struct OutboundResponse: Sendable {
         self.headers = headers
         self.bodyPrefix = bodyPrefix
     }
+
+    /// The first kilobyte of the body, as the deliveries list shows every answer.
+    public var shownBody: String {
+        bodyPrefix.utf8.count <= 1024 ? bodyPrefix : String(decoding: bodyPrefix.utf8.prefix(1024), as: UTF8.self)
+    }
 }
 
 /// Sends outbound requests; the worker's only way out (tests put a fake in its place).

@@ -178,30 +178,45 @@ public final class OutboxWorker: @unchecked Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         transport.send(request) { [self] result in
             let now = clock.now()
-            let attempts = job.attempts + 1
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             counters.recordAttempt(kind: message.kind, statusCode: try? result.get().statusCode, seconds: seconds)
             answered()
-            if message.kind == "apple_ads", let appleAds, case .record(let outcome) = appleAds.handle(result, job: job, now: now) {
-                return record(outcome, job: job, then: done)
+            if message.kind == "apple_ads", let appleAds {
+                // Apple's answer is recorded with waited-for writes: off the transport's thread,
+                // which every other delivery shares.
+                return DispatchQueue.global().async { [self] in
+                    guard case .record(let outcome) = appleAds.handle(result, job: job, now: now) else {
+                        return recordStandard(result, job: job, now: now, then: done)
+                    }
+                    record(outcome, job: job, then: done)
+                }
             }
-            switch result {
-            case .success(let response) where (200..<300).contains(response.statusCode):
-                record(.delivered(statusCode: response.statusCode, response: response.bodyPrefix), job: job, then: done)
-            case .success(let response) where response.statusCode == 410 && message.kind == "webhook":
-                if let id = message.targetID { try? store.outbox.disableEndpoint(id: id, reason: "410 Gone", now: now) }
-                record(.failed(statusCode: 410, error: "the receiver answered 410 Gone: endpoint disabled", response: response.bodyPrefix),
-                       job: job, then: done)
-            case .success(let response):
-                let retryAfter = DeliverySchedule.retryAfterSeconds(response.headers["retry-after"], now: now)
-                retryOrFail(job, attempts: attempts, now: now, retryAfter: retryAfter, statusCode: response.statusCode,
-                            error: "HTTP \(response.statusCode)", response: response.bodyPrefix, then: done)
-            case .failure(let error as OutboundAddressRefused):
-                record(.failed(statusCode: nil, error: error.description, response: nil), job: job, then: done)
-            case .failure(let error):
-                retryOrFail(job, attempts: attempts, now: now, retryAfter: nil, statusCode: nil,
-                            error: String(describing: error).prefix(characters: 512), response: nil, then: done)
-            }
+            recordStandard(result, job: job, now: now, then: done)
+        }
+    }
+
+    /// What an attempt comes to for every kind: 2xx delivered, 410 disables a webhook endpoint,
+    /// anything else retried on the schedule (`Retry-After` honoured), a refused address final.
+    private func recordStandard(_ result: Result<OutboundResponse, any Error>, job: OutboxJob, now: Timestamp,
+                                then done: @escaping @Sendable () -> Void) {
+        let message = job.message
+        let attempts = job.attempts + 1
+        switch result {
+        case .success(let response) where (200..<300).contains(response.statusCode):
+            record(.delivered(statusCode: response.statusCode, response: response.shownBody), job: job, then: done)
+        case .success(let response) where response.statusCode == 410 && message.kind == "webhook":
+            if let id = message.targetID { try? store.outbox.disableEndpoint(id: id, reason: "410 Gone", now: now) }
+            record(.failed(statusCode: 410, error: "the receiver answered 410 Gone: endpoint disabled", response: response.shownBody),
+                   job: job, then: done)
+        case .success(let response):
+            let retryAfter = DeliverySchedule.retryAfterSeconds(response.headers["retry-after"], now: now)
+            retryOrFail(job, attempts: attempts, now: now, retryAfter: retryAfter, statusCode: response.statusCode,
+                        error: "HTTP \(response.statusCode)", response: response.shownBody, then: done)
+        case .failure(let error as OutboundAddressRefused):
+            record(.failed(statusCode: nil, error: error.description, response: nil), job: job, then: done)
+        case .failure(let error):
+            retryOrFail(job, attempts: attempts, now: now, retryAfter: nil, statusCode: nil,
+                        error: String(describing: error).prefix(characters: 512), response: nil, then: done)
         }
     }
 
