@@ -35,6 +35,10 @@ struct AppleAdsExchange: Sendable {
         guard let installID = message.targetID, let pending = try? store.appleAds.pendingToken(installID: installID) else {
             return .failure(.init(reason: "no token to exchange (answered, erased or expired)"))
         }
+        guard (try? projects.project(forID: message.projectID, repository: store.projects))??.settings.appleAds != false else {
+            try? store.appleAds.recordFailure(installID: installID)
+            return .failure(.init(reason: "the project turned Apple Ads off"))
+        }
         guard now.milliseconds - pending.receivedAt.milliseconds < Self.tokenLifetimeSeconds * 1000 else {
             try? store.appleAds.recordFailure(installID: installID)
             return .failure(.init(reason: "the token expired before Apple answered"))

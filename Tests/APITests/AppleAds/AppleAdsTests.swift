@@ -209,6 +209,21 @@ struct AttributionDataPoll {
         #expect(try app.request("GET", "/admin/v1/projects/\(projectID)/apple-ads").json?["configured"] as? Bool == false)
     }
 
+    /// A project that turns Apple Ads off before its queued exchange is sent sends nothing.
+    @Test func anExchangeQueuedBeforeTheProjectTurnedAppleAdsOffIsNotSent() throws {
+        let fake = try FakeAdServices()
+        let app = try TestApp.appleAds(fake)
+        let (projectID, projectToken) = try app.linkrunnerProject()
+        let token = adServicesToken("turned-off")
+        #expect(try app.initWithToken(token, projectToken: projectToken, instance: "O-1").status == 200)
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"apple_ads":false}"#).status == 200)
+        app.startOutbox()
+        let installID = try app.installID(instance: "O-1")
+        #expect(try app.waitForClaim(installID) == "failed")
+        #expect(try app.claimStatus(installID)?.token == nil)
+        #expect(fake.tokens.isEmpty)
+    }
+
     /// SIGKILL while the exchange waits for Apple: after the restart it is sent again and Apple's
     /// answer becomes the install's attribution.
     @Test func anExchangeCutByKillNineHappensAfterTheRestart() throws {
