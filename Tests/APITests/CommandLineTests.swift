@@ -20,6 +20,10 @@ struct RunResult {
     var stderr: String
 }
 
+/// Serialises process launches: Foundation's `Process.run()` on Linux once crashed (SIGSEGV in
+/// memmove) when two tests launched processes at the same moment.
+let processLaunch = NSLock()
+
 /// Runs the binary in `directory` (a new empty temporary folder by default), without any
 /// ATTRIBUTIOND_* variables from the test's own environment.
 func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
@@ -35,7 +39,7 @@ func run(_ arguments: [String], in directory: URL? = nil, environment: [String: 
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    try process.run()
+    try processLaunch.withLock { try process.run() }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -64,7 +68,7 @@ final class ServerProcess {
         process.currentDirectoryURL = self.folder
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try processLaunch.withLock { try process.run() }
         var collected = ""
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {

@@ -40,7 +40,7 @@ private func runScript(_ html: String, mode: String) throws -> [String: Any] {
     let input = Pipe(), output = Pipe()
     process.standardInput = input
     process.standardOutput = output
-    try process.run()
+    try processLaunch.withLock { try process.run() }
     input.fileHandleForWriting.write(Data(script.utf8))
     try input.fileHandleForWriting.close()
     let data = output.fileHandleForReading.readDataToEndOfFile()

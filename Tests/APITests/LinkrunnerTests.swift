@@ -298,7 +298,7 @@ private func opensslSignature(body: String, timestamp: String, secret: String) t
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
-        try process.run()
+        try processLaunch.withLock { try process.run() }
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()

@@ -117,3 +117,14 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         #expect(many.count == 1000)
     }
 }
+
+@Suite struct CountryCodeTests {
+    @Test func countriesComeFromCodesOrTheRegionOfALocale() {
+        #expect(CountryCode.normalized("fr") == "FR" && CountryCode.normalized("FRA") == nil && CountryCode.normalized("1a") == nil)
+        #expect(CountryCode.region(ofLocale: "fr_FR") == "FR")
+        #expect(CountryCode.region(ofLocale: "en-US") == "US")
+        #expect(CountryCode.region(ofLocale: "zh-Hant-TW") == "TW")
+        #expect(CountryCode.region(ofLocale: "en_US@rg=gbzzzz") == "US")
+        #expect(CountryCode.region(ofLocale: "de") == nil && CountryCode.region(ofLocale: "es-419") == nil && CountryCode.region(ofLocale: nil) == nil)
+    }
+}

@@ -112,7 +112,8 @@ struct InstallBody: Decodable {
         return InstallReport(projectID: project.id, reporter: "linkforty",
                              identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint), signals: signals,
                              appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
-                             userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours)
+                             userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours,
+                             country: CountryCode.region(ofLocale: languageTag))
     }
 }
 

@@ -22,6 +22,8 @@ struct DeviceData: Sendable {
     /// `adservices_attribution_token` as sent; checked (base64, 4 KB) where it is used, and a
     /// value of the wrong type is no token rather than a failed request.
     var appleAdsToken: String?
+    /// `country`, else the region of `locale` (ISO 3166-1 alpha-2).
+    var country: String?
 
     init(_ body: JSONFields?) throws {
         guard let body else { return }
@@ -42,6 +44,9 @@ struct DeviceData: Sendable {
         userAgent = try text("user_agent")
         appVersion = try text("version")
         if case .string(let token)? = body.fields["adservices_attribution_token"] { appleAdsToken = token }
+        // Read leniently: it was ignored before it was kept, and a client's odd value must not fail the call.
+        if case .string(let code)? = body.fields["country"] { country = CountryCode.normalized(code) }
+        country = country ?? CountryCode.region(ofLocale: locale)
         if let display = try body.object("device_display", path: "device_data.device_display") {
             let width = try display.number("width", path: "device_data.device_display.width")
             let height = try display.number("height", path: "device_data.device_display.height")

@@ -99,7 +99,8 @@ struct MatchRequest {
                                        fingerprint: deviceID == nil ? fingerprint(ipKey: ipKey, languages: languages) : nil, idfv: idfv)
         return InstallReport(projectID: project.id, reporter: "warplink", identity: identity, signals: signals,
                              appVersion: nil, ip: client?.ipString,
-                             userAgent: (userAgent ?? request.headers["User-Agent"]).map { $0.prefix(characters: 512) })
+                             userAgent: (userAgent ?? request.headers["User-Agent"]).map { $0.prefix(characters: 512) },
+                             country: CountryCode.region(ofLocale: languages.first))
     }
 
     /// What makes a repeated call from one device recognisable without a device id: the same

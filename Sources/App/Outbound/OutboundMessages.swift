@@ -75,6 +75,7 @@ struct OutboundMessages: Sendable {
         values["ip"] = facts.ip
         values["user_agent"] = facts.userAgent
         values["idfv"] = facts.idfv
+        values["country"] = facts.country
         if facts.platform == "ios" { values["idfa"] = facts.advertisingID }
         if facts.platform == "android" { values["gaid"] = facts.advertisingID }
         if let click = facts.click {

@@ -13,9 +13,11 @@ public struct InstallReport: Sendable {
     public var userAgent: String?
     /// Narrows every link's window for this install (LinkForty `attributionWindowHours`).
     public var windowHoursLimit: Int?
+    /// ISO 3166-1 alpha-2 (`CountryCode`), when the SDK told it.
+    public var country: String?
 
     public init(projectID: String, reporter: String, identity: InstallIdentity, signals: InstallSignals, deviceModel: String? = nil,
-                appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil) {
+                appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil, country: String? = nil) {
         self.projectID = projectID
         self.reporter = reporter
         self.identity = identity
@@ -25,5 +27,6 @@ public struct InstallReport: Sendable {
         self.ip = ip
         self.userAgent = userAgent
         self.windowHoursLimit = windowHoursLimit
+        self.country = country
     }
 }

@@ -163,10 +163,12 @@ public struct InstallFacts: Sendable, Equatable {
     public var userAgent: String?
     public var idfv: String?
     public var advertisingID: String?
+    /// ISO 3166-1 alpha-2, when the SDK told it.
+    public var country: String?
     public var click: AttributedClick?
 
     public init(installID: String, platform: String? = nil, appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil,
-                idfv: String? = nil, advertisingID: String? = nil, click: AttributedClick? = nil) {
+                idfv: String? = nil, advertisingID: String? = nil, country: String? = nil, click: AttributedClick? = nil) {
         self.installID = installID
         self.platform = platform
         self.appVersion = appVersion
@@ -174,6 +176,7 @@ public struct InstallFacts: Sendable, Equatable {
         self.userAgent = userAgent
         self.idfv = idfv
         self.advertisingID = advertisingID
+        self.country = country
         self.click = click
     }
 }

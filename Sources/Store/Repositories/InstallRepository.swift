@@ -81,15 +81,15 @@ public struct InstallRepository: InstallStore {
             INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
                 os_version, device_model, device_class, app_version, ip, ip_key, user_agent, timezone, utc_offset_min, languages,
                 screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
-                click_id, link_id, clicked_at, reinstall)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                click_id, link_id, clicked_at, reinstall, country)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID,
             signals.idfv, signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
             report.deviceModel, signals.deviceClass?.rawValue, report.appVersion, report.ip, signals.ipKey, report.userAgent,
             signals.timezone, signals.utcOffsetMinutes, signals.languages.isEmpty ? nil : JSONText.encode(signals.languages),
             signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
             match.matchType.rawValue, match.attributed, match.confidence, JSONText.encode(match.matchedFactors), match.clickID,
-            match.linkID, match.clickedAt?.milliseconds, reinstall)
+            match.linkID, match.clickedAt?.milliseconds, reinstall, report.country)
         let install = StoredInstall(id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
                                     platform: signals.platform?.rawValue)
         return try withLink(InstallOutcome(install: install, isNew: true), connection)

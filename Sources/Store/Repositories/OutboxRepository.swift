@@ -121,7 +121,7 @@ public struct OutboxRepository: OutboxStore {
     /// The install's fields and its attributed click, in one read (the click by its unique id).
     static func installFacts(installID: String, _ connection: SQLiteConnection) throws -> InstallFacts? {
         try connection.queryOne("""
-            SELECT i.id, i.platform, i.app_version, i.ip, i.user_agent, i.idfv, i.advertising_id, c.click_id, c.link_id,
+            SELECT i.id, i.platform, i.app_version, i.ip, i.user_agent, i.idfv, i.advertising_id, i.country, c.click_id, c.link_id,
                 c.utm_source, c.utm_medium, c.utm_campaign, c.utm_term, c.utm_content, c.network_click_id, c.network_click_parameter
             FROM installs i LEFT JOIN clicks c ON i.attributed = 1 AND c.click_id = i.click_id
             WHERE i.id = ?
@@ -137,7 +137,7 @@ public struct OutboxRepository: OutboxStore {
             }
             return InstallFacts(installID: row.string("id"), platform: row.optionalString("platform"), appVersion: row.optionalString("app_version"),
                                 ip: row.optionalString("ip"), userAgent: row.optionalString("user_agent"), idfv: row.optionalString("idfv"),
-                                advertisingID: row.optionalString("advertising_id"), click: click)
+                                advertisingID: row.optionalString("advertising_id"), country: row.optionalString("country"), click: click)
         }
     }
 

@@ -170,7 +170,7 @@ struct OutboundCertificateTests {
         openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
                              "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
         openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
+        try processLaunch.withLock { try openssl.run() }
         openssl.waitUntilExit()
         let receiver = try WebhookReceiver(tls: try TLSContext(certificatePath: cert, privateKeyPath: key))
         let app = try TestApp(allowPrivateOutbound: true)

@@ -19,7 +19,7 @@ import TestSupport
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"}"#).status == 201)
         let installTemplate = try app.request("POST", "/admin/v1/projects/\(projectID)/postbacks", json: """
             {"network":"Google","trigger":"install",
-             "url":"\(receiver.base)/postback?gclid={network_click_id}&click={click_id}&idfv={idfv}&src={utm_source}&camp={utm_campaign}&ip={ip}"}
+             "url":"\(receiver.base)/postback?gclid={network_click_id}&click={click_id}&idfv={idfv}&src={utm_source}&camp={utm_campaign}&ip={ip}&country={country}"}
             """)
         #expect(installTemplate.status == 201, "\(installTemplate.json ?? [:])")
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/postbacks", json: """
@@ -59,6 +59,7 @@ import TestSupport
         #expect(query["idfv"] == "6D92078A-8246-4BA4-AE5B-76104861E7DC")
         #expect(query["src"] == "google")
         #expect(query["ip"] == "198.51.100.80")
+        #expect(query["country"] == "FR")  // the seed client's device_data.country
         #expect(get.target.contains("camp=spring%20sale%2Fq1"), "macros are URL-encoded: \(get.target)")
         let post = try #require(got.first { $0.method == "POST" && $0.target == "/postback" })
         #expect(post.headers["content-type"] == "application/json")
