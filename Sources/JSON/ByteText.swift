@@ -37,9 +37,15 @@ public enum ByteText {
     /// everything else (UTF-8 included) as is.
     public static func appendJSONString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings need no escape at all: copy them in one go.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: text.utf8)
+        // Most strings need no escape at all: checked and copied in one go over their contiguous
+        // UTF-8 (`utf8.contains(where:)` with a closure cost ~2% of a webhook-writing server's CPU).
+        var text = text
+        let copied = text.withUTF8 { buffer -> Bool in
+            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if copied {
             bytes.append(UInt8(ascii: "\""))
             return
         }

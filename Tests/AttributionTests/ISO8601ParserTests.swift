@@ -77,3 +77,16 @@ private struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite struct ISO8601FormattingTests {
+    @Test func formatsUTCWithoutFractionsAndRoundTrips() throws {
+        #expect(Timestamp(milliseconds: 0).iso8601 == "1970-01-01T00:00:00Z")
+        #expect(Timestamp(milliseconds: 1_795_606_205_999).iso8601 == "2026-11-25T11:30:05Z")
+        #expect(Timestamp(milliseconds: -1).iso8601 == "1969-12-31T23:59:59Z")
+        for milliseconds: Int64 in [946_684_800_000, 1_763_700_000_000, 253_402_300_799_000] {
+            let text = Timestamp(milliseconds: milliseconds).iso8601
+            #expect(Timestamp(iso8601: text)?.milliseconds == milliseconds, "\(text)")
+        }
+        #expect(Timestamp(milliseconds: 253_402_300_800_000).iso8601 == "10000-01-01T00:00:00Z")  // past year 9999: the long path
+    }
+}

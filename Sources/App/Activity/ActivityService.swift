@@ -19,8 +19,8 @@ public struct ActivityService: Sendable {
         // The event's own fields are made here, and only when someone listens: the notifier runs on the writer.
         let notify: Notifier<StoredEvent>? = try outbound.notifier(
             .eventCreated, trigger: event.name, projectID: event.projectID, at: event.receivedAt,
-            prepare: { WebhookEvents.eventFields(event) },
-            data: { stored, _, fields in WebhookEvents.event(fields, stored: stored) },
+            prepare: { WebhookEvents.eventFieldsJSON(event) },
+            appendData: { stored, _, fields, body in WebhookEvents.appendEvent(fields, stored: stored, to: &body) },
             values: { stored in
                 var values = ["event_name": event.name, "event_id": stored.eventID]
                 if let revenue = event.revenue { values["revenue"] = PostbackMacros.number(revenue) }

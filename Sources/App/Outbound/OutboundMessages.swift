@@ -37,13 +37,24 @@ struct OutboundMessages: Sendable {
                                             prepare: () -> Prepared,
                                             data: @escaping @Sendable (Fact, InstallFactsSource, Prepared) -> [String: JSONValue],
                                             values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
+        try notifier(type, trigger: trigger, projectID: projectID, at: time, prepare: prepare,
+                     appendData: { fact, install, prepared, body in JSONValue.object(data(fact, install, prepared)).append(to: &body) },
+                     values: values)
+    }
+
+    /// The same, `data` written straight into the job's body by `appendData` (a fact whose
+    /// webhook is mostly serialised before its transaction).
+    func notifier<Fact, Prepared: Sendable>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
+                                            prepare: () -> Prepared,
+                                            appendData: @escaping @Sendable (Fact, InstallFactsSource, Prepared, inout [UInt8]) -> Void,
+                                            values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
         let subscribers = try subscribers(of: type, projectID: projectID)
         let postbacks = try trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []
         guard !subscribers.isEmpty || !postbacks.isEmpty else { return nil }
         let prepared = prepare()
         let webhooks = WebhookEvents.Prepared(type, projectID: projectID, at: time, to: subscribers)
         return { @Sendable fact, install in
-            var messages = webhooks.messages(data: data(fact, install, prepared))
+            var messages = webhooks.messages(appendingData: { appendData(fact, install, prepared, &$0) })
             if !postbacks.isEmpty, let facts = try? install.facts(), let network = facts.click?.utm.source?.lowercased() {
                 let matching = postbacks.filter { $0.network.lowercased() == network }
                 if !matching.isEmpty {

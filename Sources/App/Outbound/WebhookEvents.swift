@@ -42,9 +42,15 @@ enum WebhookEvents {
 
         func messages(data: [String: JSONValue]) -> [OutboxMessage] {
             guard !subscribers.isEmpty else { return [] }
+            return messages(appendingData: { JSONValue.object(data).append(to: &$0) })
+        }
+
+        /// The jobs, `data` written straight into the body by `appendData`.
+        func messages(appendingData appendData: (inout [UInt8]) -> Void) -> [OutboxMessage] {
+            guard !subscribers.isEmpty else { return [] }
             var body = head
             body.reserveCapacity(512)
-            JSONValue.object(data).append(to: &body)
+            appendData(&body)
             body += tail
             let payload = String(decoding: body, as: UTF8.self)
             return zip(subscribers, jobIDs).map { endpoint, id in
@@ -120,12 +126,24 @@ enum WebhookEvents {
         return data
     }
 
-    static func event(_ fields: [String: JSONValue], stored: StoredEvent) -> [String: JSONValue] {
-        var data = fields
-        data["event_id"] = .string(stored.eventID)
-        data["install_id"] = .string(stored.installID)
-        data["user_id"] = optional(stored.userID)
-        return data
+    /// The event's own fields as JSON, made before its transaction (off the single writer).
+    static func eventFieldsJSON(_ event: EventRecord) -> [UInt8] { JSONValue.object(eventFields(event)).serialized() }
+
+    /// `data` of `event.created`: what the transaction found (the event's id, its install and
+    /// user), then the fields serialised before it. The writer only copies bytes.
+    static func appendEvent(_ fieldsJSON: [UInt8], stored: StoredEvent, to body: inout [UInt8]) {
+        body.append(contentsOf: #"{"event_id":"#.utf8)
+        ByteText.appendJSONString(stored.eventID, to: &body)
+        body.append(contentsOf: #","install_id":"#.utf8)
+        ByteText.appendJSONString(stored.installID, to: &body)
+        body.append(contentsOf: #","user_id":"#.utf8)
+        if let user = stored.userID { ByteText.appendJSONString(user, to: &body) } else { body.append(contentsOf: "null".utf8) }
+        if fieldsJSON.count > 2 {  // `{…}`: its members follow ours
+            body.append(UInt8(ascii: ","))
+            body.append(contentsOf: fieldsJSON.dropFirst())
+        } else {
+            body.append(UInt8(ascii: "}"))
+        }
     }
 
     static func payment(_ payment: PaymentRecord, installID: String) -> [String: JSONValue] {

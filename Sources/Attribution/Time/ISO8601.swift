@@ -6,6 +6,28 @@ extension Timestamp {
         var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
+        let year = parts.tm_year + 1900
+        if (0...9999).contains(year) {
+            // Digits written in place: this runs for every webhook, response date and log line.
+            return String(unsafeUninitializedCapacity: 20) { text in
+                func put(_ value: Int32, width: Int, at start: Int) {
+                    var rest = value
+                    for index in stride(from: start + width - 1, through: start, by: -1) {
+                        text[index] = 0x30 + UInt8(rest % 10)
+                        rest /= 10
+                    }
+                }
+                put(year, width: 4, at: 0)
+                put(parts.tm_mon + 1, width: 2, at: 5)
+                put(parts.tm_mday, width: 2, at: 8)
+                put(parts.tm_hour, width: 2, at: 11)
+                put(parts.tm_min, width: 2, at: 14)
+                put(parts.tm_sec, width: 2, at: 17)
+                text[4] = UInt8(ascii: "-"); text[7] = UInt8(ascii: "-"); text[10] = UInt8(ascii: "T")
+                text[13] = UInt8(ascii: ":"); text[16] = UInt8(ascii: ":"); text[19] = UInt8(ascii: "Z")
+                return 20
+            }
+        }
         func pad(_ value: Int32, _ width: Int = 2) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text

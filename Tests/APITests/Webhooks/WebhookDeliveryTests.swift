@@ -135,6 +135,12 @@ import TestSupport
         #expect(data["name"] as? String == "purchase")
         #expect(data["revenue"] as? Double == 4.5)
         #expect(data["currency"] as? String == "EUR")
+        // What the transaction found, written before the fields serialised ahead of it.
+        #expect((data["event_id"] as? String)?.isEmpty == false && (data["install_id"] as? String)?.isEmpty == false)
+        #expect(data.keys.contains("user_id") && data["user_id"] is NSNull)
+        #expect((data["data"] as? [String: Any])?["currency"] as? String == "eur")
+        let timestamp = try #require(json["timestamp"] as? String)
+        #expect(timestamp.wholeMatch(of: try Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#)) != nil && Timestamp(iso8601: timestamp) != nil)
     }
 
     @Test func afterARotationBothSecretsSign() throws {
