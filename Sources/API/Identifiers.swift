@@ -9,6 +9,15 @@ enum Identifiers {
 
     static func isUUID(_ text: String) -> Bool { text.count == 36 && UUID(uuidString: text) != nil }
 
+    /// A device identifier an SDK sent (IDFV, IDFA, GAID, WarpLink's `device_id`), trimmed and at
+    /// most 128 characters; nil for the all-zero one (what iOS sends when the user limits
+    /// tracking, or a device that withholds it), which identifies nobody.
+    static func realDeviceIdentifier(_ text: String) -> String? {
+        let trimmed = text.trimmingWhitespace()
+        guard trimmed.utf8.contains(where: { $0 != UInt8(ascii: "0") && $0 != UInt8(ascii: "-") }) else { return nil }
+        return trimmed.utf8.count <= 128 ? trimmed : String(trimmed.prefix(128))
+    }
+
     /// The click id of an app's tap id (WarpLink's `X-WarpLink-Tap-Id`): the same on every retry
     /// of the tap, and apart per project, so one project's tap ids cannot collide with another's.
     /// A UUID of version 8 (RFC 9562 §5.8) from SHA-256 of both.

@@ -28,8 +28,8 @@ struct DeviceData: Sendable {
     init(_ body: JSONFields?) throws {
         guard let body else { return }
         func text(_ key: String) throws -> String? { try body.string(key, path: "device_data.\(key)") }
-        idfv = try text("idfv").flatMap(Self.realIdentifier)
-        advertisingID = try (text("idfa") ?? text("gaid") ?? text("aaid")).flatMap(Self.realIdentifier)
+        idfv = try text("idfv").flatMap(Identifiers.realDeviceIdentifier)
+        advertisingID = try (text("idfa") ?? text("gaid") ?? text("aaid")).flatMap(Identifiers.realDeviceIdentifier)
         model = try text("device") ?? text("device_model") ?? text("model")
         systemVersion = try text("system_version") ?? text("os_version")
         locale = try text("locale")
@@ -72,14 +72,6 @@ struct DeviceData: Sendable {
                 return parts.count == 2 && parts[0] == "click_id" ? String(parts[1]) : nil
             }.first
         }
-    }
-
-    /// The all-zero IDFA (tracking not authorised) identifies nobody.
-    static func realIdentifier(_ text: String) -> String? {
-        let trimmed = text.trimmingWhitespace()
-        // All zeros and dashes is what iOS sends when the user limits tracking.
-        guard trimmed.utf8.contains(where: { $0 != UInt8(ascii: "0") && $0 != UInt8(ascii: "-") }) else { return nil }
-        return trimmed.utf8.count <= 128 ? trimmed : String(trimmed.prefix(128))
     }
 
     func platform(declared: String?) -> UserAgentInfo.Platform? {

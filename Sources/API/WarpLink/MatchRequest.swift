@@ -34,7 +34,7 @@ struct MatchRequest {
         }
         self.fingerprintVersion = fingerprintVersion
         sdkVersion = try body.string("sdk_version", maxLength: 64)
-        deviceID = try body.string("device_id", maxLength: 128).flatMap(Self.realIdentifier)
+        deviceID = try body.string("device_id", maxLength: 128).flatMap(Identifiers.realDeviceIdentifier)
         if let referrer = try body.string("referrer", maxLength: 64), !referrer.isEmpty {
             guard Identifiers.isUUID(referrer) else { throw HTTPError.invalidField("referrer", "must be a link id (a UUID)") }
             referrerLinkID = referrer.lowercased()
@@ -72,13 +72,6 @@ struct MatchRequest {
             let tag = String(part.split(separator: ";", maxSplits: 1).first ?? "").trimmingWhitespace()
             return LanguageTag.isPlausible(tag) ? tag : nil
         }.prefix(10).map { $0 }
-    }
-
-    /// The all-zero identifier (a device that withholds it) identifies nobody.
-    static func realIdentifier(_ text: String) -> String? {
-        let trimmed = text.trimmingWhitespace()
-        guard trimmed.utf8.contains(where: { $0 != UInt8(ascii: "0") && $0 != UInt8(ascii: "-") }) else { return nil }
-        return trimmed
     }
 
     /// The install as the matcher sees it. `device_id` is iOS's IDFV (deterministic against app

@@ -20,8 +20,11 @@ public struct AppleAdsSettings: Sendable {
         self.url = url
         self.retrySeconds = retrySeconds
         self.oauthURL = oauthURL
-        self.apiURL = apiURL.hasSuffix("/") ? apiURL : apiURL + "/"
+        self.apiURL = Self.directory(apiURL)
     }
+
+    /// A base URL that paths are appended to: with its trailing slash.
+    public static func directory(_ url: String) -> String { url.hasSuffix("/") ? url : url + "/" }
 }
 
 /// An AdServices token as the SDKs send it: base64 text of at most 4 KB. Anything else is no token

@@ -65,7 +65,11 @@ public enum ES256 {
         defer { ECDSA_SIG_free(signature) }
         let r = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, 32, nil) }
         let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + 32, 32, nil) }
-        guard ECDSA_SIG_set0(signature, r, s) == 1 else { return nil }
+        guard ECDSA_SIG_set0(signature, r, s) == 1 else {
+            BN_free(r)  // set0 takes them only when it succeeds
+            BN_free(s)
+            return nil
+        }
         let length = i2d_ECDSA_SIG(signature, nil)
         guard length > 0 else { return nil }
         var der = [UInt8](repeating: 0, count: Int(length))

@@ -137,9 +137,7 @@ enum ConfigurationLoader {
             case "url": configuration.appleAds.url = try appleAdsURL(value, path)
             case "retry_seconds": configuration.appleAds.retrySeconds = Double(try integer(value, path, 1...3600))
             case "oauth_url": configuration.appleAds.oauthURL = try appleAdsURL(value, path)
-            case "api_url":
-                let url = try appleAdsURL(value, path)
-                configuration.appleAds.apiURL = url.hasSuffix("/") ? url : url + "/"
+            case "api_url": configuration.appleAds.apiURL = AppleAdsSettings.directory(try appleAdsURL(value, path))
             default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
             }
         }
@@ -203,9 +201,7 @@ enum ConfigurationLoader {
                 configuration.outbound.requestTimeoutSeconds = try integer(.string(text), name, 1...60)
             case "ATTRIBUTIOND_APPLE_ADS_URL": configuration.appleAds.url = try appleAdsURL(.string(text), name)
             case "ATTRIBUTIOND_APPLE_ADS_OAUTH_URL": configuration.appleAds.oauthURL = try appleAdsURL(.string(text), name)
-            case "ATTRIBUTIOND_APPLE_ADS_API_URL":
-                let url = try appleAdsURL(.string(text), name)
-                configuration.appleAds.apiURL = url.hasSuffix("/") ? url : url + "/"
+            case "ATTRIBUTIOND_APPLE_ADS_API_URL": configuration.appleAds.apiURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_APPLE_ADS_RETRY_SECONDS": configuration.appleAds.retrySeconds = Double(try integer(.string(text), name, 1...3600))
             case "ATTRIBUTIOND_RATE_LIMIT":
                 let rate = try integer(.string(text), name, 0...1_000_000)
