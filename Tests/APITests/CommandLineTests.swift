@@ -20,37 +20,25 @@ struct RunResult {
     var stderr: String
 }
 
-/// Serialises process launches: Foundation's `Process.run()` on Linux once crashed (SIGSEGV in
-/// memmove) when two tests launched processes at the same moment.
-let processLaunch = NSLock()
-
 /// Runs the binary in `directory` (a new empty temporary folder by default), without any
 /// ATTRIBUTIOND_* variables from the test's own environment.
 func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
     let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-run-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let process = Process()
-    process.executableURL = try attributiondBinary()
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ATTRIBUTIOND_") }
-    env.merge(environment) { $1 }
-    process.environment = env
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try processLaunch.withLock { try process.run() }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                     stderr: String(decoding: stderr, as: UTF8.self))
+    let result = try ChildProcess.run(try attributiondBinary().path, arguments, environment: childEnvironment(environment),
+                                      directory: directory.path)
+    return RunResult(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
+                     stderr: String(decoding: result.stderr, as: UTF8.self))
+}
+
+/// The test's environment without its ATTRIBUTIOND_* variables, plus `extra`.
+private func childEnvironment(_ extra: [String: String]) -> [String: String] {
+    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ATTRIBUTIOND_") }.merging(extra) { $1 }
 }
 
 /// A server process on a free port; its first stderr line names the address.
 final class ServerProcess {
-    let process = Process()
-    let stderr = Pipe()
+    let process: ChildProcess
     let folder: URL
     private(set) var port: UInt16 = 0
     var databasePath: String { folder.appendingPathComponent("db.sqlite").path }
@@ -58,21 +46,14 @@ final class ServerProcess {
     /// - Parameter folder: where the database lives (a new temporary folder by default).
     init(_ arguments: [String] = [], folder: URL? = nil, environment: [String: String] = [:], defaultDatabase: Bool = false) throws {
         self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-cli-\(UUID().uuidString)")
-        process.executableURL = try attributiondBinary()
         let database = defaultDatabase ? [] : ["--db", self.folder.appendingPathComponent("db.sqlite").path]
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + database + arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ATTRIBUTIOND_") }
-        env.merge(environment) { $1 }
-        process.environment = env
         try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
-        process.currentDirectoryURL = self.folder
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try processLaunch.withLock { try process.run() }
+        process = try ChildProcess(try attributiondBinary().path, ["serve", "--host", "127.0.0.1", "--port", "0"] + database + arguments,
+                                   environment: childEnvironment(environment), directory: self.folder.path, error: true)
         var collected = ""
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let data = stderr.fileHandleForReading.availableData
+            let data = process.standardError!.availableData
             if data.isEmpty { break }
             collected += String(decoding: data, as: UTF8.self)
             if let line = collected.split(separator: "\n").first(where: { $0.contains("\"listening\"") }),
@@ -82,26 +63,26 @@ final class ServerProcess {
                 return
             }
         }
-        process.terminate()
+        process.send(SIGKILL)
+        process.wait()
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "server did not start: \(collected)"])
     }
 
     /// What the server wrote to stderr after its "listening" line, once it has exited.
     var remainingOutput: String {
-        String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        String(decoding: process.standardError!.readDataToEndOfFile(), as: UTF8.self)
     }
 
     /// The exit status, or 128 + the signal's number when a signal ended the process (as shells
     /// report it), so that a crash is never mistaken for `exit(1)`.
     func terminateAndWait(signal: Int32 = SIGTERM) -> Int32 {
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        process.send(signal)
+        return process.wait()
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.send(SIGTERM)
+        process.wait()
         try? FileManager.default.removeItem(at: folder)
     }
 }
@@ -173,7 +154,7 @@ final class ServerProcess {
         #expect(contents(log).contains(#""route":"/api/sdk/v1/resolve/:code""#))
         let rotated = folder.appendingPathComponent("attributiond.log.1")
         try FileManager.default.moveItem(at: log, to: rotated)
-        kill(server.process.processIdentifier, SIGHUP)
+        server.process.send(SIGHUP)
         usleep(300_000)
         try request()
         usleep(300_000)

@@ -62,8 +62,8 @@ private func storedSlugs(_ path: String) throws -> Set<String> {
         let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": WriteLoad.adminKey])
         let load = try WriteLoad(port: server.port, freshConnections: false)
         load.waitForAcknowledgements(100)
-        kill(server.process.processIdentifier, SIGKILL)  // no chance to clean up
-        server.process.waitUntilExit()
+        server.process.send(SIGKILL)  // no chance to clean up
+        server.process.wait()
         let (stopped, acked) = load.finish()
         #expect(stopped)
         #expect(acked.count >= 100, "the load should have produced many writes")

@@ -33,19 +33,10 @@ private func runScript(_ html: String, mode: String) throws -> [String: Any] {
     let start = try #require(html.range(of: "\">", range: html.range(of: "<script nonce=")!.upperBound..<html.endIndex))
     let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
     let script = String(html[start.upperBound..<end.lowerBound])
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: node!)
-    process.arguments = ["-e", harness, mode]
-    process.environment = ["TZ": "Europe/Paris", "PATH": "/usr/bin:/bin"]
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try processLaunch.withLock { try process.run() }
-    input.fileHandleForWriting.write(Data(script.utf8))
-    try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let result = try ChildProcess.run(node!, ["-e", harness, mode], environment: ["TZ": "Europe/Paris", "PATH": "/usr/bin:/bin"],
+                                      input: Data(script.utf8))
+    #expect(result.status == 0)
+    let data = result.stdout
     return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
 }
 

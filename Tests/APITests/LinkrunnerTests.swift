@@ -292,18 +292,7 @@ extension TestApp {
 /// independently of our own code.
 private func opensslSignature(body: String, timestamp: String, secret: String) throws -> String {
     func run(_ arguments: [String], input: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try processLaunch.withLock { try process.run() }
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return output
+        try ChildProcess.run("/usr/bin/openssl", arguments, input: input).stdout
     }
     let contentHash = try run(["dgst", "-sha256", "-binary"], input: Data(body.utf8)).base64EncodedString()
     return try run(["dgst", "-sha256", "-hmac", secret, "-binary"], input: Data("\(timestamp)\n\(contentHash)".utf8)).base64EncodedString()

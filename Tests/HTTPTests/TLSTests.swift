@@ -6,16 +6,9 @@ import TestSupport
 private let tools = ["/usr/bin/openssl", "/usr/bin/curl"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
 
 private func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let result = try ChildProcess.run(path, arguments)
+    let data = result.stdout
+    return (result.status, String(decoding: data, as: UTF8.self))
 }
 
 @Suite(.enabled(if: tools, "needs the openssl and curl commands"))

@@ -168,7 +168,7 @@ import TestSupport
         // The audit runs after "listening", on a background queue: wait for its line (bounded).
         var output = ""
         let deadline = Date().addingTimeInterval(20)
-        let fd = server.stderr.fileHandleForReading.fileDescriptor
+        let fd = server.process.standardError!.fileDescriptor
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !output.contains("stored values to correct"), Date() < deadline {
             var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

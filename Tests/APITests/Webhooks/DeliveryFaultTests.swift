@@ -165,13 +165,8 @@ struct OutboundCertificateTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-        openssl.standardError = FileHandle.nullDevice
-        try processLaunch.withLock { try openssl.run() }
-        openssl.waitUntilExit()
+        _ = try ChildProcess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                                                      "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
         let receiver = try WebhookReceiver(tls: try TLSContext(certificatePath: cert, privateKeyPath: key))
         let app = try TestApp(allowPrivateOutbound: true)
         let (projectID, token) = try app.linkrunnerProject()
