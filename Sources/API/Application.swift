@@ -64,6 +64,9 @@ public enum Application {
         router.on(.post, "/admin/v1/projects/:id/deliveries/replay", WebhookRoutes.replayDeliveries(services))
         router.on(.post, "/admin/v1/projects/:id/deliveries/:deliveryId/replay", WebhookRoutes.replayDelivery(services))
 
+        // The dashboard, /dashboard by default (HTML for people): Dashboard/
+        DashboardRoutes.register(on: &router, services)
+
         // Linkrunner SDKs, /api/client (linkrunner-api.md): Linkrunner/
         router.on(.post, "/api/client/init", LinkrunnerRoutes.initialize(services))
         router.on(.post, "/api/client/attribution-data", LinkrunnerRoutes.attributionData(services))

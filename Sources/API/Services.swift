@@ -19,6 +19,10 @@ public final class Services: Sendable {
     public let adminKeyHash: [UInt8]?
     /// Failed admin authentications by client address (`AdminAuth.failureBudget`).
     let adminAuthFailures = RateLimiter(settings: AdminAuth.failureBudget, maxClients: 50_000)
+    /// Where the dashboard is served, and whether at all.
+    public let dashboard: DashboardSettings
+    /// Failed dashboard sign-ins per address (the same budget as the admin API's).
+    let dashboardSignInFailures = RateLimiter(settings: AdminAuth.failureBudget, maxClients: 50_000)
     /// The links' public base URL (`https://go.example.com`); nil: taken from each request's Host,
     /// when `publicHosts` accepts it.
     public let publicURL: String?
@@ -30,7 +34,7 @@ public final class Services: Sendable {
     public init(store: any StoreBackend, clock: any Clock = SystemClock(), adminKey: String?, trustedProxies: [String] = [],
                 publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
                 outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
-                appleAds: AppleAdsSettings = AppleAdsSettings(),
+                appleAds: AppleAdsSettings = AppleAdsSettings(), dashboard: DashboardSettings = DashboardSettings(),
                 reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }) {
         // A cache miss on an event loop moves the request to the handler pool (the router runs it
         // again there); nothing may wait on the database on a loop (debug builds record any such call).
@@ -38,6 +42,7 @@ public final class Services: Sendable {
                           beforeBlocking: { try MoveToPool.unlessOffLoop() })
         store.forbidBlocking { EventLoopThread.isCurrent }
         self.defaultProject = defaultProject
+        self.dashboard = dashboard
         self.reportInternalError = reportInternalError
         metrics = Metrics()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)

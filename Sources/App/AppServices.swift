@@ -23,6 +23,7 @@ public final class AppServices: Sendable {
     let webhookEndpoints: ByProjectCache<WebhookEndpoint>
     public let postbacks: PostbackService
     public let appleAds: AppleAdsService
+    public let dashboard: DashboardService
     let appleAdsExchange: AppleAdsExchange
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
@@ -64,6 +65,7 @@ public final class AppServices: Sendable {
         webhooks = WebhookService(store: store, clock: clock, policy: outboundPolicy)
         postbacks = PostbackService(store: store, clock: clock, policy: outboundPolicy)
         appleAds = AppleAdsService(store: store, settings: appleAdsSettings)
+        dashboard = DashboardService(store: store, clock: clock)
         appleAdsExchange = AppleAdsExchange(store: store, settings: appleAdsSettings, outbound: outbound, projects: projectCache)
     }
 

@@ -17,6 +17,7 @@ public final class SQLiteStore: StoreBackend {
     public let postbacks: any PostbackStore
     public let appleAds: any AppleAdsStore
     public let appleAdsNames: any AppleAdsNameStore
+    public let dashboard: any DashboardStore
 
     /// - Parameter clock: stamps API keys and projects created through the store.
     public init(database: Database, clock: any Clock = SystemClock()) {
@@ -35,6 +36,7 @@ public final class SQLiteStore: StoreBackend {
         postbacks = PostbackRepository(database: database)
         appleAds = AppleAdsRepository(database: database)
         appleAdsNames = AppleAdsNameRepository(database: database)
+        dashboard = DashboardRepository(database: database)
     }
 
     public func ping() throws { try database.ping() }

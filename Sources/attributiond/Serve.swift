@@ -52,7 +52,7 @@ struct Serve: ParsableCommand {
                                 allowedHosts: configuration.allowedHosts,
                                 defaultProject: configuration.defaultProject,
                                 outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
-                                appleAds: configuration.appleAds) { error, request in
+                                appleAds: configuration.appleAds, dashboard: configuration.dashboard) { error, request in
             LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
         }
         do {

@@ -21,6 +21,7 @@ final class TestApp: @unchecked Sendable {
     /// - Parameter allowedHosts: `request` sends `Host: test`, so that name is accepted by default.
     init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil, allowedHosts: [String] = ["test"],
          clock: any Clock = SystemClock(), allowPrivateOutbound: Bool = false, appleAds: AppleAdsSettings = AppleAdsSettings(),
+         dashboard: DashboardSettings = DashboardSettings(),
          reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
@@ -28,7 +29,7 @@ final class TestApp: @unchecked Sendable {
         services = Services(store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
                             allowedHosts: allowedHosts,
                             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds,
-                            reportInternalError: reportInternalError)
+                            dashboard: dashboard, reportInternalError: reportInternalError)
         let refused = refusedResponses
         server = HTTPServer(host: "127.0.0.1", port: 0, onRefusedResponse: { problem in refused.append(problem) },
                             responder: Application.makeRouter(services: services))

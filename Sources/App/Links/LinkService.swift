@@ -46,6 +46,10 @@ public struct LinkService: Sendable {
     }
 
     /// The link the same external user already has with the same options (LinkForty dedupe).
+    public func search(projectID: String, text: String, limit: Int, offset: Int = 0) throws -> [Link] {
+        try store.links.search(projectID: projectID, text: text, limit: limit, offset: offset)
+    }
+
     public func duplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
         try store.links.findDuplicate(projectID: projectID, externalUserID: externalUserID, optionsHash: optionsHash)
     }

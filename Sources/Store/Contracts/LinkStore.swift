@@ -10,6 +10,7 @@ public protocol LinkStore: Sendable {
     /// The link and how many countable clicks it has had (for `max_clicks`).
     func find(shortCode: String) throws -> (link: Link, clicks: Int)?
     func list(projectID: String, limit: Int, offset: Int) throws -> [Link]
+    func search(projectID: String, text: String, limit: Int, offset: Int) throws -> [Link]
     /// Every link of every project, in batches (the start-up audit).
     func forEach(batchSize: Int, _ body: (Link) throws -> Void) throws
     func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link?

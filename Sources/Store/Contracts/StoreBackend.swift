@@ -16,6 +16,7 @@ public protocol StoreBackend: Sendable {
     var postbacks: any PostbackStore { get }
     var appleAds: any AppleAdsStore { get }
     var appleAdsNames: any AppleAdsNameStore { get }
+    var dashboard: any DashboardStore { get }
 
     /// Throws unless the database answers a trivial read (readiness probes).
     func ping() throws

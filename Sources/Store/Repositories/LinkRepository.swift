@@ -110,6 +110,18 @@ public struct LinkRepository: LinkStore {
         }
     }
 
+    /// The project's links whose short code or title contains `text` (any case), newest first.
+    public func search(projectID: String, text: String, limit: Int, offset: Int) throws -> [Link] {
+        let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        return try database.read { connection in
+            try connection.query("""
+                SELECT \(Self.columns) FROM links WHERE project_id = ? AND (short_code LIKE ?2 ESCAPE '\\' OR title LIKE ?2 ESCAPE '\\')
+                ORDER BY created_at DESC, id LIMIT ? OFFSET ?
+                """, projectID, pattern, limit, offset, map: Self.link)
+        }
+    }
+
     /// Every link of every project, `batchSize` rows per read, in id order (for audits of stored values).
     public func forEach(batchSize: Int = 1000, _ body: (Link) throws -> Void) throws {
         var after = ""

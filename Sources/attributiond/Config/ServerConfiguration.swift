@@ -1,5 +1,6 @@
 import API
 import App
+import Attribution
 import Foundation
 import HTTP
 import Store
@@ -37,6 +38,8 @@ struct ServerConfiguration {
     var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15, deliver: true)
     /// Where AdServices tokens are exchanged, and how soon Apple's "not yet" is asked again.
     var appleAds = AppleAdsSettings()
+    /// Whether and where the dashboard is served.
+    var dashboard = DashboardSettings()
     /// Projects declared in the file, reconciled at start.
     var projects: [JSONValue] = []
     /// The file these settings came from, if any.
@@ -106,6 +109,7 @@ enum ConfigurationLoader {
             case "click_retention_hours": configuration.clickRetentionHours = try integer(value, key, 0...87_600)
             case "outbound": try applyOutbound(value, to: &configuration)
             case "apple_ads": try applyAppleAds(value, to: &configuration)
+            case "dashboard": try applyDashboard(value, to: &configuration)
             case "projects":
                 guard case .array(let projects) = value else { throw ConfigurationError(key: key, message: "must be an array of projects") }
                 configuration.projects = projects
@@ -127,6 +131,28 @@ enum ConfigurationLoader {
             default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
             }
         }
+    }
+
+    private static func applyDashboard(_ value: JSONValue, to configuration: inout ServerConfiguration) throws {
+        guard case .object(let object) = value else { throw ConfigurationError(key: "dashboard", message: "must be an object") }
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            let path = "dashboard.\(key)"
+            switch key {
+            case "enabled": configuration.dashboard.enabled = try bool(value, path)
+            case "prefix": configuration.dashboard.prefix = try dashboardPrefix(try string(value, path), path)
+            default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
+            }
+        }
+    }
+
+    private static func dashboardPrefix(_ text: String, _ key: String) throws -> String {
+        guard let prefix = DashboardSettings.validPrefix(text) else {
+            throw ConfigurationError(key: key, message: "must be one path segment of letters, digits, - or _, such as /dashboard")
+        }
+        if ShortCode.isReserved(String(prefix.dropFirst())) && prefix != "/dashboard" {
+            throw ConfigurationError(key: key, message: "\(prefix) is taken by another API")
+        }
+        return prefix
     }
 
     private static func applyAppleAds(_ value: JSONValue, to configuration: inout ServerConfiguration) throws {
@@ -197,6 +223,8 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_CLICK_RETENTION_HOURS": configuration.clickRetentionHours = try integer(.string(text), name, 0...87_600)
             case "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": configuration.outbound.allowPrivateAddresses = try bool(.string(text), name)
             case "ATTRIBUTIOND_OUTBOUND_DELIVER": configuration.outbound.deliver = try bool(.string(text), name)
+            case "ATTRIBUTIOND_DASHBOARD_ENABLED": configuration.dashboard.enabled = try bool(.string(text), name)
+            case "ATTRIBUTIOND_DASHBOARD_PREFIX": configuration.dashboard.prefix = try dashboardPrefix(text, name)
             case "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS":
                 configuration.outbound.requestTimeoutSeconds = try integer(.string(text), name, 1...60)
             case "ATTRIBUTIOND_APPLE_ADS_URL": configuration.appleAds.url = try appleAdsURL(.string(text), name)

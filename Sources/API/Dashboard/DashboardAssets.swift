@@ -1,0 +1,40 @@
+import HTTP
+import Store
+
+/// Files the dashboard's pages load, built into the binary. Each is named by a hash of its bytes,
+/// so it can be cached for good and a new build is fetched at once.
+enum DashboardAssets {
+    static let stylesheet = Array("""
+        *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d232b;background:#f6f7f9}
+        header{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.6rem 1.25rem;background:#14202e;color:#fff}
+        header a{color:#cfe0f5;text-decoration:none}header a[aria-current]{color:#fff;font-weight:600;border-bottom:2px solid #6cb2ff}
+        .brand{font-weight:700;color:#fff}nav{display:flex;flex-wrap:wrap;gap:1rem;align-items:center}.project{color:#8fa3b8}
+        .signout{margin-left:auto;display:flex;gap:.5rem;align-items:center;color:#8fa3b8}
+        main{max-width:1180px;margin:0 auto;padding:1.25rem}h1{font-size:1.4rem;margin:.2rem 0 1rem}h2{font-size:1.1rem;margin:1.5rem 0 .6rem}
+        .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(165px,1fr));gap:.75rem}
+        .card{background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:.75rem 1rem}
+        .card b{display:block;font-size:1.45rem}.card small{color:#5b6775}
+        table{width:100%;border-collapse:collapse;background:#fff;border:1px solid #e1e5ea;border-radius:8px;overflow:hidden}
+        th,td{text-align:left;padding:.45rem .7rem;border-bottom:1px solid #eef1f4;vertical-align:top}th{background:#fafbfc;font-weight:600}
+        td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5b6775}.bot{color:#a4560b}
+        .ranges{display:flex;flex-wrap:wrap;gap:.4rem;margin-bottom:1rem}.ranges a{padding:.25rem .7rem;border:1px solid #c9d2dc;border-radius:999px;
+        text-decoration:none;color:#1d232b;background:#fff}.ranges a[aria-current]{background:#14202e;color:#fff;border-color:#14202e}
+        form.stack{display:grid;gap:.6rem;max-width:520px;background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:1rem}
+        label{display:grid;gap:.2rem;font-weight:600}input,select{font:inherit;padding:.4rem .5rem;border:1px solid #c9d2dc;border-radius:6px}
+        button{font:inherit;padding:.4rem .9rem;border:0;border-radius:6px;background:#1f6feb;color:#fff;cursor:pointer}
+        button.danger{background:#c62828}.error{color:#b42318;font-weight:400}.notice{background:#fff8e1;border:1px solid #f2d88c;
+        padding:.6rem .9rem;border-radius:8px;overflow-wrap:anywhere}.chart{background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:.5rem}
+        svg{max-width:100%;height:auto}.legend{display:flex;gap:1rem;font-size:.9rem}.legend i{display:inline-block;width:.8rem;height:.8rem;
+        margin-right:.3rem;border-radius:2px}.k0{background:#1f6feb}.k1{background:#2da44e}.k2{background:#8c959f}.k3{background:#bf8700}
+        .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}.inline{display:inline}
+        @media (max-width:600px){main{padding:.75rem}th,td{padding:.35rem .4rem}.hide-narrow{display:none}.signout{margin-left:0}}
+        """.utf8)
+
+    static let stylesheetName = "dashboard.\(Secrets.sha256Hex(String(decoding: stylesheet, as: UTF8.self)).prefix(12)).css"
+
+    static func serve(_ name: String) -> HTTPResponse? {
+        guard name == stylesheetName else { return nil }
+        return HTTPResponse(status: .ok, headers: ["Content-Type": "text/css; charset=utf-8", "X-Content-Type-Options": "nosniff",
+                                                  "Cache-Control": "public, max-age=31536000, immutable"], body: stylesheet)
+    }
+}

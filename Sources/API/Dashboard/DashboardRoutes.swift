@@ -1,0 +1,31 @@
+import HTTP
+
+/// The dashboard's URL map under its prefix (`dashboard.prefix`, `/dashboard` by default).
+enum DashboardRoutes {
+    static func register(on router: inout RouterBuilder, _ services: Services) {
+        let settings = services.dashboard
+        guard settings.enabled else { return }
+        let p = settings.prefix
+        router.reserve(String(p.dropFirst()))
+        router.on(.get, p, OverviewRoutes.projects(services))
+        router.on(.get, p + "/", OverviewRoutes.projects(services))
+        router.on(.get, p + "/assets/:name", .inline { request in
+            guard let response = DashboardAssets.serve(request.pathParameters["name"] ?? "") else {
+                throw HTTPError.notFound("no dashboard asset \(request.pathParameters["name"] ?? "")")
+            }
+            return response
+        })
+        router.on(.get, p + "/sign-in", SignInRoutes.form(services))
+        router.on(.post, p + "/sign-in", SignInRoutes.signIn(services))
+        router.on(.post, p + "/sign-out", SignInRoutes.signOut(services))
+        router.on(.get, p + "/projects/:id", OverviewRoutes.overview(services))
+        router.on(.get, p + "/projects/:id/links", LinkPages.list(services))
+        router.on(.post, p + "/projects/:id/links", LinkPages.create(services))
+        router.on(.post, p + "/projects/:id/links/:linkId/active", LinkPages.setActive(services))
+        router.on(.get, p + "/projects/:id/settings", SettingsPages.show(services))
+        router.on(.post, p + "/projects/:id/settings/api-keys", SettingsPages.issueKey(services))
+        router.on(.post, p + "/projects/:id/settings/api-keys/:keyId/revoke", SettingsPages.revokeKey(services))
+        router.on(.post, p + "/projects/:id/settings/users", SettingsPages.addUser(services))
+        router.on(.post, p + "/projects/:id/settings/users/:userId/remove", SettingsPages.removeUser(services))
+    }
+}

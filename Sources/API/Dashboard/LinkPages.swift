@@ -1,0 +1,126 @@
+import App
+import Attribution
+import Foundation
+import HTTP
+import Store
+
+/// A project's links: search, pages of 50, a form that creates one (the admin API's fields, read
+/// by the admin API's own payload), and disable / enable.
+enum LinkPages {
+    static let pageSize = 50
+
+    static func list(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.page { request, viewer in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            return try page(request, viewer, project, services, auth: auth, notice: nil, problem: nil, form: nil)
+        }
+    }
+
+    static func create(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.form { request, viewer, form in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            guard viewer.canChange(projectID: project.id) else { return refused(auth, viewer) }
+            do {
+                var fields: [String: JSONValue] = [:]
+                for key in ["short_code", "title", "original_url", "ios_url", "android_url", "web_url", "app_scheme", "deep_link_path"] {
+                    if let value = form.text(key) { fields[key] = .string(value) }
+                }
+                var utm: [String: JSONValue] = [:]
+                for key in ["source", "medium", "campaign"] {
+                    if let value = form.text("utm_" + key) { utm[key] = .string(value) }
+                }
+                if !utm.isEmpty { fields["utm"] = .object(utm) }
+                let payload = try JSONBody.decode(AdminLinkPayload.self, from: JSONValue.object(fields).serialized())
+                let link = try payload.link(projectID: project.id, templateID: nil, now: services.now(for: project))
+                let created = try services.app.links.create(link, codeIsCustom: payload.short_code != nil)
+                let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: created.shortCode, templateSlug: nil)
+                return try page(request, viewer, project, services, auth: auth, notice: "Created \(url)", problem: nil, form: nil, status: .created)
+            } catch {
+                guard let problem = ClientErrors.httpError(for: error) else { throw error }
+                return try page(request, viewer, project, services, auth: auth, notice: nil, problem: problem.message, form: form,
+                                status: .unprocessableContent)
+            }
+        }
+    }
+
+    /// `POST …/links/:linkId/active` with `active=0|1`.
+    static func setActive(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.form { request, viewer, form in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            guard viewer.canChange(projectID: project.id) else { return refused(auth, viewer) }
+            var link = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
+            link.active = form["active"] == "1"
+            _ = try services.app.links.update(link, previousCode: link.shortCode)
+            return DashboardPage.redirect(to: "\(auth.prefix)/projects/\(project.id)/links")
+        }
+    }
+
+    static func refused(_ auth: DashboardAuth, _ viewer: DashboardViewer) -> HTTPResponse {
+        DashboardPage.message(status: .forbidden, title: "Not allowed", text: "Your role can look at this project but not change it.",
+                              prefix: auth.prefix, viewer: viewer)
+    }
+
+    private static func page(_ request: HTTPRequest, _ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
+                             notice: String?, problem: String?, form: DashboardForm?, status: HTTPStatus = .ok) throws -> HTTPResponse {
+        let search = request.queryValue("q")?.trimmingCharacters(in: .whitespaces) ?? ""
+        let pageNumber = max(1, min(Int(request.queryValue("page") ?? "") ?? 1, 100_000))
+        let offset = (pageNumber - 1) * pageSize
+        let links = search.isEmpty
+            ? try services.app.links.list(projectID: project.id, limit: pageSize + 1, offset: offset)
+            : try services.app.links.search(projectID: project.id, text: search, limit: pageSize + 1, offset: offset)
+        let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+        let urlBase = LinkURLs.base(for: request, services: services)
+        let canChange = viewer.canChange(projectID: project.id)
+        var rows = ""
+        for link in links.prefix(pageSize) {
+            let url = LinkURLs.url(base: urlBase, shortCode: link.shortCode, templateSlug: nil)
+            let toggle = canChange ? """
+                <form class="inline" method="post" action="\(base)/links/\(Escape.html(link.id))/active">\(DashboardPage.hiddenCSRF(viewer))\
+                <input type="hidden" name="active" value="\(link.active ? "0" : "1")"><button\(link.active ? #" class="danger""# : "")>\
+                \(link.active ? "Disable" : "Enable")</button></form>
+                """ : ""
+            rows += """
+                <tr><td><a href="\(Escape.html(url))">\(Escape.html(link.shortCode))</a></td><td>\(Escape.html(link.title ?? ""))</td>\
+                <td class="hide-narrow">\(Escape.html(link.utm.campaign ?? ""))</td><td>\(link.active ? "active" : #"<span class="muted">disabled</span>"#)</td>\
+                <td class="hide-narrow"><a href="\(Escape.html(url))/qr">QR</a></td><td>\(toggle)</td></tr>
+                """
+        }
+        if rows.isEmpty { rows = #"<tr><td colspan="6" class="muted">No links\#(search.isEmpty ? "" : " match").</td></tr>"# }
+        let query = search.isEmpty ? "" : "q=\(Escape.html(percentEncoded(search)))&amp;"
+        var pager = ""
+        if pageNumber > 1 { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber - 1)">Newer</a> "# }
+        if links.count > pageSize { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber + 1)">Older</a>"# }
+        func value(_ key: String) -> String { Escape.html(form?[key] ?? "") }
+        let createForm = canChange ? """
+            <h2>New link</h2><form class="stack" method="post" action="\(base)/links">\(DashboardPage.hiddenCSRF(viewer))\
+            \(problem.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? "")\
+            <label>Short code (empty: generated)<input name="short_code" value="\(value("short_code"))"></label>\
+            <label>Title<input name="title" value="\(value("title"))"></label>\
+            <label>Destination URL<input name="original_url" type="url" value="\(value("original_url"))"></label>\
+            <label>iOS URL<input name="ios_url" type="url" value="\(value("ios_url"))"></label>\
+            <label>Android URL<input name="android_url" type="url" value="\(value("android_url"))"></label>\
+            <label>Web URL<input name="web_url" type="url" value="\(value("web_url"))"></label>\
+            <label>App scheme<input name="app_scheme" value="\(value("app_scheme"))"></label>\
+            <label>Deep link path<input name="deep_link_path" value="\(value("deep_link_path"))"></label>\
+            <label>UTM source<input name="utm_source" value="\(value("utm_source"))"></label>\
+            <label>UTM medium<input name="utm_medium" value="\(value("utm_medium"))"></label>\
+            <label>UTM campaign<input name="utm_campaign" value="\(value("utm_campaign"))"></label>\
+            <button>Create link</button></form>
+            """ : ""
+        let body = """
+            <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
+            <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\
+            <table><thead><tr><th>Code</th><th>Title</th><th class="hide-narrow">Campaign</th><th>State</th><th class="hide-narrow">QR</th><th></th></tr></thead>\
+            <tbody>\(rows)</tbody></table><p>\(pager)</p>\(createForm)
+            """
+        return DashboardPage.render(title: "Links · \(project.name)", prefix: auth.prefix, viewer: viewer,
+                                    projectNav: (project.id, project.name, "Links"), body: body, status: status)
+    }
+
+    private static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}

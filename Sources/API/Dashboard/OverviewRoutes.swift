@@ -1,0 +1,191 @@
+import App
+import Foundation
+import Attribution
+import HTTP
+import Store
+
+/// The projects list and a project's overview: counts for a range, a chart by hour or day, the
+/// funnel, installs by source and match type, revenue per currency, and the links table (sortable,
+/// CSV). Counts come from the same `ReportService.stats` as `GET …/stats`.
+enum OverviewRoutes {
+    /// Ranges a person picks from, in hours, with the chart's bucket in hours.
+    static let ranges: [(key: String, label: String, hours: Int64, bucketHours: Int64)] = [
+        ("24h", "24 h", 24, 1), ("7d", "7 days", 168, 24), ("30d", "30 days", 720, 24), ("90d", "90 days", 2160, 168),
+    ]
+
+    static func projects(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.page { _, viewer in
+            let projects = try services.app.projects.list().filter { viewer.canRead(projectID: $0.id) }
+            var rows = ""
+            for project in projects {
+                let now = services.now(for: project)
+                let since = now.adding(seconds: -7 * 86400)
+                let stats = try services.app.reports.stats(project: project, since: since, until: now)
+                var daily: [Double] = []
+                for day in 0..<7 {
+                    let from = since.adding(seconds: Int64(day) * 86400)
+                    daily.append(Double(try services.app.reports.stats(project: project, since: from, until: from.adding(seconds: 86400)).totals.clicks))
+                }
+                let totals = stats.totals
+                rows += """
+                    <tr><td><a href="\(auth.prefix)/projects/\(Escape.html(project.id))">\(Escape.html(project.name))</a>\
+                    \(project.testMode ? #" <span class="muted">(test)</span>"# : "")</td>\
+                    <td class="n">\(totals.clicks)</td><td class="n">\(totals.installs)</td><td class="n">\(share(totals))</td>\
+                    <td class="n">\(Escape.html(money(totals.paymentRevenue)))</td><td class="hide-narrow">\(SVGChart.sparkline(daily))</td></tr>
+                    """
+            }
+            if projects.isEmpty { rows = #"<tr><td colspan="6" class="muted">No projects yet: create one with the admin API or `attributiond project create`.</td></tr>"# }
+            let body = """
+                <h1>Projects</h1><p class="muted">The last 7 days.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
+                <th class="n">Installs</th><th class="n">Attributed</th><th class="n">Revenue</th><th class="hide-narrow">Clicks by day</th></tr>\
+                </thead><tbody>\(rows)</tbody></table>
+                """
+            return DashboardPage.render(title: "Projects", prefix: auth.prefix, viewer: viewer, body: body)
+        }
+    }
+
+    static func overview(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.page { request, viewer in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            let query = request.queryItems
+            let rangeKey = query.first { $0.name == "range" }?.value ?? "7d"
+            guard let range = ranges.first(where: { $0.key == rangeKey }) else {
+                return DashboardPage.message(status: .unprocessableContent, title: "Unknown range",
+                                             text: "range must be one of 24h, 7d, 30d, 90d", prefix: auth.prefix, viewer: viewer)
+            }
+            let now = services.now(for: project)
+            // Buckets end at the next whole bucket boundary (UTC), so an hour or a day is never split.
+            let bucket = range.bucketHours * 3600
+            let end = Timestamp(milliseconds: (now.milliseconds / (bucket * 1000) + 1) * bucket * 1000)
+            let since = end.adding(seconds: -range.hours * 3600)
+            let stats = try services.app.reports.stats(project: project, since: since, until: end)
+            let sort = query.first { $0.name == "sort" }?.value ?? "clicks"
+            let links = sorted(stats.links, by: sort)
+            if query.first(where: { $0.name == "format" })?.value == "csv" {
+                return csv(links, project: project, range: range.key)
+            }
+            var labels: [String] = [], clicks: [Double] = [], attributed: [Double] = [], organic: [Double] = []
+            var start = since
+            while start < end {
+                let next = start.adding(seconds: bucket)
+                let counts = try services.app.reports.stats(project: project, since: start, until: next).totals
+                let stamp = start.iso8601
+                labels.append(range.bucketHours == 1 ? String(stamp.dropFirst(11).prefix(5)) : String(stamp.dropFirst(5).prefix(5)))
+                clicks.append(Double(counts.clicks))
+                attributed.append(Double(counts.attributedInstalls))
+                organic.append(Double(counts.organicInstalls))
+                start = next
+            }
+            let totals = stats.totals
+            let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            let rangeLinks = ranges.map { entry in
+                #"<a href="\#(base)?range=\#(entry.key)"\#(entry.key == range.key ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
+            }.joined()
+            let cards = [
+                ("Clicks", "\(totals.clicks)", "\(totals.botClicks) from bots, not counted"),
+                ("Installs", "\(totals.installs)", "\(share(totals)) attributed"),
+                ("Events", "\(totals.events)", "from every install"),
+                ("Payments", money(totals.paymentRevenue), "captured, not removed"),
+                ("Event values", money(totals.eventRevenue), "declared by events"),
+            ].map { #"<div class="card"><small>\#($0.0)</small><b>\#(Escape.html($0.1))</b><small>\#(Escape.html($0.2))</small></div>"# }.joined()
+            let linkInstalls = totals.attributedInstalls - totals.appleAdsInstalls
+            let body = """
+                <h1>\(Escape.html(project.name))</h1><div class="ranges">\(rangeLinks)</div><div class="cards">\(cards)</div>\
+                <h2>Over time (\(range.bucketHours == 1 ? "by hour" : range.bucketHours == 24 ? "by day" : "by week"), UTC)</h2>\
+                <div class="chart"><div class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Attributed installs</span>\
+                <span><i class="k2"></i>Organic installs</span></div>\
+                \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", attributed), ("Organic installs", organic)]))</div>\
+                <div class="grid2"><div><h2>Funnel</h2><table><tbody>\
+                <tr><th>Clicks</th><td class="n">\(totals.clicks)</td></tr>\
+                <tr><th>Installs</th><td class="n">\(totals.installs)</td></tr>\
+                <tr><th>Attributed installs</th><td class="n">\(totals.attributedInstalls)</td></tr></tbody></table></div>\
+                <div><h2>Installs by source</h2><table><tbody>\
+                <tr><th>Link</th><td class="n">\(linkInstalls)</td></tr><tr><th>Apple Ads</th><td class="n">\(totals.appleAdsInstalls)</td></tr>\
+                <tr><th>Organic</th><td class="n">\(totals.organicInstalls)</td></tr>\
+                <tr><th>Deterministic match</th><td class="n">\(totals.deterministicInstalls)</td></tr>\
+                <tr><th>Probabilistic match</th><td class="n">\(totals.probabilisticInstalls)</td></tr></tbody></table></div></div>\
+                <h2>Links</h2><p><a href="\(base)?range=\(range.key)&amp;sort=\(Escape.html(sort))&amp;format=csv">Download CSV</a></p>\
+                \(linkTable(links, base: base, range: range.key, sort: sort))
+                """
+            return DashboardPage.render(title: project.name, prefix: auth.prefix, viewer: viewer,
+                                        projectNav: (project.id, project.name, "Overview"), body: body)
+        }
+    }
+
+    private static let columns: [(key: String, label: String)] = [
+        ("code", "Link"), ("clicks", "Clicks"), ("installs", "Installs"), ("events", "Events"), ("revenue", "Payments"),
+    ]
+
+    static func sorted(_ links: [ProjectStats.LinkCounts], by key: String) -> [ProjectStats.LinkCounts] {
+        func revenue(_ link: ProjectStats.LinkCounts) -> Double { link.counts.paymentRevenue.values.reduce(0, +) }
+        switch key {
+        case "code": return links.sorted { $0.shortCode < $1.shortCode }
+        case "installs": return links.sorted { ($0.counts.attributedInstalls, $1.shortCode) > ($1.counts.attributedInstalls, $0.shortCode) }
+        case "events": return links.sorted { ($0.counts.events, $1.shortCode) > ($1.counts.events, $0.shortCode) }
+        case "revenue": return links.sorted { (revenue($0), $1.shortCode) > (revenue($1), $0.shortCode) }
+        default: return links.sorted { ($0.counts.clicks, $1.shortCode) > ($1.counts.clicks, $0.shortCode) }
+        }
+    }
+
+    private static func linkTable(_ links: [ProjectStats.LinkCounts], base: String, range: String, sort: String) -> String {
+        let head = columns.map { column in
+            let numeric = column.key == "code" ? "" : #" class="n""#
+            let label = column.key == sort ? "\(column.label) ▾" : column.label
+            return #"<th\#(numeric)><a href="\#(base)?range=\#(range)&amp;sort=\#(column.key)">\#(label)</a></th>"#
+        }.joined()
+        let rows = links.prefix(200).map { link in
+            """
+            <tr><td><a href="\(base)/links?q=\(Escape.html(link.shortCode))">\(Escape.html(link.shortCode))</a></td>\
+            <td class="n">\(link.counts.clicks)</td><td class="n">\(link.counts.attributedInstalls)</td><td class="n">\(link.counts.events)</td>\
+            <td class="n">\(Escape.html(money(link.counts.paymentRevenue)))</td></tr>
+            """
+        }.joined()
+        return "<table><thead><tr>\(head)</tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="5" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>"
+    }
+
+    private static func csv(_ links: [ProjectStats.LinkCounts], project: Project, range: String) -> HTTPResponse {
+        var text = "short_code,clicks,bot_clicks,installs,events,payments\r\n"
+        for link in links {
+            let payments = link.counts.paymentRevenue.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
+            text += [link.shortCode, "\(link.counts.clicks)", "\(link.counts.botClicks)", "\(link.counts.attributedInstalls)",
+                     "\(link.counts.events)", payments].map(csvField).joined(separator: ",") + "\r\n"
+        }
+        return HTTPResponse(status: .ok, headers: [
+            "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+            "Content-Disposition": #"attachment; filename="links-\#(project.id)-\#(range).csv""#,
+        ], body: Array(text.utf8))
+    }
+
+    /// RFC 4180 quoting; a leading `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet never
+    /// runs a link's code as a formula.
+    static func csvField(_ value: String) -> String {
+        var value = value
+        if let first = value.first, "=+-@".contains(first) { value = "'" + value }
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func share(_ counts: ProjectStats.Counts) -> String {
+        guard counts.installs > 0 else { return "–" }
+        return "\(Int((Double(counts.attributedInstalls) * 100 / Double(counts.installs)).rounded())) %"
+    }
+
+    static func money(_ amounts: [String: Double]) -> String {
+        guard !amounts.isEmpty else { return "0" }
+        return amounts.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.2f", $0.value))" }.joined(separator: ", ")
+    }
+}
+
+/// The project a dashboard path names, when the viewer may read it (404 otherwise, so a viewer of
+/// one project cannot tell which other ids exist).
+enum DashboardProjects {
+    static func readable(_ request: HTTPRequest, _ viewer: DashboardViewer, _ services: Services) throws -> Project {
+        let id = request.pathParameters["id"] ?? ""
+        guard viewer.canRead(projectID: id), let project = try services.app.projects.find(id: id) else {
+            throw AppError.notFound("no project \(id)")
+        }
+        return project
+    }
+}

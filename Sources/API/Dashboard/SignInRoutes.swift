@@ -1,0 +1,78 @@
+import App
+import HTTP
+import Store
+
+/// Signing in (a project user's email and password, or the server's admin key) and out. Failed
+/// attempts spend the address's budget; a spent budget refuses every attempt, right ones too,
+/// until it refills.
+enum SignInRoutes {
+    static func form(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return .sync { request in
+            if try auth.viewer(of: request) != nil { return DashboardPage.redirect(to: auth.prefix + "/") }
+            return page(auth, error: nil, email: "")
+        }
+    }
+
+    static func signIn(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return .sync { request in
+            let form = try DashboardForm(request)
+            guard DashboardAuth.sameOrigin(request) else {
+                return DashboardPage.message(status: .forbidden, title: "Refused", text: "Sign in from this dashboard's own page.",
+                                             prefix: auth.prefix)
+            }
+            if let wait = auth.signInBlocked(request, consume: false) { return tooMany(auth, wait) }
+            var user: DashboardUser?
+            var signedIn = false
+            if let key = form["admin_key"], !key.isEmpty {
+                signedIn = services.adminKeyHash.map { Secrets.matches(key, hash: $0) } ?? false
+            } else if let email = form.text("email"), let password = form["password"], password.utf8.count <= 1024 {
+                user = try services.app.dashboard.authenticate(email: email, password: password)
+                signedIn = user != nil
+            }
+            guard signedIn else {
+                if let wait = auth.signInBlocked(request, consume: true) { return tooMany(auth, wait) }
+                return page(auth, error: "That email and password, or admin key, did not sign you in.", email: form.text("email") ?? "",
+                            status: .unauthorized)
+            }
+            let (token, _) = try services.app.dashboard.startSession(for: user)
+            let home = user.map { "\(auth.prefix)/projects/\($0.projectID)" } ?? auth.prefix + "/"
+            return DashboardPage.redirect(to: home, cookie: auth.sessionCookie(token, for: request))
+        }
+    }
+
+    static func signOut(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.form { request, viewer, _ in
+            try services.app.dashboard.endSession(token: viewer.token)
+            return DashboardPage.redirect(to: auth.prefix + "/sign-in", cookie: auth.clearedCookie(for: request))
+        }
+    }
+
+    private static func tooMany(_ auth: DashboardAuth, _ wait: Double) -> HTTPResponse {
+        let seconds = max(1, Int(wait.rounded(.up)))
+        var response = page(auth, error: "Too many failed sign-ins from this address; try again in \(seconds) s.", email: "",
+                            status: .tooManyRequests)
+        response.headers.add("Retry-After", String(seconds))
+        return response
+    }
+
+    private static func page(_ auth: DashboardAuth, error: String?, email: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        let message = error.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? ""
+        let adminKeyAvailable = auth.services.adminKeyHash != nil
+        let body = """
+            <h1>Sign in</h1>\(message)<div class="grid2">\
+            <form class="stack" method="post" action="\(auth.prefix)/sign-in"><h2>Project user</h2>\
+            <label>Email<input name="email" type="email" autocomplete="username" value="\(Escape.html(email))" required></label>\
+            <label>Password<input name="password" type="password" autocomplete="current-password" required></label>\
+            <button>Sign in</button></form>\
+            \(adminKeyAvailable ? """
+            <form class="stack" method="post" action="\(auth.prefix)/sign-in"><h2>Server admin</h2>\
+            <label>Admin key<input name="admin_key" type="password" autocomplete="off" required></label>\
+            <button>Sign in with the admin key</button></form>
+            """ : "")</div>
+            """
+        return DashboardPage.render(title: "Sign in", prefix: auth.prefix, viewer: nil, body: body, status: status)
+    }
+}

@@ -1,0 +1,236 @@
+import API
+import Foundation
+@_spi(StoreInternals) import Store
+import Testing
+import TestSupport
+
+@Suite struct DashboardTests {
+    @Test func pagesNeedASignInAndTheAdminKeyGivesOne() throws {
+        let app = try TestApp()
+        _ = try app.projectWithLink()
+        let browser = DashboardClient(app)
+        let anonymous = try browser.get("/")
+        #expect(anonymous.status == 303)
+        #expect(anonymous.header("Location") == "/dashboard/sign-in")
+        let form = try browser.get("/sign-in")
+        #expect(form.status == 200)
+        #expect(form.bodyText.contains(#"name="admin_key""#))
+
+        let wrong = try browser.signInWithAdminKey("not-the-key")
+        #expect(wrong.status == 401)
+        #expect(browser.cookie == nil)
+
+        let signedIn = try browser.signInWithAdminKey()
+        #expect(signedIn.status == 303)
+        #expect(signedIn.header("Location") == "/dashboard/")
+        let cookie = try #require(signedIn.header("Set-Cookie"))
+        #expect(cookie.contains("HttpOnly"))
+        #expect(cookie.contains("SameSite=Lax"))
+        #expect(cookie.contains("Path=/dashboard"))
+        #expect(!cookie.contains("Secure"))  // plain HTTP here
+        // Only the token's hash is stored.
+        #expect(try app.count("SELECT count(*) FROM dashboard_sessions") == 1)
+        #expect(try app.count("SELECT count(*) FROM dashboard_sessions WHERE token_hash = '\(browser.cookie!)'") == 0)
+
+        let projects = try browser.get("/")
+        #expect(projects.status == 200)
+        #expect(projects.bodyText.contains("Shop"))
+        let policy = try #require(projects.header("Content-Security-Policy"))
+        #expect(policy.contains("default-src 'none'"))
+        #expect(policy.contains("frame-ancestors 'none'"))
+        #expect(projects.header("Cache-Control") == "no-store")
+        #expect(projects.header("X-Frame-Options") == "DENY")
+        #expect(!projects.bodyText.contains("<script"))  // every page works without JavaScript
+    }
+
+    @Test func theStylesheetIsNamedByItsHashAndCachedForGood() throws {
+        let app = try TestApp()
+        let browser = DashboardClient(app)
+        let page = try browser.get("/sign-in").bodyText
+        let start = try #require(page.range(of: "/dashboard/assets/"))
+        let name = String(page[start.upperBound...].prefix { $0 != "\"" })
+        #expect(name.hasPrefix("dashboard.") && name.hasSuffix(".css"))
+        let asset = try browser.get("/assets/" + name)
+        #expect(asset.status == 200)
+        #expect(asset.header("Content-Type") == "text/css; charset=utf-8")
+        #expect(asset.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(try browser.get("/assets/dashboard.000000000000.css").status == 404)
+    }
+
+    @Test func theOverviewCountsAClickFromAnotherClientAndExportsCSV() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let before = try browser.get("/projects/\(projectID)?range=24h")
+        #expect(before.status == 200)
+        #expect(before.bodyText.contains("<svg"))
+        #expect(try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]).status == 200)
+        try app.settle()
+        let after = try browser.get("/projects/\(projectID)?range=24h&sort=clicks")
+        #expect(after.status == 200)
+        #expect(after.bodyText.contains(#"<small>Clicks</small><b>1</b>"#))
+        #expect(!before.bodyText.contains(#"<small>Clicks</small><b>1</b>"#))
+        #expect(after.bodyText.contains("<title>"))  // a chart bar with its value
+
+        let csv = try browser.get("/projects/\(projectID)?range=7d&format=csv")
+        #expect(csv.status == 200)
+        #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
+        #expect(csv.bodyText.hasPrefix("short_code,clicks,bot_clicks,installs,events,payments\r\nsummer,1,0,0,0,\r\n"))
+        #expect(try browser.get("/projects/\(projectID)?range=1y").status == 422)
+        #expect(try browser.get("/projects/no-such-project").status == 404)
+    }
+
+    @Test func linksAreCreatedSearchedAndDisabledThroughForms() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let page = "/projects/\(projectID)/links"
+        let created = try browser.submit(from: page, to: page, [("short_code", "spring"), ("title", "Spring sale"),
+                                                                 ("original_url", "https://shop.example.com/spring"), ("utm_campaign", "spring")])
+        #expect(created.status == 201)
+        #expect(created.bodyText.contains("/spring"))
+        let stored = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/links").jsonArray?.first { $0["short_code"] as? String == "spring" })
+        #expect(stored["title"] as? String == "Spring sale")
+        #expect((stored["utm"] as? [String: Any])?["campaign"] as? String == "spring")
+
+        let invalid = try browser.submit(from: page, to: page, [("short_code", "spring"), ("original_url", "https://shop.example.com/")])
+        #expect(invalid.status == 422)
+        #expect(invalid.bodyText.contains(#"class="error""#))
+        #expect(try app.count("SELECT count(*) FROM links WHERE short_code = 'spring'") == 1)
+
+        let search = try browser.get(page + "?q=Spring")
+        #expect(search.bodyText.contains(">spring<"))
+        #expect(!search.bodyText.contains(">summer<"))
+
+        let linkID = try #require(stored["id"] as? String)
+        let disabled = try browser.submit(from: page, to: "\(page)/\(linkID)/active", [("active", "0")])
+        #expect(disabled.status == 303)
+        #expect(try app.count("SELECT count(*) FROM links WHERE short_code = 'spring' AND active = 0") == 1)
+        #expect(try app.request("GET", "/spring", adminKey: nil).status == 404)
+    }
+
+    @Test func aFormWithoutItsCSRFTokenOrFromAnotherOriginIsRefused() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let path = "/projects/\(projectID)/links"
+        let noToken = try browser.post(path, [("short_code", "forged"), ("original_url", "https://evil.example/")])
+        #expect(noToken.status == 403)
+        let wrongToken = try browser.post(path, [("csrf", "guess"), ("short_code", "forged"), ("original_url", "https://evil.example/")])
+        #expect(wrongToken.status == 403)
+        let token = try #require(DashboardClient.csrfToken(in: try browser.get(path).bodyText))
+        let otherOrigin = try browser.post(path, [("csrf", token), ("short_code", "forged"), ("original_url", "https://evil.example/")],
+                                           headers: ["Origin": "https://evil.example"])
+        #expect(otherOrigin.status == 403)
+        #expect(try app.count("SELECT count(*) FROM links WHERE short_code = 'forged'") == 0)
+        let sameOrigin = try browser.post(path, [("csrf", token), ("short_code", "fine"), ("original_url", "https://shop.example.com/")],
+                                          headers: ["Origin": "http://test"])
+        #expect(sameOrigin.status == 201)
+    }
+
+    @Test func apiKeysAreIssuedOnceAndRevoked() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let settings = "/projects/\(projectID)/settings"
+        let issued = try browser.submit(from: settings, to: settings + "/api-keys", [("format", "standard")])
+        #expect(issued.status == 201)
+        let keyStart = try #require(issued.bodyText.range(of: "copy it): "))
+        let key = String(issued.bodyText[keyStart.upperBound...].prefix { $0 != "<" })
+        #expect(key.hasPrefix("ak_") && key.count == 35)
+        #expect(try app.request("GET", "/api/links", adminKey: key).status == 200)
+        #expect(!(try browser.get(settings).bodyText.contains(key)))  // shown once
+
+        let keys = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").jsonArray)
+        let keyID = try #require(keys.first { key.hasPrefix($0["prefix"] as? String ?? "-") }?["id"] as? String)
+        let revoked = try browser.submit(from: settings, to: "\(settings)/api-keys/\(keyID)/revoke", [])
+        #expect(revoked.status == 303)
+        #expect(try app.request("GET", "/api/links", adminKey: key).status == 401)
+    }
+
+    @Test func aViewerSeesTheirProjectOnlyAndChangesNothing() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let other = try app.createProject("Other")["id"] as! String
+        let admin = DashboardClient(app)
+        try admin.signInWithAdminKey()
+        let settings = "/projects/\(projectID)/settings"
+        let added = try admin.submit(from: settings, to: settings + "/users",
+                                     [("email", "viewer@example.com"), ("password", "correct horse battery"), ("role", "viewer")])
+        #expect(added.status == 201)
+        #expect(try app.count("SELECT count(*) FROM dashboard_users WHERE password_hash LIKE 'pbkdf2-sha256$600000$%'") == 1)
+        let weak = try admin.submit(from: settings, to: settings + "/users", [("email", "x@example.com"), ("password", "short"), ("role", "admin")])
+        #expect(weak.status == 422)
+        #expect(weak.bodyText.contains("password"))
+
+        let viewer = DashboardClient(app)
+        #expect(try viewer.signIn(email: "viewer@example.com", password: "wrong password!").status == 401)
+        let signedIn = try viewer.signIn(email: "VIEWER@example.com", password: "correct horse battery")
+        #expect(signedIn.status == 303)
+        #expect(signedIn.header("Location") == "/dashboard/projects/\(projectID)")
+        #expect(try viewer.get("/projects/\(projectID)").status == 200)
+        #expect(try viewer.get("/projects/\(projectID)/links").status == 200)
+        #expect(try viewer.get(settings).status == 403)
+        #expect(try viewer.get("/projects/\(other)").status == 404)
+        #expect(!(try viewer.get("/").bodyText.contains("Other")))
+        let links = "/projects/\(projectID)/links"
+        let refused = try viewer.submit(from: links, to: links, [("short_code", "viewerlink"), ("original_url", "https://shop.example.com/")])
+        #expect(refused.status == 403)
+        #expect(try app.count("SELECT count(*) FROM links WHERE short_code = 'viewerlink'") == 0)
+
+        // Removing the user ends their session at once.
+        let userID = try #require(try app.database.read { try $0.queryOne("SELECT id FROM dashboard_users") { $0.string(0) } })
+        #expect(try admin.submit(from: settings, to: "\(settings)/users/\(userID)/remove", []).status == 303)
+        #expect(try viewer.get("/projects/\(projectID)").status == 303)
+    }
+
+    @Test func signOutEndsTheSession() throws {
+        let app = try TestApp()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        #expect(try browser.get("/").status == 200)
+        let out = try browser.submit(from: "/", to: "/sign-out", [])
+        #expect(out.status == 303)
+        #expect(out.header("Set-Cookie")?.contains("Max-Age=0") == true)
+        #expect(try browser.get("/").status == 303)  // the old cookie no longer works
+        #expect(try app.count("SELECT count(*) FROM dashboard_sessions WHERE revoked_at IS NOT NULL") == 1)
+    }
+
+    @Test func failedSignInsAreRateLimitedPerAddress() throws {
+        let app = try TestApp()
+        let browser = DashboardClient(app)
+        var statuses: [Int] = []
+        for _ in 0..<11 { statuses.append(try browser.signInWithAdminKey("wrong-key").status) }
+        #expect(statuses.prefix(10).allSatisfy { $0 == 401 })
+        #expect(statuses.last == 429)
+        let blocked = try browser.signInWithAdminKey()
+        #expect(blocked.status == 429)  // the right key too, while the budget is spent
+        #expect(blocked.header("Retry-After") != nil)
+        #expect(browser.cookie == nil)
+    }
+
+    @Test func theDashboardCanMoveOrBeTurnedOff() throws {
+        let off = try TestApp(dashboard: .init(enabled: false))
+        #expect(try DashboardClient(off).get("/sign-in").status == 404)
+        let moved = try TestApp(dashboard: .init(prefix: "/console"))
+        let browser = DashboardClient(moved, prefix: "/console")
+        #expect(try browser.get("/sign-in").status == 200)
+        let signedIn = try browser.signInWithAdminKey()
+        #expect(signedIn.header("Set-Cookie")?.contains("Path=/console") == true)
+        #expect(try browser.get("/").status == 200)
+        #expect(try DashboardClient(moved).get("/sign-in").status == 404)
+    }
+
+    @Test func aMalformedFormIsAClientError() throws {
+        let app = try TestApp()
+        let browser = DashboardClient(app)
+        let response = try browser.post("/sign-in", [("email", "%%%"), ("password", String(repeating: "x", count: 5000))])
+        #expect(response.status == 401)
+        let big = try browser.post("/sign-in", [("admin_key", String(repeating: "k", count: 70_000))])
+        #expect(big.status == 413)
+    }
+}
