@@ -50,6 +50,12 @@ public struct ProjectStats: Sendable, Equatable {
     public var appleAds: [AppleAdsCounts] = []
 }
 
+/// One bucket of a time series: its start and the project's counts in it.
+public struct StatsBucket: Sendable, Equatable {
+    public let start: Timestamp
+    public var counts = ProjectStats.Counts()
+}
+
 public struct StatsRepository: StatsStore {
     let database: Database
 
@@ -111,16 +117,137 @@ public struct StatsRepository: StatsStore {
     }
 
     /// Counts within [since, until); `currency` is the project's, for events that name none.
+    /// Whole UTC days come from the rollups (`rollup_link_days`, `rollup_money`, migration 0015);
+    /// the parts of days at either end are counted from the rows themselves, so any range is exact.
     public func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
         let from = since.milliseconds, to = until.milliseconds
+        let firstDay = Self.ceilDiv(from, Self.dayMilliseconds), endDay = Self.floorDiv(to, Self.dayMilliseconds)
         return try database.read { connection in
-            var totals = ProjectStats.Counts()
-            var perLink: [String: ProjectStats.LinkCounts] = [:]
-            try connection.query("""
-                SELECT l.id, l.short_code FROM links l WHERE l.project_id = ? ORDER BY l.created_at, l.id
-                """, projectID) { row in (row.string(0), row.string(1)) }
-                .forEach { perLink[$0.0] = ProjectStats.LinkCounts(linkID: $0.0, shortCode: $0.1, counts: .init()) }
+            var tally = try Tally(projectID: projectID, connection)
+            if firstDay < endDay {
+                try tally.addRollupDays(firstDay..<endDay, currency: currency, connection)
+                try tally.addRows(from: from, to: firstDay * Self.dayMilliseconds, currency: currency, connection)
+                try tally.addRows(from: endDay * Self.dayMilliseconds, to: to, currency: currency, connection)
+            } else {
+                try tally.addRows(from: from, to: to, currency: currency, connection)
+            }
+            return ProjectStats(totals: tally.totals, links: tally.perLink.values.sorted { $0.shortCode < $1.shortCode },
+                                appleAds: try Self.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
+        }
+    }
 
+    /// The same counts from the rows alone (no rollup): what the rollups must always agree with.
+    public func statsFromRows(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
+        try database.read { connection in
+            var tally = try Tally(projectID: projectID, connection)
+            try tally.addRows(from: since.milliseconds, to: until.milliseconds, currency: currency, connection)
+            return ProjectStats(totals: tally.totals, links: tally.perLink.values.sorted { $0.shortCode < $1.shortCode },
+                                appleAds: try Self.appleAds(projectID: projectID, from: since.milliseconds, to: until.milliseconds,
+                                                            currency: currency, connection))
+        }
+    }
+
+    /// Project totals per bucket of `bucketHours` whole UTC hours from `since` (rounded down to its
+    /// hour) to `until`, from `rollup_project_hours`: charts never read clicks.
+    public func series(projectID: String, since: Timestamp, until: Timestamp, bucketHours: Int, currency: String) throws -> [StatsBucket] {
+        let firstHour = Self.floorDiv(since.milliseconds, Self.hourMilliseconds)
+        let endHour = Self.ceilDiv(until.milliseconds, Self.hourMilliseconds)
+        let width = Int64(max(1, bucketHours))
+        let count = Int(max(0, (endHour - firstHour + width - 1) / width))
+        var buckets = (0..<count).map { StatsBucket(start: Timestamp(milliseconds: (firstHour + Int64($0) * width) * Self.hourMilliseconds)) }
+        guard count > 0 else { return [] }
+        return try database.read { connection in
+            try connection.query("""
+                SELECT hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs,
+                    probabilistic_installs, organic_installs, events
+                FROM rollup_project_hours WHERE project_id = ? AND hour >= ? AND hour < ?
+                """, projectID, firstHour, endHour) { row -> Void in
+                let index = Int((row.int(0) - firstHour) / width)
+                Self.add(row, from: 1, to: &buckets[index].counts)
+            }
+            try connection.query("""
+                SELECT period, kind, currency, amount, entries FROM rollup_money
+                WHERE project_id = ? AND scope = 'hour' AND period >= ? AND period < ? AND entries <> 0
+                """, projectID, firstHour, endHour) { row -> Void in
+                let index = Int((row.int(0) - firstHour) / width)
+                let moneyCurrency = row.string(2).isEmpty ? currency : row.string(2)
+                if row.string(1) == "payment" {
+                    buckets[index].counts.paymentRevenue[moneyCurrency, default: 0] += row.double(3)
+                } else {
+                    buckets[index].counts.eventRevenue[moneyCurrency, default: 0] += row.double(3)
+                }
+            }
+            return buckets
+        }
+    }
+
+    static let hourMilliseconds: Int64 = 3_600_000
+    static let dayMilliseconds: Int64 = 86_400_000
+
+    static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+    }
+
+    static func ceilDiv(_ value: Int64, _ divisor: Int64) -> Int64 { -floorDiv(-value, divisor) }
+
+    /// Adds a rollup row's nine counters, starting at `column`.
+    static func add(_ row: Row, from column: Int32, to counts: inout ProjectStats.Counts) {
+        counts.clicks += Int(row.int(column))
+        counts.botClicks += Int(row.int(column + 1))
+        counts.installs += Int(row.int(column + 2))
+        counts.attributedInstalls += Int(row.int(column + 3))
+        counts.appleAdsInstalls += Int(row.int(column + 4))
+        counts.deterministicInstalls += Int(row.int(column + 5))
+        counts.probabilisticInstalls += Int(row.int(column + 6))
+        counts.organicInstalls += Int(row.int(column + 7))
+        counts.events += Int(row.int(column + 8))
+    }
+
+    /// Counts being added up: the project's total and each of its links'.
+    struct Tally {
+        let projectID: String
+        var totals = ProjectStats.Counts()
+        var perLink: [String: ProjectStats.LinkCounts] = [:]
+
+        init(projectID: String, _ connection: SQLiteConnection) throws {
+            self.projectID = projectID
+            try connection.query("SELECT l.id, l.short_code FROM links l WHERE l.project_id = ? ORDER BY l.created_at, l.id", projectID) { row in
+                (row.string(0), row.string(1))
+            }.forEach { perLink[$0.0] = ProjectStats.LinkCounts(linkID: $0.0, shortCode: $0.1, counts: .init()) }
+        }
+
+        /// Whole days from the rollups; link '' (no link) counts in the totals only.
+        mutating func addRollupDays(_ days: Range<Int64>, currency: String, _ connection: SQLiteConnection) throws {
+            try connection.query("""
+                SELECT link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs),
+                    sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events)
+                FROM rollup_link_days WHERE project_id = ? AND day >= ? AND day < ? GROUP BY link_id
+                """, projectID, days.lowerBound, days.upperBound) { row -> Void in
+                StatsRepository.add(row, from: 1, to: &totals)
+                let linkID = row.string(0)
+                if !linkID.isEmpty, perLink[linkID] != nil { StatsRepository.add(row, from: 1, to: &perLink[linkID]!.counts) }
+            }
+            try connection.query("""
+                SELECT link_id, kind, currency, sum(amount), sum(entries) FROM rollup_money
+                WHERE project_id = ? AND scope = 'day' AND period >= ? AND period < ? GROUP BY 1, 2, 3
+                """, projectID, days.lowerBound, days.upperBound) { row -> Void in
+                guard row.int(4) != 0 else { return }
+                let linkID = row.string(0), amount = row.double(3)
+                let moneyCurrency = row.string(2).isEmpty ? currency : row.string(2)
+                let isPayment = row.string(1) == "payment"
+                if isPayment { totals.paymentRevenue[moneyCurrency, default: 0] += amount } else { totals.eventRevenue[moneyCurrency, default: 0] += amount }
+                guard !linkID.isEmpty, perLink[linkID] != nil else { return }
+                if isPayment {
+                    perLink[linkID]!.counts.paymentRevenue[moneyCurrency, default: 0] += amount
+                } else {
+                    perLink[linkID]!.counts.eventRevenue[moneyCurrency, default: 0] += amount
+                }
+            }
+        }
+
+        /// [from, to) counted from the rows themselves.
+        mutating func addRows(from: Int64, to: Int64, currency: String, _ connection: SQLiteConnection) throws {
+            guard from < to else { return }
             for (linkID, clicks, bots) in try connection.query(SQL.clicksByLink, projectID, from, to,
                                                                 map: { ($0.string(0), Int($0.int(1)), Int($0.int(2))) }) {
                 totals.clicks += clicks - bots
@@ -151,7 +278,7 @@ public struct StatsRepository: StatsStore {
                     }
                 }
                 add(&totals)
-                if attributed, let linkID { add(&perLink[linkID, default: .init(linkID: linkID, shortCode: "", counts: .init())].counts) }
+                if attributed, let linkID, perLink[linkID] != nil { add(&perLink[linkID]!.counts) }
             }
 
             for (linkID, events) in try connection.query("""
@@ -180,9 +307,6 @@ public struct StatsRepository: StatsStore {
                 totals.paymentRevenue[paymentCurrency, default: 0] += revenue
                 if let linkID { perLink[linkID]?.counts.paymentRevenue[paymentCurrency, default: 0] += revenue }
             }
-            let links = perLink.values.sorted { $0.shortCode < $1.shortCode }
-            return ProjectStats(totals: totals, links: links,
-                                appleAds: try Self.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
         }
     }
 }

@@ -1,0 +1,166 @@
+import Attribution
+import Foundation
+@_spi(StoreInternals) @testable import Store
+import Testing
+
+/// The rollups (migration 0015) against the rows they count: after every kind of write the
+/// store makes — clicks (bots, unlinked), installs of every match type, Apple Ads re-attribution,
+/// events with and without revenue, payments and their removal, a deleted link, an erased install,
+/// a user's events erased — `stats` from rollups and `statsFromRows` agree on any range.
+@Suite struct RollupTests {
+    static let day: Int64 = 86_400_000
+    static let start: Int64 = 1_760_000_000_000  // 2025-10-09
+
+    /// A seeded generator, so a failure can be replayed.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Writes a project's worth of rows over 12 days, with every later change the store makes.
+    static func populate(_ connection: SQLiteConnection, seed: UInt64, mutate: Bool = true) throws {
+        var random = Seeded(state: seed)
+        try connection.execute("""
+            INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', x'01', 0, 0), ('q', 'Other', x'02', 0, 0);
+            INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES
+                ('l1', 'p', 'one', 0, 0), ('l2', 'p', 'two', 0, 0), ('l3', 'p', 'three', 0, 0), ('lq', 'q', 'other', 0, 0);
+            """)
+        let links = ["l1", "l2", "l3", nil]
+        func time() -> Int64 { start + Int64.random(in: 0..<(12 * day), using: &random) }
+        for index in 0..<600 {
+            let link = links.randomElement(using: &random)!
+            try connection.run("INSERT INTO clicks (click_id, project_id, link_id, created_at, is_bot) VALUES (?, 'p', ?, ?, ?)",
+                               "c\(index)", link, time(), Int.random(in: 0..<8, using: &random) == 0)
+        }
+        try connection.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('cq', 'q', 'lq', ?)", start + day)
+        let matchTypes = ["deterministic", "probabilistic", "none"]
+        for index in 0..<200 {
+            let matchType = matchTypes.randomElement(using: &random)!
+            let attributed = matchType != "none"
+            let link = attributed ? links.randomElement(using: &random)! : nil
+            try connection.run("""
+                INSERT INTO installs (id, project_id, api, created_at, last_seen_at, match_type, attributed, matched_factors, link_id)
+                VALUES (?, 'p', 'linkrunner', ?, 0, ?, ?, ?, ?)
+                """, "i\(index)", time(), matchType, attributed, attributed ? #"["ip"]"# : "[]", link)
+        }
+        for index in 0..<500 {
+            let install = "i\(Int.random(in: 0..<200, using: &random))"
+            let revenue: Double? = Bool.random(using: &random) ? Double(Int.random(in: 1...5000, using: &random)) / 100 : nil
+            let currency: String? = [nil, "USD", "EUR"].randomElement(using: &random)!
+            try connection.run("""
+                INSERT INTO events (id, project_id, install_id, name, occurred_at, received_at, revenue, currency, user_id)
+                VALUES (?, 'p', ?, 'purchase', 0, ?, ?, ?, ?)
+                """, "e\(index)", install, time(), revenue, currency, index % 3 == 0 ? "u1" : nil)
+        }
+        for index in 0..<150 {
+            let install = "i\(Int.random(in: 0..<200, using: &random))"
+            try connection.run("""
+                INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, created_at)
+                VALUES (?, 'p', ?, ?, 'u2', ?, ?, ?)
+                """, "pay\(index)", install, "pid\(index)", Double(Int.random(in: 0...9999, using: &random)) / 100,
+                ["USD", "EUR", "GBP"].randomElement(using: &random)!, time())
+        }
+        guard mutate else { return }
+        try connection.execute("""
+            UPDATE payments SET removed_at = 1 WHERE rowid % 7 = 0;
+            UPDATE installs SET match_type = 'deterministic', attributed = 1, matched_factors = '["apple_ads"]', link_id = NULL
+                WHERE rowid % 11 = 0;
+            UPDATE installs SET attributed = 1, match_type = 'probabilistic', link_id = 'l2' WHERE rowid % 13 = 1 AND attributed = 0;
+            DELETE FROM links WHERE id = 'l3';
+            DELETE FROM installs WHERE rowid % 17 = 0;
+            DELETE FROM events WHERE user_id = 'u1' AND rowid % 2 = 0;
+            DELETE FROM payments WHERE rowid % 19 = 0;
+            """)
+    }
+
+    static func expectSame(_ rollups: ProjectStats, _ rows: ProjectStats, _ note: String) {
+        func same(_ a: ProjectStats.Counts, _ b: ProjectStats.Counts) -> Bool {
+            var a2 = a, b2 = b
+            a2.paymentRevenue = [:]; a2.eventRevenue = [:]; b2.paymentRevenue = [:]; b2.eventRevenue = [:]
+            func money(_ x: [String: Double], _ y: [String: Double]) -> Bool {
+                Set(x.keys) == Set(y.keys) && x.allSatisfy { abs($0.value - y[$0.key]!) < 1e-6 }
+            }
+            return a2 == b2 && money(a.paymentRevenue, b.paymentRevenue) && money(a.eventRevenue, b.eventRevenue)
+        }
+        #expect(same(rollups.totals, rows.totals), "totals \(note): \(rollups.totals) vs \(rows.totals)")
+        #expect(rollups.links.map(\.linkID) == rows.links.map(\.linkID), "links \(note)")
+        for (a, b) in zip(rollups.links, rows.links) {
+            #expect(same(a.counts, b.counts), "link \(a.shortCode) \(note): \(a.counts) vs \(b.counts)")
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func rollupsAgreeWithTheRowsOnAnyRange(seed: UInt64) throws {
+        let temp = try TemporaryDatabase()
+        try temp.database.writeAndWait { try Self.populate($0, seed: seed) }
+        let stats = StatsRepository(database: temp.database)
+        var random = Seeded(state: seed &* 31)
+        var ranges: [(Int64, Int64)] = [(0, Self.start + 30 * Self.day), (Self.start, Self.start + 12 * Self.day)]
+        for _ in 0..<25 {
+            let a = Self.start - Self.day + Int64.random(in: 0..<(14 * Self.day), using: &random)
+            ranges.append((a, a + Int64.random(in: 1..<(10 * Self.day), using: &random)))
+        }
+        for (from, to) in ranges {
+            let since = Timestamp(milliseconds: from), until = Timestamp(milliseconds: to)
+            Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
+                            try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "[\(from), \(to))")
+        }
+        let everything = try stats.stats(projectID: "p", since: Timestamp(milliseconds: 0), until: Timestamp(milliseconds: Self.start + 30 * Self.day), currency: "JPY")
+        #expect(everything.totals.clicks + everything.totals.botClicks == 600)
+        #expect(everything.totals.appleAdsInstalls > 0)
+        #expect(everything.totals.eventRevenue["JPY"] != nil)  // events without a currency count in the project's
+    }
+
+    @Test func theHourlySeriesAddsUpToTheRowsOfEachBucket() throws {
+        let temp = try TemporaryDatabase()
+        try temp.database.writeAndWait { try Self.populate($0, seed: 7) }
+        let stats = StatsRepository(database: temp.database)
+        let midnight = Self.start - Self.start % Self.day
+        let since = Timestamp(milliseconds: midnight), until = Timestamp(milliseconds: midnight + 13 * Self.day)
+        let buckets = try stats.series(projectID: "p", since: since, until: until, bucketHours: 24, currency: "USD")
+        #expect(buckets.count == 13)
+        for bucket in buckets {
+            var rows = try stats.statsFromRows(projectID: "p", since: bucket.start, until: bucket.start.adding(seconds: 86_400), currency: "USD")
+            rows.links = []
+            Self.expectSame(ProjectStats(totals: bucket.counts, links: []), rows, "bucket \(bucket.start.iso8601)")
+        }
+    }
+
+    /// The migration counts what a database already holds when it is applied.
+    @Test func theMigrationBuildsRollupsFromExistingRows() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-0015-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        _ = try Database(path: path, migrations: Migration.bundled.filter { $0.name < "0015" })
+        let early = try SQLiteConnection(path: path, mode: .readWrite)
+        try early.execute("PRAGMA foreign_keys = ON")
+        try Self.populate(early, seed: 11)
+        let database = try Database(path: path)
+        let stats = StatsRepository(database: database)
+        for (from, to) in [(Int64(0), Self.start + 20 * Self.day), (Self.start + Self.day / 2, Self.start + 9 * Self.day + 5)] {
+            let since = Timestamp(milliseconds: from), until = Timestamp(milliseconds: to)
+            Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "USD"),
+                            try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "USD"), "[\(from), \(to))")
+        }
+        #expect(try database.read { try $0.queryOne("SELECT sum(clicks) FROM rollup_link_days WHERE project_id = 'q'") { $0.int(0) } } == 1)
+    }
+
+    /// Retention prunes clicks that matching no longer needs; the counts stay.
+    @Test func clicksPrunedByRetentionStayCounted() throws {
+        let temp = try TemporaryDatabase()
+        try temp.database.writeAndWait { try Self.populate($0, seed: 5, mutate: false) }
+        let stats = StatsRepository(database: temp.database)
+        let range = (Timestamp(milliseconds: Self.start - Self.start % Self.day), Timestamp(milliseconds: Self.start + 13 * Self.day))
+        let before = try stats.stats(projectID: "p", since: range.0, until: range.1, currency: "USD").totals
+        try temp.database.writeAndWait { _ = try $0.run("DELETE FROM clicks WHERE project_id = 'p'") }
+        let after = try stats.stats(projectID: "p", since: range.0, until: range.1, currency: "USD").totals
+        #expect(after.clicks == before.clicks && before.clicks > 0)
+        #expect(try stats.statsFromRows(projectID: "p", since: range.0, until: range.1, currency: "USD").totals.clicks == 0)
+    }
+}
