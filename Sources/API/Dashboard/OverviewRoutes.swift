@@ -19,14 +19,12 @@ enum OverviewRoutes {
             let projects = try services.app.projects.list().filter { viewer.canRead(projectID: $0.id) }
             var rows = ""
             for project in projects {
+                // The last 7 whole UTC days and today so far, in days.
                 let now = services.now(for: project)
-                let since = now.adding(seconds: -7 * 86400)
-                let stats = try services.app.reports.stats(project: project, since: since, until: now)
-                var daily: [Double] = []
-                for day in 0..<7 {
-                    let from = since.adding(seconds: Int64(day) * 86400)
-                    daily.append(Double(try services.app.reports.stats(project: project, since: from, until: from.adding(seconds: 86400)).totals.clicks))
-                }
+                let end = Timestamp(milliseconds: (now.milliseconds / 86_400_000 + 1) * 86_400_000)
+                let since = end.adding(seconds: -7 * 86400)
+                let stats = try services.app.reports.stats(project: project, since: since, until: end)
+                let daily = try services.app.reports.series(project: project, since: since, until: end, bucketHours: 24).map { Double($0.counts.clicks) }
                 let totals = stats.totals
                 rows += """
                     <tr><td><a href="\(auth.prefix)/projects/\(Escape.html(project.id))">\(Escape.html(project.name))</a>\
@@ -37,7 +35,7 @@ enum OverviewRoutes {
             }
             if projects.isEmpty { rows = #"<tr><td colspan="6" class="muted">No projects yet: create one with the admin API or `attributiond project create`.</td></tr>"# }
             let body = """
-                <h1>Projects</h1><p class="muted">The last 7 days.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
+                <h1>Projects</h1><p class="muted">The last 7 days (UTC), today included.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
                 <th class="n">Installs</th><th class="n">Attributed</th><th class="n">Revenue</th><th class="hide-narrow">Clicks by day</th></tr>\
                 </thead><tbody>\(rows)</tbody></table>
                 """
@@ -67,16 +65,12 @@ enum OverviewRoutes {
                 return csv(links, project: project, range: range.key)
             }
             var labels: [String] = [], clicks: [Double] = [], attributed: [Double] = [], organic: [Double] = []
-            var start = since
-            while start < end {
-                let next = start.adding(seconds: bucket)
-                let counts = try services.app.reports.stats(project: project, since: start, until: next).totals
-                let stamp = start.iso8601
+            for bucket in try services.app.reports.series(project: project, since: since, until: end, bucketHours: Int(range.bucketHours)) {
+                let stamp = bucket.start.iso8601
                 labels.append(range.bucketHours == 1 ? String(stamp.dropFirst(11).prefix(5)) : String(stamp.dropFirst(5).prefix(5)))
-                clicks.append(Double(counts.clicks))
-                attributed.append(Double(counts.attributedInstalls))
-                organic.append(Double(counts.organicInstalls))
-                start = next
+                clicks.append(Double(bucket.counts.clicks))
+                attributed.append(Double(bucket.counts.attributedInstalls))
+                organic.append(Double(bucket.counts.organicInstalls))
             }
             let totals = stats.totals
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"

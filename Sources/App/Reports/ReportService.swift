@@ -20,6 +20,11 @@ public struct ReportService: Sendable {
         return stats
     }
 
+    /// The project's totals per bucket of `bucketHours` hours, for charts (from the hourly rollup).
+    public func series(project: Project, since: Timestamp, until: Timestamp, bucketHours: Int) throws -> [StatsBucket] {
+        try store.stats.series(projectID: project.id, since: since, until: until, bucketHours: bucketHours, currency: project.settings.currency)
+    }
+
     public func eraseInstall(_ installID: String, project: Project) throws {
         guard try store.erasure.eraseInstall(projectID: project.id, installID: installID) else {
             throw AppError.notFound("project \(project.id) has no install \(installID)")
