@@ -53,6 +53,8 @@ let package = Package(
         // Benchmarks: run with `swift run -c release store-bench` (figures in docs/performance.md).
         .executableTarget(name: "store-bench", dependencies: ["Store"], path: "Benchmarks/StoreBench",
                           swiftSettings: strictSettings),
+        .executableTarget(name: "stats-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/StatsBench",
+                          swiftSettings: strictSettings),
         .executableTarget(name: "match-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/MatchBench",
                           swiftSettings: strictSettings),
         .executableTarget(name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution"], path: "Benchmarks/OutboxBench",

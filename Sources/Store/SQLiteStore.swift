@@ -18,6 +18,7 @@ public final class SQLiteStore: StoreBackend {
     public let appleAds: any AppleAdsStore
     public let appleAdsNames: any AppleAdsNameStore
     public let dashboard: any DashboardStore
+    public let browse: any BrowseStore
 
     /// - Parameter clock: stamps API keys and projects created through the store.
     public init(database: Database, clock: any Clock = SystemClock()) {
@@ -37,6 +38,7 @@ public final class SQLiteStore: StoreBackend {
         appleAds = AppleAdsRepository(database: database)
         appleAdsNames = AppleAdsNameRepository(database: database)
         dashboard = DashboardRepository(database: database)
+        browse = BrowseRepository(database: database)
     }
 
     public func ping() throws { try database.ping() }

@@ -151,6 +151,25 @@ import Testing
         #expect(try database.read { try $0.queryOne("SELECT sum(clicks) FROM rollup_link_days WHERE project_id = 'q'") { $0.int(0) } } == 1)
     }
 
+    /// A write that fails is rolled back with its deltas; the rest of its batch is counted, and
+    /// nothing stays pending after a commit.
+    @Test func aFailedWriteLeavesNoDelta() throws {
+        let temp = try TemporaryDatabase()
+        try temp.database.writeAndWait { try Self.populate($0, seed: 3, mutate: false) }
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try temp.database.writeAndWait { connection in
+                _ = try connection.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('late', 'p', 'l1', ?)", Self.start)
+                throw Refused()
+            }
+        }
+        func total(_ sql: String) throws -> Int64 { try temp.database.read { try $0.queryOne(sql) { $0.int(0) } ?? -1 } }
+        #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_link_days WHERE project_id = 'p'") == 600)
+        #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_project_hours WHERE project_id = 'p'") == 600)
+        #expect(try total("SELECT count(*) FROM rollup_pending") == 0)
+        #expect(try total("SELECT count(*) FROM rollup_pending_money") == 0)
+    }
+
     /// Retention prunes clicks that matching no longer needs; the counts stay.
     @Test func clicksPrunedByRetentionStayCounted() throws {
         let temp = try TemporaryDatabase()

@@ -20,7 +20,7 @@ enum DashboardPage {
         if let projectNav {
             let base = "\(prefix)/projects/\(Escape.html(projectNav.id))"
             header += #"<nav><span class="project">\#(Escape.html(projectNav.name))</span>"#
-            for (path, label) in [("", "Overview"), ("/links", "Links"), ("/settings", "Settings")] {
+            for (path, label) in [("", "Overview"), ("/links", "Links"), ("/installs", "Installs"), ("/settings", "Settings")] {
                 let current = projectNav.current == label ? #" aria-current="page""# : ""
                 header += #"<a href="\#(base)\#(path)"\#(current)>\#(label)</a>"#
             }

@@ -83,7 +83,7 @@ enum LinkPages {
                 \(link.active ? "Disable" : "Enable")</button></form>
                 """ : ""
             rows += """
-                <tr><td><a href="\(Escape.html(url))">\(Escape.html(link.shortCode))</a></td><td>\(Escape.html(link.title ?? ""))</td>\
+                <tr><td><a href="\(base)/links/\(Escape.html(link.id))">\(Escape.html(link.shortCode))</a></td><td>\(Escape.html(link.title ?? ""))</td>\
                 <td class="hide-narrow">\(Escape.html(link.utm.campaign ?? ""))</td><td>\(link.active ? "active" : #"<span class="muted">disabled</span>"#)</td>\
                 <td class="hide-narrow"><a href="\(Escape.html(url))/qr">QR</a></td><td>\(toggle)</td></tr>
                 """

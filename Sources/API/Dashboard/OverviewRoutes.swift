@@ -131,7 +131,7 @@ enum OverviewRoutes {
         }.joined()
         let rows = links.prefix(200).map { link in
             """
-            <tr><td><a href="\(base)/links?q=\(Escape.html(link.shortCode))">\(Escape.html(link.shortCode))</a></td>\
+            <tr><td><a href="\(base)/links/\(Escape.html(link.linkID))">\(Escape.html(link.shortCode))</a></td>\
             <td class="n">\(link.counts.clicks)</td><td class="n">\(link.counts.attributedInstalls)</td><td class="n">\(link.counts.events)</td>\
             <td class="n">\(Escape.html(money(link.counts.paymentRevenue)))</td></tr>
             """

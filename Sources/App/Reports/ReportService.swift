@@ -25,6 +25,9 @@ public struct ReportService: Sendable {
         try store.stats.series(projectID: project.id, since: since, until: until, bucketHours: bucketHours, currency: project.settings.currency)
     }
 
+    /// What the dashboard lists: installs, one install's activity, a link's clicks and days.
+    public var browse: any BrowseStore { store.browse }
+
     public func eraseInstall(_ installID: String, project: Project) throws {
         guard try store.erasure.eraseInstall(projectID: project.id, installID: installID) else {
             throw AppError.notFound("project \(project.id) has no install \(installID)")

@@ -17,6 +17,7 @@ public protocol StoreBackend: Sendable {
     var appleAds: any AppleAdsStore { get }
     var appleAdsNames: any AppleAdsNameStore { get }
     var dashboard: any DashboardStore { get }
+    var browse: any BrowseStore { get }
 
     /// Throws unless the database answers a trivial read (readiness probes).
     func ping() throws

@@ -80,6 +80,7 @@ public final class DatabaseWriter: @unchecked Sendable {
         self.walRestartFrames = walRestartFrames
         self.checkpointLock = checkpointLock
         connection.trackWALFrames()
+        connection.trackChanges()
     }
 
     private let walRestartFrames: Int
@@ -257,6 +258,7 @@ public final class DatabaseWriter: @unchecked Sendable {
                 savepointErrors[index] = error
             }
         }
+        if connection.wroteRollupDeltas { flushRollups() }
         do {
             try connection.run("COMMIT")
         } catch {
@@ -277,6 +279,22 @@ public final class DatabaseWriter: @unchecked Sendable {
         }
         let itemErrors = savepointErrors
         complete(batch) { itemErrors[$0] }
+    }
+
+    /// Adds the batch's rollup deltas up (RollupFlush), all or nothing: a failure leaves them
+    /// pending for the next commit, counted once.
+    private func flushRollups() {
+        do {
+            try connection.run("SAVEPOINT rollup_flush")
+            do {
+                try RollupFlush.run(connection)
+                try connection.run("RELEASE rollup_flush")
+                connection.wroteRollupDeltas = false
+            } catch {
+                _ = try? connection.run("ROLLBACK TO rollup_flush")
+                _ = try? connection.run("RELEASE rollup_flush")
+            }
+        } catch {}
     }
 
     /// Tells each caller its outcome (`error(index)` nil: committed). Callers' completions build

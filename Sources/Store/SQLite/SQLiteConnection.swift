@@ -59,10 +59,27 @@ import Foundation
             let name = table.utf8CString.map { $0 }
             return (name[0], name)
         }
+        trackChanges()
+    }
+
+    /// Whether a trigger appended rollup deltas (migration 0015) since `wroteRollupDeltas` was
+    /// last cleared: the writer then adds them up before its COMMIT.
+    public var wroteRollupDeltas = false
+    private static let rollupPendingPrefix = Array("rollup_pending".utf8CString.dropLast())
+    private var tracksChanges = false
+
+    /// Installs the update hook that keeps `watchChanges` and `wroteRollupDeltas`.
+    public func trackChanges() {
+        guard !tracksChanges else { return }
+        tracksChanges = true
         sqlite3_update_hook(handle, { context, _, _, table, _ in
             guard let context, let table else { return }
             let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
             let first = table.pointee
+            if first == CChar(UInt8(ascii: "r")) && strncmp(table, SQLiteConnection.rollupPendingPrefix, SQLiteConnection.rollupPendingPrefix.count) == 0 {
+                connection.wroteRollupDeltas = true
+                return
+            }
             for index in connection.watched.indices where connection.watched[index].first == first
                 && strcmp(table, connection.watched[index].name) == 0 {
                 connection.changedWatched.insert(index)

@@ -1,0 +1,91 @@
+import App
+import Attribution
+import HTTP
+import Store
+
+/// Recent installs (newest first, 50 a page, paged by time) and one install's page: how it was
+/// matched, its click, events and payments.
+enum InstallPages {
+    static let pageSize = 50
+
+    static func list(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.page { request, viewer in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            let before = request.queryValue("before").flatMap(Int64.init).map(Timestamp.init(milliseconds:))
+            let installs = try services.app.reports.browse.recentInstalls(projectID: project.id, before: before, limit: pageSize + 1)
+            let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            var rows = installs.prefix(pageSize).map { install in
+                """
+                <tr><td><a href="\(base)/installs/\(Escape.html(install.id))">\(install.createdAt.iso8601)</a></td>\
+                <td>\(Escape.html(install.platform ?? "–"))</td><td>\(source(install))</td><td>\(install.matchType)</td>\
+                <td class="n">\(confidence(install))</td><td class="hide-narrow">\(Escape.html(install.matchedFactors.joined(separator: ", ")))</td>\
+                <td>\(install.shortCode.map { #"<a href="\#(base)/links/\#(Escape.html(install.linkID ?? ""))">\#(Escape.html($0))</a>"# } ?? "–")</td></tr>
+                """
+            }.joined()
+            if rows.isEmpty { rows = #"<tr><td colspan="7" class="muted">No installs yet.</td></tr>"# }
+            let older = installs.count > pageSize
+                ? #"<p><a href="\#(base)/installs?before=\#(installs[pageSize - 1].createdAt.milliseconds)">Older</a></p>"# : ""
+            let body = """
+                <h1>Installs</h1><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th>Source</th><th>Match</th>\
+                <th class="n">Confidence</th><th class="hide-narrow">Matched on</th><th>Link</th></tr></thead><tbody>\(rows)</tbody></table>\(older)
+                """
+            return DashboardPage.render(title: "Installs · \(project.name)", prefix: auth.prefix, viewer: viewer,
+                                        projectNav: (project.id, project.name, "Installs"), body: body)
+        }
+    }
+
+    static func show(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.page { request, viewer in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            let browse = services.app.reports.browse
+            guard let install = try browse.install(id: request.pathParameters["installId"] ?? "", projectID: project.id) else {
+                throw AppError.notFound("project \(project.id) has no install \(request.pathParameters["installId"] ?? "")")
+            }
+            let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            let click = try install.clickID.flatMap { try browse.click(clickID: $0, projectID: project.id) }
+            let events = try browse.events(installID: install.id, limit: 100).map { event in
+                let money = event.revenue.map { "\(Escape.html(event.currency ?? project.settings.currency)) \($0)" } ?? ""
+                return "<tr><td>\(event.receivedAt.iso8601)</td><td>\(Escape.html(event.name))</td><td class=\"n\">\(money)</td></tr>"
+            }.joined()
+            let payments = try browse.payments(installID: install.id).map { payment in
+                """
+                <tr><td>\(payment.createdAt.iso8601)</td><td>\(Escape.html(payment.paymentID))</td>\
+                <td class="n">\(Escape.html(payment.currency)) \(payment.amount)</td><td>\(payment.removedAt.map { "removed \($0.iso8601)" } ?? "")</td></tr>
+                """
+            }.joined()
+            let clickRow = click.map { click in
+                "\(click.createdAt.iso8601) · \(Escape.html(click.platform ?? "–")) · \(Escape.html(click.source))\(click.isBot ? #" · <span class="bot">bot</span>"# : "")"
+            } ?? "–"
+            let body = """
+                <h1>Install <code>\(Escape.html(install.id))</code></h1><table><tbody>\
+                <tr><th>Installed</th><td>\(install.createdAt.iso8601)</td></tr>\
+                <tr><th>SDK family</th><td>\(Escape.html(install.api))</td></tr>\
+                <tr><th>Platform</th><td>\(Escape.html(install.platform ?? "–"))</td></tr>\
+                <tr><th>Country</th><td>\(Escape.html(install.country ?? "–"))</td></tr>\
+                <tr><th>Source</th><td>\(source(install))</td></tr>\
+                <tr><th>Match</th><td>\(install.matchType), confidence \(confidence(install))</td></tr>\
+                <tr><th>Matched on</th><td>\(Escape.html(install.matchedFactors.joined(separator: ", ")))</td></tr>\
+                <tr><th>Link</th><td>\(install.shortCode.map { #"<a href="\#(base)/links/\#(Escape.html(install.linkID ?? ""))">\#(Escape.html($0))</a>"# } ?? "–")</td></tr>\
+                <tr><th>Click</th><td>\(clickRow)</td></tr>\
+                <tr><th>User</th><td>\(Escape.html(install.userID ?? "–"))</td></tr></tbody></table>\
+                <h2>Events (latest 100)</h2><table><thead><tr><th>Received</th><th>Name</th><th class="n">Value</th></tr></thead>\
+                <tbody>\(events.isEmpty ? #"<tr><td colspan="3" class="muted">None.</td></tr>"# : events)</tbody></table>\
+                <h2>Payments</h2><table><thead><tr><th>Captured</th><th>Payment id</th><th class="n">Amount</th><th></th></tr></thead>\
+                <tbody>\(payments.isEmpty ? #"<tr><td colspan="4" class="muted">None.</td></tr>"# : payments)</tbody></table>
+                """
+            return DashboardPage.render(title: "Install · \(project.name)", prefix: auth.prefix, viewer: viewer,
+                                        projectNav: (project.id, project.name, "Installs"), body: body)
+        }
+    }
+
+    static func source(_ install: InstallSummary) -> String {
+        guard install.attributed else { return "organic" }
+        return install.matchedFactors == [AppleAdsAttribution.factor] ? "Apple Ads" : "link"
+    }
+
+    static func confidence(_ install: InstallSummary) -> String {
+        install.attributed ? String(Int((install.confidence * 100).rounded())) + " %" : "–"
+    }
+}

@@ -1,0 +1,69 @@
+public import Attribution
+
+/// One install as the dashboard lists it.
+public struct InstallSummary: Sendable, Equatable {
+    public let id: String
+    public let createdAt: Timestamp
+    public let api: String
+    public let platform: String?
+    public let matchType: String
+    public let attributed: Bool
+    public let confidence: Double
+    public let matchedFactors: [String]
+    public let linkID: String?
+    public let shortCode: String?
+    public let clickID: String?
+    public let userID: String?
+    public let country: String?
+}
+
+/// One click as the dashboard lists it (no IP: the page shows what a marketer needs).
+public struct ClickSummary: Sendable, Equatable {
+    public let clickID: String
+    public let createdAt: Timestamp
+    public let source: String
+    public let platform: String?
+    public let deviceClass: String?
+    public let isBot: Bool
+    public let utmSource: String?
+    public let utmCampaign: String?
+    public let installID: String?
+}
+
+public struct EventSummary: Sendable, Equatable {
+    public let name: String
+    public let receivedAt: Timestamp
+    public let revenue: Double?
+    public let currency: String?
+}
+
+public struct PaymentSummary: Sendable, Equatable {
+    public let paymentID: String
+    public let amount: Double
+    public let currency: String
+    public let createdAt: Timestamp
+    public let removedAt: Timestamp?
+}
+
+/// Counts of one link per UTC day, from the daily rollup.
+public struct LinkDay: Sendable, Equatable {
+    public let day: Timestamp
+    public let clicks: Int
+    public let botClicks: Int
+    public let installs: Int
+    public let events: Int
+}
+
+/// What the dashboard pages read beyond stats, each an indexed range read.
+public protocol BrowseStore: Sendable {
+    /// The project's installs newest first, created before `before` when given.
+    func recentInstalls(projectID: String, before: Timestamp?, limit: Int) throws -> [InstallSummary]
+    func install(id: String, projectID: String) throws -> InstallSummary?
+    func events(installID: String, limit: Int) throws -> [EventSummary]
+    func payments(installID: String) throws -> [PaymentSummary]
+    func click(clickID: String, projectID: String) throws -> ClickSummary?
+    /// The link's clicks newest first.
+    func recentClicks(linkID: String, limit: Int) throws -> [ClickSummary]
+    /// One row per day with anything counted, from `firstDay` (inclusive) to `endDay` (exclusive).
+    func linkDays(projectID: String, linkID: String, since: Timestamp, until: Timestamp) throws -> [LinkDay]
+}
