@@ -45,9 +45,9 @@ import Testing
             let attributed = matchType != "none"
             let link = attributed ? links.randomElement(using: &random)! : nil
             try connection.run("""
-                INSERT INTO installs (id, project_id, api, created_at, last_seen_at, match_type, attributed, matched_factors, link_id)
-                VALUES (?, 'p', 'linkrunner', ?, 0, ?, ?, ?, ?)
-                """, "i\(index)", time(), matchType, attributed, attributed ? #"["ip"]"# : "[]", link)
+                INSERT INTO installs (id, project_id, api, created_at, last_seen_at, match_type, attributed, matched_factors, link_id, user_id)
+                VALUES (?, 'p', 'linkrunner', ?, 0, ?, ?, ?, ?, ?)
+                """, "i\(index)", time(), matchType, attributed, attributed ? #"["ip"]"# : "[]", link, index % 4 == 0 ? "u\(index)" : nil)
         }
         for index in 0..<500 {
             let install = "i\(Int.random(in: 0..<200, using: &random))"
@@ -69,6 +69,8 @@ import Testing
         guard mutate else { return }
         try connection.execute("""
             UPDATE payments SET removed_at = 1 WHERE rowid % 7 = 0;
+            UPDATE installs SET user_id = 'late' WHERE rowid % 5 = 1 AND user_id IS NULL;
+            UPDATE installs SET user_id = NULL WHERE rowid % 9 = 0;
             UPDATE installs SET match_type = 'deterministic', attributed = 1, matched_factors = '["apple_ads"]', link_id = NULL
                 WHERE rowid % 11 = 0;
             UPDATE installs SET attributed = 1, match_type = 'probabilistic', link_id = 'l2' WHERE rowid % 13 = 1 AND attributed = 0;
@@ -114,7 +116,8 @@ import Testing
         let everything = try stats.stats(projectID: "p", since: Timestamp(milliseconds: 0), until: Timestamp(milliseconds: Self.start + 30 * Self.day), currency: "JPY")
         #expect(everything.totals.clicks + everything.totals.botClicks == 600)
         #expect(everything.totals.appleAdsInstalls > 0)
-        #expect(everything.totals.eventRevenue["JPY"] != nil)  // events without a currency count in the project's
+        #expect(everything.totals.eventRevenue["JPY"] != nil)
+        #expect(everything.totals.signups > 0 && everything.totals.payingInstalls > 0)  // events without a currency count in the project's
     }
 
     @Test func theHourlySeriesAddsUpToTheRowsOfEachBucket() throws {

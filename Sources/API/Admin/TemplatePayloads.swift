@@ -88,6 +88,10 @@ public struct StatsBody: Encodable {
         /// Attributed installs by what attributed them: a link, or Apple Ads.
         let installs_by_source: [String: Int]
         let events: Int
+        /// Of the period's installs, those that have a user (signed up) and those with a payment
+        /// that was not removed: the funnel's last two steps.
+        let signups: Int
+        let paying_installs: Int
         /// Captured payments, by currency (never summed across currencies).
         let payment_revenue: [String: Double]
         /// Amounts declared by events, by currency: a separate figure, as an app may report one
@@ -105,6 +109,8 @@ public struct StatsBody: Encodable {
             installs_by_source = ["link": counts.attributedInstalls - counts.appleAdsInstalls, "apple_ads": counts.appleAdsInstalls,
                                   "organic": counts.organicInstalls]
             events = counts.events
+            signups = counts.signups
+            paying_installs = counts.payingInstalls
             payment_revenue = counts.paymentRevenue
             event_revenue = counts.eventRevenue
         }

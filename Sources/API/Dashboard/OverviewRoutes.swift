@@ -94,7 +94,9 @@ enum OverviewRoutes {
                 <div class="grid2"><div><h2>Funnel</h2><table><tbody>\
                 <tr><th>Clicks</th><td class="n">\(totals.clicks)</td></tr>\
                 <tr><th>Installs</th><td class="n">\(totals.installs)</td></tr>\
-                <tr><th>Attributed installs</th><td class="n">\(totals.attributedInstalls)</td></tr></tbody></table></div>\
+                <tr><th>Signups</th><td class="n">\(totals.signups)</td></tr>\
+                <tr><th>Paying installs</th><td class="n">\(totals.payingInstalls)</td></tr></tbody></table>\
+                <p class="muted">Signups and paying installs are those of the period's installs.</p></div>\
                 <div><h2>Installs by source</h2><table><tbody>\
                 <tr><th>Link</th><td class="n">\(linkInstalls)</td></tr><tr><th>Apple Ads</th><td class="n">\(totals.appleAdsInstalls)</td></tr>\
                 <tr><th>Organic</th><td class="n">\(totals.organicInstalls)</td></tr>\

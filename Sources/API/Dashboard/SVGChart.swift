@@ -4,7 +4,7 @@ enum SVGChart {
     /// Grouped bars, one group per label, one bar per series (colours `k0`, `k1`, … of the stylesheet).
     static func bars(labels: [String], series: [(name: String, values: [Double])], width: Int = 960, height: Int = 220) -> String {
         let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700"]
-        let top = max(series.flatMap(\.values).max() ?? 0, 1)
+        let top = niceCeiling(series.flatMap(\.values).max() ?? 0)
         let left = 44, bottom = 24, plotHeight = Double(height - bottom - 8)
         let groupWidth = Double(width - left) / Double(max(labels.count, 1))
         let barWidth = max(1, groupWidth * 0.8 / Double(max(series.count, 1)))
@@ -29,6 +29,14 @@ enum SVGChart {
             }
         }
         return svg + "</svg>"
+    }
+
+    /// The axis top: at least 4 (whole-number ticks), else the next 1, 2, 2.5 or 5 × 10ⁿ above `value`.
+    static func niceCeiling(_ value: Double) -> Double {
+        guard value > 4 else { return 4 }
+        var magnitude = 1.0
+        while magnitude * 10 < value { magnitude *= 10 }
+        return [1, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= value } ?? value
     }
 
     /// A small line of `values`, for a table cell.

@@ -16,6 +16,10 @@ public struct ProjectStats: Sendable, Equatable {
         public var probabilisticInstalls = 0
         public var organicInstalls = 0
         public var events = 0
+        /// Of these installs, those that have a user (signed up), and those with a payment that
+        /// was not removed: counted at the install's own time and link (a cohort funnel).
+        public var signups = 0
+        public var payingInstalls = 0
         /// Captured payments not removed (Linkrunner `capture-payment`), by currency.
         public var paymentRevenue: [String: Double] = [:]
         /// Amounts declared by events (LinkForty `eventData.revenue`, Linkrunner `capture-event`
@@ -159,7 +163,7 @@ public struct StatsRepository: StatsStore {
         return try database.read { connection in
             try connection.query("""
                 SELECT hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs,
-                    probabilistic_installs, organic_installs, events
+                    probabilistic_installs, organic_installs, events, signups, paying_installs
                 FROM rollup_project_hours WHERE project_id = ? AND hour >= ? AND hour < ?
                 """, projectID, firstHour, endHour) { row -> Void in
                 let index = Int((row.int(0) - firstHour) / width)
@@ -190,7 +194,7 @@ public struct StatsRepository: StatsStore {
 
     static func ceilDiv(_ value: Int64, _ divisor: Int64) -> Int64 { -floorDiv(-value, divisor) }
 
-    /// Adds a rollup row's nine counters, starting at `column`.
+    /// Adds a rollup row's eleven counters, starting at `column`.
     static func add(_ row: Row, from column: Int32, to counts: inout ProjectStats.Counts) {
         counts.clicks += Int(row.int(column))
         counts.botClicks += Int(row.int(column + 1))
@@ -201,6 +205,8 @@ public struct StatsRepository: StatsStore {
         counts.probabilisticInstalls += Int(row.int(column + 6))
         counts.organicInstalls += Int(row.int(column + 7))
         counts.events += Int(row.int(column + 8))
+        counts.signups += Int(row.int(column + 9))
+        counts.payingInstalls += Int(row.int(column + 10))
     }
 
     /// Counts being added up: the project's total and each of its links'.
@@ -220,7 +226,8 @@ public struct StatsRepository: StatsStore {
         mutating func addRollupDays(_ days: Range<Int64>, currency: String, _ connection: SQLiteConnection) throws {
             try connection.query("""
                 SELECT link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs),
-                    sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events)
+                    sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events),
+                    sum(signups), sum(paying_installs)
                 FROM rollup_link_days WHERE project_id = ? AND day >= ? AND day < ? GROUP BY link_id
                 """, projectID, days.lowerBound, days.upperBound) { row -> Void in
                 StatsRepository.add(row, from: 1, to: &totals)
@@ -261,13 +268,16 @@ public struct StatsRepository: StatsStore {
                 totals.botClicks += bots
             }
 
-            for (linkID, matchType, attributed, appleAds, count) in try connection.query("""
-                SELECT link_id, match_type, attributed, matched_factors = ?4, count(*) FROM installs
+            for (linkID, matchType, attributed, appleAds, count, signups, paying) in try connection.query("""
+                SELECT link_id, match_type, attributed, matched_factors = ?4, count(*), sum(user_id IS NOT NULL),
+                    sum(EXISTS (SELECT 1 FROM payments p WHERE p.install_id = installs.id AND p.removed_at IS NULL)) FROM installs
                 WHERE project_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY 1, 2, 3, 4
                 """, projectID, from, to, SQL.appleAdsFactors,
-                map: { ($0.optionalString(0), $0.string(1), $0.bool(2), $0.bool(3), Int($0.int(4))) }) {
+                map: { ($0.optionalString(0), $0.string(1), $0.bool(2), $0.bool(3), Int($0.int(4)), Int($0.int(5)), Int($0.int(6))) }) {
                 func add(_ counts: inout ProjectStats.Counts) {
                     counts.installs += count
+                    counts.signups += signups
+                    counts.payingInstalls += paying
                     if attributed {
                         counts.attributedInstalls += count
                         if appleAds { counts.appleAdsInstalls += count }

@@ -1,0 +1,218 @@
+#!/usr/bin/python3
+"""The dashboard in a real browser: headless Chromium (Debian's) driven through Selenium, against
+the built attributiond serving a fresh database on 127.0.0.1.
+
+    scripts/browser-tests/dashboard.py [--binary .build/debug/attributiond] [--screenshots DIR]
+
+Signs in with the admin key, creates a link through the form, clicks it from another client and
+sees the count and the chart change, issues and revokes an API key, has a form without its CSRF
+token refused, adds a viewer who is refused on settings, and does it again with JavaScript off
+and in a 400-pixel-wide window. Screenshots of the main pages go to --screenshots.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+ADMIN_KEY = "browser-admin-key-0123456789"
+IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+failures = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what)
+    if not condition:
+        failures.append(what)
+
+
+def start_server(binary, folder):
+    config = os.path.join(folder, "config.json")
+    with open(config, "w") as f:
+        json.dump({"projects": [{"name": "Shop", "token": "browser-token-0123456789abcdef",
+                                 "ios_store_url": "https://apps.apple.com/app/id1",
+                                 "web_url": "https://shop.example.com/"}]}, f)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATTRIBUTIOND_")}
+    env.update({"ATTRIBUTIOND_ADMIN_KEY": ADMIN_KEY, "ATTRIBUTIOND_CONFIG": config})
+    process = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--db", os.path.join(folder, "db.sqlite")],
+                               stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, cwd=folder)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        line = process.stderr.readline().decode()
+        if '"listening"' in line:
+            address = json.loads(line)["address"]
+            return process, "http://" + address
+        if not line and process.poll() is not None:
+            break
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def http(method, url, headers=None, data=None):
+    request = urllib.request.Request(url, method=method, headers=headers or {}, data=data)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def browser(javascript=True, width=1280):
+    options = Options()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", f"--window-size={width},900"):
+        options.add_argument(argument)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(20)
+    if width < 500:  # below headless Chromium's smallest window: a phone's viewport, emulated
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": True})
+    return driver
+
+
+def sign_in(driver, base, admin_key=None, email=None, password=None):
+    driver.get(base + "/dashboard/")
+    if admin_key:
+        driver.find_element(By.NAME, "admin_key").send_keys(admin_key)
+        driver.find_element(By.NAME, "admin_key").submit()
+    else:
+        driver.find_element(By.NAME, "email").send_keys(email)
+        driver.find_element(By.NAME, "password").send_keys(password)
+        driver.find_element(By.NAME, "password").submit()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=".build/debug/attributiond")
+    parser.add_argument("--screenshots")
+    arguments = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="attributiond-browser-")
+    server, base = start_server(os.path.abspath(arguments.binary), folder)
+    shots = arguments.screenshots
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+    drivers = []
+    try:
+        driver = browser()
+        drivers.append(driver)
+        sign_in(driver, base, admin_key=ADMIN_KEY)
+        check("Projects" in driver.title and "Shop" in driver.page_source, "the admin key signs in and the projects page lists Shop")
+        cookie = driver.get_cookie("attributiond_session")
+        check(cookie is not None and cookie.get("httpOnly") and cookie.get("sameSite") == "Lax", "the session cookie is HttpOnly and SameSite=Lax")
+        driver.find_element(By.LINK_TEXT, "Shop").click()
+        project_url = driver.current_url.split("?")[0]
+        project_id = project_url.rstrip("/").split("/")[-1]
+
+        driver.find_element(By.LINK_TEXT, "Links").click()
+        for name, value in [("short_code", "summer"), ("title", "Summer sale"), ("original_url", "https://shop.example.com/summer"),
+                            ("utm_source", "newsletter"), ("utm_campaign", "summer")]:
+            driver.find_element(By.NAME, name).send_keys(value)
+        driver.find_element(By.NAME, "utm_campaign").submit()
+        check("Created" in driver.page_source and "/summer" in driver.page_source, "a link is created through the form")
+
+        driver.get(project_url + "?range=24h")
+        before = driver.find_element(By.CSS_SELECTOR, ".card b").text
+        status, _ = http("GET", base + "/summer", {"User-Agent": IPHONE})
+        check(status == 200, "another client clicks the link")
+        time.sleep(0.5)
+        driver.get(project_url + "?range=24h")
+        after = driver.find_element(By.CSS_SELECTOR, ".card b").text
+        check(before == "0" and after == "1", f"the click count changes ({before} → {after})")
+        bars = [element.get_attribute("textContent") for element in driver.find_elements(By.CSS_SELECTOR, "svg rect title")]
+        check(any(text.endswith("Clicks: 1") for text in bars), "the chart has the click's bar")
+        if shots:
+            driver.save_screenshot(os.path.join(shots, "overview.png"))
+
+        driver.get(project_url + "/settings")
+        driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/api-keys'] button").click()
+        match = re.search(r"copy it\): (ak_[A-Za-z0-9]{32})", driver.page_source)
+        check(match is not None, "an API key is issued and shown once")
+        key = match.group(1) if match else ""
+        check(http("GET", base + "/api/links", {"Authorization": "Bearer " + key})[0] == 200, "the new key works")
+        driver.get(project_url + "/settings")
+        check(key not in driver.page_source, "the key is not shown again")
+        for row in driver.find_elements(By.CSS_SELECTOR, "tr"):
+            codes = row.find_elements(By.TAG_NAME, "code")
+            if codes and key.startswith(codes[0].text.rstrip("…")) and row.find_elements(By.TAG_NAME, "button"):
+                row.find_element(By.TAG_NAME, "button").click()
+                break
+        deadline = time.time() + 10  # the click submits the form; its answer may still be on its way
+        while http("GET", base + "/api/links", {"Authorization": "Bearer " + key})[0] != 401 and time.time() < deadline:
+            time.sleep(0.1)
+        check(http("GET", base + "/api/links", {"Authorization": "Bearer " + key})[0] == 401, "the revoked key is refused")
+
+        session = "attributiond_session=" + driver.get_cookie("attributiond_session")["value"]
+        status, body = http("POST", f"{base}/dashboard/projects/{project_id}/links",
+                            {"Cookie": session, "Content-Type": "application/x-www-form-urlencoded"},
+                            b"short_code=forged&original_url=https%3A%2F%2Fevil.example%2F")
+        check(status == 403, f"a form without its CSRF token is refused ({status})")
+
+        driver.get(project_url + "/settings")
+        driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] input[name=email]").send_keys("viewer@example.com")
+        driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] input[name=password]").send_keys("correct horse battery")
+        driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] button").click()
+        check("Added viewer@example.com (viewer)" in driver.page_source, "an admin adds a viewer")
+        if shots:
+            driver.get(project_url + "/links")
+            driver.save_screenshot(os.path.join(shots, "links.png"))
+            driver.get(project_url + "/installs")
+            driver.save_screenshot(os.path.join(shots, "installs.png"))
+
+        viewer = browser()
+        drivers.append(viewer)
+        sign_in(viewer, base, email="viewer@example.com", password="correct horse battery")
+        check("Shop" in viewer.title, "the viewer signs in to the project")
+        viewer.get(project_url + "/settings")
+        check("Not allowed" in viewer.page_source and "Issue a key" not in viewer.page_source, "the viewer is refused on settings")
+
+        quiet = browser(javascript=False)
+        drivers.append(quiet)
+        sign_in(quiet, base, admin_key=ADMIN_KEY)
+        quiet.get(project_url + "/links")
+        quiet.find_element(By.NAME, "short_code").send_keys("nojs")
+        quiet.find_element(By.NAME, "original_url").send_keys("https://shop.example.com/nojs")
+        quiet.find_element(By.NAME, "original_url").submit()
+        check("/nojs" in quiet.page_source, "with JavaScript off, signing in and creating a link work")
+        quiet.get(project_url + "?range=7d&sort=clicks")
+        check("summer" in quiet.page_source and "<svg" in quiet.page_source, "with JavaScript off, the overview shows its table and chart")
+
+        narrow = browser(width=400)
+        drivers.append(narrow)
+        sign_in(narrow, base, admin_key=ADMIN_KEY)
+        for path in ("", "/links", "/installs", "/settings"):
+            narrow.get(project_url + path)
+            width = narrow.execute_script("return document.documentElement.scrollWidth")
+            viewport = narrow.execute_script("return document.documentElement.clientWidth")
+            check(width <= viewport == 400, f"400 px wide: {path or '/'} fits without sideways scrolling ({width} ≤ {viewport})")
+        if shots:
+            narrow.get(project_url + "?range=7d")
+            narrow.save_screenshot(os.path.join(shots, "overview-narrow.png"))
+    finally:
+        for driver in drivers:
+            driver.quit()
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"dashboard in Chromium: {'all passed' if not failures else str(len(failures)) + ' failed'}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
