@@ -173,6 +173,30 @@ import Testing
         #expect(try total("SELECT count(*) FROM rollup_pending_money") == 0)
     }
 
+    /// A connection that does not collect (a sqlite3 shell, a tool) leaves its deltas pending;
+    /// the writer adds them up when it starts.
+    @Test func writesFromAnotherConnectionAreCountedAtTheNextStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-pending-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        do {
+            let database = try Database(path: path)
+            try database.writeAndWait { try Self.populate($0, seed: 9, mutate: false) }
+        }
+        let shell = try SQLiteConnection(path: path, mode: .readWrite)
+        try shell.execute("PRAGMA foreign_keys = ON")
+        _ = try shell.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('shell', 'p', 'l1', ?)", Self.start)
+        #expect(try shell.queryOne("SELECT count(*) FROM rollup_pending") { $0.int(0) } == 1)
+        let database = try Database(path: path)
+        func total(_ sql: String) throws -> Int64 { try database.read { try $0.queryOne(sql) { $0.int(0) } ?? -1 } }
+        #expect(try total("SELECT count(*) FROM rollup_pending") == 0)
+        #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_link_days WHERE project_id = 'p'") == 601)
+        let stats = StatsRepository(database: database)
+        let range = (Timestamp(milliseconds: 0), Timestamp(milliseconds: Self.start + 20 * Self.day))
+        Self.expectSame(try stats.stats(projectID: "p", since: range.0, until: range.1, currency: "USD"),
+                        try stats.statsFromRows(projectID: "p", since: range.0, until: range.1, currency: "USD"), "after the shell's click")
+    }
+
     /// Retention prunes clicks that matching no longer needs; the counts stay.
     @Test func clicksPrunedByRetentionStayCounted() throws {
         let temp = try TemporaryDatabase()

@@ -81,7 +81,12 @@ public final class DatabaseWriter: @unchecked Sendable {
         self.checkpointLock = checkpointLock
         connection.trackWALFrames()
         connection.trackChanges()
+        connection.rollupCollector = rollups
+        addUpPendingRollups()
     }
+
+    /// The rollup deltas of the batch being written (the triggers of migration 0015 hand them over).
+    private let rollups = RollupCollector()
 
     private let walRestartFrames: Int
     private let checkpointLock: CheckpointLock
@@ -250,18 +255,24 @@ public final class DatabaseWriter: @unchecked Sendable {
         // A savepoint failing to open or close leaves that item failed; the others still commit.
         var savepointErrors: [Int: any Error] = [:]
         for (index, item) in batch.enumerated() {
+            let mark = rollups.mark
             do {
                 try connection.run("SAVEPOINT write_item")
-                if !item.execute(connection) { try connection.run("ROLLBACK TO write_item") }
+                if !item.execute(connection) {
+                    try connection.run("ROLLBACK TO write_item")
+                    rollups.rollBack(to: mark)
+                }
                 try connection.run("RELEASE write_item")
             } catch {
+                rollups.rollBack(to: mark)
                 savepointErrors[index] = error
             }
         }
-        if connection.wroteRollupDeltas { flushRollups() }
+        if !rollups.isEmpty { addUpRollups() }
         do {
             try connection.run("COMMIT")
         } catch {
+            rollups.clear()
             _ = try? connection.run("ROLLBACK")
             complete(batch) { _ in error }
             return
@@ -281,20 +292,34 @@ public final class DatabaseWriter: @unchecked Sendable {
         complete(batch) { itemErrors[$0] }
     }
 
-    /// Adds the batch's rollup deltas up (RollupFlush), all or nothing: a failure leaves them
-    /// pending for the next commit, counted once.
-    private func flushRollups() {
+    /// Adds the batch's rollup deltas into the rollups, all or nothing. Should that fail, the
+    /// batch's writes still commit and the rollups miss them: refusing acknowledged writes over a
+    /// count would be worse (and a disk too full for these pages fails the COMMIT as well).
+    private func addUpRollups() {
+        defer { rollups.clear() }
         do {
             try connection.run("SAVEPOINT rollup_flush")
             do {
-                try RollupFlush.run(connection)
+                try rollups.flush(connection)
                 try connection.run("RELEASE rollup_flush")
-                connection.wroteRollupDeltas = false
             } catch {
                 _ = try? connection.run("ROLLBACK TO rollup_flush")
                 _ = try? connection.run("RELEASE rollup_flush")
             }
         } catch {}
+    }
+
+    /// What connections without a collector left pending (a sqlite3 shell, tools), at start.
+    private func addUpPendingRollups() {
+        guard (try? connection.queryOne("SELECT EXISTS (SELECT 1 FROM rollup_pending) OR EXISTS (SELECT 1 FROM rollup_pending_money)",
+                                        map: { $0.bool(0) })) == true else { return }
+        do {
+            try connection.run("BEGIN IMMEDIATE")
+            for statement in RollupCollector.pendingFlush { try connection.run(statement) }
+            try connection.run("COMMIT")
+        } catch {
+            _ = try? connection.run("ROLLBACK")
+        }
     }
 
     /// Tells each caller its outcome (`error(index)` nil: committed). Callers' completions build

@@ -35,6 +35,42 @@ import Foundation
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        registerRollupFunctions()
+    }
+
+    /// Where the rollup triggers' deltas go on this connection (the writer's); nil: they go to the
+    /// pending tables (migration 0015).
+    var rollupCollector: RollupCollector?
+
+    /// `rollup_count(project, at, link, in_hours, 11 counts)` and `rollup_money(project, at, link,
+    /// in_hours, kind, currency, amount, entries)`: 1 when the collector took the delta, 0 when
+    /// there is none.
+    private func registerRollupFunctions() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_create_function_v2(handle, "rollup_count", Int32(4 + RollupCollector.counterCount), SQLITE_UTF8, context, { function, _, arguments in
+            let connection = Unmanaged<SQLiteConnection>.fromOpaque(sqlite3_user_data(function)!).takeUnretainedValue()
+            guard let collector = connection.rollupCollector, let arguments else { return sqlite3_result_int(function, 0) }
+            var counts = [Int64](repeating: 0, count: RollupCollector.counterCount)
+            for index in 0..<RollupCollector.counterCount { counts[index] = sqlite3_value_int64(arguments[4 + index]) }
+            collector.add(RollupCollector.CountDelta(projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
+                                                     linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
+                                                     counts: counts))
+            sqlite3_result_int(function, 1)
+        }, nil, nil, nil)
+        sqlite3_create_function_v2(handle, "rollup_money", 8, SQLITE_UTF8, context, { function, _, arguments in
+            let connection = Unmanaged<SQLiteConnection>.fromOpaque(sqlite3_user_data(function)!).takeUnretainedValue()
+            guard let collector = connection.rollupCollector, let arguments else { return sqlite3_result_int(function, 0) }
+            collector.add(RollupCollector.MoneyDelta(projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
+                                                     linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
+                                                     kind: SQLiteConnection.text(arguments[4]), currency: SQLiteConnection.text(arguments[5]),
+                                                     amount: sqlite3_value_double(arguments[6]), entries: sqlite3_value_int64(arguments[7])))
+            sqlite3_result_int(function, 1)
+        }, nil, nil, nil)
+    }
+
+    private static func text(_ value: OpaquePointer?) -> String {
+        guard let bytes = sqlite3_value_text(value) else { return "" }
+        return String(cString: bytes)
     }
 
     /// Frames in the WAL after this connection's last commit (the WAL hook's count; 0 before any).
@@ -62,13 +98,9 @@ import Foundation
         trackChanges()
     }
 
-    /// Whether a trigger appended rollup deltas (migration 0015) since `wroteRollupDeltas` was
-    /// last cleared: the writer then adds them up before its COMMIT.
-    public var wroteRollupDeltas = false
-    private static let rollupPendingPrefix = Array("rollup_pending".utf8CString.dropLast())
     private var tracksChanges = false
 
-    /// Installs the update hook that keeps `watchChanges` and `wroteRollupDeltas`.
+    /// Installs the update hook that keeps `watchChanges`.
     public func trackChanges() {
         guard !tracksChanges else { return }
         tracksChanges = true
@@ -76,10 +108,6 @@ import Foundation
             guard let context, let table else { return }
             let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
             let first = table.pointee
-            if first == CChar(UInt8(ascii: "r")) && strncmp(table, SQLiteConnection.rollupPendingPrefix, SQLiteConnection.rollupPendingPrefix.count) == 0 {
-                connection.wroteRollupDeltas = true
-                return
-            }
             for index in connection.watched.indices where connection.watched[index].first == first
                 && strcmp(table, connection.watched[index].name) == 0 {
                 connection.changedWatched.insert(index)

@@ -1,0 +1,143 @@
+/// The rollup deltas of one write batch (migration 0015): the triggers hand each fact's signed
+/// counts to the writer connection's `rollup_count` / `rollup_money` functions, which keep them
+/// here; before the COMMIT the writer adds them up by key and upserts each key once. A write
+/// rolled back to its savepoint drops its own deltas (`mark` / `rollBack(to:)`).
+///
+/// Measured alternatives (docs/performance.md, "Dashboard and rollups"): one upsert per fact,
+/// straight from the triggers, cost the click path 7%, capture-event 9% and init 5%; deltas
+/// appended to a pending table and added up by SQL before each COMMIT cost clicks 2% but
+/// capture-event 14% and init 16% (six statements per commit, and acknowledged writes commit in
+/// small batches). Kept in memory, a batch costs one upsert per distinct key.
+final class RollupCollector {
+    static let counterCount = 11
+
+    struct CountDelta {
+        var projectID: String
+        var at: Int64
+        var linkID: String
+        var inHours: Bool
+        var counts: [Int64]
+    }
+
+    struct MoneyDelta {
+        var projectID: String
+        var at: Int64
+        var linkID: String
+        var inHours: Bool
+        var kind: String
+        var currency: String
+        var amount: Double
+        var entries: Int64
+    }
+
+    private(set) var counts: [CountDelta] = []
+    private(set) var money: [MoneyDelta] = []
+
+    var isEmpty: Bool { counts.isEmpty && money.isEmpty }
+
+    func add(_ delta: CountDelta) { counts.append(delta) }
+    func add(_ delta: MoneyDelta) { money.append(delta) }
+
+    /// Where the next write's deltas start.
+    var mark: (counts: Int, money: Int) { (counts.count, money.count) }
+
+    func rollBack(to mark: (counts: Int, money: Int)) {
+        counts.removeSubrange(mark.counts...)
+        money.removeSubrange(mark.money...)
+    }
+
+    func clear() {
+        counts.removeAll(keepingCapacity: true)
+        money.removeAll(keepingCapacity: true)
+    }
+
+    private struct DayKey: Hashable { let projectID: String; let day: Int64; let linkID: String }
+    private struct HourKey: Hashable { let projectID: String; let hour: Int64 }
+    private struct MoneyKey: Hashable {
+        let projectID: String, scope: String, period: Int64, linkID: String, kind: String, currency: String
+    }
+
+    /// Adds the collected deltas into the rollups on `connection` (inside the batch's transaction).
+    func flush(_ connection: SQLiteConnection) throws {
+        var days: [DayKey: [Int64]] = [:], hours: [HourKey: [Int64]] = [:]
+        func add(_ delta: CountDelta, to total: inout [Int64]?) {
+            var sums = total ?? [Int64](repeating: 0, count: Self.counterCount)
+            for index in 0..<Self.counterCount { sums[index] += delta.counts[index] }
+            total = sums
+        }
+        for delta in counts {
+            add(delta, to: &days[DayKey(projectID: delta.projectID, day: delta.at / 86_400_000, linkID: delta.linkID)])
+            if delta.inHours { add(delta, to: &hours[HourKey(projectID: delta.projectID, hour: delta.at / 3_600_000)]) }
+        }
+        var sums: [MoneyKey: (amount: Double, entries: Int64)] = [:]
+        for delta in money {
+            var keys = [MoneyKey(projectID: delta.projectID, scope: "day", period: delta.at / 86_400_000, linkID: delta.linkID,
+                                 kind: delta.kind, currency: delta.currency)]
+            if delta.inHours {
+                keys.append(MoneyKey(projectID: delta.projectID, scope: "hour", period: delta.at / 3_600_000, linkID: "",
+                                     kind: delta.kind, currency: delta.currency))
+            }
+            for key in keys {
+                sums[key, default: (0, 0)].amount += delta.amount
+                sums[key, default: (0, 0)].entries += delta.entries
+            }
+        }
+        for (key, c) in days where c.contains(where: { $0 != 0 }) {
+            try connection.run(Self.upsertDay, key.projectID, key.day, key.linkID,
+                               c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])
+        }
+        for (key, c) in hours where c.contains(where: { $0 != 0 }) {
+            try connection.run(Self.upsertHour, key.projectID, key.hour, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])
+        }
+        for (key, sum) in sums where sum.entries != 0 || sum.amount != 0 {
+            try connection.run(Self.upsertMoney, key.projectID, key.scope, key.period, key.linkID, key.kind, key.currency,
+                               sum.amount, sum.entries)
+        }
+    }
+
+    static let upsertDay = """
+        INSERT INTO rollup_link_days (project_id, day, link_id, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs
+        """
+    static let upsertHour = """
+        INSERT INTO rollup_project_hours (project_id, hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs
+        """
+    static let upsertMoney = """
+        INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
+        """
+
+    /// Adds up what connections without a collector left in the pending tables: the statements
+    /// that end migration 0015, run again by the writer when it starts.
+    static let pendingFlush = [
+        """
+        INSERT INTO rollup_link_days (project_id, day, link_id, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
+        SELECT project_id, at / 86400000, link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE true GROUP BY 1, 2, 3
+        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs
+        """,
+        """
+        INSERT INTO rollup_project_hours (project_id, hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
+        SELECT project_id, at / 3600000, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE in_hours GROUP BY 1, 2
+        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs
+        """,
+        """
+        INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries)
+        SELECT project_id, 'day', at / 86400000, link_id, kind, currency, sum(amount), sum(entries) FROM rollup_pending_money WHERE true
+        GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
+        """,
+        """
+        INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries)
+        SELECT project_id, 'hour', at / 3600000, '', kind, currency, sum(amount), sum(entries) FROM rollup_pending_money WHERE in_hours
+        GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
+        """,
+        """
+        DELETE FROM rollup_pending
+        """,
+        """
+        DELETE FROM rollup_pending_money
+        """
+    ]
+}
