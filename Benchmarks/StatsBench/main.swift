@@ -5,8 +5,11 @@ import Foundation
 
 // A project's stats over its last N days (UTC days, today included), from the rollups and from
 // the rows alone, alternating, on one database: the same-run baseline of scripts/bench-dashboard.
+// With --generate, first fills a new database with a project's 90 days: the rows go in through the
+// store's writer, so the rollup triggers count them as the server's own writes would.
 //
 //   stats-bench --db PATH [--days 90] [--rounds 5]
+//   stats-bench --db PATH --generate [--clicks 10000000] [--installs 1000000] [--events 2000000] [--payments 100000]
 
 func option(_ name: String) -> String? {
     let arguments = CommandLine.arguments
@@ -19,6 +22,11 @@ guard let path = option("--db") else {
     exit(2)
 }
 let days = Int64(option("--days") ?? "") ?? 90
+if CommandLine.arguments.contains("--generate") {
+    try generate(path: path, clicks: Int(option("--clicks") ?? "") ?? 10_000_000, installs: Int(option("--installs") ?? "") ?? 1_000_000,
+                 events: Int(option("--events") ?? "") ?? 2_000_000, payments: Int(option("--payments") ?? "") ?? 100_000)
+    exit(0)
+}
 let rounds = Int(option("--rounds") ?? "") ?? 5
 let database = try Database(path: path)
 let store = SQLiteStore(database: database)

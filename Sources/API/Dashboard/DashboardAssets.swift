@@ -20,7 +20,8 @@ enum DashboardAssets {
         .ranges{display:flex;flex-wrap:wrap;gap:.4rem;margin-bottom:1rem}.ranges a{padding:.25rem .7rem;border:1px solid #c9d2dc;border-radius:999px;
         text-decoration:none;color:#1d232b;background:#fff}.ranges a[aria-current]{background:#14202e;color:#fff;border-color:#14202e}
         form.stack{display:grid;gap:.6rem;max-width:520px;background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:1rem}
-        label{display:grid;gap:.2rem;font-weight:600}input,select{font:inherit;padding:.4rem .5rem;border:1px solid #c9d2dc;border-radius:6px}
+        label{display:grid;gap:.2rem;font-weight:600}input,select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #c9d2dc;border-radius:6px}
+        textarea{font-family:ui-monospace,monospace;font-size:.85rem}[aria-invalid]{border-color:#b42318}
         button{font:inherit;padding:.4rem .9rem;border:0;border-radius:6px;background:#1f6feb;color:#fff;cursor:pointer}
         button.danger{background:#c62828}.error{color:#b42318;font-weight:400}.notice{background:#fff8e1;border:1px solid #f2d88c;
         padding:.6rem .9rem;border-radius:8px;overflow-wrap:anywhere}.chart{background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:.5rem}

@@ -27,6 +27,7 @@ enum DashboardRoutes {
         router.on(.get, p + "/projects/:id/installs", InstallPages.list(services))
         router.on(.get, p + "/projects/:id/installs/:installId", InstallPages.show(services))
         router.on(.get, p + "/projects/:id/settings", SettingsPages.show(services))
+        router.on(.post, p + "/projects/:id/settings/project", SettingsPages.updateProject(services))
         router.on(.post, p + "/projects/:id/settings/api-keys", SettingsPages.issueKey(services))
         router.on(.post, p + "/projects/:id/settings/api-keys/:keyId/revoke", SettingsPages.revokeKey(services))
         router.on(.post, p + "/projects/:id/settings/users", SettingsPages.addUser(services))

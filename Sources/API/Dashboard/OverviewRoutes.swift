@@ -102,6 +102,7 @@ enum OverviewRoutes {
                 <tr><th>Organic</th><td class="n">\(totals.organicInstalls)</td></tr>\
                 <tr><th>Deterministic match</th><td class="n">\(totals.deterministicInstalls)</td></tr>\
                 <tr><th>Probabilistic match</th><td class="n">\(totals.probabilisticInstalls)</td></tr></tbody></table></div></div>\
+                <h2>Campaigns (the links' UTM parameters)</h2>\(campaignTable(stats.links))\
                 <h2>Links</h2><p><a href="\(base)?range=\(range.key)&amp;sort=\(Escape.html(sort))&amp;format=csv">Download CSV</a></p>\
                 \(linkTable(links, base: base, range: range.key, sort: sort))
                 """
@@ -141,11 +142,35 @@ enum OverviewRoutes {
         return "<table><thead><tr>\(head)</tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="5" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>"
     }
 
+    /// Links grouped by their UTM source, medium and campaign, most clicked first.
+    private static func campaignTable(_ links: [ProjectStats.LinkCounts]) -> String {
+        struct Key: Hashable { let source, medium, campaign: String }
+        var groups: [Key: ProjectStats.Counts] = [:]
+        for link in links {
+            let key = Key(source: link.utmSource ?? "–", medium: link.utmMedium ?? "–", campaign: link.utmCampaign ?? "–")
+            groups[key, default: .init()].clicks += link.counts.clicks
+            groups[key, default: .init()].attributedInstalls += link.counts.attributedInstalls
+            groups[key, default: .init()].events += link.counts.events
+            for (currency, amount) in link.counts.paymentRevenue { groups[key, default: .init()].paymentRevenue[currency, default: 0] += amount }
+        }
+        let rows = groups.sorted { ($0.value.clicks, $1.key.campaign) > ($1.value.clicks, $0.key.campaign) }.prefix(50).map { key, counts in
+            """
+            <tr><td>\(Escape.html(key.source))</td><td>\(Escape.html(key.medium))</td><td>\(Escape.html(key.campaign))</td>\
+            <td class="n">\(counts.clicks)</td><td class="n">\(counts.attributedInstalls)</td><td class="n">\(counts.events)</td>\
+            <td class="n">\(Escape.html(money(counts.paymentRevenue)))</td></tr>
+            """
+        }.joined()
+        return """
+            <table><thead><tr><th>Source</th><th>Medium</th><th>Campaign</th><th class="n">Clicks</th><th class="n">Installs</th>\
+            <th class="n">Events</th><th class="n">Payments</th></tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="7" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>
+            """
+    }
+
     private static func csv(_ links: [ProjectStats.LinkCounts], project: Project, range: String) -> HTTPResponse {
-        var text = "short_code,clicks,bot_clicks,installs,events,payments\r\n"
+        var text = "short_code,utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\n"
         for link in links {
             let payments = link.counts.paymentRevenue.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
-            text += [link.shortCode, "\(link.counts.clicks)", "\(link.counts.botClicks)", "\(link.counts.attributedInstalls)",
+            text += [link.shortCode, link.utmSource ?? "", link.utmMedium ?? "", link.utmCampaign ?? "", "\(link.counts.clicks)", "\(link.counts.botClicks)", "\(link.counts.attributedInstalls)",
                      "\(link.counts.events)", payments].map(csvField).joined(separator: ",") + "\r\n"
         }
         return HTTPResponse(status: .ok, headers: [

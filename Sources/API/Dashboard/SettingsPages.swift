@@ -1,5 +1,6 @@
 import App
 import Attribution
+import Foundation
 import HTTP
 import Store
 
@@ -13,6 +14,90 @@ enum SettingsPages {
             guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
             return try page(viewer, project, services, auth: auth, notice: nil, problem: nil)
         }
+    }
+
+    /// The settings form's fields: (form name, label, the admin API's key, kind).
+    static let fields: [(name: String, label: String, kind: FieldKind)] = [
+        ("ios_store_url", "App Store URL", .text), ("android_store_url", "Play Store URL", .text), ("web_url", "Web URL", .text),
+        ("attribution_window_hours", "Attribution window (hours)", .number), ("min_confidence", "Minimum confidence (0–1)", .number),
+        ("currency", "Currency (ISO 4217)", .text), ("skan", "SKAN conversion schema (JSON)", .json),
+    ]
+
+    enum FieldKind { case text, number, json }
+
+    /// `POST …/settings/project`: the form's fields as the admin API's PATCH body, read by its own
+    /// payload; an empty field clears the setting. Problems show beside their fields.
+    static func updateProject(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.form { request, viewer, form in
+            var project = try DashboardProjects.readable(request, viewer, services)
+            guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
+            var body: [String: JSONValue] = [:]
+            var problems: [String: String] = [:]
+            for field in fields {
+                guard let text = form[field.name]?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+                if text.isEmpty { body[field.name] = field.name == "currency" || field.kind == .number ? nil : .null; continue }
+                switch field.kind {
+                case .text: body[field.name] = .string(text)
+                case .number:
+                    guard let number = Double(text) else { problems[field.name] = "must be a number"; continue }
+                    body[field.name] = .number(number)
+                case .json:
+                    guard let value = try? JSONBody.decode(JSONValue.self, from: Array(text.utf8)) else {
+                        problems[field.name] = "is not valid JSON"; continue
+                    }
+                    body[field.name] = value
+                }
+            }
+            do {
+                guard problems.isEmpty else { throw AppError.invalidField("settings", "see the fields marked") }
+                let update = try JSONBody.decode(ProjectUpdate.self, from: JSONValue.object(body).serialized())
+                project.settings = try update.settings.applied(to: project.settings)
+                let updated = try services.app.projects.update(project)
+                return try page(viewer, updated, services, auth: auth, notice: "Settings saved.", problem: nil)
+            } catch {
+                switch error {
+                case let error as AppError:
+                    if case .invalid(let list) = error { for item in list where problems[item.key] == nil { problems[item.key] = item.message } }
+                case let error as HTTPError:
+                    let field = fields.first { error.message.contains($0.name) }?.name ?? (error.code == "invalid_skan_schema" ? "skan" : "settings")
+                    problems[field] = error.message
+                default:
+                    throw error
+                }
+                return try page(viewer, project, services, auth: auth, notice: nil, problem: "The settings were not saved.",
+                                status: .unprocessableContent, form: form, problems: problems)
+            }
+        }
+    }
+
+    private static func projectForm(_ project: Project, base: String, csrf: String, form: DashboardForm?, problems: [String: String]) -> String {
+        let settings = project.settings
+        func current(_ name: String) -> String {
+            if let form, let value = form[name] { return value }
+            switch name {
+            case "ios_store_url": return settings.iosStoreURL ?? ""
+            case "android_store_url": return settings.androidStoreURL ?? ""
+            case "web_url": return settings.webURL ?? ""
+            case "attribution_window_hours": return String(settings.attributionWindowHours)
+            case "min_confidence": return String(settings.minConfidence)
+            case "currency": return settings.currency
+            case "skan": return settings.skanSchema ?? ""
+            default: return ""
+            }
+        }
+        var html = #"<form class="stack" method="post" action="\#(base)/settings/project">"# + csrf
+        if let general = problems["settings"] { html += #"<p class="error" role="alert">\#(Escape.html(general))</p>"# }
+        for field in fields {
+            let problem = problems.first { $0.key == field.name || $0.key.hasPrefix(field.name + ".") }
+                .map { #"<span class="error" id="\#(field.name)-error">\#(Escape.html($0.value))</span>"# } ?? ""
+            let described = problem.isEmpty ? "" : #" aria-invalid="true" aria-describedby="\#(field.name)-error""#
+            let input = field.kind == .json
+                ? #"<textarea name="\#(field.name)" rows="6"\#(described)>\#(Escape.html(current(field.name)))</textarea>"#
+                : #"<input name="\#(field.name)" value="\#(Escape.html(current(field.name)))"\#(described)>"#
+            html += "<label>\(field.label)\(input)\(problem)</label>"
+        }
+        return html + "<button>Save settings</button></form>"
     }
 
     static func issueKey(_ services: Services) -> RouteHandler {
@@ -65,7 +150,8 @@ enum SettingsPages {
     }
 
     private static func page(_ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
-                             notice: String?, problem: String?, status: HTTPStatus = .ok) throws -> HTTPResponse {
+                             notice: String?, problem: String?, status: HTTPStatus = .ok,
+                             form: DashboardForm? = nil, problems: [String: String] = [:]) throws -> HTTPResponse {
         let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
         let csrf = DashboardPage.hiddenCSRF(viewer)
         let keys = try services.app.projects.apiKeys(projectID: project.id).map { key in
@@ -84,16 +170,10 @@ enum SettingsPages {
             action="\(base)/settings/users/\(Escape.html(user.id))/remove">\(csrf)<button class="danger">Remove</button></form></td></tr>
             """
         }.joined()
-        let settings = project.settings
         let body = """
             <h1>Settings</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             \(problem.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? "")\
-            <h2>Project</h2><table><tbody>\
-            <tr><th>iOS store URL</th><td>\(Escape.html(settings.iosStoreURL ?? "–"))</td></tr>\
-            <tr><th>Android store URL</th><td>\(Escape.html(settings.androidStoreURL ?? "–"))</td></tr>\
-            <tr><th>Attribution window</th><td>\(settings.attributionWindowHours) h</td></tr>\
-            <tr><th>Minimum confidence</th><td>\(settings.minConfidence)</td></tr>\
-            <tr><th>Currency</th><td>\(Escape.html(settings.currency))</td></tr></tbody></table>\
+            <h2>Project</h2>\(projectForm(project, base: base, csrf: csrf, form: form, problems: problems))\
             <h2>API keys</h2><table><thead><tr><th>Key</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>\(keys)</tbody></table>\
             <form class="stack" method="post" action="\(base)/settings/api-keys">\(csrf)<label>Format<select name="format">\
             <option value="standard">attributiond / Linkrunner / LinkForty</option><option value="warplink">WarpLink (wl_live_…)</option></select></label>\

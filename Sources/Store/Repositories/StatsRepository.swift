@@ -33,6 +33,10 @@ public struct ProjectStats: Sendable, Equatable {
         public let linkID: String
         public let shortCode: String
         public var counts: Counts
+        /// The link's own UTM parameters (campaign tables group links by them).
+        public var utmSource: String? = nil
+        public var utmMedium: String? = nil
+        public var utmCampaign: String? = nil
     }
 
     /// Installs Apple Ads attributed, and their events and revenue, by campaign, ad group and keyword.
@@ -217,9 +221,14 @@ public struct StatsRepository: StatsStore {
 
         init(projectID: String, _ connection: SQLiteConnection) throws {
             self.projectID = projectID
-            try connection.query("SELECT l.id, l.short_code FROM links l WHERE l.project_id = ? ORDER BY l.created_at, l.id", projectID) { row in
-                (row.string(0), row.string(1))
-            }.forEach { perLink[$0.0] = ProjectStats.LinkCounts(linkID: $0.0, shortCode: $0.1, counts: .init()) }
+            for link in try connection.query("""
+                SELECT l.id, l.short_code, l.utm_source, l.utm_medium, l.utm_campaign FROM links l WHERE l.project_id = ?
+                """, projectID, map: { row in
+                    ProjectStats.LinkCounts(linkID: row.string(0), shortCode: row.string(1), counts: .init(), utmSource: row.optionalString(2),
+                                            utmMedium: row.optionalString(3), utmCampaign: row.optionalString(4))
+                }) {
+                perLink[link.linkID] = link
+            }
         }
 
         /// Whole days from the rollups; link '' (no link) counts in the totals only.

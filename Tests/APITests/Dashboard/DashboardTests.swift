@@ -76,7 +76,7 @@ import TestSupport
         let csv = try browser.get("/projects/\(projectID)?range=7d&format=csv")
         #expect(csv.status == 200)
         #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
-        #expect(csv.bodyText.hasPrefix("short_code,clicks,bot_clicks,installs,events,payments\r\nsummer,1,0,0,0,\r\n"))
+        #expect(csv.bodyText.hasPrefix("short_code,utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\nsummer,mail,,summer,1,0,0,0,\r\n"))
         #expect(try browser.get("/projects/\(projectID)?range=1y").status == 422)
         #expect(try browser.get("/projects/no-such-project").status == 404)
     }
@@ -186,6 +186,36 @@ import TestSupport
         let userID = try #require(try app.database.read { try $0.queryOne("SELECT id FROM dashboard_users") { $0.string(0) } })
         #expect(try admin.submit(from: settings, to: "\(settings)/users/\(userID)/remove", []).status == 303)
         #expect(try viewer.get("/projects/\(projectID)").status == 303)
+    }
+
+    @Test func projectSettingsAreSavedAndTheirProblemsShownBesideTheirFields() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let settings = "/projects/\(projectID)/settings"
+        let saved = try browser.submit(from: settings, to: settings + "/project", [
+            ("ios_store_url", "https://apps.apple.com/app/id999"), ("android_store_url", ""), ("web_url", "https://shop.example.com/"),
+            ("attribution_window_hours", "72"), ("min_confidence", "0.5"), ("currency", "EUR"), ("skan", ""),
+        ])
+        #expect(saved.status == 200)
+        #expect(saved.bodyText.contains("Settings saved."))
+        let project = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)").json)
+        #expect(project["attribution_window_hours"] as? Int == 72)
+        #expect(project["currency"] as? String == "EUR")
+        #expect(project["ios_store_url"] as? String == "https://apps.apple.com/app/id999")
+        #expect(project["android_store_url"] == nil || project["android_store_url"] is NSNull)
+
+        let notJSON = try browser.submit(from: settings, to: settings + "/project", [("skan", "{not json"), ("currency", "USD")])
+        #expect(notJSON.status == 422)
+        #expect(notJSON.bodyText.contains(#"id="skan-error">is not valid JSON"#))
+        let badNumber = try browser.submit(from: settings, to: settings + "/project", [("min_confidence", "high")])
+        #expect(badNumber.status == 422)
+        #expect(badNumber.bodyText.contains(#"id="min_confidence-error""#))
+        let badSchema = try browser.submit(from: settings, to: settings + "/project", [("skan", #"{"version":"4.0","fine":[{"value":99}]}"#)])
+        #expect(badSchema.status == 422)
+        #expect(badSchema.bodyText.contains(#"id="skan-error""#))
+        #expect(try app.request("GET", "/admin/v1/projects/\(projectID)").json?["currency"] as? String == "EUR")  // nothing saved
     }
 
     @Test func signOutEndsTheSession() throws {
