@@ -87,6 +87,20 @@ def browser(javascript=True, width=1280):
     return driver
 
 
+def wait_for(driver, text, seconds=10):
+    """Whether `text` shows on the page within `seconds`: a click that submits a form returns
+    before the answer has loaded."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            if text in driver.page_source:
+                return True
+        except Exception:
+            pass
+        time.sleep(0.1)
+    return False
+
+
 def sign_in(driver, base, admin_key=None, email=None, password=None):
     driver.get(base + "/dashboard/")
     if admin_key:
@@ -96,6 +110,7 @@ def sign_in(driver, base, admin_key=None, email=None, password=None):
         driver.find_element(By.NAME, "email").send_keys(email)
         driver.find_element(By.NAME, "password").send_keys(password)
         driver.find_element(By.NAME, "password").submit()
+    wait_for(driver, "Sign out")
 
 
 def main():
@@ -113,7 +128,7 @@ def main():
         driver = browser()
         drivers.append(driver)
         sign_in(driver, base, admin_key=ADMIN_KEY)
-        check("Projects" in driver.title and "Shop" in driver.page_source, "the admin key signs in and the projects page lists Shop")
+        check(wait_for(driver, "Clicks by day") and "Shop" in driver.page_source, "the admin key signs in and the projects page lists Shop")
         cookie = driver.get_cookie("attributiond_session")
         check(cookie is not None and cookie.get("httpOnly") and cookie.get("sameSite") == "Lax", "the session cookie is HttpOnly and SameSite=Lax")
         driver.find_element(By.LINK_TEXT, "Shop").click()
@@ -125,7 +140,7 @@ def main():
                             ("utm_source", "newsletter"), ("utm_campaign", "summer")]:
             driver.find_element(By.NAME, name).send_keys(value)
         driver.find_element(By.NAME, "utm_campaign").submit()
-        check("Created" in driver.page_source and "/summer" in driver.page_source, "a link is created through the form")
+        check(wait_for(driver, "Created") and "/summer" in driver.page_source, "a link is created through the form")
 
         driver.get(project_url + "?range=24h")
         before = driver.find_element(By.CSS_SELECTOR, ".card b").text
@@ -142,6 +157,7 @@ def main():
 
         driver.get(project_url + "/settings")
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/api-keys'] button").click()
+        wait_for(driver, "copy it)")
         match = re.search(r"copy it\): (ak_[A-Za-z0-9]{32})", driver.page_source)
         check(match is not None, "an API key is issued and shown once")
         key = match.group(1) if match else ""
@@ -168,7 +184,7 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] input[name=email]").send_keys("viewer@example.com")
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] input[name=password]").send_keys("correct horse battery")
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] button").click()
-        check("Added viewer@example.com (viewer)" in driver.page_source, "an admin adds a viewer")
+        check(wait_for(driver, "Added viewer@example.com (viewer)"), "an admin adds a viewer")
         if shots:
             driver.get(project_url + "/links")
             driver.save_screenshot(os.path.join(shots, "links.png"))
@@ -178,7 +194,7 @@ def main():
         viewer = browser()
         drivers.append(viewer)
         sign_in(viewer, base, email="viewer@example.com", password="correct horse battery")
-        check("Shop" in viewer.title, "the viewer signs in to the project")
+        check(wait_for(viewer, "Funnel") and "Shop" in viewer.title, "the viewer signs in to the project")
         viewer.get(project_url + "/settings")
         check("Not allowed" in viewer.page_source and "Issue a key" not in viewer.page_source, "the viewer is refused on settings")
 
@@ -189,7 +205,7 @@ def main():
         quiet.find_element(By.NAME, "short_code").send_keys("nojs")
         quiet.find_element(By.NAME, "original_url").send_keys("https://shop.example.com/nojs")
         quiet.find_element(By.NAME, "original_url").submit()
-        check("/nojs" in quiet.page_source, "with JavaScript off, signing in and creating a link work")
+        check(wait_for(quiet, "/nojs"), "with JavaScript off, signing in and creating a link work")
         quiet.get(project_url + "?range=7d&sort=clicks")
         check("summer" in quiet.page_source and "<svg" in quiet.page_source, "with JavaScript off, the overview shows its table and chart")
 
