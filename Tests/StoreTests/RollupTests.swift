@@ -2,6 +2,7 @@ import Attribution
 import Foundation
 @_spi(StoreInternals) @testable import Store
 import Testing
+import TestSupport
 
 /// The rollups (migration 0015) against the rows they count: after every kind of write the
 /// store makes — clicks (bots, unlinked), installs of every match type, Apple Ads re-attribution,
@@ -11,21 +12,9 @@ import Testing
     static let day: Int64 = 86_400_000
     static let start: Int64 = 1_760_000_000_000  // 2025-10-09
 
-    /// A seeded generator, so a failure can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Writes a project's worth of rows over 12 days, with every later change the store makes.
     static func populate(_ connection: SQLiteConnection, seed: UInt64, mutate: Bool = true) throws {
-        var random = Seeded(state: seed)
+        var random = SplitMix(state: seed)
         try connection.execute("""
             INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', x'01', 0, 0), ('q', 'Other', x'02', 0, 0);
             INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES
@@ -102,7 +91,7 @@ import Testing
         let temp = try TemporaryDatabase()
         try temp.database.writeAndWait { try Self.populate($0, seed: seed) }
         let stats = StatsRepository(database: temp.database)
-        var random = Seeded(state: seed &* 31)
+        var random = SplitMix(state: seed &* 31)
         var ranges: [(Int64, Int64)] = [(0, Self.start + 30 * Self.day), (Self.start, Self.start + 12 * Self.day)]
         for _ in 0..<25 {
             let a = Self.start - Self.day + Int64.random(in: 0..<(14 * Self.day), using: &random)
