@@ -20,7 +20,10 @@ enum DashboardPage {
         if let projectNav {
             let base = "\(prefix)/projects/\(Escape.html(projectNav.id))"
             header += #"<nav><span class="project">\#(Escape.html(projectNav.name))</span>"#
-            for (path, label) in [("", "Overview"), ("/links", "Links"), ("/installs", "Installs"), ("/settings", "Settings")] {
+            let adminPages = viewer?.canChange(projectID: projectNav.id) ?? false
+            let pages = [("", "Overview"), ("/links", "Links"), ("/installs", "Installs")]
+                + (adminPages ? [("/outbound", "Outbound"), ("/settings", "Settings")] : [])
+            for (path, label) in pages {
                 let current = projectNav.current == label ? #" aria-current="page""# : ""
                 header += #"<a href="\#(base)\#(path)"\#(current)>\#(label)</a>"#
             }

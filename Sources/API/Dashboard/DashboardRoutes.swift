@@ -26,6 +26,8 @@ enum DashboardRoutes {
         router.on(.get, p + "/projects/:id/links/:linkId/qr.svg", LinkDetailPage.qrCode(services))
         router.on(.get, p + "/projects/:id/installs", InstallPages.list(services))
         router.on(.get, p + "/projects/:id/installs/:installId", InstallPages.show(services))
+        router.on(.get, p + "/projects/:id/outbound", OutboundPage.show(services))
+        router.on(.post, p + "/projects/:id/outbound/deliveries/:deliveryId/replay", OutboundPage.replay(services))
         router.on(.get, p + "/projects/:id/settings", SettingsPages.show(services))
         router.on(.post, p + "/projects/:id/settings/project", SettingsPages.updateProject(services))
         router.on(.post, p + "/projects/:id/settings/api-keys", SettingsPages.issueKey(services))

@@ -1,4 +1,5 @@
 import API
+import App
 import Foundation
 @_spi(StoreInternals) import Store
 import Testing
@@ -216,6 +217,41 @@ import TestSupport
         #expect(badSchema.status == 422)
         #expect(badSchema.bodyText.contains(#"id="skan-error""#))
         #expect(try app.request("GET", "/admin/v1/projects/\(projectID)").json?["currency"] as? String == "EUR")  // nothing saved
+    }
+
+    @Test func theOutboundPageListsEndpointsAndDeliveriesAndReplaysAFailedOne() throws {
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, _, _) = try app.projectWithLink()
+        let token = "lr-token-0123456789abcdef"
+        try app.services.app.projects.setToken(projectID: projectID, token: token)
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"http://127.0.0.1:9/hook"}"#).status == 201)
+        app.startOutbox(waits: [], timeout: 2)  // nothing listens on port 9: the first failure is final
+        #expect(try app.request("POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"out-1"}"#,
+                                adminKey: nil).status == 200)
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let outbound = "/projects/\(projectID)/outbound"
+        var page = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !page.contains(">failed<") && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            page = try browser.get(outbound + "?status=failed").bodyText
+        }
+        #expect(page.contains("http://127.0.0.1:9/hook"))
+        #expect(page.contains("install.created"))
+        #expect(!page.contains("whsec_"))  // secrets never shown
+        let start = try #require(page.range(of: "/outbound/deliveries/"))
+        let deliveryID = String(page[start.upperBound...].prefix { $0 != "/" })
+        let replayed = try browser.submit(from: outbound, to: "\(outbound)/deliveries/\(deliveryID)/replay", [])
+        #expect(replayed.status == 200)
+        #expect(replayed.bodyText.contains("Delivery queued again."))
+
+        let viewerEmail = "v@example.com"
+        _ = try app.services.app.dashboard.createUser(projectID: projectID, email: viewerEmail, password: "correct horse battery", role: .viewer)
+        let viewer = DashboardClient(app)
+        try viewer.signIn(email: viewerEmail, password: "correct horse battery")
+        #expect(try viewer.get(outbound).status == 403)
+        #expect(!(try viewer.get("/projects/\(projectID)").bodyText.contains("/outbound\"")))  // not in a viewer's menu
     }
 
     @Test func signOutEndsTheSession() throws {
