@@ -90,6 +90,11 @@ public struct StatsRepository: StatsStore {
     /// keyword (the claims' own index), with their installs' events and revenue.
     static func appleAds(projectID: String, from: Int64, to: Int64, currency: String,
                          _ connection: SQLiteConnection) throws -> [ProjectStats.AppleAdsCounts] {
+        // Most projects have no Apple Ads claims: then nothing below runs, and where there are
+        // some, each query starts from the claims (CROSS JOIN keeps that order) and reaches events
+        // and payments through their install index, never reading the period's events.
+        guard try connection.queryOne("SELECT EXISTS (SELECT 1 FROM apple_ads_claims WHERE project_id = ? AND won = 1)", projectID,
+                                      map: { $0.bool(0) }) == true else { return [] }
         struct Key: Hashable { let campaign, adGroup, keyword: String?; let test: Bool }
         var rows: [Key: ProjectStats.Counts] = [:]
         let key: (Row) -> Key = { Key(campaign: $0.optionalString(0), adGroup: $0.optionalString(1), keyword: $0.optionalString(2), test: $0.bool(3)) }
@@ -104,17 +109,17 @@ public struct StatsRepository: StatsStore {
             rows[group, default: .init()].deterministicInstalls += installs
         }
         for (group, events, revenueCurrency, revenue) in try connection.query("""
-            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*), coalesce(e.currency, ?4), sum(e.revenue) FROM events e
-            JOIN apple_ads_claims a ON a.install_id = e.install_id AND a.won = 1
-            WHERE e.project_id = ?1 AND e.received_at >= ?2 AND e.received_at < ?3 GROUP BY 1, 2, 3, 4, 6
+            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*), coalesce(e.currency, ?4), sum(e.revenue)
+            FROM apple_ads_claims a CROSS JOIN events e ON e.install_id = a.install_id
+            WHERE a.project_id = ?1 AND a.won = 1 AND e.received_at >= ?2 AND e.received_at < ?3 GROUP BY 1, 2, 3, 4, 6
             """, projectID, from, to, currency, map: { (key($0), Int($0.int(4)), $0.string(5), $0.optionalDouble(6)) }) {
             rows[group, default: .init()].events += events
             if let revenue { rows[group, default: .init()].eventRevenue[revenueCurrency, default: 0] += revenue }
         }
         for (group, paymentCurrency, revenue) in try connection.query("""
-            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, p.currency, sum(p.amount) FROM payments p
-            JOIN apple_ads_claims a ON a.install_id = p.install_id AND a.won = 1
-            WHERE p.project_id = ?1 AND p.removed_at IS NULL AND p.created_at >= ?2 AND p.created_at < ?3 GROUP BY 1, 2, 3, 4, 5
+            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, p.currency, sum(p.amount)
+            FROM apple_ads_claims a CROSS JOIN payments p ON p.install_id = a.install_id
+            WHERE a.project_id = ?1 AND a.won = 1 AND p.removed_at IS NULL AND p.created_at >= ?2 AND p.created_at < ?3 GROUP BY 1, 2, 3, 4, 5
             """, projectID, from, to, map: { (key($0), $0.string(4), $0.double(5)) }) {
             rows[group, default: .init()].paymentRevenue[paymentCurrency, default: 0] += revenue
         }
