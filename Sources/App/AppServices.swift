@@ -61,7 +61,7 @@ public final class AppServices: Sendable {
         installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         clicks = ClickService(store: store, clocks: clocks)
-        reports = ReportService(store: store)
+        reports = ReportService(store: store, clocks: clocks)
         webhooks = WebhookService(store: store, clock: clock, policy: outboundPolicy)
         postbacks = PostbackService(store: store, clock: clock, policy: outboundPolicy)
         appleAds = AppleAdsService(store: store, settings: appleAdsSettings)

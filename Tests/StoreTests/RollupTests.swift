@@ -102,6 +102,12 @@ import TestSupport
             Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
                             try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "[\(from), \(to))")
         }
+        // Two adjacent periods added up are the period they make (the dashboard's closed days + today).
+        let (a, b, c) = (Self.start - Self.day, Self.start + 5 * Self.day + 7, Self.start + 13 * Self.day)
+        Self.expectSame(try stats.stats(projectID: "p", since: Timestamp(milliseconds: a), until: Timestamp(milliseconds: b), currency: "JPY")
+                            .adding(try stats.stats(projectID: "p", since: Timestamp(milliseconds: b), until: Timestamp(milliseconds: c), currency: "JPY")),
+                        try stats.statsFromRows(projectID: "p", since: Timestamp(milliseconds: a), until: Timestamp(milliseconds: c), currency: "JPY"),
+                        "added periods")
         let everything = try stats.stats(projectID: "p", since: Timestamp(milliseconds: 0), until: Timestamp(milliseconds: Self.start + 30 * Self.day), currency: "JPY")
         #expect(everything.totals.clicks + everything.totals.botClicks == 600)
         #expect(everything.totals.appleAdsInstalls > 0)

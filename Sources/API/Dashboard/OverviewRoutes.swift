@@ -23,7 +23,7 @@ enum OverviewRoutes {
                 let now = services.now(for: project)
                 let end = Timestamp(milliseconds: (now.milliseconds / 86_400_000 + 1) * 86_400_000)
                 let since = end.adding(seconds: -7 * 86400)
-                let stats = try services.app.reports.stats(project: project, since: since, until: end)
+                let stats = try services.app.reports.dashboardStats(project: project, since: since, until: end)
                 let daily = try services.app.reports.series(project: project, since: since, until: end, bucketHours: 24).map { Double($0.counts.clicks) }
                 let totals = stats.totals
                 rows += """
@@ -58,7 +58,7 @@ enum OverviewRoutes {
             let bucket = range.bucketHours * 3600
             let end = Timestamp(milliseconds: (now.milliseconds / (bucket * 1000) + 1) * bucket * 1000)
             let since = end.adding(seconds: -range.hours * 3600)
-            let stats = try services.app.reports.stats(project: project, since: since, until: end)
+            let stats = try services.app.reports.dashboardStats(project: project, since: since, until: end)
             let sort = query.first { $0.name == "sort" }?.value ?? "clicks"
             let links = sorted(stats.links, by: sort)
             if query.first(where: { $0.name == "format" })?.value == "csv" {

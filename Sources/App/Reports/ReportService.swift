@@ -5,9 +5,18 @@ public import Store
 /// the database's health and write counters for operations.
 public struct ReportService: Sendable {
     let store: any StoreBackend
+    let clocks: ProjectClocks
+    let dashboardCache = DashboardStatsCache()
 
     /// The project's stats; Apple Ads rows carry the names fetched for their ids.
     public func stats(project: Project, since: Timestamp, until: Timestamp) throws -> ProjectStats {
+        // Nothing is stamped after now (a test-mode project's clock aside, which a test may set
+        // anywhere): a period that ends now or later may as well end with its UTC day, which the
+        // rollups answer alone, instead of counting today's rows.
+        var until = until
+        if !project.testMode && until >= clocks.now(projectID: project.id) {
+            until = Timestamp(milliseconds: StatsRepository.ceilDiv(until.milliseconds, Self.day) * Self.day)
+        }
         var stats = try store.stats.stats(projectID: project.id, since: since, until: until, currency: project.settings.currency)
         if !stats.appleAds.isEmpty {
             let names = try store.appleAdsNames.names(projectID: project.id)
@@ -18,6 +27,27 @@ public struct ReportService: Sendable {
             }
         }
         return stats
+    }
+
+    static let day: Int64 = 86_400_000
+
+    /// The stats the dashboard shows: days before the project's today from a cache of one minute,
+    /// today's live. Exact but for that minute: a past day changes only when an install is
+    /// re-attributed or erased, a link deleted, or an old install signs up or pays. `GET …/stats`
+    /// never uses it.
+    public func dashboardStats(project: Project, since: Timestamp, until: Timestamp) throws -> ProjectStats {
+        let todayStart = Timestamp(milliseconds: StatsRepository.floorDiv(clocks.now(projectID: project.id).milliseconds, Self.day) * Self.day)
+        func closed(_ end: Timestamp) throws -> ProjectStats {
+            let key = DashboardStatsCache.Key(projectID: project.id, since: since.milliseconds, until: end.milliseconds,
+                                              currency: project.settings.currency)
+            if let cached = dashboardCache.stats(for: key) { return cached }
+            let fresh = try stats(project: project, since: since, until: end)
+            dashboardCache.store(fresh, for: key)
+            return fresh
+        }
+        if until <= todayStart { return try closed(until) }
+        if since >= todayStart { return try stats(project: project, since: since, until: until) }
+        return try closed(todayStart).adding(try stats(project: project, since: todayStart, until: until))
     }
 
     /// The project's totals per bucket of `bucketHours` hours, for charts (from the hourly rollup).

@@ -56,6 +56,45 @@ public struct ProjectStats: Sendable, Equatable {
     public var totals: Counts
     public var links: [LinkCounts]
     public var appleAds: [AppleAdsCounts] = []
+
+    /// The stats of two adjacent periods as one (counts and amounts added, per link, per Apple Ads
+    /// row and per currency).
+    public func adding(_ other: ProjectStats) -> ProjectStats {
+        var merged = self
+        merged.totals.add(other.totals)
+        var links = Dictionary(uniqueKeysWithValues: merged.links.map { ($0.linkID, $0) })
+        for link in other.links {
+            if links[link.linkID] == nil { links[link.linkID] = link } else { links[link.linkID]!.counts.add(link.counts) }
+        }
+        merged.links = links.values.sorted { $0.shortCode < $1.shortCode }
+        for row in other.appleAds {
+            if let index = merged.appleAds.firstIndex(where: { $0.campaignID == row.campaignID && $0.adGroupID == row.adGroupID
+                && $0.keywordID == row.keywordID && $0.test == row.test }) {
+                merged.appleAds[index].counts.add(row.counts)
+            } else {
+                merged.appleAds.append(row)
+            }
+        }
+        return merged
+    }
+}
+
+extension ProjectStats.Counts {
+    mutating func add(_ other: ProjectStats.Counts) {
+        clicks += other.clicks
+        botClicks += other.botClicks
+        installs += other.installs
+        attributedInstalls += other.attributedInstalls
+        appleAdsInstalls += other.appleAdsInstalls
+        deterministicInstalls += other.deterministicInstalls
+        probabilisticInstalls += other.probabilisticInstalls
+        organicInstalls += other.organicInstalls
+        events += other.events
+        signups += other.signups
+        payingInstalls += other.payingInstalls
+        paymentRevenue.merge(other.paymentRevenue, uniquingKeysWith: +)
+        eventRevenue.merge(other.eventRevenue, uniquingKeysWith: +)
+    }
 }
 
 /// One bucket of a time series: its start and the project's counts in it.
@@ -197,11 +236,11 @@ public struct StatsRepository: StatsStore {
     static let hourMilliseconds: Int64 = 3_600_000
     static let dayMilliseconds: Int64 = 86_400_000
 
-    static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+    public static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
         value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
     }
 
-    static func ceilDiv(_ value: Int64, _ divisor: Int64) -> Int64 { -floorDiv(-value, divisor) }
+    public static func ceilDiv(_ value: Int64, _ divisor: Int64) -> Int64 { -floorDiv(-value, divisor) }
 
     /// Adds a rollup row's eleven counters, starting at `column`.
     static func add(_ row: Row, from column: Int32, to counts: inout ProjectStats.Counts) {
