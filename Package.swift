@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution"], path: "Benchmarks/OutboxBench",
                           swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "AttributionTests", dependencies: ["Attribution", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),

@@ -1,3 +1,4 @@
+import Attribution
 import Foundation
 
 /// A simulated person's phone, as both its browser and its app describe it.

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TestSupport
 @testable import Attribution
 
 /// The parser before it was written by hand: Foundation's formatters, tried in the same order.
@@ -19,7 +18,7 @@ private func referenceParse(_ text: String) -> Timestamp? {
 
 struct ISO8601ParserTests {
     @Test func agreesWithFoundationsFormatters() {
-        var generator = SplitMix(state: 2026)
+        var generator = SeededGenerator(seed: 2026)
         var texts: [String] = []
         for _ in 0..<3000 {
             let year = Int.random(in: 1900...2100, using: &generator), month = Int.random(in: 1...12, using: &generator)

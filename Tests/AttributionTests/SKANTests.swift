@@ -199,18 +199,6 @@ private func replay(_ vector: Vector, schema: SKANSchema?) -> [SKANValues?] {
     }
 }
 
-/// A small deterministic generator so the property test is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        var z = state
-        z = (z ^ (z >> 33)) &* 0xff51afd7ed558ccd
-        return z ^ (z >> 29)
-    }
-}
-
 @Suite struct SKANRevenueRangeTests {
     /// Revenue stored before amounts were bounded can be huge: rounding it to micro-units once
     /// overflowed to infinity, and infinity failed `revenue_gte` (it is not below infinity).

@@ -2,7 +2,6 @@ import Attribution
 import Foundation
 @_spi(StoreInternals) @testable import Store
 import Testing
-import TestSupport
 
 /// The rollups (migration 0015) against the rows they count: after every kind of write the
 /// store makes — clicks (bots, unlinked), installs of every match type, Apple Ads re-attribution,
@@ -14,7 +13,7 @@ import TestSupport
 
     /// Writes a project's worth of rows over 12 days, with every later change the store makes.
     static func populate(_ connection: SQLiteConnection, seed: UInt64, mutate: Bool = true) throws {
-        var random = SplitMix(state: seed)
+        var random = SeededGenerator(seed: seed)
         try connection.execute("""
             INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', x'01', 0, 0), ('q', 'Other', x'02', 0, 0);
             INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES
@@ -91,7 +90,7 @@ import TestSupport
         let temp = try TemporaryDatabase()
         try temp.database.writeAndWait { try Self.populate($0, seed: seed) }
         let stats = StatsRepository(database: temp.database)
-        var random = SplitMix(state: seed &* 31)
+        var random = SeededGenerator(seed: seed &* 31)
         var ranges: [(Int64, Int64)] = [(0, Self.start + 30 * Self.day), (Self.start, Self.start + 12 * Self.day)]
         for _ in 0..<25 {
             let a = Self.start - Self.day + Int64.random(in: 0..<(14 * Self.day), using: &random)

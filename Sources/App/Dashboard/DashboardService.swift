@@ -1,4 +1,4 @@
-public import Attribution
+import Attribution
 public import Store
 import Foundation
 

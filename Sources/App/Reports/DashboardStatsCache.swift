@@ -1,4 +1,4 @@
-public import Store
+import Store
 import Dispatch
 import Synchronization
 

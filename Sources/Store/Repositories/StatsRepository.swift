@@ -209,7 +209,7 @@ public struct StatsRepository: StatsStore {
         var buckets = (0..<count).map { StatsBucket(start: Timestamp(milliseconds: (firstHour + Int64($0) * width) * Self.hourMilliseconds)) }
         guard count > 0 else { return [] }
         return try database.read { connection in
-            try connection.query("""
+            _ = try connection.query("""
                 SELECT hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs,
                     probabilistic_installs, organic_installs, events, signups, paying_installs
                 FROM rollup_project_hours WHERE project_id = ? AND hour >= ? AND hour < ?
@@ -217,7 +217,7 @@ public struct StatsRepository: StatsStore {
                 let index = Int((row.int(0) - firstHour) / width)
                 Self.add(row, from: 1, to: &buckets[index].counts)
             }
-            try connection.query("""
+            _ = try connection.query("""
                 SELECT period, kind, currency, amount, entries FROM rollup_money
                 WHERE project_id = ? AND scope = 'hour' AND period >= ? AND period < ? AND entries <> 0
                 """, projectID, firstHour, endHour) { row -> Void in
@@ -277,7 +277,7 @@ public struct StatsRepository: StatsStore {
 
         /// Whole days from the rollups; link '' (no link) counts in the totals only.
         mutating func addRollupDays(_ days: Range<Int64>, currency: String, _ connection: SQLiteConnection) throws {
-            try connection.query("""
+            _ = try connection.query("""
                 SELECT link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs),
                     sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events),
                     sum(signups), sum(paying_installs)
@@ -287,7 +287,7 @@ public struct StatsRepository: StatsStore {
                 let linkID = row.string(0)
                 if !linkID.isEmpty, perLink[linkID] != nil { StatsRepository.add(row, from: 1, to: &perLink[linkID]!.counts) }
             }
-            try connection.query("""
+            _ = try connection.query("""
                 SELECT link_id, kind, currency, sum(amount), sum(entries) FROM rollup_money
                 WHERE project_id = ? AND scope = 'day' AND period >= ? AND period < ? GROUP BY 1, 2, 3
                 """, projectID, days.lowerBound, days.upperBound) { row -> Void in
