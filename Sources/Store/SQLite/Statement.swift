@@ -62,6 +62,13 @@ import Foundation
         while try step() {}
         sqlite3_reset(pointer)
     }
+
+    /// Binds `values` and runs the statement to its end (one held by its caller, not looked up).
+    func run<each Value: SQLiteValue>(_ values: repeat each Value) throws(SQLiteError) {
+        reset()
+        try bind(repeat each values)
+        try runToCompletion()
+    }
 }
 
 /// The current row of a stepping statement, read by column index.
