@@ -48,6 +48,29 @@ struct DashboardAuth: Sendable {
         }
     }
 
+    /// A page of the project the path names, for its admins (a viewer gets 403).
+    func adminPage(_ handler: @escaping @Sendable (HTTPRequest, DashboardViewer, Project) throws -> HTTPResponse) -> RouteHandler {
+        page { request, viewer in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            guard viewer.canChange(projectID: project.id) else { return refused(viewer) }
+            return try handler(request, viewer, project)
+        }
+    }
+
+    /// A form that changes the project the path names: its admins only (a viewer gets 403).
+    func adminForm(_ handler: @escaping @Sendable (HTTPRequest, DashboardViewer, DashboardForm, Project) throws -> HTTPResponse) -> RouteHandler {
+        form { request, viewer, form in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            guard viewer.canChange(projectID: project.id) else { return refused(viewer) }
+            return try handler(request, viewer, form, project)
+        }
+    }
+
+    private func refused(_ viewer: DashboardViewer) -> HTTPResponse {
+        DashboardPage.message(status: .forbidden, title: "Not allowed", text: "Your role can look at this project but not change it.",
+                              prefix: prefix, viewer: viewer)
+    }
+
     func viewer(of request: HTTPRequest) throws -> DashboardViewer? {
         guard let token = Self.cookie(Self.cookieName, in: request), token.utf8.count <= 64,
               let session = try services.app.dashboard.session(token: token) else { return nil }

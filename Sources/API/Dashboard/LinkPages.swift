@@ -19,9 +19,7 @@ enum LinkPages {
 
     static func create(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, form in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return refused(auth, viewer) }
+        return auth.adminForm { request, viewer, form, project in
             do {
                 var fields: [String: JSONValue] = [:]
                 for key in ["short_code", "title", "original_url", "ios_url", "android_url", "web_url", "app_scheme", "deep_link_path"] {
@@ -48,19 +46,12 @@ enum LinkPages {
     /// `POST …/links/:linkId/active` with `active=0|1`.
     static func setActive(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, form in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return refused(auth, viewer) }
+        return auth.adminForm { request, viewer, form, project in
             var link = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
             link.active = form["active"] == "1"
             _ = try services.app.links.update(link, previousCode: link.shortCode)
             return DashboardPage.redirect(to: "\(auth.prefix)/projects/\(project.id)/links")
         }
-    }
-
-    static func refused(_ auth: DashboardAuth, _ viewer: DashboardViewer) -> HTTPResponse {
-        DashboardPage.message(status: .forbidden, title: "Not allowed", text: "Your role can look at this project but not change it.",
-                              prefix: auth.prefix, viewer: viewer)
     }
 
     private static func page(_ request: HTTPRequest, _ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,

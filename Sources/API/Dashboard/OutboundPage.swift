@@ -9,9 +9,7 @@ import Store
 enum OutboundPage {
     static func show(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
+        return auth.adminPage { request, viewer, project in
             return try page(viewer, project, services, auth: auth, status: request.queryValue("status"), notice: nil)
         }
     }
@@ -19,9 +17,7 @@ enum OutboundPage {
     /// `POST …/outbound/deliveries/:deliveryId/replay`
     static func replay(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, _ in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
+        return auth.adminForm { request, viewer, _, project in
             try services.app.webhooks.replay(deliveryID: request.pathParameters["deliveryId"] ?? "", projectID: project.id)
             return try page(viewer, project, services, auth: auth, status: nil, notice: "Delivery queued again.")
         }

@@ -9,9 +9,7 @@ import Store
 enum SettingsPages {
     static func show(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
+        return auth.adminPage { request, viewer, project in
             return try page(viewer, project, services, auth: auth, notice: nil, problem: nil)
         }
     }
@@ -29,9 +27,8 @@ enum SettingsPages {
     /// payload; an empty field clears the setting. Problems show beside their fields.
     static func updateProject(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, form in
-            var project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
+        return auth.adminForm { request, viewer, form, project in
+            var project = project
             var body: [String: JSONValue] = [:]
             var problems: [String: String] = [:]
             for field in fields {
@@ -102,9 +99,7 @@ enum SettingsPages {
 
     static func issueKey(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, form in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
+        return auth.adminForm { request, viewer, form, project in
             let format: APIKeyFormat = form["format"] == "warplink" ? .warplink(test: form["mode"] == "test") : .standard
             let issued = try services.app.projects.issueAPIKey(projectID: project.id, format: format)
             return try page(viewer, project, services, auth: auth,
@@ -114,9 +109,7 @@ enum SettingsPages {
 
     static func revokeKey(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, _ in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
+        return auth.adminForm { request, viewer, _, project in
             try services.app.projects.revokeAPIKey(projectID: project.id, keyID: request.pathParameters["keyId"] ?? "")
             return DashboardPage.redirect(to: "\(auth.prefix)/projects/\(project.id)/settings")
         }
@@ -124,9 +117,7 @@ enum SettingsPages {
 
     static func addUser(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, form in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
+        return auth.adminForm { request, viewer, form, project in
             do {
                 let role = DashboardRole(rawValue: form["role"] ?? "") ?? .viewer
                 let user = try services.app.dashboard.createUser(projectID: project.id, email: form.text("email") ?? "",
@@ -141,9 +132,7 @@ enum SettingsPages {
 
     static func removeUser(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, _ in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            guard viewer.canChange(projectID: project.id) else { return LinkPages.refused(auth, viewer) }
+        return auth.adminForm { request, viewer, _, project in
             try services.app.dashboard.deleteUser(id: request.pathParameters["userId"] ?? "", projectID: project.id)
             return DashboardPage.redirect(to: "\(auth.prefix)/projects/\(project.id)/settings")
         }

@@ -80,7 +80,6 @@ public final class DatabaseWriter: @unchecked Sendable {
         self.walRestartFrames = walRestartFrames
         self.checkpointLock = checkpointLock
         connection.trackWALFrames()
-        connection.trackChanges()
         connection.rollupCollector = rollups
         addUpPendingRollups()
     }

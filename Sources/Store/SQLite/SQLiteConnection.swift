@@ -100,8 +100,7 @@ import Foundation
 
     private var tracksChanges = false
 
-    /// Installs the update hook that keeps `watchChanges`.
-    public func trackChanges() {
+    private func trackChanges() {
         guard !tracksChanges else { return }
         tracksChanges = true
         sqlite3_update_hook(handle, { context, _, _, table, _ in
