@@ -33,9 +33,15 @@ import Testing
             let attributed = matchType != "none"
             let link = attributed ? links.randomElement(using: &random)! : nil
             try connection.run("""
-                INSERT INTO installs (id, project_id, api, created_at, last_seen_at, match_type, attributed, matched_factors, link_id, user_id)
-                VALUES (?, 'p', 'linkrunner', ?, 0, ?, ?, ?, ?, ?)
-                """, "i\(index)", time(), matchType, attributed, attributed ? #"["ip"]"# : "[]", link, index % 4 == 0 ? "u\(index)" : nil)
+                INSERT INTO installs (id, project_id, api, created_at, last_seen_at, match_type, attributed, matched_factors, link_id, user_id, confidence)
+                VALUES (?, 'p', 'linkrunner', ?, 0, ?, ?, ?, ?, ?, ?)
+                """, "i\(index)", time(), matchType, attributed, attributed ? #"["ip"]"# : "[]", link, index % 4 == 0 ? "u\(index)" : nil,
+                attributed ? [1.0, 0.85, 0.65, 0.40, 0.25].randomElement(using: &random)! : 0)
+            for window in 1...3 where Int.random(in: 0..<3, using: &random) == 0 {
+                let fine: Int? = window == 1 || Bool.random(using: &random) ? Int.random(in: 0...63, using: &random) : nil
+                try connection.run("INSERT INTO skan_state (install_id, window, fine, coarse, updated_at) VALUES (?, ?, ?, ?, 0)",
+                                   "i\(index)", window, fine, fine == nil ? ["low", "medium", "high"].randomElement(using: &random)! : nil)
+            }
         }
         for index in 0..<500 {
             let install = "i\(Int.random(in: 0..<200, using: &random))"
@@ -61,7 +67,10 @@ import Testing
             UPDATE installs SET user_id = NULL WHERE rowid % 9 = 0;
             UPDATE installs SET match_type = 'deterministic', attributed = 1, matched_factors = '["apple_ads"]', link_id = NULL
                 WHERE rowid % 11 = 0;
-            UPDATE installs SET attributed = 1, match_type = 'probabilistic', link_id = 'l2' WHERE rowid % 13 = 1 AND attributed = 0;
+            UPDATE installs SET attributed = 1, match_type = 'probabilistic', link_id = 'l2', confidence = 0.65 WHERE rowid % 13 = 1 AND attributed = 0;
+            UPDATE installs SET confidence = 0.9 WHERE rowid % 6 = 2 AND attributed = 1;
+            UPDATE skan_state SET fine = (coalesce(fine, 0) + 5) % 64, coarse = NULL WHERE rowid % 4 = 0;
+            DELETE FROM skan_state WHERE rowid % 7 = 3;
             DELETE FROM links WHERE id = 'l3';
             DELETE FROM installs WHERE rowid % 17 = 0;
             DELETE FROM events WHERE user_id = 'u1' AND rowid % 2 = 0;
@@ -80,6 +89,8 @@ import Testing
         }
         #expect(same(rollups.totals, rows.totals), "totals \(note): \(rollups.totals) vs \(rows.totals)")
         #expect(rollups.links.map(\.linkID) == rows.links.map(\.linkID), "links \(note)")
+        #expect(rollups.installsByConfidence == rows.installsByConfidence, "confidence bands \(note)")
+        #expect(rollups.skanValues == rows.skanValues, "SKAN values \(note)")
         for (a, b) in zip(rollups.links, rows.links) {
             #expect(same(a.counts, b.counts), "link \(a.shortCode) \(note): \(a.counts) vs \(b.counts)")
         }
@@ -95,6 +106,13 @@ import Testing
         for _ in 0..<25 {
             let a = Self.start - Self.day + Int64.random(in: 0..<(14 * Self.day), using: &random)
             ranges.append((a, a + Int64.random(in: 1..<(10 * Self.day), using: &random)))
+        }
+        // Whole hours that are not whole days (the last 24 hours; days in a time zone): days from
+        // the day rollups, the hours at either end from the hour rollups.
+        let hour: Int64 = 3_600_000
+        for _ in 0..<15 {
+            let a = (Self.start - Self.day) / hour * hour + Int64.random(in: 0..<(14 * 24), using: &random) * hour
+            ranges.append((a, a + Int64.random(in: 1..<(5 * 24), using: &random) * hour))
         }
         for (from, to) in ranges {
             let since = Timestamp(milliseconds: from), until = Timestamp(milliseconds: to)
@@ -120,11 +138,15 @@ import Testing
         let stats = StatsRepository(database: temp.database)
         let midnight = Self.start - Self.start % Self.day
         let since = Timestamp(milliseconds: midnight), until = Timestamp(milliseconds: midnight + 13 * Self.day)
-        let buckets = try stats.series(projectID: "p", since: since, until: until, bucketHours: 24, currency: "USD")
+        let boundaries = (0...13).map { since.adding(seconds: Int64($0) * 86_400) }
+        #expect(boundaries.last == until)
+        let buckets = try stats.series(projectID: "p", boundaries: boundaries, currency: "USD")
         #expect(buckets.count == 13)
         for bucket in buckets {
             var rows = try stats.statsFromRows(projectID: "p", since: bucket.start, until: bucket.start.adding(seconds: 86_400), currency: "USD")
             rows.links = []
+            rows.installsByConfidence = [:]
+            rows.skanValues = [:]
             Self.expectSame(ProjectStats(totals: bucket.counts, links: []), rows, "bucket \(bucket.start.iso8601)")
         }
     }
@@ -140,7 +162,9 @@ import Testing
         try Self.populate(early, seed: 11)
         let database = try Database(path: path)
         let stats = StatsRepository(database: database)
-        for (from, to) in [(Int64(0), Self.start + 20 * Self.day), (Self.start + Self.day / 2, Self.start + 9 * Self.day + 5)] {
+        let hour: Int64 = 3_600_000, startHour = Self.start / hour * hour
+        for (from, to) in [(Int64(0), Self.start + 20 * Self.day), (Self.start + Self.day / 2, Self.start + 9 * Self.day + 5),
+                           (startHour + 3 * hour, startHour + 2 * Self.day + 5 * hour)] {
             let since = Timestamp(milliseconds: from), until = Timestamp(milliseconds: to)
             Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "USD"),
                             try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "USD"), "[\(from), \(to))")

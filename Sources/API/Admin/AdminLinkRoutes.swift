@@ -104,6 +104,21 @@ struct AdminLinkPayload: Decodable {
     }
 
     func link(projectID: String, templateID: String?, now: Timestamp) throws -> Link {
+        try link(id: Identifiers.newID(), projectID: projectID, templateID: templateID, shortCode: short_code ?? "", createdAt: now, updatedAt: now)
+    }
+
+    /// `existing` as this payload describes it in full (absent fields cleared), keeping its id,
+    /// its short code unless one is given, and its creation time: the dashboard's edit form.
+    func replacing(_ existing: Link, templateID: String?, now: Timestamp) throws -> Link {
+        var link = try link(id: existing.id, projectID: existing.projectID, templateID: templateID, shortCode: short_code ?? existing.shortCode,
+                            createdAt: existing.createdAt, updatedAt: now)
+        link.externalUserID = existing.externalUserID
+        link.optionsHash = existing.optionsHash
+        return link
+    }
+
+    private func link(id: String, projectID: String, templateID: String?, shortCode: String, createdAt: Timestamp,
+                      updatedAt: Timestamp) throws -> Link {
         for key in (utm ?? [:]).keys where !LinkTemplate.utmKeys.contains(key) {
             throw HTTPError.invalidField("utm.\(key)", "unknown UTM key; use source, medium, campaign, term or content")
         }
@@ -111,13 +126,13 @@ struct AdminLinkPayload: Decodable {
             guard let timestamp = Timestamp(iso8601: text) else { throw HTTPError.invalidField("expires_at", "must be an ISO 8601 time") }
             return timestamp
         }
-        return Link(id: Identifiers.newID(), projectID: projectID, templateID: templateID, shortCode: short_code ?? "",
+        return Link(id: id, projectID: projectID, templateID: templateID, shortCode: shortCode,
                     title: title, description: description, originalURL: original_url, iosURL: ios_url, androidURL: android_url,
                     webURL: web_url, appScheme: app_scheme, deepLinkPath: deep_link_path, deepLinkParameters: deep_link_parameters ?? [:],
                     utm: UTM(utm ?? [:]), targeting: try targeting.map { String(decoding: try JSONCoders.sortedEncoder.encode($0), as: UTF8.self) },
                     og: Link.OpenGraph(title: og?.title, description: og?.description, image: og?.image),
                     attributionWindowHours: attribution_window_hours, appendClickID: append_click_id ?? false,
-                    expiresAt: expiresAt, maxClicks: max_clicks, active: active ?? true, createdAt: now)
+                    expiresAt: expiresAt, maxClicks: max_clicks, active: active ?? true, createdAt: createdAt, updatedAt: updatedAt)
     }
 }
 

@@ -11,7 +11,7 @@ struct ProjectCreation: Decodable {
     static let settingKeys: Set<String> = [
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
-        "click_id_parameters", "apple_ads",
+        "click_id_parameters", "apple_ads", "time_zone",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -58,6 +58,7 @@ struct SettingsPatch: Decodable {
     var sdkAuth: Patch<SDKAuthentication> = .absent
     var clickIDParameters: Patch<[String]> = .absent
     var appleAds: Patch<Bool> = .absent
+    var timeZone: Patch<String> = .absent
     var skan: Patch<JSONValue> = .absent
     var matching: Patch<MatchingPayload> = .absent
 
@@ -78,6 +79,7 @@ struct SettingsPatch: Decodable {
         sdkAuth = try c.decodePatch(SDKAuthentication.self, forKey: key("sdk_auth"))
         clickIDParameters = try c.decodePatch([String].self, forKey: key("click_id_parameters"))
         appleAds = try c.decodePatch(Bool.self, forKey: key("apple_ads"))
+        timeZone = try c.decodePatch(String.self, forKey: key("time_zone"))
         skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
         matching = try c.decodePatch(MatchingPayload.self, forKey: key("matching"))
     }
@@ -100,6 +102,7 @@ struct SettingsPatch: Decodable {
         settings.sdkAuth = sdkAuth.apply(to: current.sdkAuth) ?? defaults.sdkAuth
         settings.clickIDParameters = clickIDParameters.apply(to: current.clickIDParameters) ?? []
         settings.appleAds = appleAds.apply(to: current.appleAds) ?? defaults.appleAds
+        settings.timeZone = timeZone.apply(to: current.timeZone) ?? defaults.timeZone
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch skan {
         case .absent: break
@@ -138,6 +141,7 @@ struct ProjectBody: Encodable {
     let sdk_auth: String
     let click_id_parameters: [String]
     let apple_ads: Bool
+    let time_zone: String
     let test_mode: Bool
     let skan: JSONValue?
     let matching: MatchingPayload?
@@ -164,6 +168,7 @@ struct ProjectBody: Encodable {
         sdk_auth = settings.sdkAuth.rawValue
         click_id_parameters = settings.clickIDParameters
         apple_ads = settings.appleAds
+        time_zone = settings.timeZone
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
         matching = settings.matching.map(MatchingPayload.init)
@@ -193,6 +198,7 @@ struct ProjectBody: Encodable {
         try c.encode(sdk_auth, forKey: key("sdk_auth"))
         try c.encode(click_id_parameters, forKey: key("click_id_parameters"))
         try c.encode(apple_ads, forKey: key("apple_ads"))
+        try c.encode(time_zone, forKey: key("time_zone"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
         try c.encode(matching, forKey: key("matching"))

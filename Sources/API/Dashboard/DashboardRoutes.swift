@@ -23,6 +23,7 @@ enum DashboardRoutes {
         router.on(.post, p + "/projects/:id/links", LinkPages.create(services))
         router.on(.post, p + "/projects/:id/links/:linkId/active", LinkPages.setActive(services))
         router.on(.get, p + "/projects/:id/links/:linkId", LinkDetailPage.show(services))
+        router.on(.post, p + "/projects/:id/links/:linkId", LinkDetailPage.update(services))
         router.on(.get, p + "/projects/:id/links/:linkId/qr.svg", LinkDetailPage.qrCode(services))
         router.on(.get, p + "/projects/:id/installs", InstallPages.list(services))
         router.on(.get, p + "/projects/:id/installs/:installId", InstallPages.show(services))

@@ -55,6 +55,20 @@ enum InstallPages {
                 <td class="n">\(Escape.html(payment.currency)) \(payment.amount)</td><td>\(payment.removedAt.map { "removed \($0.iso8601)" } ?? "")</td></tr>
                 """
             }.joined()
+            let skan = try browse.skanWindows(installID: install.id).map { window in
+                """
+                <tr><td>\(window.window)</td><td class="n">\(window.fine.map(String.init) ?? "–")</td><td>\(Escape.html(window.coarse ?? "–"))</td>\
+                <td>\(window.locked ? "locked" : "open")</td><td>\(window.updatedAt.iso8601)</td></tr>
+                """
+            }.joined()
+            // Deliveries carry receivers' answers: admins only, like the webhooks page.
+            let deliveries = viewer.canChange(projectID: project.id)
+                ? try services.app.webhooks.deliveries(projectID: project.id, installID: install.id, limit: 50).map { job in
+                    """
+                    <tr><td>\(job.message.createdAt.iso8601)</td><td>\(Escape.html(job.message.kind))</td><td>\(Escape.html(job.message.eventType))</td>\
+                    <td>\(job.status.rawValue)</td><td class="n">\(job.attempts)</td><td class="n">\(job.lastStatusCode.map(String.init) ?? "–")</td></tr>
+                    """
+                }.joined() : nil
             let clickRow = click.map { click in
                 "\(click.createdAt.iso8601) · \(Escape.html(click.platform ?? "–")) · \(Escape.html(click.source))\(click.isBot ? #" · <span class="bot">bot</span>"# : "")"
             } ?? "–"
@@ -73,7 +87,16 @@ enum InstallPages {
                 <h2>Events (latest 100)</h2><table><thead><tr><th>Received</th><th>Name</th><th class="n">Value</th></tr></thead>\
                 <tbody>\(events.isEmpty ? #"<tr><td colspan="3" class="muted">None.</td></tr>"# : events)</tbody></table>\
                 <h2>Payments</h2><table><thead><tr><th>Captured</th><th>Payment id</th><th class="n">Amount</th><th></th></tr></thead>\
-                <tbody>\(payments.isEmpty ? #"<tr><td colspan="4" class="muted">None.</td></tr>"# : payments)</tbody></table>
+                <tbody>\(payments.isEmpty ? #"<tr><td colspan="4" class="muted">None.</td></tr>"# : payments)</tbody></table>\
+                <h2>SKAN conversion values</h2><table><thead><tr><th>Window</th><th class="n">Fine</th><th>Coarse</th><th>State</th><th>Updated</th></tr></thead>\
+                <tbody>\(skan.isEmpty ? #"<tr><td colspan="5" class="muted">None.</td></tr>"# : skan)</tbody></table>\
+                \(deliveries.map { rows in
+                    """
+                    <h2>Webhook and postback deliveries</h2><table><thead><tr><th>Created</th><th>Kind</th><th>Event</th><th>Status</th>\
+                    <th class="n">Attempts</th><th class="n">Last answer</th></tr></thead>\
+                    <tbody>\(rows.isEmpty ? #"<tr><td colspan="6" class="muted">None.</td></tr>"# : rows)</tbody></table>
+                    """
+                } ?? "")
                 """
             return DashboardPage.render(title: "Install · \(project.name)", prefix: auth.prefix, viewer: viewer,
                                         projectNav: (project.id, project.name, "Installs"), body: body)

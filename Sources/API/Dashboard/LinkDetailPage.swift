@@ -3,7 +3,7 @@ import Attribution
 import HTTP
 import Store
 
-/// One link: its URL and QR code, clicks and installs per day over 30 days (daily rollup), and
+/// One link: its URL and QR code, clicks and installs per local day over 30 days (hourly rollup), and
 /// its latest clicks with bots marked.
 enum LinkDetailPage {
     /// The link's QR code as SVG, from the dashboard's own origin (its CSP allows no other).
@@ -27,40 +27,66 @@ enum LinkDetailPage {
         return auth.page { request, viewer in
             let project = try DashboardProjects.readable(request, viewer, services)
             let link = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
-            let now = services.now(for: project)
-            let end = Timestamp(milliseconds: (now.milliseconds / 86_400_000 + 1) * 86_400_000)
-            let since = end.adding(seconds: -30 * 86400)
-            let days = try services.app.reports.browse.linkDays(projectID: project.id, linkID: link.id, since: since, until: end)
-            var byDay: [Int64: LinkDay] = [:]
-            for day in days { byDay[day.day.milliseconds] = day }
-            var labels: [String] = [], clicks: [Double] = [], installs: [Double] = []
-            for index in 0..<30 {
-                let day = since.adding(seconds: Int64(index) * 86400)
-                labels.append(String(day.iso8601.dropFirst(5).prefix(5)))
-                clicks.append(Double(byDay[day.milliseconds]?.clicks ?? 0))
-                installs.append(Double(byDay[day.milliseconds]?.installs ?? 0))
-            }
-            let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: link.shortCode, templateSlug: nil)
-            let qrPath = "\(auth.prefix)/projects/\(Escape.html(project.id))/links/\(Escape.html(link.id))/qr.svg"
-            let recent = try services.app.reports.browse.recentClicks(linkID: link.id, limit: 50).map { click in
-                """
-                <tr\(click.isBot ? #" class="bot""# : "")><td>\(click.createdAt.iso8601)</td><td>\(Escape.html(click.platform ?? "–"))\
-                \(click.isBot ? " (bot)" : "")</td><td class="hide-narrow">\(Escape.html(click.source))</td>\
-                <td>\(click.installID.map { #"<a href="\#(auth.prefix)/projects/\#(Escape.html(project.id))/installs/\#(Escape.html($0))">install</a>"# } ?? "")</td></tr>
-                """
-            }.joined()
-            let body = """
-                <h1>\(Escape.html(link.title ?? link.shortCode))</h1><p><a href="\(Escape.html(url))">\(Escape.html(url))</a>\
-                \(link.active ? "" : #" <span class="muted">(disabled)</span>"#)</p>\
-                <div class="grid2"><div class="chart"><div class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Attributed installs</span></div>\
-                \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", installs)]))</div>\
-                <div><img src="\(qrPath)" alt="QR code for \(Escape.html(url))" width="180" height="180">\
-                <p><a href="\(qrPath)?download=1">Download the QR code (SVG)</a></p></div></div>\
-                <h2>Latest clicks</h2><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th class="hide-narrow">Source</th><th></th></tr></thead>\
-                <tbody>\(recent.isEmpty ? #"<tr><td colspan="4" class="muted">No clicks yet.</td></tr>"# : recent)</tbody></table>
-                """
-            return DashboardPage.render(title: "\(link.shortCode) · \(project.name)", prefix: auth.prefix, viewer: viewer,
-                                        projectNav: (project.id, project.name, "Links"), body: body)
+            return try page(request, viewer, project, link, services, auth: auth)
         }
+    }
+
+    /// `POST …/links/:linkId`: the edit form, every field as the admin API takes it.
+    static func update(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, form, project in
+            let existing = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
+            do {
+                let payload = try LinkForm.payload(form)
+                let template = try services.app.links.template(id: nil, slug: payload.template_slug, projectID: project.id, key: "template_slug")
+                let updated = try services.app.links.update(try payload.replacing(existing, templateID: template?.id, now: services.now(for: project)),
+                                                            previousCode: existing.shortCode)
+                return try page(request, viewer, project, updated, services, auth: auth, notice: "Saved.")
+            } catch {
+                guard let problem = ClientErrors.httpError(for: error) else { throw error }
+                return try page(request, viewer, project, existing, services, auth: auth, form: form, problem: problem.message,
+                                status: .unprocessableContent)
+            }
+        }
+    }
+
+    private static func page(_ request: HTTPRequest, _ viewer: DashboardViewer, _ project: Project, _ link: Link, _ services: Services,
+                             auth: DashboardAuth, form: DashboardForm? = nil, problem: String? = nil, notice: String? = nil,
+                             status: HTTPStatus = .ok) throws -> HTTPResponse {
+        let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
+        let month = try DashboardRange.resolve([("range", "30d")], calendar: calendar, now: services.now(for: project))
+        var labels: [String] = [], clicks: [Double] = [], installs: [Double] = []
+        for day in try services.app.reports.browse.linkSeries(projectID: project.id, linkID: link.id, boundaries: month.boundaries) {
+            labels.append(month.label(day.day, calendar: calendar))
+            clicks.append(Double(day.clicks))
+            installs.append(Double(day.installs))
+        }
+        let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: link.shortCode, templateSlug: nil)
+        let qrPath = "\(auth.prefix)/projects/\(Escape.html(project.id))/links/\(Escape.html(link.id))/qr.svg"
+        let recent = try services.app.reports.browse.recentClicks(linkID: link.id, limit: 50).map { click in
+            """
+            <tr\(click.isBot ? #" class="bot""# : "")><td>\(click.createdAt.iso8601)</td><td>\(Escape.html(click.platform ?? "–"))\
+            \(click.isBot ? " (bot)" : "")</td><td class="hide-narrow">\(Escape.html(click.source))</td>\
+            <td>\(click.installID.map { #"<a href="\#(auth.prefix)/projects/\#(Escape.html(project.id))/installs/\#(Escape.html($0))">install</a>"# } ?? "")</td></tr>
+            """
+        }.joined()
+        let templateSlug = try services.app.links.template(of: link)?.slug
+        let editForm = viewer.canChange(projectID: project.id) ? "<h2 id=\"edit\">Edit</h2>" + LinkForm.render(
+            action: "\(auth.prefix)/projects/\(Escape.html(project.id))/links/\(Escape.html(link.id))", csrf: DashboardPage.hiddenCSRF(viewer),
+            values: form.map(LinkForm.values(of:)) ?? LinkForm.values(of: link, templateSlug: templateSlug), problem: problem, submit: "Save") : ""
+        let body = """
+            \(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
+            <h1>\(Escape.html(link.title ?? link.shortCode))</h1><p><a href="\(Escape.html(url))">\(Escape.html(url))</a>\
+            \(link.active ? "" : #" <span class="muted">(disabled)</span>"#)</p>\
+            <div class="grid2"><div class="chart"><div class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Attributed installs</span></div>\
+            \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", installs)]))</div>\
+            <div><img src="\(qrPath)" alt="QR code for \(Escape.html(url))" width="180" height="180">\
+            <p><a href="\(qrPath)?download=1">Download the QR code (SVG)</a></p></div></div>\
+            <h2>Latest clicks</h2><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th class="hide-narrow">Source</th><th></th></tr></thead>\
+            <tbody>\(recent.isEmpty ? #"<tr><td colspan="4" class="muted">No clicks yet.</td></tr>"# : recent)</tbody></table>\
+            \(editForm)
+            """
+        return DashboardPage.render(title: "\(link.shortCode) · \(project.name)", prefix: auth.prefix, viewer: viewer,
+                                    projectNav: (project.id, project.name, "Links"), body: body, status: status)
     }
 }

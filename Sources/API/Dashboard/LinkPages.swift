@@ -21,19 +21,11 @@ enum LinkPages {
         let auth = DashboardAuth(services: services)
         return auth.adminForm { request, viewer, form, project in
             do {
-                var fields: [String: JSONValue] = [:]
-                for key in ["short_code", "title", "original_url", "ios_url", "android_url", "web_url", "app_scheme", "deep_link_path"] {
-                    if let value = form.text(key) { fields[key] = .string(value) }
-                }
-                var utm: [String: JSONValue] = [:]
-                for key in ["source", "medium", "campaign"] {
-                    if let value = form.text("utm_" + key) { utm[key] = .string(value) }
-                }
-                if !utm.isEmpty { fields["utm"] = .object(utm) }
-                let payload = try JSONBody.decode(AdminLinkPayload.self, from: JSONValue.object(fields).serialized())
-                let link = try payload.link(projectID: project.id, templateID: nil, now: services.now(for: project))
+                let payload = try LinkForm.payload(form)
+                let template = try services.app.links.template(id: nil, slug: payload.template_slug, projectID: project.id, key: "template_slug")
+                let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.now(for: project))
                 let created = try services.app.links.create(link, codeIsCustom: payload.short_code != nil)
-                let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: created.shortCode, templateSlug: nil)
+                let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: created.shortCode, templateSlug: template?.slug)
                 return try page(request, viewer, project, services, auth: auth, notice: "Created \(url)", problem: nil, form: nil, status: .created)
             } catch {
                 guard let problem = ClientErrors.httpError(for: error) else { throw error }
@@ -84,23 +76,9 @@ enum LinkPages {
         var pager = ""
         if pageNumber > 1 { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber - 1)">Newer</a> "# }
         if links.count > pageSize { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber + 1)">Older</a>"# }
-        func value(_ key: String) -> String { Escape.html(form?[key] ?? "") }
-        let createForm = canChange ? """
-            <h2>New link</h2><form class="stack" method="post" action="\(base)/links">\(DashboardPage.hiddenCSRF(viewer))\
-            \(problem.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? "")\
-            <label>Short code (empty: generated)<input name="short_code" value="\(value("short_code"))"></label>\
-            <label>Title<input name="title" value="\(value("title"))"></label>\
-            <label>Destination URL<input name="original_url" type="url" value="\(value("original_url"))"></label>\
-            <label>iOS URL<input name="ios_url" type="url" value="\(value("ios_url"))"></label>\
-            <label>Android URL<input name="android_url" type="url" value="\(value("android_url"))"></label>\
-            <label>Web URL<input name="web_url" type="url" value="\(value("web_url"))"></label>\
-            <label>App scheme<input name="app_scheme" value="\(value("app_scheme"))"></label>\
-            <label>Deep link path<input name="deep_link_path" value="\(value("deep_link_path"))"></label>\
-            <label>UTM source<input name="utm_source" value="\(value("utm_source"))"></label>\
-            <label>UTM medium<input name="utm_medium" value="\(value("utm_medium"))"></label>\
-            <label>UTM campaign<input name="utm_campaign" value="\(value("utm_campaign"))"></label>\
-            <button>Create link</button></form>
-            """ : ""
+        let createForm = canChange ? "<h2>New link</h2>" + LinkForm.render(
+            action: "\(base)/links", csrf: DashboardPage.hiddenCSRF(viewer), values: form.map(LinkForm.values(of:)) ?? ["active": "1"],
+            problem: problem, submit: "Create link") : ""
         let body = """
             <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\

@@ -8,23 +8,17 @@ import Store
 /// funnel, installs by source and match type, revenue per currency, and the links table (sortable,
 /// CSV). Counts come from the same `ReportService.stats` as `GET …/stats`.
 enum OverviewRoutes {
-    /// Ranges a person picks from, in hours, with the chart's bucket in hours.
-    static let ranges: [(key: String, label: String, hours: Int64, bucketHours: Int64)] = [
-        ("24h", "24 h", 24, 1), ("7d", "7 days", 168, 24), ("30d", "30 days", 720, 24), ("90d", "90 days", 2160, 168),
-    ]
-
     static func projects(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
         return auth.page { _, viewer in
             let projects = try services.app.projects.list().filter { viewer.canRead(projectID: $0.id) }
             var rows = ""
             for project in projects {
-                // The last 7 whole UTC days and today so far, in days.
-                let now = services.now(for: project)
-                let end = Timestamp(milliseconds: (now.milliseconds / 86_400_000 + 1) * 86_400_000)
-                let since = end.adding(seconds: -7 * 86400)
-                let stats = try services.app.reports.dashboardStats(project: project, since: since, until: end)
-                let daily = try services.app.reports.series(project: project, since: since, until: end, bucketHours: 24).map { Double($0.counts.clicks) }
+                // The last 7 days in the project's time zone, today so far included.
+                let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
+                let week = try DashboardRange.resolve([("range", "7d")], calendar: calendar, now: services.now(for: project))
+                let stats = try services.app.reports.dashboardStats(project: project, since: week.since, until: week.until)
+                let daily = try services.app.reports.series(project: project, boundaries: week.boundaries).map { Double($0.counts.clicks) }
                 let totals = stats.totals
                 rows += """
                     <tr><td><a href="\(auth.prefix)/projects/\(Escape.html(project.id))">\(Escape.html(project.name))</a>\
@@ -35,7 +29,7 @@ enum OverviewRoutes {
             }
             if projects.isEmpty { rows = #"<tr><td colspan="6" class="muted">No projects yet: create one with the admin API or `attributiond project create`.</td></tr>"# }
             let body = """
-                <h1>Projects</h1><p class="muted">The last 7 days (UTC), today included.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
+                <h1>Projects</h1><p class="muted">The last 7 days in each project's time zone, today included.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
                 <th class="n">Installs</th><th class="n">Attributed</th><th class="n">Revenue</th><th class="hide-narrow">Clicks by day</th></tr>\
                 </thead><tbody>\(rows)</tbody></table>
                 """
@@ -48,35 +42,37 @@ enum OverviewRoutes {
         return auth.page { request, viewer in
             let project = try DashboardProjects.readable(request, viewer, services)
             let query = request.queryItems
-            let rangeKey = query.first { $0.name == "range" }?.value ?? "7d"
-            guard let range = ranges.first(where: { $0.key == rangeKey }) else {
-                return DashboardPage.message(status: .unprocessableContent, title: "Unknown range",
-                                             text: "range must be one of 24h, 7d, 30d, 90d", prefix: auth.prefix, viewer: viewer)
+            let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
+            let range: DashboardRange
+            do {
+                range = try DashboardRange.resolve(query.map { ($0.name, $0.value) }, calendar: calendar, now: services.now(for: project))
+            } catch let problem as DashboardRange.Problem {
+                return DashboardPage.message(status: .unprocessableContent, title: "Unknown range", text: problem.message,
+                                             prefix: auth.prefix, viewer: viewer)
             }
-            let now = services.now(for: project)
-            // Buckets end at the next whole bucket boundary (UTC), so an hour or a day is never split.
-            let bucket = range.bucketHours * 3600
-            let end = Timestamp(milliseconds: (now.milliseconds / (bucket * 1000) + 1) * bucket * 1000)
-            let since = end.adding(seconds: -range.hours * 3600)
-            let stats = try services.app.reports.dashboardStats(project: project, since: since, until: end)
+            let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)
             let sort = query.first { $0.name == "sort" }?.value ?? "clicks"
             let links = sorted(stats.links, by: sort)
             if query.first(where: { $0.name == "format" })?.value == "csv" {
-                return csv(links, project: project, range: range.key)
+                return csv(links, project: project, range: range.from.map { "\($0)-\(range.to ?? "")" } ?? range.key)
             }
             var labels: [String] = [], clicks: [Double] = [], attributed: [Double] = [], organic: [Double] = []
-            for bucket in try services.app.reports.series(project: project, since: since, until: end, bucketHours: Int(range.bucketHours)) {
-                let stamp = bucket.start.iso8601
-                labels.append(range.bucketHours == 1 ? String(stamp.dropFirst(11).prefix(5)) : String(stamp.dropFirst(5).prefix(5)))
+            var events: [Double] = [], payments: [Double] = [], eventValues: [Double] = []
+            let currency = project.settings.currency
+            for bucket in try services.app.reports.series(project: project, boundaries: range.boundaries) {
+                labels.append(range.label(bucket.start, calendar: calendar))
                 clicks.append(Double(bucket.counts.clicks))
                 attributed.append(Double(bucket.counts.attributedInstalls))
                 organic.append(Double(bucket.counts.organicInstalls))
+                events.append(Double(bucket.counts.events))
+                payments.append(bucket.counts.paymentRevenue[currency] ?? 0)
+                eventValues.append(bucket.counts.eventRevenue[currency] ?? 0)
             }
             let totals = stats.totals
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
-            let rangeLinks = ranges.map { entry in
+            let rangeLinks = DashboardRange.presets.map { entry in
                 #"<a href="\#(base)?range=\#(entry.key)"\#(entry.key == range.key ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
-            }.joined()
+            }.joined() + customRangeForm(base: base, range: range, calendar: calendar)
             let cards = [
                 ("Clicks", "\(totals.clicks)", "\(totals.botClicks) from bots, not counted"),
                 ("Installs", "\(totals.installs)", "\(share(totals)) attributed"),
@@ -87,10 +83,17 @@ enum OverviewRoutes {
             let linkInstalls = totals.attributedInstalls - totals.appleAdsInstalls
             let body = """
                 <h1>\(Escape.html(project.name))</h1><div class="ranges">\(rangeLinks)</div><div class="cards">\(cards)</div>\
-                <h2>Over time (\(range.bucketHours == 1 ? "by hour" : range.bucketHours == 24 ? "by day" : "by week"), UTC)</h2>\
+                <p class="muted">\(Escape.html(calendar.dateText(range.since))) \(Escape.html(calendar.timeText(range.since))) to \
+                \(Escape.html(calendar.dateText(range.until))) \(Escape.html(calendar.timeText(range.until))), \(Escape.html(calendar.identifier))</p>\
+                <h2>Over time (\(range.bucketName))</h2>\
                 <div class="chart"><div class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Attributed installs</span>\
                 <span><i class="k2"></i>Organic installs</span></div>\
                 \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", attributed), ("Organic installs", organic)]))</div>\
+                <div class="grid2"><div class="chart"><div class="legend"><span><i class="k3"></i>Events</span></div>\
+                \(SVGChart.bars(labels: labels, series: [("Events", events)], colorOffset: 3))</div>\
+                <div class="chart"><div class="legend"><span><i class="k0"></i>Payments (\(Escape.html(currency)))</span>\
+                <span><i class="k1"></i>Event values (\(Escape.html(currency)))</span></div>\
+                \(SVGChart.bars(labels: labels, series: [("Payments", payments), ("Event values", eventValues)]))</div></div>\
                 <div class="grid2"><div><h2>Funnel</h2><table><tbody>\
                 <tr><th>Clicks</th><td class="n">\(totals.clicks)</td></tr>\
                 <tr><th>Installs</th><td class="n">\(totals.installs)</td></tr>\
@@ -101,10 +104,13 @@ enum OverviewRoutes {
                 <tr><th>Link</th><td class="n">\(linkInstalls)</td></tr><tr><th>Apple Ads</th><td class="n">\(totals.appleAdsInstalls)</td></tr>\
                 <tr><th>Organic</th><td class="n">\(totals.organicInstalls)</td></tr>\
                 <tr><th>Deterministic match</th><td class="n">\(totals.deterministicInstalls)</td></tr>\
-                <tr><th>Probabilistic match</th><td class="n">\(totals.probabilisticInstalls)</td></tr></tbody></table></div></div>\
+                <tr><th>Probabilistic match</th><td class="n">\(totals.probabilisticInstalls)</td></tr>\
+                \(confidenceRows(stats.installsByConfidence))</tbody></table></div></div>\
+                <h2>Revenue by currency</h2>\(revenueTable(totals))\
+                <h2>SKAN conversion values</h2>\(skanTable(stats.skanValues))\
                 <h2>Campaigns (the links' UTM parameters)</h2>\(campaignTable(stats.links))\
-                <h2>Links</h2><p><a href="\(base)?range=\(range.key)&amp;sort=\(Escape.html(sort))&amp;format=csv">Download CSV</a></p>\
-                \(linkTable(links, base: base, range: range.key, sort: sort))
+                <h2>Links</h2><p><a href="\(base)?\(range.query)&amp;sort=\(Escape.html(sort))&amp;format=csv">Download CSV</a></p>\
+                \(linkTable(links, base: base, range: range.query, sort: sort))
                 """
             return DashboardPage.render(title: project.name, prefix: auth.prefix, viewer: viewer,
                                         projectNav: (project.id, project.name, "Overview"), body: body)
@@ -130,7 +136,7 @@ enum OverviewRoutes {
         let head = columns.map { column in
             let numeric = column.key == "code" ? "" : #" class="n""#
             let label = column.key == sort ? "\(column.label) ▾" : column.label
-            return #"<th\#(numeric)><a href="\#(base)?range=\#(range)&amp;sort=\#(column.key)">\#(label)</a></th>"#
+            return #"<th\#(numeric)><a href="\#(base)?\#(range)&amp;sort=\#(column.key)">\#(label)</a></th>"#
         }.joined()
         let rows = links.prefix(200).map { link in
             """
@@ -177,6 +183,49 @@ enum OverviewRoutes {
             "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
             "Content-Disposition": #"attachment; filename="links-\#(project.id)-\#(range).csv""#,
         ], body: Array(text.utf8))
+    }
+
+    /// The custom range: two dates in the project's time zone (a GET form, so it works without script).
+    private static func customRangeForm(base: String, range: DashboardRange, calendar: LocalCalendar) -> String {
+        let from = range.from ?? calendar.dateText(range.since)
+        let to = range.to ?? calendar.dateText(range.until.adding(seconds: -1))
+        return """
+            <form class="inline" method="get" action="\(base)"><input type="hidden" name="range" value="custom">\
+            <label>From <input type="date" name="from" value="\(Escape.html(from))"></label> \
+            <label>to <input type="date" name="to" value="\(Escape.html(to))"></label> <button>Show</button></form>
+            """
+    }
+
+    /// Attributed installs by confidence band (deterministic matches are 1.0, so "high").
+    private static func confidenceRows(_ bands: [String: Int]) -> String {
+        [("high", "Confidence ≥ 0.80"), ("medium", "Confidence 0.60–0.79"), ("low", "Confidence < 0.60")].map { key, label in
+            #"<tr><th>\#(label)</th><td class="n">\#(bands[key] ?? 0)</td></tr>"#
+        }.joined()
+    }
+
+    /// Captured payments and event values apart, per currency (never added across currencies).
+    private static func revenueTable(_ totals: ProjectStats.Counts) -> String {
+        let currencies = Set(totals.paymentRevenue.keys).union(totals.eventRevenue.keys).sorted()
+        guard !currencies.isEmpty else { return #"<p class="muted">No revenue in this period.</p>"# }
+        let rows = currencies.map { currency in
+            """
+            <tr><td>\(Escape.html(currency))</td><td class="n">\(String(format: "%.2f", totals.paymentRevenue[currency] ?? 0))</td>\
+            <td class="n">\(String(format: "%.2f", totals.eventRevenue[currency] ?? 0))</td></tr>
+            """
+        }.joined()
+        return #"<table><thead><tr><th>Currency</th><th class="n">Payments</th><th class="n">Event values</th></tr></thead><tbody>\#(rows)</tbody></table>"#
+    }
+
+    /// The period's installs by SKAN conversion value, per postback window.
+    private static func skanTable(_ values: [Int: [String: Int]]) -> String {
+        guard !values.isEmpty else { return #"<p class="muted">No SKAN conversion values for this period's installs.</p>"# }
+        func order(_ value: String) -> Int { Int(value) ?? (["low": 100, "medium": 101, "high": 102][value] ?? 200) }
+        let rows = values.sorted { $0.key < $1.key }.flatMap { window, counts in
+            counts.sorted { order($0.key) < order($1.key) }.map { value, installs in
+                #"<tr><td>Window \#(window)</td><td>\#(Escape.html(value))</td><td class="n">\#(installs)</td></tr>"#
+            }
+        }.joined()
+        return #"<table><thead><tr><th>Window</th><th>Value</th><th class="n">Installs</th></tr></thead><tbody>\#(rows)</tbody></table>"#
     }
 
     /// RFC 4180 quoting; a leading `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet never

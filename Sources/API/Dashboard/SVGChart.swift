@@ -2,7 +2,7 @@
 /// stays one request with no script.
 enum SVGChart {
     /// Grouped bars, one group per label, one bar per series (colours `k0`, `k1`, … of the stylesheet).
-    static func bars(labels: [String], series: [(name: String, values: [Double])], width: Int = 960, height: Int = 220) -> String {
+    static func bars(labels: [String], series: [(name: String, values: [Double])], colorOffset: Int = 0, width: Int = 960, height: Int = 220) -> String {
         let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700"]
         let top = niceCeiling(series.flatMap(\.values).max() ?? 0)
         let left = 44, bottom = 24, plotHeight = Double(height - bottom - 8)
@@ -22,7 +22,7 @@ enum SVGChart {
                 let value = entry.values[index]
                 let barHeight = plotHeight * value / top
                 let x = groupX + barWidth * Double(seriesIndex)
-                svg += ##"<rect x="\##(format(x))" y="\##(format(8 + plotHeight - barHeight))" width="\##(format(barWidth))" height="\##(format(barHeight))" fill="\##(colors[seriesIndex % colors.count])"><title>\##(Escape.html(label)) \##(Escape.html(entry.name)): \##(compact(value))</title></rect>"##
+                svg += ##"<rect x="\##(format(x))" y="\##(format(8 + plotHeight - barHeight))" width="\##(format(barWidth))" height="\##(format(barHeight))" fill="\##(colors[(seriesIndex + colorOffset) % colors.count])"><title>\##(Escape.html(label)) \##(Escape.html(entry.name)): \##(compact(value))</title></rect>"##
             }
             if index % labelEvery == 0 {
                 svg += ##"<text x="\##(format(groupX))" y="\##(height - 6)" font-size="11" fill="#5b6775">\##(Escape.html(label))</text>"##

@@ -18,7 +18,8 @@ enum SettingsPages {
     static let fields: [(name: String, label: String, kind: FieldKind)] = [
         ("ios_store_url", "App Store URL", .text), ("android_store_url", "Play Store URL", .text), ("web_url", "Web URL", .text),
         ("attribution_window_hours", "Attribution window (hours)", .number), ("min_confidence", "Minimum confidence (0–1)", .number),
-        ("currency", "Currency (ISO 4217)", .text), ("skan", "SKAN conversion schema (JSON)", .json),
+        ("currency", "Currency (ISO 4217)", .text), ("time_zone", "Time zone (IANA, e.g. Europe/Berlin): the dashboard's days", .text),
+        ("skan", "SKAN conversion schema (JSON)", .json),
     ]
 
     enum FieldKind { case text, number, json }
@@ -79,6 +80,7 @@ enum SettingsPages {
             case "attribution_window_hours": return String(settings.attributionWindowHours)
             case "min_confidence": return String(settings.minConfidence)
             case "currency": return settings.currency
+            case "time_zone": return settings.timeZone
             case "skan": return settings.skanSchema ?? ""
             default: return ""
             }

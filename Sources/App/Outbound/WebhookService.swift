@@ -95,6 +95,11 @@ public struct WebhookService: Sendable {
         try store.outbox.jobs(projectID: projectID, status: status, kind: kind, since: since, limit: limit)
     }
 
+    /// The newest deliveries about one install (its page).
+    public func deliveries(projectID: String, installID: String, limit: Int) throws -> [OutboxJob] {
+        try store.outbox.jobs(projectID: projectID, installID: installID, limit: limit)
+    }
+
     public func replay(deliveryID: String, projectID: String) throws {
         guard try store.outbox.replay(jobID: deliveryID, projectID: projectID, now: clock.now()) else {
             throw AppError.notFound("project \(projectID) has no delivery \(deliveryID)")

@@ -31,28 +31,25 @@ public struct ReportService: Sendable {
 
     static let day: Int64 = 86_400_000
 
-    /// The stats the dashboard shows: days before the project's today from a cache of one minute,
-    /// today's live. Exact but for that minute: a past day changes only when an install is
-    /// re-attributed or erased, a link deleted, or an old install signs up or pays. `GET …/stats`
-    /// never uses it.
+    /// The stats the dashboard shows: what came before today (UTC) from `DashboardStatsCache`
+    /// (refreshed in the background every 30 s while viewed), today's live. A past day changes only
+    /// when an install is re-attributed or erased, a link deleted, or an old install signs up or
+    /// pays. `GET …/stats` never uses it.
     public func dashboardStats(project: Project, since: Timestamp, until: Timestamp) throws -> ProjectStats {
         let todayStart = Timestamp(milliseconds: StatsRepository.floorDiv(clocks.now(projectID: project.id).milliseconds, Self.day) * Self.day)
         func closed(_ end: Timestamp) throws -> ProjectStats {
             let key = DashboardStatsCache.Key(projectID: project.id, since: since.milliseconds, until: end.milliseconds,
                                               currency: project.settings.currency)
-            if let cached = dashboardCache.stats(for: key) { return cached }
-            let fresh = try stats(project: project, since: since, until: end)
-            dashboardCache.store(fresh, for: key)
-            return fresh
+            return try dashboardCache.stats(for: key) { [self] in try stats(project: project, since: since, until: end) }
         }
         if until <= todayStart { return try closed(until) }
         if since >= todayStart { return try stats(project: project, since: since, until: until) }
         return try closed(todayStart).adding(try stats(project: project, since: todayStart, until: until))
     }
 
-    /// The project's totals per bucket of `bucketHours` hours, for charts (from the hourly rollup).
-    public func series(project: Project, since: Timestamp, until: Timestamp, bucketHours: Int) throws -> [StatsBucket] {
-        try store.stats.series(projectID: project.id, since: since, until: until, bucketHours: bucketHours, currency: project.settings.currency)
+    /// The project's totals per bucket between consecutive boundaries, for charts (from the hourly rollup).
+    public func series(project: Project, boundaries: [Timestamp]) throws -> [StatsBucket] {
+        try store.stats.series(projectID: project.id, boundaries: boundaries, currency: project.settings.currency)
     }
 
     /// What the dashboard lists: installs, one install's activity, a link's clicks and days.

@@ -24,6 +24,8 @@ public struct ProjectSettings: Sendable, Equatable {
     public var attributionWindowHours = 168
     public var minConfidence = 0.30
     public var currency = "USD"
+    /// The project's time zone (IANA): the dashboard's days.
+    public var timeZone = "UTC"
     public var signing: SigningMode = .off
     public var sdkAuth: SDKAuthentication = .required
     /// Raw SKAN schema JSON; its rules are validated by the SKAN module.
@@ -64,6 +66,9 @@ public struct ProjectSettings: Sendable, Equatable {
         if clickIDParameters.count > 20 { problems.append(.init("click_id_parameters", "must name at most 20 parameters")) }
         for (index, name) in clickIDParameters.enumerated() where !NetworkClickID.isValidParameterName(name) {
             problems.append(.init("click_id_parameters[\(index)]", "must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '-' or '.'"))
+        }
+        if LocalCalendar(identifier: timeZone) == nil {
+            problems.append(.init("time_zone", "must be an IANA time zone name such as Europe/Berlin or UTC"))
         }
         if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isUppercase }) {
             problems.append(.init("currency", "must be a three-letter ISO 4217 code such as USD"))

@@ -45,13 +45,22 @@ public struct PaymentSummary: Sendable, Equatable {
     public let removedAt: Timestamp?
 }
 
-/// Counts of one link per UTC day, from the daily rollup.
+/// One SKAN postback window's current value for an install.
+public struct SKANWindowSummary: Sendable, Equatable {
+    public let window: Int
+    public let fine: Int?
+    public let coarse: String?
+    public let locked: Bool
+    public let updatedAt: Timestamp
+}
+
+/// Counts of one link in one bucket (a local day) of its chart, from the hourly rollup.
 public struct LinkDay: Sendable, Equatable {
     public let day: Timestamp
-    public let clicks: Int
-    public let botClicks: Int
-    public let installs: Int
-    public let events: Int
+    public var clicks: Int
+    public var botClicks: Int
+    public var installs: Int
+    public var events: Int
 }
 
 /// What the dashboard pages read beyond stats, each an indexed range read.
@@ -61,9 +70,11 @@ public protocol BrowseStore: Sendable {
     func install(id: String, projectID: String) throws -> InstallSummary?
     func events(installID: String, limit: Int) throws -> [EventSummary]
     func payments(installID: String) throws -> [PaymentSummary]
+    /// The install's SKAN windows that have a value, window 1 first.
+    func skanWindows(installID: String) throws -> [SKANWindowSummary]
     func click(clickID: String, projectID: String) throws -> ClickSummary?
     /// The link's clicks newest first.
     func recentClicks(linkID: String, limit: Int) throws -> [ClickSummary]
-    /// One row per day with anything counted, from `firstDay` (inclusive) to `endDay` (exclusive).
-    func linkDays(projectID: String, linkID: String, since: Timestamp, until: Timestamp) throws -> [LinkDay]
+    /// The link's counts per bucket between consecutive boundaries (local days), from `rollup_link_hours`.
+    func linkSeries(projectID: String, linkID: String, boundaries: [Timestamp]) throws -> [LinkDay]
 }

@@ -39,8 +39,8 @@ public protocol UserStore: Sendable {
 /// Counts for the stats API and CLI.
 public protocol StatsStore: Sendable {
     func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats
-    /// Project totals per `bucketHours` hours (charts), from the hourly rollup.
-    func series(projectID: String, since: Timestamp, until: Timestamp, bucketHours: Int, currency: String) throws -> [StatsBucket]
+    /// Project totals per bucket between consecutive boundaries (charts), from the hourly rollup.
+    func series(projectID: String, boundaries: [Timestamp], currency: String) throws -> [StatsBucket]
 }
 
 /// Deletion of an install or a user and everything recorded about them.

@@ -14,9 +14,12 @@ public struct OutboxMessage: Sendable, Equatable {
     public var eventType: String
     public var payload: String
     public var createdAt: Timestamp
+    /// The install the job is about (its page lists the job); set by the store from the fact.
+    public var installID: String?
 
     public init(id: String, projectID: String, kind: String, targetID: String?, targetURL: String, eventID: String,
-                eventType: String, payload: String, createdAt: Timestamp) {
+                eventType: String, payload: String, createdAt: Timestamp, installID: String? = nil) {
+        self.installID = installID
         self.id = id
         self.projectID = projectID
         self.kind = kind
@@ -119,6 +122,8 @@ public protocol OutboxStore: Sendable {
     /// `completion` runs once it is committed (queued writes commit together).
     func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp, completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
     func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob]
+    /// The newest jobs about one install (webhooks, postbacks, its Apple Ads exchange).
+    func jobs(projectID: String, installID: String, limit: Int) throws -> [OutboxJob]
     /// Makes a job due again now (attempts start over); false when there is no such job.
     func replay(jobID: String, projectID: String, now: Timestamp) throws -> Bool
     /// Makes every job of `status` created since `since` due again; how many.

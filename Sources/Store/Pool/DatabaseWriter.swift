@@ -310,7 +310,7 @@ public final class DatabaseWriter: @unchecked Sendable {
 
     /// What connections without a collector left pending (a sqlite3 shell, tools), at start.
     private func addUpPendingRollups() {
-        guard (try? connection.queryOne("SELECT EXISTS (SELECT 1 FROM rollup_pending) OR EXISTS (SELECT 1 FROM rollup_pending_money)",
+        guard (try? connection.queryOne("SELECT EXISTS (SELECT 1 FROM rollup_pending) OR EXISTS (SELECT 1 FROM rollup_pending_money) OR EXISTS (SELECT 1 FROM rollup_pending_tallies)",
                                         map: { $0.bool(0) })) == true else { return }
         do {
             try connection.run("BEGIN IMMEDIATE")

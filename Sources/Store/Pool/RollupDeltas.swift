@@ -30,48 +30,69 @@ final class RollupCollector {
         var entries: Int64
     }
 
+    /// An install counted by one more property (migration 0018): its confidence band, a SKAN value.
+    struct TallyDelta {
+        var projectID: String
+        var at: Int64
+        var dimension: String
+        var value: String
+        var installs: Int64
+    }
+
     private(set) var counts: [CountDelta] = []
     private(set) var money: [MoneyDelta] = []
+    private(set) var tallies: [TallyDelta] = []
 
-    var isEmpty: Bool { counts.isEmpty && money.isEmpty }
+    var isEmpty: Bool { counts.isEmpty && money.isEmpty && tallies.isEmpty }
 
     func add(_ delta: CountDelta) { counts.append(delta) }
     func add(_ delta: MoneyDelta) { money.append(delta) }
+    func add(_ delta: TallyDelta) { tallies.append(delta) }
+
+    struct Mark { let counts: Int, money: Int, tallies: Int }
 
     /// Where the next write's deltas start.
-    var mark: (counts: Int, money: Int) { (counts.count, money.count) }
+    var mark: Mark { Mark(counts: counts.count, money: money.count, tallies: tallies.count) }
 
-    func rollBack(to mark: (counts: Int, money: Int)) {
+    func rollBack(to mark: Mark) {
         counts.removeSubrange(mark.counts...)
         money.removeSubrange(mark.money...)
+        tallies.removeSubrange(mark.tallies...)
     }
 
     func clear() {
         counts.removeAll(keepingCapacity: true)
         money.removeAll(keepingCapacity: true)
+        tallies.removeAll(keepingCapacity: true)
     }
 
-    private struct DayKey: Hashable { let projectID: String; let day: Int64; let linkID: String }
+    /// A link's day or hour (`period` in days or hours since the epoch; link '' is "no link").
+    private struct LinkPeriodKey: Hashable { let projectID: String; let period: Int64; let linkID: String }
     private struct HourKey: Hashable { let projectID: String; let hour: Int64 }
+    /// scope: 'day' and 'hour' in rollup_money, 'link_hour' in rollup_link_hour_money.
     private struct MoneyKey: Hashable {
         let projectID: String, scope: String, period: Int64, linkID: String, kind: String, currency: String
     }
+    private struct TallyKey: Hashable { let projectID: String; let dimension: String; let hour: Int64; let value: String }
 
     /// Adds the collected deltas into the rollups on `connection` (inside the batch's transaction).
     func flush(_ connection: SQLiteConnection) throws {
-        var days: [DayKey: [Int64]] = [:], hours: [HourKey: [Int64]] = [:]
+        var days: [LinkPeriodKey: [Int64]] = [:], linkHours: [LinkPeriodKey: [Int64]] = [:], hours: [HourKey: [Int64]] = [:]
         func add(_ delta: CountDelta, to total: inout [Int64]?) {
             var sums = total ?? [Int64](repeating: 0, count: Self.counterCount)
             for index in 0..<Self.counterCount { sums[index] += delta.counts[index] }
             total = sums
         }
         for delta in counts {
-            add(delta, to: &days[DayKey(projectID: delta.projectID, day: delta.at / 86_400_000, linkID: delta.linkID)])
+            add(delta, to: &days[LinkPeriodKey(projectID: delta.projectID, period: delta.at / 86_400_000, linkID: delta.linkID)])
+            add(delta, to: &linkHours[LinkPeriodKey(projectID: delta.projectID, period: delta.at / 3_600_000, linkID: delta.linkID)])
             if delta.inHours { add(delta, to: &hours[HourKey(projectID: delta.projectID, hour: delta.at / 3_600_000)]) }
         }
         var sums: [MoneyKey: (amount: Double, entries: Int64)] = [:]
         for delta in money {
             var keys = [MoneyKey(projectID: delta.projectID, scope: "day", period: delta.at / 86_400_000, linkID: delta.linkID,
+                                 kind: delta.kind, currency: delta.currency),
+                        MoneyKey(projectID: delta.projectID, scope: "link_hour", period: delta.at / 3_600_000, linkID: delta.linkID,
                                  kind: delta.kind, currency: delta.currency)]
             if delta.inHours {
                 keys.append(MoneyKey(projectID: delta.projectID, scope: "hour", period: delta.at / 3_600_000, linkID: "",
@@ -82,28 +103,65 @@ final class RollupCollector {
                 sums[key, default: (0, 0)].entries += delta.entries
             }
         }
+        var tallySums: [TallyKey: Int64] = [:]
+        for delta in tallies {
+            tallySums[TallyKey(projectID: delta.projectID, dimension: delta.dimension, hour: delta.at / 3_600_000, value: delta.value), default: 0]
+                += delta.installs
+        }
         let statements = try prepared(connection)
         for (key, c) in days where c.contains(where: { $0 != 0 }) {
-            try statements.day.run(key.projectID, key.day, key.linkID, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])
+            try statements.day.run(key.projectID, key.period, key.linkID, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])
+        }
+        for (key, c) in linkHours where c.contains(where: { $0 != 0 }) {
+            try statements.linkHour.run(key.projectID, key.period, key.linkID, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])
         }
         for (key, c) in hours where c.contains(where: { $0 != 0 }) {
             try statements.hour.run(key.projectID, key.hour, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])
         }
         for (key, sum) in sums where sum.entries != 0 || sum.amount != 0 {
-            try statements.money.run(key.projectID, key.scope, key.period, key.linkID, key.kind, key.currency, sum.amount, sum.entries)
+            if key.scope == "link_hour" {
+                try statements.linkHourMoney.run(key.projectID, key.period, key.linkID, key.kind, key.currency, sum.amount, sum.entries)
+            } else {
+                try statements.money.run(key.projectID, key.scope, key.period, key.linkID, key.kind, key.currency, sum.amount, sum.entries)
+            }
+        }
+        for (key, installs) in tallySums where installs != 0 {
+            try statements.tally.run(key.projectID, key.dimension, key.hour, key.value, installs)
         }
     }
 
-    /// The three upserts, prepared once: looking them up by their long SQL text hashed ~2,000
-    /// bytes per batch (callgrind, docs/performance.md).
-    private var statements: (day: Statement, hour: Statement, money: Statement)?
+    private struct Upserts {
+        let day, linkHour, hour, money, linkHourMoney, tally: Statement
+    }
 
-    private func prepared(_ connection: SQLiteConnection) throws -> (day: Statement, hour: Statement, money: Statement) {
+    /// The upserts, prepared once: looking them up by their long SQL text hashed ~2,000 bytes per
+    /// batch (callgrind, docs/performance.md).
+    private var statements: Upserts?
+
+    private func prepared(_ connection: SQLiteConnection) throws -> Upserts {
         if let statements { return statements }
-        let fresh = (try connection.statement(Self.upsertDay), try connection.statement(Self.upsertHour), try connection.statement(Self.upsertMoney))
+        let fresh = Upserts(day: try connection.statement(Self.upsertDay), linkHour: try connection.statement(Self.upsertLinkHour),
+                            hour: try connection.statement(Self.upsertHour), money: try connection.statement(Self.upsertMoney),
+                            linkHourMoney: try connection.statement(Self.upsertLinkHourMoney), tally: try connection.statement(Self.upsertTally))
         statements = fresh
         return fresh
     }
+
+    private static let addCounters = "clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs"
+    private static let counterColumns = "clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs"
+
+    static let upsertLinkHour = """
+        INSERT INTO rollup_link_hours (project_id, hour, link_id, \(counterColumns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET \(addCounters)
+        """
+    static let upsertLinkHourMoney = """
+        INSERT INTO rollup_link_hour_money (project_id, hour, link_id, kind, currency, amount, entries) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
+        """
+    static let upsertTally = """
+        INSERT INTO rollup_tallies (project_id, dimension, hour, value, installs) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET installs = installs + excluded.installs
+        """
 
     static let upsertDay = """
         INSERT INTO rollup_link_days (project_id, day, link_id, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
@@ -144,10 +202,28 @@ final class RollupCollector {
         GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
         """,
         """
+        INSERT INTO rollup_link_hours (project_id, hour, link_id, \(counterColumns))
+        SELECT project_id, at / 3600000, link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE true GROUP BY 1, 2, 3
+        ON CONFLICT DO UPDATE SET \(addCounters)
+        """,
+        """
+        INSERT INTO rollup_link_hour_money (project_id, hour, link_id, kind, currency, amount, entries)
+        SELECT project_id, at / 3600000, link_id, kind, currency, sum(amount), sum(entries) FROM rollup_pending_money WHERE true
+        GROUP BY 1, 2, 3, 4, 5 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
+        """,
+        """
+        INSERT INTO rollup_tallies (project_id, dimension, hour, value, installs)
+        SELECT project_id, dimension, at / 3600000, value, sum(installs) FROM rollup_pending_tallies WHERE true GROUP BY 1, 2, 3, 4
+        ON CONFLICT DO UPDATE SET installs = installs + excluded.installs
+        """,
+        """
         DELETE FROM rollup_pending
         """,
         """
         DELETE FROM rollup_pending_money
+        """,
+        """
+        DELETE FROM rollup_pending_tallies
         """
     ]
 }

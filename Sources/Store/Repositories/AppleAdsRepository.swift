@@ -29,6 +29,8 @@ public struct AppleAdsRepository: AppleAdsStore {
             default:
                 return false  // Apple answered: one exchange per install
             }
+            var exchange = exchange
+            exchange.installID = installID
             try OutboxRepository.insert([exchange], connection)
             return true
         }, completion: completion)

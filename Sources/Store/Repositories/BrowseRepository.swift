@@ -56,6 +56,15 @@ public struct BrowseRepository: BrowseStore {
         }
     }
 
+    public func skanWindows(installID: String) throws -> [SKANWindowSummary] {
+        try database.read { connection in
+            try connection.query("SELECT window, fine, coarse, locked, updated_at FROM skan_state WHERE install_id = ? ORDER BY window", installID) {
+                SKANWindowSummary(window: Int($0.int(0)), fine: $0.optionalInt(1).map(Int.init), coarse: $0.optionalString(2), locked: $0.bool(3),
+                                  updatedAt: Timestamp(milliseconds: $0.int(4)))
+            }
+        }
+    }
+
     private static let clickColumns = "click_id, created_at, source, platform, device_class, is_bot, utm_source, utm_campaign, install_id"
 
     private static func click(_ row: Row) -> ClickSummary {
@@ -78,16 +87,28 @@ public struct BrowseRepository: BrowseStore {
         }
     }
 
-    public func linkDays(projectID: String, linkID: String, since: Timestamp, until: Timestamp) throws -> [LinkDay] {
-        let day: Int64 = 86_400_000
+    public func linkSeries(projectID: String, linkID: String, boundaries: [Timestamp]) throws -> [LinkDay] {
+        guard boundaries.count >= 2 else { return [] }
+        var buckets = boundaries.dropLast().map { LinkDay(day: $0, clicks: 0, botClicks: 0, installs: 0, events: 0) }
+        let hour: Int64 = 3_600_000
+        let firstHour = StatsRepository.floorDiv(boundaries[0].milliseconds, hour)
+        let endHour = StatsRepository.ceilDiv(boundaries[boundaries.count - 1].milliseconds, hour)
         return try database.read { connection in
-            try connection.query("""
-                SELECT day, clicks, bot_clicks, attributed_installs, events FROM rollup_link_days
-                WHERE project_id = ? AND day >= ? AND day < ? AND link_id = ? ORDER BY day
-                """, projectID, StatsRepository.floorDiv(since.milliseconds, day), StatsRepository.ceilDiv(until.milliseconds, day), linkID) {
-                LinkDay(day: Timestamp(milliseconds: $0.int(0) * day), clicks: Int($0.int(1)), botClicks: Int($0.int(2)),
-                        installs: Int($0.int(3)), events: Int($0.int(4)))
+            // One key lookup per hour: the table's key leads with the hour, so a range over the
+            // hours would read every link's.
+            _ = try connection.query("""
+                WITH RECURSIVE hours(hour) AS (SELECT ?2 UNION ALL SELECT hour + 1 FROM hours WHERE hour + 1 < ?3)
+                SELECT r.hour, r.clicks, r.bot_clicks, r.attributed_installs, r.events FROM hours
+                JOIN rollup_link_hours r ON r.project_id = ?1 AND r.hour = hours.hour AND r.link_id = ?4
+                """, projectID, firstHour, endHour, linkID) { row -> Void in
+                let at = row.int(0) * hour
+                guard let index = buckets.lastIndex(where: { $0.day.milliseconds <= at }), at < boundaries[boundaries.count - 1].milliseconds else { return }
+                buckets[index].clicks += Int(row.int(1))
+                buckets[index].botClicks += Int(row.int(2))
+                buckets[index].installs += Int(row.int(3))
+                buckets[index].events += Int(row.int(4))
             }
+            return buckets
         }
     }
 }

@@ -87,10 +87,10 @@ public struct OutboxRepository: OutboxStore {
     @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], _ connection: SQLiteConnection) throws {
         for message in messages {
             try connection.run("""
-                INSERT INTO outbox_new (id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO outbox_new (id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, message.id, message.projectID, message.kind, message.targetID, message.targetURL, message.eventID,
-                message.eventType, message.payload, message.createdAt.milliseconds)
+                message.eventType, message.payload, message.createdAt.milliseconds, message.installID)
         }
     }
 
@@ -104,8 +104,8 @@ public struct OutboxRepository: OutboxStore {
         else { return }
         try connection.run("""
             INSERT OR IGNORE INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
-                next_attempt_at, created_at)
-            SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, created_at
+                next_attempt_at, created_at, install_id)
+            SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, created_at, install_id
             FROM outbox_new WHERE seq <= ? ORDER BY seq
             """, last)
         try connection.run("DELETE FROM outbox_new WHERE seq <= ?", last)
@@ -115,7 +115,11 @@ public struct OutboxRepository: OutboxStore {
     static func notify<Fact>(_ notify: Notifier<Fact>?, _ fact: Fact, installID: String, _ connection: SQLiteConnection) throws {
         guard let notify else { return }
         let source = InstallFactsSource(installID: installID) { try installFacts(installID: installID, connection) }
-        try insert(notify(fact, source), connection)
+        try insert(notify(fact, source).map { message in
+            var message = message
+            message.installID = installID
+            return message
+        }, connection)
     }
 
     /// The install's fields and its attributed click, in one read (the click by its unique id).
@@ -220,6 +224,21 @@ public struct OutboxRepository: OutboxStore {
                 WHERE project_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR kind = ?3) AND created_at >= ?4
                 ORDER BY created_at DESC, id DESC LIMIT ?5
                 """, projectID, status?.rawValue, kind, since?.milliseconds ?? 0, limit, map: Self.job)
+        }
+    }
+
+    public func jobs(projectID: String, installID: String, limit: Int) throws -> [OutboxJob] {
+        try database.read { connection in
+            try connection.query("""
+                SELECT \(Self.jobColumns) FROM (
+                    SELECT \(Self.jobColumns) FROM outbox_jobs WHERE install_id = ?2
+                    UNION ALL
+                    SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
+                        0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
+                        NULL AS last_response, created_at, NULL AS delivered_at
+                    FROM outbox_new WHERE install_id = ?2)
+                WHERE project_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?3
+                """, projectID, installID, limit, map: Self.job)
         }
     }
 

@@ -34,7 +34,7 @@ public struct ProjectRepository: ProjectStore {
     static let columns = """
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
-        skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads
+        skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone
         """
 
     static func project(_ row: Row) -> Project {
@@ -55,6 +55,7 @@ public struct ProjectRepository: ProjectStore {
         settings.sdkAuth = SDKAuthentication(rawValue: row.string("sdk_auth")) ?? .required
         settings.clickIDParameters = row.optionalString("click_id_parameters").map(JSONText.decodeStrings) ?? []
         settings.appleAds = row.bool("apple_ads")
+        settings.timeZone = row.string("time_zone")
         return Project(id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),
                        createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
@@ -73,14 +74,14 @@ public struct ProjectRepository: ProjectStore {
                     INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
                         ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
                         signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
-                        click_id_parameters, apple_ads)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        click_id_parameters, apple_ads, time_zone)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
                     JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
                     settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
                     settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode),
                     settings.sdkAuth.rawValue, settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters),
-                    settings.appleAds)
+                    settings.appleAds, settings.timeZone)
                 try Self.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
             }
         } catch let error as SQLiteError where error.isUniqueViolation {
@@ -136,13 +137,14 @@ public struct ProjectRepository: ProjectStore {
                     UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
                         ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
                         currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
-                        apple_ads = ?, updated_at = ?
+                        apple_ads = ?, time_zone = ?, updated_at = ?
                     WHERE id = ?
                     """, project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
                     JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
                     settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
                     settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue,
-                    settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, now, project.id)
+                    settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
+                    now, project.id)
             }
             guard changed > 0 else { return nil }
         } catch let error as SQLiteError where error.isUniqueViolation {

@@ -56,6 +56,20 @@ public struct ProjectStats: Sendable, Equatable {
     public var totals: Counts
     public var links: [LinkCounts]
     public var appleAds: [AppleAdsCounts] = []
+    /// Attributed installs by confidence band: "high" (≥ 0.80), "medium" (≥ 0.60), "low".
+    public var installsByConfidence: [String: Int] = [:]
+    /// Installs by their SKAN conversion value, per window (1–3): the fine value as a number, or
+    /// the coarse one ("low", "medium", "high") where the window has no fine value.
+    public var skanValues: [Int: [String: Int]] = [:]
+
+    public init(totals: Counts, links: [LinkCounts], appleAds: [AppleAdsCounts] = [], installsByConfidence: [String: Int] = [:],
+                skanValues: [Int: [String: Int]] = [:]) {
+        self.totals = totals
+        self.links = links
+        self.appleAds = appleAds
+        self.installsByConfidence = installsByConfidence
+        self.skanValues = skanValues
+    }
 
     /// The stats of two adjacent periods as one (counts and amounts added, per link, per Apple Ads
     /// row and per currency).
@@ -67,6 +81,8 @@ public struct ProjectStats: Sendable, Equatable {
             if links[link.linkID] == nil { links[link.linkID] = link } else { links[link.linkID]!.counts.add(link.counts) }
         }
         merged.links = links.values.sorted { $0.shortCode < $1.shortCode }
+        merged.installsByConfidence.merge(other.installsByConfidence, uniquingKeysWith: +)
+        merged.skanValues.merge(other.skanValues) { $0.merging($1, uniquingKeysWith: +) }
         for row in other.appleAds {
             if let index = merged.appleAds.firstIndex(where: { $0.campaignID == row.campaignID && $0.adGroupID == row.adGroupID
                 && $0.keywordID == row.keywordID && $0.test == row.test }) {
@@ -169,22 +185,32 @@ public struct StatsRepository: StatsStore {
     }
 
     /// Counts within [since, until); `currency` is the project's, for events that name none.
-    /// Whole UTC days come from the rollups (`rollup_link_days`, `rollup_money`, migration 0015);
-    /// the parts of days at either end are counted from the rows themselves, so any range is exact.
+    /// Whole UTC days come from the day rollups (`rollup_link_days`, `rollup_money`, migration
+    /// 0015), whole hours at either end from the hour rollups (`rollup_link_hours`,
+    /// `rollup_link_hour_money`, 0017; `rollup_tallies`, 0018), and what is left of an hour at
+    /// either end from the rows themselves, so any range is exact and reads rows for under two
+    /// hours at most.
     public func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
         let from = since.milliseconds, to = until.milliseconds
-        let firstDay = Self.ceilDiv(from, Self.dayMilliseconds), endDay = Self.floorDiv(to, Self.dayMilliseconds)
+        let firstHour = Self.ceilDiv(from, Self.hourMilliseconds), endHour = Self.floorDiv(to, Self.hourMilliseconds)
         return try database.read { connection in
             var tally = try Tally(projectID: projectID, connection)
-            if firstDay < endDay {
-                try tally.addRollupDays(firstDay..<endDay, currency: currency, connection)
-                try tally.addRows(from: from, to: firstDay * Self.dayMilliseconds, currency: currency, connection)
-                try tally.addRows(from: endDay * Self.dayMilliseconds, to: to, currency: currency, connection)
+            if firstHour < endHour {
+                let firstDay = Self.ceilDiv(firstHour, 24), endDay = Self.floorDiv(endHour, 24)
+                if firstDay < endDay {
+                    try tally.addRollups(.days, firstDay..<endDay, currency: currency, connection)
+                    try tally.addRollups(.hours, firstHour..<firstDay * 24, currency: currency, connection)
+                    try tally.addRollups(.hours, endDay * 24..<endHour, currency: currency, connection)
+                } else {
+                    try tally.addRollups(.hours, firstHour..<endHour, currency: currency, connection)
+                }
+                try tally.addTallies(hours: firstHour..<endHour, connection)
+                try tally.addRows(from: from, to: firstHour * Self.hourMilliseconds, currency: currency, connection)
+                try tally.addRows(from: endHour * Self.hourMilliseconds, to: to, currency: currency, connection)
             } else {
                 try tally.addRows(from: from, to: to, currency: currency, connection)
             }
-            return ProjectStats(totals: tally.totals, links: tally.perLink.values.sorted { $0.shortCode < $1.shortCode },
-                                appleAds: try Self.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
+            return tally.stats(appleAds: try Self.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
         }
     }
 
@@ -193,35 +219,47 @@ public struct StatsRepository: StatsStore {
         try database.read { connection in
             var tally = try Tally(projectID: projectID, connection)
             try tally.addRows(from: since.milliseconds, to: until.milliseconds, currency: currency, connection)
-            return ProjectStats(totals: tally.totals, links: tally.perLink.values.sorted { $0.shortCode < $1.shortCode },
-                                appleAds: try Self.appleAds(projectID: projectID, from: since.milliseconds, to: until.milliseconds,
-                                                            currency: currency, connection))
+            return tally.stats(appleAds: try Self.appleAds(projectID: projectID, from: since.milliseconds, to: until.milliseconds,
+                                                           currency: currency, connection))
         }
     }
 
-    /// Project totals per bucket of `bucketHours` whole UTC hours from `since` (rounded down to its
-    /// hour) to `until`, from `rollup_project_hours`: charts never read clicks.
-    public func series(projectID: String, since: Timestamp, until: Timestamp, bucketHours: Int, currency: String) throws -> [StatsBucket] {
-        let firstHour = Self.floorDiv(since.milliseconds, Self.hourMilliseconds)
-        let endHour = Self.ceilDiv(until.milliseconds, Self.hourMilliseconds)
-        let width = Int64(max(1, bucketHours))
-        let count = Int(max(0, (endHour - firstHour + width - 1) / width))
-        var buckets = (0..<count).map { StatsBucket(start: Timestamp(milliseconds: (firstHour + Int64($0) * width) * Self.hourMilliseconds)) }
-        guard count > 0 else { return [] }
+    /// Project totals per bucket, the buckets running from each boundary to the next (ascending:
+    /// local days, weeks or hours), from `rollup_project_hours`: charts never read clicks. An hour
+    /// counts in the bucket where it starts (exact wherever boundaries fall on whole hours, which
+    /// they do in every time zone but those with offsets of :30 or :45).
+    public func series(projectID: String, boundaries: [Timestamp], currency: String) throws -> [StatsBucket] {
+        guard boundaries.count >= 2 else { return [] }
+        var buckets = boundaries.dropLast().map { StatsBucket(start: $0) }
+        let firstHour = Self.floorDiv(boundaries[0].milliseconds, Self.hourMilliseconds)
+        let endHour = Self.ceilDiv(boundaries[boundaries.count - 1].milliseconds, Self.hourMilliseconds)
+        let starts = boundaries.map(\.milliseconds)
+        /// The bucket an hour starting at `at` belongs to: the last boundary at or before it.
+        func index(ofHour hour: Int64) -> Int? {
+            let at = hour * Self.hourMilliseconds
+            var low = 0, high = starts.count - 1
+            guard at < starts[high] else { return nil }
+            if at < starts[0] { return 0 }
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if starts[middle] <= at { low = middle } else { high = middle }
+            }
+            return low
+        }
         return try database.read { connection in
             _ = try connection.query("""
                 SELECT hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs,
                     probabilistic_installs, organic_installs, events, signups, paying_installs
                 FROM rollup_project_hours WHERE project_id = ? AND hour >= ? AND hour < ?
                 """, projectID, firstHour, endHour) { row -> Void in
-                let index = Int((row.int(0) - firstHour) / width)
+                guard let index = index(ofHour: row.int(0)) else { return }
                 Self.add(row, from: 1, to: &buckets[index].counts)
             }
             _ = try connection.query("""
                 SELECT period, kind, currency, amount, entries FROM rollup_money
                 WHERE project_id = ? AND scope = 'hour' AND period >= ? AND period < ? AND entries <> 0
                 """, projectID, firstHour, endHour) { row -> Void in
-                let index = Int((row.int(0) - firstHour) / width)
+                guard let index = index(ofHour: row.int(0)) else { return }
                 let moneyCurrency = row.string(2).isEmpty ? currency : row.string(2)
                 if row.string(1) == "payment" {
                     buckets[index].counts.paymentRevenue[moneyCurrency, default: 0] += row.double(3)
@@ -275,22 +313,48 @@ public struct StatsRepository: StatsStore {
             }
         }
 
-        /// Whole days from the rollups; link '' (no link) counts in the totals only.
-        mutating func addRollupDays(_ days: Range<Int64>, currency: String, _ connection: SQLiteConnection) throws {
+        func stats(appleAds: [ProjectStats.AppleAdsCounts]) -> ProjectStats {
+            ProjectStats(totals: totals, links: perLink.values.sorted { $0.shortCode < $1.shortCode }, appleAds: appleAds,
+                         installsByConfidence: installsByConfidence.filter { $0.value != 0 },
+                         skanValues: skanValues.mapValues { $0.filter { $0.value != 0 } }.filter { !$0.value.isEmpty })
+        }
+
+        var installsByConfidence: [String: Int] = [:]
+        var skanValues: [Int: [String: Int]] = [:]
+
+        /// Per-link rollups at one granularity: days (0015) or hours (0017).
+        enum Granularity {
+            case days, hours
+
+            var counts: String {
+                switch self {
+                case .days: "FROM rollup_link_days WHERE project_id = ? AND day >= ? AND day < ? GROUP BY link_id"
+                case .hours: "FROM rollup_link_hours WHERE project_id = ? AND hour >= ? AND hour < ? GROUP BY link_id"
+                }
+            }
+
+            var money: String {
+                switch self {
+                case .days: "FROM rollup_money WHERE project_id = ? AND scope = 'day' AND period >= ? AND period < ? GROUP BY 1, 2, 3"
+                case .hours: "FROM rollup_link_hour_money WHERE project_id = ? AND hour >= ? AND hour < ? GROUP BY 1, 2, 3"
+                }
+            }
+        }
+
+        /// Whole days or hours from the rollups; link '' (no link) counts in the totals only.
+        mutating func addRollups(_ granularity: Granularity, _ periods: Range<Int64>, currency: String, _ connection: SQLiteConnection) throws {
+            guard !periods.isEmpty else { return }
             _ = try connection.query("""
                 SELECT link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs),
                     sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events),
-                    sum(signups), sum(paying_installs)
-                FROM rollup_link_days WHERE project_id = ? AND day >= ? AND day < ? GROUP BY link_id
-                """, projectID, days.lowerBound, days.upperBound) { row -> Void in
+                    sum(signups), sum(paying_installs) \(granularity.counts)
+                """, projectID, periods.lowerBound, periods.upperBound) { row -> Void in
                 StatsRepository.add(row, from: 1, to: &totals)
                 let linkID = row.string(0)
                 if !linkID.isEmpty, perLink[linkID] != nil { StatsRepository.add(row, from: 1, to: &perLink[linkID]!.counts) }
             }
-            _ = try connection.query("""
-                SELECT link_id, kind, currency, sum(amount), sum(entries) FROM rollup_money
-                WHERE project_id = ? AND scope = 'day' AND period >= ? AND period < ? GROUP BY 1, 2, 3
-                """, projectID, days.lowerBound, days.upperBound) { row -> Void in
+            _ = try connection.query("SELECT link_id, kind, currency, sum(amount), sum(entries) \(granularity.money)",
+                                     projectID, periods.lowerBound, periods.upperBound) { row -> Void in
                 guard row.int(4) != 0 else { return }
                 let linkID = row.string(0), amount = row.double(3)
                 let moneyCurrency = row.string(2).isEmpty ? currency : row.string(2)
@@ -302,6 +366,24 @@ public struct StatsRepository: StatsStore {
                 } else {
                     perLink[linkID]!.counts.eventRevenue[moneyCurrency, default: 0] += amount
                 }
+            }
+        }
+
+        /// Installs by confidence band and by SKAN value over whole hours (`rollup_tallies`).
+        mutating func addTallies(hours: Range<Int64>, _ connection: SQLiteConnection) throws {
+            _ = try connection.query("""
+                SELECT dimension, value, sum(installs) FROM rollup_tallies
+                WHERE project_id = ?1 AND dimension IN ('confidence', 'skan1', 'skan2', 'skan3') AND hour >= ?2 AND hour < ?3 GROUP BY 1, 2
+                """, projectID, hours.lowerBound, hours.upperBound) { row -> Void in
+                addTally(dimension: row.string(0), value: row.string(1), installs: Int(row.int(2)))
+            }
+        }
+
+        mutating func addTally(dimension: String, value: String, installs: Int) {
+            if dimension == "confidence" {
+                installsByConfidence[value, default: 0] += installs
+            } else if dimension.hasPrefix("skan"), let window = Int(dimension.dropFirst(4)) {
+                skanValues[window, default: [:]][value, default: 0] += installs
             }
         }
 
@@ -342,6 +424,19 @@ public struct StatsRepository: StatsStore {
                 }
                 add(&totals)
                 if attributed, let linkID, perLink[linkID] != nil { add(&perLink[linkID]!.counts) }
+            }
+
+            for (band, installs) in try connection.query("""
+                SELECT CASE WHEN confidence >= 0.8 THEN 'high' WHEN confidence >= 0.6 THEN 'medium' ELSE 'low' END, count(*) FROM installs
+                WHERE project_id = ? AND created_at >= ? AND created_at < ? AND attributed GROUP BY 1
+                """, projectID, from, to, map: { ($0.string(0), Int($0.int(1))) }) {
+                addTally(dimension: "confidence", value: band, installs: installs)
+            }
+            for (window, value, installs) in try connection.query("""
+                SELECT s.window, coalesce(CAST(s.fine AS TEXT), s.coarse), count(*) FROM installs i JOIN skan_state s ON s.install_id = i.id
+                WHERE i.project_id = ? AND i.created_at >= ? AND i.created_at < ? AND coalesce(s.fine, s.coarse) IS NOT NULL GROUP BY 1, 2
+                """, projectID, from, to, map: { ($0.int(0), $0.string(1), Int($0.int(2))) }) {
+                addTally(dimension: "skan\(window)", value: value, installs: installs)
             }
 
             for (linkID, events) in try connection.query("""

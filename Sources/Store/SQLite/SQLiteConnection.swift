@@ -42,9 +42,9 @@ import Foundation
     /// pending tables (migration 0015).
     var rollupCollector: RollupCollector?
 
-    /// `rollup_count(project, at, link, in_hours, 11 counts)` and `rollup_money(project, at, link,
-    /// in_hours, kind, currency, amount, entries)`: 1 when the collector took the delta, 0 when
-    /// there is none.
+    /// `rollup_count(project, at, link, in_hours, 11 counts)`, `rollup_money(project, at, link,
+    /// in_hours, kind, currency, amount, entries)` and `rollup_tally(project, at, dimension, value,
+    /// installs)`: 1 when the collector took the delta, 0 when there is none.
     private func registerRollupFunctions() {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_create_function_v2(handle, "rollup_count", Int32(4 + RollupCollector.counterCount), SQLITE_UTF8, context, { function, _, arguments in
@@ -64,6 +64,14 @@ import Foundation
                                                      linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
                                                      kind: SQLiteConnection.text(arguments[4]), currency: SQLiteConnection.text(arguments[5]),
                                                      amount: sqlite3_value_double(arguments[6]), entries: sqlite3_value_int64(arguments[7])))
+            sqlite3_result_int(function, 1)
+        }, nil, nil, nil)
+        sqlite3_create_function_v2(handle, "rollup_tally", 5, SQLITE_UTF8, context, { function, _, arguments in
+            let connection = Unmanaged<SQLiteConnection>.fromOpaque(sqlite3_user_data(function)!).takeUnretainedValue()
+            guard let collector = connection.rollupCollector, let arguments else { return sqlite3_result_int(function, 0) }
+            collector.add(RollupCollector.TallyDelta(projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
+                                                     dimension: SQLiteConnection.text(arguments[2]), value: SQLiteConnection.text(arguments[3]),
+                                                     installs: sqlite3_value_int64(arguments[4])))
             sqlite3_result_int(function, 1)
         }, nil, nil, nil)
     }

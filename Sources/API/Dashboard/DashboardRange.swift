@@ -1,0 +1,83 @@
+import Attribution
+import Store
+
+/// The period an overview shows, in the project's time zone: the last 24 hours by hour, the last
+/// 7, 30 or 90 days (today included) by day or week, or custom whole days (`from`, `to`
+/// inclusive, `YYYY-MM-DD`). `boundaries` are the chart's buckets, local midnights for days.
+struct DashboardRange {
+    enum Bucket { case hour, day, week }
+
+    static let presets: [(key: String, label: String)] = [("24h", "24 h"), ("7d", "7 days"), ("30d", "30 days"), ("90d", "90 days")]
+    static let maximumDays = 366
+
+    let key: String
+    let since: Timestamp
+    let until: Timestamp
+    let bucket: Bucket
+    let boundaries: [Timestamp]
+    /// The custom range's dates, to carry into links.
+    var from: String?
+    var to: String?
+
+    /// The query that shows this range again (for sorting, CSV).
+    var query: String {
+        guard let from, let to else { return "range=\(key)" }
+        return "range=custom&amp;from=\(Escape.html(from))&amp;to=\(Escape.html(to))"
+    }
+
+    var bucketName: String {
+        switch bucket {
+        case .hour: "by hour"
+        case .day: "by day"
+        case .week: "by week"
+        }
+    }
+
+    struct Problem: Error { let message: String }
+
+    static func resolve(_ query: [(name: String, value: String)], calendar: LocalCalendar, now: Timestamp) throws -> DashboardRange {
+        func item(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        let key = item("range") ?? "7d"
+        let today = calendar.startOfDay(now)
+        switch key {
+        case "24h":
+            let end = Timestamp(milliseconds: (StatsRepository.floorDiv(now.milliseconds, 3_600_000) + 1) * 3_600_000)
+            let boundaries = (0...24).map { end.adding(seconds: Int64($0 - 24) * 3600) }
+            return DashboardRange(key: key, since: boundaries[0], until: end, bucket: .hour, boundaries: boundaries)
+        case "7d", "30d", "90d":
+            let count = key == "7d" ? 7 : key == "30d" ? 30 : 90
+            return localDays(key: key, first: calendar.addingDays(1 - count, to: today), count: count, calendar: calendar)
+        case "custom":
+            guard let fromText = item("from"), let first = calendar.startOfDay(dateText: fromText) else {
+                throw Problem(message: "from must be a date such as 2026-01-31")
+            }
+            guard let toText = item("to"), let last = calendar.startOfDay(dateText: toText) else {
+                throw Problem(message: "to must be a date such as 2026-01-31")
+            }
+            guard first <= last else { throw Problem(message: "to must not be before from") }
+            var count = 1
+            while count <= maximumDays, calendar.addingDays(count, to: first) <= last { count += 1 }
+            guard count <= maximumDays else { throw Problem(message: "a custom range covers at most \(maximumDays) days") }
+            var range = localDays(key: key, first: first, count: count, calendar: calendar)
+            range.from = fromText
+            range.to = toText
+            return range
+        default:
+            throw Problem(message: "range must be one of 24h, 7d, 30d, 90d or custom")
+        }
+    }
+
+    /// `count` local days from `first`, by day up to two months and by week beyond.
+    private static func localDays(key: String, first: Timestamp, count: Int, calendar: LocalCalendar) -> DashboardRange {
+        let step = count > 62 ? 7 : 1
+        var boundaries = stride(from: 0, to: count, by: step).map { calendar.addingDays($0, to: first) }
+        let end = calendar.addingDays(count, to: first)
+        boundaries.append(end)
+        return DashboardRange(key: key, since: first, until: end, bucket: step == 7 ? .week : .day, boundaries: boundaries)
+    }
+
+    /// A bucket's label: its local hour, or its local date (`MM-DD`).
+    func label(_ start: Timestamp, calendar: LocalCalendar) -> String {
+        bucket == .hour ? calendar.timeText(start) : String(calendar.dateText(start).dropFirst(5))
+    }
+}

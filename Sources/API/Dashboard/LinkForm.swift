@@ -1,0 +1,113 @@
+import Attribution
+import Foundation
+import HTTP
+import JSON
+
+/// The dashboard's link form, for creating and for editing: every field the admin API's link
+/// payload takes (`AdminLinkPayload`), turned back into that payload so both paths validate alike.
+enum LinkForm {
+    enum Kind { case text, url, wholeNumber, checkbox, json }
+
+    static let fields: [(name: String, label: String, kind: Kind)] = [
+        ("short_code", "Short code (empty: generated, or kept when editing)", .text), ("template_slug", "Template slug (optional)", .text),
+        ("title", "Title", .text), ("description", "Description", .text), ("original_url", "Destination URL", .url),
+        ("ios_url", "iOS URL", .url), ("android_url", "Android URL", .url), ("web_url", "Web URL", .url),
+        ("app_scheme", "App scheme", .text), ("deep_link_path", "Deep link path", .text),
+        ("deep_link_parameters", #"Deep link parameters (JSON object of strings, e.g. {"promo": "spring"})"#, .json),
+        ("utm_source", "UTM source", .text), ("utm_medium", "UTM medium", .text), ("utm_campaign", "UTM campaign", .text),
+        ("utm_term", "UTM term", .text), ("utm_content", "UTM content", .text),
+        ("og_title", "Preview title (Open Graph)", .text), ("og_description", "Preview description", .text),
+        ("og_image", "Preview image URL", .url), ("targeting", "Targeting (JSON)", .json),
+        ("attribution_window_hours", "Attribution window in hours (empty: the project's)", .wholeNumber),
+        ("expires_at", "Expires at (ISO 8601, e.g. 2026-12-31T23:59:59Z)", .text),
+        ("max_clicks", "Most clicks (empty: no limit)", .wholeNumber),
+        ("append_click_id", "Append the click id to destination URLs", .checkbox), ("active", "Active", .checkbox),
+    ]
+
+    /// The form's fields as the admin API's JSON body, decoded by its payload.
+    static func payload(_ form: DashboardForm) throws -> AdminLinkPayload {
+        var body: [String: JSONValue] = [:], utm: [String: JSONValue] = [:], og: [String: JSONValue] = [:]
+        for field in fields {
+            if field.kind == .checkbox {
+                // A hidden 0 precedes each checkbox, whose 1 comes after it when ticked; a form
+                // without the field at all (a script) leaves the API's default.
+                if let sent = form.fields.last(where: { $0.name == field.name }) { body[field.name] = .bool(sent.value == "1") }
+                continue
+            }
+            guard let text = form.text(field.name) else { continue }
+            let value: JSONValue
+            switch field.kind {
+            case .wholeNumber:
+                guard let number = Int(text) else { throw HTTPError.invalidField(field.name, "must be a whole number") }
+                value = .number(Double(number))
+            case .json:
+                guard let decoded = try? JSONBody.decode(JSONValue.self, from: Array(text.utf8)) else {
+                    throw HTTPError.invalidField(field.name, "is not valid JSON")
+                }
+                value = decoded
+            default:
+                value = .string(text)
+            }
+            if field.name.hasPrefix("utm_") { utm[String(field.name.dropFirst(4))] = value }
+            else if field.name.hasPrefix("og_") { og[String(field.name.dropFirst(3))] = value }
+            else { body[field.name] = value }
+        }
+        if !utm.isEmpty { body["utm"] = .object(utm) }
+        if !og.isEmpty { body["og"] = .object(og) }
+        return try JSONBody.decode(AdminLinkPayload.self, from: JSONValue.object(body).serialized())
+    }
+
+    /// A link's fields as the form shows them.
+    static func values(of link: Link, templateSlug: String?) -> [String: String] {
+        var values: [String: String] = [
+            "short_code": link.shortCode, "append_click_id": link.appendClickID ? "1" : "", "active": link.active ? "1" : "",
+        ]
+        values["template_slug"] = templateSlug
+        values["title"] = link.title
+        values["description"] = link.description
+        values["original_url"] = link.originalURL
+        values["ios_url"] = link.iosURL
+        values["android_url"] = link.androidURL
+        values["web_url"] = link.webURL
+        values["app_scheme"] = link.appScheme
+        values["deep_link_path"] = link.deepLinkPath
+        if !link.deepLinkParameters.isEmpty {
+            values["deep_link_parameters"] = String(decoding: JSONValue.object(link.deepLinkParameters.mapValues { .string($0) }).serialized(), as: UTF8.self)
+        }
+        for (key, value) in link.utm.map { values["utm_" + key] = value }
+        values["og_title"] = link.og.title
+        values["og_description"] = link.og.description
+        values["og_image"] = link.og.image
+        values["targeting"] = link.targeting
+        values["attribution_window_hours"] = link.attributionWindowHours.map(String.init)
+        values["expires_at"] = link.expiresAt?.iso8601
+        values["max_clicks"] = link.maxClicks.map(String.init)
+        return values
+    }
+
+    static func render(action: String, csrf: String, values: [String: String], problem: String?, submit: String) -> String {
+        var html = #"<form class="stack" method="post" action="\#(action)">"# + csrf
+        if let problem { html += #"<p class="error" role="alert">\#(Escape.html(problem))</p>"# }
+        for field in fields {
+            let value = Escape.html(values[field.name] ?? "")
+            switch field.kind {
+            case .checkbox:
+                html += #"<input type="hidden" name="\#(field.name)" value="0"><label><input type="checkbox" name="\#(field.name)" value="1"\#(values[field.name] == "1" ? " checked" : "")> \#(Escape.html(field.label))</label>"#
+            case .json:
+                html += #"<label>\#(Escape.html(field.label))<textarea name="\#(field.name)" rows="2">\#(value)</textarea></label>"#
+            case .url:
+                html += #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" type="url" value="\#(value)"></label>"#
+            case .wholeNumber:
+                html += #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" inputmode="numeric" value="\#(value)"></label>"#
+            case .text:
+                html += #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" value="\#(value)"></label>"#
+            }
+        }
+        return html + "<button>\(Escape.html(submit))</button></form>"
+    }
+
+    /// What a submitted form shows again after a problem.
+    static func values(of form: DashboardForm) -> [String: String] {
+        Dictionary(form.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+}
