@@ -155,6 +155,27 @@ def main():
         if shots:
             driver.save_screenshot(os.path.join(shots, "overview.png"))
 
+        driver.get(project_url + "/links")
+        driver.find_element(By.XPATH, "//td/a[text()='summer']").click()
+        wait_for(driver, "Latest clicks")
+        title = driver.find_element(By.CSS_SELECTOR, "form.stack input[name=title]")
+        title.clear()
+        title.send_keys("Summer sale, edited")
+        title.submit()
+        check(wait_for(driver, "Saved.") and "Summer sale, edited" in driver.page_source, "a link is edited on its own page")
+        if shots:
+            driver.save_screenshot(os.path.join(shots, "link.png"))
+
+        driver.get(project_url + "/settings")
+        zone = driver.find_element(By.NAME, "time_zone")
+        zone.clear()
+        zone.send_keys("Asia/Kolkata")
+        zone.submit()
+        check(wait_for(driver, "Settings saved."), "the project's time zone is saved")
+        driver.get(project_url + "?range=7d")
+        check("Asia/Kolkata" in driver.page_source and driver.find_element(By.CSS_SELECTOR, ".card b").text == "1",
+              "the overview counts the project's own days")
+
         driver.get(project_url + "/settings")
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/api-keys'] button").click()
         wait_for(driver, "copy it)")

@@ -17,7 +17,8 @@ enum DashboardAssets {
         table{width:100%;border-collapse:collapse;background:#fff;border:1px solid #e1e5ea;border-radius:8px;overflow:hidden}
         th,td{text-align:left;padding:.45rem .7rem;border-bottom:1px solid #eef1f4;vertical-align:top}th{background:#fafbfc;font-weight:600}
         td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5b6775}.bot{color:#a4560b}
-        .ranges{display:flex;flex-wrap:wrap;gap:.4rem;margin-bottom:1rem}.ranges a{padding:.25rem .7rem;border:1px solid #c9d2dc;border-radius:999px;
+        .ranges{display:flex;flex-wrap:wrap;gap:.4rem;margin-bottom:1rem;align-items:center}.ranges form{display:flex;flex-wrap:wrap;gap:.4rem;
+        align-items:center}.ranges label{display:flex;gap:.3rem;align-items:center;font-weight:400}.ranges a{padding:.25rem .7rem;border:1px solid #c9d2dc;border-radius:999px;
         text-decoration:none;color:#1d232b;background:#fff}.ranges a[aria-current]{background:#14202e;color:#fff;border-color:#14202e}
         form.stack{display:grid;gap:.6rem;max-width:520px;background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:1rem}
         label{display:grid;gap:.2rem;font-weight:600}input,select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #c9d2dc;border-radius:6px}

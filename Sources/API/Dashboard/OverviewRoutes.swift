@@ -90,10 +90,10 @@ enum OverviewRoutes {
                 <span><i class="k2"></i>Organic installs</span></div>\
                 \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", attributed), ("Organic installs", organic)]))</div>\
                 <div class="grid2"><div class="chart"><div class="legend"><span><i class="k3"></i>Events</span></div>\
-                \(SVGChart.bars(labels: labels, series: [("Events", events)], colorOffset: 3))</div>\
+                \(SVGChart.bars(labels: labels, series: [("Events", events)], colorOffset: 3, width: 480))</div>\
                 <div class="chart"><div class="legend"><span><i class="k0"></i>Payments (\(Escape.html(currency)))</span>\
                 <span><i class="k1"></i>Event values (\(Escape.html(currency)))</span></div>\
-                \(SVGChart.bars(labels: labels, series: [("Payments", payments), ("Event values", eventValues)]))</div></div>\
+                \(SVGChart.bars(labels: labels, series: [("Payments", payments), ("Event values", eventValues)], width: 480))</div></div>\
                 <div class="grid2"><div><h2>Funnel</h2><table><tbody>\
                 <tr><th>Clicks</th><td class="n">\(totals.clicks)</td></tr>\
                 <tr><th>Installs</th><td class="n">\(totals.installs)</td></tr>\
