@@ -108,6 +108,7 @@ enum OverviewRoutes {
                 \(confidenceRows(stats.installsByConfidence))</tbody></table></div></div>\
                 <h2>Revenue by currency</h2>\(revenueTable(totals))\
                 <h2>SKAN conversion values</h2>\(skanTable(stats.skanValues))\
+                \(appleAdsTable(stats.appleAds))\
                 <h2>Campaigns (the links' UTM parameters)</h2>\(campaignTable(stats.links))\
                 <h2>Links</h2><p><a href="\(base)?\(range.query)&amp;sort=\(Escape.html(sort))&amp;format=csv">Download CSV</a></p>\
                 \(linkTable(links, base: base, range: range.query, sort: sort))
@@ -214,6 +215,26 @@ enum OverviewRoutes {
             """
         }.joined()
         return #"<table><thead><tr><th>Currency</th><th class="n">Payments</th><th class="n">Event values</th></tr></thead><tbody>\#(rows)</tbody></table>"#
+    }
+
+    /// Installs Apple Ads attributed, by campaign, ad group and keyword (names when the project has
+    /// Campaign Management API credentials); Apple's developer-mode answers marked as tests.
+    private static func appleAdsTable(_ rows: [ProjectStats.AppleAdsCounts]) -> String {
+        guard !rows.isEmpty else { return "" }
+        func named(_ name: String?, _ id: String?) -> String {
+            Escape.html(name.map { id.map { id in "\(name!) (\(id))" } ?? $0 } ?? id ?? "–")
+        }
+        let body = rows.map { row in
+            """
+            <tr><td>\(named(row.campaignName, row.campaignID))\(row.test ? #" <span class="muted">(test)</span>"# : "")</td>\
+            <td>\(named(row.adGroupName, row.adGroupID))</td><td>\(named(row.keyword, row.keywordID))</td>\
+            <td class="n">\(row.counts.installs)</td><td class="n">\(row.counts.events)</td><td class="n">\(Escape.html(money(row.counts.paymentRevenue)))</td></tr>
+            """
+        }.joined()
+        return """
+            <h2>Apple Ads</h2><table><thead><tr><th>Campaign</th><th>Ad group</th><th>Keyword</th><th class="n">Installs</th>\
+            <th class="n">Events</th><th class="n">Payments</th></tr></thead><tbody>\(body)</tbody></table>
+            """
     }
 
     /// The period's installs by SKAN conversion value, per postback window.

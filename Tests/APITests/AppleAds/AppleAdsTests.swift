@@ -156,6 +156,15 @@ struct AttributionDataPoll {
         #expect(group("87675432")?["event_revenue"] as? [String: Double] == ["EUR": 4.5])
         #expect(group("11111111")?["installs"] as? Int == 1 && group("11111111")?["payment_revenue"] as? [String: Double] == ["USD": 99.99])
 
+        // The dashboard's overview shows the same rows.
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let overview = try browser.get("/projects/\(projectID)?range=24h").bodyText
+        #expect(overview.contains("<h2>Apple Ads</h2>"))
+        #expect(overview.contains(#"<td>87675432</td><td class="n">2</td><td class="n">1</td>"#), "\(overview)")
+        #expect(overview.contains(#"<td>11111111</td><td class="n">1</td><td class="n">0</td><td class="n">USD 99.99</td>"#))
+        #expect(!overview.contains("12323222"))  // Apple's developer-mode answer is no paid install here
+
         // The command line shows the same rows.
         let table = try run(["stats", "--project", projectID, "--db", app.folder.appendingPathComponent("db.sqlite").path])
         #expect(table.status == 0, "\(table.stderr)")
