@@ -76,11 +76,23 @@ public struct ProjectStats: Sendable, Equatable {
     public func adding(_ other: ProjectStats) -> ProjectStats {
         var merged = self
         merged.totals.add(other.totals)
-        var links = Dictionary(uniqueKeysWithValues: merged.links.map { ($0.linkID, $0) })
-        for link in other.links {
-            if links[link.linkID] == nil { links[link.linkID] = link } else { links[link.linkID]!.counts.add(link.counts) }
+        // In place, in this period's order (by code): the dashboard adds today's counts to a
+        // cached past for every page view, and most links have nothing today.
+        var index: [String: Int] = [:]
+        index.reserveCapacity(merged.links.count)
+        for (position, link) in merged.links.enumerated() { index[link.linkID] = position }
+        var appended = false
+        let nothing = Counts()
+        for link in other.links where link.counts != nothing || index[link.linkID] == nil {
+            if let position = index[link.linkID] {
+                merged.links[position].counts.add(link.counts)
+            } else {
+                index[link.linkID] = merged.links.count
+                merged.links.append(link)
+                appended = true
+            }
         }
-        merged.links = links.values.sorted { $0.shortCode < $1.shortCode }
+        if appended { merged.links.sort { $0.shortCode < $1.shortCode } }
         merged.installsByConfidence.merge(other.installsByConfidence, uniquingKeysWith: +)
         merged.skanValues.merge(other.skanValues) { $0.merging($1, uniquingKeysWith: +) }
         for row in other.appleAds {
@@ -303,14 +315,14 @@ public struct StatsRepository: StatsStore {
 
         init(projectID: String, _ connection: SQLiteConnection) throws {
             self.projectID = projectID
-            for link in try connection.query("""
+            let links = try connection.query("""
                 SELECT l.id, l.short_code, l.utm_source, l.utm_medium, l.utm_campaign FROM links l WHERE l.project_id = ?
                 """, projectID, map: { row in
                     ProjectStats.LinkCounts(linkID: row.string(0), shortCode: row.string(1), counts: .init(), utmSource: row.optionalString(2),
                                             utmMedium: row.optionalString(3), utmCampaign: row.optionalString(4))
-                }) {
-                perLink[link.linkID] = link
-            }
+                })
+            perLink.reserveCapacity(links.count)
+            for link in links { perLink[link.linkID] = link }
         }
 
         func stats(appleAds: [ProjectStats.AppleAdsCounts]) -> ProjectStats {
