@@ -48,8 +48,23 @@ final class ServerProcess {
         self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-cli-\(UUID().uuidString)")
         let database = defaultDatabase ? [] : ["--db", self.folder.appendingPathComponent("db.sqlite").path]
         try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
-        process = try ChildProcess(try attributiondBinary().path, ["serve", "--host", "127.0.0.1", "--port", "0"] + database + arguments,
-                                   environment: childEnvironment(environment), directory: self.folder.path, error: true)
+        let child = try ChildProcess(try attributiondBinary().path, ["serve", "--host", "127.0.0.1", "--port", "0"] + database + arguments,
+                                     environment: childEnvironment(environment), directory: self.folder.path, error: true)
+        process = child
+        // Reading stderr blocks while the child is silent: a child that neither listens nor ends
+        // within 20 s is killed, so the read below sees the end of its output.
+        let listening = NSCondition()
+        nonisolated(unsafe) var started = false
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
+            listening.lock()
+            defer { listening.unlock() }
+            if !started { child.send(SIGKILL) }
+        }
+        defer {
+            listening.lock()
+            started = true
+            listening.unlock()
+        }
         var collected = ""
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -77,12 +92,12 @@ final class ServerProcess {
     /// report it), so that a crash is never mistaken for `exit(1)`.
     func terminateAndWait(signal: Int32 = SIGTERM) -> Int32 {
         process.send(signal)
-        return process.wait()
+        return process.wait(orKillAfter: 60)
     }
 
     deinit {
         process.send(SIGTERM)
-        process.wait()
+        process.wait(orKillAfter: 30)
         try? FileManager.default.removeItem(at: folder)
     }
 }

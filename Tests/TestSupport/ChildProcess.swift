@@ -87,6 +87,16 @@ public final class ChildProcess: @unchecked Sendable {
         return status
     }
 
+    /// `wait()`, but the child is killed (SIGKILL) once `seconds` have passed: a child that does
+    /// not end when told fails its test instead of hanging the whole run.
+    @discardableResult
+    public func wait(orKillAfter seconds: Double) -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning, Date() < deadline { usleep(10_000) }
+        if isRunning { kill(pid, SIGKILL) }
+        return wait()
+    }
+
     public var isRunning: Bool {
         lock.lock()
         defer { lock.unlock() }

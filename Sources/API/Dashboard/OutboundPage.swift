@@ -3,9 +3,9 @@ import Attribution
 import HTTP
 import Store
 
-/// A project's webhooks and postbacks for its admins: endpoints (never their secrets), postback
-/// templates, and the latest deliveries with their last answer, failed ones replayable. Endpoints
-/// and templates are made with the admin API or `attributiond webhooks` (docs/outbound.md).
+/// A project's webhooks and postbacks for its admins: endpoints (a secret shown once, when made or
+/// rotated), postback templates, each added and removed through forms checked by the admin API's
+/// own services, and the latest deliveries with their last answer, failed ones replayable.
 enum OutboundPage {
     static func show(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
@@ -23,21 +23,118 @@ enum OutboundPage {
         }
     }
 
+    /// `POST …/outbound/webhooks`: `url`, `events` (names separated by commas or spaces; empty:
+    /// every event). The new secret is shown once.
+    static func addEndpoint(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { _, viewer, form, project in
+            try answer(viewer, project, services, auth: auth, form: form) {
+                guard let url = form.text("url") else { throw HTTPError.invalidField("url", "is required") }
+                let events = form.text("events").map { $0.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) }
+                let endpoint = try services.app.webhooks.create(projectID: project.id, url: url, events: events)
+                return "Endpoint added. Its signing secret, shown this once: \(endpoint.secret)"
+            }
+        }
+    }
+
+    /// `POST …/outbound/webhooks/:webhookId/rotate`: a new secret, shown once; the old one still
+    /// signs beside it for 24 hours.
+    static func rotateSecret(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, form, project in
+            try answer(viewer, project, services, auth: auth, form: form) {
+                let endpoint = try services.app.webhooks.rotateSecret(id: request.pathParameters["webhookId"] ?? "", projectID: project.id)
+                return "New signing secret, shown this once (the old one signs too for 24 hours): \(endpoint.secret)"
+            }
+        }
+    }
+
+    /// `POST …/outbound/webhooks/:webhookId/delete`
+    static func removeEndpoint(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, form, project in
+            try answer(viewer, project, services, auth: auth, form: form) {
+                try services.app.webhooks.delete(id: request.pathParameters["webhookId"] ?? "", projectID: project.id)
+                return "Endpoint removed."
+            }
+        }
+    }
+
+    /// `POST …/outbound/postbacks`: the admin API's template fields (an unknown macro is refused).
+    static func addTemplate(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { _, viewer, form, project in
+            try answer(viewer, project, services, auth: auth, form: form) {
+                let fields = PostbackService.Fields(network: form.text("network"), trigger: form.text("trigger"), method: form.text("method"),
+                                                    url: form.text("url"), body: form.text("body").map { .some($0) } ?? nil)
+                let template = try services.app.postbacks.create(projectID: project.id, fields)
+                return "Postback for \(template.network) on \(template.trigger) added."
+            }
+        }
+    }
+
+    /// `POST …/outbound/postbacks/:postbackId/delete`
+    static func removeTemplate(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, form, project in
+            try answer(viewer, project, services, auth: auth, form: form) {
+                try services.app.postbacks.delete(id: request.pathParameters["postbackId"] ?? "", projectID: project.id)
+                return "Postback removed."
+            }
+        }
+    }
+
+    /// The page with `change`'s notice, or with its problem (422) and the form as it was sent.
+    private static func answer(_ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
+                               form: DashboardForm, _ change: () throws -> String) throws -> HTTPResponse {
+        do {
+            return try page(viewer, project, services, auth: auth, status: nil, notice: try change())
+        } catch {
+            guard let problem = ClientErrors.httpError(for: error) else { throw error }
+            return try page(viewer, project, services, auth: auth, status: nil, notice: nil, problem: problem.message, form: form,
+                            code: problem.status == .notFound ? .notFound : .unprocessableContent)
+        }
+    }
+
     private static func page(_ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
-                             status: String?, notice: String?) throws -> HTTPResponse {
+                             status: String?, notice: String?, problem: String? = nil, form: DashboardForm? = nil,
+                             code: HTTPStatus = .ok) throws -> HTTPResponse {
         let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+        let csrf = DashboardPage.hiddenCSRF(viewer)
+        func button(_ action: String, _ label: String, danger: Bool = false) -> String {
+            #"<form class="inline" method="post" action="\#(action)">\#(csrf)<button\#(danger ? #" class="danger""# : "")>\#(label)</button></form>"#
+        }
         let endpoints = try services.app.webhooks.list(projectID: project.id).map { endpoint in
-            """
+            let path = "\(base)/outbound/webhooks/\(Escape.html(endpoint.id))"
+            return """
             <tr><td>\(Escape.html(endpoint.url))</td><td>\(Escape.html(endpoint.events?.joined(separator: ", ") ?? "every event"))</td>\
-            <td>\(endpoint.enabled ? "on" : "off\(endpoint.disabledReason.map { " (\(Escape.html($0)))" } ?? "")")</td></tr>
+            <td>\(endpoint.enabled ? "on" : "off\(endpoint.disabledReason.map { " (\(Escape.html($0)))" } ?? "")")</td>\
+            <td>\(button(path + "/rotate", "Rotate secret")) \(button(path + "/delete", "Remove", danger: true))</td></tr>
             """
         }.joined()
         let templates = try services.app.postbacks.list(projectID: project.id).map { template in
             """
             <tr><td>\(Escape.html(template.network))</td><td>\(Escape.html(template.trigger))</td>\
-            <td class="hide-narrow">\(Escape.html(template.method)) \(Escape.html(template.url))</td><td>\(template.enabled ? "on" : "off")</td></tr>
+            <td class="hide-narrow">\(Escape.html(template.method)) \(Escape.html(template.url))</td><td>\(template.enabled ? "on" : "off")</td>\
+            <td>\(button("\(base)/outbound/postbacks/\(Escape.html(template.id))/delete", "Remove", danger: true))</td></tr>
             """
         }.joined()
+        func value(_ name: String) -> String { Escape.html(form?[name] ?? "") }
+        let problemLine = problem.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? ""
+        let forms = """
+            \(problemLine)<div class="grid2"><form class="stack" method="post" action="\(base)/outbound/webhooks">\(csrf)<b>Add a webhook endpoint</b>\
+            <label>URL<input name="url" type="url" value="\(value("url"))"></label>\
+            <label>Events (empty: every event; e.g. install.attributed, payment.captured)<input name="events" value="\(value("events"))"></label>\
+            <button>Add endpoint</button></form>\
+            <form class="stack" method="post" action="\(base)/outbound/postbacks">\(csrf)<b>Add a postback</b>\
+            <label>Network<input name="network" value="\(value("network"))"></label>\
+            <label>Trigger (install, or an event's name)<input name="trigger" value="\(value("trigger"))"></label>\
+            <label>Method<select name="method"><option\(form?["method"] == "POST" ? "" : " selected")>GET</option>\
+            <option\(form?["method"] == "POST" ? " selected" : "")>POST</option></select></label>\
+            <label>URL with macros, e.g. {network_click_id}<input name="url" value="\(value("url"))"></label>\
+            <label>Body (POST, optional)<textarea name="body" rows="2">\(value("body"))</textarea></label>\
+            <button>Add postback</button></form></div>
+            """
         let filter = status.flatMap(OutboxJob.Status.init(rawValue:))
         let deliveries = try services.app.webhooks.deliveries(projectID: project.id, status: filter, kind: nil, since: nil, limit: 50).map { job in
             let replay = job.status == .failed ? """
@@ -56,16 +153,17 @@ enum OutboundPage {
         }.joined()
         let body = """
             <h1>Webhooks and postbacks</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
-            <h2>Webhook endpoints</h2><table><thead><tr><th>URL</th><th>Events</th><th>State</th></tr></thead>\
-            <tbody>\(endpoints.isEmpty ? #"<tr><td colspan="3" class="muted">None: add one with POST …/webhooks (docs/outbound.md).</td></tr>"# : endpoints)</tbody></table>\
-            <h2>Postback templates</h2><table><thead><tr><th>Network</th><th>Trigger</th><th class="hide-narrow">Request</th><th>State</th></tr></thead>\
-            <tbody>\(templates.isEmpty ? #"<tr><td colspan="4" class="muted">None.</td></tr>"# : templates)</tbody></table>\
+            <h2>Webhook endpoints</h2><table><thead><tr><th>URL</th><th>Events</th><th>State</th><th></th></tr></thead>\
+            <tbody>\(endpoints.isEmpty ? #"<tr><td colspan="4" class="muted">None yet.</td></tr>"# : endpoints)</tbody></table>\
+            <h2>Postback templates</h2><table><thead><tr><th>Network</th><th>Trigger</th><th class="hide-narrow">Request</th><th>State</th><th></th></tr></thead>\
+            <tbody>\(templates.isEmpty ? #"<tr><td colspan="5" class="muted">None yet.</td></tr>"# : templates)</tbody></table>\
+            \(forms)\
             <h2>Latest deliveries</h2><div class="ranges">\(filters)</div>\
             <table><thead><tr><th>Created</th><th>Kind</th><th>Event</th><th>Status</th><th class="n">Attempts</th><th class="n">Last code</th>\
             <th class="hide-narrow">Last answer</th><th></th></tr></thead>\
             <tbody>\(deliveries.isEmpty ? #"<tr><td colspan="8" class="muted">No deliveries.</td></tr>"# : deliveries)</tbody></table>
             """
         return DashboardPage.render(title: "Outbound · \(project.name)", prefix: auth.prefix, viewer: viewer,
-                                    projectNav: (project.id, project.name, "Outbound"), body: body)
+                                    projectNav: (project.id, project.name, "Outbound"), body: body, status: code)
     }
 }

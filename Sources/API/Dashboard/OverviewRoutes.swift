@@ -53,8 +53,13 @@ enum OverviewRoutes {
             let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)
             let sort = query.first { $0.name == "sort" }?.value ?? "clicks"
             let links = sorted(stats.links, by: sort)
-            if query.first(where: { $0.name == "format" })?.value == "csv" {
-                return csv(links, project: project, range: range.from.map { "\($0)-\(range.to ?? "")" } ?? range.key)
+            let campaignSort = query.first { $0.name == "csort" }?.value ?? "clicks"
+            let campaignGroups = campaigns(stats.links, by: campaignSort)
+            let rangeName = range.from.map { "\($0)-\(range.to ?? "")" } ?? range.key
+            switch query.first(where: { $0.name == "format" })?.value {
+            case "csv": return csv(links, project: project, range: rangeName)
+            case "campaigns.csv": return campaignCSV(campaignGroups, project: project, range: rangeName)
+            default: break
             }
             var labels: [String] = [], clicks: [Double] = [], attributed: [Double] = [], organic: [Double] = []
             var events: [Double] = [], payments: [Double] = [], eventValues: [Double] = []
@@ -109,7 +114,9 @@ enum OverviewRoutes {
                 <h2>Revenue by currency</h2>\(revenueTable(totals))\
                 <h2>SKAN conversion values</h2>\(skanTable(stats.skanValues))\
                 \(appleAdsTable(stats.appleAds))\
-                <h2>Campaigns (the links' UTM parameters)</h2>\(campaignTable(stats.links))\
+                <h2>Campaigns (the links' UTM parameters)</h2>\
+                <p><a href="\(base)?\(range.query)&amp;csort=\(Escape.html(campaignSort))&amp;format=campaigns.csv">Download CSV</a></p>\
+                \(campaignTable(campaignGroups, base: base, range: range.query, sort: campaignSort))\
                 <h2>Links</h2><p><a href="\(base)?\(range.query)&amp;sort=\(Escape.html(sort))&amp;format=csv">Download CSV</a></p>\
                 \(linkTable(links, base: base, range: range.query, sort: sort))
                 """
@@ -149,28 +156,61 @@ enum OverviewRoutes {
         return "<table><thead><tr>\(head)</tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="5" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>"
     }
 
-    /// Links grouped by their UTM source, medium and campaign, most clicked first.
-    private static func campaignTable(_ links: [ProjectStats.LinkCounts]) -> String {
+    struct Campaign {
+        let source, medium, campaign: String
+        var counts = ProjectStats.Counts()
+    }
+
+    /// Links grouped by their UTM source, medium and campaign, sorted by `sort` (a column's key).
+    static func campaigns(_ links: [ProjectStats.LinkCounts], by sort: String) -> [Campaign] {
         struct Key: Hashable { let source, medium, campaign: String }
-        var groups: [Key: ProjectStats.Counts] = [:]
+        var groups: [Key: Campaign] = [:]
         for link in links {
-            let key = Key(source: link.utmSource ?? "–", medium: link.utmMedium ?? "–", campaign: link.utmCampaign ?? "–")
-            groups[key, default: .init()].clicks += link.counts.clicks
-            groups[key, default: .init()].attributedInstalls += link.counts.attributedInstalls
-            groups[key, default: .init()].events += link.counts.events
-            for (currency, amount) in link.counts.paymentRevenue { groups[key, default: .init()].paymentRevenue[currency, default: 0] += amount }
+            let key = Key(source: link.utmSource ?? "", medium: link.utmMedium ?? "", campaign: link.utmCampaign ?? "")
+            groups[key, default: Campaign(source: key.source, medium: key.medium, campaign: key.campaign)].counts.add(link.counts)
         }
-        let rows = groups.sorted { ($0.value.clicks, $1.key.campaign) > ($1.value.clicks, $0.key.campaign) }.prefix(50).map { key, counts in
+        func revenue(_ campaign: Campaign) -> Double { campaign.counts.paymentRevenue.values.reduce(0, +) }
+        let all = Array(groups.values)
+        switch sort {
+        case "source": return all.sorted { ($0.source, $0.medium, $0.campaign) < ($1.source, $1.medium, $1.campaign) }
+        case "installs": return all.sorted { ($0.counts.attributedInstalls, $1.campaign) > ($1.counts.attributedInstalls, $0.campaign) }
+        case "events": return all.sorted { ($0.counts.events, $1.campaign) > ($1.counts.events, $0.campaign) }
+        case "revenue": return all.sorted { (revenue($0), $1.campaign) > (revenue($1), $0.campaign) }
+        default: return all.sorted { ($0.counts.clicks, $1.campaign) > ($1.counts.clicks, $0.campaign) }
+        }
+    }
+
+    private static let campaignColumns: [(key: String, label: String)] = [
+        ("source", "Source / medium / campaign"), ("clicks", "Clicks"), ("installs", "Installs"), ("events", "Events"), ("revenue", "Payments"),
+    ]
+
+    private static func campaignTable(_ campaigns: [Campaign], base: String, range: String, sort: String) -> String {
+        let head = campaignColumns.map { column in
+            let numeric = column.key == "source" ? #" colspan="3""# : #" class="n""#
+            let label = column.key == sort ? "\(column.label) ▾" : column.label
+            return #"<th\#(numeric)><a href="\#(base)?\#(range)&amp;csort=\#(column.key)">\#(label)</a></th>"#
+        }.joined()
+        let rows = campaigns.prefix(50).map { group in
             """
-            <tr><td>\(Escape.html(key.source))</td><td>\(Escape.html(key.medium))</td><td>\(Escape.html(key.campaign))</td>\
-            <td class="n">\(counts.clicks)</td><td class="n">\(counts.attributedInstalls)</td><td class="n">\(counts.events)</td>\
-            <td class="n">\(Escape.html(money(counts.paymentRevenue)))</td></tr>
+            <tr><td>\(Escape.html(group.source.isEmpty ? "–" : group.source))</td><td>\(Escape.html(group.medium.isEmpty ? "–" : group.medium))</td>\
+            <td>\(Escape.html(group.campaign.isEmpty ? "–" : group.campaign))</td>\
+            <td class="n">\(group.counts.clicks)</td><td class="n">\(group.counts.attributedInstalls)</td><td class="n">\(group.counts.events)</td>\
+            <td class="n">\(Escape.html(money(group.counts.paymentRevenue)))</td></tr>
             """
         }.joined()
         return """
-            <table><thead><tr><th>Source</th><th>Medium</th><th>Campaign</th><th class="n">Clicks</th><th class="n">Installs</th>\
-            <th class="n">Events</th><th class="n">Payments</th></tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="7" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>
+            <table><thead><tr>\(head)</tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="7" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>
             """
+    }
+
+    private static func campaignCSV(_ campaigns: [Campaign], project: Project, range: String) -> HTTPResponse {
+        var text = "utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\n"
+        for group in campaigns {
+            let payments = group.counts.paymentRevenue.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
+            text += [group.source, group.medium, group.campaign, "\(group.counts.clicks)", "\(group.counts.botClicks)",
+                     "\(group.counts.attributedInstalls)", "\(group.counts.events)", payments].map(csvField).joined(separator: ",") + "\r\n"
+        }
+        return csvResponse(text, filename: "campaigns-\(project.id)-\(range).csv")
     }
 
     private static func csv(_ links: [ProjectStats.LinkCounts], project: Project, range: String) -> HTTPResponse {
@@ -180,9 +220,13 @@ enum OverviewRoutes {
             text += [link.shortCode, link.utmSource ?? "", link.utmMedium ?? "", link.utmCampaign ?? "", "\(link.counts.clicks)", "\(link.counts.botClicks)", "\(link.counts.attributedInstalls)",
                      "\(link.counts.events)", payments].map(csvField).joined(separator: ",") + "\r\n"
         }
-        return HTTPResponse(status: .ok, headers: [
+        return csvResponse(text, filename: "links-\(project.id)-\(range).csv")
+    }
+
+    private static func csvResponse(_ text: String, filename: String) -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: [
             "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-            "Content-Disposition": #"attachment; filename="links-\#(project.id)-\#(range).csv""#,
+            "Content-Disposition": #"attachment; filename="\#(filename)""#,
         ], body: Array(text.utf8))
     }
 

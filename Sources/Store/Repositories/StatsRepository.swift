@@ -108,7 +108,7 @@ public struct ProjectStats: Sendable, Equatable {
 }
 
 extension ProjectStats.Counts {
-    mutating func add(_ other: ProjectStats.Counts) {
+    public mutating func add(_ other: ProjectStats.Counts) {
         clicks += other.clicks
         botClicks += other.botClicks
         installs += other.installs

@@ -78,6 +78,10 @@ import TestSupport
         #expect(csv.status == 200)
         #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
         #expect(csv.bodyText.hasPrefix("short_code,utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\nsummer,mail,,summer,1,0,0,0,\r\n"))
+        let campaigns = try browser.get("/projects/\(projectID)?range=7d&csort=installs&format=campaigns.csv")
+        #expect(campaigns.header("Content-Disposition")?.contains("campaigns-\(projectID)-7d.csv") == true)
+        #expect(campaigns.bodyText == "utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\nmail,,summer,1,0,0,0,\r\n")
+        #expect(after.bodyText.contains("csort=installs"))  // the campaigns table sorts by its columns
         #expect(try browser.get("/projects/\(projectID)?range=1y").status == 422)
         #expect(try browser.get("/projects/no-such-project").status == 404)
     }
