@@ -1,5 +1,6 @@
 import Store
 import Dispatch
+import Glibc
 import Synchronization
 
 /// Dashboard stats of closed periods, so that people reloading a 90-day overview do not each add
@@ -26,6 +27,9 @@ final class DashboardStatsCache: Sendable {
     }
 
     private let entries = Mutex<[Key: Entry]>([:])
+    /// Periods being summed for a first view: a second viewer waits for that sum instead of
+    /// starting its own on the same two cores.
+    private let firstSums = Mutex<Set<Key>>([])
 
     /// The cached stats of `key`, or `compute()`'s (stored); a stale entry starts one background
     /// refresh and is answered meanwhile.
@@ -51,9 +55,16 @@ final class DashboardStatsCache: Sendable {
             }
             return stats
         case .none:
-            let fresh = try compute()
-            store(fresh, for: key)
-            return fresh
+            if firstSums.withLock({ $0.insert(key).inserted }) {
+                defer { _ = firstSums.withLock { $0.remove(key) } }
+                let fresh = try compute()
+                store(fresh, for: key)
+                return fresh
+            }
+            let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+            while firstSums.withLock({ $0.contains(key) }), DispatchTime.now().uptimeNanoseconds < deadline { usleep(2_000) }
+            if let stats = entries.withLock({ $0[key]?.stats }) { return stats }
+            return try compute()  // the first sum failed or took too long: this viewer's own
         }
     }
 
