@@ -25,6 +25,9 @@ let package = Package(
         // libcurl for outbound requests (webhooks, postbacks): chosen over URLSession by measurement (docs/outbound.md).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libpq for the PostgreSQL backend (several nodes on one database): the C client, no event-loop stack.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         // Tuning of the system SQLite: a page-cache wrapper (no needless full-cache walk at commits)
         // and a VFS that gathers WAL frames into large writes.
         .target(name: "CSQLiteTuning", dependencies: ["CSQLite"]),
@@ -34,7 +37,7 @@ let package = Package(
         .target(name: "JSON", swiftSettings: strictSettings),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll", "JSON"], swiftSettings: strictSettings),
         .target(name: "Attribution", dependencies: ["JSON"], swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "Attribution", "JSON"], swiftSettings: strictSettings,
+        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "JSON"], swiftSettings: strictSettings,
                 plugins: ["EmbedMigrations"]),
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),

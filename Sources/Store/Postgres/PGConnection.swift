@@ -1,0 +1,142 @@
+import CLibPQ
+import Foundation
+
+/// What PostgreSQL or libpq said went wrong: the SQLSTATE when the server answered (23505 a unique
+/// violation, 40001 a serialization failure…), nil when no answer came (connection refused, lost).
+public struct PGError: Error, CustomStringConvertible, Sendable {
+    public let sqlState: String?
+    public let message: String
+
+    public var description: String { sqlState.map { "\($0): \(message)" } ?? message }
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+    /// The connection is gone (a restart, a failover): a new connection may succeed.
+    public var isConnectionLost: Bool { sqlState == nil || sqlState?.hasPrefix("08") == true || sqlState == "57P01" }
+}
+
+/// A value bound to a statement's `$n`, sent in PostgreSQL's text format.
+public enum PGValue: Sendable, Equatable {
+    case null
+    case text(String)
+    case integer(Int64)
+    case real(Double)
+    case boolean(Bool)
+
+    var text: String? {
+        switch self {
+        case .null: nil
+        case .text(let value): value
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .boolean(let value): value ? "t" : "f"
+        }
+    }
+}
+
+/// The rows a statement returned, copied out of libpq's result (text format).
+public struct PGRows: Sendable {
+    public let columns: [String]
+    public let rows: [[String?]]
+    /// Rows an INSERT, UPDATE or DELETE changed.
+    public let affected: Int
+
+    public func text(_ row: Int, _ column: Int) -> String? { rows[row][column] }
+    public func integer(_ row: Int, _ column: Int) -> Int64? { rows[row][column].flatMap { Int64($0) } }
+    public func real(_ row: Int, _ column: Int) -> Double? { rows[row][column].flatMap { Double($0) } }
+    public func boolean(_ row: Int, _ column: Int) -> Bool? { rows[row][column].map { $0 == "t" } }
+}
+
+/// One connection to PostgreSQL through libpq, used by one thread at a time (like
+/// `SQLiteConnection`). Every statement with parameters is prepared once per connection and
+/// executed with its values bound, never spliced into the SQL. The URL is libpq's own
+/// (`postgres://user:password@host:port/db?sslmode=require`), so TLS to the database is asked for
+/// there and verified by libpq.
+public final class PGConnection {
+    private var handle: OpaquePointer?
+    private var prepared: [String: String] = [:]
+
+    public init(url: String) throws(PGError) {
+        handle = PQconnectdb(url)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.clientMessage(handle)
+            PQfinish(handle)
+            handle = nil
+            throw PGError(sqlState: nil, message: "cannot connect to PostgreSQL: \(message)")
+        }
+    }
+
+    deinit { PQfinish(handle) }
+
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// The server's version as a number (150004 for 15.4).
+    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+
+    /// Runs SQL without parameters (several statements allowed): migrations, SET, BEGIN.
+    public func execute(_ sql: String) throws(PGError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result)
+    }
+
+    /// Runs a statement with `$1…$n` bound to `parameters`; prepared on first use on this connection.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> PGRows {
+        let name = try statementName(for: sql, parameterCount: parameters.count)
+        var texts: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.text.flatMap { strdup($0) } }
+        defer { for pointer in texts { free(pointer) } }
+        let result = texts.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(buffer.count, 1)) { values in
+                PQexecPrepared(handle, name, Int32(parameters.count), parameters.isEmpty ? nil : values, nil, nil, 0)
+            }
+        }
+        defer { PQclear(result) }
+        try check(result)
+        return Self.rows(result)
+    }
+
+    /// Connects again after the server went away (a restart, a failover); prepared statements
+    /// are prepared again on next use.
+    public func reconnect() throws(PGError) {
+        prepared.removeAll()
+        PQreset(handle)
+        guard isConnected else { throw PGError(sqlState: nil, message: "cannot reconnect to PostgreSQL: \(Self.clientMessage(handle))") }
+    }
+
+    private func statementName(for sql: String, parameterCount: Int) throws(PGError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "s\(prepared.count)"
+        let result = PQprepare(handle, name, sql, Int32(parameterCount), nil)
+        defer { PQclear(result) }
+        try check(result)
+        prepared[sql] = name
+        return name
+    }
+
+    private func check(_ result: OpaquePointer?) throws(PGError) {
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.clientMessage(handle)
+            throw PGError(sqlState: state, message: message)
+        }
+    }
+
+    private static func rows(_ result: OpaquePointer?) -> PGRows {
+        let columnCount = PQnfields(result), rowCount = PQntuples(result)
+        let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
+        let rows = (0..<rowCount).map { row in
+            (0..<columnCount).map { column -> String? in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            }
+        }
+        let affected = PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0
+        return PGRows(columns: columns, rows: rows, affected: affected)
+    }
+
+    private static func clientMessage(_ handle: OpaquePointer?) -> String {
+        guard let text = PQerrorMessage(handle) else { return "unknown libpq error" }
+        return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,88 @@
+public import Foundation
+import Glibc
+
+/// A throwaway PostgreSQL cluster for tests: `initdb` into a temporary folder, `pg_ctl start` on a
+/// free port of 127.0.0.1 (and a socket in that folder), removed on `stop()` or deinit. Run as
+/// the `postgres` user when the tests run as root (initdb refuses root). Debian's server binaries
+/// (`postgresql`, installed by `scripts/ensure-deps --test`) are found under /usr/lib/postgresql.
+public final class PostgresCluster: @unchecked Sendable {
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let folder: URL
+    public let port: Int
+    private let bin: String
+    private var running = false
+
+    /// `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication on loopback).
+    public var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+
+    public init() throws {
+        guard let version = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
+            .sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }).first(where: {
+                FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/pg_ctl")
+            }) else {
+            throw Unavailable(description: "no PostgreSQL server under /usr/lib/postgresql: run scripts/ensure-deps --test")
+        }
+        bin = "/usr/lib/postgresql/\(version)/bin"
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        port = Self.freePort()
+        if getuid() == 0 { _ = try ChildProcess.run("/bin/chown", ["-R", "postgres:postgres", folder.path]) }
+        let initialized = try run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale", "C"])
+        guard initialized.status == 0 else {
+            throw Unavailable(description: "initdb failed: \(String(decoding: initialized.stderr, as: UTF8.self))")
+        }
+        try start()
+    }
+
+    deinit { stop() }
+
+    private var data: String { folder.appendingPathComponent("data").path }
+
+    /// Starts (or starts again) the server; returns once it accepts connections. `fsync=off`: the
+    /// machine does not crash under a test, and a killed server still keeps every commit (the WAL
+    /// is written at each commit, only not forced to the disk).
+    public func start() throws {
+        let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off"
+        let started = try run("pg_ctl", ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-o", options, "-w", "-t", "30", "start"])
+        guard started.status == 0 else {
+            let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+            throw Unavailable(description: "pg_ctl start failed: \(String(decoding: started.stderr, as: UTF8.self)) \(log)")
+        }
+        running = true
+    }
+
+    /// Stops the server at once (`-m immediate`: what a crash or a failover looks like to clients).
+    public func kill() {
+        guard running else { return }
+        _ = try? run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])
+        running = false
+    }
+
+    /// Stops the server and removes the cluster.
+    public func stop() {
+        if running { _ = try? run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]) }
+        running = false
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: Data) {
+        if getuid() == 0 { return try ChildProcess.run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(bin)/\(tool)"] + arguments) }
+        return try ChildProcess.run("\(bin)/\(tool)", arguments)
+    }
+
+    /// A port nothing listens on now: bound to 0, read back, released.
+    private static func freePort() -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
