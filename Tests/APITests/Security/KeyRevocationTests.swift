@@ -64,6 +64,8 @@ import TestSupport
         // Threads of their own: blocked in socket reads, Dispatch workers would starve the
         // in-process server's handler queue when the whole suite runs in parallel.
         let hammers = DispatchGroup()
+        // Should the test end early (a failed request), the hammers stop too instead of spinning on.
+        defer { observations.lock.withLock { observations.stop = true } }
         for _ in 0..<6 {
             hammers.enter()
             Thread.detachNewThread {
