@@ -66,6 +66,11 @@ final class RollupCollector {
         tallies.removeAll(keepingCapacity: true)
     }
 
+    private static func add(_ delta: MoneyDelta, to sum: inout (amount: Double, entries: Int64)) {
+        sum.amount += delta.amount
+        sum.entries += delta.entries
+    }
+
     /// A link's day or hour (`period` in days or hours since the epoch; link '' is "no link").
     private struct LinkPeriodKey: Hashable { let projectID: String; let period: Int64; let linkID: String }
     private struct HourKey: Hashable { let projectID: String; let hour: Int64 }
@@ -99,8 +104,7 @@ final class RollupCollector {
                                      kind: delta.kind, currency: delta.currency))
             }
             for key in keys {
-                sums[key, default: (0, 0)].amount += delta.amount
-                sums[key, default: (0, 0)].entries += delta.entries
+                Self.add(delta, to: &sums[key, default: (0, 0)])  // one lookup of the six-string key, not two
             }
         }
         var tallySums: [TallyKey: Int64] = [:]
