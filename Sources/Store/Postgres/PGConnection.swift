@@ -84,9 +84,11 @@ public final class PGConnection {
         let name = try statementName(for: sql, parameterCount: parameters.count)
         var texts: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.text.flatMap { strdup($0) } }
         defer { for pointer in texts { free(pointer) } }
+        // An empty array need not have storage to point at: no parameters, no pointer.
         let result = texts.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(buffer.count, 1)) { values in
-                PQexecPrepared(handle, name, Int32(parameters.count), parameters.isEmpty ? nil : values, nil, nil, 0)
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return PQexecPrepared(handle, name, 0, nil, nil, nil, 0) }
+            return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { values in
+                PQexecPrepared(handle, name, Int32(buffer.count), values, nil, nil, 0)
             }
         }
         defer { PQclear(result) }

@@ -48,8 +48,7 @@ import Foundation
     private func registerRollupFunctions() {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_create_function_v2(handle, "rollup_count", Int32(4 + RollupCollector.counterCount), SQLITE_UTF8, context, { function, _, arguments in
-            let connection = Unmanaged<SQLiteConnection>.fromOpaque(sqlite3_user_data(function)!).takeUnretainedValue()
-            guard let collector = connection.rollupCollector, let arguments else { return sqlite3_result_int(function, 0) }
+            guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
             var counts = [Int64](repeating: 0, count: RollupCollector.counterCount)
             for index in 0..<RollupCollector.counterCount { counts[index] = sqlite3_value_int64(arguments[4 + index]) }
             collector.add(RollupCollector.CountDelta(projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
@@ -58,8 +57,7 @@ import Foundation
             sqlite3_result_int(function, 1)
         }, nil, nil, nil)
         sqlite3_create_function_v2(handle, "rollup_money", 8, SQLITE_UTF8, context, { function, _, arguments in
-            let connection = Unmanaged<SQLiteConnection>.fromOpaque(sqlite3_user_data(function)!).takeUnretainedValue()
-            guard let collector = connection.rollupCollector, let arguments else { return sqlite3_result_int(function, 0) }
+            guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
             collector.add(RollupCollector.MoneyDelta(projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
                                                      linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
                                                      kind: SQLiteConnection.text(arguments[4]), currency: SQLiteConnection.text(arguments[5]),
@@ -67,13 +65,17 @@ import Foundation
             sqlite3_result_int(function, 1)
         }, nil, nil, nil)
         sqlite3_create_function_v2(handle, "rollup_tally", 5, SQLITE_UTF8, context, { function, _, arguments in
-            let connection = Unmanaged<SQLiteConnection>.fromOpaque(sqlite3_user_data(function)!).takeUnretainedValue()
-            guard let collector = connection.rollupCollector, let arguments else { return sqlite3_result_int(function, 0) }
+            guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
             collector.add(RollupCollector.TallyDelta(projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
                                                      dimension: SQLiteConnection.text(arguments[2]), value: SQLiteConnection.text(arguments[3]),
                                                      installs: sqlite3_value_int64(arguments[4])))
             sqlite3_result_int(function, 1)
         }, nil, nil, nil)
+    }
+
+    /// The collector of the connection a rollup function was registered on (its user data).
+    private static func collector(of function: OpaquePointer?) -> RollupCollector? {
+        Unmanaged<SQLiteConnection>.fromOpaque(sqlite3_user_data(function)!).takeUnretainedValue().rollupCollector
     }
 
     private static func text(_ value: OpaquePointer?) -> String {
