@@ -132,6 +132,48 @@ import Testing
         #expect(everything.totals.signups > 0 && everything.totals.payingInstalls > 0)  // events without a currency count in the project's
     }
 
+    /// Events stored through EventRepository are counted by it, not by the trigger (migration
+    /// 0021): once each — repeats by client id or content are not counted — under the install's
+    /// link, with their revenue; and what happens to them later moves them as the trigger's would.
+    @Test func eventsRecordedByTheRepositoryAreCountedOnce() throws {
+        let temp = try TemporaryDatabase()
+        try temp.database.writeAndWait { try Self.populate($0, seed: 5, mutate: false) }
+        try temp.database.writeAndWait { try $0.execute("UPDATE installs SET install_instance_id = 'instance-' || id") }
+        let events = EventRepository(database: temp.database)
+        var random = SeededGenerator(seed: 55)
+        var stored = 0
+        for index in 0..<300 {
+            let install = Int.random(in: 0..<200, using: &random)
+            let revenue: Double? = Bool.random(using: &random) ? Double(Int.random(in: 1...5000, using: &random)) / 100 : nil
+            let at = Timestamp(milliseconds: Self.start + Int64.random(in: 0..<(12 * Self.day), using: &random))
+            let record = EventRecord(projectID: "p", install: index % 2 == 0 ? .id("i\(install)") : .instance("instance-i\(install)"),
+                                     name: "purchase", clientEventID: index % 5 == 0 ? "client-\(index / 10)" : nil,
+                                     contentKey: index % 7 == 0 ? "content-\(index / 14)" : nil, data: nil, revenue: revenue,
+                                     currency: [nil, "USD", "EUR"].randomElement(using: &random)!,
+                                     occurredAt: Timestamp(milliseconds: Self.start), receivedAt: at)
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var outcome: Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>?
+            events.record(record, eventID: "repo-event-\(index)") { outcome = $0; done.signal() }
+            done.wait()
+            if try !outcome!.get().duplicate { stored += 1 }
+        }
+        #expect(stored < 300 && stored > 250)  // some were repeats
+        let stats = StatsRepository(database: temp.database)
+        let since = Timestamp(milliseconds: 0), until = Timestamp(milliseconds: Self.start + 30 * Self.day)
+        Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
+                        try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "after the repository's events")
+        #expect(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY").totals.events == 500 + stored)
+        try temp.database.writeAndWait { connection in
+            try connection.execute("""
+                UPDATE installs SET attributed = 1, match_type = 'probabilistic', link_id = 'l2', confidence = 0.65 WHERE rowid % 3 = 1 AND attributed = 0;
+                DELETE FROM installs WHERE rowid % 17 = 0;
+                DELETE FROM events WHERE id LIKE 'repo-event-%' AND rowid % 4 = 0;
+                """)
+        }
+        Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
+                        try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "after later changes")
+    }
+
     @Test func theHourlySeriesAddsUpToTheRowsOfEachBucket() throws {
         let temp = try TemporaryDatabase()
         try temp.database.writeAndWait { try Self.populate($0, seed: 7) }

@@ -45,6 +45,26 @@ final class RollupCollector {
 
     var isEmpty: Bool { counts.isEmpty && money.isEmpty && tallies.isEmpty }
 
+    /// True while a repository inserts rows it counts itself: the triggers that would count them
+    /// again ask `rollup_counted_by_caller()` (migration 0021).
+    var countedByCaller = false
+
+    /// One stored event, counted by the repository that inserted it (which read its install's
+    /// link anyway), as `rollup_event_insert` would count it: an event in its project's hour and
+    /// link, its revenue as money of kind 'event'.
+    func addEvent(projectID: String, at: Int64, linkID: String, revenue: Double?, currency: String?) {
+        var counts = [Int64](repeating: 0, count: Self.counterCount)
+        counts[Self.eventsIndex] = 1
+        add(CountDelta(projectID: projectID, at: at, linkID: linkID, inHours: true, counts: counts))
+        if let revenue {
+            add(MoneyDelta(projectID: projectID, at: at, linkID: linkID, inHours: true, kind: "event", currency: currency ?? "",
+                           amount: revenue, entries: 1))
+        }
+    }
+
+    /// `events` among the counters (the column order of `counterColumns`).
+    private static let eventsIndex = 8
+
     func add(_ delta: CountDelta) { counts.append(delta) }
     func add(_ delta: MoneyDelta) { money.append(delta) }
     func add(_ delta: TallyDelta) { tallies.append(delta) }

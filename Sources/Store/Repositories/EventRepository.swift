@@ -55,6 +55,15 @@ public struct EventRepository: EventStore {
     enum SQL {
         /// One seek in `events_by_install (install_id, occurred_at, content_key)`, which every event
         /// has an entry in anyway (migration 0007).
+        /// The install, and the link its events are counted under in the rollups (migration 0015:
+        /// '' unless attributed to a link).
+        static let installByID = """
+            SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END FROM installs WHERE id = ? AND project_id = ?
+            """
+        static let installByInstance = """
+            SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END FROM installs
+            WHERE install_instance_id = ? AND project_id = ?
+            """
         static let sameContent = "SELECT id FROM events WHERE install_id = ? AND occurred_at = ? AND content_key = ? LIMIT 1"
     }
 
@@ -65,16 +74,15 @@ public struct EventRepository: EventStore {
                        completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
         database.write(delivery: delivery, { connection in
             // Resolved inside the transaction: one trip, and the install cannot vanish in between.
-            let found: (id: String, userID: String?)?
+            let found: (id: String, userID: String?, rollupLink: String)?
             switch event.install {
             case .id(let id):
-                found = try connection.queryOne("SELECT id, user_id FROM installs WHERE id = ? AND project_id = ?", id, event.projectID) {
-                    ($0.string(0), $0.optionalString(1))
-                }
+                found = try connection.queryOne(SQL.installByID, id, event.projectID) { ($0.string(0), $0.optionalString(1), $0.string(2)) }
                 guard found != nil else { throw StoreError.notFound("no install \(id)") }
             case .instance(let instance):
-                found = try connection.queryOne("SELECT id, user_id FROM installs WHERE install_instance_id = ? AND project_id = ?",
-                                                instance, event.projectID) { ($0.string(0), $0.optionalString(1)) }
+                found = try connection.queryOne(SQL.installByInstance, instance, event.projectID) {
+                    ($0.string(0), $0.optionalString(1), $0.string(2))
+                }
                 guard found != nil else {
                     throw StoreError.notFound("unknown install_instance_id '\(instance)'")
                 }
@@ -84,6 +92,10 @@ public struct EventRepository: EventStore {
                 SQL.sameContent, install.id, event.occurredAt.milliseconds, contentKey, map: { $0.string(0) }) {
                 return (existing, true, try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection))
             }
+            // Counted here rather than by rollup_event_insert (migration 0021), which steps aside.
+            let collector = connection.rollupCollector
+            collector?.countedByCaller = true
+            defer { collector?.countedByCaller = false }
             let inserted = try connection.run("""
                 INSERT INTO events (id, project_id, install_id, name, client_event_id, content_key, user_id, data, revenue, currency,
                     occurred_at, received_at)
@@ -92,6 +104,10 @@ public struct EventRepository: EventStore {
                 """, eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey,
                 event.userID ?? install.userID, event.data, event.revenue, event.currency, event.occurredAt.milliseconds,
                 event.receivedAt.milliseconds)
+            if inserted > 0 {
+                collector?.addEvent(projectID: event.projectID, at: event.receivedAt.milliseconds, linkID: install.rollupLink,
+                                    revenue: event.revenue, currency: event.currency)
+            }
             let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
             if inserted > 0 {
                 try OutboxRepository.notify(notify, StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID),

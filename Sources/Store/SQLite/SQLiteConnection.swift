@@ -45,6 +45,7 @@ import Foundation
     /// `rollup_count(project, at, link, in_hours, 11 counts)`, `rollup_money(project, at, link,
     /// in_hours, kind, currency, amount, entries)` and `rollup_tally(project, at, dimension, value,
     /// installs)`: 1 when the collector took the delta, 0 when there is none.
+    /// `rollup_counted_by_caller()`: 1 while the writer's repository counts the rows it inserts.
     private func registerRollupFunctions() {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_create_function_v2(handle, "rollup_count", Int32(4 + RollupCollector.counterCount), SQLITE_UTF8, context, { function, _, arguments in
@@ -63,6 +64,9 @@ import Foundation
                                                      kind: SQLiteConnection.text(arguments[4]), currency: SQLiteConnection.text(arguments[5]),
                                                      amount: sqlite3_value_double(arguments[6]), entries: sqlite3_value_int64(arguments[7])))
             sqlite3_result_int(function, 1)
+        }, nil, nil, nil)
+        sqlite3_create_function_v2(handle, "rollup_counted_by_caller", 0, SQLITE_UTF8, context, { function, _, _ in
+            sqlite3_result_int(function, SQLiteConnection.collector(of: function)?.countedByCaller == true ? 1 : 0)
         }, nil, nil, nil)
         sqlite3_create_function_v2(handle, "rollup_tally", 5, SQLITE_UTF8, context, { function, _, arguments in
             guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
