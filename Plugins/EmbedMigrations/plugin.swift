@@ -1,16 +1,20 @@
 import Foundation
 import PackagePlugin
 
-/// Compiles the package's top-level `migrations/*.sql` into the Store target as Swift string
-/// constants, so the binary carries its schema (a container needs no source tree) and the `.sql`
+/// Compiles the package's `migrations/*.sql` (SQLite) and `migrations/postgres/*.sql` into the
+/// Store target as Swift string constants, so the binary carries its schema (a container needs no source tree) and the `.sql`
 /// files stay the single source of truth.
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let directory = context.package.directoryURL.appending(path: "migrations")
-        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "sql" }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        func sqlFiles(in directory: URL) throws -> [URL] {
+            try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "sql" }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        }
+        // SQLite's migrations, then PostgreSQL's (migrations/postgres/), which the tool tells apart by folder.
+        let files = try sqlFiles(in: directory) + sqlFiles(in: directory.appending(path: "postgres"))
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
         return [
             .buildCommand(

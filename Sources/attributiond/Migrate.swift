@@ -8,6 +8,20 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let configuration = try global.loadConfiguration()
+        if let url = configuration.postgresURL {
+            do {
+                let applied = try PGMigrator.migrate(url: url)
+                if applied.isEmpty {
+                    print("PostgreSQL: up to date (\(Migration.postgres.count) migrations)")
+                } else {
+                    for name in applied { print("applied \(name)") }
+                }
+            } catch {
+                FileHandleOutput.standardError("migrate PostgreSQL: \(error)")
+                throw ExitCode.failure
+            }
+            return
+        }
         do {
             let applied = try Migrator.migrate(path: configuration.db)
             if applied.isEmpty {

@@ -14,6 +14,12 @@ import Testing
             let text = try String(contentsOf: folder.appendingPathComponent(migration.name), encoding: .utf8)
             #expect(migration.sql == text, "\(migration.name)")
         }
+        let postgres = folder.appendingPathComponent("postgres")
+        let postgresFiles = try FileManager.default.contentsOfDirectory(atPath: postgres.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(!postgresFiles.isEmpty && Migration.postgres.map(\.name) == postgresFiles)
+        for migration in Migration.postgres {
+            #expect(migration.sql == (try String(contentsOf: postgres.appendingPathComponent(migration.name), encoding: .utf8)), "\(migration.name)")
+        }
     }
 
     @Test func migratesFromEmptyAndRerunningIsANoOp() throws {

@@ -43,6 +43,7 @@ public enum Migrator {
                 applied_at INTEGER NOT NULL
             )
             """)
+        try SchemaNewerError.check(applied: try appliedMigrations(connection), known: migrations)
         var newlyApplied: [String] = []
         for migration in migrations.sorted(by: { $0.name < $1.name }) {
             do {

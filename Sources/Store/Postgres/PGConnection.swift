@@ -62,6 +62,9 @@ public final class PGConnection {
             handle = nil
             throw PGError(sqlState: nil, message: "cannot connect to PostgreSQL: \(message)")
         }
+        // NOTICEs ("relation already exists, skipping") are the server talking to a person at a
+        // psql prompt; libpq would print them to our stderr.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
     }
 
     deinit { PQfinish(handle) }

@@ -12,6 +12,8 @@ struct ServerConfiguration {
     var host = "0.0.0.0"
     var port: UInt16 = 8080
     var db = "./data/attributiond.sqlite"
+    /// A `postgres://` (or `postgresql://`) URL: the database is PostgreSQL, not the file `db`.
+    var postgresURL: String?
     var adminKey: String?
     /// The links' public base URL; when unset, each request's Host is used.
     var publicURL: String?
@@ -93,6 +95,7 @@ enum ConfigurationLoader {
             case "host": configuration.host = try string(value, key)
             case "port": configuration.port = try port(value, key)
             case "db": configuration.db = try string(value, key)
+            case "database_url": try configuration.setDatabase(try string(value, key), key)
             case "admin_key": configuration.adminKey = try optionalString(value, key)
             case "default_project": configuration.defaultProject = try optionalString(value, key)
             case "public_url": configuration.publicURL = try publicURL(try optionalString(value, key), key)
@@ -208,6 +211,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_HOST": configuration.host = text
             case "ATTRIBUTIOND_PORT": configuration.port = try port(.string(text), name)
             case "ATTRIBUTIOND_DB": configuration.db = text
+            case "ATTRIBUTIOND_DATABASE_URL": try configuration.setDatabase(text, name)
             case "ATTRIBUTIOND_ADMIN_KEY": configuration.adminKey = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_DEFAULT_PROJECT": configuration.defaultProject = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_PUBLIC_URL": configuration.publicURL = try publicURL(text.isEmpty ? nil : text, name)
@@ -365,5 +369,25 @@ enum ConfigurationLoader {
         guard parts.count == 2 else { return true }
         guard let bits = Int(parts[1]) else { return false }
         return (0...(address.family == .ipv4 ? 32 : 128)).contains(bits)
+    }
+}
+
+extension ServerConfiguration {
+    /// `database_url`, `ATTRIBUTIOND_DATABASE_URL`, `--database`: a PostgreSQL URL, or a SQLite path.
+    mutating func setDatabase(_ text: String, _ key: String) throws {
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
+            guard URLComponents(string: text)?.host?.isEmpty == false || text.contains("host=") else {
+                throw ConfigurationError(key: key, message: "a PostgreSQL URL needs a host: postgres://user:password@host:5432/database")
+            }
+            postgresURL = text
+        } else if text.contains("://") {
+            throw ConfigurationError(key: key, message: "expected postgres://… or a SQLite file path, got a '\(text.prefix(while: { $0 != ":" }))' URL")
+        } else if text.isEmpty {
+            throw ConfigurationError(key: key, message: "must not be empty")
+        } else {
+            db = text
+            postgresURL = nil
+        }
     }
 }
