@@ -3,7 +3,7 @@ import HTTP
 import Store
 
 /// The refusals of the layers below, as the HTTP errors every API answers with (each in its own
-/// wire format): the client's to fix, never a 500.
+/// wire format): the client's to fix, never a 500; a database that is away is a 503 to retry.
 enum ClientErrors {
     static func httpError(for error: any Error) -> HTTPError? {
         switch error {
@@ -17,6 +17,8 @@ enum ClientErrors {
             switch error {
             case .conflict(let message): return .conflict(message)
             case .notFound(let message): return .notFound(message)
+            case .unavailable(let message):
+                return HTTPError(.serviceUnavailable, code: "database_unavailable", message: message, headers: ["Retry-After": "1"])
             }
         default: return nil
         }

@@ -3,10 +3,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Would break a uniqueness rule (a name, slug or code already taken).
     case conflict(String)
     case notFound(String)
+    /// The database cannot be reached right now (a restart, a failover): worth trying again soon.
+    case unavailable(String)
 
     public var description: String {
         switch self {
-        case .conflict(let message), .notFound(let message): message
+        case .conflict(let message), .notFound(let message), .unavailable(let message): message
         }
     }
 }

@@ -7,19 +7,19 @@ import TestSupport
 /// unreachable database end the command with a message that names the problem (and no password).
 @Suite(.serialized) struct PostgresCommandLineTests {
     @Test func migrateAppliesPostgreSQLsSchemaOnceFromAnyOfTheThreeSources() throws {
-        let cluster = try PostgresCluster()
-        let first = try run(["migrate", "--database", cluster.url])
+        let url = try PostgresCluster.shared().newDatabase()
+        let first = try run(["migrate", "--database", url])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout == "applied 0001_schema.sql\n")
         #expect(first.stderr.isEmpty)  // no NOTICE chatter from the server
-        let again = try run(["migrate"], environment: ["ATTRIBUTIOND_DATABASE_URL": cluster.url])
+        let again = try run(["migrate"], environment: ["ATTRIBUTIOND_DATABASE_URL": url])
         #expect(again.status == 0)
         #expect(again.stdout.hasPrefix("PostgreSQL: up to date"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-pgconfig-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("attributiond.json")
-        try Data(#"{"database_url": "\#(cluster.url)"}"#.utf8).write(to: config)
+        try Data(#"{"database_url": "\#(url)"}"#.utf8).write(to: config)
         let fromFile = try run(["migrate", "--config", config.path])
         #expect(fromFile.status == 0 && fromFile.stdout.hasPrefix("PostgreSQL: up to date"))
         // --db after all of them names a SQLite file again.
@@ -27,7 +27,7 @@ import TestSupport
         #expect(sqlite.status == 0 && sqlite.stdout.contains("applied 0001_initial.sql"))
 
         // Serving from PostgreSQL is not in this build: said so, not attempted.
-        let serve = try run(["serve", "--port", "0", "--database", cluster.url])
+        let serve = try run(["serve", "--port", "0", "--database", url])
         #expect(serve.status == 1)
         #expect(serve.stderr.contains("SQLite only"))
     }

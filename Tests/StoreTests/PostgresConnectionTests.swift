@@ -8,8 +8,7 @@ import TestSupport
 /// server was killed and started again.
 @Suite(.serialized) struct PostgresConnectionTests {
     @Test func parametersAreBoundAndStatementsPreparedOnce() throws {
-        let cluster = try PostgresCluster()
-        let connection = try PGConnection(url: cluster.url)
+        let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
         #expect(connection.serverVersion >= 120000)
         try connection.execute("CREATE TABLE links (id text PRIMARY KEY, title text, clicks bigint NOT NULL, share double precision, active boolean)")
         let insert = "INSERT INTO links (id, title, clicks, share, active) VALUES ($1, $2, $3, $4, $5)"
@@ -30,6 +29,22 @@ import TestSupport
         #expect(duplicate?.isUniqueViolation == true)
         let missing = #expect(throws: PGError.self) { try connection.query("SELECT nope FROM links") }
         #expect(missing?.sqlState == "42703")
+    }
+
+    /// SQL shared with SQLite keeps its `?` placeholders; they are numbered when prepared, except
+    /// inside literals, quoted identifiers and comments.
+    @Test func placeholdersAreNumberedOutsideQuotesAndComments() throws {
+        #expect(PGPlaceholders.numbered("SELECT a FROM t WHERE b = ? AND c = ?") == "SELECT a FROM t WHERE b = $1 AND c = $2")
+        #expect(PGPlaceholders.numbered("SELECT '?', \"a?\" FROM t WHERE b = ?") == "SELECT '?', \"a?\" FROM t WHERE b = $1")
+        #expect(PGPlaceholders.numbered("SELECT 1 -- don't ask?\nWHERE x = ?") == "SELECT 1 -- don't ask?\nWHERE x = $1")
+        #expect(PGPlaceholders.numbered("SELECT 'it''s ?' WHERE x = ?") == "SELECT 'it''s ?' WHERE x = $1")
+        #expect(PGPlaceholders.numbered("SELECT $1") == "SELECT $1")
+        let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
+        let bytes: [UInt8] = [0, 1, 0x7f, 0x80, 0xff, 0x0a]
+        let echoed = try connection.queryOne("SELECT ?::bytea, ?::bigint + 1, ? AS label", bytes, Int64(41), "it's?") { row in
+            (row.blob(0), row.int(1), row.string("label"))
+        }
+        #expect(echoed?.0 == bytes && echoed?.1 == 42 && echoed?.2 == "it's?")
     }
 
     @Test func aConnectionComesBackAfterTheServerDoes() throws {

@@ -12,8 +12,7 @@ import TestSupport
     static let sqliteOnly: Set<String> = ["rollup_pending", "rollup_pending_money", "rollup_pending_tallies"]
 
     @Test func theSchemaHasSQLitesTablesColumnsAndIndexes() throws {
-        let cluster = try PostgresCluster()
-        let connection = try PGConnection(url: cluster.url)
+        let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
         #expect(try PGMigrator.migrate(connection) == Migration.postgres.map(\.name))
         #expect(try PGMigrator.migrate(connection).isEmpty)
 
@@ -52,7 +51,7 @@ import TestSupport
     }
 
     @Test func twoNodesStartingTogetherApplyEachMigrationOnce() throws {
-        let cluster = try PostgresCluster()
+        let url = try PostgresCluster.shared().newDatabase()
         let slow = Migration(name: "0002_slow.sql", sql: "SELECT pg_sleep(0.5); CREATE TABLE slow_marker (x integer);")
         let migrations = Migration.postgres + [slow]
         let applied = Mutex<[[String]]>([])
@@ -61,7 +60,7 @@ import TestSupport
         for _ in 0..<2 {
             DispatchQueue.global().async(group: group) {
                 do {
-                    let names = try PGMigrator.migrate(url: cluster.url, migrations: migrations)
+                    let names = try PGMigrator.migrate(url: url, migrations: migrations)
                     applied.withLock { $0.append(names) }
                 } catch {
                     failures.withLock { $0.append("\(error)") }
@@ -73,13 +72,12 @@ import TestSupport
         let all = applied.withLock { $0 }
         #expect(all.count == 2)
         #expect(all.flatMap { $0 }.sorted() == migrations.map(\.name).sorted())  // each once, by one node or the other
-        let connection = try PGConnection(url: cluster.url)
+        let connection = try PGConnection(url: url)
         #expect(try PGMigrator.appliedMigrations(connection) == migrations.map(\.name).sorted())
     }
 
     @Test func aSchemaNewerThanTheBinaryStopsTheMigration() throws {
-        let cluster = try PostgresCluster()
-        let connection = try PGConnection(url: cluster.url)
+        let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
         try PGMigrator.migrate(connection)
         _ = try connection.query("INSERT INTO schema_migrations (name, applied_at) VALUES ('9999_from_a_newer_build.sql', 0)")
         let postgres = #expect(throws: SchemaNewerError.self) { try PGMigrator.migrate(connection) }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 import Glibc
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` into a temporary folder, `pg_ctl start` on a
@@ -66,6 +67,28 @@ public final class PostgresCluster: @unchecked Sendable {
         if running { _ = try? run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]) }
         running = false
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// One cluster for the whole test process, for tests that neither stop nor kill it: each asks
+    /// for a database of its own (`newDatabase()`), which costs a `CREATE DATABASE` instead of an
+    /// `initdb` (seconds of CPU each, and many tests run at once on two cores). Stopped and removed
+    /// when the process exits.
+    public static func shared() throws -> PostgresCluster { try sharedCluster.get() }
+
+    private static let sharedCluster: Result<PostgresCluster, any Error> = {
+        let result = Result { try PostgresCluster() }
+        if case .success = result { atexit { if case .success(let cluster) = PostgresCluster.sharedCluster { cluster.stop() } } }
+        return result
+    }()
+
+    private let databases = Mutex(0)
+
+    /// A new empty database on this cluster; its URL.
+    public func newDatabase() throws -> String {
+        let name = "test_\(databases.withLock { count in count += 1; return count })"
+        let created = try run("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", name])
+        guard created.status == 0 else { throw Unavailable(description: "createdb failed: \(String(decoding: created.stderr, as: UTF8.self))") }
+        return "postgres://postgres@127.0.0.1:\(port)/\(name)"
     }
 
     private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: Data) {

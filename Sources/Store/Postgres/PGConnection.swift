@@ -20,6 +20,8 @@ public enum PGValue: Sendable, Equatable {
     case integer(Int64)
     case real(Double)
     case boolean(Bool)
+    /// BYTEA, sent in its hex text form (`\x0a1b…`).
+    case bytes([UInt8])
 
     var text: String? {
         switch self {
@@ -28,6 +30,7 @@ public enum PGValue: Sendable, Equatable {
         case .integer(let value): String(value)
         case .real(let value): String(value)
         case .boolean(let value): value ? "t" : "f"
+        case .bytes(let value): "\\x" + value.map { String(format: "%02x", $0) }.joined()
         }
     }
 }
@@ -110,7 +113,7 @@ public final class PGConnection {
     private func statementName(for sql: String, parameterCount: Int) throws(PGError) -> String {
         if let name = prepared[sql] { return name }
         let name = "s\(prepared.count)"
-        let result = PQprepare(handle, name, sql, Int32(parameterCount), nil)
+        let result = PQprepare(handle, name, PGPlaceholders.numbered(sql), Int32(parameterCount), nil)
         defer { PQclear(result) }
         try check(result)
         prepared[sql] = name

@@ -37,7 +37,7 @@ public struct ProjectRepository: ProjectStore {
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone
         """
 
-    static func project(_ row: Row) -> Project {
+    static func project(_ row: some ColumnReader) -> Project {
         var settings = ProjectSettings()
         settings.iosTeamID = row.optionalString("ios_team_id")
         settings.iosBundleID = row.optionalString("ios_bundle_id")

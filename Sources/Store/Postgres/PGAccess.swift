@@ -1,0 +1,106 @@
+import Foundation
+
+/// SQL written with SQLite's `?` placeholders, numbered for PostgreSQL (`$1`, `$2`, …) when a
+/// statement is first prepared on a connection, so that SQL shared between the backends reads
+/// the same. A `?` inside a quoted literal or identifier is left alone.
+@_spi(StoreInternals) public enum PGPlaceholders {
+    public static func numbered(_ sql: String) -> String {
+        var output = "", number = 0, quote: Character?, inComment = false, previous: Character = " "
+        output.reserveCapacity(sql.utf8.count + 16)
+        for character in sql {
+            defer { previous = character }
+            if inComment {  // a `--` comment may hold an apostrophe ("don't")
+                if character == "\n" { inComment = false }
+                output.append(character)
+            } else if quote == nil, character == "-", previous == "-" {
+                inComment = true
+                output.append(character)
+            } else if let open = quote {
+                if character == open { quote = nil }
+                output.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                output.append(character)
+            } else if character == "?" {
+                number += 1
+                output += "$\(number)"
+            } else {
+                output.append(character)
+            }
+        }
+        return output
+    }
+}
+
+/// A Swift value a PostgreSQL statement can take as a parameter.
+public protocol PGBindable {
+    var pgValue: PGValue { get }
+}
+
+extension String: PGBindable { public var pgValue: PGValue { .text(self) } }
+extension Int: PGBindable { public var pgValue: PGValue { .integer(Int64(self)) } }
+extension Int64: PGBindable { public var pgValue: PGValue { .integer(self) } }
+extension Double: PGBindable { public var pgValue: PGValue { .real(self) } }
+extension Bool: PGBindable { public var pgValue: PGValue { .boolean(self) } }
+extension Array: PGBindable where Element == UInt8 { public var pgValue: PGValue { .bytes(self) } }
+extension Optional: PGBindable where Wrapped: PGBindable { public var pgValue: PGValue { self?.pgValue ?? .null } }
+
+/// One row of a result, read by column index or name with the accessors SQLite's `Row` has, so
+/// that row mappings read alike on both backends.
+public struct PGRow {
+    let rows: PGRows
+    let index: Int
+
+    private func column(_ name: String) -> Int32 {
+        guard let column = rows.columns.firstIndex(of: name) else { preconditionFailure("no column \(name) in the result") }
+        return Int32(column)
+    }
+    private func text(_ column: Int32) -> String? { rows.rows[index][Int(column)] }
+
+    public func isNull(_ column: Int32) -> Bool { text(column) == nil }
+    public func string(_ column: Int32) -> String { text(column) ?? "" }
+    public func optionalString(_ column: Int32) -> String? { text(column) }
+    public func int(_ column: Int32) -> Int64 { text(column).flatMap { Int64($0) } ?? 0 }
+    public func optionalInt(_ column: Int32) -> Int64? { text(column).flatMap { Int64($0) } }
+    public func double(_ column: Int32) -> Double { text(column).flatMap { Double($0) } ?? 0 }
+    public func optionalDouble(_ column: Int32) -> Double? { text(column).flatMap { Double($0) } }
+    public func bool(_ column: Int32) -> Bool { text(column) == "t" }
+    /// BYTEA in its hex text form.
+    public func blob(_ column: Int32) -> [UInt8] {
+        guard let text = text(column), text.hasPrefix("\\x") else { return [] }
+        var bytes: [UInt8] = [], high: UInt8?
+        bytes.reserveCapacity((text.utf8.count - 2) / 2)
+        for character in text.utf8.dropFirst(2) {
+            let nibble: UInt8 = character <= 57 ? character - 48 : (character | 0x20) - 87
+            if let first = high { bytes.append(first << 4 | nibble); high = nil } else { high = nibble }
+        }
+        return bytes
+    }
+
+    public func string(_ name: String) -> String { string(column(name)) }
+    public func optionalString(_ name: String) -> String? { optionalString(column(name)) }
+    public func int(_ name: String) -> Int64 { int(column(name)) }
+    public func optionalInt(_ name: String) -> Int64? { optionalInt(column(name)) }
+    public func double(_ name: String) -> Double { double(column(name)) }
+    public func optionalDouble(_ name: String) -> Double? { optionalDouble(column(name)) }
+    public func bool(_ name: String) -> Bool { bool(column(name)) }
+    public func blob(_ name: String) -> [UInt8] { blob(column(name)) }
+}
+
+extension PGConnection {
+    /// Runs a statement (`?` placeholders) with `values` bound; the rows it changed.
+    @discardableResult
+    public func run(_ sql: String, _ values: any PGBindable...) throws(PGError) -> Int {
+        try query(sql, values.map(\.pgValue)).affected
+    }
+
+    public func query<T>(_ sql: String, _ values: any PGBindable..., map: (PGRow) throws -> T) throws -> [T] {
+        let rows = try query(sql, values.map(\.pgValue))
+        return try (0..<rows.rows.count).map { try map(PGRow(rows: rows, index: $0)) }
+    }
+
+    public func queryOne<T>(_ sql: String, _ values: any PGBindable..., map: (PGRow) throws -> T) throws -> T? {
+        let rows = try query(sql, values.map(\.pgValue))
+        return try rows.rows.isEmpty ? nil : map(PGRow(rows: rows, index: 0))
+    }
+}

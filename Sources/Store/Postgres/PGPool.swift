@@ -1,0 +1,92 @@
+public import Dispatch
+import Foundation
+import Synchronization
+
+/// A bounded set of connections to one PostgreSQL database, each used by one caller at a time.
+/// A caller waits at most `checkoutTimeout` for one; a connection lost to a restart or failover is
+/// connected again on its next use. While the database cannot be reached, callers get
+/// `StoreError.unavailable` at once (503 with Retry-After at the API), never a hang.
+public final class PGPool: Sendable {
+    private let url: String
+    private let idle = Mutex<[Connection]>([])
+    private let slots: DispatchSemaphore
+    private let checkoutTimeout: DispatchTimeInterval
+
+    /// libpq's connection is confined to one caller at a time by the pool, which is what makes
+    /// handing it between threads safe.
+    private final class Connection: @unchecked Sendable {
+        let connection: PGConnection
+        init(_ connection: PGConnection) { self.connection = connection }
+    }
+
+    public init(url: String, size: Int = 8, checkoutTimeout: DispatchTimeInterval = .seconds(5)) {
+        self.url = url
+        slots = DispatchSemaphore(value: max(1, size))
+        self.checkoutTimeout = checkoutTimeout
+    }
+
+    /// Runs `body` on a connection of its own. A read that finds its connection lost is run once
+    /// more on a new one.
+    public func read<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        try withConnection { connection in
+            do {
+                return try body(connection)
+            } catch let error as PGError where error.isConnectionLost {
+                try Self.reconnect(connection)
+                return try Self.mapped { try body(connection) }
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
+    /// Not retried when the connection is lost: whether the COMMIT took effect is unknown, and
+    /// the caller's idempotency keys make its retry safe.
+    public func transaction<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        try withConnection { connection in
+            try Self.mapped {
+                try connection.execute("BEGIN")
+                do {
+                    let value = try body(connection)
+                    try connection.execute("COMMIT")
+                    return value
+                } catch {
+                    if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+                    throw error
+                }
+            }
+        }
+    }
+
+    private func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        guard slots.wait(timeout: .now() + checkoutTimeout) == .success else {
+            throw StoreError.unavailable("every database connection is busy; try again")
+        }
+        defer { slots.signal() }
+        let held: Connection
+        if let reused = idle.withLock({ $0.popLast() }) {
+            held = reused
+        } else {
+            do {
+                held = Connection(try PGConnection(url: url))
+            } catch {
+                throw StoreError.unavailable(error.message)
+            }
+        }
+        defer { if held.connection.isConnected { idle.withLock { $0.append(held) } } }
+        if !held.connection.isConnected { try Self.reconnect(held.connection) }
+        return try Self.mapped { try body(held.connection) }
+    }
+
+    private static func reconnect(_ connection: PGConnection) throws {
+        do { try connection.reconnect() } catch { throw StoreError.unavailable(error.message) }
+    }
+
+    /// A lost connection as `StoreError.unavailable`; everything else as thrown.
+    private static func mapped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PGError where error.isConnectionLost {
+            throw StoreError.unavailable("the database connection was lost: \(error.message)")
+        }
+    }
+}
