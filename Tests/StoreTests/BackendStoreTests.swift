@@ -15,6 +15,8 @@ enum Backend: String, CaseIterable, CustomStringConvertible {
 final class BackendStores {
     let projects: any ProjectStore
     let signingKeys: any SigningKeyStore
+    let links: any LinkStore
+    let templates: any TemplateStore
     let cluster: PostgresCluster?
     let sqlite: TemporaryDatabase?
     let pool: PGPool?
@@ -27,12 +29,14 @@ final class BackendStores {
             let temp = try TemporaryDatabase()
             let store = SQLiteStore(database: temp.database, clock: clock)
             (projects, signingKeys, sqlite, cluster, pool) = (store.projects, store.signingKeys, temp, nil, nil)
+            (links, templates) = (store.links, store.templates)
         case .postgres:
             let cluster = ownCluster ? try PostgresCluster() : nil
             let url = try cluster?.url ?? PostgresCluster.shared().newDatabase()
             try PGMigrator.migrate(url: url)
             let pool = PGPool(url: url, size: 4, checkoutTimeout: .seconds(2))
             (projects, signingKeys, sqlite, self.cluster, self.pool) = (PGProjectStore(pool: pool, clock: clock), PGSigningKeyStore(pool: pool), nil, cluster, pool)
+            (links, templates) = (PGLinkStore(pool: pool), PGTemplateStore(pool: pool))
         }
     }
 }
@@ -136,6 +140,81 @@ final class BackendStores {
         #expect(try stores.signingKeys.revoke(keyID: key.keyID, projectID: project.id, now: Timestamp(milliseconds: 2)))
         #expect(try stores.signingKeys.secret(keyID: key.keyID, projectID: project.id) == nil)
         #expect(try !stores.signingKeys.revoke(keyID: key.keyID, projectID: project.id, now: Timestamp(milliseconds: 3)))
+    }
+
+    static func fullLink(projectID: String, templateID: String?, code: String, at milliseconds: Int64) -> Link {
+        Link(id: UUID().uuidString.lowercased(), projectID: projectID, templateID: templateID, shortCode: code, title: "Summer Sale 50%_off",
+             description: "Everything, it's half", originalURL: "https://example.com/sale", iosURL: "https://example.com/ios",
+             androidURL: "https://example.com/android", webURL: "https://example.com/web", appScheme: "shop",
+             deepLinkPath: "/sale", deepLinkParameters: ["ref": "mail", "ü": "ß"],
+             utm: UTM(source: "newsletter", medium: "email", campaign: "summer", term: "sale", content: "hero"),
+             targeting: #"{"countries":["DE"]}"#, og: Link.OpenGraph(title: "OG", description: "OG text", image: "https://example.com/og.png"),
+             attributionWindowHours: 72, appendClickID: true, expiresAt: Timestamp(milliseconds: milliseconds + 86_400_000), maxClicks: 500,
+             active: true, externalUserID: "user-1", optionsHash: "hash-1", createdAt: Timestamp(milliseconds: milliseconds),
+             updatedAt: Timestamp(milliseconds: milliseconds))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func linksRoundTripSearchPageAndRefuseTakenCodes(_ backend: Backend) throws {
+        let stores = try BackendStores(backend)
+        let project = try stores.projects.create(name: "Shop", settings: ProjectSettings()).project
+        let template = LinkTemplate(id: "t1", projectID: project.id, slug: "promo", name: "Promo", iosURL: "https://example.com/t",
+                                    deepLinkParameters: ["a": "b"], utm: ["utm_source": "x"], attributionWindowHours: 24,
+                                    createdAt: Timestamp(milliseconds: 1_000))
+        #expect(try stores.templates.create(template) == template)
+        #expect(throws: StoreError.conflict("the project already has a template with slug 'promo'")) { try stores.templates.create(template) }
+        let later = LinkTemplate(id: "t2", projectID: project.id, slug: "later", name: "Later", createdAt: Timestamp(milliseconds: 2_000))
+        _ = try stores.templates.create(later)
+        #expect(try stores.templates.find(slug: "promo", projectID: project.id) == template)
+        #expect(try stores.templates.find(id: "t1", projectID: "other") == nil)
+        #expect(try stores.templates.mostRecent(projectID: project.id) == later)
+        #expect(try stores.templates.list(projectID: project.id).map(\.id) == ["t1", "t2"])
+
+        let full = Self.fullLink(projectID: project.id, templateID: "t1", code: "summer", at: 1_700_000_000_000)
+        #expect(try stores.links.create(full, codeIsCustom: true) == full)
+        #expect(try stores.links.find(id: full.id, projectID: project.id) == full)
+        #expect(try stores.links.find(id: full.id, projectID: "other") == nil)
+        let byCode = try #require(try stores.links.find(shortCode: "summer"))
+        #expect(byCode.link == full && byCode.clicks == 0)
+        let taken = Self.fullLink(projectID: project.id, templateID: nil, code: "summer", at: 1_700_000_000_001)
+        #expect(throws: StoreError.conflict("short code 'summer' is already taken")) { try stores.links.create(taken, codeIsCustom: true) }
+        let drawnAgain = try stores.links.create(taken, codeIsCustom: false)  // a generated code that collides is drawn again
+        #expect(drawnAgain.shortCode != "summer")
+
+        for index in 0..<5 {
+            _ = try stores.links.create(Link(id: "plain-\(index)", projectID: project.id, shortCode: "plain\(index)",
+                                             createdAt: Timestamp(milliseconds: 1_600_000_000_000 + Int64(index))), codeIsCustom: true)
+        }
+        #expect(try stores.links.list(projectID: project.id, limit: 3, offset: 0).map(\.shortCode) == [drawnAgain.shortCode, "summer", "plain4"])
+        #expect(try stores.links.list(projectID: project.id, limit: 3, offset: 3).map(\.shortCode) == ["plain3", "plain2", "plain1"])
+        // Any case, and % _ \ taken as themselves.
+        #expect(try stores.links.search(projectID: project.id, text: "PLAIN3", limit: 10, offset: 0).map(\.id) == ["plain-3"])
+        #expect(try stores.links.search(projectID: project.id, text: "PLAIN", limit: 2, offset: 1).map(\.id) == ["plain-3", "plain-2"])
+        #expect(try stores.links.search(projectID: project.id, text: "50%_OFF", limit: 10, offset: 0).map(\.id).sorted()
+                == [full.id, drawnAgain.id].sorted())
+        #expect(try stores.links.search(projectID: project.id, text: "%", limit: 10, offset: 0).count == 2)
+        #expect(try stores.links.search(projectID: project.id, text: "ain_", limit: 10, offset: 0).isEmpty)
+        #expect(try stores.links.findDuplicate(projectID: project.id, externalUserID: "user-1", optionsHash: "hash-1")?.id == full.id)
+
+        var edited = full
+        edited.title = nil
+        edited.active = false
+        edited.utm = UTM(source: "ads")
+        edited.deepLinkParameters = [:]
+        edited.maxClicks = nil
+        #expect(try stores.links.update(edited) == edited)
+        #expect(try stores.links.find(id: full.id, projectID: project.id) == edited)
+        #expect(try stores.links.findDuplicate(projectID: project.id, externalUserID: "user-1", optionsHash: "hash-1")?.id == drawnAgain.id)
+        var clash = edited
+        clash.shortCode = "plain0"
+        #expect(throws: StoreError.conflict("short code 'plain0' is already taken")) { try stores.links.update(clash) }
+
+        var seen: [String] = []
+        try stores.links.forEach(batchSize: 2) { seen.append($0.id) }
+        #expect(seen == seen.sorted() && seen.count == 7)
+        #expect(try stores.links.delete(id: full.id, projectID: project.id))
+        #expect(try !stores.links.delete(id: full.id, projectID: project.id))
+        #expect(try stores.links.find(shortCode: "summer") == nil)
     }
 
     /// While PostgreSQL is down, calls fail at once with `unavailable` (503 at the API), and the

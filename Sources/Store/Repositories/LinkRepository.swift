@@ -13,7 +13,7 @@ public struct LinkRepository: LinkStore {
         active, external_user_id, options_hash, created_at, updated_at, click_count
         """
 
-    static func link(_ row: Row) -> Link {
+    static func link(_ row: some ColumnReader) -> Link {
         Link(id: row.string("id"), projectID: row.string("project_id"), templateID: row.optionalString("template_id"),
              shortCode: row.string("short_code"), title: row.optionalString("title"), description: row.optionalString("description"),
              originalURL: row.optionalString("original_url"), iosURL: row.optionalString("ios_url"),
@@ -50,10 +50,21 @@ public struct LinkRepository: LinkStore {
         return link
     }
 
+    /// Shared with PostgreSQL (`PGLinkStore`), whose connection numbers the `?`s.
+    static let insertSQL = """
+        INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+        """
+    static let updateSQL = """
+        UPDATE links SET template_id = ?, short_code = ?, title = ?, description = ?, original_url = ?, ios_url = ?,
+            android_url = ?, web_url = ?, app_scheme = ?, deep_link_path = ?, deep_link_parameters = ?, utm_source = ?,
+            utm_medium = ?, utm_campaign = ?, utm_term = ?, utm_content = ?, targeting = ?, og_title = ?,
+            og_description = ?, og_image = ?, attribution_window_hours = ?, append_click_id = ?, expires_at = ?,
+            max_clicks = ?, active = ?, updated_at = ?
+        WHERE id = ? AND project_id = ?
+        """
+
     static func insert(_ link: Link, _ connection: SQLiteConnection) throws {
-        try connection.run("""
-            INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-            """, link.id, link.projectID, link.templateID, link.shortCode, link.title, link.description, link.originalURL,
+        try connection.run(insertSQL, link.id, link.projectID, link.templateID, link.shortCode, link.title, link.description, link.originalURL,
             link.iosURL, link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
             link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
             link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
@@ -65,14 +76,7 @@ public struct LinkRepository: LinkStore {
     public func update(_ link: Link) throws -> Link? {
         do {
             let changed = try database.writeAndWait { connection in
-                try connection.run("""
-                    UPDATE links SET template_id = ?, short_code = ?, title = ?, description = ?, original_url = ?, ios_url = ?,
-                        android_url = ?, web_url = ?, app_scheme = ?, deep_link_path = ?, deep_link_parameters = ?, utm_source = ?,
-                        utm_medium = ?, utm_campaign = ?, utm_term = ?, utm_content = ?, targeting = ?, og_title = ?,
-                        og_description = ?, og_image = ?, attribution_window_hours = ?, append_click_id = ?, expires_at = ?,
-                        max_clicks = ?, active = ?, updated_at = ?
-                    WHERE id = ? AND project_id = ?
-                    """, link.templateID, link.shortCode, link.title, link.description, link.originalURL, link.iosURL,
+                try connection.run(Self.updateSQL, link.templateID, link.shortCode, link.title, link.description, link.originalURL, link.iosURL,
                     link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
                     link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
                     link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
@@ -112,14 +116,19 @@ public struct LinkRepository: LinkStore {
 
     /// The project's links whose short code or title contains `text` (any case), newest first.
     public func search(projectID: String, text: String, limit: Int, offset: Int) throws -> [Link] {
-        let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        let pattern = Self.containsPattern(text)
         return try database.read { connection in
             try connection.query("""
                 SELECT \(Self.columns) FROM links WHERE project_id = ? AND (short_code LIKE ?2 ESCAPE '\\' OR title LIKE ?2 ESCAPE '\\')
                 ORDER BY created_at DESC, id LIMIT ? OFFSET ?
                 """, projectID, pattern, limit, offset, map: Self.link)
         }
+    }
+
+    /// A LIKE pattern (escape `\`) for text containing `text`.
+    static func containsPattern(_ text: String) -> String {
+        "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 
     /// Every link of every project, `batchSize` rows per read, in id order (for audits of stored values).

@@ -11,7 +11,14 @@ public struct TemplateRepository: TemplateStore {
         deep_link_parameters, utm, attribution_window_hours, created_at
         """
 
-    static func template(_ row: Row) -> LinkTemplate {
+    /// Shared with PostgreSQL (`PGTemplateStore`).
+    static let insertSQL = """
+        INSERT INTO templates (id, project_id, slug, name, ios_url, android_url, web_url, app_scheme, deep_link_path,
+            deep_link_parameters, utm, attribution_window_hours, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static func template(_ row: some ColumnReader) -> LinkTemplate {
         LinkTemplate(id: row.string("id"), projectID: row.string("project_id"), slug: row.string("slug"), name: row.string("name"),
                      iosURL: row.optionalString("ios_url"), androidURL: row.optionalString("android_url"),
                      webURL: row.optionalString("web_url"), appScheme: row.optionalString("app_scheme"),
@@ -25,11 +32,7 @@ public struct TemplateRepository: TemplateStore {
     public func create(_ template: LinkTemplate) throws -> LinkTemplate {
         do {
             try database.writeAndWait { connection in
-                try connection.run("""
-                    INSERT INTO templates (id, project_id, slug, name, ios_url, android_url, web_url, app_scheme, deep_link_path,
-                        deep_link_parameters, utm, attribution_window_hours, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, template.id, template.projectID, template.slug, template.name, template.iosURL, template.androidURL,
+                try connection.run(Self.insertSQL, template.id, template.projectID, template.slug, template.name, template.iosURL, template.androidURL,
                     template.webURL, template.appScheme, template.deepLinkPath, JSONText.encode(template.deepLinkParameters),
                     JSONText.encode(template.utm), template.attributionWindowHours, template.createdAt.milliseconds,
                     template.createdAt.milliseconds)
