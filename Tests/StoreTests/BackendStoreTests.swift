@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import Synchronization
 @_spi(StoreInternals) import Store
 import Testing
 import TestSupport
@@ -17,6 +18,7 @@ final class BackendStores {
     let signingKeys: any SigningKeyStore
     let links: any LinkStore
     let templates: any TemplateStore
+    let clicks: any ClickStore
     let cluster: PostgresCluster?
     let sqlite: TemporaryDatabase?
     let pool: PGPool?
@@ -29,7 +31,7 @@ final class BackendStores {
             let temp = try TemporaryDatabase()
             let store = SQLiteStore(database: temp.database, clock: clock)
             (projects, signingKeys, sqlite, cluster, pool) = (store.projects, store.signingKeys, temp, nil, nil)
-            (links, templates) = (store.links, store.templates)
+            (links, templates, clicks) = (store.links, store.templates, store.clicks)
         case .postgres:
             let cluster = ownCluster ? try PostgresCluster() : nil
             let url = try cluster?.url ?? PostgresCluster.shared().newDatabase()
@@ -37,6 +39,7 @@ final class BackendStores {
             let pool = PGPool(url: url, size: 4, checkoutTimeout: .seconds(2))
             (projects, signingKeys, sqlite, self.cluster, self.pool) = (PGProjectStore(pool: pool, clock: clock), PGSigningKeyStore(pool: pool), nil, cluster, pool)
             (links, templates) = (PGLinkStore(pool: pool), PGTemplateStore(pool: pool))
+            clicks = PGClickStore(pool: pool, writer: PGWriter(pool: pool))
         }
     }
 }
@@ -215,6 +218,87 @@ final class BackendStores {
         #expect(try stores.links.delete(id: full.id, projectID: project.id))
         #expect(try !stores.links.delete(id: full.id, projectID: project.id))
         #expect(try stores.links.find(shortCode: "summer") == nil)
+    }
+
+    /// Waits for a store call that reports through a completion.
+    static func wait<T: Sendable>(_ call: (@escaping @Sendable (Result<T, any Error>) -> Void) -> Void) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        call { result in outcome.withLock { $0 = result }; done.signal() }
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        return try outcome.withLock { $0! }.get()
+    }
+
+    @Test(arguments: Backend.allCases)
+    func clicksAreQueuedCountedOnceAndTakeTheirBeacon(_ backend: Backend) throws {
+        let stores = try BackendStores(backend)
+        let project = try stores.projects.create(name: "Shop", settings: ProjectSettings()).project
+        _ = try stores.links.create(Link(id: "l1", projectID: project.id, shortCode: "sale", maxClicks: 10,
+                                         createdAt: Timestamp(milliseconds: 0)), codeIsCustom: true)
+        let now = Timestamp(milliseconds: 1_700_000_000_000)
+        let full = Click(clickID: "c-full", projectID: project.id, linkID: "l1", source: .link, createdAt: now, ip: "203.0.113.9",
+                         ipKey: "203.0.113.9", userAgent: "Mozilla/5.0 (iPhone)", acceptLanguage: "de-DE", referer: "https://ref.example/",
+                         query: ["gclid": "G-1", "utm_source": "ads"], utm: UTM(source: "ads", campaign: "spring"), platform: .ios,
+                         osVersion: "17.4", deviceClass: .iphone, isBot: false, languages: ["de-DE", "en"], idfv: nil,
+                         advertisingID: nil, networkClickID: NetworkClickID(parameter: "gclid", value: "G-1"))
+        try Self.wait { stores.clicks.record(countTowardLimit: true, full, completion: $0) }
+        #expect(try stores.clicks.find(clickID: "c-full") == full)
+        // Many at once (the writer batches them), a repeat of a stored id, and a bot: each counted as SQLite counts them.
+        let group = DispatchGroup()
+        let failures = Mutex(0)
+        for index in 0..<40 {
+            group.enter()
+            let click = Click(clickID: index == 39 ? "c-full" : "c-\(index)", projectID: project.id, linkID: "l1", source: .link,
+                              createdAt: now, isBot: index == 38)
+            stores.clicks.record(countTowardLimit: true, click) { result in
+                if case .failure = result { failures.withLock { $0 += 1 } }
+                group.leave()
+            }
+        }
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        #expect(failures.withLock { $0 } == 0)
+        #expect(try stores.links.find(shortCode: "sale")?.clicks == 1 + 38)  // not the repeat, not the bot
+        #expect(try stores.clicks.find(clickID: "c-38")?.isBot == true)
+
+        let signals = BrowserSignals(screenWidth: 390, screenHeight: 844, pixelRatio: 3, timezone: "Europe/Berlin", javascriptOffset: -60,
+                                     languages: ["de-DE"])
+        let taken = try Self.wait { stores.clicks.recordBeacon(clickID: "c-0", signals: signals, maximumAgeSeconds: 600,
+                                                                now: { _ in now.adding(seconds: 60) }, delivery: nil, completion: $0) }
+        #expect(taken)
+        let beaconed = try #require(try stores.clicks.find(clickID: "c-0"))
+        #expect(beaconed.screenWidth == 390 && beaconed.pixelRatio == 3 && beaconed.timezone == "Europe/Berlin"
+                && beaconed.utcOffsetMinutes == 60 && beaconed.languages == ["de-DE"])
+        let late = try Self.wait { stores.clicks.recordBeacon(clickID: "c-1", signals: signals, maximumAgeSeconds: 600,
+                                                               now: { _ in now.adding(seconds: 601) }, delivery: nil, completion: $0) }
+        let unknown = try Self.wait { stores.clicks.recordBeacon(clickID: "nope", signals: signals, maximumAgeSeconds: 600,
+                                                                  now: { _ in now }, delivery: nil, completion: $0) }
+        #expect(!late && !unknown)
+        #expect(try stores.clicks.find(clickID: "c-1")?.screenWidth == nil)
+    }
+
+    /// PostgreSQL's group commit: writes queued together share transactions, and one refused
+    /// write (a taken key) fails alone while the rest of its batch commits.
+    @Test func theWriterBatchesAndARefusedWriteFailsAlone() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let connection = try PGConnection(url: url)
+        try connection.execute("CREATE TABLE t (id integer PRIMARY KEY, txid bigint NOT NULL)")
+        let writer = PGWriter(pool: PGPool(url: url, size: 2))
+        let results = Mutex<[Int: Bool]>([:])
+        let group = DispatchGroup()
+        for index in 0..<200 {
+            group.enter()
+            writer.write({ try $0.run("INSERT INTO t (id, txid) VALUES (?, txid_current())", index == 150 ? 7 : index) }) { result in
+                results.withLock { $0[index] = (try? result.get()) != nil }
+                group.leave()
+            }
+        }
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        let outcome = results.withLock { $0 }
+        #expect(outcome.count == 200 && outcome[150] == false && outcome.filter { !$0.value }.count == 1)
+        #expect(try connection.query("SELECT count(*) FROM t").integer(0, 0) == 199)
+        let transactions = try #require(try connection.query("SELECT count(DISTINCT txid) FROM t").integer(0, 0))
+        #expect(transactions < 100)  // batched: far fewer transactions than writes
+        #expect(try writer.writeAndWait { try $0.run("DELETE FROM t WHERE id < ?", 10) } == 10)  // 7 was sent twice, stored once
     }
 
     /// While PostgreSQL is down, calls fail at once with `unavailable` (503 at the API), and the

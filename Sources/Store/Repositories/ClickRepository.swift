@@ -23,7 +23,7 @@ public struct ClickRepository: ClickStore {
         network_click_id, network_click_parameter
         """
 
-    static func click(_ row: Row) -> Click {
+    static func click(_ row: some ColumnReader) -> Click {
         Click(clickID: row.string("click_id"), projectID: row.string("project_id"), linkID: row.optionalString("link_id"),
               source: Click.Source(rawValue: row.string("source")) ?? .link, createdAt: Timestamp(milliseconds: row.int("created_at")),
               ip: row.optionalString("ip"), ipKey: row.optionalString("ip_key"), userAgent: row.optionalString("user_agent"),
@@ -45,15 +45,26 @@ public struct ClickRepository: ClickStore {
               })
     }
 
+    /// The insert of a click, less its verb: SQLite says `INSERT OR IGNORE`, PostgreSQL `ON CONFLICT DO NOTHING`.
+    static let insertColumnsAndValues = """
+        INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
+            query, utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
+            screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
+            network_click_id, network_click_parameter)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    private static let insertSQL = "INSERT OR IGNORE " + insertColumnsAndValues
+    /// A beacon's signals added to its click (the SQL both backends run).
+    static let beaconSQL = """
+        UPDATE clicks SET screen_width = coalesce(?, screen_width), screen_height = coalesce(?, screen_height),
+            pixel_ratio = coalesce(?, pixel_ratio), timezone = coalesce(?, timezone),
+            utc_offset_min = coalesce(?, utc_offset_min), languages = coalesce(?, languages), beacon_at = ?
+        WHERE click_id = ?
+        """
+
     @_spi(StoreInternals) public static func insert(_ click: Click, countTowardLimit: Bool = false, _ connection: SQLiteConnection) throws {
         // OR IGNORE: a click id an app sends (WarpLink's tap id) arrives again on every retry.
-        let inserted = try connection.run("""
-            INSERT OR IGNORE INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
-                query, utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
-                screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
-                network_click_id, network_click_parameter)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, click.clickID, click.projectID, click.linkID, click.source.rawValue, click.createdAt.milliseconds, click.ip,
+        let inserted = try connection.run(insertSQL, click.clickID, click.projectID, click.linkID, click.source.rawValue, click.createdAt.milliseconds, click.ip,
             click.ipKey, click.userAgent, click.acceptLanguage, click.referer,
             click.query.isEmpty ? nil : JSONText.encode(click.query), click.utm.source, click.utm.medium, click.utm.campaign,
             click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
@@ -79,12 +90,7 @@ public struct ClickRepository: ClickStore {
                 map: { ($0.string(0), $0.int(1)) }) else { return false }
             let now = now(projectID)
             guard createdAt >= now.adding(seconds: -maximumAgeSeconds).milliseconds else { return false }
-            return try connection.run("""
-                UPDATE clicks SET screen_width = coalesce(?, screen_width), screen_height = coalesce(?, screen_height),
-                    pixel_ratio = coalesce(?, pixel_ratio), timezone = coalesce(?, timezone),
-                    utc_offset_min = coalesce(?, utc_offset_min), languages = coalesce(?, languages), beacon_at = ?
-                WHERE click_id = ?
-                """, signals.screenWidth, signals.screenHeight, signals.pixelRatio, signals.timezone, signals.utcOffsetMinutes,
+            return try connection.run(Self.beaconSQL, signals.screenWidth, signals.screenHeight, signals.pixelRatio, signals.timezone, signals.utcOffsetMinutes,
                 signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID) > 0
         }, completion: completion)
     }

@@ -1,0 +1,100 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Group commit on PostgreSQL: writes queued from any thread run one after another on one pooled
+/// connection, as many as have gathered (up to `maxBatch`) in one transaction, each inside its own
+/// savepoint so that one refused write does not take its batch down. Every caller is told its
+/// outcome after the COMMIT, through its `delivery` like `DatabaseWriter`'s. Each node has its own
+/// writer; nodes commit side by side and their rows meet at the database's constraints.
+public final class PGWriter: Sendable {
+    private let pool: PGPool
+    private let maxBatch: Int
+    private let queue = DispatchQueue(label: "attributiond.pg-writer")
+    private let completionQueue = DispatchQueue(label: "attributiond.pg-writer.completions")
+    private let pending = Mutex<(items: [Item], draining: Bool)>(([], false))
+
+    private struct Item: Sendable {
+        let run: @Sendable (PGConnection) throws -> @Sendable (Bool) -> Void
+        let fail: @Sendable (any Error) -> Void
+        let delivery: DatabaseWriter.Delivery?
+    }
+
+    public init(pool: PGPool, maxBatch: Int = 256) {
+        self.pool = pool
+        self.maxBatch = max(1, maxBatch)
+    }
+
+    /// Queues `work`; `completion` runs once its transaction committed (or failed), off the caller.
+    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery? = nil, _ work: @escaping @Sendable (PGConnection) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let item = Item(run: { connection in
+            let value = try work(connection)
+            return { committed in completion(committed ? .success(value) : .failure(StoreError.unavailable("the write's transaction failed"))) }
+        }, fail: { completion(.failure($0)) }, delivery: delivery)
+        let start = pending.withLock { state -> Bool in
+            state.items.append(item)
+            if state.draining { return false }
+            state.draining = true
+            return true
+        }
+        if start { queue.async { self.drain() } }
+    }
+
+    /// Queues `work` and waits for its commit (admin and tests; never on an event loop).
+    public func writeAndWait<T: Sendable>(_ work: @escaping @Sendable (PGConnection) throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        write(delivery: .immediate, work) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    private func drain() {
+        while true {
+            let batch = pending.withLock { state -> [Item] in
+                let taken = Array(state.items.prefix(maxBatch))
+                state.items.removeFirst(taken.count)
+                if taken.isEmpty { state.draining = false }
+                return taken
+            }
+            if batch.isEmpty { return }
+            commit(batch)
+        }
+    }
+
+    private func commit(_ batch: [Item]) {
+        var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
+        var finishers: [(@Sendable (Bool) -> Void)?] = Array(repeating: nil, count: batch.count)
+        do {
+            try pool.transaction { connection in
+                for (index, item) in batch.enumerated() {
+                    if batch.count > 1 { try connection.execute("SAVEPOINT write") }
+                    do {
+                        finishers[index] = try item.run(connection)
+                        if batch.count > 1 { try connection.execute("RELEASE write") }
+                    } catch let error as PGError where error.isConnectionLost {
+                        throw error
+                    } catch {
+                        if batch.count > 1 { try connection.execute("ROLLBACK TO write") } else { throw error }
+                        outcomes[index] = error
+                    }
+                }
+            }
+        } catch {
+            // The transaction as a whole failed (the connection was lost, the COMMIT refused, or
+            // the batch's only write threw): every write in it shares that outcome.
+            let shared = (error as? PGError).map { $0.isConnectionLost ? StoreError.unavailable($0.message) : $0 as any Error } ?? error
+            for index in outcomes.indices { outcomes[index] = outcomes[index] ?? shared }
+            finishers = finishers.map { _ in nil }
+        }
+        for (index, item) in batch.enumerated() {
+            let outcome = outcomes[index], finisher = finishers[index]
+            let finish: @Sendable () -> Void = { if let finisher, outcome == nil { finisher(true) } else { item.fail(outcome!) } }
+            if let delivery = item.delivery { delivery.send(finish) } else { completionQueue.async(execute: finish) }
+        }
+    }
+}
