@@ -32,6 +32,34 @@ import TestSupport
         #expect(serve.stderr.contains("SQLite only"))
     }
 
+    /// A deployment started on SQLite moves: projects and links made with the CLI are copied,
+    /// counted on both sides, and a second run (a resumed one) copies nothing twice.
+    @Test func migrateDataCopiesASQLiteDeploymentAndCanRunAgain() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-move-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sqlite = folder.appendingPathComponent("db.sqlite").path
+        let project = try run(["project", "create", "--db", sqlite, "--name", "Shop", "--json"])
+        #expect(project.status == 0, "\(project.stderr)")
+        let projectID = try #require(project.stdout.firstMatch(of: /"id":"([^"]+)"/)?.1)
+        for code in ["one", "two", "three"] {
+            let link = try run(["link", "create", "--db", sqlite, "--project", String(projectID), "--code", code])
+            #expect(link.status == 0, "\(link.stderr)")
+        }
+        let url = try PostgresCluster.shared().newDatabase()
+        let first = try run(["migrate-data", "--from", sqlite, "--to", url, "--batch", "2"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("links: sqlite 3, postgres 3") && first.stdout.contains("projects: sqlite 1, postgres 1"))
+        #expect(first.stdout.contains("api_keys: sqlite 1, postgres 1") && first.stdout.contains("copied and verified"))
+        let again = try run(["migrate-data", "--from", sqlite, "--to", url])
+        #expect(again.status == 0 && again.stdout.contains("links: sqlite 3, postgres 3"))
+
+        let missing = try run(["migrate-data", "--from", folder.appendingPathComponent("nope.sqlite").path, "--to", url])
+        #expect(missing.status == 2 && missing.stderr.contains("no SQLite database"))
+        let notPostgres = try run(["migrate-data", "--from", sqlite, "--to", "mysql://x"])
+        #expect(notPostgres.status == 2 && notPostgres.stderr.contains("--to"))
+    }
+
     @Test func badURLsAndAnUnreachableDatabaseFailWithAMessage() throws {
         let scheme = try run(["migrate", "--database", "mysql://root@127.0.0.1/db"])
         #expect(scheme.status == 2)

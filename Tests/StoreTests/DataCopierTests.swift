@@ -1,0 +1,52 @@
+import Attribution
+import Foundation
+@_spi(StoreInternals) import Store
+import Testing
+import TestSupport
+
+/// `migrate-data`'s copier: a SQLite deployment's rows arrive in PostgreSQL as they were —
+/// hashed tokens, booleans, rollups, click ids — the counts agree, and a second run adds nothing.
+@Suite(.serialized) struct DataCopierTests {
+    @Test func aSQLiteDeploymentArrivesWholeAndASecondRunAddsNothing() throws {
+        let temp = try TemporaryDatabase()
+        try temp.database.writeAndWait { try RollupTests.populate($0, seed: 7) }
+        let sqlite = SQLiteStore(database: temp.database)
+        let created = try sqlite.projects.create(name: "Moved", settings: BackendStoreTests.everySetting())
+        let link = BackendStoreTests.fullLink(projectID: created.project.id, templateID: nil, code: "moved", at: 1_700_000_000_000)
+        _ = try sqlite.links.create(link, codeIsCustom: true)
+        let click = Click(clickID: "moved-click", projectID: created.project.id, linkID: link.id, source: .link,
+                          createdAt: Timestamp(milliseconds: 1_700_000_000_500), ip: "198.51.100.7", isBot: true, languages: ["fr"],
+                          networkClickID: NetworkClickID(parameter: "fbclid", value: "F"))
+        try BackendStoreTests.wait { sqlite.clicks.record(countTowardLimit: false, click, completion: $0) }
+
+        let url = try PostgresCluster.shared().newDatabase()
+        let copier = DataCopier(source: temp.database, target: try PGConnection(url: url), batchRows: 97)  // pages end mid-table
+        let counts = try copier.copy()
+        #expect(counts.allSatisfy { $0.sqlite == $0.postgres }, "\(counts.filter { $0.sqlite != $0.postgres })")
+        #expect(counts.first { $0.table == "clicks" }?.postgres == 602)
+        #expect(counts.first { $0.table == "rollup_link_hours" }!.postgres > 0)
+
+        let pool = PGPool(url: url, size: 2)
+        #expect(try PGProjectStore(pool: pool).project(forToken: created.token) == created.project)  // BYTEA hash, every setting
+        #expect(try PGProjectStore(pool: pool).project(forAPIKey: created.apiKey.key)?.id == created.project.id)
+        #expect(try PGLinkStore(pool: pool).find(shortCode: "moved")?.link == link)
+        #expect(try PGClickStore(pool: pool, writer: PGWriter(pool: pool)).find(clickID: "moved-click") == click)
+        let connection = try PGConnection(url: url)
+        func same(_ sql: String) throws {
+            let here = try temp.database.read { try $0.queryOne(sql) { $0.string(0) } }
+            #expect(try connection.query(sql).text(0, 0) == here, "\(sql)")
+        }
+        try same("SELECT count(*) FROM installs WHERE attributed")
+        try same("SELECT count(*) FROM clicks WHERE is_bot")
+        try same("SELECT sum(clicks + bot_clicks + installs + events) FROM rollup_link_days")
+        try same("SELECT sum(id * length(click_id)) FROM clicks")  // each id with its own click
+
+        // A click stored after the copy gets an id after the copied ones.
+        try PGWriter(pool: pool).writeAndWait { try $0.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES ('later', ?, 1)", created.project.id) }
+        #expect(try connection.query("SELECT id > (SELECT max(id) FROM clicks WHERE click_id <> 'later') FROM clicks WHERE click_id = 'later'").boolean(0, 0) == true)
+        try connection.execute("DELETE FROM clicks WHERE click_id = 'later'")
+
+        let again = try copier.copy()
+        #expect(again == counts)
+    }
+}
