@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Testing
 import TestSupport
 
@@ -10,7 +11,7 @@ import TestSupport
         let url = try PostgresCluster.shared().newDatabase()
         let first = try run(["migrate", "--database", url])
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout == "applied 0001_schema.sql\n")
+        #expect(first.stdout == Migration.postgres.map { "applied \($0.name)\n" }.joined())
         #expect(first.stderr.isEmpty)  // no NOTICE chatter from the server
         let again = try run(["migrate"], environment: ["ATTRIBUTIOND_DATABASE_URL": url])
         #expect(again.status == 0)

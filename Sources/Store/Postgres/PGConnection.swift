@@ -102,6 +102,31 @@ public final class PGConnection {
         return Self.rows(result)
     }
 
+    /// Waits up to `timeoutMilliseconds` for NOTIFY messages on the channels this connection
+    /// LISTENs to; their payloads (empty when none came in time).
+    public func notifications(waitingUpTo timeoutMilliseconds: Int32) throws(PGError) -> [String] {
+        var payloads = takeNotifications()
+        if !payloads.isEmpty { return payloads }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else { throw PGError(sqlState: nil, message: "the connection to PostgreSQL is closed") }
+        let ready = poll(&descriptor, 1, timeoutMilliseconds)
+        guard ready > 0 else { return [] }
+        guard PQconsumeInput(handle) == 1, isConnected else {
+            throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))")
+        }
+        payloads = takeNotifications()
+        return payloads
+    }
+
+    private func takeNotifications() -> [String] {
+        var payloads: [String] = []
+        while let notice = PQnotifies(handle) {
+            payloads.append(String(cString: notice.pointee.extra))
+            PQfreemem(notice)
+        }
+        return payloads
+    }
+
     /// Connects again after the server went away (a restart, a failover); prepared statements
     /// are prepared again on next use.
     public func reconnect() throws(PGError) {
