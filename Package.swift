@@ -58,6 +58,8 @@ let package = Package(
                           swiftSettings: strictSettings),
         .executableTarget(name: "stats-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/StatsBench",
                           swiftSettings: strictSettings),
+        .executableTarget(name: "pg-store-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/PGStoreBench",
+                          swiftSettings: strictSettings),
         .executableTarget(name: "match-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/MatchBench",
                           swiftSettings: strictSettings),
         .executableTarget(name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution"], path: "Benchmarks/OutboxBench",

@@ -41,6 +41,7 @@ public final class PGPool: Sendable {
     /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
     /// Not retried when the connection is lost: whether the COMMIT took effect is unknown, and
     /// the caller's idempotency keys make its retry safe.
+    @discardableResult
     public func transaction<T>(_ body: (PGConnection) throws -> T) throws -> T {
         try withConnection { connection in
             try Self.mapped {

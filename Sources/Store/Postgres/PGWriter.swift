@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 
 /// Group commit on PostgreSQL: writes queued from any thread run one after another on one pooled
-/// connection, as many as have gathered (up to `maxBatch`) in one transaction, each inside its own
-/// savepoint so that one refused write does not take its batch down. Every caller is told its
+/// connection, as many as have gathered (up to `maxBatch`) in one transaction; one refused write
+/// does not take its batch down (`commit`). Every caller is told its
 /// outcome after the COMMIT, through its `delivery` like `DatabaseWriter`'s. Each node has its own
 /// writer; nodes commit side by side and their rows meet at the database's constraints.
 public final class PGWriter: Sendable {
@@ -66,21 +66,42 @@ public final class PGWriter: Sendable {
         }
     }
 
+    /// A write that throws is rare (a conflict, a refused value), so a batch first runs plainly,
+    /// one round trip per write; only when one of its writes throws is the transaction rolled
+    /// back and the batch run again with a savepoint around each write (two more round trips
+    /// each), so that the refused write fails alone.
     private func commit(_ batch: [Item]) {
         var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
         var finishers: [(@Sendable (Bool) -> Void)?] = Array(repeating: nil, count: batch.count)
+        struct OneRefused: Error {}
         do {
-            try pool.transaction { connection in
-                for (index, item) in batch.enumerated() {
-                    if batch.count > 1 { try connection.execute("SAVEPOINT write") }
-                    do {
-                        finishers[index] = try item.run(connection)
-                        if batch.count > 1 { try connection.execute("RELEASE write") }
-                    } catch let error as PGError where error.isConnectionLost {
-                        throw error
-                    } catch {
-                        if batch.count > 1 { try connection.execute("ROLLBACK TO write") } else { throw error }
-                        outcomes[index] = error
+            do {
+                try pool.transaction { connection in
+                    for (index, item) in batch.enumerated() {
+                        do {
+                            finishers[index] = try item.run(connection)
+                        } catch let error as PGError where error.isConnectionLost {
+                            throw error
+                        } catch {
+                            if batch.count == 1 { throw error }
+                            throw OneRefused()
+                        }
+                    }
+                }
+            } catch is OneRefused {
+                finishers = finishers.map { _ in nil }
+                try pool.transaction { connection in
+                    for (index, item) in batch.enumerated() {
+                        try connection.execute("SAVEPOINT write")
+                        do {
+                            finishers[index] = try item.run(connection)
+                            try connection.execute("RELEASE write")
+                        } catch let error as PGError where error.isConnectionLost {
+                            throw error
+                        } catch {
+                            try connection.execute("ROLLBACK TO write")
+                            outcomes[index] = error
+                        }
                     }
                 }
             }
