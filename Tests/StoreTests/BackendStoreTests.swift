@@ -299,6 +299,24 @@ final class BackendStores {
         let transactions = try #require(try connection.query("SELECT count(DISTINCT txid) FROM t").integer(0, 0))
         #expect(transactions < 100)  // batched: far fewer transactions than writes
         #expect(try writer.writeAndWait { try $0.run("DELETE FROM t WHERE id < ?", 10) } == 10)  // 7 was sent twice, stored once
+
+        // Statements alone are pipelined (one round trip a batch); one refused among them sends
+        // the batch the other way, where it fails alone, and the connections stay usable.
+        let counts = Mutex<[Int: Result<Int, any Error>]>([:])
+        for index in 0..<300 {
+            group.enter()
+            writer.write(statement: "INSERT INTO t (id, txid) VALUES (?, txid_current())", [.integer(Int64(index == 250 ? 1000 : 1000 + index))]) { result in
+                counts.withLock { $0[index] = result }
+                group.leave()
+            }
+        }
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        let statementOutcomes = counts.withLock { $0 }
+        #expect(statementOutcomes.count == 300)
+        #expect(statementOutcomes.filter { (try? $0.value.get()) == 1 }.count == 299)
+        #expect(throws: PGError.self) { try statementOutcomes[250]!.get() }
+        #expect(try connection.query("SELECT count(*) FROM t WHERE id >= 1000").integer(0, 0) == 299)
+        #expect(try writer.writeAndWait { try $0.run("DELETE FROM t WHERE id >= ?", 1000) } == 299)
     }
 
     /// While PostgreSQL is down, calls fail at once with `unavailable` (503 at the API), and the

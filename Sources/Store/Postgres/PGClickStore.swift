@@ -12,21 +12,23 @@ public struct PGClickStore: ClickStore {
         self.writer = writer
     }
 
-    private static let insertSQL = "INSERT " + ClickRepository.insertColumnsAndValues + " ON CONFLICT (click_id) DO NOTHING"
+    /// The click, and its link's count when it uses up `max_clicks`, in one statement: a write
+    /// whose answer nobody reads before the COMMIT, which `PGWriter` pipelines.
+    private static let insertSQL = """
+        WITH inserted AS (INSERT \(ClickRepository.insertColumnsAndValues) ON CONFLICT (click_id) DO NOTHING RETURNING link_id)
+        UPDATE links SET click_count = click_count + 1 WHERE id = (SELECT link_id FROM inserted) AND ?::boolean
+        """
 
     public func record(countTowardLimit: Bool, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)?) {
-        writer.write({ connection in
-            let inserted = try connection.run(Self.insertSQL, click.clickID, click.projectID, click.linkID, click.source.rawValue,
-                click.createdAt.milliseconds, click.ip, click.ipKey, click.userAgent, click.acceptLanguage, click.referer,
-                click.query.isEmpty ? nil : JSONText.encode(click.query), click.utm.source, click.utm.medium, click.utm.campaign,
-                click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
-                click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
-                click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
-                click.networkClickID?.value, click.networkClickID?.parameter)
-            if inserted > 0, countTowardLimit, let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
-                try connection.run("UPDATE links SET click_count = click_count + 1 WHERE id = ?", linkID)
-            }
-        }, completion: completion ?? { _ in })
+        let values: [any PGBindable] = [click.clickID, click.projectID, click.linkID, click.source.rawValue,
+            click.createdAt.milliseconds, click.ip, click.ipKey, click.userAgent, click.acceptLanguage, click.referer,
+            click.query.isEmpty ? nil : JSONText.encode(click.query), click.utm.source, click.utm.medium, click.utm.campaign,
+            click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
+            click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
+            click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
+            click.networkClickID?.value, click.networkClickID?.parameter,
+            countTowardLimit && !click.isBot]  // crawlers do not use up max_clicks
+        writer.write(statement: Self.insertSQL, values.map(\.pgValue)) { result in completion?(result.map { _ in () }) }
     }
 
     public func recordBeacon(clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,

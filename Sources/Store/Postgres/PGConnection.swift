@@ -127,6 +127,72 @@ public final class PGConnection {
         return payloads
     }
 
+    /// Runs `statements` as one transaction in libpq's pipeline mode: BEGIN, every statement and
+    /// COMMIT are sent without waiting for each answer, then the answers are read, so the batch
+    /// costs one round trip instead of one per statement. The rows each statement changed; when
+    /// one fails, PostgreSQL skips the rest up to the sync point, the transaction is rolled back,
+    /// and the first error is thrown with nothing stored.
+    public func pipelinedTransaction(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) -> [Int] {
+        var names: [String] = []
+        names.reserveCapacity(statements.count)
+        for statement in statements { names.append(try statementName(for: statement.sql, parameterCount: statement.values.count)) }
+        guard PQenterPipelineMode(handle) == 1 else { throw PGError(sqlState: nil, message: "cannot enter pipeline mode: \(Self.clientMessage(handle))") }
+        var exited = false
+        defer { if !exited { PQexitPipelineMode(handle) } }
+        func sendCommand(_ sql: String) -> Bool { PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 }
+        var sent = sendCommand("BEGIN")
+        for (index, statement) in statements.enumerated() where sent {
+            var texts: [UnsafeMutablePointer<CChar>?] = statement.values.map { $0.text.flatMap { strdup($0) } }
+            defer { for pointer in texts { free(pointer) } }
+            sent = texts.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                    return PQsendQueryPrepared(handle, names[index], 0, nil, nil, nil, 0) == 1
+                }
+                return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { values in
+                    PQsendQueryPrepared(handle, names[index], Int32(buffer.count), values, nil, nil, 0) == 1
+                }
+            }
+        }
+        sent = sent && sendCommand("COMMIT") && PQpipelineSync(handle) == 1
+        guard sent else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
+        // Answers: BEGIN, each statement, COMMIT (each a result then NULL), then the sync point.
+        var affected: [Int] = []
+        affected.reserveCapacity(statements.count)
+        var firstError: PGError?
+        for position in 0..<(statements.count + 2) {
+            while let result = PQgetResult(handle) {
+                defer { PQclear(result) }
+                let status = PQresultStatus(result)
+                if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+                    if position >= 1 && position <= statements.count {
+                        affected.append(PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0)
+                    }
+                } else if status != PGRES_PIPELINE_ABORTED, firstError == nil {
+                    let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+                    let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.clientMessage(handle)
+                    firstError = PGError(sqlState: state, message: message)
+                }
+            }
+            if !isConnected { break }
+        }
+        // The sync point ends the pipeline's answers.
+        while let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        guard isConnected else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
+        PQexitPipelineMode(handle)
+        exited = true
+        if let firstError {
+            // A pipeline skips everything after an error up to the sync point, COMMIT included:
+            // the transaction is still open, aborted.
+            try execute("ROLLBACK")
+            throw firstError
+        }
+        return affected
+    }
+
     /// Connects again after the server went away (a restart, a failover); prepared statements
     /// are prepared again on next use.
     public func reconnect() throws(PGError) {

@@ -58,6 +58,9 @@ public final class PGPool: Sendable {
         }
     }
 
+    /// Runs `body` on a connection of its own, as it is: no transaction around it, no retry.
+    public func session<T>(_ body: (PGConnection) throws -> T) throws -> T { try withConnection(body) }
+
     private func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
         guard slots.wait(timeout: .now() + checkoutTimeout) == .success else {
             throw StoreError.unavailable("every database connection is busy; try again")

@@ -18,6 +18,9 @@ public final class PGWriter: Sendable {
         let run: @Sendable (PGConnection) throws -> @Sendable (Bool) -> Void
         let fail: @Sendable (any Error) -> Void
         let delivery: DatabaseWriter.Delivery?
+        /// A write that is one statement whose answer nobody reads before the COMMIT: batches of
+        /// these go through libpq's pipeline; `told` hands the caller its row count.
+        var statement: (sql: String, values: [PGValue], told: @Sendable (Int) -> Void)? = nil
     }
 
     public init(pool: PGPool, maxBatch: Int = 256) {
@@ -32,6 +35,21 @@ public final class PGWriter: Sendable {
             let value = try work(connection)
             return { committed in completion(committed ? .success(value) : .failure(StoreError.unavailable("the write's transaction failed"))) }
         }, fail: { completion(.failure($0)) }, delivery: delivery)
+        enqueue(item)
+    }
+
+    /// Queues one statement (`?` placeholders); `completion` hears the rows it changed once its
+    /// transaction committed. Batches made only of these are pipelined: one round trip a batch.
+    public func write(statement sql: String, _ values: [PGValue], delivery: DatabaseWriter.Delivery? = nil,
+                      completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        let item = Item(run: { connection in
+            let changed = try connection.query(sql, values).affected
+            return { committed in completion(committed ? .success(changed) : .failure(StoreError.unavailable("the write's transaction failed"))) }
+        }, fail: { completion(.failure($0)) }, delivery: delivery, statement: (sql, values, { completion(.success($0)) }))
+        enqueue(item)
+    }
+
+    private func enqueue(_ item: Item) {
         let start = pending.withLock { state -> Bool in
             state.items.append(item)
             if state.draining { return false }
@@ -71,6 +89,13 @@ public final class PGWriter: Sendable {
     /// back and the batch run again with a savepoint around each write (two more round trips
     /// each), so that the refused write fails alone.
     private func commit(_ batch: [Item]) {
+        if batch.allSatisfy({ $0.statement != nil }), let counts = pipelined(batch) {
+            for (index, item) in batch.enumerated() {
+                let told = item.statement!.told, count = counts[index]
+                if let delivery = item.delivery { delivery.send { told(count) } } else { completionQueue.async { told(count) } }
+            }
+            return
+        }
         var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
         var finishers: [(@Sendable (Bool) -> Void)?] = Array(repeating: nil, count: batch.count)
         struct OneRefused: Error {}
@@ -112,6 +137,19 @@ public final class PGWriter: Sendable {
             for index in outcomes.indices { outcomes[index] = outcomes[index] ?? shared }
             finishers = finishers.map { _ in nil }
         }
+        deliver(batch, outcomes: outcomes, finishers: finishers)
+    }
+
+    /// The batch's row counts, committed in one pipelined round trip; nil when a statement was
+    /// refused or the connection dropped (nothing was stored: the batch runs again the other way,
+    /// which tells each write its own outcome).
+    private func pipelined(_ batch: [Item]) -> [Int]? {
+        try? pool.session { connection in
+            try connection.pipelinedTransaction(batch.map { ($0.statement!.sql, $0.statement!.values) })
+        }
+    }
+
+    private func deliver(_ batch: [Item], outcomes: [(any Error)?], finishers: [(@Sendable (Bool) -> Void)?]) {
         for (index, item) in batch.enumerated() {
             let outcome = outcomes[index], finisher = finishers[index]
             let finish: @Sendable () -> Void = { if let finisher, outcome == nil { finisher(true) } else { item.fail(outcome!) } }
