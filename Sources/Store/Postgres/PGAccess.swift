@@ -1,3 +1,4 @@
+internal import CSQLite
 import Foundation
 
 /// SQL written with SQLite's `?` placeholders, numbered for PostgreSQL (`$1`, `$2`, …) when a
@@ -103,4 +104,43 @@ extension PGConnection {
         let rows = try query(sql, values.map(\.pgValue))
         return try rows.rows.isEmpty ? nil : map(PGRow(rows: rows, index: 0))
     }
+}
+
+/// A `PGValue` binds to SQLite too, so that a statement's values built once (`[PGValue]`) serve
+/// both backends where the write is not a hot path (admin writes: projects, links, templates).
+@_spi(StoreInternals) extension PGValue: SQLiteValue {
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        switch self {
+        case .null: Optional<Int64>.none.bind(to: statement, at: index)
+        case .text(let value): value.bind(to: statement, at: index)
+        case .integer(let value): value.bind(to: statement, at: index)
+        case .real(let value): value.bind(to: statement, at: index)
+        case .boolean(let value): value.bind(to: statement, at: index)
+        case .bytes(let value): value.bind(to: statement, at: index)
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// Runs a statement with `values` bound in order; the rows it changed.
+    @discardableResult
+    func run(_ sql: String, values: [PGValue]) throws -> Int {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        guard Int(sqlite3_bind_parameter_count(statement.pointer)) == values.count else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(statement.pointer)) parameters", sql: sql)
+        }
+        for (index, value) in values.enumerated() {
+            let result = value.bind(to: statement.pointer, at: Int32(index + 1))
+            guard result == SQLITE_OK else { throw lastError(sql: sql) }
+        }
+        try statement.runToCompletion()
+        return changes
+    }
+}
+
+extension PGConnection {
+    /// Runs a statement (`?` placeholders) with `values` bound in order; the rows it changed.
+    @discardableResult
+    func run(_ sql: String, values: [PGValue]) throws(PGError) -> Int { try query(sql, values).affected }
 }

@@ -16,12 +16,7 @@ public struct PGLinkStore: LinkStore {
         for attempt in 0..<5 {
             do {
                 try pool.transaction { [link] connection in
-                    try connection.run(LinkRepository.insertSQL, link.id, link.projectID, link.templateID, link.shortCode, link.title,
-                        link.description, link.originalURL, link.iosURL, link.androidURL, link.webURL, link.appScheme, link.deepLinkPath,
-                        JSONText.encode(link.deepLinkParameters), link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term,
-                        link.utm.content, link.targeting, link.og.title, link.og.description, link.og.image, link.attributionWindowHours,
-                        link.appendClickID, link.expiresAt?.milliseconds, link.maxClicks, link.active, link.externalUserID,
-                        link.optionsHash, link.createdAt.milliseconds, link.updatedAt.milliseconds)
+                    try connection.run(LinkRepository.insertSQL, values: LinkRepository.insertValues(link))
                 }
                 return link
             } catch let error as PGError where error.isUniqueViolation && error.message.contains("short_code") {
@@ -36,12 +31,7 @@ public struct PGLinkStore: LinkStore {
     public func update(_ link: Link) throws -> Link? {
         do {
             let changed = try pool.transaction { connection in
-                try connection.run(LinkRepository.updateSQL, link.templateID, link.shortCode, link.title, link.description,
-                    link.originalURL, link.iosURL, link.androidURL, link.webURL, link.appScheme, link.deepLinkPath,
-                    JSONText.encode(link.deepLinkParameters), link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term,
-                    link.utm.content, link.targeting, link.og.title, link.og.description, link.og.image, link.attributionWindowHours,
-                    link.appendClickID, link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds,
-                    link.id, link.projectID)
+                try connection.run(LinkRepository.updateSQL, values: LinkRepository.updateValues(link))
             }
             return changed > 0 ? link : nil
         } catch let error as PGError where error.isUniqueViolation {
@@ -115,10 +105,7 @@ public struct PGTemplateStore: TemplateStore {
     public func create(_ template: LinkTemplate) throws -> LinkTemplate {
         do {
             try pool.transaction { connection in
-                try connection.run(TemplateRepository.insertSQL, template.id, template.projectID, template.slug, template.name,
-                    template.iosURL, template.androidURL, template.webURL, template.appScheme, template.deepLinkPath,
-                    JSONText.encode(template.deepLinkParameters), JSONText.encode(template.utm), template.attributionWindowHours,
-                    template.createdAt.milliseconds, template.createdAt.milliseconds)
+                try connection.run(TemplateRepository.insertSQL, values: TemplateRepository.insertValues(template))
             }
         } catch let error as PGError where error.isUniqueViolation {
             throw StoreError.conflict("the project already has a template with slug '\(template.slug)'")

@@ -31,6 +31,7 @@ public enum PGMigrator {
     static let lockKey: Int64 = 0x6174_7472_6D69_6772
 
     /// Connects to `url` and migrates: `attributiond migrate` with a `postgres://` database.
+    @discardableResult
     public static func migrate(url: String, migrations: [Migration] = Migration.postgres) throws -> [String] {
         try migrate(try PGConnection(url: url), migrations: migrations)
     }

@@ -21,18 +21,8 @@ public struct PGProjectStore: ProjectStore {
         let now = clock.now().milliseconds
         do {
             try pool.transaction { connection in
-                try connection.run("""
-                    INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
-                        ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
-                        signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
-                        click_id_parameters, apple_ads, time_zone)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
-                    JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
-                    settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
-                    settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode),
-                    settings.sdkAuth.rawValue, settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters),
-                    settings.appleAds, settings.timeZone)
+                try connection.run(ProjectRepository.insertSQL, values: ProjectRepository.insertValues(
+                    id: id, name: name, token: token, settings: settings, testMode: testMode, now: now))
                 try Self.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
             }
         } catch let error as PGError where error.isUniqueViolation {
@@ -77,21 +67,9 @@ public struct PGProjectStore: ProjectStore {
 
     public func update(_ project: Project) throws -> Project? {
         let now = clock.now().milliseconds
-        let settings = project.settings
         do {
             let changed = try pool.transaction { connection in
-                try connection.run("""
-                    UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
-                        ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
-                        currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
-                        apple_ads = ?, time_zone = ?, updated_at = ?
-                    WHERE id = ?
-                    """, project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
-                    JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
-                    settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
-                    settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue,
-                    settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
-                    now, project.id)
+                try connection.run(ProjectRepository.updateSQL, values: ProjectRepository.updateValues(project, now: now))
             }
             guard changed > 0 else { return nil }
         } catch let error as PGError where error.isUniqueViolation {

@@ -60,6 +60,7 @@ public final class PGWriter: Sendable {
     }
 
     /// Queues `work` and waits for its commit (admin and tests; never on an event loop).
+    @discardableResult
     public func writeAndWait<T: Sendable>(_ work: @escaping @Sendable (PGConnection) throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<T, any Error>?>(nil)

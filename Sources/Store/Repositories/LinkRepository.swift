@@ -63,24 +63,34 @@ public struct LinkRepository: LinkStore {
         WHERE id = ? AND project_id = ?
         """
 
-    static func insert(_ link: Link, _ connection: SQLiteConnection) throws {
-        try connection.run(insertSQL, link.id, link.projectID, link.templateID, link.shortCode, link.title, link.description, link.originalURL,
-            link.iosURL, link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
+    static func insertValues(_ link: Link) -> [PGValue] {
+        let values: [any PGBindable] = [link.id, link.projectID, link.templateID, link.shortCode, link.title, link.description,
+            link.originalURL, link.iosURL, link.androidURL, link.webURL, link.appScheme, link.deepLinkPath,
+            JSONText.encode(link.deepLinkParameters), link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term,
+            link.utm.content, link.targeting, link.og.title, link.og.description, link.og.image, link.attributionWindowHours,
+            link.appendClickID, link.expiresAt?.milliseconds, link.maxClicks, link.active, link.externalUserID, link.optionsHash,
+            link.createdAt.milliseconds, link.updatedAt.milliseconds]
+        return values.map(\.pgValue)
+    }
+
+    static func updateValues(_ link: Link) -> [PGValue] {
+        let values: [any PGBindable] = [link.templateID, link.shortCode, link.title, link.description, link.originalURL, link.iosURL,
+            link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
             link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
             link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
-            link.expiresAt?.milliseconds, link.maxClicks, link.active, link.externalUserID, link.optionsHash,
-            link.createdAt.milliseconds, link.updatedAt.milliseconds)
+            link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.id, link.projectID]
+        return values.map(\.pgValue)
+    }
+
+    static func insert(_ link: Link, _ connection: SQLiteConnection) throws {
+        try connection.run(insertSQL, values: insertValues(link))
     }
 
     /// Replaces every field but the id, project and creation time; nil when there is no such link.
     public func update(_ link: Link) throws -> Link? {
         do {
             let changed = try database.writeAndWait { connection in
-                try connection.run(Self.updateSQL, link.templateID, link.shortCode, link.title, link.description, link.originalURL, link.iosURL,
-                    link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
-                    link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
-                    link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
-                    link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.id, link.projectID)
+                try connection.run(Self.updateSQL, values: Self.updateValues(link))
             }
             return changed > 0 ? link : nil
         } catch let error as SQLiteError where error.isUniqueViolation {

@@ -37,6 +37,44 @@ public struct ProjectRepository: ProjectStore {
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone
         """
 
+    /// A project's insert and update, SQL and values, shared with PostgreSQL (`PGProjectStore`).
+    static let insertSQL = """
+        INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
+            ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
+            signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
+            click_id_parameters, apple_ads, time_zone)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [PGValue] {
+        let values: [any PGBindable] = [id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
+            JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
+            settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
+            settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode),
+            settings.sdkAuth.rawValue, settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters),
+            settings.appleAds, settings.timeZone]
+        return values.map(\.pgValue)
+    }
+
+    static let updateSQL = """
+        UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
+            ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
+            currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
+            apple_ads = ?, time_zone = ?, updated_at = ?
+        WHERE id = ?
+        """
+
+    static func updateValues(_ project: Project, now: Int64) -> [PGValue] {
+        let settings = project.settings
+        let values: [any PGBindable] = [project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
+            JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
+            settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
+            settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue,
+            settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
+            now, project.id]
+        return values.map(\.pgValue)
+    }
+
     static func project(_ row: some ColumnReader) -> Project {
         var settings = ProjectSettings()
         settings.iosTeamID = row.optionalString("ios_team_id")
@@ -70,18 +108,8 @@ public struct ProjectRepository: ProjectStore {
         let now = clock.now().milliseconds
         do {
             try database.writeAndWait { connection in
-                try connection.run("""
-                    INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
-                        ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
-                        signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
-                        click_id_parameters, apple_ads, time_zone)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
-                    JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
-                    settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
-                    settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode),
-                    settings.sdkAuth.rawValue, settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters),
-                    settings.appleAds, settings.timeZone)
+                try connection.run(Self.insertSQL, values: Self.insertValues(id: id, name: name, token: token, settings: settings,
+                                                                            testMode: testMode, now: now))
                 try Self.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
             }
         } catch let error as SQLiteError where error.isUniqueViolation {
@@ -130,21 +158,9 @@ public struct ProjectRepository: ProjectStore {
     /// Replaces the name and settings; nil when there is no such project.
     public func update(_ project: Project) throws -> Project? {
         let now = clock.now().milliseconds
-        let settings = project.settings
         do {
             let changed = try database.writeAndWait { connection in
-                try connection.run("""
-                    UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
-                        ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
-                        currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
-                        apple_ads = ?, time_zone = ?, updated_at = ?
-                    WHERE id = ?
-                    """, project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
-                    JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
-                    settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
-                    settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue,
-                    settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
-                    now, project.id)
+                try connection.run(Self.updateSQL, values: Self.updateValues(project, now: now))
             }
             guard changed > 0 else { return nil }
         } catch let error as SQLiteError where error.isUniqueViolation {

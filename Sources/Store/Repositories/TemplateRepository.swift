@@ -18,6 +18,13 @@ public struct TemplateRepository: TemplateStore {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    static func insertValues(_ template: LinkTemplate) -> [PGValue] {
+        let values: [any PGBindable] = [template.id, template.projectID, template.slug, template.name, template.iosURL, template.androidURL,
+            template.webURL, template.appScheme, template.deepLinkPath, JSONText.encode(template.deepLinkParameters),
+            JSONText.encode(template.utm), template.attributionWindowHours, template.createdAt.milliseconds, template.createdAt.milliseconds]
+        return values.map(\.pgValue)
+    }
+
     static func template(_ row: some ColumnReader) -> LinkTemplate {
         LinkTemplate(id: row.string("id"), projectID: row.string("project_id"), slug: row.string("slug"), name: row.string("name"),
                      iosURL: row.optionalString("ios_url"), androidURL: row.optionalString("android_url"),
@@ -32,10 +39,7 @@ public struct TemplateRepository: TemplateStore {
     public func create(_ template: LinkTemplate) throws -> LinkTemplate {
         do {
             try database.writeAndWait { connection in
-                try connection.run(Self.insertSQL, template.id, template.projectID, template.slug, template.name, template.iosURL, template.androidURL,
-                    template.webURL, template.appScheme, template.deepLinkPath, JSONText.encode(template.deepLinkParameters),
-                    JSONText.encode(template.utm), template.attributionWindowHours, template.createdAt.milliseconds,
-                    template.createdAt.milliseconds)
+                try connection.run(Self.insertSQL, values: Self.insertValues(template))
             }
         } catch let error as SQLiteError where error.isUniqueViolation {
             throw StoreError.conflict("the project already has a template with slug '\(template.slug)'")
