@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -53,18 +54,11 @@ final class ServerProcess {
         process = child
         // Reading stderr blocks while the child is silent: a child that neither listens nor ends
         // within 20 s is killed, so the read below sees the end of its output.
-        let listening = NSCondition()
-        nonisolated(unsafe) var started = false
+        let started = Mutex(false)
         DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
-            listening.lock()
-            defer { listening.unlock() }
-            if !started { child.send(SIGKILL) }
+            started.withLock { if !$0 { child.send(SIGKILL) } }
         }
-        defer {
-            listening.lock()
-            started = true
-            listening.unlock()
-        }
+        defer { started.withLock { $0 = true } }
         var collected = ""
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
