@@ -19,6 +19,7 @@ final class BackendStores {
     let links: any LinkStore
     let templates: any TemplateStore
     let clicks: any ClickStore
+    let dashboard: any DashboardStore
     let cluster: PostgresCluster?
     let sqlite: TemporaryDatabase?
     let pool: PGPool?
@@ -31,7 +32,7 @@ final class BackendStores {
             let temp = try TemporaryDatabase()
             let store = SQLiteStore(database: temp.database, clock: clock)
             (projects, signingKeys, sqlite, cluster, pool) = (store.projects, store.signingKeys, temp, nil, nil)
-            (links, templates, clicks) = (store.links, store.templates, store.clicks)
+            (links, templates, clicks, dashboard) = (store.links, store.templates, store.clicks, store.dashboard)
         case .postgres:
             let cluster = ownCluster ? try PostgresCluster() : nil
             let url = try cluster?.url ?? PostgresCluster.shared().newDatabase()
@@ -40,6 +41,7 @@ final class BackendStores {
             (projects, signingKeys, sqlite, self.cluster, self.pool) = (PGProjectStore(pool: pool, clock: clock), PGSigningKeyStore(pool: pool), nil, cluster, pool)
             (links, templates) = (PGLinkStore(pool: pool), PGTemplateStore(pool: pool))
             clicks = PGClickStore(pool: pool, writer: PGWriter(pool: pool))
+            dashboard = PGDashboardStore(pool: pool)
         }
     }
 }
@@ -274,6 +276,43 @@ final class BackendStores {
                                                                   now: { _ in now }, delivery: nil, completion: $0) }
         #expect(!late && !unknown)
         #expect(try stores.clicks.find(clickID: "c-1")?.screenWidth == nil)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func dashboardUsersAndSessions(_ backend: Backend) throws {
+        let stores = try BackendStores(backend)
+        let shop = try stores.projects.create(name: "Shop", settings: ProjectSettings()).project
+        let other = try stores.projects.create(name: "Other", settings: ProjectSettings()).project
+        let ana = DashboardUser(id: "u1", projectID: shop.id, email: "Ana@Example.com", role: .admin, createdAt: Timestamp(milliseconds: 1))
+        #expect(try stores.dashboard.createUser(ana, passwordHash: "hash-1") == ana)
+        // The same address in another case is the same user in this project; another project may have it.
+        #expect(try stores.dashboard.createUser(DashboardUser(id: "u2", projectID: shop.id, email: "ana@example.COM", role: .viewer,
+                                                              createdAt: Timestamp(milliseconds: 2)), passwordHash: "h") == nil)
+        let elsewhere = DashboardUser(id: "u3", projectID: other.id, email: "ana@example.com", role: .viewer, createdAt: Timestamp(milliseconds: 3))
+        #expect(try stores.dashboard.createUser(elsewhere, passwordHash: "hash-3") == elsewhere)
+        let found = try stores.dashboard.credentials(email: "ANA@example.com")
+        #expect(found.map(\.user.id) == ["u1", "u3"] && found.map(\.passwordHash) == ["hash-1", "hash-3"])
+        #expect(try stores.dashboard.users(projectID: shop.id) == [ana])
+
+        let token: [UInt8] = Array(repeating: 7, count: 32), adminToken: [UInt8] = Array(repeating: 9, count: 32)
+        try stores.dashboard.createSession(tokenHash: token, userID: "u1", csrfToken: "csrf-1", at: Timestamp(milliseconds: 100),
+                                           expiresAt: Timestamp(milliseconds: 1_000))
+        try stores.dashboard.createSession(tokenHash: adminToken, userID: nil, csrfToken: "csrf-admin", at: Timestamp(milliseconds: 100),
+                                           expiresAt: Timestamp(milliseconds: 1_000))
+        #expect(try stores.dashboard.session(tokenHash: token, at: Timestamp(milliseconds: 500))
+                == DashboardSession(user: ana, csrfToken: "csrf-1", expiresAt: Timestamp(milliseconds: 1_000)))
+        #expect(try stores.dashboard.session(tokenHash: adminToken, at: Timestamp(milliseconds: 500))?.user == nil)
+        #expect(try stores.dashboard.session(tokenHash: token, at: Timestamp(milliseconds: 1_000)) == nil)  // expired
+        #expect(try stores.dashboard.revokeSessions(userID: "u1", at: Timestamp(milliseconds: 600)) == 1)
+        #expect(try stores.dashboard.session(tokenHash: token, at: Timestamp(milliseconds: 700)) == nil)
+        try stores.dashboard.revokeSession(tokenHash: adminToken, at: Timestamp(milliseconds: 700))
+        #expect(try stores.dashboard.session(tokenHash: adminToken, at: Timestamp(milliseconds: 800)) == nil)
+        // A new sign-in sweeps expired sessions; deleting a user takes theirs.
+        try stores.dashboard.createSession(tokenHash: Array(repeating: 1, count: 32), userID: "u3", csrfToken: "c", at: Timestamp(milliseconds: 2_000),
+                                           expiresAt: Timestamp(milliseconds: 9_000))
+        #expect(try stores.dashboard.deleteUser(id: "u3", projectID: other.id))
+        #expect(try !stores.dashboard.deleteUser(id: "u3", projectID: other.id))
+        #expect(try stores.dashboard.session(tokenHash: Array(repeating: 1, count: 32), at: Timestamp(milliseconds: 3_000)) == nil)
     }
 
     /// PostgreSQL's group commit: writes queued together share transactions, and one refused
