@@ -20,6 +20,7 @@ final class BackendStores {
     let templates: any TemplateStore
     let clicks: any ClickStore
     let dashboard: any DashboardStore
+    let postbacks: any PostbackStore
     let cluster: PostgresCluster?
     let sqlite: TemporaryDatabase?
     let pool: PGPool?
@@ -32,7 +33,7 @@ final class BackendStores {
             let temp = try TemporaryDatabase()
             let store = SQLiteStore(database: temp.database, clock: clock)
             (projects, signingKeys, sqlite, cluster, pool) = (store.projects, store.signingKeys, temp, nil, nil)
-            (links, templates, clicks, dashboard) = (store.links, store.templates, store.clicks, store.dashboard)
+            (links, templates, clicks, dashboard, postbacks) = (store.links, store.templates, store.clicks, store.dashboard, store.postbacks)
         case .postgres:
             let cluster = ownCluster ? try PostgresCluster() : nil
             let url = try cluster?.url ?? PostgresCluster.shared().newDatabase()
@@ -42,6 +43,7 @@ final class BackendStores {
             (links, templates) = (PGLinkStore(pool: pool), PGTemplateStore(pool: pool))
             clicks = PGClickStore(pool: pool, writer: PGWriter(pool: pool))
             dashboard = PGDashboardStore(pool: pool)
+            postbacks = PGPostbackStore(pool: pool)
         }
     }
 }
@@ -276,6 +278,34 @@ final class BackendStores {
                                                                   now: { _ in now }, delivery: nil, completion: $0) }
         #expect(!late && !unknown)
         #expect(try stores.clicks.find(clickID: "c-1")?.screenWidth == nil)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func postbackTemplatesRoundTrip(_ backend: Backend) throws {
+        let stores = try BackendStores(backend)
+        let project = try stores.projects.create(name: "Shop", settings: ProjectSettings()).project
+        var template = PostbackTemplate(id: "pb1", projectID: project.id, network: "tiktok", trigger: "install", method: "POST",
+                                        url: "https://ads.example/postback?click={network_click_id}", body: #"{"e":"{event_name}"}"#,
+                                        enabled: true, createdAt: Timestamp(milliseconds: 1), updatedAt: Timestamp(milliseconds: 1))
+        try stores.postbacks.create(template)
+        let second = PostbackTemplate(id: "pb2", projectID: project.id, network: "google", trigger: "payment", method: "GET",
+                                      url: "https://ads.example/g", body: nil, enabled: false, createdAt: Timestamp(milliseconds: 2),
+                                      updatedAt: Timestamp(milliseconds: 2))
+        try stores.postbacks.create(second)
+        #expect(try stores.postbacks.templates(projectID: project.id) == [second, template])
+        #expect(try stores.postbacks.allTemplates().count == 2)
+        #expect(try stores.postbacks.template(id: "pb2", projectID: project.id)?.enabled == false)
+        template.enabled = false
+        template.body = nil
+        template.updatedAt = Timestamp(milliseconds: 5)
+        #expect(try stores.postbacks.update(template))
+        #expect(try stores.postbacks.template(id: "pb1", projectID: project.id) == template)
+        #expect(try !stores.postbacks.update(PostbackTemplate(id: "nope", projectID: project.id, network: "x", trigger: "install", method: "GET",
+                                                              url: "https://x", body: nil, enabled: true, createdAt: Timestamp(milliseconds: 0),
+                                                              updatedAt: Timestamp(milliseconds: 0))))
+        #expect(try stores.postbacks.delete(id: "pb1", projectID: project.id))
+        #expect(try !stores.postbacks.delete(id: "pb1", projectID: project.id))
+        #expect(try stores.postbacks.template(id: "pb1", projectID: project.id) == nil)
     }
 
     @Test(arguments: Backend.allCases)
