@@ -21,6 +21,7 @@ final class BackendStores {
     let clicks: any ClickStore
     let dashboard: any DashboardStore
     let postbacks: any PostbackStore
+    let appleAdsNames: any AppleAdsNameStore
     let cluster: PostgresCluster?
     let sqlite: TemporaryDatabase?
     let pool: PGPool?
@@ -34,6 +35,7 @@ final class BackendStores {
             let store = SQLiteStore(database: temp.database, clock: clock)
             (projects, signingKeys, sqlite, cluster, pool) = (store.projects, store.signingKeys, temp, nil, nil)
             (links, templates, clicks, dashboard, postbacks) = (store.links, store.templates, store.clicks, store.dashboard, store.postbacks)
+            appleAdsNames = store.appleAdsNames
         case .postgres:
             let cluster = ownCluster ? try PostgresCluster() : nil
             let url = try cluster?.url ?? PostgresCluster.shared().newDatabase()
@@ -44,6 +46,7 @@ final class BackendStores {
             clicks = PGClickStore(pool: pool, writer: PGWriter(pool: pool))
             dashboard = PGDashboardStore(pool: pool)
             postbacks = PGPostbackStore(pool: pool)
+            appleAdsNames = PGAppleAdsNameStore(pool: pool)
         }
     }
 }
@@ -306,6 +309,31 @@ final class BackendStores {
         #expect(try stores.postbacks.delete(id: "pb1", projectID: project.id))
         #expect(try !stores.postbacks.delete(id: "pb1", projectID: project.id))
         #expect(try stores.postbacks.template(id: "pb1", projectID: project.id) == nil)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func appleAdsCredentialsAndNames(_ backend: Backend) throws {
+        let stores = try BackendStores(backend)
+        let project = try stores.projects.create(name: "Shop", settings: ProjectSettings()).project
+        #expect(try stores.appleAdsNames.credentials(projectID: project.id) == nil)
+        let first = AppleAdsCredentials(clientID: "SEARCHADS.1", teamID: "SEARCHADS.1", keyID: "k1", orgID: "40669820",
+                                        privateKey: "-----BEGIN EC PRIVATE KEY-----\nAAA\n-----END EC PRIVATE KEY-----")
+        try stores.appleAdsNames.setCredentials(first, projectID: project.id, at: Timestamp(milliseconds: 1))
+        let second = AppleAdsCredentials(clientID: "SEARCHADS.2", teamID: "SEARCHADS.2", keyID: "k2", orgID: "1", privateKey: "pem")
+        try stores.appleAdsNames.setCredentials(second, projectID: project.id, at: Timestamp(milliseconds: 2))  // replaces
+        #expect(try stores.appleAdsNames.credentials(projectID: project.id) == second)
+        #expect(try stores.appleAdsNames.deleteCredentials(projectID: project.id))
+        #expect(try !stores.appleAdsNames.deleteCredentials(projectID: project.id))
+
+        try stores.appleAdsNames.saveName("Summer", kind: .campaign, id: "542370539", projectID: project.id, at: Timestamp(milliseconds: 1))
+        try stores.appleAdsNames.saveName("Summer 2", kind: .campaign, id: "542370539", projectID: project.id, at: Timestamp(milliseconds: 2))
+        try stores.appleAdsNames.saveName("Shoes", kind: .keyword, id: "87675432", projectID: project.id, at: Timestamp(milliseconds: 2))
+        let all = try stores.appleAdsNames.names(projectID: project.id)
+        #expect(all.byKind[.campaign]?["542370539"] == "Summer 2" && all.byKind[.keyword]?["87675432"] == "Shoes")
+        let answer = AppleAdsAnswer(attribution: true, orgID: "40669820", campaignID: "542370539", adGroupID: "542317095", keywordID: "87675432")
+        let ofAnswer = try stores.appleAdsNames.names(of: answer, projectID: project.id)
+        #expect(ofAnswer.byKind[.campaign]?["542370539"] == "Summer 2" && ofAnswer.byKind[.adGroup] == nil)
+        #expect(ofAnswer.byKind[.keyword]?["87675432"] == "Shoes")
     }
 
     @Test(arguments: Backend.allCases)
