@@ -4,8 +4,8 @@ import Synchronization
 
 /// Group commit on PostgreSQL: writes queued from any thread run one after another on one pooled
 /// connection, as many as have gathered (up to `maxBatch`) in one transaction; one refused write
-/// does not take its batch down (`commit`). Every caller is told its
-/// outcome after the COMMIT, through its `delivery` like `DatabaseWriter`'s. Each node has its own
+/// does not take its batch down (`commit`). Every caller is told its outcome after the COMMIT,
+/// through its `delivery` like `DatabaseWriter`'s. Each node has its own
 /// writer; nodes commit side by side and their rows meet at the database's constraints.
 public final class PGWriter: Sendable {
     private let pool: PGPool
@@ -15,7 +15,8 @@ public final class PGWriter: Sendable {
     private let pending = Mutex<(items: [Item], draining: Bool)>(([], false))
 
     private struct Item: Sendable {
-        let run: @Sendable (PGConnection) throws -> @Sendable (Bool) -> Void
+        /// Runs the write; what to tell its caller once the transaction committed.
+        let run: @Sendable (PGConnection) throws -> @Sendable () -> Void
         let fail: @Sendable (any Error) -> Void
         let delivery: DatabaseWriter.Delivery?
         /// A write that is one statement whose answer nobody reads before the COMMIT: batches of
@@ -33,7 +34,7 @@ public final class PGWriter: Sendable {
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         let item = Item(run: { connection in
             let value = try work(connection)
-            return { committed in completion(committed ? .success(value) : .failure(StoreError.unavailable("the write's transaction failed"))) }
+            return { completion(.success(value)) }
         }, fail: { completion(.failure($0)) }, delivery: delivery)
         enqueue(item)
     }
@@ -44,7 +45,7 @@ public final class PGWriter: Sendable {
                       completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
         let item = Item(run: { connection in
             let changed = try connection.query(sql, values).affected
-            return { committed in completion(committed ? .success(changed) : .failure(StoreError.unavailable("the write's transaction failed"))) }
+            return { completion(.success(changed)) }
         }, fail: { completion(.failure($0)) }, delivery: delivery, statement: (sql, values, { completion(.success($0)) }))
         enqueue(item)
     }
@@ -98,7 +99,7 @@ public final class PGWriter: Sendable {
             return
         }
         var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
-        var finishers: [(@Sendable (Bool) -> Void)?] = Array(repeating: nil, count: batch.count)
+        var finishers: [(@Sendable () -> Void)?] = Array(repeating: nil, count: batch.count)
         struct OneRefused: Error {}
         do {
             do {
@@ -150,10 +151,10 @@ public final class PGWriter: Sendable {
         }
     }
 
-    private func deliver(_ batch: [Item], outcomes: [(any Error)?], finishers: [(@Sendable (Bool) -> Void)?]) {
+    private func deliver(_ batch: [Item], outcomes: [(any Error)?], finishers: [(@Sendable () -> Void)?]) {
         for (index, item) in batch.enumerated() {
             let outcome = outcomes[index], finisher = finishers[index]
-            let finish: @Sendable () -> Void = { if let finisher, outcome == nil { finisher(true) } else { item.fail(outcome!) } }
+            let finish: @Sendable () -> Void = { if let finisher, outcome == nil { finisher() } else { item.fail(outcome ?? StoreError.unavailable("the write was not committed")) } }
             if let delivery = item.delivery { delivery.send(finish) } else { completionQueue.async(execute: finish) }
         }
     }
