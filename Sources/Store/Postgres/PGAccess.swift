@@ -124,9 +124,16 @@ extension PGConnection {
 extension SQLiteConnection {
     /// Runs a statement with `values` bound in order; the rows it changed.
     @discardableResult
-    func run(_ sql: String, values: [PGValue]) throws -> Int {
-        let statement = try statement(sql)
+    public func run(_ sql: String, values: [PGValue]) throws -> Int {
+        let statement = try bound(sql, values)
         defer { statement.reset() }
+        try statement.runToCompletion()
+        return changes
+    }
+
+    /// The statement for `sql` with `values` bound in order.
+    func bound(_ sql: String, _ values: [PGValue]) throws -> Statement {
+        let statement = try statement(sql)
         guard Int(sqlite3_bind_parameter_count(statement.pointer)) == values.count else {
             throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(statement.pointer)) parameters", sql: sql)
         }
@@ -134,13 +141,12 @@ extension SQLiteConnection {
             let result = value.bind(to: statement.pointer, at: Int32(index + 1))
             guard result == SQLITE_OK else { throw lastError(sql: sql) }
         }
-        try statement.runToCompletion()
-        return changes
+        return statement
     }
 }
 
 extension PGConnection {
     /// Runs a statement (`?` placeholders) with `values` bound in order; the rows it changed.
     @discardableResult
-    func run(_ sql: String, values: [PGValue]) throws(PGError) -> Int { try query(sql, values).affected }
+    public func run(_ sql: String, values: [PGValue]) throws(PGError) -> Int { try query(sql, values).affected }
 }

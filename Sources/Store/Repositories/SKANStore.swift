@@ -28,21 +28,32 @@ public enum SKANStore {
 
     /// Evaluates at `now` and stores the state; nil when no SKAN keys are due.
     @_spi(StoreInternals) public static func evaluate(installID: String, context: Context?, now: Timestamp, _ connection: SQLiteConnection) throws -> SKANValues? {
+        try evaluate(installID: installID, context: context, now: now, session: connection) { change in
+            try OutboxRepository.notify(context?.notify, change, installID: installID, connection)
+        }
+    }
+
+    /// The evaluation on either backend; `changed` is told of each window whose stored values
+    /// moved (the caller writes its outbox jobs in the same transaction).
+    @_spi(StoreInternals) public static func evaluate(installID: String, context: Context?, now: Timestamp, session: some StoreSession,
+                                                      changed: (SKANChange) throws -> Void) throws -> SKANValues? {
         guard let context, context.schema.enabled else { return nil }
-        guard let (platform, firstInit) = try connection.queryOne("SELECT platform, created_at FROM installs WHERE id = ?", installID, map: {
+        guard let (platform, firstInit) = try session.query("SELECT platform, created_at FROM installs WHERE id = ?", values: [.text(installID)], map: {
             ($0.optionalString(0), Timestamp(milliseconds: $0.int(1)))
-        }) else { return nil }
-        var events = try connection.query("SELECT name, received_at, revenue, currency FROM events WHERE install_id = ?", installID) {
+        }).first else { return nil }
+        var events = try session.query("SELECT name, received_at, revenue, currency FROM events WHERE install_id = ?", values: [.text(installID)]) {
             SKANEvent(name: $0.string(0), receivedAt: Timestamp(milliseconds: $0.int(1)), amount: $0.optionalDouble(2), currency: $0.optionalString(3))
         }
         // A completed payment counts as the schema's payment event; a removed one no longer counts.
-        events += try connection.query("""
+        events += try session.query("""
             SELECT created_at, amount, currency FROM payments WHERE install_id = ? AND removed_at IS NULL AND status = 'PAYMENT_COMPLETED'
-            """, installID) {
+            """, values: [.text(installID)]) {
             SKANEvent(name: context.schema.paymentEvent, receivedAt: Timestamp(milliseconds: $0.int(0)), amount: $0.double(1), currency: $0.string(2))
         }
         var state: [Int: SKANWindowState] = [:]
-        for (window, value) in try connection.query("SELECT window, fine, coarse, locked FROM skan_state WHERE install_id = ?", installID, map: {
+        // "window" quoted: a reserved word in PostgreSQL, a plain name in SQLite.
+        for (window, value) in try session.query(#"SELECT "window", fine, coarse, locked FROM skan_state WHERE install_id = ?"#,
+                                                 values: [.text(installID)], map: {
             (Int($0.int(0)), SKANWindowState(fine: $0.optionalInt(1).map(Int.init), coarse: $0.optionalString(2).flatMap(SKANSchema.Coarse.init),
                                             locked: $0.bool(3)))
         }) { state[window] = value }
@@ -52,14 +63,13 @@ public enum SKANStore {
             warn("SKAN: amounts in \(outcome.unknownCurrencies.sorted().joined(separator: ", ")) left out of revenue (no fx rate)", installID: installID)
         }
         for (window, value) in outcome.state where state[window] != value {
-            try connection.run("""
-                INSERT INTO skan_state (install_id, window, fine, coarse, locked, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (install_id, window) DO UPDATE SET fine = excluded.fine, coarse = excluded.coarse,
+            let values: [any PGBindable] = [installID, window, value.fine, value.coarse?.rawValue, value.locked, now.milliseconds]
+            try session.run(#"""
+                INSERT INTO skan_state (install_id, "window", fine, coarse, locked, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (install_id, "window") DO UPDATE SET fine = excluded.fine, coarse = excluded.coarse,
                     locked = excluded.locked, updated_at = excluded.updated_at
-                """, installID, window, value.fine, value.coarse?.rawValue, value.locked, now.milliseconds)
-            try OutboxRepository.notify(context.notify, SKANChange(installID: installID, window: window, fine: value.fine,
-                                                                   coarse: value.coarse, locked: value.locked),
-                                        installID: installID, connection)
+                """#, values: values.map(\.pgValue))
+            try changed(SKANChange(installID: installID, window: window, fine: value.fine, coarse: value.coarse, locked: value.locked))
         }
         return outcome.values
     }
