@@ -38,7 +38,7 @@ public final class SQLiteStore: StoreBackend {
         appleAds = AppleAdsRepository(database: database)
         appleAdsNames = AppleAdsNameRepository(database: database)
         dashboard = DashboardRepository(database: database)
-        browse = BrowseRepository(database: database)
+        browse = Browse(source: database)
     }
 
     public func ping() throws { try database.ping() }

@@ -94,3 +94,8 @@ public final class PGPool: Sendable {
         }
     }
 }
+
+extension PGPool {
+    /// The dashboard's reads on this database (`Browse`, the same implementation as SQLite's).
+    public func browseStore() -> any BrowseStore { Browse(source: self) }
+}

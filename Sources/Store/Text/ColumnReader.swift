@@ -47,3 +47,13 @@
 
 @_spi(StoreInternals) extension Row: ColumnReader {}
 @_spi(StoreInternals) extension PGRow: ColumnReader {}
+
+/// Where reads get a session: SQLite's reader pool, or a PostgreSQL pool. A store written over it
+/// (`Browse`) is one implementation for both backends.
+@_spi(StoreInternals) public protocol SessionSource: Sendable {
+    associatedtype Session: StoreSession
+    func read<T>(_ body: (Session) throws -> T) throws -> T
+}
+
+@_spi(StoreInternals) extension Database: SessionSource {}
+@_spi(StoreInternals) extension PGPool: SessionSource {}
