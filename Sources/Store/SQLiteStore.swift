@@ -24,7 +24,7 @@ public final class SQLiteStore: StoreBackend {
     public init(database: Database, clock: any Clock = SystemClock()) {
         self.database = database
         projects = ProjectRepository(database: database, clock: clock)
-        signingKeys = SigningKeyRepository(database: database)
+        signingKeys = SigningKeys(source: database)
         templates = TemplateRepository(database: database)
         links = LinkRepository(database: database)
         clicks = ClickRepository(database: database)

@@ -41,7 +41,7 @@ final class BackendStores {
             let url = try cluster?.url ?? PostgresCluster.shared().newDatabase()
             try PGMigrator.migrate(url: url)
             let pool = PGPool(url: url, size: 4, checkoutTimeout: .seconds(2))
-            (projects, signingKeys, sqlite, self.cluster, self.pool) = (PGProjectStore(pool: pool, clock: clock), PGSigningKeyStore(pool: pool), nil, cluster, pool)
+            (projects, signingKeys, sqlite, self.cluster, self.pool) = (PGProjectStore(pool: pool, clock: clock), pool.signingKeyStore(), nil, cluster, pool)
             (links, templates) = (PGLinkStore(pool: pool), PGTemplateStore(pool: pool))
             clicks = PGClickStore(pool: pool, writer: PGWriter(pool: pool))
             dashboard = PGDashboardStore(pool: pool)

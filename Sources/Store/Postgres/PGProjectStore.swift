@@ -138,33 +138,7 @@ public struct PGProjectStore: ProjectStore {
     }
 }
 
-/// Linkrunner request-signing keys on PostgreSQL (`SigningKeyRepository`'s behaviour).
-public struct PGSigningKeyStore: SigningKeyStore {
-    let pool: PGPool
-
-    public init(pool: PGPool) { self.pool = pool }
-
-    public func create(projectID: String, now: Timestamp) throws -> (keyID: String, secret: String) {
-        let keyID = "sk_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-        let secret = Secrets.generate(prefix: "")
-        try pool.transaction { connection in
-            try connection.run("INSERT INTO signing_keys (id, project_id, secret, created_at) VALUES (?, ?, ?, ?)",
-                               String(keyID), projectID, secret, now.milliseconds)
-        }
-        return (String(keyID), secret)
-    }
-
-    public func secret(keyID: String, projectID: String) throws -> String? {
-        try pool.read { connection in
-            try connection.queryOne("SELECT secret FROM signing_keys WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
-                                    keyID, projectID) { $0.string(0) }
-        }
-    }
-
-    public func revoke(keyID: String, projectID: String, now: Timestamp) throws -> Bool {
-        try pool.transaction { connection in
-            try connection.run("UPDATE signing_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
-                               now.milliseconds, keyID, projectID) > 0
-        }
-    }
+extension PGPool {
+    /// Linkrunner request-signing keys on this database (`SigningKeys`, the same implementation as SQLite's).
+    public func signingKeyStore() -> any SigningKeyStore { SigningKeys(source: self) }
 }

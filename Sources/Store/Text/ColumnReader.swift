@@ -48,12 +48,23 @@
 @_spi(StoreInternals) extension Row: ColumnReader {}
 @_spi(StoreInternals) extension PGRow: ColumnReader {}
 
-/// Where reads get a session: SQLite's reader pool, or a PostgreSQL pool. A store written over it
-/// (`Browse`) is one implementation for both backends.
+/// Where a store gets a session: to read (SQLite's reader pool, a PostgreSQL pool), and to write
+/// in a transaction that has committed when the call returns (SQLite's single writer, a pooled
+/// PostgreSQL transaction). A store written over it (`Browse`, `SigningKeys`) is one
+/// implementation for both backends.
 @_spi(StoreInternals) public protocol SessionSource: Sendable {
     associatedtype Session: StoreSession
     func read<T>(_ body: (Session) throws -> T) throws -> T
+    @discardableResult
+    func writeSession<T>(_ body: @escaping (Session) throws -> T) throws -> T
 }
 
-@_spi(StoreInternals) extension Database: SessionSource {}
-@_spi(StoreInternals) extension PGPool: SessionSource {}
+@_spi(StoreInternals) extension Database: SessionSource {
+    @discardableResult
+    public func writeSession<T>(_ body: @escaping (SQLiteConnection) throws -> T) throws -> T { try writeAndWait(body) }
+}
+
+@_spi(StoreInternals) extension PGPool: SessionSource {
+    @discardableResult
+    public func writeSession<T>(_ body: @escaping (PGConnection) throws -> T) throws -> T { try transaction(body) }
+}
