@@ -25,7 +25,7 @@ public final class SQLiteStore: StoreBackend {
         self.database = database
         projects = ProjectRepository(database: database, clock: clock)
         signingKeys = SigningKeys(source: database)
-        templates = TemplateRepository(database: database)
+        templates = Templates(source: database)
         links = LinkRepository(database: database)
         clicks = ClickRepository(database: database)
         installs = InstallRepository(database: database)
@@ -34,10 +34,10 @@ public final class SQLiteStore: StoreBackend {
         stats = StatsRepository(database: database)
         erasure = ErasureRepository(database: database)
         outbox = OutboxRepository(database: database)
-        postbacks = PostbackRepository(database: database)
+        postbacks = Postbacks(source: database)
         appleAds = AppleAdsRepository(database: database)
-        appleAdsNames = AppleAdsNameRepository(database: database)
-        dashboard = DashboardRepository(database: database)
+        appleAdsNames = AppleAdsNameRecords(source: database)
+        dashboard = DashboardRecords(source: database)
         browse = Browse(source: database)
     }
 

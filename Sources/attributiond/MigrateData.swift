@@ -20,8 +20,13 @@ struct MigrateData: ParsableCommand {
     var batch: Int = 1000
 
     func run() throws {
-        let lowered = to.lowercased()
-        guard lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") else {
+        // The same check as `database_url`'s; a SQLite path is not a place to copy to.
+        var target = ServerConfiguration()
+        do { try target.setDatabase(to, "--to") } catch let error as ConfigurationError {
+            FileHandleOutput.standardError("migrate-data: \(error.description)")
+            throw ExitCode(2)
+        }
+        guard let url = target.postgresURL else {
             FileHandleOutput.standardError("migrate-data: --to: expected a postgres:// URL")
             throw ExitCode(2)
         }
@@ -32,7 +37,7 @@ struct MigrateData: ParsableCommand {
         do {
             // Opening brings the file to this build's schema and adds up its pending rollups.
             let source = try Database(path: from)
-            let copier = DataCopier(source: source, target: try PGConnection(url: to), batchRows: batch)
+            let copier = DataCopier(source: source, target: try PGConnection(url: url), batchRows: batch)
             let counts = try copier.copy()
             var mismatched = false
             for count in counts {

@@ -42,11 +42,11 @@ final class BackendStores {
             try PGMigrator.migrate(url: url)
             let pool = PGPool(url: url, size: 4, checkoutTimeout: .seconds(2))
             (projects, signingKeys, sqlite, self.cluster, self.pool) = (PGProjectStore(pool: pool, clock: clock), pool.signingKeyStore(), nil, cluster, pool)
-            (links, templates) = (PGLinkStore(pool: pool), PGTemplateStore(pool: pool))
+            (links, templates) = (PGLinkStore(pool: pool), pool.templateStore())
             clicks = PGClickStore(pool: pool, writer: PGWriter(pool: pool))
-            dashboard = PGDashboardStore(pool: pool)
-            postbacks = PGPostbackStore(pool: pool)
-            appleAdsNames = PGAppleAdsNameStore(pool: pool)
+            dashboard = pool.dashboardStore()
+            postbacks = pool.postbackStore()
+            appleAdsNames = pool.appleAdsNameStore()
         }
     }
 }

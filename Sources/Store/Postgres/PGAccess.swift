@@ -150,3 +150,11 @@ extension PGConnection {
     @discardableResult
     public func run(_ sql: String, values: [PGValue]) throws(PGError) -> Int { try query(sql, values).affected }
 }
+
+/// A statement's values, for SQL both backends run (`StoreSession`).
+func sqlValues(_ values: any PGBindable...) -> [PGValue] { values.map(\.pgValue) }
+
+/// Whether either backend refused a write for a taken unique key.
+func isUniqueViolation(_ error: any Error) -> Bool {
+    (error as? SQLiteError)?.isUniqueViolation == true || (error as? PGError)?.isUniqueViolation == true
+}

@@ -29,13 +29,12 @@ public final class PGChangeListener: Sendable {
         observers.withLock { $0.append((Set(tables), observer)) }
     }
 
-    /// Stops listening and waits for the thread (at most one wait of `run`'s poll).
+    /// Stops listening and waits for the thread (at most one wait of `run`'s poll). The thread
+    /// holds the listener until then, so an owner that is done with it calls this.
     public func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         finished.wait()
     }
-
-    deinit { stop() }
 
     private final class ConnectionBox: @unchecked Sendable {
         var connection: PGConnection?

@@ -95,7 +95,13 @@ public final class PGPool: Sendable {
     }
 }
 
+/// The stores written once for both backends, on this database (the same implementations as
+/// SQLite's).
 extension PGPool {
-    /// The dashboard's reads on this database (`Browse`, the same implementation as SQLite's).
     public func browseStore() -> any BrowseStore { Browse(source: self) }
+    public func signingKeyStore() -> any SigningKeyStore { SigningKeys(source: self) }
+    public func templateStore() -> any TemplateStore { Templates(source: self) }
+    public func postbackStore() -> any PostbackStore { Postbacks(source: self) }
+    public func appleAdsNameStore() -> any AppleAdsNameStore { AppleAdsNameRecords(source: self) }
+    public func dashboardStore() -> any DashboardStore { DashboardRecords(source: self) }
 }

@@ -137,8 +137,3 @@ public struct PGProjectStore: ProjectStore {
                            id, projectID, Secrets.sha256(key), ProjectRepository.prefix(of: key), now)
     }
 }
-
-extension PGPool {
-    /// Linkrunner request-signing keys on this database (`SigningKeys`, the same implementation as SQLite's).
-    public func signingKeyStore() -> any SigningKeyStore { SigningKeys(source: self) }
-}

@@ -1,11 +1,7 @@
-public import Attribution
+import Attribution
 
-public struct AppleAdsNameRepository: AppleAdsNameStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
-
-    /// Statements shared with PostgreSQL (`PGAppleAdsNameStore`).
+/// Apple Ads credentials' and fetched names' SQL and mappings.
+enum AppleAdsNameRepository {
     static let credentialsOfProject = "SELECT client_id, team_id, key_id, org_id, private_key FROM apple_ads_credentials WHERE project_id = ?"
     static let upsertCredentials = """
         INSERT INTO apple_ads_credentials (project_id, client_id, team_id, key_id, org_id, private_key, created_at, updated_at)
@@ -51,41 +47,47 @@ public struct AppleAdsNameRepository: AppleAdsNameStore {
         return names
     }
 
-    public func credentials(projectID: String) throws -> AppleAdsCredentials? {
-        try database.read { connection in
-            try connection.queryOne(Self.credentialsOfProject, projectID, map: Self.credentials)
-        }
-    }
-
-    public func setCredentials(_ credentials: AppleAdsCredentials, projectID: String, at time: Timestamp) throws {
-        try database.writeAndWait { connection in
-            try connection.run(Self.upsertCredentials, values: Self.upsertValues(credentials, projectID: projectID, at: time))
-        }
-    }
-
-    public func deleteCredentials(projectID: String) throws -> Bool {
-        try database.writeAndWait { connection in
-            try connection.run(Self.deleteCredentialsOfProject, projectID) > 0
-        }
-    }
-
-    public func names(projectID: String) throws -> AppleAdsNames {
-        try database.read { connection in
-            Self.names(try connection.query(Self.namesOfProject, projectID, map: { ($0.string(0), $0.string(1), $0.string(2)) }))
-        }
-    }
-
-    public func names(of answer: AppleAdsAnswer, projectID: String) throws -> AppleAdsNames {
-        try database.read { connection in try Self.names(of: answer, projectID: projectID, connection) }
-    }
-
+    /// The names of one answer, read on the install transaction's connection.
     static func names(of answer: AppleAdsAnswer, projectID: String, _ connection: SQLiteConnection) throws -> AppleAdsNames {
         try names(of: answer) { kind, id in try connection.queryOne(nameByID, projectID, kind, id) { $0.string(0) } }
     }
+}
 
-    public func saveName(_ name: String, kind: AppleAdsNames.Kind, id: String, projectID: String, at time: Timestamp) throws {
-        try database.writeAndWait { connection in
-            try connection.run(Self.upsertName, projectID, kind.rawValue, id, name, time.milliseconds)
+/// Apple Ads credentials and fetched campaign names, one implementation for both backends.
+struct AppleAdsNameRecords<Source: SessionSource>: AppleAdsNameStore {
+    let source: Source
+
+    func credentials(projectID: String) throws -> AppleAdsCredentials? {
+        try source.read { try $0.query(AppleAdsNameRepository.credentialsOfProject, values: sqlValues(projectID), map: AppleAdsNameRepository.credentials).first }
+    }
+
+    func setCredentials(_ credentials: AppleAdsCredentials, projectID: String, at time: Timestamp) throws {
+        try source.writeSession { session in
+            try session.run(AppleAdsNameRepository.upsertCredentials, values: AppleAdsNameRepository.upsertValues(credentials, projectID: projectID, at: time))
         }
+    }
+
+    func deleteCredentials(projectID: String) throws -> Bool {
+        try source.writeSession { try $0.run(AppleAdsNameRepository.deleteCredentialsOfProject, values: sqlValues(projectID)) > 0 }
+    }
+
+    func names(projectID: String) throws -> AppleAdsNames {
+        try source.read { session in
+            AppleAdsNameRepository.names(try session.query(AppleAdsNameRepository.namesOfProject, values: sqlValues(projectID)) {
+                ($0.string(0), $0.string(1), $0.string(2))
+            })
+        }
+    }
+
+    func names(of answer: AppleAdsAnswer, projectID: String) throws -> AppleAdsNames {
+        try source.read { session in
+            try AppleAdsNameRepository.names(of: answer) { kind, id in
+                try session.query(AppleAdsNameRepository.nameByID, values: sqlValues(projectID, kind, id)) { $0.string(0) }.first
+            }
+        }
+    }
+
+    func saveName(_ name: String, kind: AppleAdsNames.Kind, id: String, projectID: String, at time: Timestamp) throws {
+        try source.writeSession { try $0.run(AppleAdsNameRepository.upsertName, values: sqlValues(projectID, kind.rawValue, id, name, time.milliseconds)) }
     }
 }

@@ -1,13 +1,9 @@
-public import Attribution
+import Attribution
 
-public struct DashboardRepository: DashboardStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
-
+/// Dashboard users' and sessions' SQL and row mappings.
+enum DashboardRepository {
     static let userColumns = "u.id, u.project_id, u.email, u.role, u.created_at"
 
-    /// Statements shared with PostgreSQL (`PGDashboardStore`), whose connection numbers the `?`s.
     static let insertUser = "INSERT INTO dashboard_users (id, project_id, email, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?, ?)"
     static let usersOfProject = "SELECT \(userColumns) FROM dashboard_users u WHERE u.project_id = ? ORDER BY u.email"
     static let insertSession = "INSERT INTO dashboard_sessions (token_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)"
@@ -25,51 +21,6 @@ public struct DashboardRepository: DashboardStore {
                       role: DashboardRole(rawValue: row.string(column + 3)) ?? .viewer, createdAt: Timestamp(milliseconds: row.int(column + 4)))
     }
 
-    public func createUser(_ user: DashboardUser, passwordHash: String) throws -> DashboardUser? {
-        do {
-            try database.writeAndWait { connection in
-                _ = try connection.run(Self.insertUser, user.id, user.projectID, user.email, passwordHash, user.role.rawValue, user.createdAt.milliseconds)
-            }
-            return user
-        } catch let error as SQLiteError where error.isUniqueViolation {
-            return nil
-        }
-    }
-
-    public func users(projectID: String) throws -> [DashboardUser] {
-        try database.read { connection in
-            try connection.query(Self.usersOfProject, projectID) { Self.user($0) }
-        }
-    }
-
-    public func credentials(email: String) throws -> [(user: DashboardUser, passwordHash: String)] {
-        try database.read { connection in
-            try connection.query("""
-                SELECT \(Self.userColumns), u.password_hash FROM dashboard_users u WHERE u.email = ? ORDER BY u.created_at
-                """, email) { (Self.user($0), $0.string(5)) }
-        }
-    }
-
-    public func deleteUser(id: String, projectID: String) throws -> Bool {
-        try database.writeAndWait { connection in
-            try connection.run("DELETE FROM dashboard_users WHERE id = ? AND project_id = ?", id, projectID) > 0
-        }
-    }
-
-    public func createSession(tokenHash: [UInt8], userID: String?, csrfToken: String, at time: Timestamp, expiresAt: Timestamp) throws {
-        try database.writeAndWait { connection in
-            _ = try connection.run(Self.insertSession, tokenHash, userID, csrfToken, time.milliseconds, expiresAt.milliseconds)
-            // Sign-ins leave expired sessions behind; each new one sweeps them.
-            _ = try connection.run(Self.sweepSessions, time.milliseconds)
-        }
-    }
-
-    public func session(tokenHash: [UInt8], at time: Timestamp) throws -> DashboardSession? {
-        try database.read { connection in
-            try connection.queryOne(Self.liveSession, tokenHash, time.milliseconds, map: Self.session) ?? nil
-        }
-    }
-
     /// A `liveSession` row; nil for a session whose user is gone.
     static func session(_ row: some ColumnReader) -> DashboardSession? {
         let signedInAsUser = row.optionalString(2) != nil
@@ -79,16 +30,62 @@ public struct DashboardRepository: DashboardStore {
         return DashboardSession(user: signedInAsUser ? user(row, from: 3) : nil, csrfToken: row.string(0),
                                 expiresAt: Timestamp(milliseconds: row.int(1)))
     }
+}
 
-    public func revokeSession(tokenHash: [UInt8], at time: Timestamp) throws {
-        try database.writeAndWait { connection in
-            _ = try connection.run(Self.revokeOne, time.milliseconds, tokenHash)
+/// Dashboard users and sessions, one implementation for both backends. E-mails match in any case:
+/// `lower()` on both sides (SQLite's column is also COLLATE NOCASE; PostgreSQL has a unique
+/// index on `lower(email)`).
+struct DashboardRecords<Source: SessionSource>: DashboardStore {
+    let source: Source
+
+    func createUser(_ user: DashboardUser, passwordHash: String) throws -> DashboardUser? {
+        do {
+            try source.writeSession { session in
+                try session.run(DashboardRepository.insertUser, values: sqlValues(user.id, user.projectID, user.email, passwordHash,
+                                                                                user.role.rawValue, user.createdAt.milliseconds))
+            }
+            return user
+        } catch let error where isUniqueViolation(error) {
+            return nil
         }
     }
 
-    public func revokeSessions(userID: String, at time: Timestamp) throws -> Int {
-        try database.writeAndWait { connection in
-            try connection.run(Self.revokeOfUser, time.milliseconds, userID)
+    func users(projectID: String) throws -> [DashboardUser] {
+        try source.read { try $0.query(DashboardRepository.usersOfProject, values: sqlValues(projectID)) { DashboardRepository.user($0) } }
+    }
+
+    func credentials(email: String) throws -> [(user: DashboardUser, passwordHash: String)] {
+        try source.read { session in
+            try session.query("""
+                SELECT \(DashboardRepository.userColumns), u.password_hash FROM dashboard_users u WHERE lower(u.email) = lower(?)
+                ORDER BY u.created_at
+                """, values: sqlValues(email)) { (DashboardRepository.user($0), $0.string(5)) }
         }
+    }
+
+    func deleteUser(id: String, projectID: String) throws -> Bool {
+        try source.writeSession { try $0.run("DELETE FROM dashboard_users WHERE id = ? AND project_id = ?", values: sqlValues(id, projectID)) > 0 }
+    }
+
+    func createSession(tokenHash: [UInt8], userID: String?, csrfToken: String, at time: Timestamp, expiresAt: Timestamp) throws {
+        try source.writeSession { session in
+            try session.run(DashboardRepository.insertSession, values: sqlValues(tokenHash, userID, csrfToken, time.milliseconds, expiresAt.milliseconds))
+            // Sign-ins leave expired sessions behind; each new one sweeps them.
+            try session.run(DashboardRepository.sweepSessions, values: sqlValues(time.milliseconds))
+        }
+    }
+
+    func session(tokenHash: [UInt8], at time: Timestamp) throws -> DashboardSession? {
+        try source.read { session in
+            try session.query(DashboardRepository.liveSession, values: sqlValues(tokenHash, time.milliseconds), map: DashboardRepository.session).first ?? nil
+        }
+    }
+
+    func revokeSession(tokenHash: [UInt8], at time: Timestamp) throws {
+        try source.writeSession { try $0.run(DashboardRepository.revokeOne, values: sqlValues(time.milliseconds, tokenHash)) }
+    }
+
+    func revokeSessions(userID: String, at time: Timestamp) throws -> Int {
+        try source.writeSession { try $0.run(DashboardRepository.revokeOfUser, values: sqlValues(time.milliseconds, userID)) }
     }
 }

@@ -1,15 +1,10 @@
 import Attribution
 import Foundation
 
-/// Postback templates in SQLite.
-public struct PostbackRepository: PostbackStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
-
+/// Postback templates' SQL, values and row mapping.
+enum PostbackRepository {
     static let columns = "id, project_id, network, trigger, method, url, body, enabled, created_at, updated_at"
 
-    /// Statements and values shared with PostgreSQL (`PGPostbackStore`).
     static let insertSQL = """
         INSERT INTO postback_templates (id, project_id, network, trigger, method, url, body, enabled, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -39,40 +34,33 @@ public struct PostbackRepository: PostbackStore {
                          body: row.optionalString("body"), enabled: row.bool("enabled"),
                          createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
+}
 
-    public func create(_ template: PostbackTemplate) throws {
-        try database.writeAndWait { connection in
-            try connection.run(Self.insertSQL, values: Self.insertValues(template))
-        }
+/// Postback templates, one implementation for both backends.
+struct Postbacks<Source: SessionSource>: PostbackStore {
+    let source: Source
+
+    func create(_ template: PostbackTemplate) throws {
+        try source.writeSession { try $0.run(PostbackRepository.insertSQL, values: PostbackRepository.insertValues(template)) }
     }
 
-    public func templates(projectID: String) throws -> [PostbackTemplate] {
-        try database.read { connection in
-            try connection.query(Self.ofProject, projectID, map: Self.template)
-        }
+    func templates(projectID: String) throws -> [PostbackTemplate] {
+        try source.read { try $0.query(PostbackRepository.ofProject, values: sqlValues(projectID), map: PostbackRepository.template) }
     }
 
-    public func allTemplates() throws -> [PostbackTemplate] {
-        try database.read { connection in
-            try connection.query(Self.all, map: Self.template)
-        }
+    func allTemplates() throws -> [PostbackTemplate] {
+        try source.read { try $0.query(PostbackRepository.all, values: [], map: PostbackRepository.template) }
     }
 
-    public func template(id: String, projectID: String) throws -> PostbackTemplate? {
-        try database.read { connection in
-            try connection.queryOne(Self.byID, id, projectID, map: Self.template)
-        }
+    func template(id: String, projectID: String) throws -> PostbackTemplate? {
+        try source.read { try $0.query(PostbackRepository.byID, values: sqlValues(id, projectID), map: PostbackRepository.template).first }
     }
 
-    public func update(_ template: PostbackTemplate) throws -> Bool {
-        try database.writeAndWait { connection in
-            try connection.run(Self.updateSQL, values: Self.updateValues(template)) > 0
-        }
+    func update(_ template: PostbackTemplate) throws -> Bool {
+        try source.writeSession { try $0.run(PostbackRepository.updateSQL, values: PostbackRepository.updateValues(template)) > 0 }
     }
 
-    public func delete(id: String, projectID: String) throws -> Bool {
-        try database.writeAndWait { connection in
-            try connection.run(Self.deleteByID, id, projectID) > 0
-        }
+    func delete(id: String, projectID: String) throws -> Bool {
+        try source.writeSession { try $0.run(PostbackRepository.deleteByID, values: sqlValues(id, projectID)) > 0 }
     }
 }

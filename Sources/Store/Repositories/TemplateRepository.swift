@@ -1,17 +1,14 @@
-public import Attribution
+import Attribution
 import Foundation
 
-public struct TemplateRepository: TemplateStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
-
+/// Link templates' SQL and row mapping (`Templates` runs them on either backend; the install
+/// transaction reads a template with them).
+enum TemplateRepository {
     static let columns = """
         id, project_id, slug, name, ios_url, android_url, web_url, app_scheme, deep_link_path,
         deep_link_parameters, utm, attribution_window_hours, created_at
         """
 
-    /// Shared with PostgreSQL (`PGTemplateStore`).
     static let insertSQL = """
         INSERT INTO templates (id, project_id, slug, name, ios_url, android_url, web_url, app_scheme, deep_link_path,
             deep_link_parameters, utm, attribution_window_hours, created_at, updated_at)
@@ -34,39 +31,41 @@ public struct TemplateRepository: TemplateStore {
                      attributionWindowHours: row.optionalInt("attribution_window_hours").map(Int.init),
                      createdAt: Timestamp(milliseconds: row.int("created_at")))
     }
+}
+
+/// Link templates, one implementation for both backends.
+struct Templates<Source: SessionSource>: TemplateStore {
+    let source: Source
+
+    private static var select: String { "SELECT \(TemplateRepository.columns) FROM templates" }
 
     /// Stores a new template; a slug the project already uses is a conflict.
-    public func create(_ template: LinkTemplate) throws -> LinkTemplate {
+    func create(_ template: LinkTemplate) throws -> LinkTemplate {
         do {
-            try database.writeAndWait { connection in
-                try connection.run(Self.insertSQL, values: Self.insertValues(template))
-            }
-        } catch let error as SQLiteError where error.isUniqueViolation {
+            try source.writeSession { try $0.run(TemplateRepository.insertSQL, values: TemplateRepository.insertValues(template)) }
+        } catch let error where isUniqueViolation(error) {
             throw StoreError.conflict("the project already has a template with slug '\(template.slug)'")
         }
         return template
     }
 
-    public func find(id: String, projectID: String) throws -> LinkTemplate? {
-        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM templates WHERE id = ? AND project_id = ?", id, projectID, map: Self.template) }
+    func find(id: String, projectID: String) throws -> LinkTemplate? {
+        try source.read { try $0.query("\(Self.select) WHERE id = ? AND project_id = ?", values: sqlValues(id, projectID), map: TemplateRepository.template).first }
     }
 
-    public func find(slug: String, projectID: String) throws -> LinkTemplate? {
-        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM templates WHERE slug = ? AND project_id = ?", slug, projectID, map: Self.template) }
+    func find(slug: String, projectID: String) throws -> LinkTemplate? {
+        try source.read { try $0.query("\(Self.select) WHERE slug = ? AND project_id = ?", values: sqlValues(slug, projectID), map: TemplateRepository.template).first }
     }
 
     /// The project's most recent template: links made by SDKs without a template use it.
-    public func mostRecent(projectID: String) throws -> LinkTemplate? {
-        try database.read { connection in
-            try connection.queryOne("SELECT \(Self.columns) FROM templates WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT 1",
-                                    projectID, map: Self.template)
+    func mostRecent(projectID: String) throws -> LinkTemplate? {
+        try source.read { session in
+            try session.query("\(Self.select) WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", values: sqlValues(projectID),
+                              map: TemplateRepository.template).first
         }
     }
 
-    public func list(projectID: String) throws -> [LinkTemplate] {
-        try database.read { connection in
-            try connection.query("SELECT \(Self.columns) FROM templates WHERE project_id = ? ORDER BY created_at, id",
-                                 projectID, map: Self.template)
-        }
+    func list(projectID: String) throws -> [LinkTemplate] {
+        try source.read { try $0.query("\(Self.select) WHERE project_id = ? ORDER BY created_at, id", values: sqlValues(projectID), map: TemplateRepository.template) }
     }
 }
