@@ -93,7 +93,7 @@ for size in sizes {
     let fillStart = Date()
     let (project, _) = try fill(database, clicks: size, now: now)
     let fillSeconds = Date().timeIntervalSince(fillStart)
-    let repository = InstallRepository(database: database)
+    let repository = SQLiteStore(database: database).installs
     let policy = MatchingPolicy(project: project.settings)
     var engineTimes: [Double] = []
     var transactionTimes: [Double] = []

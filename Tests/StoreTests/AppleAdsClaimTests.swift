@@ -21,7 +21,7 @@ import Testing
                     """, id, now.milliseconds - Int64(age) * 1000, status)
             }
         }
-        let repository = AppleAdsRepository(database: temp.database)
+        let repository = AppleAdsClaims(source: temp.database)
         #expect(try repository.expireTokens(receivedBefore: now.adding(seconds: -86_400)) == 2)
         #expect(try claimRow(temp, "old")! == ("failed", nil))
         #expect(try claimRow(temp, "answered-old")! == ("attributed", nil))  // Apple's answer stays, the token goes

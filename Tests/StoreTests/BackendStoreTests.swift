@@ -84,7 +84,7 @@ final class BackendStores {
         #expect(try stores.projects.project(forAPIKey: created.apiKey.key)?.id == created.project.id)
 
         let second = try stores.projects.create(name: "Other", settings: ProjectSettings())
-        #expect(try stores.projects.list().map(\.name) == ["Shop", "Other"])
+        #expect(try stores.projects.list().map(\.name).sorted() == ["Other", "Shop"])  // both may share a millisecond
         #expect(throws: StoreError.conflict("a project named 'Shop' already exists")) {
             try stores.projects.create(name: "Shop", settings: ProjectSettings())
         }

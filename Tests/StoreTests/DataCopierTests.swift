@@ -41,8 +41,10 @@ import TestSupport
         try same("SELECT sum(clicks + bot_clicks + installs + events) FROM rollup_link_days")
         try same("SELECT sum(id * length(click_id)) FROM clicks")  // each id with its own click
 
-        // A click stored after the copy gets an id after the copied ones.
-        try PGWriter(pool: pool).writeAndWait { try $0.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES ('later', ?, 1)", created.project.id) }
+        // A click stored after the copy gets an id after the copied ones (not counted: the
+        // second copy below compares the rollups' rows too).
+        try connection.execute("SET attributiond.copying = 'on'")
+        try connection.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES ('later', ?, 1)", created.project.id)
         #expect(try connection.query("SELECT id > (SELECT max(id) FROM clicks WHERE click_id <> 'later') FROM clicks WHERE click_id = 'later'").boolean(0, 0) == true)
         try connection.execute("DELETE FROM clicks WHERE click_id = 'later'")
 

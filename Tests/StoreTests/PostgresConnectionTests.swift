@@ -38,6 +38,7 @@ import TestSupport
         #expect(PGPlaceholders.numbered("SELECT '?', \"a?\" FROM t WHERE b = ?") == "SELECT '?', \"a?\" FROM t WHERE b = $1")
         #expect(PGPlaceholders.numbered("SELECT 1 -- don't ask?\nWHERE x = ?") == "SELECT 1 -- don't ask?\nWHERE x = $1")
         #expect(PGPlaceholders.numbered("SELECT 'it''s ?' WHERE x = ?") == "SELECT 'it''s ?' WHERE x = $1")
+        #expect(PGPlaceholders.numbered("WHERE a = ?1 AND (?2 IS NULL OR b = ?2) LIMIT ?10") == "WHERE a = $1 AND ($2 IS NULL OR b = $2) LIMIT $10")
         #expect(PGPlaceholders.numbered("SELECT $1") == "SELECT $1")
         let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
         let bytes: [UInt8] = [0, 1, 0x7f, 0x80, 0xff, 0x0a]

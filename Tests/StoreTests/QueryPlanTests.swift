@@ -15,11 +15,11 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
 /// temporary B-tree to sort the rows (SQLite opens and closes a whole temporary database for one).
 @Suite struct QueryPlanTests {
     static let lookups: [(sql: String, index: String)] = [
-        (TransactionClicks.Filter.clickID.sql, "sqlite_autoindex_clicks_1"),
-        (TransactionClicks.Filter.link.sql, "clicks_by_link"),
-        (TransactionClicks.Filter.idfv.sql, "clicks_by_idfv"),
-        (TransactionClicks.Filter.advertisingID.sql, "clicks_by_advertising_id"),
-        (TransactionClicks.Filter.network.sql, "clicks_by_ip"),
+        (CandidateFilter.clickID.sql, "sqlite_autoindex_clicks_1"),
+        (CandidateFilter.link.sql, "clicks_by_link"),
+        (CandidateFilter.idfv.sql, "clicks_by_idfv"),
+        (CandidateFilter.advertisingID.sql, "clicks_by_advertising_id"),
+        (CandidateFilter.network.sql, "clicks_by_ip"),
         (InstallRepository.KnownInstallSQL.byInstance, "installs_by_instance"),
         (InstallRepository.KnownInstallSQL.byDevice, "installs_by_device"),
         (InstallRepository.KnownInstallSQL.byIDFV, "installs_by_idfv"),
@@ -63,7 +63,7 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
 @Suite struct EventDeduplicationPlanTests {
     @Test func sameContentIsFoundThroughEventsByInstall() throws {
         let temp = try TemporaryDatabase()
-        let plan = try temp.database.read { try queryPlan(of: EventRepository.SQL.sameContent, $0) }
+        let plan = try temp.database.read { try queryPlan(of: EventRepository.sameContent, $0) }
         #expect(plan == ["SEARCH events USING INDEX events_by_install (install_id=? AND occurred_at=? AND content_key=?)"], "\(plan)")
     }
 }

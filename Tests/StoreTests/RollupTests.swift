@@ -100,7 +100,7 @@ import Testing
     func rollupsAgreeWithTheRowsOnAnyRange(seed: UInt64) throws {
         let temp = try TemporaryDatabase()
         try temp.database.writeAndWait { try Self.populate($0, seed: seed) }
-        let stats = StatsRepository(database: temp.database)
+        let stats = Stats(source: temp.database)
         var random = SeededGenerator(seed: seed &* 31)
         var ranges: [(Int64, Int64)] = [(0, Self.start + 30 * Self.day), (Self.start, Self.start + 12 * Self.day)]
         for _ in 0..<25 {
@@ -139,7 +139,7 @@ import Testing
         let temp = try TemporaryDatabase()
         try temp.database.writeAndWait { try Self.populate($0, seed: 5, mutate: false) }
         try temp.database.writeAndWait { try $0.execute("UPDATE installs SET install_instance_id = 'instance-' || id") }
-        let events = EventRepository(database: temp.database)
+        let events = Events(source: temp.database)
         var random = SeededGenerator(seed: 55)
         var stored = 0
         for index in 0..<300 {
@@ -158,7 +158,7 @@ import Testing
             if try !outcome!.get().duplicate { stored += 1 }
         }
         #expect(stored < 300 && stored > 250)  // some were repeats
-        let stats = StatsRepository(database: temp.database)
+        let stats = Stats(source: temp.database)
         let since = Timestamp(milliseconds: 0), until = Timestamp(milliseconds: Self.start + 30 * Self.day)
         Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
                         try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "after the repository's events")
@@ -177,7 +177,7 @@ import Testing
     @Test func theHourlySeriesAddsUpToTheRowsOfEachBucket() throws {
         let temp = try TemporaryDatabase()
         try temp.database.writeAndWait { try Self.populate($0, seed: 7) }
-        let stats = StatsRepository(database: temp.database)
+        let stats = Stats(source: temp.database)
         let midnight = Self.start - Self.start % Self.day
         let since = Timestamp(milliseconds: midnight), until = Timestamp(milliseconds: midnight + 13 * Self.day)
         let boundaries = (0...13).map { since.adding(seconds: Int64($0) * 86_400) }
@@ -203,7 +203,7 @@ import Testing
         try early.execute("PRAGMA foreign_keys = ON")
         try Self.populate(early, seed: 11)
         let database = try Database(path: path)
-        let stats = StatsRepository(database: database)
+        let stats = Stats(source: database)
         let hour: Int64 = 3_600_000, startHour = Self.start / hour * hour
         for (from, to) in [(Int64(0), Self.start + 20 * Self.day), (Self.start + Self.day / 2, Self.start + 9 * Self.day + 5),
                            (startHour + 3 * hour, startHour + 2 * Self.day + 5 * hour)] {
@@ -251,7 +251,7 @@ import Testing
         func total(_ sql: String) throws -> Int64 { try database.read { try $0.queryOne(sql) { $0.int(0) } ?? -1 } }
         #expect(try total("SELECT count(*) FROM rollup_pending") == 0)
         #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_link_days WHERE project_id = 'p'") == 601)
-        let stats = StatsRepository(database: database)
+        let stats = Stats(source: database)
         let range = (Timestamp(milliseconds: 0), Timestamp(milliseconds: Self.start + 20 * Self.day))
         Self.expectSame(try stats.stats(projectID: "p", since: range.0, until: range.1, currency: "USD"),
                         try stats.statsFromRows(projectID: "p", since: range.0, until: range.1, currency: "USD"), "after the shell's click")
@@ -261,7 +261,7 @@ import Testing
     @Test func clicksPrunedByRetentionStayCounted() throws {
         let temp = try TemporaryDatabase()
         try temp.database.writeAndWait { try Self.populate($0, seed: 5, mutate: false) }
-        let stats = StatsRepository(database: temp.database)
+        let stats = Stats(source: temp.database)
         let range = (Timestamp(milliseconds: Self.start - Self.start % Self.day), Timestamp(milliseconds: Self.start + 13 * Self.day))
         let before = try stats.stats(projectID: "p", since: range.0, until: range.1, currency: "USD").totals
         try temp.database.writeAndWait { _ = try $0.run("DELETE FROM clicks WHERE project_id = 'p'") }

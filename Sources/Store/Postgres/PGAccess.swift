@@ -5,10 +5,12 @@ import Foundation
 /// statement is first prepared on a connection, so that SQL shared between the backends reads
 /// the same. A `?` inside a quoted literal or identifier is left alone.
 @_spi(StoreInternals) public enum PGPlaceholders {
+    /// `?` becomes the next number; `?NNN`, which names its parameter as SQLite reads it, `$NNN`.
     public static func numbered(_ sql: String) -> String {
         var output = "", number = 0, quote: Character?, inComment = false, previous: Character = " "
         output.reserveCapacity(sql.utf8.count + 16)
-        for character in sql {
+        var characters = Array(sql)[...]
+        while let character = characters.popFirst() {
             defer { previous = character }
             if inComment {  // a `--` comment may hold an apostrophe ("don't")
                 if character == "\n" { inComment = false }
@@ -23,8 +25,13 @@ import Foundation
                 quote = character
                 output.append(character)
             } else if character == "?" {
-                number += 1
-                output += "$\(number)"
+                output.append("$")
+                if let first = characters.first, first.isASCII, first.isNumber {
+                    while let digit = characters.first, digit.isASCII, digit.isNumber { output.append(characters.removeFirst()) }
+                } else {
+                    number += 1
+                    output += String(number)
+                }
             } else {
                 output.append(character)
             }
@@ -88,21 +95,29 @@ public struct PGRow {
     public func blob(_ name: String) -> [UInt8] { blob(column(name)) }
 }
 
+extension PGValue: PGBindable { public var pgValue: PGValue { self } }
+
 extension PGConnection {
     /// Runs a statement (`?` placeholders) with `values` bound; the rows it changed.
     @discardableResult
-    public func run(_ sql: String, _ values: any PGBindable...) throws(PGError) -> Int {
-        try query(sql, values.map(\.pgValue)).affected
+    public func run<each Value: PGBindable>(_ sql: String, _ values: repeat each Value) throws(PGError) -> Int {
+        try query(sql, Self.array(repeat each values)).affected
     }
 
-    public func query<T>(_ sql: String, _ values: any PGBindable..., map: (PGRow) throws -> T) throws -> [T] {
-        let rows = try query(sql, values.map(\.pgValue))
+    public func query<T, each Value: PGBindable>(_ sql: String, _ values: repeat each Value, map: (PGRow) throws -> T) throws -> [T] {
+        let rows = try query(sql, Self.array(repeat each values))
         return try (0..<rows.rows.count).map { try map(PGRow(rows: rows, index: $0)) }
     }
 
-    public func queryOne<T>(_ sql: String, _ values: any PGBindable..., map: (PGRow) throws -> T) throws -> T? {
-        let rows = try query(sql, values.map(\.pgValue))
+    public func queryOne<T, each Value: PGBindable>(_ sql: String, _ values: repeat each Value, map: (PGRow) throws -> T) throws -> T? {
+        let rows = try query(sql, Self.array(repeat each values))
         return try rows.rows.isEmpty ? nil : map(PGRow(rows: rows, index: 0))
+    }
+
+    private static func array<each Value: PGBindable>(_ values: repeat each Value) -> [PGValue] {
+        var array: [PGValue] = []
+        repeat array.append((each values).pgValue)
+        return array
     }
 }
 

@@ -11,6 +11,9 @@ public struct PGError: Error, CustomStringConvertible, Sendable {
     public var isUniqueViolation: Bool { sqlState == "23505" }
     /// The connection is gone (a restart, a failover): a new connection may succeed.
     public var isConnectionLost: Bool { sqlState == nil || sqlState?.hasPrefix("08") == true || sqlState == "57P01" }
+    /// Two transactions crossed (a deadlock, a serialization failure): the one refused may run
+    /// again from its start.
+    public var isRetryable: Bool { sqlState == "40P01" || sqlState == "40001" }
 }
 
 /// A value bound to a statement's `$n`, sent in PostgreSQL's text format.

@@ -41,18 +41,27 @@ public final class PGPool: Sendable {
     /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
     /// Not retried when the connection is lost: whether the COMMIT took effect is unknown, and
     /// the caller's idempotency keys make its retry safe.
+    /// A transaction PostgreSQL refused for crossing another (a deadlock between two nodes'
+    /// batches) runs again from its start, up to `attempts` times in all.
     @discardableResult
-    public func transaction<T>(_ body: (PGConnection) throws -> T) throws -> T {
+    public func transaction<T>(attempts: Int = 3, _ body: (PGConnection) throws -> T) throws -> T {
         try withConnection { connection in
             try Self.mapped {
-                try connection.execute("BEGIN")
-                do {
-                    let value = try body(connection)
-                    try connection.execute("COMMIT")
-                    return value
-                } catch {
-                    if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
-                    throw error
+                var attempt = 1
+                while true {
+                    try connection.execute("BEGIN")
+                    do {
+                        let value = try body(connection)
+                        try connection.execute("COMMIT")
+                        return value
+                    } catch {
+                        if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+                        if let failure = error as? PGError, failure.isRetryable, attempt < attempts {
+                            attempt += 1
+                            continue
+                        }
+                        throw error
+                    }
                 }
             }
         }
@@ -98,10 +107,13 @@ public final class PGPool: Sendable {
 /// The stores written once for both backends, on this database (the same implementations as
 /// SQLite's).
 extension PGPool {
-    public func browseStore() -> any BrowseStore { Browse(source: self) }
-    public func signingKeyStore() -> any SigningKeyStore { SigningKeys(source: self) }
-    public func templateStore() -> any TemplateStore { Templates(source: self) }
-    public func postbackStore() -> any PostbackStore { Postbacks(source: self) }
-    public func appleAdsNameStore() -> any AppleAdsNameStore { AppleAdsNameRecords(source: self) }
-    public func dashboardStore() -> any DashboardStore { DashboardRecords(source: self) }
+    /// The pool's sessions with a writer of its own (stores that only read or write through
+    /// transactions of the pool).
+    var source: PGSource { PGSource(pool: self, writer: PGWriter(pool: self)) }
+    public func browseStore() -> any BrowseStore { Browse(source: source) }
+    public func signingKeyStore() -> any SigningKeyStore { SigningKeys(source: source) }
+    public func templateStore() -> any TemplateStore { Templates(source: source) }
+    public func postbackStore() -> any PostbackStore { Postbacks(source: source) }
+    public func appleAdsNameStore() -> any AppleAdsNameStore { AppleAdsNameRecords(source: source) }
+    public func dashboardStore() -> any DashboardStore { DashboardRecords(source: source) }
 }

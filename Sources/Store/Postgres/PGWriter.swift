@@ -107,8 +107,8 @@ public final class PGWriter: Sendable {
                     for (index, item) in batch.enumerated() {
                         do {
                             finishers[index] = try item.run(connection)
-                        } catch let error as PGError where error.isConnectionLost {
-                            throw error
+                        } catch let error as PGError where error.isConnectionLost || error.isRetryable {
+                            throw error  // the whole batch: lost, or run again by the pool
                         } catch {
                             if batch.count == 1 { throw error }
                             throw OneRefused()

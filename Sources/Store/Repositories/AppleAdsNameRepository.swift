@@ -48,7 +48,7 @@ enum AppleAdsNameRepository {
     }
 
     /// The names of one answer, read on the install transaction's connection.
-    static func names(of answer: AppleAdsAnswer, projectID: String, _ connection: SQLiteConnection) throws -> AppleAdsNames {
+    static func names(of answer: AppleAdsAnswer, projectID: String, _ connection: some StoreSession) throws -> AppleAdsNames {
         try names(of: answer) { kind, id in try connection.queryOne(nameByID, projectID, kind, id) { $0.string(0) } }
     }
 }

@@ -1,14 +1,13 @@
 public import Attribution
 import Foundation
 
-public struct AppleAdsRepository: AppleAdsStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
+/// Apple Ads claims on either backend (`SessionSource`).
+struct AppleAdsClaims<Source: SessionSource>: AppleAdsStore {
+    let source: Source
 
     public func capture(installID: String, projectID: String, token: String, at time: Timestamp, exchange: OutboxMessage,
                         delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
-        database.write(delivery: delivery, { connection in
+        source.write(delivery: delivery, { connection in
             let status = try connection.queryOne("SELECT status FROM apple_ads_claims WHERE install_id = ?", installID) { $0.string(0) }
             switch status {
             case nil:
@@ -37,7 +36,7 @@ public struct AppleAdsRepository: AppleAdsStore {
     }
 
     public func pendingToken(installID: String) throws -> AppleAdsToken? {
-        try database.read { connection in
+        try source.read { connection in
             try connection.queryOne("""
                 SELECT token, token_received_at, not_found_answers FROM apple_ads_claims
                 WHERE install_id = ? AND status = 'pending' AND token IS NOT NULL
@@ -50,7 +49,7 @@ public struct AppleAdsRepository: AppleAdsStore {
     public func recordAnswer(installID: String, answer: AppleAdsAnswer, payload: String, at time: Timestamp,
                              wins: @escaping @Sendable (MatchResult, Timestamp) -> Bool,
                              notify: Notifier<AppleAdsAttribution>?) throws -> StoredInstall? {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             guard let projectID = try connection.queryOne(
                 "SELECT project_id FROM apple_ads_claims WHERE install_id = ? AND status = 'pending'", installID, map: { $0.string(0) }) else {
                 return nil  // answered already (a replayed job), or erased with its install
@@ -71,11 +70,11 @@ public struct AppleAdsRepository: AppleAdsStore {
                                    clickID, installID)
             }
             try connection.run("""
-                UPDATE installs SET match_type = 'deterministic', attributed = 1, confidence = 1, matched_factors = ?, click_id = NULL,
+                UPDATE installs SET match_type = 'deterministic', attributed = TRUE, confidence = 1, matched_factors = ?, click_id = NULL,
                     link_id = NULL, clicked_at = ?
                 WHERE id = ?
                 """, JSONText.encode([AppleAdsAttribution.factor]), answer.claimedAt?.milliseconds, installID)
-            try connection.run("UPDATE apple_ads_claims SET won = 1 WHERE install_id = ?", installID)
+            try connection.run("UPDATE apple_ads_claims SET won = TRUE WHERE install_id = ?", installID)
             guard let updated = try InstallRepository.find(id: installID, projectID: projectID, connection) else { return nil }
             try OutboxRepository.notify(notify, AppleAdsAttribution(install: updated, answer: answer), installID: installID, connection)
             return updated
@@ -83,7 +82,7 @@ public struct AppleAdsRepository: AppleAdsStore {
     }
 
     public func recordNotFound(installID: String) throws -> Int {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("UPDATE apple_ads_claims SET not_found_answers = not_found_answers + 1 WHERE install_id = ?", installID)
             return try connection.queryOne("SELECT not_found_answers FROM apple_ads_claims WHERE install_id = ?", installID) {
                 Int($0.int(0))
@@ -92,17 +91,33 @@ public struct AppleAdsRepository: AppleAdsStore {
     }
 
     public func recordFailure(installID: String) throws {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("UPDATE apple_ads_claims SET status = 'failed', token = NULL WHERE install_id = ? AND status = 'pending'",
                                installID)
         }
     }
 
     public func claim(installID: String) throws -> AppleAdsClaim? {
-        try database.read { connection in try Self.claim(installID: installID, connection) }
+        try source.read { connection in try AppleAdsRepository.claim(installID: installID, connection) }
     }
 
-    static func claim(installID: String, _ connection: SQLiteConnection) throws -> AppleAdsClaim? {
+    public func expireTokens(receivedBefore time: Timestamp) throws -> Int {
+        try source.writeSession { connection in
+            try connection.run("""
+                UPDATE apple_ads_claims SET token = NULL, status = CASE status WHEN 'pending' THEN 'failed' ELSE status END
+                WHERE token IS NOT NULL AND token_received_at < ?
+                """, time.milliseconds)
+        }
+    }
+}
+
+extension AppleAdsClaims where Source == Database {
+    init(database: Database) { self.init(source: database) }
+}
+
+/// The claims' SQL, for both backends.
+enum AppleAdsRepository {
+    static func claim(installID: String, _ connection: some StoreSession) throws -> AppleAdsClaim? {
         try connection.queryOne("""
             SELECT install_id, project_id, status, org_id, campaign_id, ad_group_id, keyword_id, ad_id, conversion_type,
                 claim_type, claimed_at, country, supply_placement, is_test, won
@@ -119,15 +134,6 @@ public struct AppleAdsRepository: AppleAdsStore {
                 supplyPlacement: row.optionalString("supply_placement")) : nil
             return AppleAdsClaim(installID: row.string("install_id"), projectID: row.string("project_id"), status: status, answer: answer,
                                  isTest: row.bool("is_test"), won: row.bool("won"))
-        }
-    }
-
-    public func expireTokens(receivedBefore time: Timestamp) throws -> Int {
-        try database.writeAndWait { connection in
-            try connection.run("""
-                UPDATE apple_ads_claims SET token = NULL, status = CASE status WHEN 'pending' THEN 'failed' ELSE status END
-                WHERE token IS NOT NULL AND token_received_at < ?
-                """, time.milliseconds)
         }
     }
 }

@@ -1,34 +1,39 @@
 /// GDPR erasure: everything stored about one install or one user of a project, and nothing else.
-public struct ErasureRepository: ErasureStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
+struct Erasure<Source: SessionSource>: ErasureStore {
+    let source: Source
 
     /// Deletes the install with its events, payments and SKAN state (by foreign-key cascade), and
     /// removes its device identifiers from the clicks that carried them. False when unknown.
     public func eraseInstall(projectID: String, installID: String) throws -> Bool {
-        try database.writeAndWait { connection in try Self.erase(installIDs: [installID], projectID: projectID, connection) > 0 }
+        try source.writeSession { connection in try ErasureRepository.erase(installIDs: [installID], projectID: projectID, connection) > 0 }
     }
 
     /// Deletes the user, every install linked to them (as above), and their events and payments on
     /// other installs. False when the project knows nothing of that user.
     public func eraseUser(projectID: String, userID: String) throws -> Bool {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             let installIDs = try connection.query("SELECT id FROM installs WHERE project_id = ? AND user_id = ?",
                                                   projectID, userID) { $0.string(0) }
-            var erased = try Self.erase(installIDs: installIDs, projectID: projectID, connection)
-            let eventInstalls = try connection.query(SQL.userEventInstalls, projectID, userID) { $0.string(0) }
+            var erased = try ErasureRepository.erase(installIDs: installIDs, projectID: projectID, connection)
+            let eventInstalls = try connection.query(ErasureRepository.SQL.userEventInstalls, projectID, userID) { $0.string(0) }
             for installID in eventInstalls {
-                erased += try connection.run(SQL.deleteUserEventsOfInstall, installID, userID)
+                erased += try connection.run(ErasureRepository.SQL.deleteUserEventsOfInstall, installID, userID)
             }
-            try connection.run(SQL.forgetUserEventInstalls, projectID, userID)
+            try connection.run(ErasureRepository.SQL.forgetUserEventInstalls, projectID, userID)
             erased += try connection.run("DELETE FROM payments WHERE project_id = ? AND user_id = ?", projectID, userID)
             erased += try connection.run("DELETE FROM users WHERE project_id = ? AND user_id = ?", projectID, userID)
             return erased > 0
         }
     }
+}
 
-    private static func erase(installIDs: [String], projectID: String, _ connection: SQLiteConnection) throws -> Int {
+extension Erasure where Source == Database {
+    init(database: Database) { self.init(source: database) }
+}
+
+/// Erasure's SQL, for both backends.
+enum ErasureRepository {
+    static func erase(installIDs: [String], projectID: String, _ connection: some StoreSession) throws -> Int {
         var erased = 0
         for installID in installIDs {
             guard let (idfv, advertisingID) = try connection.queryOne(

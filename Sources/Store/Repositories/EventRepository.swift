@@ -47,40 +47,24 @@ public struct EventRecord: Sendable {
     }
 }
 
-public struct EventRepository: EventStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
-
-    enum SQL {
-        /// One seek in `events_by_install (install_id, occurred_at, content_key)`, which every event
-        /// has an entry in anyway (migration 0007).
-        /// The install, and the link its events are counted under in the rollups (migration 0015:
-        /// '' unless attributed to a link).
-        static let installByID = """
-            SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END FROM installs WHERE id = ? AND project_id = ?
-            """
-        static let installByInstance = """
-            SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END FROM installs
-            WHERE install_instance_id = ? AND project_id = ?
-            """
-        static let sameContent = "SELECT id FROM events WHERE install_id = ? AND occurred_at = ? AND content_key = ? LIMIT 1"
-    }
+/// Events on either backend (`SessionSource`).
+struct Events<Source: SessionSource>: EventStore {
+    let source: Source
 
     /// Stores the event, committed before `completion` runs: its id, and whether it was already
     /// stored. `StoreError.notFound` when the project has no such install.
     public func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil, notify: Notifier<StoredEvent>? = nil,
                        delivery: DatabaseWriter.Delivery? = nil,
                        completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
-        database.write(delivery: delivery, { connection in
+        source.write(delivery: delivery, { connection in
             // Resolved inside the transaction: one trip, and the install cannot vanish in between.
             let found: (id: String, userID: String?, rollupLink: String)?
             switch event.install {
             case .id(let id):
-                found = try connection.queryOne(SQL.installByID, id, event.projectID) { ($0.string(0), $0.optionalString(1), $0.string(2)) }
+                found = try connection.queryOne(EventRepository.installByID, id, event.projectID) { ($0.string(0), $0.optionalString(1), $0.string(2)) }
                 guard found != nil else { throw StoreError.notFound("no install \(id)") }
             case .instance(let instance):
-                found = try connection.queryOne(SQL.installByInstance, instance, event.projectID) {
+                found = try connection.queryOne(EventRepository.installByInstance, instance, event.projectID) {
                     ($0.string(0), $0.optionalString(1), $0.string(2))
                 }
                 guard found != nil else {
@@ -89,11 +73,12 @@ public struct EventRepository: EventStore {
             }
             let install = found!
             if let contentKey = event.contentKey, let existing = try connection.queryOne(
-                SQL.sameContent, install.id, event.occurredAt.milliseconds, contentKey, map: { $0.string(0) }) {
+                EventRepository.sameContent, install.id, event.occurredAt.milliseconds, contentKey, map: { $0.string(0) }) {
                 return (existing, true, try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection))
             }
-            // Counted here rather than by rollup_event_insert (migration 0021), which steps aside.
-            let collector = connection.rollupCollector
+            // On SQLite counted here rather than by rollup_event_insert (migration 0021), which
+            // steps aside; PostgreSQL's trigger counts every event (postgres/0003).
+            let collector = (connection as? SQLiteConnection)?.rollupCollector
             collector?.countedByCaller = true
             defer { collector?.countedByCaller = false }
             let inserted = try connection.run("""
@@ -119,4 +104,24 @@ public struct EventRepository: EventStore {
             return (existing ?? eventID, true, values)
         }, completion: completion)
     }
+}
+
+extension Events where Source == Database {
+    init(database: Database) { self.init(source: database) }
+}
+
+/// The events' SQL, for both backends.
+enum EventRepository {
+    /// The install, and the link its events are counted under in the rollups (migration 0015:
+    /// '' unless attributed to a link).
+    static let installByID = """
+        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END FROM installs WHERE id = ? AND project_id = ?
+        """
+    static let installByInstance = """
+        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END FROM installs
+        WHERE install_instance_id = ? AND project_id = ?
+        """
+    /// One seek in `events_by_install (install_id, occurred_at, content_key)`, which every event
+    /// has an entry in anyway (migration 0007).
+    static let sameContent = "SELECT id FROM events WHERE install_id = ? AND occurred_at = ? AND content_key = ? LIMIT 1"
 }

@@ -28,18 +28,18 @@ public struct InstallOutcome: Sendable {
     public var appleAdsNames = AppleAdsNames()
 }
 
-public struct InstallRepository: InstallStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
+/// Installs on either backend (`SessionSource`); the SQL and the matching transaction are
+/// `InstallRepository`'s.
+struct Installs<Source: SessionSource>: InstallStore {
+    let source: Source
 
     /// Finds the install again (tier 0) or matches and stores it, all in one write transaction on
     /// the single writer: a click is claimed by at most one install, whatever runs concurrently.
     public func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context? = nil,
                        notify: Notifier<InstallOutcome>? = nil, delivery: DatabaseWriter.Delivery? = nil,
                        completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) {
-        database.write(delivery: delivery, { connection in
-            var outcome = try Self.report(report, policy: policy, installID: installID, connection)
+        source.write(delivery: delivery, { connection in
+            var outcome = try InstallRepository.report(report, policy: policy, installID: installID, connection)
             outcome.skan = try SKANStore.evaluate(installID: outcome.install.id, context: skan, now: report.signals.time, connection)
             if outcome.isNew { try OutboxRepository.notify(notify, outcome, installID: outcome.install.id, connection) }
             return outcome
@@ -47,15 +47,48 @@ public struct InstallRepository: InstallStore {
     }
 
     public func reportAndWait(_ report: InstallReport, policy: MatchingPolicy, installID: String) throws -> InstallOutcome {
-        try database.writeAndWait { connection in try Self.report(report, policy: policy, installID: installID, connection) }
+        try source.writeSession { connection in try InstallRepository.report(report, policy: policy, installID: installID, connection) }
     }
+
+    public func find(id: String, projectID: String) throws -> StoredInstall? {
+        try source.read { try InstallRepository.find(id: id, projectID: projectID, $0) }
+    }
+
+    /// Every install of a project with how it was attributed.
+    public func attributionRecords(projectID: String) throws -> [InstallAttributionRecord] {
+        try source.read { connection in
+            try connection.query("""
+                SELECT id, attributed, match_type, confidence, click_id, clicked_at, created_at FROM installs WHERE project_id = ?
+                """, projectID) { row in
+                InstallAttributionRecord(id: row.string(0), attributed: row.bool(1), matchType: row.string(2), confidence: row.double(3),
+                                         clickID: row.optionalString(4), clickedAt: row.optionalInt(5), createdAt: row.int(6))
+            }
+        }
+    }
+
+    /// The project an install belongs to (install ids are unique across projects).
+    public func projectOf(installID: String) throws -> String? {
+        try source.read { try $0.queryOne("SELECT project_id FROM installs WHERE id = ?", installID) { $0.string(0) } }
+    }
+}
+
+extension Installs where Source == Database {
+    init(database: Database) { self.init(source: database) }
+}
+
+/// The matching transaction and the installs' SQL, for both backends.
+enum InstallRepository {
 
     /// `last_seen_at` moves only when it is at least this old. SDKs report the install again at every
     /// app launch, so re-reports are most of `init`'s traffic; updating on each would rewrite a page of
     /// the installs table, at a random place, per launch.
     static let lastSeenResolutionMilliseconds = MatchingEngine.lastSeenResolutionSeconds * 1000
 
-    static func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: SQLiteConnection) throws -> InstallOutcome {
+    /// How often a claim lost to another node's install is followed by a fresh match (the
+    /// candidates read again see the other claim committed).
+    static let claimAttempts = 4
+
+    static func report<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: C) throws -> InstallOutcome {
         let now = report.signals.time
         let tier0 = try sameInstall(report, policy: policy, connection)
         if let existing = tier0.install {
@@ -72,10 +105,16 @@ public struct InstallRepository: InstallStore {
         let signals = report.signals
         let reinstall = try seenBefore(report, sameIDFV: tier0.sameIDFV, connection)
         let clicks = TransactionClicks(connection: connection, projectID: report.projectID, defaultWindowHours: policy.defaultWindowHours)
-        let match = try AttributionCascade.attribute(signals, windowHoursLimit: report.windowHoursLimit, policy: policy, clicks: clicks)
-        if match.attributed, let clickID = match.clickID {
-            try connection.run("UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL",
-                               installID, now.milliseconds, clickID)
+        var match = MatchResult.organic
+        for _ in 0..<claimAttempts {
+            match = try AttributionCascade.attribute(signals, windowHoursLimit: report.windowHoursLimit, policy: policy, clicks: clicks)
+            guard match.attributed, let clickID = match.clickID else { break }
+            // On one SQLite writer the claim always holds; on PostgreSQL another node's install
+            // may have claimed the click since it was read (the update waits for that
+            // transaction and then finds the click taken).
+            if try connection.run("UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL",
+                                  installID, now.milliseconds, clickID) > 0 { break }
+            match = .organic
         }
         try connection.run("""
             INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
@@ -96,7 +135,7 @@ public struct InstallRepository: InstallStore {
     }
 
     /// The outcome with the attributed link and its template, read on the transaction's connection.
-    static func withLink(_ outcome: InstallOutcome, _ connection: SQLiteConnection) throws -> InstallOutcome {
+    static func withLink(_ outcome: InstallOutcome, _ connection: some StoreSession) throws -> InstallOutcome {
         if outcome.install.match.attributed, outcome.install.match.matchedFactors == [AppleAdsAttribution.factor] {
             var outcome = outcome
             outcome.appleAds = try AppleAdsRepository.claim(installID: outcome.install.id, connection)?.answer
@@ -121,12 +160,12 @@ public struct InstallRepository: InstallStore {
     /// - Returns: the install found; whether it has no install instance id yet (found through
     ///   another family's IDFV); and whether installs of the report's IDFV exist, when that was
     ///   read (the reinstall flag needs the same read).
-    static func sameInstall(_ report: InstallReport, policy: MatchingPolicy,
-                            _ connection: SQLiteConnection) throws -> (install: StoredInstall?, adopted: Bool, sameIDFV: Bool?) {
+    static func sameInstall<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy,
+                                             _ connection: C) throws -> (install: StoredInstall?, adopted: Bool, sameIDFV: Bool?) {
         var known: [KnownInstall] = []
         let identity = report.identity
         let project = report.projectID
-        let map: (Row) -> KnownInstall = {
+        let map: (C.Reader) -> KnownInstall = {
             KnownInstall(installID: $0.string(0), installInstanceID: $0.optionalString(1), deviceID: $0.optionalString(2),
                          fingerprint: $0.optionalString(3), idfv: $0.optionalString(6), createdAt: Timestamp(milliseconds: $0.int(4)),
                          lastSeenAt: Timestamp(milliseconds: $0.int(5)))
@@ -168,7 +207,7 @@ public struct InstallRepository: InstallStore {
     }
 
     /// - Parameter sameIDFV: whether installs of the report's IDFV exist, when tier 0 read that.
-    static func seenBefore(_ report: InstallReport, sameIDFV: Bool?, _ connection: SQLiteConnection) throws -> Bool {
+    static func seenBefore(_ report: InstallReport, sameIDFV: Bool?, _ connection: some StoreSession) throws -> Bool {
         if sameIDFV == true { return true }
         if sameIDFV == nil, let idfv = report.signals.idfv,
            try connection.queryOne("SELECT 1 FROM installs WHERE project_id = ? AND idfv = ? LIMIT 1", report.projectID, idfv, map: { _ in true }) != nil {
@@ -182,11 +221,7 @@ public struct InstallRepository: InstallStore {
         return false
     }
 
-    public func find(id: String, projectID: String) throws -> StoredInstall? {
-        try database.read { try Self.find(id: id, projectID: projectID, $0) }
-    }
-
-    static func find(id: String, projectID: String, _ connection: SQLiteConnection) throws -> StoredInstall? {
+    static func find(id: String, projectID: String, _ connection: some StoreSession) throws -> StoredInstall? {
         try connection.queryOne("""
             SELECT id, project_id, match_type, attributed, confidence, matched_factors, click_id, link_id, clicked_at, reinstall,
                 created_at, platform, user_id
@@ -212,23 +247,4 @@ public struct InstallAttributionRecord: Sendable {
     public let clickID: String?
     public let clickedAt: Int64?
     public let createdAt: Int64
-}
-
-extension InstallRepository {
-    /// Every install of a project with how it was attributed.
-    public func attributionRecords(projectID: String) throws -> [InstallAttributionRecord] {
-        try database.read { connection in
-            try connection.query("""
-                SELECT id, attributed, match_type, confidence, click_id, clicked_at, created_at FROM installs WHERE project_id = ?
-                """, projectID) { row in
-                InstallAttributionRecord(id: row.string(0), attributed: row.bool(1), matchType: row.string(2), confidence: row.double(3),
-                                         clickID: row.optionalString(4), clickedAt: row.optionalInt(5), createdAt: row.int(6))
-            }
-        }
-    }
-
-    /// The project an install belongs to (install ids are unique across projects).
-    public func projectOf(installID: String) throws -> String? {
-        try database.read { try $0.queryOne("SELECT project_id FROM installs WHERE id = ?", installID) { $0.string(0) } }
-    }
 }

@@ -1,17 +1,16 @@
 public import Attribution
 import Foundation
 
-/// Webhook endpoints and outbox jobs in SQLite. Facts write their jobs with `insert` inside their
-/// own transaction; the worker claims and records through the writer.
-public struct OutboxRepository: OutboxStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
+/// Webhook endpoints and outbox jobs on either backend (`SessionSource`). Facts write their jobs
+/// with `OutboxRepository.insert` inside their own transaction; the worker claims and records
+/// through the writer.
+struct Outbox<Source: SessionSource>: OutboxStore {
+    let source: Source
 
     // MARK: Endpoints
 
     public func createEndpoint(_ endpoint: WebhookEndpoint) throws {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("""
                 INSERT INTO webhook_endpoints (id, project_id, url, events, enabled, secret, previous_secret, previous_secret_until,
                     disabled_reason, created_at, updated_at)
@@ -22,41 +21,28 @@ public struct OutboxRepository: OutboxStore {
         }
     }
 
-    static let endpointColumns = """
-        id, project_id, url, events, enabled, secret, previous_secret, previous_secret_until, disabled_reason, created_at, updated_at
-        """
-
-    static func endpoint(_ row: Row) -> WebhookEndpoint {
-        WebhookEndpoint(id: row.string("id"), projectID: row.string("project_id"), url: row.string("url"),
-                        events: row.optionalString("events").map(JSONText.decodeStrings), enabled: row.int("enabled") != 0,
-                        secret: row.string("secret"), previousSecret: row.optionalString("previous_secret"),
-                        previousSecretUntil: row.optionalInt("previous_secret_until").map(Timestamp.init(milliseconds:)),
-                        disabledReason: row.optionalString("disabled_reason"),
-                        createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
-    }
-
     public func endpoints(projectID: String) throws -> [WebhookEndpoint] {
-        try database.read { connection in
-            try connection.query("SELECT \(Self.endpointColumns) FROM webhook_endpoints WHERE project_id = ? ORDER BY created_at, id",
-                                 projectID, map: Self.endpoint)
+        try source.read { connection in
+            try connection.query("SELECT \(OutboxRepository.endpointColumns) FROM webhook_endpoints WHERE project_id = ? ORDER BY created_at, id",
+                                 projectID, map: OutboxRepository.endpoint)
         }
     }
 
     public func allEndpoints() throws -> [WebhookEndpoint] {
-        try database.read { connection in
-            try connection.query("SELECT \(Self.endpointColumns) FROM webhook_endpoints ORDER BY project_id, created_at", map: Self.endpoint)
+        try source.read { connection in
+            try connection.query("SELECT \(OutboxRepository.endpointColumns) FROM webhook_endpoints ORDER BY project_id, created_at", map: OutboxRepository.endpoint)
         }
     }
 
     public func endpoint(id: String, projectID: String) throws -> WebhookEndpoint? {
-        try database.read { connection in
-            try connection.queryOne("SELECT \(Self.endpointColumns) FROM webhook_endpoints WHERE id = ? AND project_id = ?",
-                                    id, projectID, map: Self.endpoint)
+        try source.read { connection in
+            try connection.queryOne("SELECT \(OutboxRepository.endpointColumns) FROM webhook_endpoints WHERE id = ? AND project_id = ?",
+                                    id, projectID, map: OutboxRepository.endpoint)
         }
     }
 
     public func updateEndpoint(_ endpoint: WebhookEndpoint) throws -> Bool {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("""
                 UPDATE webhook_endpoints SET url = ?, events = ?, enabled = ?, secret = ?, previous_secret = ?, previous_secret_until = ?,
                     disabled_reason = ?, updated_at = ?
@@ -68,128 +54,44 @@ public struct OutboxRepository: OutboxStore {
     }
 
     public func deleteEndpoint(id: String, projectID: String) throws -> Bool {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("DELETE FROM webhook_endpoints WHERE id = ? AND project_id = ?", id, projectID) > 0
         }
     }
 
     public func disableEndpoint(id: String, reason: String, now: Timestamp) throws {
-        try database.writeAndWait { connection in
-            _ = try connection.run("UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?",
+        try source.writeSession { connection in
+            _ = try connection.run("UPDATE webhook_endpoints SET enabled = FALSE, disabled_reason = ?, updated_at = ? WHERE id = ?",
                                    reason, now.milliseconds, id)
         }
     }
 
     // MARK: Jobs
 
-    /// Writes the jobs on the caller's transaction (the fact's own), into `outbox_new`: one row in
-    /// one tree per job on the request's path.
-    @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], _ connection: SQLiteConnection) throws {
-        for message in messages {
-            try connection.run("""
-                INSERT INTO outbox_new (id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, message.id, message.projectID, message.kind, message.targetID, message.targetURL, message.eventID,
-                message.eventType, message.payload, message.createdAt.milliseconds, message.installID)
-        }
-    }
-
-    /// How many new jobs one move takes into `outbox_jobs`.
-    static let promotionBatch = 4096
-
-    /// Moves the oldest new jobs into `outbox_jobs` (due at once), on the writer's transaction.
-    static func promote(_ connection: SQLiteConnection) throws {
-        guard let last = try connection.queryOne(
-            "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?)", promotionBatch, map: { $0.optionalInt(0) }) ?? nil
-        else { return }
-        try connection.run("""
-            INSERT OR IGNORE INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
-                next_attempt_at, created_at, install_id)
-            SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, created_at, install_id
-            FROM outbox_new WHERE seq <= ? ORDER BY seq
-            """, last)
-        try connection.run("DELETE FROM outbox_new WHERE seq <= ?", last)
-    }
-
-    /// Runs `notify` for a fact of the install and writes its jobs, on the fact's transaction.
-    static func notify<Fact>(_ notify: Notifier<Fact>?, _ fact: Fact, installID: String, _ connection: SQLiteConnection) throws {
-        guard let notify else { return }
-        let source = InstallFactsSource(installID: installID) { try installFacts(installID: installID, connection) }
-        try insert(notify(fact, source).map { message in
-            var message = message
-            message.installID = installID
-            return message
-        }, connection)
-    }
-
-    /// The install's fields and its attributed click, in one read (the click by its unique id).
-    static func installFacts(installID: String, _ connection: SQLiteConnection) throws -> InstallFacts? {
-        try connection.queryOne("""
-            SELECT i.id, i.platform, i.app_version, i.ip, i.user_agent, i.idfv, i.advertising_id, i.country, c.click_id, c.link_id,
-                c.utm_source, c.utm_medium, c.utm_campaign, c.utm_term, c.utm_content, c.network_click_id, c.network_click_parameter
-            FROM installs i LEFT JOIN clicks c ON i.attributed = 1 AND c.click_id = i.click_id
-            WHERE i.id = ?
-            """, installID) { row in
-            let click = row.optionalString("click_id").map { clickID in
-                AttributedClick(clickID: clickID, linkID: row.optionalString("link_id"),
-                                utm: UTM(source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
-                                         campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
-                                         content: row.optionalString("utm_content")),
-                                networkClickID: row.optionalString("network_click_id").map {
-                                    NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
-                                })
-            }
-            return InstallFacts(installID: row.string("id"), platform: row.optionalString("platform"), appVersion: row.optionalString("app_version"),
-                                ip: row.optionalString("ip"), userAgent: row.optionalString("user_agent"), idfv: row.optionalString("idfv"),
-                                advertisingID: row.optionalString("advertising_id"), country: row.optionalString("country"), click: click)
-        }
-    }
-
     public func enqueue(_ messages: [OutboxMessage]) throws {
-        try database.writeAndWait { connection in try Self.insert(messages, connection) }
-    }
-
-    static let jobColumns = """
-        id, project_id, kind, target_id, target_url, event_id, event_type, payload, status, attempts, next_attempt_at,
-        last_status_code, last_error, last_response, created_at, delivered_at
-        """
-
-    static func job(_ row: Row) -> OutboxJob {
-        OutboxJob(message: OutboxMessage(id: row.string("id"), projectID: row.string("project_id"), kind: row.string("kind"),
-                                         targetID: row.optionalString("target_id"), targetURL: row.string("target_url"),
-                                         eventID: row.string("event_id"), eventType: row.string("event_type"),
-                                         payload: row.string("payload"), createdAt: Timestamp(milliseconds: row.int("created_at"))),
-                  status: OutboxJob.Status(rawValue: row.string("status")) ?? .pending, attempts: Int(row.int("attempts")),
-                  nextAttemptAt: Timestamp(milliseconds: row.int("next_attempt_at")),
-                  lastStatusCode: row.optionalInt("last_status_code").map(Int.init), lastError: row.optionalString("last_error"),
-                  lastResponse: row.optionalString("last_response"),
-                  deliveredAt: row.optionalInt("delivered_at").map(Timestamp.init(milliseconds:)))
+        try source.writeSession { connection in try OutboxRepository.insert(messages, connection) }
     }
 
     public func claimDue(now: Timestamp, leaseUntil: Timestamp, limit: Int) throws -> [OutboxJob] {
         // One statement on the one writer: a job is leased by exactly one claim.
-        try database.writeAndWait { connection in
-            try Self.promote(connection)
-            return try connection.query("""
-                UPDATE outbox_jobs SET lease_until = ?
-                WHERE id IN (SELECT id FROM outbox_jobs
-                             WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-                             ORDER BY next_attempt_at LIMIT ?)
-                RETURNING \(Self.jobColumns)
-                """, leaseUntil.milliseconds, now.milliseconds, now.milliseconds, limit, map: Self.job)
+        // PostgreSQL: rows another node is leasing at this moment are skipped, not waited for.
+        try source.writeSession { connection in
+            try OutboxRepository.promote(connection)
+            return try connection.query(type(of: connection).dialect == .postgres ? OutboxRepository.claimSkippingLocked : OutboxRepository.claim,
+                                        leaseUntil.milliseconds, now.milliseconds, now.milliseconds, limit, map: OutboxRepository.job)
         }
     }
 
     public func release(jobIDs: [String]) throws {
         guard !jobIDs.isEmpty else { return }
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             for id in jobIDs { try connection.run("UPDATE outbox_jobs SET lease_until = NULL WHERE id = ?", id) }
         }
     }
 
     public func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp,
                        completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        database.write({ connection in
+        source.write(delivery: nil, { connection in
             switch outcome {
             case .delivered(let code, let response):
                 try connection.run("""
@@ -212,38 +114,38 @@ public struct OutboxRepository: OutboxStore {
 
     /// Jobs not yet moved out of `outbox_new` show as pending with no attempt.
     public func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob] {
-        try database.read { connection in
+        try source.read { connection in
             try connection.query("""
-                SELECT \(Self.jobColumns) FROM (
-                    SELECT \(Self.jobColumns) FROM outbox_jobs
+                SELECT \(OutboxRepository.jobColumns) FROM (
+                    SELECT \(OutboxRepository.jobColumns) FROM outbox_jobs
                     UNION ALL
                     SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
                         0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
                         NULL AS last_response, created_at, NULL AS delivered_at
-                    FROM outbox_new)
+                    FROM outbox_new) AS jobs
                 WHERE project_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR kind = ?3) AND created_at >= ?4
                 ORDER BY created_at DESC, id DESC LIMIT ?5
-                """, projectID, status?.rawValue, kind, since?.milliseconds ?? 0, limit, map: Self.job)
+                """, projectID, status?.rawValue, kind, since?.milliseconds ?? 0, limit, map: OutboxRepository.job)
         }
     }
 
     public func jobs(projectID: String, installID: String, limit: Int) throws -> [OutboxJob] {
-        try database.read { connection in
+        try source.read { connection in
             try connection.query("""
-                SELECT \(Self.jobColumns) FROM (
-                    SELECT \(Self.jobColumns) FROM outbox_jobs WHERE install_id = ?2
+                SELECT \(OutboxRepository.jobColumns) FROM (
+                    SELECT \(OutboxRepository.jobColumns) FROM outbox_jobs WHERE install_id = ?2
                     UNION ALL
                     SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
                         0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
                         NULL AS last_response, created_at, NULL AS delivered_at
-                    FROM outbox_new WHERE install_id = ?2)
+                    FROM outbox_new WHERE install_id = ?2) AS jobs
                 WHERE project_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?3
-                """, projectID, installID, limit, map: Self.job)
+                """, projectID, installID, limit, map: OutboxRepository.job)
         }
     }
 
     public func replay(jobID: String, projectID: String, now: Timestamp) throws -> Bool {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("""
                 UPDATE outbox_jobs SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL, delivered_at = NULL
                 WHERE id = ? AND project_id = ?
@@ -252,7 +154,7 @@ public struct OutboxRepository: OutboxStore {
     }
 
     public func replay(projectID: String, status: OutboxJob.Status, since: Timestamp, now: Timestamp) throws -> Int {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("""
                 UPDATE outbox_jobs SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL, delivered_at = NULL
                 WHERE project_id = ? AND status = ? AND created_at >= ?
@@ -261,17 +163,17 @@ public struct OutboxRepository: OutboxStore {
     }
 
     public func pruneDelivered(before cutoff: Timestamp) throws -> Int {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("DELETE FROM outbox_jobs WHERE status = 'delivered' AND delivered_at < ?", cutoff.milliseconds)
         }
     }
 
     public func backlog() throws -> [OutboxBacklog] {
-        try database.read { connection in
+        try source.read { connection in
             try connection.query("""
                 SELECT kind, status, count(*), min(created_at) FROM (
                     SELECT kind, status, created_at FROM outbox_jobs WHERE status IN ('pending', 'failed')
-                    UNION ALL SELECT kind, 'pending', created_at FROM outbox_new)
+                    UNION ALL SELECT kind, 'pending', created_at FROM outbox_new) AS jobs
                 GROUP BY kind, status ORDER BY kind, status
                 """) { row in
                 OutboxBacklog(kind: row.string(0), status: OutboxJob.Status(rawValue: row.string(1)) ?? .pending, count: Int(row.int(2)),
@@ -279,4 +181,120 @@ public struct OutboxRepository: OutboxStore {
             }
         }
     }
+}
+
+extension Outbox where Source == Database {
+    init(database: Database) { self.init(source: database) }
+}
+
+/// The outbox's SQL and row mappings, and the job writes facts make in their own transaction.
+@_spi(StoreInternals) public enum OutboxRepository {
+    static let endpointColumns = """
+        id, project_id, url, events, enabled, secret, previous_secret, previous_secret_until, disabled_reason, created_at, updated_at
+        """
+
+    static func endpoint(_ row: some ColumnReader) -> WebhookEndpoint {
+        WebhookEndpoint(id: row.string("id"), projectID: row.string("project_id"), url: row.string("url"),
+                        events: row.optionalString("events").map(JSONText.decodeStrings), enabled: row.bool("enabled"),
+                        secret: row.string("secret"), previousSecret: row.optionalString("previous_secret"),
+                        previousSecretUntil: row.optionalInt("previous_secret_until").map(Timestamp.init(milliseconds:)),
+                        disabledReason: row.optionalString("disabled_reason"),
+                        createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
+    }
+
+    /// Writes the jobs on the caller's transaction (the fact's own), into `outbox_new`: one row in
+    /// one tree per job on the request's path.
+    @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], _ connection: some StoreSession) throws {
+        for message in messages {
+            try connection.run("""
+                INSERT INTO outbox_new (id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, message.id, message.projectID, message.kind, message.targetID, message.targetURL, message.eventID,
+                message.eventType, message.payload, message.createdAt.milliseconds, message.installID)
+        }
+    }
+
+    /// How many new jobs one move takes into `outbox_jobs`.
+    static let promotionBatch = 4096
+
+    /// Moves the oldest new jobs into `outbox_jobs` (due at once), on the writer's transaction.
+    static func promote(_ connection: some StoreSession) throws {
+        guard let last = try connection.queryOne(
+            "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?) AS batch", promotionBatch, map: { $0.optionalInt(0) }) ?? nil
+        else { return }
+        try connection.run("""
+            INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
+                next_attempt_at, created_at, install_id)
+            SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, created_at, install_id
+            FROM outbox_new WHERE seq <= ? ORDER BY seq
+            ON CONFLICT DO NOTHING
+            """, last)
+        try connection.run("DELETE FROM outbox_new WHERE seq <= ?", last)
+    }
+
+    /// Runs `notify` for a fact of the install and writes its jobs, on the fact's transaction.
+    static func notify<Fact>(_ notify: Notifier<Fact>?, _ fact: Fact, installID: String, _ connection: some StoreSession) throws {
+        guard let notify else { return }
+        let source = InstallFactsSource(installID: installID) { try installFacts(installID: installID, connection) }
+        try insert(notify(fact, source).map { message in
+            var message = message
+            message.installID = installID
+            return message
+        }, connection)
+    }
+
+    /// The install's fields and its attributed click, in one read (the click by its unique id).
+    static func installFacts(installID: String, _ connection: some StoreSession) throws -> InstallFacts? {
+        try connection.queryOne("""
+            SELECT i.id, i.platform, i.app_version, i.ip, i.user_agent, i.idfv, i.advertising_id, i.country, c.click_id, c.link_id,
+                c.utm_source, c.utm_medium, c.utm_campaign, c.utm_term, c.utm_content, c.network_click_id, c.network_click_parameter
+            FROM installs i LEFT JOIN clicks c ON i.attributed AND c.click_id = i.click_id
+            WHERE i.id = ?
+            """, installID) { row in
+            let click = row.optionalString("click_id").map { clickID in
+                AttributedClick(clickID: clickID, linkID: row.optionalString("link_id"),
+                                utm: UTM(source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
+                                         campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
+                                         content: row.optionalString("utm_content")),
+                                networkClickID: row.optionalString("network_click_id").map {
+                                    NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
+                                })
+            }
+            return InstallFacts(installID: row.string("id"), platform: row.optionalString("platform"), appVersion: row.optionalString("app_version"),
+                                ip: row.optionalString("ip"), userAgent: row.optionalString("user_agent"), idfv: row.optionalString("idfv"),
+                                advertisingID: row.optionalString("advertising_id"), country: row.optionalString("country"), click: click)
+        }
+    }
+
+    static let jobColumns = """
+        id, project_id, kind, target_id, target_url, event_id, event_type, payload, status, attempts, next_attempt_at,
+        last_status_code, last_error, last_response, created_at, delivered_at
+        """
+
+    static func job(_ row: some ColumnReader) -> OutboxJob {
+        OutboxJob(message: OutboxMessage(id: row.string("id"), projectID: row.string("project_id"), kind: row.string("kind"),
+                                         targetID: row.optionalString("target_id"), targetURL: row.string("target_url"),
+                                         eventID: row.string("event_id"), eventType: row.string("event_type"),
+                                         payload: row.string("payload"), createdAt: Timestamp(milliseconds: row.int("created_at"))),
+                  status: OutboxJob.Status(rawValue: row.string("status")) ?? .pending, attempts: Int(row.int("attempts")),
+                  nextAttemptAt: Timestamp(milliseconds: row.int("next_attempt_at")),
+                  lastStatusCode: row.optionalInt("last_status_code").map(Int.init), lastError: row.optionalString("last_error"),
+                  lastResponse: row.optionalString("last_response"),
+                  deliveredAt: row.optionalInt("delivered_at").map(Timestamp.init(milliseconds:)))
+    }
+
+    static let claim = """
+        UPDATE outbox_jobs SET lease_until = ?
+        WHERE id IN (SELECT id FROM outbox_jobs
+                     WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+                     ORDER BY next_attempt_at LIMIT ?)
+        RETURNING \(jobColumns)
+        """
+    static let claimSkippingLocked = """
+        UPDATE outbox_jobs SET lease_until = ?1
+        WHERE id IN (SELECT id FROM outbox_jobs
+                     WHERE status = 'pending' AND next_attempt_at <= ?2 AND (lease_until IS NULL OR lease_until <= ?3)
+                     ORDER BY next_attempt_at LIMIT ?4 FOR UPDATE SKIP LOCKED)
+        RETURNING \(jobColumns)
+        """
 }

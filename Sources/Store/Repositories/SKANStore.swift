@@ -27,7 +27,7 @@ public enum SKANStore {
     }
 
     /// Evaluates at `now` and stores the state; nil when no SKAN keys are due.
-    @_spi(StoreInternals) public static func evaluate(installID: String, context: Context?, now: Timestamp, _ connection: SQLiteConnection) throws -> SKANValues? {
+    @_spi(StoreInternals) public static func evaluate(installID: String, context: Context?, now: Timestamp, _ connection: some StoreSession) throws -> SKANValues? {
         try evaluate(installID: installID, context: context, now: now, session: connection) { change in
             try OutboxRepository.notify(context?.notify, change, installID: installID, connection)
         }

@@ -131,71 +131,12 @@ public struct StatsBucket: Sendable, Equatable {
     public var counts = ProjectStats.Counts()
 }
 
-public struct StatsRepository: StatsStore {
-    let database: Database
+/// Stats on either backend (`SessionSource`), from the rollups and, for what is left of an hour at
+/// either end of a range, the rows; the SQL is `StatsRepository`'s.
+@_spi(StoreInternals) public struct Stats<Source: SessionSource>: StatsStore {
+    let source: Source
 
-    /// Clicks are counted link by link, each a range of `clicks_by_link`, so a short period reads
-    /// only its own clicks; filtering the project's clicks by time would read all of them.
-    enum SQL {
-        static let appleAdsFactors = JSONText.encode([AppleAdsAttribution.factor])
-        static let clicksByLink = """
-            SELECT c.link_id, count(*), sum(c.is_bot) FROM links l
-            JOIN clicks c ON c.link_id = l.id AND c.created_at >= ?2 AND c.created_at < ?3
-            WHERE l.project_id = ?1 GROUP BY c.link_id
-            """
-        /// Clicks whose link was deleted (the foreign key sets it to NULL): the NULL range of the
-        /// same index, over every project, within the period.
-        static let unlinkedClicks = """
-            SELECT count(*), coalesce(sum(is_bot), 0) FROM clicks
-            WHERE link_id IS NULL AND created_at >= ?2 AND created_at < ?3 AND project_id = ?1
-            """
-    }
-
-    public init(database: Database) { self.database = database }
-
-    /// The Apple Ads breakdown: the claims that became attributions, by campaign, ad group and
-    /// keyword (the claims' own index), with their installs' events and revenue.
-    static func appleAds(projectID: String, from: Int64, to: Int64, currency: String,
-                         _ connection: SQLiteConnection) throws -> [ProjectStats.AppleAdsCounts] {
-        // Most projects have no Apple Ads claims: then nothing below runs, and where there are
-        // some, each query starts from the claims (CROSS JOIN keeps that order) and reaches events
-        // and payments through their install index, never reading the period's events.
-        guard try connection.queryOne("SELECT EXISTS (SELECT 1 FROM apple_ads_claims WHERE project_id = ? AND won = 1)", projectID,
-                                      map: { $0.bool(0) }) == true else { return [] }
-        struct Key: Hashable { let campaign, adGroup, keyword: String?; let test: Bool }
-        var rows: [Key: ProjectStats.Counts] = [:]
-        let key: (Row) -> Key = { Key(campaign: $0.optionalString(0), adGroup: $0.optionalString(1), keyword: $0.optionalString(2), test: $0.bool(3)) }
-        for (group, installs) in try connection.query("""
-            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*) FROM apple_ads_claims a
-            JOIN installs i ON i.id = a.install_id
-            WHERE a.project_id = ?1 AND a.won = 1 AND i.created_at >= ?2 AND i.created_at < ?3 GROUP BY 1, 2, 3, 4
-            """, projectID, from, to, map: { (key($0), Int($0.int(4))) }) {
-            rows[group, default: .init()].installs += installs
-            rows[group, default: .init()].attributedInstalls += installs
-            rows[group, default: .init()].appleAdsInstalls += installs
-            rows[group, default: .init()].deterministicInstalls += installs
-        }
-        for (group, events, revenueCurrency, revenue) in try connection.query("""
-            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*), coalesce(e.currency, ?4), sum(e.revenue)
-            FROM apple_ads_claims a CROSS JOIN events e ON e.install_id = a.install_id
-            WHERE a.project_id = ?1 AND a.won = 1 AND e.received_at >= ?2 AND e.received_at < ?3 GROUP BY 1, 2, 3, 4, 6
-            """, projectID, from, to, currency, map: { (key($0), Int($0.int(4)), $0.string(5), $0.optionalDouble(6)) }) {
-            rows[group, default: .init()].events += events
-            if let revenue { rows[group, default: .init()].eventRevenue[revenueCurrency, default: 0] += revenue }
-        }
-        for (group, paymentCurrency, revenue) in try connection.query("""
-            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, p.currency, sum(p.amount)
-            FROM apple_ads_claims a CROSS JOIN payments p ON p.install_id = a.install_id
-            WHERE a.project_id = ?1 AND a.won = 1 AND p.removed_at IS NULL AND p.created_at >= ?2 AND p.created_at < ?3 GROUP BY 1, 2, 3, 4, 5
-            """, projectID, from, to, map: { (key($0), $0.string(4), $0.double(5)) }) {
-            rows[group, default: .init()].paymentRevenue[paymentCurrency, default: 0] += revenue
-        }
-        return rows.map { ProjectStats.AppleAdsCounts(campaignID: $0.key.campaign, adGroupID: $0.key.adGroup, keywordID: $0.key.keyword,
-                                                      test: $0.key.test, counts: $0.value) }
-            .sorted { ($0.test ? 1 : 0, $0.campaignID ?? "", $0.adGroupID ?? "", $0.keywordID ?? "")
-                < ($1.test ? 1 : 0, $1.campaignID ?? "", $1.adGroupID ?? "", $1.keywordID ?? "") }
-    }
-
+    public init(source: Source) { self.source = source }
     /// Counts within [since, until); `currency` is the project's, for events that name none.
     /// Whole UTC days come from the day rollups (`rollup_link_days`, `rollup_money`, migration
     /// 0015), whole hours at either end from the hour rollups (`rollup_link_hours`,
@@ -204,11 +145,11 @@ public struct StatsRepository: StatsStore {
     /// hours at most.
     public func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
         let from = since.milliseconds, to = until.milliseconds
-        let firstHour = Self.ceilDiv(from, Self.hourMilliseconds), endHour = Self.floorDiv(to, Self.hourMilliseconds)
-        return try database.read { connection in
-            var tally = try Tally(projectID: projectID, connection)
+        let firstHour = StatsRepository.ceilDiv(from, StatsRepository.hourMilliseconds), endHour = StatsRepository.floorDiv(to, StatsRepository.hourMilliseconds)
+        return try source.read { connection in
+            var tally = try StatsRepository.Tally(projectID: projectID, connection)
             if firstHour < endHour {
-                let firstDay = Self.ceilDiv(firstHour, 24), endDay = Self.floorDiv(endHour, 24)
+                let firstDay = StatsRepository.ceilDiv(firstHour, 24), endDay = StatsRepository.floorDiv(endHour, 24)
                 if firstDay < endDay {
                     try tally.addRollups(.days, firstDay..<endDay, currency: currency, connection)
                     try tally.addRollups(.hours, firstHour..<firstDay * 24, currency: currency, connection)
@@ -217,21 +158,21 @@ public struct StatsRepository: StatsStore {
                     try tally.addRollups(.hours, firstHour..<endHour, currency: currency, connection)
                 }
                 try tally.addTallies(hours: firstHour..<endHour, connection)
-                try tally.addRows(from: from, to: firstHour * Self.hourMilliseconds, currency: currency, connection)
-                try tally.addRows(from: endHour * Self.hourMilliseconds, to: to, currency: currency, connection)
+                try tally.addRows(from: from, to: firstHour * StatsRepository.hourMilliseconds, currency: currency, connection)
+                try tally.addRows(from: endHour * StatsRepository.hourMilliseconds, to: to, currency: currency, connection)
             } else {
                 try tally.addRows(from: from, to: to, currency: currency, connection)
             }
-            return tally.stats(appleAds: try Self.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
+            return tally.stats(appleAds: try StatsRepository.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
         }
     }
 
     /// The same counts from the rows alone (no rollup): what the rollups must always agree with.
     public func statsFromRows(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
-        try database.read { connection in
-            var tally = try Tally(projectID: projectID, connection)
+        try source.read { connection in
+            var tally = try StatsRepository.Tally(projectID: projectID, connection)
             try tally.addRows(from: since.milliseconds, to: until.milliseconds, currency: currency, connection)
-            return tally.stats(appleAds: try Self.appleAds(projectID: projectID, from: since.milliseconds, to: until.milliseconds,
+            return tally.stats(appleAds: try StatsRepository.appleAds(projectID: projectID, from: since.milliseconds, to: until.milliseconds,
                                                            currency: currency, connection))
         }
     }
@@ -243,12 +184,12 @@ public struct StatsRepository: StatsStore {
     public func series(projectID: String, boundaries: [Timestamp], currency: String) throws -> [StatsBucket] {
         guard boundaries.count >= 2 else { return [] }
         var buckets = boundaries.dropLast().map { StatsBucket(start: $0) }
-        let firstHour = Self.floorDiv(boundaries[0].milliseconds, Self.hourMilliseconds)
-        let endHour = Self.ceilDiv(boundaries[boundaries.count - 1].milliseconds, Self.hourMilliseconds)
+        let firstHour = StatsRepository.floorDiv(boundaries[0].milliseconds, StatsRepository.hourMilliseconds)
+        let endHour = StatsRepository.ceilDiv(boundaries[boundaries.count - 1].milliseconds, StatsRepository.hourMilliseconds)
         let starts = boundaries.map(\.milliseconds)
         /// The bucket an hour starting at `at` belongs to: the last boundary at or before it.
         func index(ofHour hour: Int64) -> Int? {
-            let at = hour * Self.hourMilliseconds
+            let at = hour * StatsRepository.hourMilliseconds
             var low = 0, high = starts.count - 1
             guard at < starts[high] else { return nil }
             if at < starts[0] { return 0 }
@@ -258,14 +199,14 @@ public struct StatsRepository: StatsStore {
             }
             return low
         }
-        return try database.read { connection in
+        return try source.read { connection in
             _ = try connection.query("""
                 SELECT hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs,
                     probabilistic_installs, organic_installs, events, signups, paying_installs
                 FROM rollup_project_hours WHERE project_id = ? AND hour >= ? AND hour < ?
                 """, projectID, firstHour, endHour) { row -> Void in
                 guard let index = index(ofHour: row.int(0)) else { return }
-                Self.add(row, from: 1, to: &buckets[index].counts)
+                StatsRepository.add(row, from: 1, to: &buckets[index].counts)
             }
             _ = try connection.query("""
                 SELECT period, kind, currency, amount, entries FROM rollup_money
@@ -282,6 +223,84 @@ public struct StatsRepository: StatsStore {
             return buckets
         }
     }
+}
+
+/// The stats' SQL and arithmetic, for both backends.
+public enum StatsRepository {
+    /// Clicks are counted link by link, each a range of `clicks_by_link`, so a short period reads
+    /// only its own clicks; filtering the project's clicks by time would read all of them.
+    enum SQL {
+        static let appleAdsFactors = JSONText.encode([AppleAdsAttribution.factor])
+        static let clicksByLink = """
+            SELECT c.link_id, count(*), count(*) FILTER (WHERE c.is_bot) FROM links l
+            JOIN clicks c ON c.link_id = l.id AND c.created_at >= ?2 AND c.created_at < ?3
+            WHERE l.project_id = ?1 GROUP BY c.link_id
+            """
+        /// Clicks whose link was deleted (the foreign key sets it to NULL): the NULL range of the
+        /// same index, over every project, within the period.
+        static let unlinkedClicks = """
+            SELECT count(*), count(*) FILTER (WHERE is_bot) FROM clicks
+            WHERE link_id IS NULL AND created_at >= ?2 AND created_at < ?3 AND project_id = ?1
+            """
+        /// SQLite keeps the claims first with CROSS JOIN; PostgreSQL's CROSS JOIN takes no ON
+        /// (and its planner needs no hint).
+        static func appleAdsEvents(_ dialect: SQLDialect) -> String { dialect == .sqlite ? appleAdsEventsSQLite : appleAdsEventsPostgres }
+        static func appleAdsPayments(_ dialect: SQLDialect) -> String { dialect == .sqlite ? appleAdsPaymentsSQLite : appleAdsPaymentsPostgres }
+        private static let appleAdsEventsSQLite = appleAdsEvents(join: "CROSS JOIN")
+        private static let appleAdsEventsPostgres = appleAdsEvents(join: "JOIN")
+        private static let appleAdsPaymentsSQLite = appleAdsPayments(join: "CROSS JOIN")
+        private static let appleAdsPaymentsPostgres = appleAdsPayments(join: "JOIN")
+        private static func appleAdsEvents(join: String) -> String {
+            """
+            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*), coalesce(e.currency, ?4), sum(e.revenue)
+            FROM apple_ads_claims a \(join) events e ON e.install_id = a.install_id
+            WHERE a.project_id = ?1 AND a.won AND e.received_at >= ?2 AND e.received_at < ?3 GROUP BY 1, 2, 3, 4, 6
+            """
+        }
+        private static func appleAdsPayments(join: String) -> String {
+            """
+            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, p.currency, sum(p.amount)
+            FROM apple_ads_claims a \(join) payments p ON p.install_id = a.install_id
+            WHERE a.project_id = ?1 AND a.won AND p.removed_at IS NULL AND p.created_at >= ?2 AND p.created_at < ?3 GROUP BY 1, 2, 3, 4, 5
+            """
+        }
+    }
+
+    /// The Apple Ads breakdown: the claims that became attributions, by campaign, ad group and
+    /// keyword (the claims' own index), with their installs' events and revenue.
+    private struct AppleAdsKey: Hashable { let campaign, adGroup, keyword: String?; let test: Bool }
+
+    static func appleAds<C: StoreSession>(projectID: String, from: Int64, to: Int64, currency: String,
+                         _ connection: C) throws -> [ProjectStats.AppleAdsCounts] {
+        // Most projects have no Apple Ads claims: then nothing below runs, and where there are
+        // some, each query starts from the claims (CROSS JOIN keeps that order) and reaches events
+        // and payments through their install index, never reading the period's events.
+        guard try connection.queryOne("SELECT EXISTS (SELECT 1 FROM apple_ads_claims WHERE project_id = ? AND won)", projectID,
+                                      map: { $0.bool(0) }) == true else { return [] }
+        var rows: [AppleAdsKey: ProjectStats.Counts] = [:]
+        let key: (C.Reader) -> AppleAdsKey = { AppleAdsKey(campaign: $0.optionalString(0), adGroup: $0.optionalString(1), keyword: $0.optionalString(2), test: $0.bool(3)) }
+        for (group, installs) in try connection.query("""
+            SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*) FROM apple_ads_claims a
+            JOIN installs i ON i.id = a.install_id
+            WHERE a.project_id = ?1 AND a.won AND i.created_at >= ?2 AND i.created_at < ?3 GROUP BY 1, 2, 3, 4
+            """, projectID, from, to, map: { (key($0), Int($0.int(4))) }) {
+            rows[group, default: .init()].installs += installs
+            rows[group, default: .init()].attributedInstalls += installs
+            rows[group, default: .init()].appleAdsInstalls += installs
+            rows[group, default: .init()].deterministicInstalls += installs
+        }
+        for (group, events, revenueCurrency, revenue) in try connection.query(SQL.appleAdsEvents(C.dialect), projectID, from, to, currency, map: { (key($0), Int($0.int(4)), $0.string(5), $0.optionalDouble(6)) }) {
+            rows[group, default: .init()].events += events
+            if let revenue { rows[group, default: .init()].eventRevenue[revenueCurrency, default: 0] += revenue }
+        }
+        for (group, paymentCurrency, revenue) in try connection.query(SQL.appleAdsPayments(C.dialect), projectID, from, to, map: { (key($0), $0.string(4), $0.double(5)) }) {
+            rows[group, default: .init()].paymentRevenue[paymentCurrency, default: 0] += revenue
+        }
+        return rows.map { ProjectStats.AppleAdsCounts(campaignID: $0.key.campaign, adGroupID: $0.key.adGroup, keywordID: $0.key.keyword,
+                                                      test: $0.key.test, counts: $0.value) }
+            .sorted { ($0.test ? 1 : 0, $0.campaignID ?? "", $0.adGroupID ?? "", $0.keywordID ?? "")
+                < ($1.test ? 1 : 0, $1.campaignID ?? "", $1.adGroupID ?? "", $1.keywordID ?? "") }
+    }
 
     static let hourMilliseconds: Int64 = 3_600_000
     static let dayMilliseconds: Int64 = 86_400_000
@@ -293,7 +312,7 @@ public struct StatsRepository: StatsStore {
     public static func ceilDiv(_ value: Int64, _ divisor: Int64) -> Int64 { -floorDiv(-value, divisor) }
 
     /// Adds a rollup row's eleven counters, starting at `column`.
-    static func add(_ row: Row, from column: Int32, to counts: inout ProjectStats.Counts) {
+    static func add(_ row: some ColumnReader, from column: Int32, to counts: inout ProjectStats.Counts) {
         counts.clicks += Int(row.int(column))
         counts.botClicks += Int(row.int(column + 1))
         counts.installs += Int(row.int(column + 2))
@@ -313,7 +332,7 @@ public struct StatsRepository: StatsStore {
         var totals = ProjectStats.Counts()
         var perLink: [String: ProjectStats.LinkCounts] = [:]
 
-        init(projectID: String, _ connection: SQLiteConnection) throws {
+        init(projectID: String, _ connection: some StoreSession) throws {
             self.projectID = projectID
             let links = try connection.query("""
                 SELECT l.id, l.short_code, l.utm_source, l.utm_medium, l.utm_campaign FROM links l WHERE l.project_id = ?
@@ -354,7 +373,7 @@ public struct StatsRepository: StatsStore {
         }
 
         /// Whole days or hours from the rollups; link '' (no link) counts in the totals only.
-        mutating func addRollups(_ granularity: Granularity, _ periods: Range<Int64>, currency: String, _ connection: SQLiteConnection) throws {
+        mutating func addRollups(_ granularity: Granularity, _ periods: Range<Int64>, currency: String, _ connection: some StoreSession) throws {
             guard !periods.isEmpty else { return }
             _ = try connection.query("""
                 SELECT link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs),
@@ -382,7 +401,7 @@ public struct StatsRepository: StatsStore {
         }
 
         /// Installs by confidence band and by SKAN value over whole hours (`rollup_tallies`).
-        mutating func addTallies(hours: Range<Int64>, _ connection: SQLiteConnection) throws {
+        mutating func addTallies(hours: Range<Int64>, _ connection: some StoreSession) throws {
             _ = try connection.query("""
                 SELECT dimension, value, sum(installs) FROM rollup_tallies
                 WHERE project_id = ?1 AND dimension IN ('confidence', 'skan1', 'skan2', 'skan3') AND hour >= ?2 AND hour < ?3 GROUP BY 1, 2
@@ -400,7 +419,7 @@ public struct StatsRepository: StatsStore {
         }
 
         /// [from, to) counted from the rows themselves.
-        mutating func addRows(from: Int64, to: Int64, currency: String, _ connection: SQLiteConnection) throws {
+        mutating func addRows(from: Int64, to: Int64, currency: String, _ connection: some StoreSession) throws {
             guard from < to else { return }
             for (linkID, clicks, bots) in try connection.query(SQL.clicksByLink, projectID, from, to,
                                                                 map: { ($0.string(0), Int($0.int(1)), Int($0.int(2))) }) {
@@ -416,8 +435,8 @@ public struct StatsRepository: StatsStore {
             }
 
             for (linkID, matchType, attributed, appleAds, count, signups, paying) in try connection.query("""
-                SELECT link_id, match_type, attributed, matched_factors = ?4, count(*), sum(user_id IS NOT NULL),
-                    sum(EXISTS (SELECT 1 FROM payments p WHERE p.install_id = installs.id AND p.removed_at IS NULL)) FROM installs
+                SELECT link_id, match_type, attributed, matched_factors = ?4, count(*), count(*) FILTER (WHERE user_id IS NOT NULL),
+                    count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.install_id = installs.id AND p.removed_at IS NULL)) FROM installs
                 WHERE project_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY 1, 2, 3, 4
                 """, projectID, from, to, SQL.appleAdsFactors,
                 map: { ($0.optionalString(0), $0.string(1), $0.bool(2), $0.bool(3), Int($0.int(4)), Int($0.int(5)), Int($0.int(6))) }) {

@@ -3,14 +3,12 @@ import Foundation
 
 /// What apps store beyond installs and events: the users linked to installs, their payments, and
 /// the install's own columns (push token, integrations, deep link opened).
-public struct UserRepository: UserStore {
-    let database: Database
-
-    public init(database: Database) { self.database = database }
+struct Users<Source: SessionSource>: UserStore {
+    let source: Source
 
     /// The install registered under this install instance id, or nil.
     public func install(projectID: String, instanceID: String) throws -> StoredInstall? {
-        try database.read { connection in
+        try source.read { connection in
             guard let id = try connection.queryOne("SELECT id FROM installs WHERE project_id = ? AND install_instance_id = ?",
                                                    projectID, instanceID, map: { $0.string(0) }) else { return nil }
             return try InstallRepository.find(id: id, projectID: projectID, connection)
@@ -22,7 +20,7 @@ public struct UserRepository: UserStore {
     @discardableResult
     public func saveUser(_ user: UserProfile, projectID: String, installID: String, now: Timestamp, signupEvent: Bool = false,
                          skan: SKANStore.Context? = nil, notify: Notifier<UserProfile>? = nil) throws -> SKANValues? {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("""
                 INSERT INTO users (project_id, user_id, install_id, name, email, phone, attributes, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -44,13 +42,13 @@ public struct UserRepository: UserStore {
     /// SKAN values for the install now (for calls that change nothing SKAN counts).
     public func skanValues(installID: String, now: Timestamp, skan: SKANStore.Context?) throws -> SKANValues? {
         guard skan != nil else { return nil }
-        return try database.writeAndWait { connection in try SKANStore.evaluate(installID: installID, context: skan, now: now, connection) }
+        return try source.writeSession { connection in try SKANStore.evaluate(installID: installID, context: skan, now: now, connection) }
     }
 
     /// Sets one of the install's own columns (push token, integrations, deep link opened).
     public func updateInstall(_ installID: String, pushToken: String? = nil, integrations: String? = nil,
                               userID: String? = nil, deeplinkOpenedAt: Timestamp? = nil) throws {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             try connection.run("""
                 UPDATE installs SET push_token = coalesce(?, push_token), integrations = coalesce(?, integrations),
                     user_id = coalesce(?, user_id), deeplink_opened_at = coalesce(?, deeplink_opened_at)
@@ -64,7 +62,7 @@ public struct UserRepository: UserStore {
     public func capturePayment(_ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp, skan: SKANStore.Context? = nil,
                                notify: Notifier<PaymentRecord>? = nil, delivery: DatabaseWriter.Delivery? = nil,
                                completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
-        database.write(delivery: delivery, { connection in
+        source.write(delivery: delivery, { connection in
             let inserted = try connection.run("""
                 INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, type, status, data, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -79,7 +77,7 @@ public struct UserRepository: UserStore {
     /// Marks the user's payments on this install removed (kept for audit, out of revenue).
     public func removePayments(projectID: String, installID: String, userID: String, paymentID: String?, now: Timestamp,
                                notify: Notifier<Int>? = nil) throws -> Int {
-        try database.writeAndWait { connection in
+        try source.writeSession { connection in
             let removed: Int
             if let paymentID {
                 removed = try connection.run("""
@@ -94,4 +92,8 @@ public struct UserRepository: UserStore {
             return removed
         }
     }
+}
+
+extension Users where Source == Database {
+    init(database: Database) { self.init(source: database) }
 }

@@ -23,12 +23,35 @@
 /// For code off the hot paths (SKAN evaluation); the hot paths keep SQLite's parameter packs.
 @_spi(StoreInternals) public protocol StoreSession {
     associatedtype Reader: ColumnReader
+    /// Which SQL the session speaks, for the few statements whose text differs (row locks,
+    /// `SKIP LOCKED`).
+    static var dialect: SQLDialect { get }
     @discardableResult
     func run(_ sql: String, values: [PGValue]) throws -> Int
     func query<T>(_ sql: String, values: [PGValue], map: (Reader) throws -> T) throws -> [T]
+    /// The same with the values as a parameter pack: code generic over the session and
+    /// specialised for SQLite binds them as SQLite's own calls do, without an array.
+    @discardableResult
+    func run<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws -> Int
+    func query<T, each Value: StoreArgument>(_ sql: String, _ values: repeat each Value, map: (Reader) throws -> T) throws -> [T]
+    func queryOne<T, each Value: StoreArgument>(_ sql: String, _ values: repeat each Value, map: (Reader) throws -> T) throws -> T?
 }
 
+@_spi(StoreInternals) public enum SQLDialect: Sendable { case sqlite, postgres }
+
+/// A value both backends bind.
+@_spi(StoreInternals) public protocol StoreArgument: SQLiteValue, PGBindable {}
+@_spi(StoreInternals) extension String: StoreArgument {}
+@_spi(StoreInternals) extension Int: StoreArgument {}
+@_spi(StoreInternals) extension Int64: StoreArgument {}
+@_spi(StoreInternals) extension Double: StoreArgument {}
+@_spi(StoreInternals) extension Bool: StoreArgument {}
+@_spi(StoreInternals) extension Array: StoreArgument where Element == UInt8 {}
+@_spi(StoreInternals) extension Optional: StoreArgument where Wrapped: StoreArgument {}
+@_spi(StoreInternals) extension PGValue: StoreArgument {}
+
 @_spi(StoreInternals) extension SQLiteConnection: StoreSession {
+    public static var dialect: SQLDialect { .sqlite }
     public func query<T>(_ sql: String, values: [PGValue], map: (Row) throws -> T) throws -> [T] {
         let statement = try bound(sql, values)
         defer { statement.reset() }
@@ -39,6 +62,7 @@
 }
 
 @_spi(StoreInternals) extension PGConnection: StoreSession {
+    public static var dialect: SQLDialect { .postgres }
     public func query<T>(_ sql: String, values: [PGValue], map: (PGRow) throws -> T) throws -> [T] {
         let rows = try query(sql, values)
         return try (0..<rows.rows.count).map { try map(PGRow(rows: rows, index: $0)) }
@@ -57,14 +81,40 @@
     func read<T>(_ body: (Session) throws -> T) throws -> T
     @discardableResult
     func writeSession<T>(_ body: @escaping (Session) throws -> T) throws -> T
+    /// Queues `work` for group commit (SQLite's writer, `PGWriter`); `completion` runs once its
+    /// transaction committed, through `delivery` when given. Never blocks the caller.
+    func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, _ work: @escaping @Sendable (Session) throws -> T,
+                            completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 }
 
 @_spi(StoreInternals) extension Database: SessionSource {
     @discardableResult
     public func writeSession<T>(_ body: @escaping (SQLiteConnection) throws -> T) throws -> T { try writeAndWait(body) }
+
+    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, _ work: @escaping @Sendable (SQLiteConnection) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        write(priority: .acknowledged, delivery: delivery, work, completion: completion)
+    }
 }
 
-@_spi(StoreInternals) extension PGPool: SessionSource {
+/// A PostgreSQL node's sessions: reads and admin transactions on the pool, queued writes on the
+/// node's `PGWriter` (group commit).
+@_spi(StoreInternals) public struct PGSource: SessionSource {
+    public let pool: PGPool
+    public let writer: PGWriter
+
+    public init(pool: PGPool, writer: PGWriter) {
+        self.pool = pool
+        self.writer = writer
+    }
+
+    public func read<T>(_ body: (PGConnection) throws -> T) throws -> T { try pool.read(body) }
+
     @discardableResult
-    public func writeSession<T>(_ body: @escaping (PGConnection) throws -> T) throws -> T { try transaction(body) }
+    public func writeSession<T>(_ body: @escaping (PGConnection) throws -> T) throws -> T { try pool.transaction(body) }
+
+    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, _ work: @escaping @Sendable (PGConnection) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        writer.write(delivery: delivery, work, completion: completion)
+    }
 }
