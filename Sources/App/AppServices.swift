@@ -46,6 +46,11 @@ public final class AppServices: Sendable {
             projectCache.invalidateAll()
             if changed.contains("projects") || changed.contains("templates") { linkCache.invalidateAll() }
         }
+        // Another node's link edits: this node's own empty the cache in LinkService; on SQLite
+        // no other node writes, and every click's count would otherwise be heard here.
+        if store.sharedWithOtherNodes {
+            store.observeCommits(changing: ["links"]) { _ in linkCache.invalidateAll() }
+        }
         let webhookEndpoints = ByProjectCache(load: { try store.outbox.allEndpoints() }, projectID: \.projectID,
                                               beforeBlocking: beforeBlocking)
         let postbackTemplates = ByProjectCache(load: { try store.postbacks.allTemplates() }, projectID: \.projectID,

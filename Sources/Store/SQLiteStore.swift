@@ -41,6 +41,13 @@ public final class SQLiteStore: StoreBackend {
         browse = Browse(source: database)
     }
 
+    public var clickRetention: ClickRetention { ClickRetention(database: database) }
+
+    public var sharedWithOtherNodes: Bool { false }
+
+    /// Commits what is queued and folds the WAL into the file, so the file is complete on its own.
+    public func close() throws { try database.flushAndCheckpoint() }
+
     public func ping() throws { try database.ping() }
 
     public func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void) {

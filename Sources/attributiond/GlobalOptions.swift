@@ -33,22 +33,37 @@ struct GlobalOptions: ParsableArguments {
 
     /// The application layer over the configured database (the commands that read or change data).
     func openApp(_ configuration: ServerConfiguration) throws -> AppServices {
-        AppServices(store: SQLiteStore(database: try openDatabase(configuration)),
+        AppServices(store: try openStore(configuration),
                     outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses))
     }
 
-    func openDatabase(_ configuration: ServerConfiguration) throws -> Database {
-        if configuration.postgresURL != nil {
-            // The schema and `migrate` exist for PostgreSQL; its stores do not yet (docs/scale-out.md).
-            LifecycleLog.write(level: "error", message: "this build serves from SQLite only; on PostgreSQL it runs `attributiond migrate`",
-                               fields: ["database": "postgres"])
+    /// The configured backend: PostgreSQL when a `postgres://` URL is set (its pending migrations
+    /// applied), else the SQLite file. A database that cannot be opened or reached, or whose
+    /// schema is newer than this binary, ends the command with a message saying so (exit 1).
+    func openStore(_ configuration: ServerConfiguration) throws -> any StoreBackend {
+        guard let url = configuration.postgresURL else { return SQLiteStore(database: try openDatabase(configuration)) }
+        do {
+            return try PGStoreBackend(url: url, readURL: configuration.postgresReadURL)
+        } catch {
+            LifecycleLog.write(level: "error", message: "cannot open the database",
+                               fields: ["database": Self.redacted(url), "error": "\(error)"])
             throw ExitCode.failure
         }
+    }
+
+    func openDatabase(_ configuration: ServerConfiguration) throws -> Database {
         do {
             return try Database(path: configuration.db, synchronous: configuration.synchronous)
         } catch {
             LifecycleLog.write(level: "error", message: "cannot open the database", fields: ["db": configuration.db, "error": "\(error)"])
             throw ExitCode.failure
         }
+    }
+
+    /// A database URL with its password replaced, for logs.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? "postgres://…"
     }
 }

@@ -46,8 +46,8 @@ struct Serve: ParsableCommand {
             throw ExitCode(2)
         }
         LifecycleLog.sink = sink
-        let database = try global.openDatabase(configuration)
-        let services = Services(store: SQLiteStore(database: database), adminKey: configuration.adminKey,
+        let store = try global.openStore(configuration)
+        let services = Services(store: store, adminKey: configuration.adminKey,
                                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
                                 allowedHosts: configuration.allowedHosts,
                                 defaultProject: configuration.defaultProject,
@@ -78,7 +78,7 @@ struct Serve: ParsableCommand {
                                     log: requestLog, openConnections: { connections.server?.openConnectionCount ?? 0 }))
         connections.server = server
         let retention = configuration.clickRetentionHours == 0 ? nil : RetentionJob(
-            retention: ClickRetention(database: database), hours: configuration.clickRetentionHours, clock: services.clock,
+            retention: store.clickRetention, hours: configuration.clickRetentionHours, clock: services.clock,
             testProjectTimes: { [clocks = services.app.clocks] in clocks.testProjectTimes() }) { deleted, cutoff in
             LifecycleLog.write(level: "info", message: "retention", fields: ["deleted_clicks": String(deleted), "before": cutoff.iso8601])
         }
@@ -133,7 +133,7 @@ struct Serve: ParsableCommand {
         services.publicHosts.listening(on: configuration.host, port: server.port)
         LifecycleLog.write(level: "info", message: "listening", fields: [
             "address": server.boundAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)",
-            "db": configuration.db,
+            "db": configuration.postgresURL.map(GlobalOptions.redacted) ?? configuration.db,
             "admin_api": configuration.adminKey == nil ? "off" : "on",
             "https": secure?.boundAddress.map { "\($0)" } ?? "off",
         ])
@@ -165,9 +165,9 @@ struct Serve: ParsableCommand {
         outboxTransport.shutdown()
         requestLog?.flush()
         do {
-            try database.flushAndCheckpoint()
+            try store.close()
         } catch {
-            LifecycleLog.write(level: "warning", message: "checkpoint failed", fields: ["error": "\(error)"])
+            LifecycleLog.write(level: "warning", message: "closing the database failed", fields: ["error": "\(error)"])
         }
         LifecycleLog.write(level: "info", message: "stopped", fields: [:])
     }

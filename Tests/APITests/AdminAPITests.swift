@@ -21,7 +21,7 @@ import TestSupport
         #expect(try app.store.projects.project(forAPIKey: key)?.id == id)
         #expect(try app.store.projects.project(forToken: token + "x") == nil)
         // Secrets are stored only as hashes.
-        let stored = try app.database.read { try $0.queryOne("SELECT token_hash FROM projects WHERE id = ?", id) { $0.blob(0) } }
+        let stored = try app.queryOne("SELECT token_hash FROM projects WHERE id = ?", id) { $0.blob(0) }
         #expect(stored == Secrets.sha256(token))
         #expect(try app.count("SELECT count(*) FROM projects WHERE CAST(token_hash AS TEXT) LIKE '%tok_%'") == 0)
         // Shown once: reading it back gives neither.
@@ -125,7 +125,7 @@ import TestSupport
     @Test func statsCountInstallsByMatchTypeEventsAndRevenue() throws {
         let app = try TestApp()
         let id = try #require(try app.createProject()["id"] as? String)
-        try Fixtures.seed(app.database, projectID: id)
+        try Fixtures.seed(app, projectID: id)
         let stats = try app.request("GET", "/admin/v1/projects/\(id)/stats")
         #expect(stats.status == 200)
         let totals = try #require(stats.json?["totals"] as? [String: Any])
@@ -141,7 +141,7 @@ import TestSupport
         #expect(link["short_code"] as? String == "abc")
         #expect((link["counts"] as? [String: Any])?["attributed_installs"] as? Int == 2)
         // A click whose link was deleted still counts in the totals; one from 2000 counts in all time and in its own day.
-        try app.database.writeAndWait { c in
+        try app.transaction { c in
             try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('c-unlinked', ?, NULL, ?)", id,
                       Int64(Date().timeIntervalSince1970 * 1000))
             try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('c-2000', ?, 'link-1', 946684800000)", id)
@@ -167,7 +167,7 @@ import TestSupport
     @Test func eraseInstallRemovesItsRowsAndNothingElse() throws {
         let app = try TestApp()
         let id = try #require(try app.createProject()["id"] as? String)
-        try Fixtures.seed(app.database, projectID: id)
+        try Fixtures.seed(app, projectID: id)
         let before = try Fixtures.rowCounts(app)
         #expect(try app.request("DELETE", "/admin/v1/projects/\(id)/installs/install-1").status == 204)
         let after = try Fixtures.rowCounts(app)
@@ -185,9 +185,9 @@ import TestSupport
     @Test func eraseUserRemovesTheirInstallsAndRows() throws {
         let app = try TestApp()
         let id = try #require(try app.createProject()["id"] as? String)
-        try Fixtures.seed(app.database, projectID: id)
+        try Fixtures.seed(app, projectID: id)
         // An event of user-1 on an install now linked to user-2 (a previous login on that phone).
-        try app.database.writeAndWait { c in
+        try app.transaction { c in
             try c.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES ('e4', ?, 'install-2', 'open', 'user-1', 0, 0)", id)
         }
         #expect(try app.count("SELECT count(*) FROM user_event_installs WHERE user_id = 'user-1'") == 2)
@@ -204,19 +204,27 @@ import TestSupport
 
 /// Rows for stats and erasure tests, written with plain SQL (the APIs that write them come later).
 enum Fixtures {
+    static func seed(_ app: TestApp, projectID: String) throws {
+        try app.transaction { try seed($0, projectID: projectID) }
+    }
+
     static func seed(_ database: Database, projectID: String) throws {
+        try database.writeAndWait { connection in try seed(TestSQL { try connection.run($0, values: $1) }, projectID: projectID) }
+    }
+
+    static func seed(_ c: TestSQL, projectID: String) throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try database.writeAndWait { c in
+        do {
             try c.run("INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES ('link-1', ?, 'abc', ?, ?)", projectID, now, now)
             try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at, ip, ip_key, idfv, install_id) VALUES ('c1', ?, 'link-1', ?, '1.2.3.4', '1.2.3.4', 'IDFV-1', 'install-1')", projectID, now)
             try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at, ip, ip_key) VALUES ('c2', ?, 'link-1', ?, '1.2.3.5', '1.2.3.5')", projectID, now)
-            try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at, is_bot) VALUES ('c3', ?, 'link-1', ?, 1)", projectID, now)
-            for (install, type, attributed, user) in [("install-1", "deterministic", 1, "user-1"), ("install-2", "probabilistic", 1, "user-2"), ("install-3", "none", 0, "user-3")] {
+            try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at, is_bot) VALUES ('c3', ?, 'link-1', ?, TRUE)", projectID, now)
+            for (install, type, attributed, user) in [("install-1", "deterministic", true, "user-1"), ("install-2", "probabilistic", true, "user-2"), ("install-3", "none", false, "user-3")] {
                 try c.run("""
                     INSERT INTO installs (id, project_id, api, idfv, created_at, last_seen_at, match_type, attributed, link_id, user_id)
                     VALUES (?, ?, 'linkrunner', ?, ?, ?, ?, ?, ?, ?)
                     """, install, projectID, install == "install-1" ? "IDFV-1" : nil, now, now, type, attributed,
-                    attributed == 1 ? "link-1" : nil, user)
+                    attributed ? "link-1" : nil, user)
             }
             try c.run("INSERT INTO users (project_id, user_id, install_id, created_at, updated_at) VALUES (?, 'user-1', 'install-1', ?, ?)", projectID, now, now)
             try c.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES ('e1', ?, 'install-1', 'signup', 'user-1', ?, ?)", projectID, now, now)
@@ -224,7 +232,7 @@ enum Fixtures {
             try c.run("INSERT INTO events (id, project_id, install_id, name, occurred_at, received_at) VALUES ('e3', ?, 'install-2', 'open', ?, ?)", projectID, now, now)
             try c.run("INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, created_at) VALUES ('p1', ?, 'install-1', 'pay-1', 'user-1', 20, 'USD', ?)", projectID, now)
             try c.run("INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, created_at, removed_at) VALUES ('p2', ?, 'install-1', 'pay-2', 'user-1', 5, 'USD', ?, ?)", projectID, now, now)
-            try c.run("INSERT INTO skan_state (install_id, window, fine, coarse, updated_at) VALUES ('install-1', 1, 9, 'medium', ?)", now)
+            try c.run(#"INSERT INTO skan_state (install_id, "window", fine, coarse, updated_at) VALUES ('install-1', 1, 9, 'medium', ?)"#, now)
         }
     }
 

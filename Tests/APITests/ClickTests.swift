@@ -57,7 +57,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         let (projectID, _, _) = try app.projectWithLink(#"{"short_code":"tricky","ios_url":"https://apps.apple.com/app/id1","app_scheme":"shop"}"#)
         let tricky = #"https://apps.apple.com/app/id1?x="</script><script>alert(1)</script>"#
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"tricky2","ios_url":"https://apps.apple.com/app/id1?x=\"</script>"}"#).status == 422)
-        try app.database.writeAndWait { try $0.run("UPDATE links SET ios_url = ? WHERE short_code = 'tricky'", tricky) }
+        try app.run("UPDATE links SET ios_url = ? WHERE short_code = 'tricky'", tricky)
         app.services.app.links.invalidateCache()
         let response = try app.request("GET", "/tricky", adminKey: nil, headers: ["User-Agent": safariIPhone])
         let html = response.bodyText
@@ -180,8 +180,8 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         #expect(try app.request("POST", "/c/not-a-uuid", json: "{}", adminKey: nil).status == 404)
         // A click older than ten minutes no longer takes signals.
         let old = UUID().uuidString.lowercased()
-        try app.database.writeAndWait { try $0.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES (?, ?, ?)",
-                                                   old, projectID, app.services.clock.now().milliseconds - 11 * 60_000) }
+        try app.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES (?, ?, ?)",
+                    old, projectID, app.services.clock.now().milliseconds - 11 * 60_000)
         #expect(try app.request("POST", "/c/\(old)", json: #"{"sw":1}"#, adminKey: nil).status == 404)
     }
 }

@@ -200,15 +200,15 @@ extension TestApp {
         // The SDKs' extra fields are accepted and the data is stored as compact JSON with sorted keys.
         let extras = #"{"installId":"\#(installID)","eventName":"signup","eventData":{"plan":"pro","a/b":1},"sessionId":"s1","sdkName":"ios","sdkVersion":"1.2.0"}"#
         #expect(try app.request("POST", "/api/sdk/v1/event", json: extras, adminKey: key).status == 200)
-        let stored = try app.database.read { try $0.queryOne("SELECT data FROM events WHERE name = 'signup'") { $0.string(0) } }
+        let stored = try app.queryOne("SELECT data FROM events WHERE name = 'signup'") { $0.string(0) }
         #expect(stored == #"{"a/b":1,"plan":"pro"}"#)
-        try app.database.writeAndWait { try $0.run("DELETE FROM events WHERE name = 'signup'") }
+        try app.run("DELETE FROM events WHERE name = 'signup'")
         // The same install, name and time with other data is another event.
         let otherLevel = #"{"installId":"\#(installID)","eventName":"level_complete","eventData":{"level":4},"timestamp":"\#(old)"}"#
         #expect(try app.request("POST", "/api/sdk/v1/event", json: otherLevel, adminKey: key).status == 200)
         #expect(try app.count("SELECT count(*) FROM events WHERE name = 'level_complete'") == 2)
         #expect(try app.count("SELECT count(*) FROM events WHERE client_event_id IS NOT NULL") == 0, "no hash index entry")
-        try app.database.writeAndWait { try $0.run("DELETE FROM events WHERE data = '{\"level\":4}'") }
+        try app.run("DELETE FROM events WHERE data = '{\"level\":4}'")
         // Another project's key cannot write to this install.
         let other = try app.createProject("Other")["api_key"] as! String
         #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"x"}"#, adminKey: other).status == 401)

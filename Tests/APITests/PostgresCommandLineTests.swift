@@ -26,11 +26,6 @@ import TestSupport
         // --db after all of them names a SQLite file again.
         let sqlite = try run(["migrate", "--config", config.path, "--db", folder.appendingPathComponent("db.sqlite").path])
         #expect(sqlite.status == 0 && sqlite.stdout.contains("applied 0001_initial.sql"))
-
-        // Serving from PostgreSQL is not in this build: said so, not attempted.
-        let serve = try run(["serve", "--port", "0", "--database", url])
-        #expect(serve.status == 1)
-        #expect(serve.stderr.contains("SQLite only"))
     }
 
     /// A deployment started on SQLite moves: projects and links made with the CLI are copied,
@@ -74,5 +69,9 @@ import TestSupport
         #expect(down.status == 1)
         #expect(down.stderr.contains("cannot connect to PostgreSQL"))
         #expect(!down.stderr.contains("s3cret-password"))
+        let serve = try run(["serve", "--port", "0", "--database", "postgres://postgres:s3cret-password@127.0.0.1:\(cluster.port)/postgres?connect_timeout=2"])
+        #expect(serve.status == 1)
+        #expect(serve.stderr.contains("cannot open the database") && serve.stderr.contains("cannot connect to PostgreSQL"), "\(serve.stderr)")
+        #expect(!serve.stderr.contains("s3cret-password"))
     }
 }

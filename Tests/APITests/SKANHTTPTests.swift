@@ -46,7 +46,7 @@ let skanSchemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"I
         #expect(try skan(call("capture-payment", "B", #","user_id":"u-b","amount":100,"payment_id":"pb2""#)) == "58/high/true")  // vector 9: locked
 
         // The same values through the admin API, and what was stored per window.
-        let installB = try #require(try app.database.read { try $0.queryOne("SELECT id FROM installs WHERE install_instance_id = 'B'") { $0.string(0) } })
+        let installB = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'B'") { $0.string(0) })
         let admin = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/installs/\(installB)/skan").json)
         #expect(admin["fine_conversion_value"] as? Int == 58 && admin["coarse_conversion_value"] as? String == "high" && admin["lock_postback"] as? Bool == true)
         #expect(try app.count("SELECT fine FROM skan_state WHERE install_id = '\(installB)' AND window = 1 AND locked = 1") == 58)

@@ -6,12 +6,16 @@ import HTTP
 @_spi(StoreInternals) @testable import Store
 import TestSupport
 
-/// A real server on 127.0.0.1:0 over a fresh temporary database, with the admin API on.
+/// A real server on 127.0.0.1:0 over a fresh temporary database, with the admin API on: a SQLite
+/// file, or with `ATTRIBUTIOND_TEST_BACKEND=postgres` a new database on the shared throwaway
+/// PostgreSQL cluster (`scripts/test` runs the API tests both ways).
 final class TestApp: @unchecked Sendable {
     static let adminKey = "test-admin-key-0123456789"
+    static let backend: Backend = ProcessInfo.processInfo.environment["ATTRIBUTIOND_TEST_BACKEND"] == "postgres" ? .postgres : .sqlite
     let folder: URL
+    /// The SQLite file (a fresh empty one, unused by the server, on PostgreSQL).
     let database: Database
-    let store: SQLiteStore
+    let store: any StoreBackend
     let services: Services
     let server: HTTPServer
     var port: UInt16 { server.port }
@@ -25,7 +29,10 @@ final class TestApp: @unchecked Sendable {
          reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
-        store = SQLiteStore(database: database, clock: clock)
+        switch Self.backend {
+        case .sqlite: store = SQLiteStore(database: database, clock: clock)
+        case .postgres: store = try PGStoreBackend(url: try PostgresCluster.shared().newDatabase(), poolSize: 4, clock: clock)
+        }
         services = Services(store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
                             allowedHosts: allowedHosts,
                             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds,
@@ -62,6 +69,7 @@ final class TestApp: @unchecked Sendable {
             transport.shutdown()
         }
         server.shutdownAndWait()
+        if let postgres = store as? PGStoreBackend { try? postgres.close() }  // its listener's thread holds it
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -92,7 +100,7 @@ final class TestApp: @unchecked Sendable {
 
     /// Waits until every write queued so far (clicks are queued, not awaited) is committed.
     func settle() throws {
-        try database.writer.barrier { _ in }
+        try store.waitForQueuedWrites()
     }
 
     /// A project with store and web URLs, and a link on it; returns (projectID, apiKey, linkJSON).
@@ -115,8 +123,54 @@ final class TestApp: @unchecked Sendable {
     }
 
     func count(_ sql: String) throws -> Int64 {
-        try database.read { try $0.queryOne(sql) { $0.int(0) } ?? -1 }
+        try queryOne(sql) { $0.int(0) } ?? -1
     }
+
+    /// The first row of a query on the server's database, whichever backend it is.
+    func queryOne<T>(_ sql: String, _ values: any StoreArgument..., map: (any ColumnReader) throws -> T) throws -> T? {
+        try query(sql, values, map: map).first
+    }
+
+    func query<T>(_ sql: String, _ values: [any StoreArgument] = [], map: (any ColumnReader) throws -> T) throws -> [T] {
+        let bound = values.map(\.pgValue)
+        switch store {
+        case let sqlite as SQLiteStore: return try sqlite.database.read { try $0.query(sql, values: bound) { try map($0) } }
+        case let postgres as PGStoreBackend: return try postgres.pool.read { try $0.query(sql, values: bound) { try map($0) } }
+        default: preconditionFailure("a backend the tests do not know")
+        }
+    }
+
+    /// Runs a statement on the server's database (a row the API would refuse to write).
+    @discardableResult
+    func run(_ sql: String, _ values: any StoreArgument...) throws -> Int {
+        let bound = values.map(\.pgValue)
+        return try transaction { try $0.run(sql, bound) }
+    }
+
+    /// Statements in one transaction on the server's database, through its writer.
+    @discardableResult
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (TestSQL) throws -> T) throws -> T {
+        switch store {
+        case let sqlite as SQLiteStore:
+            return try sqlite.database.writeAndWait { connection in try body(TestSQL { try connection.run($0, values: $1) }) }
+        case let postgres as PGStoreBackend:
+            return try postgres.pool.transaction { connection in try body(TestSQL { try connection.run($0, values: $1) }) }
+        default: preconditionFailure("a backend the tests do not know")
+        }
+    }
+}
+
+/// A connection of either backend, as tests write rows through it.
+struct TestSQL {
+    let execute: (String, [PGValue]) throws -> Int
+
+    init(_ execute: @escaping (String, [PGValue]) throws -> Int) { self.execute = execute }
+
+    @discardableResult
+    func run(_ sql: String, _ values: any StoreArgument...) throws -> Int { try run(sql, values) }
+
+    @discardableResult
+    func run(_ sql: String, _ values: [any StoreArgument]) throws -> Int { try execute(sql, values.map(\.pgValue)) }
 }
 
 

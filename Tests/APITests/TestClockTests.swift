@@ -60,9 +60,9 @@ let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         }
 
         // Saved: a server started afresh on the same database reads the same time.
-        let saved = try #require(try app.database.read { try $0.queryOne("SELECT clock_ms FROM projects WHERE id = ?", id) { $0.int(0) } })
+        let saved = try #require(try app.queryOne("SELECT clock_ms FROM projects WHERE id = ?", id) { $0.int(0) })
         #expect(saved == Timestamp(iso8601: "2031-01-01T00:00:00Z")!.milliseconds)
-        let restarted = Services(store: SQLiteStore(database: app.database), adminKey: nil)
+        let restarted = Services(store: app.store, adminKey: nil)
         #expect(restarted.app.clocks.now(projectID: id) == Timestamp(milliseconds: saved))
     }
 

@@ -114,8 +114,8 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         #expect(body["custom_params"] as? [String: String] == [:])
         let installID = try #require(body["install_id"] as? String)
         // Screen in points, offset with JavaScript's sign, languages: all compared, none refused.
-        let factors = try app.database.read { try $0.queryOne("SELECT matched_factors, click_id, api FROM installs WHERE id = ?", installID) {
-            ($0.string(0), $0.optionalString(1), $0.string(2)) } }
+        let factors = try app.queryOne("SELECT matched_factors, click_id, api FROM installs WHERE id = ?", installID) {
+            ($0.string(0), $0.optionalString(1), $0.string(2)) }
         #expect(factors?.1 == clickID && factors?.2 == "warplink")
         for factor in ["ip", "platform", "screen", "timezone", "language"] { #expect(factors?.0.contains(factor) == true, "\(factors?.0 ?? "")") }
 
@@ -147,7 +147,7 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         let data = try app.client("attribution-data", body("attribution-data", token: token))
         #expect(((data.json?["data"] as? [String: Any])?["attribution_source"] as? String) == "INORGANIC")
         #expect(try app.count("SELECT count(*) FROM installs") == 1)
-        #expect(try app.database.read { try $0.queryOne("SELECT install_instance_id FROM installs WHERE id = ?", installID) { $0.optionalString(0) } } == "IID-1")
+        #expect(try app.queryOne("SELECT install_instance_id FROM installs WHERE id = ?", installID) { $0.optionalString(0) } == "IID-1")
         let stats = try app.request("GET", "/admin/v1/projects/\(projectID)/stats")
         let totals = try #require(stats.json?["totals"] as? [String: Any])
         #expect(totals["installs"] as? Int == 1 && totals["attributed_installs"] as? Int == 1)
@@ -161,7 +161,7 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         #expect(try app.client("init", body("init", token: token)).status == 200)
         let matched = try app.warpLink("POST", "/attribution/match", key: key, json: WarpLinkBodies.iOS(), ip: "203.0.113.9")
         #expect(try app.count("SELECT count(*) FROM installs") == 1)
-        #expect(try app.database.read { try $0.queryOne("SELECT id FROM installs") { $0.string(0) } } == matched.json?["install_id"] as? String)
+        #expect(try app.queryOne("SELECT id FROM installs") { $0.string(0) } == matched.json?["install_id"] as? String)
         // A reinstall through Linkrunner (a new instance id) stays a new install, as before.
         #expect(try app.client("init", body("init", token: token, instance: "IID-2")).status == 200)
         #expect(try app.count("SELECT count(*) FROM installs") == 2)
@@ -188,7 +188,7 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         #expect(body["match_guaranteed"] as? Bool == true && body["link_id"] as? String == linkID)
         // Android's destination is the web URL; the deep link is the app's.
         #expect(body["destination_url"] as? String == "https://shop.example.com/" && body["deep_link_url"] as? String == "shop://product/42")
-        let claimed = try app.database.read { try $0.queryOne("SELECT click_id, matched_factors FROM installs") { ($0.optionalString(0), $0.string(1)) } }
+        let claimed = try app.queryOne("SELECT click_id, matched_factors FROM installs") { ($0.optionalString(0), $0.string(1)) }
         #expect(claimed?.0 == clickID && claimed?.1 == #"["install_referrer"]"#)
 
         // A referrer that is not a link id is refused, naming the field.
@@ -243,9 +243,9 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         }
         try app.settle()
         #expect(clickIDs.count == 1)
-        let recorded = try app.database.read { try $0.queryOne(
+        let recorded = try app.queryOne(
             "SELECT utm_campaign, platform, network_click_id, source FROM clicks WHERE click_id = ?", clickIDs.first!) {
-            ($0.optionalString(0), $0.optionalString(1), $0.optionalString(2), $0.string(3)) } }
+            ($0.optionalString(0), $0.optionalString(1), $0.optionalString(2), $0.string(3)) }
         #expect(recorded?.0 == "spring" && recorded?.1 == "android" && recorded?.2 == "G-1" && recorded?.3 == "app")
         #expect(try app.count("SELECT count(*) FROM clicks") == 2)  // the plain resolve and the one tap
 

@@ -5,13 +5,6 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The store protocols the PostgreSQL backend implements so far, run alike against both backends
-/// (one factory, one parameter): what one does, the other must.
-enum Backend: String, CaseIterable, CustomStringConvertible {
-    case sqlite, postgres
-    var description: String { rawValue }
-}
-
 /// One backend's stores on a fresh database, kept alive (the cluster or the file) for the test.
 final class BackendStores {
     let projects: any ProjectStore

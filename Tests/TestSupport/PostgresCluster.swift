@@ -46,7 +46,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// machine does not crash under a test, and a killed server still keeps every commit (the WAL
     /// is written at each commit, only not forced to the disk).
     public func start() throws {
-        let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off"
+        let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400"
         let started = try run("pg_ctl", ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-o", options, "-w", "-t", "30", "start"])
         guard started.status == 0 else {
             let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""

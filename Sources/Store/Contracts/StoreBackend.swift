@@ -31,6 +31,13 @@ public protocol StoreBackend: Sendable {
     func waitForQueuedWrites() throws
     /// The write path's counters, for /metrics.
     var writeStatistics: WriteStatistics { get }
+    /// Deletes clicks past every attribution window (`RetentionJob`).
+    var clickRetention: ClickRetention { get }
+    /// True when other nodes write to the same database: their changes to links reach this
+    /// node's caches only through `observeCommits`.
+    var sharedWithOtherNodes: Bool { get }
+    /// Commits what is queued and lets go of the database (at shutdown).
+    func close() throws
 }
 
 public struct WriteStatistics: Sendable {

@@ -19,6 +19,14 @@ public final class PGPool: Sendable {
         init(_ connection: PGConnection) { self.connection = connection }
     }
 
+    /// Told, after each of this pool's transactions committed and before it returns, of the
+    /// tables whose change-notification triggers fired in it (postgres/0004).
+    private let commitObservers = Mutex<[@Sendable ([String]) -> Void]>([])
+
+    public func observeCommits(_ observer: @escaping @Sendable ([String]) -> Void) {
+        commitObservers.withLock { $0.append(observer) }
+    }
+
     public init(url: String, size: Int = 8, checkoutTimeout: DispatchTimeInterval = .seconds(5)) {
         self.url = url
         slots = DispatchSemaphore(value: max(1, size))
@@ -52,7 +60,10 @@ public final class PGPool: Sendable {
                     try connection.execute("BEGIN")
                     do {
                         let value = try body(connection)
+                        let observers = commitObservers.withLock { $0 }
+                        let changed = observers.isEmpty ? [] : try Self.changedTables(connection)
                         try connection.execute("COMMIT")
+                        if !changed.isEmpty { for observer in observers { observer(changed) } }
                         return value
                     } catch {
                         if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
@@ -70,7 +81,15 @@ public final class PGPool: Sendable {
     /// Runs `body` on a connection of its own, as it is: no transaction around it, no retry.
     public func session<T>(_ body: (PGConnection) throws -> T) throws -> T { try withConnection(body) }
 
+    /// As `Database.forbidBlocking`: debug builds record a checkout on a thread that must not block.
+    private let mustNotBlock = Mutex<(@Sendable () -> Bool)?>(nil)
+
+    public func forbidBlocking(when check: @escaping @Sendable () -> Bool) { mustNotBlock.withLock { $0 = check } }
+
     private func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        #if DEBUG
+        if let check = mustNotBlock.withLock({ $0 }), check() { BlockingCalls.report("a PostgreSQL call on an event-loop thread") }
+        #endif
         guard slots.wait(timeout: .now() + checkoutTimeout) == .success else {
             throw StoreError.unavailable("every database connection is busy; try again")
         }
@@ -88,6 +107,11 @@ public final class PGPool: Sendable {
         defer { if held.connection.isConnected { idle.withLock { $0.append(held) } } }
         if !held.connection.isConnected { try Self.reconnect(held.connection) }
         return try Self.mapped { try body(held.connection) }
+    }
+
+    private static func changedTables(_ connection: PGConnection) throws -> [String] {
+        let noted = try connection.query("SELECT current_setting('attributiond.changed', true)").text(0, 0) ?? ""
+        return Array(Set(noted.split(separator: ",").map(String.init))).sorted()
     }
 
     private static func reconnect(_ connection: PGConnection) throws {

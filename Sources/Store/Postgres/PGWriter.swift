@@ -24,6 +24,20 @@ public final class PGWriter: Sendable {
         var statement: (sql: String, values: [PGValue], told: @Sendable (Int) -> Void)? = nil
     }
 
+    private let commits = Atomic<Int>(0)
+    private let committedWrites = Atomic<Int>(0)
+    private let lastBatch = Atomic<Int>(0)
+    private let lastCommitNanoseconds = Atomic<Int>(0)
+    private let queued = Atomic<Int>(0)
+
+    /// The write path's counters, as SQLite's writer keeps them (/metrics).
+    public var statistics: WriteStatistics {
+        WriteStatistics(commits: commits.load(ordering: .relaxed), committedWrites: committedWrites.load(ordering: .relaxed),
+                        queueDepth: queued.load(ordering: .relaxed),
+                        lastCommitSeconds: Double(lastCommitNanoseconds.load(ordering: .relaxed)) / 1e9,
+                        lastBatchSize: lastBatch.load(ordering: .relaxed))
+    }
+
     public init(pool: PGPool, maxBatch: Int = 256) {
         self.pool = pool
         self.maxBatch = max(1, maxBatch)
@@ -51,6 +65,7 @@ public final class PGWriter: Sendable {
     }
 
     private func enqueue(_ item: Item) {
+        queued.add(1, ordering: .relaxed)
         let start = pending.withLock { state -> Bool in
             state.items.append(item)
             if state.draining { return false }
@@ -82,7 +97,13 @@ public final class PGWriter: Sendable {
                 return taken
             }
             if batch.isEmpty { return }
+            let started = DispatchTime.now().uptimeNanoseconds
             commit(batch)
+            queued.subtract(batch.count, ordering: .relaxed)
+            commits.add(1, ordering: .relaxed)
+            committedWrites.add(batch.count, ordering: .relaxed)
+            lastBatch.store(batch.count, ordering: .relaxed)
+            lastCommitNanoseconds.store(Int(DispatchTime.now().uptimeNanoseconds - started), ordering: .relaxed)
         }
     }
 

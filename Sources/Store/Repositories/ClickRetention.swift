@@ -7,39 +7,65 @@ import Foundation
 /// write, so the writer is never held for long and other writes run between batches. Clicks are
 /// inserted in time order, so the oldest sit at the lowest rowids: no time index is needed.
 public struct ClickRetention: Sendable {
-    let database: Database
+    private let pruner: any ClickPruning
     public var batchSize = 1000
     public var marginHours = 24
 
-    public init(database: Database) { self.database = database }
+    public init(database: Database) { pruner = ClickPruner(source: database) }
+    init(pruner: any ClickPruning) { self.pruner = pruner }
 
     /// Hours of clicks to keep: the longest window in use plus the margin.
-    public func automaticHours() throws -> Int {
-        let longest = try database.read { connection in
-            try connection.queryOne("""
-                SELECT max(h) FROM (
-                    SELECT max(attribution_window_hours) AS h FROM projects
-                    UNION ALL SELECT max(attribution_window_hours) FROM templates
-                    UNION ALL SELECT max(attribution_window_hours) FROM links)
-                """) { $0.optionalInt(0) } ?? nil
-        }
-        return Int(longest ?? 168) + marginHours
-    }
+    public func automaticHours() throws -> Int { Int(try pruner.longestWindowHours() ?? 168) + marginHours }
 
     /// Deletes every click created before `cutoff`; returns how many. A test-mode project's
     /// clicks are kept by its own clock instead: `testProjectCutoffs` holds their cutoffs.
     @discardableResult
     public func deleteClicks(before cutoff: Timestamp, testProjectCutoffs: [String: Timestamp] = [:]) throws -> Int {
+        try pruner.deleteClicks(before: cutoff, testProjectCutoffs: testProjectCutoffs, batchSize: batchSize)
+    }
+}
+
+protocol ClickPruning: Sendable {
+    func longestWindowHours() throws -> Int64?
+    func deleteClicks(before cutoff: Timestamp, testProjectCutoffs: [String: Timestamp], batchSize: Int) throws -> Int
+}
+
+/// Retention's SQL on either backend. On PostgreSQL each batch first takes a transaction-level
+/// advisory lock and stops when another node holds it: one node prunes at a time.
+struct ClickPruner<Source: SessionSource>: ClickPruning {
+    let source: Source
+    static var advisoryLock: Int64 { 0x6174_7472_5265_7400 }  // "attrRet\0"
+
+    func longestWindowHours() throws -> Int64? {
+        try source.read { connection in
+            try connection.queryOne("""
+                SELECT max(h) FROM (
+                    SELECT max(attribution_window_hours) AS h FROM projects
+                    UNION ALL SELECT max(attribution_window_hours) FROM templates
+                    UNION ALL SELECT max(attribution_window_hours) FROM links) AS windows
+                """) { $0.optionalInt(0) } ?? nil
+        }
+    }
+
+    /// False when another node is pruning (PostgreSQL); always true on SQLite's one writer.
+    private static func mayPrune(_ connection: Source.Session) throws -> Bool {
+        guard Source.Session.dialect == .postgres else { return true }
+        return try connection.queryOne("SELECT pg_try_advisory_xact_lock(?)", advisoryLock) { $0.bool(0) } ?? false
+    }
+
+    func deleteClicks(before cutoff: Timestamp, testProjectCutoffs: [String: Timestamp], batchSize: Int) throws -> Int {
         var total = 0
         for (projectID, projectCutoff) in testProjectCutoffs.sorted(by: { $0.key < $1.key }) {
-            total += try database.writeAndWait { connection in
-                try connection.run("DELETE FROM clicks WHERE project_id = ? AND created_at < ?", projectID, projectCutoff.milliseconds)
+            total += try source.writeSession { connection in
+                guard try Self.mayPrune(connection) else { return 0 }
+                return try connection.run("DELETE FROM clicks WHERE project_id = ? AND created_at < ?", projectID, projectCutoff.milliseconds)
             }
         }
-        let others = "project_id NOT IN (SELECT id FROM projects WHERE test_mode = 1)"
+        let others = "project_id NOT IN (SELECT id FROM projects WHERE test_mode)"
         var from: Int64 = 0
         while true {
-            let (deleted, next) = try database.writeAndWait { [batchSize] connection -> (Int, Int64?) in
+            let (deleted, next) = try source.writeSession { connection -> (Int, Int64?) in
+                guard try Self.mayPrune(connection) else { return (0, nil) }
                 guard let (oldestID, oldestTime) = try connection.queryOne(
                     "SELECT id, created_at FROM clicks WHERE id >= ? AND \(others) ORDER BY id LIMIT 1", from,
                     map: { ($0.int(0), $0.int(1)) }), oldestTime < cutoff.milliseconds else { return (0, nil) }

@@ -16,6 +16,7 @@
     func double(_ column: Int32) -> Double
     func optionalDouble(_ column: Int32) -> Double?
     func bool(_ column: Int32) -> Bool
+    func blob(_ column: Int32) -> [UInt8]
 }
 
 /// A connection as SQL shared by both backends uses it: statements with `?` placeholders and

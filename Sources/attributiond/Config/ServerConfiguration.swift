@@ -14,6 +14,8 @@ struct ServerConfiguration {
     var db = "./data/attributiond.sqlite"
     /// A `postgres://` (or `postgresql://`) URL: the database is PostgreSQL, not the file `db`.
     var postgresURL: String?
+    /// A PostgreSQL replica for the stats and the dashboard's reads (`database_read_url`).
+    var postgresReadURL: String?
     var adminKey: String?
     /// The links' public base URL; when unset, each request's Host is used.
     var publicURL: String?
@@ -96,6 +98,7 @@ enum ConfigurationLoader {
             case "port": configuration.port = try port(value, key)
             case "db": configuration.db = try string(value, key)
             case "database_url": try configuration.setDatabase(try string(value, key), key)
+            case "database_read_url": try configuration.setReadReplica(try string(value, key), key)
             case "admin_key": configuration.adminKey = try optionalString(value, key)
             case "default_project": configuration.defaultProject = try optionalString(value, key)
             case "public_url": configuration.publicURL = try publicURL(try optionalString(value, key), key)
@@ -212,6 +215,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_PORT": configuration.port = try port(.string(text), name)
             case "ATTRIBUTIOND_DB": configuration.db = text
             case "ATTRIBUTIOND_DATABASE_URL": try configuration.setDatabase(text, name)
+            case "ATTRIBUTIOND_DATABASE_READ_URL": try configuration.setReadReplica(text, name)
             case "ATTRIBUTIOND_ADMIN_KEY": configuration.adminKey = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_DEFAULT_PROJECT": configuration.defaultProject = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_PUBLIC_URL": configuration.publicURL = try publicURL(text.isEmpty ? nil : text, name)
@@ -373,6 +377,17 @@ enum ConfigurationLoader {
 }
 
 extension ServerConfiguration {
+    /// `database_read_url`: a PostgreSQL URL (empty: none).
+    mutating func setReadReplica(_ text: String, _ key: String) throws {
+        if text.isEmpty { postgresReadURL = nil; return }
+        var probe = ServerConfiguration()
+        try probe.setDatabase(text, key)
+        guard probe.postgresURL != nil else {
+            throw ConfigurationError(key: key, message: "a read replica is a PostgreSQL URL: postgres://user:password@host:5432/database")
+        }
+        postgresReadURL = text
+    }
+
     /// `database_url`, `ATTRIBUTIOND_DATABASE_URL`, `--database`: a PostgreSQL URL, or a SQLite path.
     mutating func setDatabase(_ text: String, _ key: String) throws {
         let lowered = text.lowercased()

@@ -350,7 +350,7 @@ struct AttributionDataPoll {
         let linked = try app.installID(instance: "D-1")
         #expect(try app.waitForClaim(linked) == "attributed")
         #expect(try app.claimStatus(linked)?.won == false)
-        #expect(try app.database.read { try $0.queryOne("SELECT matched_factors FROM installs WHERE id = ?", linked) { $0.string(0) } } == #"["idfv"]"#)
+        #expect(try app.queryOne("SELECT matched_factors FROM installs WHERE id = ?", linked) { $0.string(0) } == #"["idfv"]"#)
         let data = try app.client("attribution-data", body("attribution-data", token: projectToken, instance: "D-1"))
         #expect((data.json?["data"] as? [String: Any])?["attribution_source"] as? String == "INORGANIC")
     }

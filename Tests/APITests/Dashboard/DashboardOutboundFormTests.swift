@@ -23,7 +23,7 @@ import TestSupport
         #expect(listed.contains("install.created, payment.captured"))
         #expect(!listed.contains(String(secret)))  // shown once only
 
-        let endpointID = try #require(try app.database.read { try $0.queryOne("SELECT id FROM webhook_endpoints") { $0.string(0) } })
+        let endpointID = try #require(try app.queryOne("SELECT id FROM webhook_endpoints") { $0.string(0) })
         let rotated = try browser.submit(from: page, to: "\(page)/webhooks/\(endpointID)/rotate", [])
         let newSecret = try #require(rotated.bodyText.firstMatch(of: /shown this once \(the old one signs too for 24 hours\): (whsec_[A-Za-z0-9+\/=]+)/)?.1)
         #expect(newSecret != secret)
@@ -48,7 +48,7 @@ import TestSupport
         #expect(unknownMacro.bodyText.contains(#"value="acme""#))  // the form keeps what was sent
         #expect(try app.count("SELECT count(*) FROM postback_templates") == 1)
 
-        let templateID = try #require(try app.database.read { try $0.queryOne("SELECT id FROM postback_templates") { $0.string(0) } })
+        let templateID = try #require(try app.queryOne("SELECT id FROM postback_templates") { $0.string(0) })
         #expect(try browser.submit(from: page, to: "\(page)/postbacks/\(templateID)/delete", []).status == 200)
         #expect(try browser.submit(from: page, to: "\(page)/webhooks/\(endpointID)/delete", []).status == 200)
         #expect(try app.count("SELECT count(*) FROM postback_templates") + app.count("SELECT count(*) FROM webhook_endpoints") == 0)

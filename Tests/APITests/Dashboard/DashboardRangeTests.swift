@@ -96,7 +96,7 @@ import TestSupport
         #expect(overview.contains(#"<tr><td>Window 1</td><td>0</td><td class="n">1</td></tr>"#))
         #expect(overview.contains(#"<tr><td>Window 1</td><td>8</td><td class="n">1</td></tr>"#))
 
-        let installID = try #require(try app.database.read { try $0.queryOne("SELECT id FROM installs WHERE install_instance_id = 'IID-1'") { $0.string(0) } })
+        let installID = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'IID-1'") { $0.string(0) })
         let page = try browser.get("/projects/\(projectID)/installs/\(installID)").bodyText
         #expect(page.contains("SKAN conversion values"))
         #expect(page.contains(#"<tr><td>1</td><td class="n">8</td><td>medium</td><td>open</td>"#))

@@ -188,7 +188,7 @@ import TestSupport
         #expect(try app.count("SELECT count(*) FROM links WHERE short_code = 'viewerlink'") == 0)
 
         // Removing the user ends their session at once.
-        let userID = try #require(try app.database.read { try $0.queryOne("SELECT id FROM dashboard_users") { $0.string(0) } })
+        let userID = try #require(try app.queryOne("SELECT id FROM dashboard_users") { $0.string(0) })
         #expect(try admin.submit(from: settings, to: "\(settings)/users/\(userID)/remove", []).status == 303)
         #expect(try viewer.get("/projects/\(projectID)").status == 303)
     }

@@ -117,7 +117,7 @@ import TestSupport
         let app = try TestApp()
         let (projectID, _, _) = try app.projectWithLink()
         let bad = "https://example.com/\r\nSet-Cookie: a=b"
-        try app.database.writeAndWait { connection in
+        try app.transaction { connection in
             try connection.run("UPDATE links SET web_url = ? WHERE short_code = 'summer'", bad)
             try connection.run("UPDATE projects SET android_store_url = ? WHERE id = ?", "ftp://old.example/", projectID)
         }
@@ -126,14 +126,14 @@ import TestSupport
         #expect(findings.contains { $0.kind == "link" && $0.problem.key == "web_url" })
         #expect(findings.contains { $0.kind == "project" && $0.problem.key == "android_store_url" })
         // Nothing was rewritten or dropped.
-        let stored = try app.database.read { try $0.queryOne("SELECT web_url FROM links WHERE short_code = 'summer'") { $0.string(0) } }
+        let stored = try app.queryOne("SELECT web_url FROM links WHERE short_code = 'summer'") { $0.string(0) }
         #expect(stored == bad)
     }
 
     @Test func aStoredBadURLNeverSplitsTheResponseItIsServedIn() throws {
         let app = try TestApp()
         _ = try app.projectWithLink(#"{"short_code":"legacy","web_url":"https://example.com/ok"}"#)
-        try app.database.writeAndWait { try $0.run("UPDATE links SET web_url = ? WHERE short_code = 'legacy'", "https://example.com/\r\nSet-Cookie: sid=x") }
+        try app.run("UPDATE links SET web_url = ? WHERE short_code = 'legacy'", "https://example.com/\r\nSet-Cookie: sid=x")
         app.services.app.links.invalidateCache()
         let client = try RawClient(port: app.port)
         client.send("GET /legacy HTTP/1.1\r\nHost: t\r\nUser-Agent: Mozilla/5.0 (Windows NT 10.0) Chrome/120.0\r\n\r\n")
