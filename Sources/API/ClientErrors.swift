@@ -19,6 +19,7 @@ enum ClientErrors {
             case .notFound(let message): return .notFound(message)
             case .unavailable(let message):
                 return HTTPError(.serviceUnavailable, code: "database_unavailable", message: message, headers: ["Retry-After": "1"])
+            case .unstorable(let message): return HTTPError(.unprocessableContent, code: "invalid_field", message: message)
             }
         default: return nil
         }

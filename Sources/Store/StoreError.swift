@@ -5,10 +5,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case notFound(String)
     /// The database cannot be reached right now (a restart, a failover): worth trying again soon.
     case unavailable(String)
+    /// A value this database cannot hold (PostgreSQL's text cannot hold a NUL character).
+    case unstorable(String)
 
     public var description: String {
         switch self {
-        case .conflict(let message), .notFound(let message), .unavailable(let message): message
+        case .conflict(let message), .notFound(let message), .unavailable(let message), .unstorable(let message): message
         }
     }
 }

@@ -86,7 +86,7 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         let head = try app.request("HEAD", "/ogp", adminKey: nil, headers: ["User-Agent": safariIPhone])
         #expect(head.status == 200)
         try app.settle()
-        let bots = try app.count("SELECT count(*) FROM clicks WHERE is_bot = 1")
+        let bots = try app.count("SELECT count(*) FROM clicks WHERE is_bot = TRUE")
         #expect(bots == 2)  // the preview fetcher, and HEAD even with a browser's UA
         #expect(try app.count("SELECT click_count FROM links WHERE short_code = 'ogp'") == 1)  // bots do not count
     }

@@ -125,7 +125,7 @@ extension TestApp {
             }
             #expect(attributed.load(ordering: .relaxed) == 1)
             #expect(try app.count("SELECT count(*) FROM installs") == 2)
-            #expect(try app.count("SELECT count(*) FROM installs WHERE attributed = 1") == 1)
+            #expect(try app.count("SELECT count(*) FROM installs WHERE attributed = TRUE") == 1)
         }
     }
 

@@ -161,10 +161,18 @@ extension TestApp {
         #expect(try app.count("SELECT count(*) FROM installs") == 1)
     }
 
+    /// SQLite stores it; PostgreSQL's text cannot hold a NUL, so there it is refused by name (a
+    /// value cut short at the NUL would have been another install's).
     @Test func anInstanceIDWithANULIsFoundAgain() throws {
         let app = try TestApp()
         let (_, token) = try app.linkrunnerProject()
         let json = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"a\u0000b"}"#
+        if TestApp.backend == .postgres {
+            let refused = try app.client("init", json)
+            #expect(refused.status == 422 && refused.bodyText.contains("NUL"), "\(refused.bodyText)")
+            #expect(try app.count("SELECT count(*) FROM installs") == 0)
+            return
+        }
         let first = try app.client("init", json)
         let again = try app.client("init", json)
         #expect(first.status == 200 && again.status == 200, "\(again.bodyText)")

@@ -49,7 +49,7 @@ let skanSchemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"I
         let installB = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'B'") { $0.string(0) })
         let admin = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/installs/\(installB)/skan").json)
         #expect(admin["fine_conversion_value"] as? Int == 58 && admin["coarse_conversion_value"] as? String == "high" && admin["lock_postback"] as? Bool == true)
-        #expect(try app.count("SELECT fine FROM skan_state WHERE install_id = '\(installB)' AND window = 1 AND locked = 1") == 58)
+        #expect(try app.count("SELECT fine FROM skan_state WHERE install_id = '\(installB)' AND \"window\" = 1 AND locked = TRUE") == 58)
 
         // Past the SKAN period (840 h after the first init): no keys at all.
         try clock.at(hours: 840)

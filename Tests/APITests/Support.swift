@@ -16,6 +16,8 @@ final class TestApp: @unchecked Sendable {
     /// The SQLite file (a fresh empty one, unused by the server, on PostgreSQL).
     let database: Database
     let store: any StoreBackend
+    /// The command line's flags for the server's database.
+    let databaseArguments: [String]
     let services: Services
     let server: HTTPServer
     var port: UInt16 { server.port }
@@ -30,8 +32,13 @@ final class TestApp: @unchecked Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
         switch Self.backend {
-        case .sqlite: store = SQLiteStore(database: database, clock: clock)
-        case .postgres: store = try PGStoreBackend(url: try PostgresCluster.shared().newDatabase(), poolSize: 4, clock: clock)
+        case .sqlite:
+            store = SQLiteStore(database: database, clock: clock)
+            databaseArguments = ["--db", folder.appendingPathComponent("db.sqlite").path]
+        case .postgres:
+            let url = try PostgresCluster.shared().newDatabase()
+            store = try PGStoreBackend(url: url, poolSize: 4, clock: clock)
+            databaseArguments = ["--database", url]
         }
         services = Services(store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
                             allowedHosts: allowedHosts,

@@ -68,8 +68,13 @@ public struct PGRow {
     public func isNull(_ column: Int32) -> Bool { text(column) == nil }
     public func string(_ column: Int32) -> String { text(column) ?? "" }
     public func optionalString(_ column: Int32) -> String? { text(column) }
-    public func int(_ column: Int32) -> Int64 { text(column).flatMap { Int64($0) } ?? 0 }
-    public func optionalInt(_ column: Int32) -> Int64? { text(column).flatMap { Int64($0) } }
+    /// A boolean reads as 1 or 0, as SQLite stores it.
+    public func int(_ column: Int32) -> Int64 { optionalInt(column) ?? 0 }
+    public func optionalInt(_ column: Int32) -> Int64? {
+        guard let text = text(column) else { return nil }
+        if let value = Int64(text) { return value }
+        return text == "t" ? 1 : text == "f" ? 0 : nil
+    }
     public func double(_ column: Int32) -> Double { text(column).flatMap { Double($0) } ?? 0 }
     public func optionalDouble(_ column: Int32) -> Double? { text(column).flatMap { Double($0) } }
     public func bool(_ column: Int32) -> Bool { text(column) == "t" }

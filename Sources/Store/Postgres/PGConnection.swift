@@ -14,6 +14,8 @@ public struct PGError: Error, CustomStringConvertible, Sendable {
     /// Two transactions crossed (a deadlock, a serialization failure): the one refused may run
     /// again from its start.
     public var isRetryable: Bool { sqlState == "40P01" || sqlState == "40001" }
+    /// A value the database cannot hold (a NUL in text): the client's to fix.
+    public var isUnstorable: Bool { sqlState == "22021" }
 }
 
 /// A value bound to a statement's `$n`, sent in PostgreSQL's text format.
@@ -90,6 +92,10 @@ public final class PGConnection {
     /// Runs a statement with `$1…$n` bound to `parameters`; prepared on first use on this connection.
     @discardableResult
     public func query(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> PGRows {
+        // libpq sends text as C strings: a NUL would cut the value short, silently.
+        if parameters.contains(where: { $0.text?.utf8.contains(0) == true }) {
+            throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
+        }
         let name = try statementName(for: sql, parameterCount: parameters.count)
         var texts: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.text.flatMap { strdup($0) } }
         defer { for pointer in texts { free(pointer) } }
@@ -136,6 +142,9 @@ public final class PGConnection {
     /// one fails, PostgreSQL skips the rest up to the sync point, the transaction is rolled back,
     /// and the first error is thrown with nothing stored.
     public func pipelinedTransaction(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) -> [Int] {
+        if statements.contains(where: { $0.values.contains { $0.text?.utf8.contains(0) == true } }) {
+            throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
+        }
         var names: [String] = []
         names.reserveCapacity(statements.count)
         for statement in statements { names.append(try statementName(for: statement.sql, parameterCount: statement.values.count)) }

@@ -124,6 +124,8 @@ public final class PGPool: Sendable {
             return try body()
         } catch let error as PGError where error.isConnectionLost {
             throw StoreError.unavailable("the database connection was lost: \(error.message)")
+        } catch let error as PGError where error.isUnstorable {
+            throw StoreError.unstorable(error.message)
         }
     }
 }

@@ -148,7 +148,7 @@ public final class PGWriter: Sendable {
                             throw error
                         } catch {
                             try connection.execute("ROLLBACK TO write")
-                            outcomes[index] = error
+                            outcomes[index] = (error as? PGError).map { $0.isUnstorable ? StoreError.unstorable($0.message) as any Error : $0 } ?? error
                         }
                     }
                 }

@@ -158,7 +158,7 @@ public struct LinkRepository: LinkStore {
     public func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
         try database.read { connection in
             try connection.queryOne("""
-                SELECT \(Self.columns) FROM links WHERE project_id = ? AND external_user_id = ? AND options_hash = ? AND active = 1
+                SELECT \(Self.columns) FROM links WHERE project_id = ? AND external_user_id = ? AND options_hash = ? AND active = TRUE
                 ORDER BY created_at LIMIT 1
                 """, projectID, externalUserID, optionsHash, map: Self.link)
         }

@@ -123,7 +123,8 @@ struct Outbox<Source: SessionSource>: OutboxStore {
                         0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
                         NULL AS last_response, created_at, NULL AS delivered_at
                     FROM outbox_new) AS jobs
-                WHERE project_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR kind = ?3) AND created_at >= ?4
+                WHERE project_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR status = ?2) AND (CAST(?3 AS TEXT) IS NULL OR kind = ?3)
+                    AND created_at >= ?4
                 ORDER BY created_at DESC, id DESC LIMIT ?5
                 """, projectID, status?.rawValue, kind, since?.milliseconds ?? 0, limit, map: OutboxRepository.job)
         }

@@ -465,7 +465,7 @@ public enum StatsRepository {
             }
             for (window, value, installs) in try connection.query("""
                 SELECT s.window, coalesce(CAST(s.fine AS TEXT), s.coarse), count(*) FROM installs i JOIN skan_state s ON s.install_id = i.id
-                WHERE i.project_id = ? AND i.created_at >= ? AND i.created_at < ? AND coalesce(s.fine, s.coarse) IS NOT NULL GROUP BY 1, 2
+                WHERE i.project_id = ? AND i.created_at >= ? AND i.created_at < ? AND (s.fine IS NOT NULL OR s.coarse IS NOT NULL) GROUP BY 1, 2
                 """, projectID, from, to, map: { ($0.int(0), $0.string(1), Int($0.int(2))) }) {
                 addTally(dimension: "skan\(window)", value: value, installs: installs)
             }

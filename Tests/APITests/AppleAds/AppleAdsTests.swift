@@ -56,12 +56,12 @@ extension TestApp {
     }
 
     func claimStatus(_ installID: String) throws -> (status: String, token: String?, won: Bool, test: Bool)? {
-        try database.read { try $0.queryOne("SELECT status, token, won, is_test FROM apple_ads_claims WHERE install_id = ?", installID) {
-            ($0.string(0), $0.optionalString(1), $0.bool(2), $0.bool(3)) } }
+        try queryOne("SELECT status, token, won, is_test FROM apple_ads_claims WHERE install_id = ?", installID) {
+            ($0.string(0), $0.optionalString(1), $0.bool(2), $0.bool(3)) }
     }
 
     func installID(instance: String) throws -> String {
-        try #require(try database.read { try $0.queryOne("SELECT id FROM installs WHERE install_instance_id = ?", instance) { $0.string(0) } })
+        try #require(try queryOne("SELECT id FROM installs WHERE install_instance_id = ?", instance) { $0.string(0) })
     }
 
     /// Waits (bounded) until the claim leaves `pending`.
@@ -166,7 +166,7 @@ struct AttributionDataPoll {
         #expect(!overview.contains("12323222"))  // Apple's developer-mode answer is no paid install here
 
         // The command line shows the same rows.
-        let table = try run(["stats", "--project", projectID, "--db", app.folder.appendingPathComponent("db.sqlite").path])
+        let table = try run(["stats", "--project", projectID] + app.databaseArguments)
         #expect(table.status == 0, "\(table.stderr)")
         let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
         #expect(rows.contains { $0.starts(with: ["apple", "ads", "542370539/542317095/87675432", "0", "0", "2", "2", "2", "0", "0", "1"]) },
@@ -393,7 +393,7 @@ struct AttributionDataPoll {
 extension TestApp {
     /// The only project's id.
     func installProject() throws -> String {
-        try #require(try database.read { try $0.queryOne("SELECT id FROM projects ORDER BY created_at LIMIT 1") { $0.string(0) } })
+        try #require(try queryOne("SELECT id FROM projects ORDER BY created_at LIMIT 1") { $0.string(0) })
     }
 }
 

@@ -145,7 +145,7 @@ import TestSupport
 
         // Unticking "active" (only the hidden 0 is sent) disables it; bad fields are 422 beside the form.
         #expect(try browser.submit(from: page, to: page, [("original_url", "https://shop.example.com/"), ("active", "0")]).status == 200)
-        #expect(try app.count("SELECT count(*) FROM links WHERE id = '\(linkID)' AND active = 0") == 1)
+        #expect(try app.count("SELECT count(*) FROM links WHERE id = '\(linkID)' AND active = FALSE") == 1)
         for (field, value, problem) in [("max_clicks", "many", "max_clicks"), ("deep_link_parameters", "{", "deep_link_parameters"),
                                         ("expires_at", "tomorrow", "expires_at"), ("template_slug", "nope", "template_slug"),
                                         ("ios_url", "javascript:alert(1)", "ios_url")] {
@@ -155,7 +155,7 @@ import TestSupport
         }
         // The refused forms changed nothing (the last saved form cleared what it left empty).
         #expect(try app.count("""
-            SELECT count(*) FROM links WHERE id = '\(linkID)' AND short_code = 'autumn' AND active = 0 AND max_clicks IS NULL
+            SELECT count(*) FROM links WHERE id = '\(linkID)' AND short_code = 'autumn' AND active = FALSE AND max_clicks IS NULL
                 AND original_url = 'https://shop.example.com/' AND ios_url IS NULL AND template_id IS NULL
             """) == 1)
     }

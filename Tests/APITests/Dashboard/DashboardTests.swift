@@ -112,7 +112,7 @@ import TestSupport
         let linkID = try #require(stored["id"] as? String)
         let disabled = try browser.submit(from: page, to: "\(page)/\(linkID)/active", [("active", "0")])
         #expect(disabled.status == 303)
-        #expect(try app.count("SELECT count(*) FROM links WHERE short_code = 'spring' AND active = 0") == 1)
+        #expect(try app.count("SELECT count(*) FROM links WHERE short_code = 'spring' AND active = FALSE") == 1)
         #expect(try app.request("GET", "/spring", adminKey: nil).status == 404)
     }
 
