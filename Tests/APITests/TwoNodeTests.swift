@@ -1,0 +1,140 @@
+import Foundation
+import Store
+import Synchronization
+import Testing
+import TestSupport
+
+/// Two `attributiond serve` processes on one PostgreSQL database behave as one server: what one
+/// writes the other serves, a click is claimed once however the nodes race, a key revoked through
+/// one is refused by the other within a second, and a node killed with SIGKILL loses nothing it
+/// acknowledged.
+@Suite(.serialized) struct TwoNodeTests {
+    static let adminKey = "two-node-admin-key-0123456789"
+    static let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+
+    /// A server process; requests open their own connections, so it is shared between threads.
+    struct Node: @unchecked Sendable {
+        let server: ServerProcess
+
+        init(_ url: String) throws {
+            server = try ServerProcess(["--database", url], environment: [
+                "ATTRIBUTIOND_ADMIN_KEY": TwoNodeTests.adminKey, "ATTRIBUTIOND_TRUSTED_PROXIES": "127.0.0.1",
+                "ATTRIBUTIOND_LOG_LEVEL": "warning",
+            ])
+        }
+
+        func request(_ method: String, _ path: String, json: String? = nil, bearer: String? = TwoNodeTests.adminKey,
+                     headers: [String: String] = [:]) throws -> TestResponse {
+            try #require(try response(method, path, json: json, bearer: bearer, headers: headers))
+        }
+
+        /// nil when no response came (the node was killed).
+        func response(_ method: String, _ path: String, json: String? = nil, bearer: String? = TwoNodeTests.adminKey,
+                      headers: [String: String] = [:]) throws -> TestResponse? {
+            let client = try RawClient(port: server.port)
+            var head = "\(method) \(path) HTTP/1.1\r\nHost: test\r\n"
+            if let bearer { head += "Authorization: Bearer \(bearer)\r\n" }
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            let body = Array((json ?? "").utf8)
+            if json != nil { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+            client.send(Array((head + "\r\n").utf8) + body)
+            return client.readResponse(bodyless: method == "HEAD")
+        }
+    }
+
+    /// A project with a link, made through `node`: (project id, token, link id).
+    func project(on node: Node) throws -> (id: String, token: String, linkID: String) {
+        let created = try node.request("POST", "/admin/v1/projects", json: #"""
+            {"name":"Shop","web_url":"https://shop.example.com/","android_store_url":"https://play.google.com/store/apps/details?id=com.shop"}
+            """#)
+        #expect(created.status == 201, "\(created.bodyText)")
+        let id = try #require(created.json?["id"] as? String), token = try #require(created.json?["token"] as? String)
+        let link = try node.request("POST", "/admin/v1/projects/\(id)/links", json: #"{"short_code":"summer","app_scheme":"shop"}"#)
+        #expect(link.status == 201, "\(link.bodyText)")
+        return (id, token, try #require(link.json?["id"] as? String))
+    }
+
+    @Test func aLinkAKeyAndAClickAreSharedAndNoClickIsClaimedTwice() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let a = try Node(url), b = try Node(url)
+        let (projectID, _, linkID) = try project(on: a)
+
+        // Made through A, served by B (B's link cache was empty; a miss reads the database).
+        #expect(try b.request("GET", "/nosuch", bearer: nil).status == 404)
+        let clicked = try b.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.android, "X-Forwarded-For": "198.51.100.9"])
+        #expect(clicked.status != 404 && clicked.header("X-Click-Id") != nil, "\(clicked.status) \(clicked.bodyText)")
+
+        // A WarpLink key issued through A works on B; revoked through A, B refuses it within 1 s.
+        let issued = try a.request("POST", "/admin/v1/projects/\(projectID)/api-keys", json: #"{"format":"warplink","mode":"live"}"#)
+        let key = try #require(issued.json?["key"] as? String), keyID = try #require(issued.json?["id"] as? String)
+        let resolve = "/v1/links/resolve/summer?domain=test"
+        #expect(try b.request("GET", resolve, bearer: key).status == 200)
+        #expect(try a.request("DELETE", "/admin/v1/projects/\(projectID)/api-keys/\(keyID)").status == 204)
+        let revokedAt = Date()
+        var refused = false
+        while Date().timeIntervalSince(revokedAt) < 1 {
+            if try b.request("GET", resolve, bearer: key).status == 401 { refused = true; break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(refused, "B still took the key 1 s after A revoked it")
+        #expect(try a.request("GET", resolve, bearer: key).status == 401)  // A's own cache emptied before its answer
+
+        // Two more clicks on the link (four with B's and the resolve's), then twelve installs
+        // referred by it, half through each node at once: each click goes to one install.
+        let matchKey = try #require(try a.request("POST", "/admin/v1/projects/\(projectID)/api-keys",
+                                                  json: #"{"format":"warplink","mode":"live"}"#).json?["key"] as? String)
+        for index in 0..<2 {
+            _ = try a.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.android, "X-Forwarded-For": "198.51.100.1\(index)"])
+        }
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 12) { index in
+            let node = index.isMultiple(of: 2) ? a : b
+            let body = #"{"platform":"android","sdk_version":"0.1.2","referrer":"\#(linkID)","fingerprint_version":"basic","device_id":"device-\#(index)"}"#
+            let status = (try? node.request("POST", "/v1/attribution/match", json: body, bearer: matchKey,
+                                            headers: ["User-Agent": "WarpLink-Android/0.1.2", "X-Forwarded-For": "203.0.113.\(index + 1)"]))?.status ?? 0
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 }, "\(statuses.withLock { $0 })")
+        let database = try PGConnection(url: url)
+        let claims = try database.query("SELECT click_id, count(*) FROM installs WHERE click_id IS NOT NULL GROUP BY click_id")
+        let clicks = try #require(try database.query("SELECT count(*) FROM clicks").integer(0, 0))
+        #expect(clicks == 4 && claims.rows.count == clicks, "every click claimed once: \(claims.rows)")
+        #expect(claims.rows.allSatisfy { $0[1] == "1" }, "\(claims.rows)")
+        #expect(try database.query("""
+            SELECT count(*) FROM clicks c JOIN installs i ON i.click_id = c.click_id WHERE c.install_id IS DISTINCT FROM i.id
+            """).integer(0, 0) == 0)
+        #expect(try database.query("SELECT count(*) FROM installs").integer(0, 0) == 12)
+    }
+
+    @Test func aNodeKilledWithSIGKILLLosesNothingItAcknowledged() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let a = try Node(url), b = try Node(url)
+        let (_, token, _) = try project(on: b)
+        let initialized = try a.request("POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1"}"#,
+                                         bearer: nil)
+        #expect(initialized.status == 200, "\(initialized.bodyText)")
+
+        // Events through A from four clients at once; A is killed while they are under way.
+        let acknowledged = Atomic<Int>(0), sent = Atomic<Int>(0)
+        let killer = DispatchWorkItem { a.server.process.send(SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5, execute: killer)
+        DispatchQueue.concurrentPerform(iterations: 4) { client in
+            for index in 0..<2_000 {
+                sent.add(1, ordering: .relaxed)
+                let body = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1","event_name":"e","event_id":"c\#(client)-\#(index)"}"#
+                guard let response = try? a.response("POST", "/api/client/capture-event", json: body, bearer: nil) else { return }
+                if response.status == 200 { acknowledged.add(1, ordering: .relaxed) }
+            }
+        }
+        killer.wait()
+        let database = try PGConnection(url: url)
+        let stored = try #require(try database.query("SELECT count(*) FROM events").integer(0, 0))
+        #expect(acknowledged.load(ordering: .relaxed) > 0 && acknowledged.load(ordering: .relaxed) < sent.load(ordering: .relaxed),
+                "the kill came while events were under way")
+        #expect(stored >= Int64(acknowledged.load(ordering: .relaxed)), "stored \(stored), acknowledged \(acknowledged.load(ordering: .relaxed))")
+        // B, untouched, still serves and sees what A stored.
+        let polled = try b.request("POST", "/api/client/attribution-data", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1"}"#,
+                                   bearer: nil)
+        #expect(polled.status == 200, "\(polled.bodyText)")
+    }
+}
