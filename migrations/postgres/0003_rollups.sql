@@ -95,12 +95,14 @@ BEGIN
 END $$;
 CREATE TRIGGER rollup_click_insert AFTER INSERT ON clicks FOR EACH ROW EXECUTE FUNCTION rollup_click_insert();
 
--- A deleted link's clicks count as unlinked from then on, hour by hour (its installs move through
--- rollup_install_update when the foreign key sets their link to NULL).
+-- A deleted link's clicks count as unlinked from then on, hour by hour. BEFORE, and its installs'
+-- link set to NULL here rather than by the foreign key's action: that action runs after this
+-- trigger, and the installs' move (rollup_install_update) must come before the link's rows go.
 CREATE FUNCTION rollup_link_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     h RECORD;
 BEGIN
+    UPDATE installs SET link_id = NULL WHERE link_id = OLD.id;
     FOR h IN SELECT hour, clicks, bot_clicks FROM rollup_link_hours
              WHERE project_id = OLD.project_id AND link_id = OLD.id AND (clicks <> 0 OR bot_clicks <> 0) LOOP
         PERFORM rollup_count(OLD.project_id, h.hour * 3600000, '', false, ARRAY[h.clicks, h.bot_clicks, 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[]);
@@ -109,9 +111,9 @@ BEGIN
     DELETE FROM rollup_link_hours WHERE project_id = OLD.project_id AND link_id = OLD.id;
     DELETE FROM rollup_money WHERE project_id = OLD.project_id AND scope = 'day' AND link_id = OLD.id;
     DELETE FROM rollup_link_hour_money WHERE project_id = OLD.project_id AND link_id = OLD.id;
-    RETURN NULL;
+    RETURN OLD;
 END $$;
-CREATE TRIGGER rollup_link_delete AFTER DELETE ON links FOR EACH ROW EXECUTE FUNCTION rollup_link_delete();
+CREATE TRIGGER rollup_link_delete BEFORE DELETE ON links FOR EACH ROW EXECUTE FUNCTION rollup_link_delete();
 
 CREATE FUNCTION rollup_install_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -184,28 +186,56 @@ BEGIN
 END $$;
 CREATE TRIGGER rollup_event_change AFTER INSERT OR DELETE ON events FOR EACH ROW EXECUTE FUNCTION rollup_event_change();
 
--- A payment that counts (not removed) added or taken away; the install's row is locked first so
--- that two nodes capturing its first payments at once agree on which one made it paying.
-CREATE FUNCTION rollup_payment_change() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Payments that count (not removed) added or taken away, per statement: one statement may add or
+-- remove several payments of one install, and an install becomes paying (or stops) once, which row
+-- triggers (fired after the whole statement here, not row by row as in SQLite) cannot tell. The
+-- install's row is locked first, so that two nodes capturing its first payments at once agree.
+CREATE FUNCTION rollup_payments_changed(changed payments[], s BIGINT) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-    p payments := CASE WHEN TG_OP = 'INSERT' THEN NEW ELSE OLD END;
-    s BIGINT := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
+    p payments;
     i installs;
+    group_row RECORD;
     remaining BIGINT;
 BEGIN
-    IF TG_OP = 'INSERT' AND NEW.removed_at IS NOT NULL THEN RETURN NULL; END IF;
-    IF TG_OP = 'DELETE' AND OLD.removed_at IS NOT NULL THEN RETURN NULL; END IF;
-    IF TG_OP = 'UPDATE' AND NOT (OLD.removed_at IS NULL AND NEW.removed_at IS NOT NULL) THEN RETURN NULL; END IF;
-    SELECT * INTO i FROM installs WHERE id = p.install_id FOR UPDATE;
-    IF NOT FOUND THEN RETURN NULL; END IF;  -- went with its install (counted there)
-    PERFORM rollup_add_money(p.project_id, p.created_at, rollup_link(i.attributed, i.link_id), true, 'payment', p.currency, s * p.amount, s);
-    SELECT count(*) INTO remaining FROM payments WHERE install_id = p.install_id AND removed_at IS NULL;
-    IF (s = 1 AND remaining = 1) OR (s = -1 AND remaining = 0) THEN
-        PERFORM rollup_count(i.project_id, i.created_at, rollup_link(i.attributed, i.link_id), true, ARRAY[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, s]::bigint[]);
-    END IF;
+    FOR group_row IN SELECT install_id, count(*) AS n FROM unnest(changed) GROUP BY install_id ORDER BY install_id LOOP
+        SELECT * INTO i FROM installs WHERE id = group_row.install_id FOR UPDATE;
+        CONTINUE WHEN NOT FOUND;  -- went with its install (counted there)
+        FOR p IN SELECT * FROM unnest(changed) WHERE install_id = group_row.install_id LOOP
+            PERFORM rollup_add_money(p.project_id, p.created_at, rollup_link(i.attributed, i.link_id), true, 'payment', p.currency, s * p.amount, s);
+        END LOOP;
+        SELECT count(*) INTO remaining FROM payments WHERE install_id = group_row.install_id AND removed_at IS NULL;
+        -- Paying before the statement: what remains, less what it added or plus what it took.
+        IF (remaining > 0) <> (remaining - s * group_row.n > 0) THEN
+            PERFORM rollup_count(i.project_id, i.created_at, rollup_link(i.attributed, i.link_id), true, ARRAY[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, s]::bigint[]);
+        END IF;
+    END LOOP;
+END $$;
+
+CREATE FUNCTION rollup_payments_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM rollup_payments_changed(ARRAY(SELECT r::payments FROM inserted r WHERE r.removed_at IS NULL), 1::bigint);
     RETURN NULL;
 END $$;
-CREATE TRIGGER rollup_payment_change AFTER INSERT OR DELETE OR UPDATE OF removed_at ON payments FOR EACH ROW EXECUTE FUNCTION rollup_payment_change();
+CREATE TRIGGER rollup_payments_inserted AFTER INSERT ON payments REFERENCING NEW TABLE AS inserted
+FOR EACH STATEMENT EXECUTE FUNCTION rollup_payments_inserted();
+
+CREATE FUNCTION rollup_payments_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM rollup_payments_changed(ARRAY(SELECT r::payments FROM deleted r WHERE r.removed_at IS NULL), -1::bigint);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER rollup_payments_deleted AFTER DELETE ON payments REFERENCING OLD TABLE AS deleted
+FOR EACH STATEMENT EXECUTE FUNCTION rollup_payments_deleted();
+
+-- Removed: removed_at set where it was NULL (payments are never restored).
+CREATE FUNCTION rollup_payments_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM rollup_payments_changed(ARRAY(SELECT o::payments FROM before_update o JOIN after_update a ON a.id = o.id
+                                          WHERE o.removed_at IS NULL AND a.removed_at IS NOT NULL), -1::bigint);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER rollup_payments_removed AFTER UPDATE ON payments REFERENCING OLD TABLE AS before_update NEW TABLE AS after_update
+FOR EACH STATEMENT EXECUTE FUNCTION rollup_payments_removed();
 
 -- SKAN values per window: the fine value, or the coarse one when the window has none.
 CREATE FUNCTION rollup_skan_change() RETURNS trigger LANGUAGE plpgsql AS $$
