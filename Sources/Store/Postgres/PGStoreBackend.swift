@@ -31,7 +31,8 @@ public final class PGStoreBackend: StoreBackend {
     /// - Parameter readURL: a replica for the stats and the dashboard's reads, when given.
     public init(url: String, readURL: String? = nil, poolSize: Int = 16, clock: any Clock = SystemClock()) throws {
         try PGMigrator.migrate(PGConnection(url: url))
-        let pool = PGPool(url: url, size: poolSize), writer = PGWriter(pool: pool)
+        // Half the pool's connections commit (PGWriter's lanes), the rest read.
+        let pool = PGPool(url: url, size: poolSize), writer = PGWriter(pool: pool, lanes: max(1, min(8, poolSize / 2)))
         (self.pool, self.writer) = (pool, writer)
         listener = try PGChangeListener(url: url)
         let source = PGSource(pool: pool, writer: writer)
@@ -44,16 +45,28 @@ public final class PGStoreBackend: StoreBackend {
         installs = Installs(source: source)
         events = Events(source: source)
         users = Users(source: source)
-        stats = Stats(source: reads)
+        // Reads see every write committed before them: the rollups' pending deltas are added
+        // up first, on the primary (postgres/0005).
+        let fold: @Sendable () throws -> Void = { try pool.foldRollups() }
+        stats = Stats(source: reads, beforeRollupRead: fold)
         erasure = Erasure(source: source)
         outbox = Outbox(source: source)
         postbacks = Postbacks(source: source)
         appleAds = AppleAdsClaims(source: source)
         appleAdsNames = AppleAdsNameRecords(source: source)
         dashboard = DashboardRecords(source: source)
-        browse = Browse(source: reads)
+        browse = Browse(source: reads, beforeRollupRead: fold)
         clickRetention = ClickRetention(pruner: ClickPruner(source: source))
+        // Deltas are added up every second, by whichever node gets there first, so that a fold
+        // before a read has little to do and the delta tables stay small.
+        folding = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "attributiond.rollup-fold", qos: .utility))
+        folding.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(200))
+        folding.setEventHandler { try? pool.foldRollups(wait: false) }
+        folding.resume()
     }
+
+    /// A dispatch source is safe to cancel from any thread.
+    nonisolated(unsafe) private let folding: any DispatchSourceTimer
 
     public var sharedWithOtherNodes: Bool { true }
 
@@ -70,12 +83,21 @@ public final class PGStoreBackend: StoreBackend {
 
     public func forbidBlocking(when check: @escaping @Sendable () -> Bool) { pool.forbidBlocking(when: check) }
 
-    public func waitForQueuedWrites() throws { try writer.writeAndWait { _ in } }
+    public func waitForQueuedWrites() throws { try writer.waitForQueuedWrites() }
 
     public var writeStatistics: WriteStatistics { writer.statistics }
 
     public func close() throws {
+        folding.cancel()
         try waitForQueuedWrites()
         listener.stop()
+    }
+}
+
+extension PGPool {
+    /// Adds the rollups' pending deltas into them (postgres/0005). `wait` false: not when another
+    /// fold is under way.
+    public func foldRollups(wait: Bool = true) throws {
+        try session { _ = try $0.query("SELECT rollup_fold(?)", [.boolean(wait)]) }
     }
 }

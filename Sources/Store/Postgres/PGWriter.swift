@@ -2,17 +2,52 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Group commit on PostgreSQL: writes queued from any thread run one after another on one pooled
-/// connection, as many as have gathered (up to `maxBatch`) in one transaction; one refused write
-/// does not take its batch down (`commit`). Every caller is told its outcome after the COMMIT,
-/// through its `delivery` like `DatabaseWriter`'s. Each node has its own
-/// writer; nodes commit side by side and their rows meet at the database's constraints.
+/// Group commit on PostgreSQL: writes queued from any thread gather into transactions of up to
+/// `maxBatch` writes; one refused write does not take its batch down (`commit`). Every caller is
+/// told its outcome after the COMMIT, through its `delivery` like `DatabaseWriter`'s.
+///
+/// A write on PostgreSQL costs round trips, not CPU here: one lane (one connection committing one
+/// batch after another) would leave the node waiting on the network. So writes spread over
+/// `lanes` lanes, each its own connection and batches, committing side by side as nodes do (their
+/// rows meet at the database's constraints; a click claimed by two lanes at once goes to one).
+/// Writes that must follow one another keep to lane 0 in order: clicks, and the beacons that
+/// complete them.
 public final class PGWriter: Sendable {
     private let pool: PGPool
     private let maxBatch: Int
-    private let queue = DispatchQueue(label: "attributiond.pg-writer")
+    private let lanes: [Lane]
+    private let nextLane = Atomic<Int>(0)
     private let completionQueue = DispatchQueue(label: "attributiond.pg-writer.completions")
-    private let pending = Mutex<(items: [Item], draining: Bool)>(([], false))
+
+    private final class Lane: Sendable {
+        let queue: DispatchQueue
+        /// Items queued, with their place in the lane (`enqueued` after each).
+        let pending = Mutex<(items: [Item], draining: Bool, enqueued: Int)>(([], false, 0))
+        init(_ index: Int) { queue = DispatchQueue(label: "attributiond.pg-writer.\(index)") }
+    }
+
+    /// Lane 0's writes done (committed or failed), in order: a write on another lane waits for
+    /// every lane-0 write queued before it, so that an install sees the clicks queued before it
+    /// (as on SQLite's single writer), whatever backlog of clicks lane 0 has.
+    private let orderedDone = OrderedProgress()
+
+    final class OrderedProgress: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var done = 0
+
+        func advance(by count: Int) {
+            condition.lock()
+            done += count
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        func wait(until count: Int) {
+            condition.lock()
+            while done < count { condition.wait() }
+            condition.unlock()
+        }
+    }
 
     private struct Item: Sendable {
         /// Runs the write; what to tell its caller once the transaction committed.
@@ -22,6 +57,27 @@ public final class PGWriter: Sendable {
         /// A write that is one statement whose answer nobody reads before the COMMIT: batches of
         /// these go through libpq's pipeline; `told` hands the caller its row count.
         var statement: (sql: String, values: [PGValue], told: @Sendable (Int) -> Void)? = nil
+        /// A row that may join others of the same `RowsStatement` in one statement.
+        var row: (statement: RowsStatement, values: [PGValue])? = nil
+        /// Lane 0's writes that must be done first (set when queued on another lane).
+        var after = 0
+    }
+
+    /// A statement that writes any number of rows at once (`sql(rows)`), each row's values in
+    /// order; `write(row:into:)` queues one row, and a batch of rows of one statement is one
+    /// statement. Its text for each row count is built once.
+    public final class RowsStatement: Sendable {
+        private let build: @Sendable (Int) -> String
+        private let texts = Mutex<[Int: String]>([:])
+
+        public init(_ build: @escaping @Sendable (Int) -> String) { self.build = build }
+
+        func sql(rows: Int) -> String {
+            if let text = texts.withLock({ $0[rows] }) { return text }
+            let text = build(rows)
+            texts.withLock { $0[rows] = text }
+            return text
+        }
     }
 
     private let commits = Atomic<Int>(0)
@@ -38,19 +94,32 @@ public final class PGWriter: Sendable {
                         lastBatchSize: lastBatch.load(ordering: .relaxed))
     }
 
-    public init(pool: PGPool, maxBatch: Int = 256) {
+    /// - Parameter lanes: connections committing side by side (the pool needs that many more
+    ///   than its readers).
+    public init(pool: PGPool, maxBatch: Int = 256, lanes: Int = 4) {
         self.pool = pool
         self.maxBatch = max(1, maxBatch)
+        self.lanes = (0..<max(1, lanes)).map(Lane.init)
     }
 
     /// Queues `work`; `completion` runs once its transaction committed (or failed), off the caller.
-    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery? = nil, _ work: @escaping @Sendable (PGConnection) throws -> T,
+    /// - Parameter ordered: run after every ordered write queued before it (lane 0), as a
+    ///   click's beacon must follow its click.
+    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery? = nil, ordered: Bool = false,
+                                   _ work: @escaping @Sendable (PGConnection) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         let item = Item(run: { connection in
             let value = try work(connection)
             return { completion(.success(value)) }
         }, fail: { completion(.failure($0)) }, delivery: delivery)
-        enqueue(item)
+        enqueue(item, on: ordered ? lanes[0] : unorderedLane())
+    }
+
+    /// Lanes 1… take the writes that need no order (lane 0 too when it is the only one), so that
+    /// a backlog of clicks never holds an install or an event up.
+    private func unorderedLane() -> Lane {
+        guard lanes.count > 1 else { return lanes[0] }
+        return lanes[1 + nextLane.add(1, ordering: .relaxed).newValue % (lanes.count - 1)]
     }
 
     /// Queues one statement (`?` placeholders); `completion` hears the rows it changed once its
@@ -61,18 +130,45 @@ public final class PGWriter: Sendable {
             let changed = try connection.query(sql, values).affected
             return { completion(.success(changed)) }
         }, fail: { completion(.failure($0)) }, delivery: delivery, statement: (sql, values, { completion(.success($0)) }))
-        enqueue(item)
+        enqueue(item, on: lanes[0])
     }
 
-    private func enqueue(_ item: Item) {
+    /// Queues one row of `statement`, on lane 0 in order. Rows queued together are written by one
+    /// statement; when that statement is refused, each row is written alone so that the refused
+    /// one fails by itself.
+    public func write(row values: [PGValue], into statement: RowsStatement, delivery: DatabaseWriter.Delivery? = nil,
+                      completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let sql = statement.sql(rows: 1)
+        var item = Item(run: { connection in
+            _ = try connection.query(sql, values)
+            return { completion(.success(())) }
+        }, fail: { completion(.failure($0)) }, delivery: delivery, statement: (sql, values, { _ in completion(.success(())) }))
+        item.row = (statement, values)
+        enqueue(item, on: lanes[0])
+    }
+
+    private func enqueue(_ item: Item, on lane: Lane) {
         queued.add(1, ordering: .relaxed)
-        let start = pending.withLock { state -> Bool in
+        var item = item
+        if lane !== lanes[0] { item.after = lanes[0].pending.withLock { $0.enqueued } }
+        let start = lane.pending.withLock { state -> Bool in
             state.items.append(item)
+            state.enqueued += 1
             if state.draining { return false }
             state.draining = true
             return true
         }
-        if start { queue.async { self.drain() } }
+        if start { lane.queue.async { self.drain(lane) } }
+    }
+
+    /// Returns once every write queued before the call, on every lane, has committed.
+    public func waitForQueuedWrites() throws {
+        let done = DispatchGroup()
+        for lane in lanes {
+            done.enter()
+            enqueue(Item(run: { _ in { done.leave() } }, fail: { _ in done.leave() }, delivery: .immediate), on: lane)
+        }
+        done.wait()
     }
 
     /// Queues `work` and waits for its commit (admin and tests; never on an event loop).
@@ -88,23 +184,37 @@ public final class PGWriter: Sendable {
         return try outcome.withLock { $0! }.get()
     }
 
-    private func drain() {
+    /// Takes everything queued at once (a backlog of a million clicks is one swap, not a million
+    /// shifts of the rest per batch) and commits it in batches of at most `maxBatch`.
+    private func drain(_ lane: Lane) {
         while true {
-            let batch = pending.withLock { state -> [Item] in
-                let taken = Array(state.items.prefix(maxBatch))
-                state.items.removeFirst(taken.count)
-                if taken.isEmpty { state.draining = false }
-                return taken
+            let taken = lane.pending.withLock { state -> [Item] in
+                if state.items.isEmpty { state.draining = false }
+                defer { state.items = [] }
+                return state.items
             }
-            if batch.isEmpty { return }
-            let started = DispatchTime.now().uptimeNanoseconds
-            commit(batch)
-            queued.subtract(batch.count, ordering: .relaxed)
-            commits.add(1, ordering: .relaxed)
-            committedWrites.add(batch.count, ordering: .relaxed)
-            lastBatch.store(batch.count, ordering: .relaxed)
-            lastCommitNanoseconds.store(Int(DispatchTime.now().uptimeNanoseconds - started), ordering: .relaxed)
+            if taken.isEmpty { return }
+            for start in stride(from: 0, to: taken.count, by: maxBatch) {
+                let batch = Array(taken[start..<min(start + maxBatch, taken.count)])
+                if lane === lanes[0] {
+                    commitCounted(batch)
+                    orderedDone.advance(by: batch.count)
+                } else {
+                    orderedDone.wait(until: batch.map(\.after).max() ?? 0)
+                    commitCounted(batch)
+                }
+            }
         }
+    }
+
+    private func commitCounted(_ batch: [Item]) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        commit(batch)
+        queued.subtract(batch.count, ordering: .relaxed)
+        commits.add(1, ordering: .relaxed)
+        committedWrites.add(batch.count, ordering: .relaxed)
+        lastBatch.store(batch.count, ordering: .relaxed)
+        lastCommitNanoseconds.store(Int(DispatchTime.now().uptimeNanoseconds - started), ordering: .relaxed)
     }
 
     /// A write that throws is rare (a conflict, a refused value), so a batch first runs plainly,
@@ -112,6 +222,14 @@ public final class PGWriter: Sendable {
     /// back and the batch run again with a savepoint around each write (two more round trips
     /// each), so that the refused write fails alone.
     private func commit(_ batch: [Item]) {
+        if batch.count > 1, let statement = batch[0].row?.statement, batch.allSatisfy({ $0.row?.statement === statement }),
+           (try? pool.session({ try $0.pipelinedTransaction([(statement.sql(rows: batch.count), batch.flatMap { $0.row!.values })]) })) != nil {
+            for item in batch {
+                let told = item.statement!.told
+                if let delivery = item.delivery { delivery.send { told(1) } } else { completionQueue.async { told(1) } }
+            }
+            return
+        }
         if batch.allSatisfy({ $0.statement != nil }), let counts = pipelined(batch) {
             for (index, item) in batch.enumerated() {
                 let told = item.statement!.told, count = counts[index]

@@ -5,6 +5,8 @@ import Attribution
 /// `CAST(? AS BIGINT)` where PostgreSQL needs a parameter's type).
 struct Browse<Source: SessionSource>: BrowseStore {
     let source: Source
+    /// As `Stats.beforeRollupRead`: before `linkSeries` reads the hour rollups.
+    var beforeRollupRead: @Sendable () throws -> Void = {}
 
     private static var installColumns: String {
         """
@@ -97,6 +99,7 @@ struct Browse<Source: SessionSource>: BrowseStore {
         let hour: Int64 = 3_600_000
         let firstHour = StatsRepository.floorDiv(boundaries[0].milliseconds, hour)
         let endHour = StatsRepository.ceilDiv(boundaries[boundaries.count - 1].milliseconds, hour)
+        try beforeRollupRead()
         return try source.read { connection in
             // One key lookup per hour: the table's key leads with the hour, so a range over the
             // hours would read every link's.

@@ -135,8 +135,14 @@ public struct StatsBucket: Sendable, Equatable {
 /// either end of a range, the rows; the SQL is `StatsRepository`'s.
 @_spi(StoreInternals) public struct Stats<Source: SessionSource>: StatsStore {
     let source: Source
+    /// Brings the rollups up to date before they are read (PostgreSQL adds up its pending deltas,
+    /// postgres/0005; SQLite's are current at every commit).
+    let beforeRollupRead: @Sendable () throws -> Void
 
-    public init(source: Source) { self.source = source }
+    public init(source: Source, beforeRollupRead: @escaping @Sendable () throws -> Void = {}) {
+        self.source = source
+        self.beforeRollupRead = beforeRollupRead
+    }
     /// Counts within [since, until); `currency` is the project's, for events that name none.
     /// Whole UTC days come from the day rollups (`rollup_link_days`, `rollup_money`, migration
     /// 0015), whole hours at either end from the hour rollups (`rollup_link_hours`,
@@ -146,6 +152,7 @@ public struct StatsBucket: Sendable, Equatable {
     public func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
         let from = since.milliseconds, to = until.milliseconds
         let firstHour = StatsRepository.ceilDiv(from, StatsRepository.hourMilliseconds), endHour = StatsRepository.floorDiv(to, StatsRepository.hourMilliseconds)
+        try beforeRollupRead()
         return try source.read { connection in
             var tally = try StatsRepository.Tally(projectID: projectID, connection)
             if firstHour < endHour {
@@ -199,6 +206,7 @@ public struct StatsBucket: Sendable, Equatable {
             }
             return low
         }
+        try beforeRollupRead()
         return try source.read { connection in
             _ = try connection.query("""
                 SELECT hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs,
