@@ -86,6 +86,10 @@ import TestSupport
         for index in 0..<2 {
             _ = try a.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.android, "X-Forwarded-For": "198.51.100.1\(index)"])
         }
+        // Clicks are queued, not awaited: the race starts once all four are in the database.
+        let database = try PGConnection(url: url)
+        let deadline = Date().addingTimeInterval(5)
+        while try database.query("SELECT count(*) FROM clicks").integer(0, 0) != 4, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         let statuses = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 12) { index in
             let node = index.isMultiple(of: 2) ? a : b
@@ -95,7 +99,6 @@ import TestSupport
             statuses.withLock { $0.append(status) }
         }
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 }, "\(statuses.withLock { $0 })")
-        let database = try PGConnection(url: url)
         let claims = try database.query("SELECT click_id, count(*) FROM installs WHERE click_id IS NOT NULL GROUP BY click_id")
         let clicks = try #require(try database.query("SELECT count(*) FROM clicks").integer(0, 0))
         #expect(clicks == 4 && claims.rows.count == clicks, "every click claimed once: \(claims.rows)")

@@ -1,8 +1,12 @@
--- Rollups on PostgreSQL: the counts SQLite's migrations 0006, 0015, 0017, 0018 and 0021 keep,
--- kept here by row triggers that add each fact's signed counts straight into the rollup rows, in
--- the transaction that writes the fact (every writer is covered: each node, psql, migrate-data's
--- rows are counted by the rebuild at the end). SQLite hands the same deltas to its writer's
--- collector instead (RollupDeltas.swift); a node here has no single writer to collect for.
+-- Rollups on PostgreSQL: the counts SQLite's migrations 0006, 0015, 0017, 0018 and 0021 keep, kept
+-- by triggers in the transaction that writes each fact, so every writer is covered (each node, psql;
+-- migrate-data's copied rollups already count what it copies, and the triggers step aside then).
+-- Where SQLite's triggers hand their deltas to the single writer's collector (RollupDeltas.swift),
+-- here they append them to delta tables, which no other writer waits on, and rollup_fold() adds
+-- them up into the rollups: every second on some node, and before the stats and the dashboard read
+-- the rollups, so that a read sees every write committed before it. Upserting the rollup rows in
+-- each writing transaction instead locked a project's hour row until that transaction's COMMIT, and
+-- every writer of every node committed one after another (docs/performance.md, "PostgreSQL").
 --
 -- link '' is "no link", hours and days are UTC numbered from the epoch, as in SQLite's.
 
@@ -14,48 +18,94 @@ AS $$ SELECT CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' E
 CREATE FUNCTION rollup_paused() RETURNS BOOLEAN STABLE LANGUAGE sql
 AS $$ SELECT coalesce(current_setting('attributiond.copying', true), '') = 'on' $$;
 
--- c: clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs,
--- probabilistic_installs, organic_installs, events, signups, paying_installs. in_hours false: a
--- move between links (the project's hourly totals do not change).
-CREATE FUNCTION rollup_count(p TEXT, at BIGINT, link TEXT, in_hours BOOLEAN, c BIGINT[]) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-    IF rollup_paused() THEN RETURN; END IF;
-    INSERT INTO rollup_link_days AS r (project_id, day, link_id, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
-    VALUES (p, at / 86400000, link, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11])
-    ON CONFLICT (project_id, day, link_id) DO UPDATE SET clicks = r.clicks + excluded.clicks, bot_clicks = r.bot_clicks + excluded.bot_clicks, installs = r.installs + excluded.installs, attributed_installs = r.attributed_installs + excluded.attributed_installs, apple_ads_installs = r.apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = r.deterministic_installs + excluded.deterministic_installs, probabilistic_installs = r.probabilistic_installs + excluded.probabilistic_installs, organic_installs = r.organic_installs + excluded.organic_installs, events = r.events + excluded.events, signups = r.signups + excluded.signups, paying_installs = r.paying_installs + excluded.paying_installs;
-    INSERT INTO rollup_link_hours AS r (project_id, hour, link_id, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
-    VALUES (p, at / 3600000, link, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11])
-    ON CONFLICT (project_id, hour, link_id) DO UPDATE SET clicks = r.clicks + excluded.clicks, bot_clicks = r.bot_clicks + excluded.bot_clicks, installs = r.installs + excluded.installs, attributed_installs = r.attributed_installs + excluded.attributed_installs, apple_ads_installs = r.apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = r.deterministic_installs + excluded.deterministic_installs, probabilistic_installs = r.probabilistic_installs + excluded.probabilistic_installs, organic_installs = r.organic_installs + excluded.organic_installs, events = r.events + excluded.events, signups = r.signups + excluded.signups, paying_installs = r.paying_installs + excluded.paying_installs;
-    IF in_hours THEN
-        INSERT INTO rollup_project_hours AS r (project_id, hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
-        VALUES (p, at / 3600000, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11])
-        ON CONFLICT (project_id, hour) DO UPDATE SET clicks = r.clicks + excluded.clicks, bot_clicks = r.bot_clicks + excluded.bot_clicks, installs = r.installs + excluded.installs, attributed_installs = r.attributed_installs + excluded.attributed_installs, apple_ads_installs = r.apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = r.deterministic_installs + excluded.deterministic_installs, probabilistic_installs = r.probabilistic_installs + excluded.probabilistic_installs, organic_installs = r.organic_installs + excluded.organic_installs, events = r.events + excluded.events, signups = r.signups + excluded.signups, paying_installs = r.paying_installs + excluded.paying_installs;
-    END IF;
-END $$;
+-- A fact's signed counts, in order: clicks, bot_clicks, installs, attributed_installs,
+-- apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events,
+-- signups, paying_installs. in_hours false: a move between links (the project's hourly totals do
+-- not change). Money per currency and kind; tallies per dimension and value.
+CREATE TABLE rollup_count_deltas (
+    project_id TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    link_id TEXT NOT NULL,
+    in_hours BOOLEAN NOT NULL,
+    counts BIGINT[] NOT NULL
+);
+CREATE TABLE rollup_money_deltas (
+    project_id TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    link_id TEXT NOT NULL,
+    in_hours BOOLEAN NOT NULL,
+    kind TEXT NOT NULL,
+    currency TEXT NOT NULL,
+    amount DOUBLE PRECISION NOT NULL,
+    entries BIGINT NOT NULL
+);
+CREATE TABLE rollup_tally_deltas (
+    project_id TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    dimension TEXT NOT NULL,
+    value TEXT NOT NULL,
+    installs BIGINT NOT NULL
+);
 
--- Parameters are named apart from the columns they fill (a plpgsql name would shadow a column).
-CREATE FUNCTION rollup_add_money(p TEXT, at BIGINT, link TEXT, in_hours BOOLEAN, v_kind TEXT, v_currency TEXT, v_amount DOUBLE PRECISION, v_entries BIGINT)
-RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-    IF rollup_paused() THEN RETURN; END IF;
-    INSERT INTO rollup_money AS r (project_id, scope, period, link_id, kind, currency, amount, entries)
-    VALUES (p, 'day', at / 86400000, link, v_kind, v_currency, v_amount, v_entries)
-    ON CONFLICT (project_id, scope, period, link_id, kind, currency) DO UPDATE SET amount = r.amount + excluded.amount, entries = r.entries + excluded.entries;
-    INSERT INTO rollup_link_hour_money AS r (project_id, hour, link_id, kind, currency, amount, entries)
-    VALUES (p, at / 3600000, link, v_kind, v_currency, v_amount, v_entries)
-    ON CONFLICT (project_id, hour, link_id, kind, currency) DO UPDATE SET amount = r.amount + excluded.amount, entries = r.entries + excluded.entries;
-    IF in_hours THEN
-        INSERT INTO rollup_money AS r (project_id, scope, period, link_id, kind, currency, amount, entries)
-        VALUES (p, 'hour', at / 3600000, '', v_kind, v_currency, v_amount, v_entries)
-        ON CONFLICT (project_id, scope, period, link_id, kind, currency) DO UPDATE SET amount = r.amount + excluded.amount, entries = r.entries + excluded.entries;
-    END IF;
-END $$;
+CREATE FUNCTION rollup_count(p TEXT, at BIGINT, link TEXT, in_hours BOOLEAN, c BIGINT[]) RETURNS void LANGUAGE sql AS $$
+    INSERT INTO rollup_count_deltas (project_id, at, link_id, in_hours, counts) SELECT p, at, link, in_hours, c WHERE NOT rollup_paused()
+$$;
+
+CREATE FUNCTION rollup_add_money(p TEXT, at BIGINT, link TEXT, in_hours BOOLEAN, v_kind TEXT, v_currency TEXT,
+                                            v_amount DOUBLE PRECISION, v_entries BIGINT) RETURNS void LANGUAGE sql AS $$
+    INSERT INTO rollup_money_deltas (project_id, at, link_id, in_hours, kind, currency, amount, entries)
+    SELECT p, at, link, in_hours, v_kind, v_currency, v_amount, v_entries WHERE NOT rollup_paused()
+$$;
 
 CREATE FUNCTION rollup_add_tally(p TEXT, at BIGINT, v_dimension TEXT, v_value TEXT, v_installs BIGINT) RETURNS void LANGUAGE sql AS $$
-    INSERT INTO rollup_tallies AS r (project_id, dimension, hour, value, installs)
-    SELECT p, v_dimension, at / 3600000, v_value, v_installs WHERE NOT rollup_paused()
-    ON CONFLICT (project_id, dimension, hour, value) DO UPDATE SET installs = r.installs + excluded.installs
+    INSERT INTO rollup_tally_deltas (project_id, at, dimension, value, installs) SELECT p, at, v_dimension, v_value, v_installs WHERE NOT rollup_paused()
 $$;
+
+-- Adds every committed delta into the rollups and removes it, in one statement per kind (a delta
+-- committed meanwhile stays for the next fold). One fold at a time: `wait` false returns at once
+-- when another is under way (the periodic fold); true waits for it (a read must see its writes).
+CREATE FUNCTION rollup_fold(wait BOOLEAN DEFAULT true) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF wait THEN
+        PERFORM pg_advisory_xact_lock(7235937298661158400);
+    ELSIF NOT pg_try_advisory_xact_lock(7235937298661158400) THEN
+        RETURN;
+    END IF;
+    WITH moved AS (DELETE FROM rollup_count_deltas RETURNING *),
+    days AS (
+        INSERT INTO rollup_link_days AS r (project_id, day, link_id, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
+        SELECT project_id, at / 86400000, link_id, sum(counts[1]), sum(counts[2]), sum(counts[3]), sum(counts[4]), sum(counts[5]), sum(counts[6]), sum(counts[7]), sum(counts[8]), sum(counts[9]), sum(counts[10]), sum(counts[11])
+        FROM moved GROUP BY 1, 2, 3
+        ON CONFLICT (project_id, day, link_id) DO UPDATE SET clicks = r.clicks + excluded.clicks, bot_clicks = r.bot_clicks + excluded.bot_clicks, installs = r.installs + excluded.installs, attributed_installs = r.attributed_installs + excluded.attributed_installs, apple_ads_installs = r.apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = r.deterministic_installs + excluded.deterministic_installs, probabilistic_installs = r.probabilistic_installs + excluded.probabilistic_installs, organic_installs = r.organic_installs + excluded.organic_installs, events = r.events + excluded.events, signups = r.signups + excluded.signups, paying_installs = r.paying_installs + excluded.paying_installs
+    ),
+    link_hours AS (
+        INSERT INTO rollup_link_hours AS r (project_id, hour, link_id, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
+        SELECT project_id, at / 3600000, link_id, sum(counts[1]), sum(counts[2]), sum(counts[3]), sum(counts[4]), sum(counts[5]), sum(counts[6]), sum(counts[7]), sum(counts[8]), sum(counts[9]), sum(counts[10]), sum(counts[11])
+        FROM moved GROUP BY 1, 2, 3
+        ON CONFLICT (project_id, hour, link_id) DO UPDATE SET clicks = r.clicks + excluded.clicks, bot_clicks = r.bot_clicks + excluded.bot_clicks, installs = r.installs + excluded.installs, attributed_installs = r.attributed_installs + excluded.attributed_installs, apple_ads_installs = r.apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = r.deterministic_installs + excluded.deterministic_installs, probabilistic_installs = r.probabilistic_installs + excluded.probabilistic_installs, organic_installs = r.organic_installs + excluded.organic_installs, events = r.events + excluded.events, signups = r.signups + excluded.signups, paying_installs = r.paying_installs + excluded.paying_installs
+    )
+    INSERT INTO rollup_project_hours AS r (project_id, hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
+    SELECT project_id, at / 3600000, sum(counts[1]), sum(counts[2]), sum(counts[3]), sum(counts[4]), sum(counts[5]), sum(counts[6]), sum(counts[7]), sum(counts[8]), sum(counts[9]), sum(counts[10]), sum(counts[11])
+    FROM moved WHERE in_hours GROUP BY 1, 2
+    ON CONFLICT (project_id, hour) DO UPDATE SET clicks = r.clicks + excluded.clicks, bot_clicks = r.bot_clicks + excluded.bot_clicks, installs = r.installs + excluded.installs, attributed_installs = r.attributed_installs + excluded.attributed_installs, apple_ads_installs = r.apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = r.deterministic_installs + excluded.deterministic_installs, probabilistic_installs = r.probabilistic_installs + excluded.probabilistic_installs, organic_installs = r.organic_installs + excluded.organic_installs, events = r.events + excluded.events, signups = r.signups + excluded.signups, paying_installs = r.paying_installs + excluded.paying_installs;
+
+    WITH moved AS (DELETE FROM rollup_money_deltas RETURNING *),
+    link_hours AS (
+        INSERT INTO rollup_link_hour_money AS r (project_id, hour, link_id, kind, currency, amount, entries)
+        SELECT project_id, at / 3600000, link_id, kind, currency, sum(amount), sum(entries) FROM moved GROUP BY 1, 2, 3, 4, 5
+        ON CONFLICT (project_id, hour, link_id, kind, currency) DO UPDATE SET amount = r.amount + excluded.amount, entries = r.entries + excluded.entries
+    )
+    INSERT INTO rollup_money AS r (project_id, scope, period, link_id, kind, currency, amount, entries)
+    SELECT project_id, 'day', at / 86400000, link_id, kind, currency, sum(amount), sum(entries) FROM moved GROUP BY 1, 2, 3, 4, 5, 6
+    UNION ALL
+    SELECT project_id, 'hour', at / 3600000, '', kind, currency, sum(amount), sum(entries) FROM moved WHERE in_hours GROUP BY 1, 2, 3, 4, 5, 6
+    ON CONFLICT (project_id, scope, period, link_id, kind, currency) DO UPDATE SET amount = r.amount + excluded.amount, entries = r.entries + excluded.entries;
+
+    WITH moved AS (DELETE FROM rollup_tally_deltas RETURNING *)
+    INSERT INTO rollup_tallies AS r (project_id, dimension, hour, value, installs)
+    SELECT project_id, dimension, at / 3600000, value, sum(installs) FROM moved GROUP BY 1, 2, 3, 4
+    ON CONFLICT (project_id, dimension, hour, value) DO UPDATE SET installs = r.installs + excluded.installs;
+END $$;
 
 CREATE FUNCTION confidence_band(confidence DOUBLE PRECISION) RETURNS TEXT IMMUTABLE LANGUAGE sql
 AS $$ SELECT CASE WHEN confidence >= 0.8 THEN 'high' WHEN confidence >= 0.6 THEN 'medium' ELSE 'low' END $$;
@@ -87,22 +137,29 @@ BEGIN
     END LOOP;
 END $$;
 
-CREATE FUNCTION rollup_click_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Clicks arrive many to a statement (PGClickStore): counted per statement from its transition
+-- table, one delta per project, hour and link.
+CREATE FUNCTION rollup_clicks_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM rollup_count(NEW.project_id, NEW.created_at, coalesce(NEW.link_id, ''), true,
-                         ARRAY[(NOT NEW.is_bot)::int, NEW.is_bot::int, 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[]);
+    INSERT INTO rollup_count_deltas (project_id, at, link_id, in_hours, counts)
+    SELECT project_id, created_at / 3600000 * 3600000, coalesce(link_id, ''), true,
+           ARRAY[count(*) FILTER (WHERE NOT is_bot), count(*) FILTER (WHERE is_bot), 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[]
+    FROM inserted WHERE NOT rollup_paused() GROUP BY 1, 2, 3;
     RETURN NULL;
 END $$;
-CREATE TRIGGER rollup_click_insert AFTER INSERT ON clicks FOR EACH ROW EXECUTE FUNCTION rollup_click_insert();
+CREATE TRIGGER rollup_clicks_inserted AFTER INSERT ON clicks REFERENCING NEW TABLE AS inserted
+FOR EACH STATEMENT EXECUTE FUNCTION rollup_clicks_inserted();
 
 -- A deleted link's clicks count as unlinked from then on, hour by hour. BEFORE, and its installs'
--- link set to NULL here rather than by the foreign key's action: that action runs after this
--- trigger, and the installs' move (rollup_install_update) must come before the link's rows go.
+-- link set to NULL here rather than by the foreign key's action (which runs after this trigger):
+-- the installs must move before the link's rows go, and the deltas waiting for those rows are
+-- added in first.
 CREATE FUNCTION rollup_link_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     h RECORD;
 BEGIN
     UPDATE installs SET link_id = NULL WHERE link_id = OLD.id;
+    PERFORM rollup_fold();
     FOR h IN SELECT hour, clicks, bot_clicks FROM rollup_link_hours
              WHERE project_id = OLD.project_id AND link_id = OLD.id AND (clicks <> 0 OR bot_clicks <> 0) LOOP
         PERFORM rollup_count(OLD.project_id, h.hour * 3600000, '', false, ARRAY[h.clicks, h.bot_clicks, 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[]);

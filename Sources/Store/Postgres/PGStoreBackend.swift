@@ -46,7 +46,7 @@ public final class PGStoreBackend: StoreBackend {
         events = Events(source: source)
         users = Users(source: source)
         // Reads see every write committed before them: the rollups' pending deltas are added
-        // up first, on the primary (postgres/0005).
+        // up first, on the primary (postgres/0003).
         let fold: @Sendable () throws -> Void = { try pool.foldRollups() }
         stats = Stats(source: reads, beforeRollupRead: fold)
         erasure = Erasure(source: source)
@@ -95,7 +95,7 @@ public final class PGStoreBackend: StoreBackend {
 }
 
 extension PGPool {
-    /// Adds the rollups' pending deltas into them (postgres/0005). `wait` false: not when another
+    /// Adds the rollups' pending deltas into them (postgres/0003). `wait` false: not when another
     /// fold is under way.
     public func foldRollups(wait: Bool = true) throws {
         try session { _ = try $0.query("SELECT rollup_fold(?)", [.boolean(wait)]) }

@@ -86,7 +86,13 @@ enum InstallRepository {
 
     /// How often a claim lost to another node's install is followed by a fresh match (the
     /// candidates read again see the other claim committed).
-    static let claimAttempts = 4
+    static let claimAttempts = 8
+
+    static let claim = "UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL"
+    static let claimUnlessClaimed = """
+        UPDATE clicks SET install_id = ?1, claimed_at = ?2
+        WHERE click_id = (SELECT click_id FROM clicks WHERE click_id = ?3 AND claimed_at IS NULL FOR UPDATE SKIP LOCKED)
+        """
 
     static func report<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: C) throws -> InstallOutcome {
         let now = report.signals.time
@@ -104,16 +110,18 @@ enum InstallRepository {
         }
         let signals = report.signals
         let reinstall = try seenBefore(report, sameIDFV: tier0.sameIDFV, connection)
-        let clicks = TransactionClicks(connection: connection, projectID: report.projectID, defaultWindowHours: policy.defaultWindowHours)
+        var clicks = TransactionClicks(connection: connection, projectID: report.projectID, defaultWindowHours: policy.defaultWindowHours)
         var match = MatchResult.organic
         for _ in 0..<claimAttempts {
             match = try AttributionCascade.attribute(signals, windowHoursLimit: report.windowHoursLimit, policy: policy, clicks: clicks)
             guard match.attributed, let clickID = match.clickID else { break }
-            // On one SQLite writer the claim always holds; on PostgreSQL another node's install
-            // may have claimed the click since it was read (the update waits for that
-            // transaction and then finds the click taken).
-            if try connection.run("UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL",
-                                  installID, now.milliseconds, clickID) > 0 { break }
+            // On one SQLite writer the claim always holds. On PostgreSQL another transaction (a
+            // lane of this node's writer, another node) may have claimed the click since it was
+            // read, or be claiming it now: the claim skips a click locked by another claim rather
+            // than wait for it (two claims each waiting for the other's click would deadlock), and
+            // the cascade runs again without that click, as it would once the other committed.
+            if try connection.run(C.dialect == .postgres ? claimUnlessClaimed : claim, installID, now.milliseconds, clickID) > 0 { break }
+            clicks.taken.insert(clickID)
             match = .organic
         }
         try connection.run("""

@@ -136,7 +136,7 @@ public struct StatsBucket: Sendable, Equatable {
 @_spi(StoreInternals) public struct Stats<Source: SessionSource>: StatsStore {
     let source: Source
     /// Brings the rollups up to date before they are read (PostgreSQL adds up its pending deltas,
-    /// postgres/0005; SQLite's are current at every commit).
+    /// postgres/0003; SQLite's are current at every commit).
     let beforeRollupRead: @Sendable () throws -> Void
 
     public init(source: Source, beforeRollupRead: @escaping @Sendable () throws -> Void = {}) {

@@ -8,6 +8,8 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     let projectID: String
     /// The project's window, for clicks whose link and template set none.
     let defaultWindowHours: Int
+    /// Clicks another transaction claimed or is claiming (PostgreSQL): no longer candidates.
+    var taken: Set<String> = []
 
     func click(referredBy clickID: String) throws -> CandidateClick? {
         try candidates(.clickID, clickID, limit: 1).first
@@ -44,6 +46,7 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
                 languages: row.optionalString(11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(12),
                 ipKey: row.optionalString(13), windowHours: defaultWindowHours)
         }
+        if !taken.isEmpty { clicks.removeAll { taken.contains($0.clickID) } }
         var windows: [String: Int] = [:]
         for index in clicks.indices {
             guard let linkID = clicks[index].linkID else { continue }
