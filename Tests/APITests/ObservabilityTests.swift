@@ -59,6 +59,7 @@ import TestSupport
         #expect(try get("/metrics").status == 401)
         _ = try get("/summer", extra: "User-Agent: \(safariIPhone)\r\n")
         _ = try get("/nope-404")
+        try app.settle()  // the click committed (on PostgreSQL the admin writes are not the writer's)
         let metrics = try get("/metrics", admin: true)
         #expect(metrics.status == 200 && metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
         // Every line is a comment or `name{labels} value` with a number value.
@@ -75,7 +76,8 @@ import TestSupport
         #expect(samples["attributiond_open_connections"] == 7)
         #expect((samples[#"attributiond_http_request_duration_seconds_bucket{le="+Inf"}"#] ?? 0) >= 3)
         #expect(samples.keys.contains("attributiond_write_queue_depth"))
-        // Creating the project and link committed at least once; a commit carries one write or more.
+        // The click (and on SQLite the project and link) committed at least once; a commit carries
+        // one write or more.
         let commits = samples["attributiond_sqlite_commits_total"] ?? 0
         #expect(commits >= 1 && (samples["attributiond_sqlite_committed_writes_total"] ?? 0) >= commits)
         #expect(metrics.bodyText.contains("# TYPE attributiond_sqlite_commits_total counter\n"))

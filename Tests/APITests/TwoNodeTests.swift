@@ -109,6 +109,27 @@ import TestSupport
         #expect(try database.query("SELECT count(*) FROM installs").integer(0, 0) == 12)
     }
 
+    /// One app instance's first launch reaching both nodes at once (a retry through the load
+    /// balancer): one install, and every answer names it.
+    @Test func oneInstanceIsOneInstallWhicheverNodesItsInitsReach() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let a = try Node(url), b = try Node(url)
+        let (_, token, _) = try project(on: a)
+        let answers = Mutex<[(Int, String?)]>([])
+        for round in 0..<5 {
+            DispatchQueue.concurrentPerform(iterations: 8) { index in
+                let node = index.isMultiple(of: 2) ? a : b
+                let response = try? node.request("POST", "/api/client/init",
+                                                  json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"same-\#(round)"}"#, bearer: nil)
+                answers.withLock { $0.append((response?.status ?? 0, (response?.json?["data"] as? [String: Any])?["install_id"] as? String)) }
+            }
+        }
+        let all = answers.withLock { $0 }
+        #expect(all.allSatisfy { $0.0 == 200 }, "\(all.map(\.0))")
+        #expect(Set(all.compactMap(\.1)).count == 5, "one install id per instance")
+        #expect(try PGConnection(url: url).query("SELECT count(*) FROM installs").integer(0, 0) == 5)
+    }
+
     @Test func aNodeKilledWithSIGKILLLosesNothingItAcknowledged() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let a = try Node(url), b = try Node(url)

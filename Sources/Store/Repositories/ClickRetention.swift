@@ -70,8 +70,8 @@ struct ClickPruner<Source: SessionSource>: ClickPruning {
                     "SELECT id, created_at FROM clicks WHERE id >= ? AND \(others) ORDER BY id LIMIT 1", from,
                     map: { ($0.int(0), $0.int(1)) }), oldestTime < cutoff.milliseconds else { return (0, nil) }
                 let deleted = try connection.run("""
-                    DELETE FROM clicks WHERE id >= ? AND id < ? + ? AND created_at < ? AND \(others)
-                    """, oldestID, oldestID, Int64(batchSize), cutoff.milliseconds)
+                    DELETE FROM clicks WHERE id >= ? AND id < ? AND created_at < ? AND \(others)
+                    """, oldestID, oldestID + Int64(batchSize), cutoff.milliseconds)
                 return (deleted, oldestID + Int64(batchSize))
             }
             total += deleted

@@ -124,12 +124,13 @@ enum InstallRepository {
             clicks.taken.insert(clickID)
             match = .organic
         }
-        try connection.run("""
+        let inserted = try connection.run("""
             INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
                 os_version, device_model, device_class, app_version, ip, ip_key, user_agent, timezone, utc_offset_min, languages,
                 screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
                 click_id, link_id, clicked_at, reinstall, country)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (project_id, install_instance_id) WHERE install_instance_id IS NOT NULL DO NOTHING
             """, installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID,
             signals.idfv, signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
             report.deviceModel, signals.deviceClass?.rawValue, report.appVersion, report.ip, signals.ipKey, report.userAgent,
@@ -137,6 +138,19 @@ enum InstallRepository {
             signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
             match.matchType.rawValue, match.attributed, match.confidence, JSONText.encode(match.matchedFactors), match.clickID,
             match.linkID, match.clickedAt?.milliseconds, reinstall, report.country)
+        if inserted == 0, let instance = report.identity.installInstanceID {
+            // Another node stored this instance's install since tier 0 looked (PostgreSQL; on
+            // SQLite's one writer tier 0 would have found it): that one is the install, and the
+            // click claimed for this one is free again.
+            if let clickID = match.clickID {
+                try connection.run("UPDATE clicks SET install_id = NULL, claimed_at = NULL WHERE click_id = ? AND install_id = ?", clickID, installID)
+            }
+            guard let stored = try connection.queryOne(KnownInstallSQL.byInstance, report.projectID, instance, map: { $0.string(0) }),
+                  let existing = try find(id: stored, projectID: report.projectID, connection) else {
+                throw StoreError.conflict("install_instance_id '\(instance)' is being registered; try again")
+            }
+            return try withLink(InstallOutcome(install: existing, isNew: false), connection)
+        }
         let install = StoredInstall(id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
                                     platform: signals.platform?.rawValue)
         return try withLink(InstallOutcome(install: install, isNew: true), connection)

@@ -1,0 +1,69 @@
+import Attribution
+import Foundation
+@_spi(StoreInternals) @testable import Store
+import Synchronization
+import Testing
+import TestSupport
+
+/// What several nodes on one PostgreSQL database share at the store: each outbox job leased by one
+/// node's worker however many claim at once, and click retention pruned by one node at a time.
+@Suite struct PostgresNodesTests {
+    /// Two "nodes" (each its own pool and writer) on one database.
+    static func nodes(_ url: String) throws -> [PGSource] {
+        try PGMigrator.migrate(PGConnection(url: url))
+        return (0..<2).map { _ in
+            let pool = PGPool(url: url, size: 4)
+            return PGSource(pool: pool, writer: PGWriter(pool: pool, lanes: 2))
+        }
+    }
+
+    @Test func everyOutboxJobIsLeasedByOneNodeAtATime() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let nodes = try Self.nodes(url)
+        let projects = PGProjectStore(pool: nodes[0].pool)
+        let project = try projects.create(name: "Shop", settings: ProjectSettings()).project
+        let now = Timestamp(milliseconds: 1_760_000_000_000)
+        let messages = (0..<300).map { index in
+            OutboxMessage(id: "job-\(index)", projectID: project.id, kind: "webhook", targetID: nil, targetURL: "https://example.com/hook",
+                          eventID: "msg_\(index)", eventType: "install.created", payload: "{}", createdAt: now)
+        }
+        try Outbox(source: nodes[0]).enqueue(messages)
+
+        // Six workers, three per node, claim small pages at once until nothing is due.
+        let claimed = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { worker in
+            let outbox = Outbox(source: nodes[worker % 2])
+            while let jobs = try? outbox.claimDue(now: now, leaseUntil: now.adding(seconds: 60), limit: 7), !jobs.isEmpty {
+                claimed.withLock { $0 += jobs.map(\.message.id) }
+            }
+        }
+        let ids = claimed.withLock { $0 }
+        #expect(ids.count == 300, "each job once: \(ids.count) claims")
+        #expect(Set(ids).count == 300)
+        // Leased: not due again until the lease ends, then taken again.
+        #expect(try Outbox(source: nodes[1]).claimDue(now: now.adding(seconds: 30), leaseUntil: now.adding(seconds: 90), limit: 500).isEmpty)
+        #expect(try Outbox(source: nodes[1]).claimDue(now: now.adding(seconds: 61), leaseUntil: now.adding(seconds: 120), limit: 500).count == 300)
+    }
+
+    @Test func clickRetentionPrunesOnOneNodeAtATime() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let nodes = try Self.nodes(url)
+        let project = try PGProjectStore(pool: nodes[0].pool).create(name: "Shop", settings: ProjectSettings()).project
+        try nodes[0].pool.transaction { connection in
+            for index in 0..<50 {
+                try connection.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES (?, ?, ?)", "old-\(index)", project.id, Int64(index))
+            }
+            try connection.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES ('new', ?, 1000000)", project.id)
+        }
+        var retention = ClickRetention(pruner: ClickPruner(source: nodes[1]))
+        retention.batchSize = 10
+        // Another node pruning (holding the lock in its transaction): this one skips its round.
+        let other = try PGConnection(url: url)
+        try other.execute("BEGIN")
+        _ = try other.query("SELECT pg_advisory_xact_lock(?)", [.integer(ClickPruner<PGSource>.advisoryLock)])
+        #expect(try retention.deleteClicks(before: Timestamp(milliseconds: 500_000)) == 0)
+        try other.execute("COMMIT")
+        #expect(try retention.deleteClicks(before: Timestamp(milliseconds: 500_000)) == 50)
+        #expect(try other.query("SELECT count(*) FROM clicks").integer(0, 0) == 1)
+    }
+}
