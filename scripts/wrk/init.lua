@@ -16,7 +16,9 @@ local counter = 0
 request = function()
   counter = counter + 1
   local ip = string.format("198.18.%d.%d", math.random(0, 39), math.random(1, 250))
-  local iid = string.format("%08x-%d-%d-%d", math.random(0, 0x7fffffff), thread_number or 0, counter, math.random(0, 999999))
+  -- WRK_NODE: which of several wrk processes this is (scripts/bench NODES=2), so they never share an id.
+  local iid = string.format("%08x-%s%d-%d-%d", math.random(0, 0x7fffffff), os.getenv("WRK_NODE") or "", thread_number or 0, counter,
+    math.random(0, 999999))
   local body = '{"token":"' .. token .. '","platform":"IOS","install_instance_id":"' .. iid .. '","package_version":"ios-rest-1.0",'
     .. '"app_version":"2.1","device_data":{"device":"iPhone","system_version":"17.4.1","device_display":{"width":390,"height":844,"scale":3},'
     .. '"idfv":"' .. iid .. '","locale":"fr_FR","language":"fr","country":"FR","timezone":"Europe/Paris","timezone_offset":60},"debug":false}'
