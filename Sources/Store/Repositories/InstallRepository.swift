@@ -88,6 +88,17 @@ enum InstallRepository {
     /// candidates read again see the other claim committed).
     static let claimAttempts = 8
 
+    /// SQLite's one writer has looked for the instance in this transaction (tier 0), so its insert
+    /// cannot conflict; on PostgreSQL another node's may have committed since.
+    static let insert = """
+        INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
+            os_version, device_model, device_class, app_version, ip, ip_key, user_agent, timezone, utc_offset_min, languages,
+            screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
+            click_id, link_id, clicked_at, reinstall, country)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let insertUnlessInstanceTaken = insert + " ON CONFLICT (project_id, install_instance_id) WHERE install_instance_id IS NOT NULL DO NOTHING"
+
     static let claim = "UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL"
     static let claimUnlessClaimed = """
         UPDATE clicks SET install_id = ?1, claimed_at = ?2
@@ -124,15 +135,8 @@ enum InstallRepository {
             clicks.taken.insert(clickID)
             match = .organic
         }
-        let inserted = try connection.run("""
-            INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
-                os_version, device_model, device_class, app_version, ip, ip_key, user_agent, timezone, utc_offset_min, languages,
-                screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
-                click_id, link_id, clicked_at, reinstall, country)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (project_id, install_instance_id) WHERE install_instance_id IS NOT NULL DO NOTHING
-            """, installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID,
-            signals.idfv, signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
+        let inserted = try connection.run(C.dialect == .postgres ? insertUnlessInstanceTaken : insert,
+            installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID, signals.idfv, signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
             report.deviceModel, signals.deviceClass?.rawValue, report.appVersion, report.ip, signals.ipKey, report.userAgent,
             signals.timezone, signals.utcOffsetMinutes, signals.languages.isEmpty ? nil : JSONText.encode(signals.languages),
             signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
