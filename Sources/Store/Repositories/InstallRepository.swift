@@ -136,7 +136,8 @@ enum InstallRepository {
             match = .organic
         }
         let inserted = try connection.run(C.dialect == .postgres ? insertUnlessInstanceTaken : insert,
-            installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID, signals.idfv, signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
+            installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID, signals.idfv,
+            signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
             report.deviceModel, signals.deviceClass?.rawValue, report.appVersion, report.ip, signals.ipKey, report.userAgent,
             signals.timezone, signals.utcOffsetMinutes, signals.languages.isEmpty ? nil : JSONText.encode(signals.languages),
             signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
