@@ -66,4 +66,28 @@ import TestSupport
         #expect(try retention.deleteClicks(before: Timestamp(milliseconds: 500_000)) == 50)
         #expect(try other.query("SELECT count(*) FROM clicks").integer(0, 0) == 1)
     }
+
+    /// `database_read_url`: the stats and the dashboard's reads go to the replica's URL, every other
+    /// read and every write to the primary. (Here the "replica" is a second database with rows of
+    /// its own, so where each answer came from shows.)
+    @Test func statsAndDashboardReadsGoToTheReadURL() throws {
+        let cluster = try PostgresCluster.shared()
+        let primaryURL = try cluster.newDatabase(), replicaURL = try cluster.newDatabase()
+        let backend = try PGStoreBackend(url: primaryURL, readURL: replicaURL, poolSize: 4)
+        defer { try? backend.close() }
+        let project = try backend.projects.create(name: "Shop", settings: ProjectSettings()).project
+        try PGMigrator.migrate(PGConnection(url: replicaURL))
+        let replica = try PGConnection(url: replicaURL)
+        _ = try replica.query("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ($1, 'Shop', '\\x01', 0, 0)",
+                              [.text(project.id)])
+        for index in 0..<3 {
+            _ = try replica.query("INSERT INTO clicks (click_id, project_id, created_at) VALUES ($1, $2, 1760000000000)",
+                                  [.text("replica-\(index)"), .text(project.id)])
+        }
+        _ = try replica.query("SELECT rollup_fold()")
+        let range = (Timestamp(milliseconds: 1_759_000_000_000), Timestamp(milliseconds: 1_761_000_000_000))
+        #expect(try backend.stats.stats(projectID: project.id, since: range.0, until: range.1, currency: "USD").totals.clicks == 3)
+        #expect(try backend.projects.find(id: project.id) == project)  // other reads: the primary
+        #expect(try PGConnection(url: primaryURL).query("SELECT count(*) FROM clicks").integer(0, 0) == 0)
+    }
 }
