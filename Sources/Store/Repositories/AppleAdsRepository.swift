@@ -1,4 +1,4 @@
-public import Attribution
+import Attribution
 import Foundation
 
 /// Apple Ads claims on either backend (`SessionSource`).

@@ -175,10 +175,10 @@ enum InstallRepository {
         var outcome = outcome
         let projectID = outcome.install.projectID
         outcome.link = try connection.queryOne("SELECT \(LinkRepository.columns) FROM links WHERE id = ? AND project_id = ?",
-                                               linkID, projectID, map: LinkRepository.link)
+                                               linkID, projectID) { LinkRepository.link($0) }
         outcome.template = try outcome.link?.templateID.flatMap {
             try connection.queryOne("SELECT \(TemplateRepository.columns) FROM templates WHERE id = ? AND project_id = ?",
-                                    $0, projectID, map: TemplateRepository.template)
+                                    $0, projectID) { TemplateRepository.template($0) }
         }
         return outcome
     }

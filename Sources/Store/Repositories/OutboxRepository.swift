@@ -1,4 +1,4 @@
-public import Attribution
+import Attribution
 import Foundation
 
 /// Webhook endpoints and outbox jobs on either backend (`SessionSource`). Facts write their jobs

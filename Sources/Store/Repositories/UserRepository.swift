@@ -1,4 +1,4 @@
-public import Attribution
+import Attribution
 import Foundation
 
 /// What apps store beyond installs and events: the users linked to installs, their payments, and
