@@ -118,7 +118,7 @@ import TestSupport
     @Test(arguments: [1, 2] as [UInt64])
     func postgreSQLsRollupsAgreeWithTheRowsOnAnyRange(seed: UInt64) throws {
         let pool = PGPool(url: try PostgresCluster.shared().newDatabase(), size: 2)
-        try pool.session { try PGMigrator.migrate($0) }
+        _ = try pool.session { try PGMigrator.migrate($0) }
         try pool.transaction { try Self.populate($0, seed: seed) }
         try Self.expectAgreement(Stats(source: PGSource(pool: pool, writer: PGWriter(pool: pool)), beforeRollupRead: { try pool.foldRollups() }),
                                  seed: seed)
