@@ -42,8 +42,8 @@ import TestSupport
         }
     }
 
-    /// A project with a link, made through `node`: (project id, token, link id).
-    func project(on node: Node) throws -> (id: String, token: String, linkID: String) {
+    /// A project with a link, made through `node`: (project id, token, link id, API key).
+    func project(on node: Node) throws -> (id: String, token: String, linkID: String, apiKey: String) {
         let created = try node.request("POST", "/admin/v1/projects", json: #"""
             {"name":"Shop","web_url":"https://shop.example.com/","android_store_url":"https://play.google.com/store/apps/details?id=com.shop"}
             """#)
@@ -51,18 +51,32 @@ import TestSupport
         let id = try #require(created.json?["id"] as? String), token = try #require(created.json?["token"] as? String)
         let link = try node.request("POST", "/admin/v1/projects/\(id)/links", json: #"{"short_code":"summer","app_scheme":"shop"}"#)
         #expect(link.status == 201, "\(link.bodyText)")
-        return (id, token, try #require(link.json?["id"] as? String))
+        return (id, token, try #require(link.json?["id"] as? String), try #require(created.json?["api_key"] as? String))
     }
 
     @Test func aLinkAKeyAndAClickAreSharedAndNoClickIsClaimedTwice() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let a = try Node(url), b = try Node(url)
-        let (projectID, _, linkID) = try project(on: a)
+        let (projectID, _, linkID, apiKey) = try project(on: a)
 
         // Made through A, served by B (B's link cache was empty; a miss reads the database).
         #expect(try b.request("GET", "/nosuch", bearer: nil).status == 404)
         let clicked = try b.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.android, "X-Forwarded-For": "198.51.100.9"])
         #expect(clicked.status != 404 && clicked.header("X-Click-Id") != nil, "\(clicked.status) \(clicked.bodyText)")
+
+        // A link renamed through A: B, whose cache holds it, stops serving the old code within 1 s.
+        let renamed = try a.request("PUT", "/api/links/\(linkID)", json: #"{"customCode":"autumn"}"#, bearer: apiKey)
+        #expect(renamed.status == 200, "\(renamed.bodyText)")
+        let renamedAt = Date()
+        var moved = false
+        while Date().timeIntervalSince(renamedAt) < 1 {
+            if try b.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.android]).status == 404 { moved = true; break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(moved, "B still served the old code 1 s after A renamed the link")
+        #expect(try b.request("GET", "/autumn", bearer: nil, headers: ["User-Agent": Self.android]).status != 404)
+        let renamedBack = try a.request("PUT", "/api/links/\(linkID)", json: #"{"customCode":"summer"}"#, bearer: apiKey)
+        #expect(renamedBack.status == 200, "\(renamedBack.bodyText)")
 
         // A WarpLink key issued through A works on B; revoked through A, B refuses it within 1 s.
         let issued = try a.request("POST", "/admin/v1/projects/\(projectID)/api-keys", json: #"{"format":"warplink","mode":"live"}"#)
@@ -79,17 +93,17 @@ import TestSupport
         #expect(refused, "B still took the key 1 s after A revoked it")
         #expect(try a.request("GET", resolve, bearer: key).status == 401)  // A's own cache emptied before its answer
 
-        // Two more clicks on the link (four with B's and the resolve's), then twelve installs
+        // Two more clicks on the link (five with B's two and the resolve's), then twelve installs
         // referred by it, half through each node at once: each click goes to one install.
         let matchKey = try #require(try a.request("POST", "/admin/v1/projects/\(projectID)/api-keys",
                                                   json: #"{"format":"warplink","mode":"live"}"#).json?["key"] as? String)
         for index in 0..<2 {
             _ = try a.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.android, "X-Forwarded-For": "198.51.100.1\(index)"])
         }
-        // Clicks are queued, not awaited: the race starts once all four are in the database.
+        // Clicks are queued, not awaited: the race starts once all five are in the database.
         let database = try PGConnection(url: url)
         let deadline = Date().addingTimeInterval(5)
-        while try database.query("SELECT count(*) FROM clicks").integer(0, 0) != 4, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        while try database.query("SELECT count(*) FROM clicks").integer(0, 0) != 5, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         let statuses = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 12) { index in
             let node = index.isMultiple(of: 2) ? a : b
@@ -101,7 +115,7 @@ import TestSupport
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 }, "\(statuses.withLock { $0 })")
         let claims = try database.query("SELECT click_id, count(*) FROM installs WHERE click_id IS NOT NULL GROUP BY click_id")
         let clicks = try #require(try database.query("SELECT count(*) FROM clicks").integer(0, 0))
-        #expect(clicks == 4 && claims.rows.count == clicks, "every click claimed once: \(claims.rows)")
+        #expect(clicks == 5 && claims.rows.count == clicks, "every click claimed once: \(claims.rows)")
         #expect(claims.rows.allSatisfy { $0[1] == "1" }, "\(claims.rows)")
         #expect(try database.query("""
             SELECT count(*) FROM clicks c JOIN installs i ON i.click_id = c.click_id WHERE c.install_id IS DISTINCT FROM i.id
@@ -114,7 +128,7 @@ import TestSupport
     @Test func oneInstanceIsOneInstallWhicheverNodesItsInitsReach() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let a = try Node(url), b = try Node(url)
-        let (_, token, _) = try project(on: a)
+        let (_, token, _, _) = try project(on: a)
         let answers = Mutex<[(Int, String?)]>([])
         for round in 0..<5 {
             DispatchQueue.concurrentPerform(iterations: 8) { index in
@@ -133,7 +147,7 @@ import TestSupport
     @Test func aNodeKilledWithSIGKILLLosesNothingItAcknowledged() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let a = try Node(url), b = try Node(url)
-        let (_, token, _) = try project(on: b)
+        let (_, token, _, _) = try project(on: b)
         let initialized = try a.request("POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1"}"#,
                                          bearer: nil)
         #expect(initialized.status == 200, "\(initialized.bodyText)")
