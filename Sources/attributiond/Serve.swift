@@ -77,6 +77,7 @@ struct Serve: ParsableCommand {
                                     rateLimit: configuration.rateLimit.map { RateLimiter.Settings(ratePerSecond: $0.perSecond, burst: $0.burst) },
                                     log: requestLog, openConnections: { connections.server?.openConnectionCount ?? 0 }))
         connections.server = server
+        let dashboardWarmup = DashboardWarmup(services: services)
         let retention = configuration.clickRetentionHours == 0 ? nil : RetentionJob(
             retention: store.clickRetention, hours: configuration.clickRetentionHours, clock: services.clock,
             testProjectTimes: { [clocks = services.app.clocks] in clocks.testProjectTimes() }) { deleted, cutoff in
@@ -160,6 +161,7 @@ struct Serve: ParsableCommand {
         hangup.cancel()
         withExtendedLifetime(signals) {}
         retention?.stop()
+        dashboardWarmup.stop()
         // Deliveries under way may finish within the drain time; the rest go out at the next start.
         outbox.stop(drainSeconds: Double(configuration.drainSeconds))
         outboxTransport.shutdown()

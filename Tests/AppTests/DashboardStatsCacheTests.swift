@@ -1,4 +1,5 @@
 @testable import App
+import Attribution
 import Foundation
 import Store
 import Synchronization
@@ -34,5 +35,57 @@ import Testing
         #expect(tally.sums.withLock { $0 } == 1)
         // Fresh: answered from the cache without summing again.
         #expect(try cache.stats(for: key) { Self.stats(clicks: 8) }.totals.clicks == 7)
+    }
+}
+
+/// The warm pass sums a watched period's past before anyone views it, and again for the new
+/// period a new day makes; what it stores is what a view answers.
+@Suite struct WatchedPeriodTests {
+    @Test func aWatchedPeriodIsSummedAheadOfItsViewAndAgainOnANewDay() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-warm-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let day: Int64 = 86_400_000
+        let clock = TestClock(Timestamp(milliseconds: 20_000 * day + 3_600_000))  // 01:00 UTC
+        let app = AppServices(store: SQLiteStore(database: try Database(path: folder.appendingPathComponent("db.sqlite").path)), clock: clock)
+        let project = try app.projects.create(name: "Shop", settings: ProjectSettings()).project
+        let link = Link(id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "spring", originalURL: "https://example.com/a",
+                        createdAt: clock.now())
+        _ = try app.links.create(link, codeIsCustom: true)
+        // Three clicks yesterday: the past of a 7-day period.
+        let written = DispatchSemaphore(value: 0)
+        for minute in 0..<3 {
+            let at = Timestamp(milliseconds: 19_999 * day + Int64(minute) * 60_000)
+            app.store.clicks.record(countTowardLimit: false, Click(clickID: TimeOrderedID.secure(at: at), projectID: project.id, linkID: link.id,
+                                                                  source: .link, createdAt: at)) { _ in written.signal() }
+        }
+        for _ in 0..<3 { written.wait() }
+
+        let sevenDays: @Sendable (Project, Timestamp) -> (since: Timestamp, until: Timestamp)? = { _, now in
+            let today = now.milliseconds / day * day
+            return (Timestamp(milliseconds: today - 6 * day), Timestamp(milliseconds: today + day))
+        }
+        func key(_ now: Timestamp) -> DashboardStatsCache.Key {
+            let today = now.milliseconds / day * day
+            return DashboardStatsCache.Key(projectID: project.id, since: today - 6 * day, until: today, currency: project.settings.currency)
+        }
+        app.reports.watchDashboardPeriod("7d", projectID: project.id, bounds: sevenDays)
+        #expect(app.reports.dashboardCache.cached(key(clock.now())) == nil)
+        app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) }
+        #expect(app.reports.dashboardCache.cached(key(clock.now()))?.totals.clicks == 3)
+
+        // A view answers from what the warm pass stored: a click of the past added since (the
+        // entry is fresh) is not in it; today's clicks are counted live.
+        let late = Timestamp(milliseconds: 19_999 * day + 3_600_000)
+        app.store.clicks.record(countTowardLimit: false, Click(clickID: TimeOrderedID.secure(at: late), projectID: project.id, linkID: link.id,
+                                                              source: .link, createdAt: late)) { _ in written.signal() }
+        written.wait()
+        let (since, until) = try #require(sevenDays(project, clock.now()))
+        #expect(try app.reports.dashboardStats(project: project, since: since, until: until).totals.clicks == 3)
+
+        // A new day is a new period: summed by the next pass, with the click it now covers.
+        clock.move(to: Timestamp(milliseconds: 20_001 * day + 60_000))
+        #expect(app.reports.dashboardCache.cached(key(clock.now())) == nil)
+        app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) }
+        #expect(app.reports.dashboardCache.cached(key(clock.now()))?.totals.clicks == 4)
     }
 }

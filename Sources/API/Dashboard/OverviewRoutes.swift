@@ -17,6 +17,7 @@ enum OverviewRoutes {
                 // The last 7 days in the project's time zone, today so far included.
                 let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
                 let week = try DashboardRange.resolve([("range", "7d")], calendar: calendar, now: services.now(for: project))
+                DashboardWarmup.watch("7d", projectID: project.id, services)
                 let stats = try services.app.reports.dashboardStats(project: project, since: week.since, until: week.until)
                 let daily = try services.app.reports.series(project: project, boundaries: week.boundaries).map { Double($0.counts.clicks) }
                 let totals = stats.totals
@@ -50,6 +51,7 @@ enum OverviewRoutes {
                 return DashboardPage.message(status: .unprocessableContent, title: "Unknown range", text: problem.message,
                                              prefix: auth.prefix, viewer: viewer)
             }
+            DashboardWarmup.watch(range.key, projectID: project.id, services)
             let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)
             let sort = query.first { $0.name == "sort" }?.value ?? "clicks"
             let links = sorted(stats.links, by: sort)

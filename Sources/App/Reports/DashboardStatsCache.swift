@@ -6,7 +6,8 @@ import Synchronization
 /// Dashboard stats of closed periods, so that people reloading a 90-day overview do not each add
 /// up its rollups again (a fifth of a second at a thousand links). An entry is fresh for 30 s;
 /// after that, for up to 10 minutes, it is still answered while one refresh runs in the background
-/// (nobody waits for the sum but the first viewer of a period). Closed periods change only when
+/// (nobody waits for the sum but the first viewer of a period, and `DashboardWarmup` sums the
+/// day ranges people watch before they are viewed). Closed periods change only when
 /// an install is re-attributed, erased or its link deleted, so a view is at most ~30 s behind.
 final class DashboardStatsCache: Sendable {
     struct Key: Hashable, Sendable {
@@ -67,6 +68,22 @@ final class DashboardStatsCache: Sendable {
             return try compute()  // the first sum failed or took too long: this viewer's own
         }
     }
+
+    /// Sums `key` again, here and now, unless the cache holds it younger than `seconds` (or a
+    /// first view is summing it). For the background warmer: a failed sum leaves the entry be.
+    func refresh(_ key: Key, ifOlderThanSeconds seconds: Int, compute: () throws -> ProjectStats) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = entries.withLock { entries in
+            guard let entry = entries[key] else { return true }
+            return !entry.refreshing && now - entry.stored >= UInt64(seconds) * 1_000_000_000
+        }
+        guard due, firstSums.withLock({ $0.insert(key).inserted }) else { return }
+        defer { _ = firstSums.withLock { $0.remove(key) } }
+        if let fresh = try? compute() { store(fresh, for: key) }
+    }
+
+    /// The entry for `key`, however old (for tests).
+    func cached(_ key: Key) -> ProjectStats? { entries.withLock { $0[key]?.stats } }
 
     private func store(_ stats: ProjectStats, for key: Key) {
         let stored = DispatchTime.now().uptimeNanoseconds

@@ -7,6 +7,7 @@ public struct ReportService: Sendable {
     let store: any StoreBackend
     let clocks: ProjectClocks
     let dashboardCache = DashboardStatsCache()
+    let watchedPeriods = WatchedPeriods()
 
     /// The project's stats; Apple Ads rows carry the names fetched for their ids.
     public func stats(project: Project, since: Timestamp, until: Timestamp) throws -> ProjectStats {
@@ -45,6 +46,30 @@ public struct ReportService: Sendable {
         if until <= todayStart { return try closed(until) }
         if since >= todayStart { return try stats(project: project, since: since, until: until) }
         return try closed(todayStart).adding(try stats(project: project, since: todayStart, until: until))
+    }
+
+    /// Asks for the dashboard period `name` of the project to be kept summed ahead of its views
+    /// (`warmWatchedPeriods`); `bounds` finds it again at any later time.
+    public func watchDashboardPeriod(_ name: String, projectID: String,
+                                     bounds: @escaping @Sendable (Project, Timestamp) -> (since: Timestamp, until: Timestamp)?) {
+        watchedPeriods.watch(name, projectID: projectID, bounds: bounds)
+    }
+
+    /// One pass over the watched periods: the past of each (before today, UTC) is summed again when
+    /// the cache has none for its current bounds or one older than `olderThanSeconds`. Runs in the
+    /// background, one sum at a time.
+    public func warmWatchedPeriods(olderThanSeconds: Int = 240, project: (String) throws -> Project?) {
+        for watch in watchedPeriods.current() {
+            guard let project = try? project(watch.projectID) else { continue }
+            let now = clocks.now(projectID: project.id)
+            guard let (since, until) = watch.bounds(project, now) else { continue }
+            let todayStart = Timestamp(milliseconds: StatsRepository.floorDiv(now.milliseconds, Self.day) * Self.day)
+            let end = min(until, todayStart)
+            guard since < end else { continue }
+            let key = DashboardStatsCache.Key(projectID: project.id, since: since.milliseconds, until: end.milliseconds,
+                                              currency: project.settings.currency)
+            dashboardCache.refresh(key, ifOlderThanSeconds: olderThanSeconds) { [self] in try stats(project: project, since: since, until: end) }
+        }
     }
 
     /// The project's totals per bucket between consecutive boundaries, for charts (from the hourly rollup).

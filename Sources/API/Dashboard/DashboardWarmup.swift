@@ -1,0 +1,50 @@
+import App
+import Attribution
+public import Dispatch
+
+/// Keeps the dashboard's day ranges summed ahead of their views: every project's 7, 30 and 90
+/// days from start-up, and any of them viewed since (the projects page views every project's 7
+/// days), are summed again in the background every few minutes and as soon as a new day makes
+/// them a new period. A viewer then waits for a sum (0.2–0.4 s for 90 days at 10 million clicks)
+/// only for a custom range. Started by `serve` when the dashboard is on.
+public final class DashboardWarmup: @unchecked Sendable {
+    static let watched = ["7d", "30d", "90d"]
+
+    private let timer: (any DispatchSourceTimer)?
+    private let queue = DispatchQueue(label: "attributiond.dashboard-warmup", qos: .utility)
+
+    /// - Parameter interval: how often the watched periods are looked at (a new day's period is
+    ///   summed at the next look; a past older than 4 minutes is summed again).
+    public init(services: Services, every interval: DispatchTimeInterval = .seconds(30)) {
+        guard services.dashboard.enabled else {
+            timer = nil
+            return
+        }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        self.timer = timer
+        let app = services.app
+        timer.setEventHandler {
+            app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) }
+        }
+        queue.async {
+            for project in (try? app.projects.list()) ?? [] {
+                for range in Self.watched { Self.watch(range, projectID: project.id, services) }
+            }
+            app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) }
+        }
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .seconds(5))
+        timer.resume()
+    }
+
+    public func stop() { timer?.cancel() }
+
+    /// Asks for `range` of the project to be kept summed, when it is one of the watched day ranges.
+    static func watch(_ range: String, projectID: String, _ services: Services) {
+        guard watched.contains(range) else { return }
+        services.app.reports.watchDashboardPeriod(range, projectID: projectID) { project, now in
+            let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
+            guard let resolved = try? DashboardRange.resolve([("range", range)], calendar: calendar, now: now) else { return nil }
+            return (resolved.since, resolved.until)
+        }
+    }
+}
