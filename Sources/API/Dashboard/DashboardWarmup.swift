@@ -1,12 +1,14 @@
 import App
 import Attribution
 public import Dispatch
+import Store
+import Synchronization
 
 /// Keeps the dashboard's day ranges summed ahead of their views: every project's 7, 30 and 90
 /// days from start-up, and any of them viewed since (the projects page views every project's 7
-/// days), are summed again in the background every few minutes and as soon as a new day makes
-/// them a new period. A viewer then waits for a sum (0.2–0.4 s for 90 days at 10 million clicks)
-/// only for a custom range. Started by `serve` when the dashboard is on.
+/// days), are summed again in the background every few minutes, within 30 s of a new day (a new
+/// period), and at once when a project's settings change (a new time zone: new periods). A viewer then waits for a sum (0.2–0.5 s for
+/// 90 days at 10 million clicks) only for a custom range. Started by `serve` when the dashboard is on.
 public final class DashboardWarmup: @unchecked Sendable {
     static let watched = ["7d", "30d", "90d"]
 
@@ -25,6 +27,16 @@ public final class DashboardWarmup: @unchecked Sendable {
         let app = services.app
         timer.setEventHandler {
             app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) }
+        }
+        // A project's time zone or currency makes new periods: summed at once, not at the next tick.
+        let pending = Mutex(false)
+        let queue = self.queue
+        app.store.observeCommits(changing: ["projects"]) { _ in
+            guard pending.withLock({ scheduled in defer { scheduled = true }; return !scheduled }) else { return }
+            queue.async {
+                pending.withLock { $0 = false }
+                app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) }
+            }
         }
         queue.async {
             for project in (try? app.projects.list()) ?? [] {
