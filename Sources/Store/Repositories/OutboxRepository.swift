@@ -205,13 +205,16 @@ extension Outbox where Source == Database {
 
     /// Writes the jobs on the caller's transaction (the fact's own), into `outbox_new`: one row in
     /// one tree per job on the request's path.
-    @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], _ connection: some StoreSession) throws {
+    /// - Parameter installID: the install the jobs are about, when the fact has one (else each
+    ///   message's own).
+    @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], installID: String? = nil,
+                                                    _ connection: some StoreSession) throws {
         for message in messages {
             try connection.run("""
                 INSERT INTO outbox_new (id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, message.id, message.projectID, message.kind, message.targetID, message.targetURL, message.eventID,
-                message.eventType, message.payload, message.createdAt.milliseconds, message.installID)
+                message.eventType, message.payload, message.createdAt.milliseconds, installID ?? message.installID)
         }
     }
 
@@ -237,11 +240,7 @@ extension Outbox where Source == Database {
     static func notify<Fact>(_ notify: Notifier<Fact>?, _ fact: Fact, installID: String, _ connection: some StoreSession) throws {
         guard let notify else { return }
         let source = InstallFactsSource(installID: installID) { try installFacts(installID: installID, connection) }
-        try insert(notify(fact, source).map { message in
-            var message = message
-            message.installID = installID
-            return message
-        }, connection)
+        try insert(notify(fact, source), installID: installID, connection)
     }
 
     /// The install's fields and its attributed click, in one read (the click by its unique id).
