@@ -2,7 +2,7 @@
 import Attribution
 import Foundation
 import JSON
-import Store
+@testable import Store
 import Testing
 
 /// `event.created`'s fields are written straight into bytes on the request path: the same bytes
@@ -28,11 +28,14 @@ import Testing
         (revenue: nil, currency: "EUR", data: nil, value: nil),
         (revenue: -0.5, currency: "JPY", data: "not json", value: nil),
         (revenue: nil, currency: nil, data: nil, value: ["emoji": .string("🎉 \u{1}\n"), "nested": .array([.object(["k": .bool(false)])])]),
+        // As the APIs make them: `data` is the value serialised (its bytes are copied).
+        (revenue: 5, currency: "USD", data: #"{"amount":5,"sku":"a\"b"}"#, value: ["sku": .string("a\"b"), "amount": .number(5)]),
     ])
     func fieldsAreTheGeneralSerialisation(revenue: Double?, currency: String?, data: String?, value: [String: JSONValue]?) {
         let event = EventRecord(projectID: "p", install: .id("i"), name: "purchase \"gold\"", data: data, revenue: revenue,
                                 currency: currency, occurredAt: Timestamp(milliseconds: 1_764_000_000_123),
                                 receivedAt: Timestamp(milliseconds: 1_764_000_000_456), dataValue: value)
+        if let value, let data { #expect(String(decoding: JSONValue.object(value).serialized(), as: UTF8.self) == data) }
         let written = WebhookEvents.eventFieldsJSON(event)
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: Self.general(event), as: UTF8.self))
     }
@@ -49,5 +52,67 @@ import Testing
         #expect(messages[0].eventID == "msg_" + messages[0].id.replacingOccurrences(of: "-", with: ""))
         #expect(messages[1].eventID == messages[0].eventID && messages[0].eventID.count == 36)
         #expect(messages[0].payload == #"{"data":{"a":1},"timestamp":"2025-11-24T16:00:00Z","type":"event.created"}"#)
+    }
+}
+
+/// `install.created`'s `data`, written straight into bytes on the writer: the same bytes as the
+/// object built and serialised the general way, organic or attributed, with or without UTM
+/// parameters and a network click id.
+@Suite struct InstallPayloadTests {
+    static let project = Project(id: "p-1", name: "Shop", settings: ProjectSettings(), createdAt: Timestamp(milliseconds: 0),
+                                 updatedAt: Timestamp(milliseconds: 0))
+
+    /// The payload as a dictionary, the way it was built before it was written directly.
+    static func general(_ outcome: InstallOutcome, networkClickID: NetworkClickID?) -> [UInt8] {
+        let install = outcome.install
+        let match = install.match
+        func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        var attribution: [String: JSONValue] = [
+            "attributed": .bool(match.attributed), "source": .string(match.attributed ? "link" : "organic"),
+            "match_type": .string(match.matchType.rawValue), "confidence": .number(match.confidence),
+            "matched_factors": .array(match.matchedFactors.map(JSONValue.string)),
+            "click_id": optional(match.clickID), "link_id": optional(match.linkID), "clicked_at": optional(match.clickedAt?.iso8601),
+        ]
+        if match.attributed, let link = outcome.link {
+            let target = LinkTarget(link: link, template: outcome.template, project: Self.project.settings)
+            attribution["short_code"] = .string(link.shortCode)
+            attribution["utm"] = .object(target.utm.map.mapValues(JSONValue.string))
+        }
+        if let network = networkClickID {
+            attribution["network_click_id"] = .object(["parameter": .string(network.parameter), "value": .string(network.value)])
+        }
+        return JSONValue.object([
+            "install_id": .string(install.id), "project_id": .string(Self.project.id), "platform": optional(install.platform),
+            "reinstall": .bool(install.reinstall), "created_at": .string(install.createdAt.iso8601), "attribution": .object(attribution),
+        ]).serialized()
+    }
+
+    static func outcome(_ match: MatchResult, link: Link?, platform: String?, reinstall: Bool) -> InstallOutcome {
+        var outcome = InstallOutcome(install: StoredInstall(id: "i-\"1\"", projectID: project.id, match: match, reinstall: reinstall,
+                                                           createdAt: Timestamp(milliseconds: 1_764_000_000_250), platform: platform),
+                                     isNew: true)
+        outcome.link = link
+        return outcome
+    }
+
+    @Test func everyShapeIsTheGeneralSerialisation() {
+        let link = Link(id: "l-1", projectID: Self.project.id, shortCode: "summer", utm: UTM(source: "google", medium: "cpc", campaign: "spring \"sale\""),
+                        createdAt: Timestamp(milliseconds: 0))
+        let attributed = MatchResult(matchType: .probabilistic, attributed: true, confidence: 0.85, matchedFactors: ["ip", "user_agent"],
+                                     clickID: "c-1", linkID: "l-1", clickedAt: Timestamp(milliseconds: 1_763_999_000_000))
+        let deterministic = MatchResult(matchType: .deterministic, attributed: true, confidence: 1, matchedFactors: ["click_id"],
+                                        clickID: "c-2", linkID: "l-1", clickedAt: Timestamp(milliseconds: 1_763_999_500_123))
+        let cases: [(InstallOutcome, NetworkClickID?)] = [
+            (Self.outcome(.organic, link: nil, platform: "ios", reinstall: false), nil),
+            (Self.outcome(.organic, link: nil, platform: nil, reinstall: true), nil),
+            (Self.outcome(attributed, link: link, platform: "android", reinstall: false), NetworkClickID(parameter: "gclid", value: "Cj0\u{1}x")),
+            (Self.outcome(deterministic, link: link, platform: "ios", reinstall: false), nil),
+            (Self.outcome(attributed, link: nil, platform: "ios", reinstall: false), nil),  // its link deleted since
+        ]
+        for (outcome, network) in cases {
+            var written: [UInt8] = []
+            WebhookEvents.appendInstall(outcome, project: Self.project, networkClickID: network, to: &written)
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: Self.general(outcome, networkClickID: network), as: UTF8.self))
+        }
     }
 }

@@ -19,10 +19,11 @@ public struct InstallService: Sendable {
                        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) throws {
         let notify: Notifier<InstallOutcome>? = try outbound.notifier(
             .installCreated, trigger: "install", projectID: project.id, at: report.signals.time,
-            data: { outcome, install in
+            prepare: {},
+            appendData: { outcome, install, _, body in
                 // Only an attributed install has a click whose network id is worth a read.
                 let network = outcome.install.match.attributed ? (try? install.facts())??.click?.networkClickID : nil
-                return WebhookEvents.install(outcome, project: project, networkClickID: network)
+                WebhookEvents.appendInstall(outcome, project: project, networkClickID: network, to: &body)
             })
         store.installs.report(report, policy: policy ?? MatchingPolicy(project: project.settings),
                               installID: TimeOrderedID.secure(at: report.signals.time),

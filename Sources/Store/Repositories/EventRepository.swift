@@ -21,8 +21,8 @@ public struct EventRecord: Sendable {
     public var userID: String?
     /// JSON object text.
     public var data: String?
-    /// The same data as the request's parser read it, when the API has it (webhooks send it on
-    /// without parsing the text again).
+    /// The same data as the request's parser read it, when the API has it; `data` is then this
+    /// value serialised by `JSONValue` (webhooks send that text on as it is).
     public var dataValue: [String: JSONValue]?
     public var revenue: Double?
     public var currency: String?
