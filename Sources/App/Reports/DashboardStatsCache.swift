@@ -19,7 +19,9 @@ final class DashboardStatsCache: Sendable {
 
     static let freshNanoseconds: UInt64 = 30_000_000_000
     static let usableNanoseconds: UInt64 = 600_000_000_000
-    static let capacity = 512
+    /// Above the watched periods' count (`WatchedPeriods.capacity`), so that warming them does not
+    /// empty the cache it fills.
+    static let capacity = 2_048
 
     private struct Entry {
         var stored: UInt64

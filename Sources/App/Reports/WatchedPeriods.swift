@@ -16,12 +16,20 @@ final class WatchedPeriods: Sendable {
     }
 
     static let keptNanoseconds: UInt64 = 86_400_000_000_000
+    /// At most this many, the least recently asked for dropped first: each costs a sum every few
+    /// minutes in the background, and the stats cache holds `DashboardStatsCache.capacity` periods.
+    static let capacity = 1_000
 
     private let watches = Mutex<[String: Watch]>([:])
 
     func watch(_ name: String, projectID: String, bounds: @escaping Bounds) {
         let now = DispatchTime.now().uptimeNanoseconds
-        watches.withLock { $0[projectID + "\u{0}" + name] = Watch(projectID: projectID, bounds: bounds, wanted: now) }
+        watches.withLock { watches in
+            watches[projectID + "\u{0}" + name] = Watch(projectID: projectID, bounds: bounds, wanted: now)
+            if watches.count > Self.capacity, let oldest = watches.min(by: { $0.value.wanted < $1.value.wanted })?.key {
+                watches[oldest] = nil
+            }
+        }
     }
 
     /// The watches asked for within a day; older ones are dropped.
