@@ -61,6 +61,7 @@ public final class SQLiteStore: StoreBackend {
     public var writeStatistics: WriteStatistics {
         let writer = database.writer
         return WriteStatistics(commits: writer.commitCount, committedWrites: writer.committedWriteCount, queueDepth: writer.queueDepth,
-                               lastCommitSeconds: writer.lastCommitSeconds, lastBatchSize: writer.lastBatchSize)
+                               lastCommitSeconds: writer.lastCommitSeconds, lastBatchSize: writer.lastBatchSize,
+                               lostWrites: writer.lostWriteCount)
     }
 }

@@ -55,6 +55,19 @@ import TestSupport
         #expect(try node.request("GET", "/winter", bearer: nil, headers: ["User-Agent": TwoNodeTests.android]).status == 200)
         let listed = try node.request("GET", "/admin/v1/projects/\(projectID)/links")
         #expect(listed.bodyText.contains("\"winter\"") && listed.bodyText.contains("\"summer\""), "\(listed.bodyText)")
+
+        // The click sent on during the outage was not stored, and /metrics says so.
+        let database = try PGConnection(url: cluster.url)
+        var stored: Int64?
+        let asked = Date()
+        repeat {  // /winter's click is a background write too
+            stored = try database.query("SELECT count(*) FROM clicks WHERE link_id IS NOT NULL").integer(0, 0)
+            if stored == 2 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date().timeIntervalSince(asked) < 5
+        #expect(stored == 2, "the click before the outage and /winter's")
+        let metrics = try node.request("GET", "/metrics").bodyText
+        #expect(metrics.contains("\nattributiond_lost_writes_total 1\n"), "\(metrics.prefix(600))")
     }
 
     @Test func tlsIsUsedAndItsCertificateVerifiedWhenTheURLAsks() throws {

@@ -12,6 +12,7 @@ enum MetricsRoutes {
             let text = services.metrics.render(counters: [
                 ("attributiond_sqlite_commits_total", "Transactions the writer committed.", writes.commits),
                 ("attributiond_sqlite_committed_writes_total", "Writes those transactions carried (group commit).", writes.committedWrites),
+                ("attributiond_lost_writes_total", "Writes nobody waited for (clicks) that failed, so were not stored.", writes.lostWrites),
             ], gauges: [
                 ("attributiond_open_connections", "Connections open now.", Double(openConnections())),
                 ("attributiond_write_queue_depth", "Writes waiting for their transaction.", Double(writes.queueDepth)),

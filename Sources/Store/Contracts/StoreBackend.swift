@@ -46,4 +46,6 @@ public struct WriteStatistics: Sendable {
     public var queueDepth: Int
     public var lastCommitSeconds: Double
     public var lastBatchSize: Int
+    /// Writes nobody waited for (clicks) that failed, so were not stored: the database was away.
+    public var lostWrites: Int = 0
 }

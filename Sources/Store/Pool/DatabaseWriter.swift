@@ -68,6 +68,12 @@ public final class DatabaseWriter: @unchecked Sendable {
     /// much group commit shares each commit's WAL pages.
     public var commitCount: Int { commits.load(ordering: .relaxed) }
     public var committedWriteCount: Int { committedWrites.load(ordering: .relaxed) }
+    /// Writes nobody waited for that failed (`noteLostWrite`).
+    public var lostWriteCount: Int { lostWrites.load(ordering: .relaxed) }
+    private let lostWrites = Atomic<Int>(0)
+
+    /// Counts a write whose caller does not wait for it (a click) and that failed.
+    func noteLostWrite() { lostWrites.add(1, ordering: .relaxed) }
 
     /// - Parameters:
     ///   - maxBatch: the most writes committed in one transaction (1 turns group commit off, the

@@ -56,7 +56,13 @@ public struct PGClickStore: ClickStore {
             click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
             click.networkClickID?.value, click.networkClickID?.parameter,
             countTowardLimit && !click.isBot]  // crawlers do not use up max_clicks
-        writer.write(row: values.map(\.pgValue), into: Self.insert) { result in completion?(result) }
+        writer.write(row: values.map(\.pgValue), into: Self.insert) { [writer] result in
+            guard let completion else {
+                if case .failure = result { writer.noteLostWrite() }
+                return
+            }
+            completion(result)
+        }
     }
 
     public func recordBeacon(clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,

@@ -85,13 +85,17 @@ public final class PGWriter: Sendable {
     private let lastBatch = Atomic<Int>(0)
     private let lastCommitNanoseconds = Atomic<Int>(0)
     private let queued = Atomic<Int>(0)
+    private let lostWrites = Atomic<Int>(0)
+
+    /// Counts a write whose caller does not wait for it (a click) and that failed.
+    func noteLostWrite() { lostWrites.add(1, ordering: .relaxed) }
 
     /// The write path's counters, as SQLite's writer keeps them (/metrics).
     public var statistics: WriteStatistics {
         WriteStatistics(commits: commits.load(ordering: .relaxed), committedWrites: committedWrites.load(ordering: .relaxed),
                         queueDepth: queued.load(ordering: .relaxed),
                         lastCommitSeconds: Double(lastCommitNanoseconds.load(ordering: .relaxed)) / 1e9,
-                        lastBatchSize: lastBatch.load(ordering: .relaxed))
+                        lastBatchSize: lastBatch.load(ordering: .relaxed), lostWrites: lostWrites.load(ordering: .relaxed))
     }
 
     /// - Parameter lanes: connections committing side by side (the pool needs that many more

@@ -12,7 +12,9 @@ public struct ClickRepository: ClickStore {
     ///   follow (other links are counted from the clicks table when needed).
     public func record(countTowardLimit: Bool = false, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)? = nil) {
         database.write(priority: .background, { connection in try Self.insert(click, countTowardLimit: countTowardLimit, connection) },
-                       completion: completion ?? { _ in })
+                       completion: completion ?? { [writer = database.writer] result in
+                           if case .failure = result { writer.noteLostWrite() }
+                       })
     }
 
     /// The columns a `Click` is read from, by `click(_:)`.
