@@ -58,9 +58,9 @@ public struct ReportService: Sendable {
     /// One pass over the watched periods: the past of each (before today, UTC) is summed again when
     /// the cache has none for its current bounds or one older than `olderThanSeconds`. Runs in the
     /// background, one sum at a time.
-    public func warmWatchedPeriods(olderThanSeconds: Int = 240, project: (String) throws -> Project?) {
+    public func warmWatchedPeriods(olderThanSeconds: Int = 240, project find: (String) throws -> Project?) {
         for watch in watchedPeriods.current() {
-            guard let project = try? project(watch.projectID) else { continue }
+            guard let project = try? find(watch.projectID) else { continue }
             let now = clocks.now(projectID: project.id)
             guard let (since, until) = watch.bounds(project, now) else { continue }
             let todayStart = Timestamp(milliseconds: StatsRepository.floorDiv(now.milliseconds, Self.day) * Self.day)
