@@ -192,11 +192,8 @@ enum InstallRepository {
         var known: [KnownInstall] = []
         let identity = report.identity
         let project = report.projectID
-        let map: (C.Reader) -> KnownInstall = {
-            KnownInstall(installID: $0.string(0), installInstanceID: $0.optionalString(1), deviceID: $0.optionalString(2),
-                         fingerprint: $0.optionalString(3), idfv: $0.optionalString(6), createdAt: Timestamp(milliseconds: $0.int(4)),
-                         lastSeenAt: Timestamp(milliseconds: $0.int(5)))
-        }
+        if C.dialect == .postgres { return try sameInstallInOneTrip(report, policy: policy, connection) }
+        let map: (C.Reader) -> KnownInstall = { KnownInstallSQL.known($0, from: 0) }
         if let instance = identity.installInstanceID {
             known += try connection.query(KnownInstallSQL.byInstance, project, instance, map: map)
         }
@@ -221,8 +218,56 @@ enum InstallRepository {
         return (try find(id: found.installID, projectID: project, connection), found.installInstanceID == nil, sameIDFV)
     }
 
+    /// Tier 0 on PostgreSQL, where each statement is a round trip to another process: the lookups
+    /// of the keys the report has, as one `UNION ALL` (only present keys, so every parameter is
+    /// bound and a cached plan fits every call; one text per combination of keys). The rows found
+    /// are used as `sameInstall` uses them: by IDFV only when nothing else names the install.
+    static func sameInstallInOneTrip<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy,
+                                                      _ connection: C) throws -> (install: StoredInstall?, adopted: Bool, sameIDFV: Bool?) {
+        let identity = report.identity
+        let project = report.projectID
+        var branches: [String] = [], values: [PGValue] = []
+        func branch(_ number: Int, _ condition: String, _ keys: [PGValue], newestOnly: Bool = false) {
+            branches.append("(SELECT \(number), \(KnownInstallSQL.columns) FROM installs WHERE project_id = ? AND \(condition)"
+                            + (newestOnly ? " ORDER BY created_at DESC LIMIT 1)" : ")"))
+            values.append(.text(project))
+            values += keys
+        }
+        if let instance = identity.installInstanceID { branch(1, "install_instance_id = ?", [.text(instance)]) }
+        if let device = identity.deviceID { branch(2, "device_id = ?", [.text(device)], newestOnly: true) }
+        if let idfv = identity.idfv { branch(3, "idfv = ?", [.text(idfv)]) }
+        if let fingerprint = identity.fingerprint {
+            let window = (policy.sameInstallSeconds + MatchingEngine.lastSeenResolutionSeconds) * 1000
+            branch(4, "fingerprint = ? AND last_seen_at > ?", [.text(fingerprint), .integer(report.signals.time.milliseconds - window)],
+                   newestOnly: true)
+        }
+        guard !branches.isEmpty else { return (nil, false, nil) }
+        let rows = try connection.query(branches.joined(separator: " UNION ALL "), values: values) {
+            (branch: $0.int(0), install: KnownInstallSQL.known($0, from: 1))
+        }
+        // In the order the lookups run one by one (a UNION ALL's branches need not come back in order).
+        func found(by branch: Int64) -> [KnownInstall] { rows.filter { $0.branch == branch }.map(\.install) }
+        var known = found(by: 1) + found(by: 2)
+        let byIDFV = found(by: 3)
+        var sameIDFV: Bool?
+        if let idfv = identity.idfv, idfv == report.signals.idfv { sameIDFV = !byIDFV.isEmpty }
+        if known.isEmpty { known += byIDFV }
+        known += found(by: 4)
+        guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else {
+            return (nil, false, sameIDFV)
+        }
+        return (try find(id: found.installID, projectID: project, connection), found.installInstanceID == nil, sameIDFV)
+    }
+
     /// Tier-0 lookups, their text built once (statements are cached by their SQL text).
     enum KnownInstallSQL {
+        /// A tier-0 row whose `columns` start at `first`.
+        static func known(_ row: some ColumnReader, from first: Int32) -> KnownInstall {
+            KnownInstall(installID: row.string(first), installInstanceID: row.optionalString(first + 1), deviceID: row.optionalString(first + 2),
+                         fingerprint: row.optionalString(first + 3), idfv: row.optionalString(first + 6),
+                         createdAt: Timestamp(milliseconds: row.int(first + 4)), lastSeenAt: Timestamp(milliseconds: row.int(first + 5)))
+        }
+
         static let columns = "id, install_instance_id, device_id, fingerprint, created_at, last_seen_at, idfv"
         static let byInstance = "SELECT \(columns) FROM installs WHERE project_id = ? AND install_instance_id = ?"
         static let byDevice = "SELECT \(columns) FROM installs WHERE project_id = ? AND device_id = ? ORDER BY created_at DESC LIMIT 1"
