@@ -42,6 +42,8 @@ final class ServerProcess {
     let process: ChildProcess
     let folder: URL
     private(set) var port: UInt16 = 0
+    /// Output read together with the "listening" line, after it.
+    private(set) var outputAfterListening = ""
     var databasePath: String { folder.appendingPathComponent("db.sqlite").path }
 
     /// - Parameter folder: where the database lives (a new temporary folder by default).
@@ -69,6 +71,8 @@ final class ServerProcess {
                let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
                let address = json["address"], let port = address.split(separator: ":").last.flatMap({ UInt16($0) }) {
                 self.port = port
+                // What came in the same read after that line (a start-up warning can).
+                if let range = collected.range(of: String(line)) { outputAfterListening = String(collected[range.upperBound...]) }
                 return
             }
         }

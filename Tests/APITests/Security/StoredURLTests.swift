@@ -166,8 +166,8 @@ import TestSupport
         }
         let server = try ServerProcess(folder: folder)
         // The audit runs after "listening", on a background queue: wait for its line (bounded).
-        var output = ""
-        let deadline = Date().addingTimeInterval(60)
+        var output = server.outputAfterListening
+        let deadline = Date().addingTimeInterval(20)
         let fd = server.process.standardError!.fileDescriptor
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !output.contains("stored values to correct"), Date() < deadline {
