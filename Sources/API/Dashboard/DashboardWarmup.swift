@@ -26,9 +26,8 @@ public final class DashboardWarmup: @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         self.timer = timer
         let app = services.app
-        timer.setEventHandler {
-            app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) }
-        }
+        let warm: @Sendable () -> Void = { app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) } }
+        timer.setEventHandler(handler: warm)
         // A project's time zone or currency makes new periods: summed at once, not at the next tick.
         let pending = Mutex(false)
         let queue = self.queue
@@ -36,7 +35,7 @@ public final class DashboardWarmup: @unchecked Sendable {
             guard pending.withLock({ scheduled in defer { scheduled = true }; return !scheduled }) else { return }
             queue.async {
                 pending.withLock { $0 = false }
-                app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) }
+                warm()
             }
         }
         queue.async {
@@ -44,7 +43,7 @@ public final class DashboardWarmup: @unchecked Sendable {
             for project in ((try? app.projects.list()) ?? []).prefix(300) {
                 for range in Self.watched { Self.watch(range, projectID: project.id, services) }
             }
-            app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) }
+            warm()
         }
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .seconds(5))
         timer.resume()

@@ -189,10 +189,10 @@ enum InstallRepository {
     ///   read (the reinstall flag needs the same read).
     static func sameInstall<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy,
                                              _ connection: C) throws -> (install: StoredInstall?, adopted: Bool, sameIDFV: Bool?) {
+        if C.dialect == .postgres { return try sameInstallInOneTrip(report, policy: policy, connection) }
         var known: [KnownInstall] = []
         let identity = report.identity
         let project = report.projectID
-        if C.dialect == .postgres { return try sameInstallInOneTrip(report, policy: policy, connection) }
         let map: (C.Reader) -> KnownInstall = { KnownInstallSQL.known($0, from: 0) }
         if let instance = identity.installInstanceID {
             known += try connection.query(KnownInstallSQL.byInstance, project, instance, map: map)
@@ -227,19 +227,17 @@ enum InstallRepository {
         let identity = report.identity
         let project = report.projectID
         var branches: [String] = [], values: [PGValue] = []
-        func branch(_ number: Int, _ condition: String, _ keys: [PGValue], newestOnly: Bool = false) {
-            branches.append("(SELECT \(number), \(KnownInstallSQL.columns) FROM installs WHERE project_id = ? AND \(condition)"
-                            + (newestOnly ? " ORDER BY created_at DESC LIMIT 1)" : ")"))
+        func branch(_ number: Int, _ lookup: KnownInstallSQL.Lookup, _ keys: [PGValue]) {
+            branches.append("(\(KnownInstallSQL.select(lookup, tag: number)))")
             values.append(.text(project))
             values += keys
         }
-        if let instance = identity.installInstanceID { branch(1, "install_instance_id = ?", [.text(instance)]) }
-        if let device = identity.deviceID { branch(2, "device_id = ?", [.text(device)], newestOnly: true) }
-        if let idfv = identity.idfv { branch(3, "idfv = ?", [.text(idfv)]) }
+        if let instance = identity.installInstanceID { branch(1, .instance, [.text(instance)]) }
+        if let device = identity.deviceID { branch(2, .device, [.text(device)]) }
+        if let idfv = identity.idfv { branch(3, .idfv, [.text(idfv)]) }
         if let fingerprint = identity.fingerprint {
             let window = (policy.sameInstallSeconds + MatchingEngine.lastSeenResolutionSeconds) * 1000
-            branch(4, "fingerprint = ? AND last_seen_at > ?", [.text(fingerprint), .integer(report.signals.time.milliseconds - window)],
-                   newestOnly: true)
+            branch(4, .fingerprint, [.text(fingerprint), .integer(report.signals.time.milliseconds - window)])
         }
         guard !branches.isEmpty else { return (nil, false, nil) }
         let rows = try connection.query(branches.joined(separator: " UNION ALL "), values: values) {
@@ -269,13 +267,31 @@ enum InstallRepository {
         }
 
         static let columns = "id, install_instance_id, device_id, fingerprint, created_at, last_seen_at, idfv"
-        static let byInstance = "SELECT \(columns) FROM installs WHERE project_id = ? AND install_instance_id = ?"
-        static let byDevice = "SELECT \(columns) FROM installs WHERE project_id = ? AND device_id = ? ORDER BY created_at DESC LIMIT 1"
-        /// Every install of the IDFV (a device's reinstalls are few); tier 0 takes the newest it may.
-        static let byIDFV = "SELECT \(columns) FROM installs WHERE project_id = ? AND idfv = ?"
-        static let byFingerprint = """
-            SELECT \(columns) FROM installs WHERE project_id = ? AND fingerprint = ? AND last_seen_at > ? ORDER BY created_at DESC LIMIT 1
-            """
+
+        /// The four ways to find the same install; the SQL of each (parameters: the project, then its keys).
+        enum Lookup {
+            case instance, device, idfv, fingerprint
+
+            var condition: String {
+                switch self {
+                case .instance: "install_instance_id = ?"
+                case .device: "device_id = ? ORDER BY created_at DESC LIMIT 1"
+                // Every install of the IDFV (a device's reinstalls are few); tier 0 takes the newest it may.
+                case .idfv: "idfv = ?"
+                case .fingerprint: "fingerprint = ? AND last_seen_at > ? ORDER BY created_at DESC LIMIT 1"
+                }
+            }
+        }
+
+        /// The lookup's statement; with `tag`, its rows start with that number (a `UNION ALL` branch).
+        static func select(_ lookup: Lookup, tag: Int? = nil) -> String {
+            "SELECT \(tag.map { "\($0), " } ?? "")\(columns) FROM installs WHERE project_id = ? AND \(lookup.condition)"
+        }
+
+        static let byInstance = select(.instance)
+        static let byDevice = select(.device)
+        static let byIDFV = select(.idfv)
+        static let byFingerprint = select(.fingerprint)
     }
 
     /// - Parameter sameIDFV: whether installs of the report's IDFV exist, when tier 0 read that.
