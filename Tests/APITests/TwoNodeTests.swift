@@ -102,11 +102,18 @@ import TestSupport
         for index in 0..<2 {
             _ = try a.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.android, "X-Forwarded-For": "198.51.100.1\(index)"])
         }
-        // Clicks are queued, not awaited: the race starts once all five are in the database.
+        // Clicks are queued, not awaited: the race starts once they are all in the database (at
+        // least five; under load the key's resolves before B refused it add a few more).
         let database = try PGConnection(url: url)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(10)
         let people = "SELECT count(*) FROM clicks WHERE is_bot = FALSE"
-        while try database.query(people).integer(0, 0) != 5, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        var stored: Int64 = -1, unchangedSince = Date()
+        while Date() < deadline {
+            let now = try database.query(people).integer(0, 0) ?? 0
+            if now != stored { (stored, unchangedSince) = (now, Date()) } else if now >= 5, Date().timeIntervalSince(unchangedSince) > 0.3 { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect((5...12).contains(stored), "\(stored) clicks for twelve installs")
         let statuses = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 12) { index in
             let node = index.isMultiple(of: 2) ? a : b
@@ -118,7 +125,7 @@ import TestSupport
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 }, "\(statuses.withLock { $0 })")
         let claims = try database.query("SELECT click_id, count(*) FROM installs WHERE click_id IS NOT NULL GROUP BY click_id")
         let clicks = try #require(try database.query(people).integer(0, 0))
-        #expect(clicks == 5 && claims.rows.count == clicks, "every click claimed once: \(claims.rows)")
+        #expect(clicks == stored && claims.rows.count == clicks, "every click claimed once: \(claims.rows)")
         #expect(claims.rows.allSatisfy { $0[1] == "1" }, "\(claims.rows)")
         #expect(try database.query("""
             SELECT count(*) FROM clicks c JOIN installs i ON i.click_id = c.click_id WHERE c.install_id IS DISTINCT FROM i.id
