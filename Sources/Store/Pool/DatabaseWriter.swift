@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The single writer connection, behind a serial queue, with group commit: writes submitted while
@@ -87,7 +88,12 @@ public final class DatabaseWriter: @unchecked Sendable {
         self.checkpointLock = checkpointLock
         connection.trackWALFrames()
         connection.rollupCollector = rollups
+        loadFoldedHour()
         addUpPendingRollups()
+    }
+
+    private func loadFoldedHour() {
+        rollups.foldedThroughHour = (try? connection.queryOne("SELECT through_hour FROM rollup_folded") { $0.int(0) }) ?? .max
     }
 
     /// The rollup deltas of the batch being written (the triggers of migration 0015 hand them over).
@@ -257,6 +263,7 @@ public final class DatabaseWriter: @unchecked Sendable {
             complete(batch) { _ in error }
             return
         }
+        foldClosedHours()
         // A savepoint failing to open or close leaves that item failed; the others still commit.
         var savepointErrors: [Int: any Error] = [:]
         for (index, item) in batch.enumerated() {
@@ -279,6 +286,7 @@ public final class DatabaseWriter: @unchecked Sendable {
         } catch {
             rollups.clear()
             _ = try? connection.run("ROLLBACK")
+            loadFoldedHour()  // a fold made inside the batch went with it
             complete(batch) { _ in error }
             return
         }
@@ -312,6 +320,43 @@ public final class DatabaseWriter: @unchecked Sendable {
                 _ = try? connection.run("RELEASE rollup_flush")
             }
         } catch {}
+    }
+
+    /// Folds the hours that are over into the day and project-hour rollups (migration 0022), at
+    /// the start of the first batch after each hour ends: a few hundred rows an hour rather than
+    /// four upserts a commit. The fold commits with the batch; should it fail, its hours wait for
+    /// the next batch and readers still find them in the link hours.
+    private func foldClosedHours() {
+        guard foldsClosedHours else { return }
+        let closedHour = Int64(Date().timeIntervalSince1970) / 3_600 - 1
+        guard closedHour > rollups.foldedThroughHour else { return }
+        try? fold(through: closedHour)
+    }
+
+    /// Off: hours are folded only when `foldRollups(through:)` says (tests of the hours in between).
+    @_spi(StoreInternals) public var foldsClosedHours: Bool {
+        get { foldsAutomatically.load(ordering: .relaxed) }
+        set { foldsAutomatically.store(newValue, ordering: .relaxed) }
+    }
+    private let foldsAutomatically = Atomic<Bool>(true)
+
+    private func fold(through hour: Int64) throws {
+        let before = rollups.foldedThroughHour
+        try connection.run("SAVEPOINT rollup_fold")
+        do {
+            try rollups.fold(through: hour, connection)
+            try connection.run("RELEASE rollup_fold")
+        } catch {
+            rollups.foldedThroughHour = before
+            _ = try? connection.run("ROLLBACK TO rollup_fold")
+            _ = try? connection.run("RELEASE rollup_fold")
+            throw error
+        }
+    }
+
+    /// Folds every hour up to `hour` now (a copy to PostgreSQL, whose rollups keep none apart; tests).
+    @_spi(StoreInternals) public func foldRollups(through hour: Int64) throws {
+        try writeAndWait { [self] _ in try fold(through: hour) }
     }
 
     /// What connections without a collector left pending (a sqlite3 shell, tools), at start.

@@ -45,6 +45,11 @@ final class RollupCollector {
 
     var isEmpty: Bool { counts.isEmpty && money.isEmpty && tallies.isEmpty }
 
+    /// Hours up to this one are in every rollup table; later hours only in the per-link hour
+    /// tables until `fold(through:)` adds them to the others (migration 0022). Loaded by the writer
+    /// at start from `rollup_folded`, and moved only with it.
+    var foldedThroughHour: Int64 = .max
+
     /// True while a repository inserts rows it counts itself: the triggers that would count them
     /// again ask `rollup_counted_by_caller()` (migration 0021).
     var countedByCaller = false
@@ -108,23 +113,25 @@ final class RollupCollector {
             for index in 0..<Self.counterCount { sums[index] += delta.counts[index] }
             total = sums
         }
+        // An hour not folded yet goes to the link's hour alone; the fold adds it to the rest.
         for delta in counts {
+            let hour = delta.at / 3_600_000
+            add(delta, to: &linkHours[LinkPeriodKey(projectID: delta.projectID, period: hour, linkID: delta.linkID)])
+            guard hour <= foldedThroughHour else { continue }
             add(delta, to: &days[LinkPeriodKey(projectID: delta.projectID, period: delta.at / 86_400_000, linkID: delta.linkID)])
-            add(delta, to: &linkHours[LinkPeriodKey(projectID: delta.projectID, period: delta.at / 3_600_000, linkID: delta.linkID)])
-            if delta.inHours { add(delta, to: &hours[HourKey(projectID: delta.projectID, hour: delta.at / 3_600_000)]) }
+            if delta.inHours { add(delta, to: &hours[HourKey(projectID: delta.projectID, hour: hour)]) }
         }
         var sums: [MoneyKey: (amount: Double, entries: Int64)] = [:]
         for delta in money {
-            var keys = [MoneyKey(projectID: delta.projectID, scope: "day", period: delta.at / 86_400_000, linkID: delta.linkID,
-                                 kind: delta.kind, currency: delta.currency),
-                        MoneyKey(projectID: delta.projectID, scope: "link_hour", period: delta.at / 3_600_000, linkID: delta.linkID,
-                                 kind: delta.kind, currency: delta.currency)]
+            let hour = delta.at / 3_600_000
+            Self.add(delta, to: &sums[MoneyKey(projectID: delta.projectID, scope: "link_hour", period: hour, linkID: delta.linkID,
+                                               kind: delta.kind, currency: delta.currency), default: (0, 0)])
+            guard hour <= foldedThroughHour else { continue }
+            Self.add(delta, to: &sums[MoneyKey(projectID: delta.projectID, scope: "day", period: delta.at / 86_400_000, linkID: delta.linkID,
+                                               kind: delta.kind, currency: delta.currency), default: (0, 0)])
             if delta.inHours {
-                keys.append(MoneyKey(projectID: delta.projectID, scope: "hour", period: delta.at / 3_600_000, linkID: "",
-                                     kind: delta.kind, currency: delta.currency))
-            }
-            for key in keys {
-                Self.add(delta, to: &sums[key, default: (0, 0)])  // one lookup of the six-string key, not two
+                Self.add(delta, to: &sums[MoneyKey(projectID: delta.projectID, scope: "hour", period: hour, linkID: "",
+                                                   kind: delta.kind, currency: delta.currency), default: (0, 0)])
             }
         }
         var tallySums: [TallyKey: Int64] = [:]
@@ -153,6 +160,45 @@ final class RollupCollector {
             try statements.tally.run(key.projectID, key.dimension, key.hour, key.value, installs)
         }
     }
+
+    /// Adds the per-link hours after `foldedThroughHour`, up to `hour`, into the day,
+    /// project-hour and money rollups, and moves `rollup_folded` and `foldedThroughHour` with them,
+    /// inside the caller's transaction (whose rollback must load `foldedThroughHour` again).
+    func fold(through hour: Int64, _ connection: SQLiteConnection) throws {
+        guard hour > foldedThroughHour else { return }
+        for statement in Self.foldStatements { try connection.run(statement, foldedThroughHour, hour) }
+        try connection.run("UPDATE rollup_folded SET through_hour = ?", hour)
+        foldedThroughHour = hour
+    }
+
+    /// The fold's statements: (?1, ?2] are the hours it adds up. Each reads the link hours of one
+    /// project at a time (their key starts with the project), never a scan of the whole table.
+    static let foldStatements = [
+        """
+        INSERT INTO rollup_link_days (project_id, day, link_id, \(counterColumns))
+        SELECT r.project_id, r.hour / 24, r.link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs)
+        FROM projects p JOIN rollup_link_hours r ON r.project_id = p.id AND r.hour > ?1 AND r.hour <= ?2 GROUP BY 1, 2, 3
+        ON CONFLICT DO UPDATE SET \(addCounters)
+        """,
+        """
+        INSERT INTO rollup_project_hours (project_id, hour, \(counterColumns))
+        SELECT r.project_id, r.hour, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs)
+        FROM projects p JOIN rollup_link_hours r ON r.project_id = p.id AND r.hour > ?1 AND r.hour <= ?2 GROUP BY 1, 2
+        ON CONFLICT DO UPDATE SET \(addCounters)
+        """,
+        """
+        INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries)
+        SELECT r.project_id, 'day', r.hour / 24, r.link_id, r.kind, r.currency, sum(r.amount), sum(r.entries)
+        FROM projects p JOIN rollup_link_hour_money r ON r.project_id = p.id AND r.hour > ?1 AND r.hour <= ?2 GROUP BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
+        """,
+        """
+        INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries)
+        SELECT r.project_id, 'hour', r.hour, '', r.kind, r.currency, sum(r.amount), sum(r.entries)
+        FROM projects p JOIN rollup_link_hour_money r ON r.project_id = p.id AND r.hour > ?1 AND r.hour <= ?2 GROUP BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
+        """,
+    ]
 
     private struct Upserts {
         let day, linkHour, hour, money, linkHourMoney, tally: Statement
@@ -203,27 +249,28 @@ final class RollupCollector {
         """
 
     /// Adds up what connections without a collector left in the pending tables: the statements
-    /// that end migration 0015, run again by the writer when it starts.
+    /// that end migration 0015, run again by the writer when it starts; hours not folded yet go to
+    /// the link hours alone (0022).
     static let pendingFlush = [
         """
         INSERT INTO rollup_link_days (project_id, day, link_id, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
-        SELECT project_id, at / 86400000, link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE true GROUP BY 1, 2, 3
+        SELECT project_id, at / 86400000, link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2, 3
         ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs
         """,
         """
         INSERT INTO rollup_project_hours (project_id, hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
-        SELECT project_id, at / 3600000, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE in_hours GROUP BY 1, 2
+        SELECT project_id, at / 3600000, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE in_hours AND at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2
         ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs
         """,
         """
         INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries)
-        SELECT project_id, 'day', at / 86400000, link_id, kind, currency, sum(amount), sum(entries) FROM rollup_pending_money WHERE true
-        GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
+        SELECT project_id, 'day', at / 86400000, link_id, kind, currency, sum(amount), sum(entries) FROM rollup_pending_money
+        WHERE at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
         """,
         """
         INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries)
-        SELECT project_id, 'hour', at / 3600000, '', kind, currency, sum(amount), sum(entries) FROM rollup_pending_money WHERE in_hours
-        GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
+        SELECT project_id, 'hour', at / 3600000, '', kind, currency, sum(amount), sum(entries) FROM rollup_pending_money
+        WHERE in_hours AND at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
         """,
         """
         INSERT INTO rollup_link_hours (project_id, hour, link_id, \(counterColumns))

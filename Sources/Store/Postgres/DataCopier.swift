@@ -37,6 +37,14 @@ public struct DataCopier {
     /// Copies every table, then counts both sides.
     public func copy() throws -> [TableCount] {
         try PGMigrator.migrate(target)
+        // SQLite keeps the hours it has not folded yet in the link hours alone (migration 0022);
+        // PostgreSQL's rollups hold every hour in every table.
+        let lastHour = try source.read { connection in
+            try connection.queryOne("""
+                SELECT max(coalesce((SELECT max(hour) FROM rollup_link_hours), -1), coalesce((SELECT max(hour) FROM rollup_link_hour_money), -1))
+                """) { $0.int(0) }
+        } ?? -1
+        try source.writer.foldRollups(through: lastHour)
         // The rollups arrive as SQLite counted them (clicks that retention deleted included): the
         // triggers of postgres/0003 must not count the copied rows a second time.
         try target.execute("SET attributiond.copying = 'on'")

@@ -159,6 +159,9 @@ public struct StatsBucket: Sendable, Equatable {
                 let firstDay = StatsRepository.ceilDiv(firstHour, 24), endDay = StatsRepository.floorDiv(endHour, 24)
                 if firstDay < endDay {
                     try tally.addRollups(.days, firstDay..<endDay, currency: currency, connection)
+                    // Hours of those days not folded into them yet (migration 0022).
+                    let unfolded = try StatsRepository.unfoldedHours(firstDay * 24..<endDay * 24, connection)
+                    try tally.addRollups(.hours, unfolded, currency: currency, connection)
                     try tally.addRollups(.hours, firstHour..<firstDay * 24, currency: currency, connection)
                     try tally.addRollups(.hours, endDay * 24..<endHour, currency: currency, connection)
                 } else {
@@ -216,10 +219,7 @@ public struct StatsBucket: Sendable, Equatable {
                 guard let index = index(ofHour: row.int(0)) else { return }
                 StatsRepository.add(row, from: 1, to: &buckets[index].counts)
             }
-            _ = try connection.query("""
-                SELECT period, kind, currency, amount, entries FROM rollup_money
-                WHERE project_id = ? AND scope = 'hour' AND period >= ? AND period < ? AND entries <> 0
-                """, projectID, firstHour, endHour) { row -> Void in
+            func addMoney(_ row: some ColumnReader) {
                 guard let index = index(ofHour: row.int(0)) else { return }
                 let moneyCurrency = row.string(2).isEmpty ? currency : row.string(2)
                 if row.string(1) == "payment" {
@@ -228,6 +228,26 @@ public struct StatsBucket: Sendable, Equatable {
                     buckets[index].counts.eventRevenue[moneyCurrency, default: 0] += row.double(3)
                 }
             }
+            _ = try connection.query("""
+                SELECT period, kind, currency, amount, entries FROM rollup_money
+                WHERE project_id = ? AND scope = 'hour' AND period >= ? AND period < ? AND entries <> 0
+                """, projectID, firstHour, endHour) { addMoney($0) }
+            // Hours not folded into the project's hours yet (migration 0022): the sum of its links' hours.
+            let unfolded = try StatsRepository.unfoldedHours(firstHour..<endHour, connection)
+            guard !unfolded.isEmpty else { return buckets }
+            _ = try connection.query("""
+                SELECT hour, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs),
+                    sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups),
+                    sum(paying_installs)
+                FROM rollup_link_hours WHERE project_id = ? AND hour >= ? AND hour < ? GROUP BY hour
+                """, projectID, unfolded.lowerBound, unfolded.upperBound) { row -> Void in
+                guard let index = index(ofHour: row.int(0)) else { return }
+                StatsRepository.add(row, from: 1, to: &buckets[index].counts)
+            }
+            _ = try connection.query("""
+                SELECT hour, kind, currency, sum(amount), sum(entries) FROM rollup_link_hour_money
+                WHERE project_id = ? AND hour >= ? AND hour < ? GROUP BY 1, 2, 3 HAVING sum(entries) <> 0
+                """, projectID, unfolded.lowerBound, unfolded.upperBound) { addMoney($0) }
             return buckets
         }
     }
@@ -235,6 +255,14 @@ public struct StatsBucket: Sendable, Equatable {
 
 /// The stats' SQL and arithmetic, for both backends.
 public enum StatsRepository {
+    /// The hours of `hours` that the day and project-hour rollups do not hold yet, only the link
+    /// hours (migration 0022; none on PostgreSQL, whose rollups take every delta at once).
+    static func unfoldedHours(_ hours: Range<Int64>, _ connection: some StoreSession) throws -> Range<Int64> {
+        let folded = try connection.queryOne("SELECT through_hour FROM rollup_folded") { $0.int(0) } ?? Int64.max - 1
+        let first = max(hours.lowerBound, folded + 1)
+        return first < hours.upperBound ? first..<hours.upperBound : hours.upperBound..<hours.upperBound
+    }
+
     /// Clicks are counted link by link, each a range of `clicks_by_link`, so a short period reads
     /// only its own clicks; filtering the project's clicks by time would read all of them.
     enum SQL {
