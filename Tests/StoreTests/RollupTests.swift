@@ -242,23 +242,24 @@ import TestSupport
         #expect(try total("SELECT count(*) FROM rollup_money") == 0)
         #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_link_hours WHERE project_id = 'p'") == 600)
         let stats = Stats(source: database)
-        try Self.expectAgreement(stats, seed: seed, mutated: false, phase: "phase 1")
+        try Self.expectAgreement(stats, seed: seed, mutated: false, phase: "before any fold")
 
         let middle = (Self.start + 5 * Self.day) / hour + 7
         try database.writer.foldRollups(through: middle)
         #expect(try total("SELECT through_hour FROM rollup_folded") == middle)
         #expect(try total("SELECT max(hour) FROM rollup_project_hours") <= middle)
         #expect(try total("SELECT count(*) FROM rollup_project_hours") > 0)
-        try Self.expectAgreement(stats, seed: seed, mutated: false, phase: "phase 2")
+        try Self.expectAgreement(stats, seed: seed, mutated: false, phase: "folded to the middle")
         try database.writeAndWait { try Self.mutate($0) }
-        try Self.expectAgreement(stats, seed: seed, mutated: true, phase: "phase 3")
+        try Self.expectAgreement(stats, seed: seed, mutated: true, phase: "after later changes")
         try Self.expectSeriesAgreement(stats)
 
         // The writer folds the hours that are over at the start of its next batch.
         database.writer.foldsClosedHours = true
+        let closedHour = Int64(Date().timeIntervalSince1970) / 3_600 - 1
         try database.writeAndWait { _ in }
-        #expect(try total("SELECT through_hour FROM rollup_folded") == Int64(Date().timeIntervalSince1970) / 3_600 - 1)
-        try Self.expectAgreement(stats, seed: seed, mutated: true, phase: "phase 4")
+        #expect((closedHour...closedHour + 1).contains(try total("SELECT through_hour FROM rollup_folded")))  // an hour may end meanwhile
+        try Self.expectAgreement(stats, seed: seed, mutated: true, phase: "every closed hour folded")
         try Self.expectSeriesAgreement(stats)
 
         // The same writes with every hour folded as it is written.
