@@ -89,6 +89,27 @@ public final class PGConnection {
         try check(result)
     }
 
+    /// Reads the transaction-local setting `name` and commits, in one round trip: both statements
+    /// go in one simple-query message, their answers come back in order. A failed COMMIT (or read)
+    /// throws as `execute("COMMIT")` would, the transaction then rolled back or still to roll back.
+    public func commitReadingSetting(_ name: StaticString) throws(PGError) -> String? {
+        guard PQsendQuery(handle, "SELECT current_setting('\(name)', true); COMMIT") == 1 else {
+            throw PGError(sqlState: nil, message: Self.clientMessage(handle))
+        }
+        var value: String?, failure: PGError?
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            do throws(PGError) {
+                try check(result)
+                if PQresultStatus(result) == PGRES_TUPLES_OK { value = Self.rows(result).text(0, 0) }
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+        return value
+    }
+
     /// Runs a statement with `$1…$n` bound to `parameters`; prepared on first use on this connection.
     @discardableResult
     public func query(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> PGRows {

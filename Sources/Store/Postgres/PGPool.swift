@@ -61,8 +61,14 @@ public final class PGPool: Sendable {
                     do {
                         let value = try body(connection)
                         let observers = commitObservers.withLock { $0 }
-                        let changed = observers.isEmpty ? [] : try Self.changedTables(connection)
-                        try connection.execute("COMMIT")
+                        var changed: [String] = []
+                        if observers.isEmpty {
+                            try connection.execute("COMMIT")
+                        } else {
+                            // What the transaction changed (postgres/0004), read with its COMMIT: one round trip.
+                            let noted = try connection.commitReadingSetting("attributiond.changed") ?? ""
+                            changed = Array(Set(noted.split(separator: ",").map(String.init))).sorted()
+                        }
                         if !changed.isEmpty { for observer in observers { observer(changed) } }
                         return value
                     } catch {
@@ -107,11 +113,6 @@ public final class PGPool: Sendable {
         defer { if held.connection.isConnected { idle.withLock { $0.append(held) } } }
         if !held.connection.isConnected { try Self.reconnect(held.connection) }
         return try Self.mapped { try body(held.connection) }
-    }
-
-    private static func changedTables(_ connection: PGConnection) throws -> [String] {
-        let noted = try connection.query("SELECT current_setting('attributiond.changed', true)").text(0, 0) ?? ""
-        return Array(Set(noted.split(separator: ",").map(String.init))).sorted()
     }
 
     private static func reconnect(_ connection: PGConnection) throws {
