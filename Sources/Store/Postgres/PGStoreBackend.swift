@@ -58,10 +58,14 @@ public final class PGStoreBackend: StoreBackend {
         browse = Browse(source: reads, beforeRollupRead: fold)
         clickRetention = ClickRetention(pruner: ClickPruner(source: source))
         // Deltas are added up every second, by whichever node gets there first, so that a fold
-        // before a read has little to do and the delta tables stay small.
+        // before a read has little to do and the delta tables stay small; young tables that grew
+        // are analyzed, so that their statements' plans fit them (PGTableStatistics.swift).
         folding = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "attributiond.rollup-fold", qos: .utility))
         folding.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(200))
-        folding.setEventHandler { try? pool.foldRollups(wait: false) }
+        folding.setEventHandler {
+            try? pool.foldRollups(wait: false)
+            try? pool.analyzeGrownTables()
+        }
         folding.resume()
     }
 
