@@ -66,9 +66,40 @@ struct InMemoryClicks: ClickSource {
     }
 }
 
-/// The example's clicks in memory, run through the whole cascade (`AttributionCascade`).
-private func match(_ example: Example, policy: MatchingPolicy = MatchingPolicy()) -> MatchResult {
-    let source = InMemoryClicks(stored: example.clicks.map { click in
+/// A source that records the reads it was told of ahead and the reads it was then asked, in order.
+final class RecordingClicks: ClickSource {
+    let clicks: InMemoryClicks
+    var prefetched: [[CandidateRead]] = []
+    var made: [CandidateRead] = []
+
+    init(_ clicks: InMemoryClicks) { self.clicks = clicks }
+
+    func prefetch(_ reads: [CandidateRead]) throws { prefetched.append(reads) }
+    func click(referredBy clickID: String) throws -> CandidateClick? {
+        made.append(.referredBy(clickID: clickID))
+        return try clicks.click(referredBy: clickID)
+    }
+    func clicks(onLink linkID: String, limit: Int) throws -> [CandidateClick] {
+        made.append(.onLink(linkID: linkID, limit: limit))
+        return try clicks.clicks(onLink: linkID, limit: limit)
+    }
+    func clicks(idfv: String, limit: Int) throws -> [CandidateClick] {
+        made.append(.idfv(idfv, limit: limit))
+        return try clicks.clicks(idfv: idfv, limit: limit)
+    }
+    func clicks(advertisingID: String, limit: Int) throws -> [CandidateClick] {
+        made.append(.advertisingID(advertisingID, limit: limit))
+        return try clicks.clicks(advertisingID: advertisingID, limit: limit)
+    }
+    func clicks(network ipKey: String, after: Timestamp, limit: Int) throws -> [CandidateClick] {
+        made.append(.network(ipKey: ipKey, after: after, limit: limit))
+        return try clicks.clicks(network: ipKey, after: after, limit: limit)
+    }
+}
+
+/// The example's clicks in memory.
+private func source(_ example: Example) -> InMemoryClicks {
+    InMemoryClicks(stored: example.clicks.map { click in
         InMemoryClicks.Stored(
             click: CandidateClick(clickID: click.id, linkID: "link-\(click.id)",
                                   createdAt: Timestamp(milliseconds: example.install.time.milliseconds - Int64(click.minutesBefore * 60_000)),
@@ -76,7 +107,11 @@ private func match(_ example: Example, policy: MatchingPolicy = MatchingPolicy()
                                   timezone: click.timezone, languages: click.languages, userAgent: click.userAgent),
             ipKey: click.ipKey, idfv: click.idfv, isBot: click.isBot, claimed: click.claimed)
     })
-    return try! AttributionCascade.attribute(example.install, windowHoursLimit: nil, policy: policy, clicks: source)
+}
+
+/// The example's clicks in memory, run through the whole cascade (`AttributionCascade`).
+private func match(_ example: Example, policy: MatchingPolicy = MatchingPolicy()) -> MatchResult {
+    try! AttributionCascade.attribute(example.install, windowHoursLimit: nil, policy: policy, clicks: source(example))
 }
 
 private func ipv6Key(_ text: String) -> String {
@@ -137,6 +172,22 @@ private let examples: [Example] = {
         #expect(result.attributed == (example.expectedAttributed ?? (example.expectedClick != nil)))
         if let factors = example.expectedFactors { #expect(result.matchedFactors == factors) }
         if result.matchType == .probabilistic { #expect(result.matchedFactors.first == "ip") }
+    }
+
+    /// A store whose reads are round trips makes them all at once (PostgreSQL's prefetch): every
+    /// read the cascade makes was named ahead, in the same order, and when no deterministic click
+    /// matched, exactly those.
+    @Test(arguments: examples)
+    fileprivate func theCascadeNamesItsReadsBeforeMakingThem(_ example: Example) throws {
+        let recording = RecordingClicks(source(example))
+        var install = example.install
+        install.referrerLinkID = "link-ahead"
+        install.advertisingID = "AD-1"
+        let result = try AttributionCascade.attribute(install, windowHoursLimit: nil, policy: MatchingPolicy(), clicks: recording)
+        #expect(recording.prefetched.count == 1)
+        let named = recording.prefetched.first ?? []
+        #expect(named.count >= 3 && Array(named.prefix(recording.made.count)) == recording.made)
+        if result.matchType != .deterministic { #expect(recording.made == named) }
     }
 
     /// Example 17 (tier 0): the same install reported again is the stored one, whatever else changed.

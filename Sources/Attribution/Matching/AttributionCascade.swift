@@ -17,6 +17,8 @@ public enum AttributionCascade {
             guard let limit = windowHoursLimit else { return candidates }
             return candidates.map { var click = $0; click.windowHours = min(click.windowHours, limit); return click }
         }
+        let oldest = install.time.adding(seconds: -policy.probabilisticHorizonSeconds)
+        try clicks.prefetch(reads(install, after: oldest, policy: policy))
         let byReferrer = try install.referrerClickID.flatMap { try clicks.click(referredBy: $0) }
         let byReferrerLink = try install.referrerLinkID.map { try clicks.clicks(onLink: $0, limit: referredLinkCandidates) } ?? []
         let byIDFV = try install.idfv.map { try clicks.clicks(idfv: $0, limit: deterministicCandidates) } ?? []
@@ -27,8 +29,18 @@ public enum AttributionCascade {
             return result
         }
         guard let ipKey = install.ipKey else { return .organic }
-        let oldest = install.time.adding(seconds: -policy.probabilisticHorizonSeconds)
         let sameNetwork = try clicks.clicks(network: ipKey, after: oldest, limit: policy.maxCandidates)
         return MatchingEngine.probabilistic(install: install, candidates: limited(sameNetwork), policy: policy)
+    }
+
+    /// The reads `attribute` makes when no deterministic click matches, in its order.
+    static func reads(_ install: InstallSignals, after oldest: Timestamp, policy: MatchingPolicy) -> [CandidateRead] {
+        var reads: [CandidateRead] = []
+        if let clickID = install.referrerClickID { reads.append(.referredBy(clickID: clickID)) }
+        if let linkID = install.referrerLinkID { reads.append(.onLink(linkID: linkID, limit: referredLinkCandidates)) }
+        if let idfv = install.idfv { reads.append(.idfv(idfv, limit: deterministicCandidates)) }
+        if let advertisingID = install.advertisingID { reads.append(.advertisingID(advertisingID, limit: deterministicCandidates)) }
+        if let ipKey = install.ipKey { reads.append(.network(ipKey: ipKey, after: oldest, limit: policy.maxCandidates)) }
+        return reads
     }
 }

@@ -13,4 +13,12 @@ public protocol ClickSource {
     func clicks(advertisingID: String, limit: Int) throws -> [CandidateClick]
     /// Clicks from the same network (`NetworkKey`) made after `after`.
     func clicks(network ipKey: String, after: Timestamp, limit: Int) throws -> [CandidateClick]
+    /// Told, before any of the methods above, every read the cascade will make when no
+    /// deterministic click matches (the network read is then wasted when one does).
+    func prefetch(_ reads: [CandidateRead]) throws
+}
+
+extension ClickSource {
+    /// A source whose reads are function calls has nothing to gain from knowing them ahead.
+    public func prefetch(_ reads: [CandidateRead]) throws {}
 }

@@ -10,41 +10,78 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     let defaultWindowHours: Int
     /// Clicks another transaction claimed or is claiming (PostgreSQL): no longer candidates.
     var taken: Set<String> = []
+    /// The cascade's reads made ahead in one statement (PostgreSQL), by read.
+    private let prefetched = PrefetchedCandidates()
 
     func click(referredBy clickID: String) throws -> CandidateClick? {
-        try candidates(.clickID, clickID, limit: 1).first
+        try prefetchedOr(.referredBy(clickID: clickID)) { try candidates(.clickID, clickID, limit: 1) }.first
     }
 
     func clicks(onLink linkID: String, limit: Int) throws -> [CandidateClick] {
-        try candidates(.link, linkID, limit: limit)
+        try prefetchedOr(.onLink(linkID: linkID, limit: limit)) { try candidates(.link, linkID, limit: limit) }
     }
 
     func clicks(idfv: String, limit: Int) throws -> [CandidateClick] {
-        try candidates(.idfv, idfv, limit: limit)
+        try prefetchedOr(.idfv(idfv, limit: limit)) { try candidates(.idfv, idfv, limit: limit) }
     }
 
     func clicks(advertisingID: String, limit: Int) throws -> [CandidateClick] {
-        try candidates(.advertisingID, advertisingID, limit: limit)
+        try prefetchedOr(.advertisingID(advertisingID, limit: limit)) { try candidates(.advertisingID, advertisingID, limit: limit) }
     }
 
     func clicks(network ipKey: String, after: Timestamp, limit: Int) throws -> [CandidateClick] {
-        try candidates(.network, ipKey, after.milliseconds, limit: limit)
+        try prefetchedOr(.network(ipKey: ipKey, after: after, limit: limit)) { try candidates(.network, ipKey, after.milliseconds, limit: limit) }
+    }
+
+    /// On PostgreSQL, where each statement is a round trip to another process, the cascade's
+    /// reads as one `UNION ALL` (each link's window joined in, where SQLite looks each distinct
+    /// link up once); on SQLite, whose reads are function calls, nothing ahead. Made again on
+    /// every pass of the claim loop, which must see claims committed meanwhile.
+    func prefetch(_ reads: [CandidateRead]) throws {
+        guard Session.dialect == .postgres, !reads.isEmpty else { return }
+        var branches: [String] = [], values: [PGValue] = []
+        for (index, read) in reads.enumerated() {
+            let (filter, keys, limit) = CandidateFilter.of(read)
+            branches.append("(\(CandidateFilter.withWindow(filter, tag: index)))")
+            values.append(.text(projectID))
+            values += keys
+            values.append(.integer(Int64(limit)))
+        }
+        let rows = try connection.query(branches.joined(separator: " UNION ALL "), values: values) { row in
+            (read: Int(row.int(0)), click: Self.candidate(row, from: 1, windowHours: row.optionalInt(15).map(Int.init) ?? defaultWindowHours))
+        }
+        var found: [CandidateRead: [CandidateClick]] = [:]
+        for (index, read) in reads.enumerated() {
+            // Newest first, as each branch ordered them (a UNION ALL need not keep that order).
+            found[read] = rows.filter { $0.read == index }.map(\.click).sorted { $0.createdAt > $1.createdAt }
+        }
+        prefetched.byRead = found
+    }
+
+    private func prefetchedOr(_ read: CandidateRead, _ query: () throws -> [CandidateClick]) throws -> [CandidateClick] {
+        guard var clicks = prefetched.byRead[read] else { return try query() }
+        if !taken.isEmpty { clicks.removeAll { taken.contains($0.clickID) } }
+        return clicks
+    }
+
+    private static func candidate(_ row: some ColumnReader, from first: Int32, windowHours: Int) -> CandidateClick {
+        let ratio = row.optionalDouble(first + 8)
+        return CandidateClick(
+            clickID: row.string(first), linkID: row.optionalString(first + 1), createdAt: Timestamp(milliseconds: row.int(first + 2)),
+            platform: row.optionalString(first + 3).flatMap(UserAgentInfo.Platform.init(rawValue:)), osVersion: row.optionalString(first + 4),
+            deviceClass: row.optionalString(first + 5).flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
+            screen: ScreenSize(points: row.optionalDouble(first + 6), row.optionalDouble(first + 7), scale: ratio),
+            screenPoints: ScreenSize(points: row.optionalDouble(first + 6), row.optionalDouble(first + 7), scale: 1),
+            timezone: row.optionalString(first + 9), utcOffsetMinutes: row.optionalInt(first + 10).map(Int.init),
+            languages: row.optionalString(first + 11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(first + 12),
+            ipKey: row.optionalString(first + 13), windowHours: windowHours)
     }
 
     /// The clicks, newest first, with each link's window resolved once per distinct link rather
     /// than per row.
     private func candidates<each Value: StoreArgument>(_ filter: CandidateFilter, _ values: repeat each Value, limit: Int) throws -> [CandidateClick] {
-        var clicks = try connection.query(filter.sql, projectID, repeat each values, limit) { row in
-            let ratio = row.optionalDouble(8)
-            return CandidateClick(
-                clickID: row.string(0), linkID: row.optionalString(1), createdAt: Timestamp(milliseconds: row.int(2)),
-                platform: row.optionalString(3).flatMap(UserAgentInfo.Platform.init(rawValue:)), osVersion: row.optionalString(4),
-                deviceClass: row.optionalString(5).flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
-                screen: ScreenSize(points: row.optionalDouble(6), row.optionalDouble(7), scale: ratio),
-                screenPoints: ScreenSize(points: row.optionalDouble(6), row.optionalDouble(7), scale: 1),
-                timezone: row.optionalString(9), utcOffsetMinutes: row.optionalInt(10).map(Int.init),
-                languages: row.optionalString(11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(12),
-                ipKey: row.optionalString(13), windowHours: defaultWindowHours)
+        var clicks = try connection.query(filter.sql, projectID, repeat each values, limit) {
+            Self.candidate($0, from: 0, windowHours: defaultWindowHours)
         }
         if !taken.isEmpty { clicks.removeAll { taken.contains($0.clickID) } }
         var windows: [String: Int] = [:]
@@ -59,27 +96,69 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     }
 }
 
+/// The prefetched reads of one install's transaction; a class, as the source is a value the
+/// cascade is handed.
+private final class PrefetchedCandidates {
+    var byRead: [CandidateRead: [CandidateClick]] = [:]
+}
+
 /// Which clicks a candidate query selects; each has its SQL text built once.
 enum CandidateFilter {
     case clickID, link, idfv, advertisingID
     /// Same network (`ip_key`), newer than a time.
     case network
 
+    private static let columns = """
+        c.click_id, c.link_id, c.created_at, c.platform, c.os_version, c.device_class, c.screen_width, c.screen_height,
+            c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent, c.ip_key
+        """
+
     private static func sql(_ condition: String) -> String {
         """
-        SELECT c.click_id, c.link_id, c.created_at, c.platform, c.os_version, c.device_class, c.screen_width, c.screen_height,
-            c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent, c.ip_key
+        SELECT \(columns)
         FROM clicks c
         WHERE c.project_id = ? AND \(condition) AND c.is_bot = FALSE AND c.claimed_at IS NULL
         ORDER BY c.created_at DESC LIMIT ?
         """
     }
 
-    private static let byClickID = sql("c.click_id = ?")
-    private static let byLink = sql("c.link_id = ?")
-    private static let byIDFV = sql("c.idfv = ?")
-    private static let byAdvertisingID = sql("c.advertising_id = ?")
-    private static let byNetwork = sql("c.ip_key = ? AND c.created_at > ?")
+    /// A read tagged with its place among the prefetched ones, its link's window (NULL: the
+    /// project's) joined in.
+    static func withWindow(_ filter: CandidateFilter, tag: Int) -> String {
+        """
+        SELECT \(tag), \(columns), coalesce(l.attribution_window_hours, t.attribution_window_hours)
+        FROM clicks c LEFT JOIN links l ON l.id = c.link_id LEFT JOIN templates t ON t.id = l.template_id
+        WHERE c.project_id = ? AND \(filter.condition) AND c.is_bot = FALSE AND c.claimed_at IS NULL
+        ORDER BY c.created_at DESC LIMIT ?
+        """
+    }
+
+    /// The filter of a read, its keys in the order of its condition, and its limit.
+    static func of(_ read: CandidateRead) -> (CandidateFilter, [PGValue], Int) {
+        switch read {
+        case .referredBy(let clickID): (.clickID, [.text(clickID)], 1)
+        case .onLink(let linkID, let limit): (.link, [.text(linkID)], limit)
+        case .idfv(let idfv, let limit): (.idfv, [.text(idfv)], limit)
+        case .advertisingID(let advertisingID, let limit): (.advertisingID, [.text(advertisingID)], limit)
+        case .network(let ipKey, let after, let limit): (.network, [.text(ipKey), .integer(after.milliseconds)], limit)
+        }
+    }
+
+    private var condition: String {
+        switch self {
+        case .clickID: "c.click_id = ?"
+        case .link: "c.link_id = ?"
+        case .idfv: "c.idfv = ?"
+        case .advertisingID: "c.advertising_id = ?"
+        case .network: "c.ip_key = ? AND c.created_at > ?"
+        }
+    }
+
+    private static let byClickID = sql(Self.clickID.condition)
+    private static let byLink = sql(Self.link.condition)
+    private static let byIDFV = sql(Self.idfv.condition)
+    private static let byAdvertisingID = sql(Self.advertisingID.condition)
+    private static let byNetwork = sql(Self.network.condition)
 
     var sql: String {
         switch self {
