@@ -43,7 +43,7 @@ struct GlobalOptions: ParsableArguments {
     func openStore(_ configuration: ServerConfiguration) throws -> any StoreBackend {
         guard let url = configuration.postgresURL else { return SQLiteStore(database: try openDatabase(configuration)) }
         do {
-            return try PGStoreBackend(url: url, readURL: configuration.postgresReadURL)
+            return try PGStoreBackend(url: url, readURL: configuration.postgresReadURL, writeLanes: configuration.postgresWriteLanes)
         } catch {
             LifecycleLog.write(level: "error", message: "cannot open the database",
                                fields: ["database": Self.redacted(url), "error": "\(error)"])

@@ -50,6 +50,8 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
             (#"{"allowed_hosts": ["go.example.com", "evil.example/x"]}"#, [:], "allowed_hosts[1]"),
             ("{}", ["ATTRIBUTIOND_ALLOWED_HOSTS": "a.example, b example"], "ATTRIBUTIOND_ALLOWED_HOSTS[1]"),
             (#"{"projects": [{"name": "A", "web_url": "https://a.example/\r\nX: y"}]}"#, [:], "projects[0].web_url"),
+            (#"{"database_write_lanes": 0}"#, [:], "database_write_lanes"),
+            ("{}", ["ATTRIBUTIOND_DATABASE_WRITE_LANES": "many"], "ATTRIBUTIOND_DATABASE_WRITE_LANES"),
         ]
         for (json, environment, key) in cases {
             let (folder, file) = try configFolder(json)

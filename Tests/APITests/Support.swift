@@ -37,7 +37,7 @@ final class TestApp: @unchecked Sendable {
             databaseArguments = ["--db", folder.appendingPathComponent("db.sqlite").path]
         case .postgres:
             let url = try PostgresCluster.shared().newDatabase()
-            store = try PGStoreBackend(url: url, poolSize: 4, clock: clock)
+            store = try PGStoreBackend(url: url, readers: 2, writeLanes: 2, clock: clock)
             databaseArguments = ["--database", url]
         }
         services = Services(store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,

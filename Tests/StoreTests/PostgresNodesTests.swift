@@ -73,7 +73,7 @@ import TestSupport
     @Test func statsAndDashboardReadsGoToTheReadURL() throws {
         let cluster = try PostgresCluster.shared()
         let primaryURL = try cluster.newDatabase(), replicaURL = try cluster.newDatabase()
-        let backend = try PGStoreBackend(url: primaryURL, readURL: replicaURL, poolSize: 4)
+        let backend = try PGStoreBackend(url: primaryURL, readURL: replicaURL, readers: 2, writeLanes: 2)
         defer { try? backend.close() }
         let project = try backend.projects.create(name: "Shop", settings: ProjectSettings()).project
         try PGMigrator.migrate(PGConnection(url: replicaURL))

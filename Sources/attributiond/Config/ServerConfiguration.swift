@@ -16,6 +16,8 @@ struct ServerConfiguration {
     var postgresURL: String?
     /// A PostgreSQL replica for the stats and the dashboard's reads (`database_read_url`).
     var postgresReadURL: String?
+    /// PostgreSQL transactions committing side by side (`database_write_lanes`).
+    var postgresWriteLanes = 4
     var adminKey: String?
     /// The links' public base URL; when unset, each request's Host is used.
     var publicURL: String?
@@ -99,6 +101,7 @@ enum ConfigurationLoader {
             case "db": configuration.db = try string(value, key)
             case "database_url": try configuration.setDatabase(try string(value, key), key)
             case "database_read_url": try configuration.setReadReplica(try string(value, key), key)
+            case "database_write_lanes": configuration.postgresWriteLanes = try integer(value, key, 1...64)
             case "admin_key": configuration.adminKey = try optionalString(value, key)
             case "default_project": configuration.defaultProject = try optionalString(value, key)
             case "public_url": configuration.publicURL = try publicURL(try optionalString(value, key), key)
@@ -216,6 +219,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_DB": configuration.db = text
             case "ATTRIBUTIOND_DATABASE_URL": try configuration.setDatabase(text, name)
             case "ATTRIBUTIOND_DATABASE_READ_URL": try configuration.setReadReplica(text, name)
+            case "ATTRIBUTIOND_DATABASE_WRITE_LANES": configuration.postgresWriteLanes = try integer(.string(text), name, 1...64)
             case "ATTRIBUTIOND_ADMIN_KEY": configuration.adminKey = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_DEFAULT_PROJECT": configuration.defaultProject = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_PUBLIC_URL": configuration.publicURL = try publicURL(text.isEmpty ? nil : text, name)
