@@ -16,6 +16,12 @@ import TestSupport
         let (projectID, _, _, apiKey) = try TwoNodeTests().project(on: node)
         let page = try node.request("GET", "/summer", bearer: nil, headers: ["User-Agent": TwoNodeTests.android])
         #expect(page.status == 200 && page.bodyText.contains("play.google.com"), "\(page.status)")
+        // Its click is a background write: stored before the database goes, or it would be lost too.
+        let before = try PGConnection(url: cluster.url)
+        let queued = Date()
+        while try before.query("SELECT count(*) FROM clicks").integer(0, 0) != 1 && Date().timeIntervalSince(queued) < 5 {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
 
         cluster.kill()
         // A link the node holds still sends people on (its click is a background write, lost

@@ -18,7 +18,7 @@ public enum AttributionCascade {
             return candidates.map { var click = $0; click.windowHours = min(click.windowHours, limit); return click }
         }
         let oldest = install.time.adding(seconds: -policy.probabilisticHorizonSeconds)
-        try clicks.prefetch(reads(install, after: oldest, policy: policy))
+        try clicks.prefetch(reads(for: install, policy: policy))
         let byReferrer = try install.referrerClickID.flatMap { try clicks.click(referredBy: $0) }
         let byReferrerLink = try install.referrerLinkID.map { try clicks.clicks(onLink: $0, limit: referredLinkCandidates) } ?? []
         let byIDFV = try install.idfv.map { try clicks.clicks(idfv: $0, limit: deterministicCandidates) } ?? []
@@ -34,7 +34,8 @@ public enum AttributionCascade {
     }
 
     /// The reads `attribute` makes when no deterministic click matches, in its order.
-    static func reads(_ install: InstallSignals, after oldest: Timestamp, policy: MatchingPolicy) -> [CandidateRead] {
+    public static func reads(for install: InstallSignals, policy: MatchingPolicy) -> [CandidateRead] {
+        let oldest = install.time.adding(seconds: -policy.probabilisticHorizonSeconds)
         var reads: [CandidateRead] = []
         if let clickID = install.referrerClickID { reads.append(.referredBy(clickID: clickID)) }
         if let linkID = install.referrerLinkID { reads.append(.onLink(linkID: linkID, limit: referredLinkCandidates)) }

@@ -61,6 +61,9 @@ public struct PGRows: Sendable {
 public final class PGConnection {
     private var handle: OpaquePointer?
     private var prepared: [String: String] = [:]
+    /// Answers read ahead at the start of the transaction (`beginReadingAhead`), by statement and
+    /// values; each is handed to the first `query` that asks the same, then forgotten.
+    private var readAhead: [String: PGRows] = [:]
 
     public init(url: String) throws(PGError) {
         handle = PQconnectdb(url)
@@ -117,6 +120,7 @@ public final class PGConnection {
         if parameters.contains(where: { $0.text?.utf8.contains(0) == true }) {
             throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
         }
+        if !readAhead.isEmpty, let rows = readAhead.removeValue(forKey: Self.readAheadKey(sql, parameters)) { return rows }
         let name = try statementName(for: sql, parameterCount: parameters.count)
         var texts: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.text.flatMap { strdup($0) } }
         defer { for pointer in texts { free(pointer) } }
@@ -226,10 +230,80 @@ public final class PGConnection {
         return affected
     }
 
+    /// BEGIN and `reads` in one round trip (libpq's pipeline mode), inside the new transaction;
+    /// each answer waits for the `query` of the same statement and values. A read refused aborts
+    /// the pipeline: the transaction then starts again plainly, with nothing read ahead.
+    public func beginReadingAhead(_ reads: [(sql: String, values: [PGValue])]) throws(PGError) {
+        readAhead.removeAll()
+        guard !reads.isEmpty, !reads.contains(where: { $0.values.contains { $0.text?.utf8.contains(0) == true } }) else {
+            return try execute("BEGIN")
+        }
+        var names: [String] = []
+        for read in reads { names.append(try statementName(for: read.sql, parameterCount: read.values.count)) }
+        guard PQenterPipelineMode(handle) == 1 else { return try execute("BEGIN") }
+        var sent = PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
+        for (index, read) in reads.enumerated() where sent {
+            sent = Self.withTexts(read.values) { count, values in
+                PQsendQueryPrepared(handle, names[index], count, values, nil, nil, 0) == 1
+            }
+        }
+        sent = sent && PQpipelineSync(handle) == 1
+        var answers: [PGRows?] = []
+        var failed = !sent
+        // Answers: BEGIN, each read (each a result then NULL), then the sync point.
+        for _ in 0..<(reads.count + 1) where sent {
+            var answer: PGRows?
+            while let result = PQgetResult(handle) {
+                defer { PQclear(result) }
+                let status = PQresultStatus(result)
+                if status == PGRES_TUPLES_OK { answer = Self.rows(result) } else if status != PGRES_COMMAND_OK { failed = true }
+            }
+            answers.append(answer)
+            if !isConnected { break }
+        }
+        while sent, isConnected, let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        PQexitPipelineMode(handle)
+        guard isConnected else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
+        if failed {
+            _ = try? execute("ROLLBACK")
+            return try execute("BEGIN")
+        }
+        for (index, read) in reads.enumerated() {
+            if let rows = answers[index + 1] { readAhead[Self.readAheadKey(read.sql, read.values)] = rows }
+        }
+    }
+
+    /// Forgets what was read ahead and not asked for (the transaction ended).
+    public func forgetReadAhead() { readAhead.removeAll() }
+
+    private static func readAheadKey(_ sql: String, _ values: [PGValue]) -> String {
+        var key = sql
+        for value in values {
+            key.append("\u{1E}")
+            key.append(value.text ?? "\u{0}")
+        }
+        return key
+    }
+
+    /// Runs `body` with `values` as C strings, as libpq's parameter arrays take them.
+    private static func withTexts<T>(_ values: [PGValue], _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+        var texts: [UnsafeMutablePointer<CChar>?] = values.map { $0.text.flatMap { strdup($0) } }
+        defer { for pointer in texts { free(pointer) } }
+        return texts.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return body(0, nil) }
+            return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { body(Int32(buffer.count), $0) }
+        }
+    }
+
     /// Connects again after the server went away (a restart, a failover); prepared statements
     /// are prepared again on next use.
     public func reconnect() throws(PGError) {
         prepared.removeAll()
+        readAhead.removeAll()
         PQreset(handle)
         guard isConnected else { throw PGError(sqlState: nil, message: "cannot reconnect to PostgreSQL: \(Self.clientMessage(handle))") }
     }

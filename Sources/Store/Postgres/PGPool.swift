@@ -52,12 +52,17 @@ public final class PGPool: Sendable {
     /// A transaction PostgreSQL refused for crossing another (a deadlock between two nodes'
     /// batches) runs again from its start, up to `attempts` times in all.
     @discardableResult
-    public func transaction<T>(attempts: Int = 3, _ body: (PGConnection) throws -> T) throws -> T {
+    /// - Parameter readingAhead: reads sent with the BEGIN, in the same round trip, whose answers
+    ///   wait for the body's queries of the same statements and values
+    ///   (`PGConnection.beginReadingAhead`).
+    public func transaction<T>(attempts: Int = 3, readingAhead: [(sql: String, values: [PGValue])] = [],
+                               _ body: (PGConnection) throws -> T) throws -> T {
         try withConnection { connection in
-            try Self.mapped {
+            defer { connection.forgetReadAhead() }
+            return try Self.mapped {
                 var attempt = 1
                 while true {
-                    try connection.execute("BEGIN")
+                    if readingAhead.isEmpty { try connection.execute("BEGIN") } else { try connection.beginReadingAhead(readingAhead) }
                     do {
                         let value = try body(connection)
                         let observers = commitObservers.withLock { $0 }
@@ -112,7 +117,15 @@ public final class PGPool: Sendable {
         }
         defer { if held.connection.isConnected { idle.withLock { $0.append(held) } } }
         if !held.connection.isConnected { try Self.reconnect(held.connection) }
-        return try Self.mapped { try body(held.connection) }
+        do {
+            return try Self.mapped { try body(held.connection) }
+        } catch let error as StoreError where !held.connection.isConnected {
+            // One connection lost is most often all of them (a restart, a failover): the idle
+            // ones are let go rather than handed, one failed write each, to the next callers
+            // (a click written on one would be lost after the database came back).
+            idle.withLock { $0.removeAll() }
+            throw error
+        }
     }
 
     private static func reconnect(_ connection: PGConnection) throws {

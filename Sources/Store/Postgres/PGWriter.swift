@@ -61,6 +61,8 @@ public final class PGWriter: Sendable {
         var row: (statement: RowsStatement, values: [PGValue])? = nil
         /// Lane 0's writes that must be done first (set when queued on another lane).
         var after = 0
+        /// Reads the write will make, sent with its batch's BEGIN (`PGPool.transaction`).
+        var readAhead: [(sql: String, values: [PGValue])] = []
     }
 
     /// A statement that writes any number of rows at once (`sql(rows)`), each row's values in
@@ -109,13 +111,18 @@ public final class PGWriter: Sendable {
     /// Queues `work`; `completion` runs once its transaction committed (or failed), off the caller.
     /// - Parameter ordered: run after every ordered write queued before it (lane 0), as a
     ///   click's beacon must follow its click.
+    /// - Parameter readingAhead: statements `work` will query first, whatever it finds: the
+    ///   batch's writes send theirs together with its BEGIN, one round trip for all (an install's
+    ///   tier 0 and candidate reads), where each would otherwise be one of its own.
     public func write<T: Sendable>(delivery: DatabaseWriter.Delivery? = nil, ordered: Bool = false,
+                                   readingAhead: [(sql: String, values: [PGValue])] = [],
                                    _ work: @escaping @Sendable (PGConnection) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        let item = Item(run: { connection in
+        var item = Item(run: { connection in
             let value = try work(connection)
             return { completion(.success(value)) }
         }, fail: { completion(.failure($0)) }, delivery: delivery)
+        item.readAhead = readingAhead
         enqueue(item, on: ordered ? lanes[0] : unorderedLane())
     }
 
@@ -246,7 +253,7 @@ public final class PGWriter: Sendable {
         struct OneRefused: Error {}
         do {
             do {
-                try pool.transaction { connection in
+                try pool.transaction(readingAhead: batch.flatMap(\.readAhead)) { connection in
                     for (index, item) in batch.enumerated() {
                         do {
                             finishers[index] = try item.run(connection)

@@ -38,7 +38,8 @@ struct Installs<Source: SessionSource>: InstallStore {
     public func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context? = nil,
                        notify: Notifier<InstallOutcome>? = nil, delivery: DatabaseWriter.Delivery? = nil,
                        completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) {
-        source.write(delivery: delivery, { connection in
+        let ahead = Source.Session.dialect == .postgres ? InstallRepository.readsAhead(report, policy: policy) : []
+        source.write(delivery: delivery, readingAhead: ahead, { connection in
             var outcome = try InstallRepository.report(report, policy: policy, installID: installID, connection)
             outcome.skan = try SKANStore.evaluate(installID: outcome.install.id, context: skan, now: report.signals.time, connection)
             if outcome.isNew { try OutboxRepository.notify(notify, outcome, installID: outcome.install.id, connection) }
@@ -225,22 +226,8 @@ enum InstallRepository {
     static func sameInstallInOneTrip<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy,
                                                       _ connection: C) throws -> (install: StoredInstall?, adopted: Bool, sameIDFV: Bool?) {
         let identity = report.identity
-        let project = report.projectID
-        var branches: [String] = [], values: [PGValue] = []
-        func branch(_ number: Int, _ lookup: KnownInstallSQL.Lookup, _ keys: [PGValue]) {
-            branches.append("(\(KnownInstallSQL.select(lookup, tag: number)))")
-            values.append(.text(project))
-            values += keys
-        }
-        if let instance = identity.installInstanceID { branch(1, .instance, [.text(instance)]) }
-        if let device = identity.deviceID { branch(2, .device, [.text(device)]) }
-        if let idfv = identity.idfv { branch(3, .idfv, [.text(idfv)]) }
-        if let fingerprint = identity.fingerprint {
-            let window = (policy.sameInstallSeconds + MatchingEngine.lastSeenResolutionSeconds) * 1000
-            branch(4, .fingerprint, [.text(fingerprint), .integer(report.signals.time.milliseconds - window)])
-        }
-        guard !branches.isEmpty else { return (nil, false, nil) }
-        let rows = try connection.query(branches.joined(separator: " UNION ALL "), values: values) {
+        guard let statement = sameInstallStatement(report, policy: policy) else { return (nil, false, nil) }
+        let rows = try connection.query(statement.sql, values: statement.values) {
             (branch: $0.int(0), install: KnownInstallSQL.known($0, from: 1))
         }
         // In the order the lookups run one by one (a UNION ALL's branches need not come back in order).
@@ -254,7 +241,43 @@ enum InstallRepository {
         guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else {
             return (nil, false, sameIDFV)
         }
-        return (try find(id: found.installID, projectID: project, connection), found.installInstanceID == nil, sameIDFV)
+        return (try find(id: found.installID, projectID: report.projectID, connection), found.installInstanceID == nil, sameIDFV)
+    }
+
+    /// Tier 0's statement on PostgreSQL (nil: the report has no key to look for).
+    static func sameInstallStatement(_ report: InstallReport, policy: MatchingPolicy) -> (sql: String, values: [PGValue])? {
+        let identity = report.identity
+        var branches: [String] = [], values: [PGValue] = []
+        func branch(_ number: Int, _ lookup: KnownInstallSQL.Lookup, _ keys: [PGValue]) {
+            branches.append("(\(KnownInstallSQL.select(lookup, tag: number)))")
+            values.append(.text(report.projectID))
+            values += keys
+        }
+        if let instance = identity.installInstanceID { branch(1, .instance, [.text(instance)]) }
+        if let device = identity.deviceID { branch(2, .device, [.text(device)]) }
+        if let idfv = identity.idfv { branch(3, .idfv, [.text(idfv)]) }
+        if let fingerprint = identity.fingerprint {
+            let window = (policy.sameInstallSeconds + MatchingEngine.lastSeenResolutionSeconds) * 1000
+            branch(4, .fingerprint, [.text(fingerprint), .integer(report.signals.time.milliseconds - window)])
+        }
+        guard !branches.isEmpty else { return nil }
+        return (branches.joined(separator: " UNION ALL "), values)
+    }
+
+    /// What an install's transaction reads first on PostgreSQL whatever it finds: tier 0, then
+    /// (for a new install; read for nothing when tier 0 finds it) the cascade's candidates.
+    /// Sent with the batch's BEGIN, one round trip for every install in the batch. Read at the
+    /// batch's start, they miss what installs before them in the batch wrote, as reads on two
+    /// lanes or nodes miss each other's: a click claimed meanwhile fails the claim and is read
+    /// again, an instance stored meanwhile fails the insert and is found by it.
+    static func readsAhead(_ report: InstallReport, policy: MatchingPolicy) -> [(sql: String, values: [PGValue])] {
+        var reads: [(sql: String, values: [PGValue])] = []
+        if let tier0 = sameInstallStatement(report, policy: policy) { reads.append(tier0) }
+        let candidates = AttributionCascade.reads(for: report.signals, policy: policy)
+        if let prefetch = TransactionClicks<PGConnection>.prefetchStatement(projectID: report.projectID, reads: candidates) {
+            reads.append(prefetch)
+        }
+        return reads
     }
 
     /// Tier-0 lookups, their text built once (statements are cached by their SQL text).

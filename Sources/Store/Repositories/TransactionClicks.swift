@@ -38,16 +38,8 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     /// link up once); on SQLite, whose reads are function calls, nothing ahead. Made again on
     /// every pass of the claim loop, which must see claims committed meanwhile.
     func prefetch(_ reads: [CandidateRead]) throws {
-        guard Session.dialect == .postgres, !reads.isEmpty else { return }
-        var branches: [String] = [], values: [PGValue] = []
-        for (index, read) in reads.enumerated() {
-            let (filter, keys, limit) = CandidateFilter.of(read)
-            branches.append("(\(CandidateFilter.withWindow(filter, tag: index)))")
-            values.append(.text(projectID))
-            values += keys
-            values.append(.integer(Int64(limit)))
-        }
-        let rows = try connection.query(branches.joined(separator: " UNION ALL "), values: values) { row in
+        guard Session.dialect == .postgres, let statement = Self.prefetchStatement(projectID: projectID, reads: reads) else { return }
+        let rows = try connection.query(statement.sql, values: statement.values) { row in
             (read: Int(row.int(0)), click: Self.candidate(row, from: 1, windowHours: row.optionalInt(15).map(Int.init) ?? defaultWindowHours))
         }
         var found: [CandidateRead: [CandidateClick]] = [:]
@@ -56,6 +48,20 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
             found[read] = rows.filter { $0.read == index }.map(\.click).sorted { $0.createdAt > $1.createdAt }
         }
         prefetched.byRead = found
+    }
+
+    /// The statement `prefetch` runs for `reads` (nil: none), which a write may also send ahead.
+    static func prefetchStatement(projectID: String, reads: [CandidateRead]) -> (sql: String, values: [PGValue])? {
+        guard !reads.isEmpty else { return nil }
+        var branches: [String] = [], values: [PGValue] = []
+        for (index, read) in reads.enumerated() {
+            let (filter, keys, limit) = CandidateFilter.of(read)
+            branches.append("(\(CandidateFilter.withWindow(filter, tag: index)))")
+            values.append(.text(projectID))
+            values += keys
+            values.append(.integer(Int64(limit)))
+        }
+        return (branches.joined(separator: " UNION ALL "), values)
     }
 
     private func prefetchedOr(_ read: CandidateRead, _ query: () throws -> [CandidateClick]) throws -> [CandidateClick] {

@@ -86,6 +86,19 @@
     /// transaction committed, through `delivery` when given. Never blocks the caller.
     func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, _ work: @escaping @Sendable (Session) throws -> T,
                             completion: @escaping @Sendable (Result<T, any Error>) -> Void)
+    /// The same, with the statements `work` will query first whatever it finds, for a backend
+    /// whose reads are round trips to send them ahead (`PGWriter`); SQLite runs `work` as is.
+    func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])],
+                            _ work: @escaping @Sendable (Session) throws -> T,
+                            completion: @escaping @Sendable (Result<T, any Error>) -> Void)
+}
+
+extension SessionSource {
+    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])],
+                                   _ work: @escaping @Sendable (Session) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        write(delivery: delivery, work, completion: completion)
+    }
 }
 
 @_spi(StoreInternals) extension Database: SessionSource {
@@ -117,5 +130,11 @@
     public func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, _ work: @escaping @Sendable (PGConnection) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         writer.write(delivery: delivery, work, completion: completion)
+    }
+
+    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])],
+                                   _ work: @escaping @Sendable (PGConnection) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        writer.write(delivery: delivery, readingAhead: readingAhead, work, completion: completion)
     }
 }

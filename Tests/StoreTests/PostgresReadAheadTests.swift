@@ -1,0 +1,70 @@
+import Attribution
+import Foundation
+import Synchronization
+@_spi(StoreInternals) import Store
+import Testing
+import TestSupport
+
+/// A batch's installs send their tier-0 and candidate reads with its BEGIN, read before any of
+/// them writes (`InstallRepository.readsAhead`). Installs queued behind a write that holds the
+/// lane form one batch: what an earlier one in it claimed or stored, a later one's early reads
+/// do not show, and the claim and the insert still decide as they do across nodes.
+@Suite(.serialized) struct PostgresReadAheadTests {
+    static let now = Timestamp(milliseconds: 1_763_700_000_000)
+
+    static func report(_ projectID: String, instance: String) -> InstallReport {
+        InstallReport(projectID: projectID, reporter: "linkrunner", identity: InstallIdentity(installInstanceID: instance),
+                      signals: InstallSignals(time: now, ipKey: "198.51.100.7", platform: .ios))
+    }
+
+    /// Queues `reports` behind a write that holds the installs' lane, so they commit as one batch.
+    static func oneBatch(_ backend: PGStoreBackend, _ reports: [InstallReport]) throws -> [Result<InstallOutcome, any Error>] {
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        backend.writer.write({ _ in held.signal(); release.wait() }, completion: { _ in })
+        held.wait()
+        let outcomes = Mutex<[Int: Result<InstallOutcome, any Error>]>([:])
+        let done = DispatchGroup()
+        for (index, report) in reports.enumerated() {
+            done.enter()
+            backend.installs.report(report, policy: MatchingPolicy(), installID: UUID().uuidString, skan: nil, notify: nil,
+                                    delivery: nil) { result in
+                outcomes.withLock { $0[index] = result }
+                done.leave()
+            }
+        }
+        let batchesBefore = backend.writer.statistics.commits
+        release.signal()
+        done.wait()
+        // The held write's batch, then the installs' one.
+        #expect(backend.writer.statistics.commits - batchesBefore <= 2)
+        return outcomes.withLock { state in reports.indices.map { state[$0]! } }
+    }
+
+    @Test func installsOfOneBatchClaimAClickOnceAndOneInstanceOnce() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let backend = try PGStoreBackend(url: url, readers: 2, writeLanes: 2)
+        defer { try? backend.close() }
+        let database = try PGConnection(url: url)
+        try database.execute("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', '\\x01', 0, 0)")
+        try database.execute("""
+            INSERT INTO clicks (click_id, project_id, created_at, ip_key, platform)
+            VALUES ('only-click', 'p', \(Self.now.milliseconds - 60_000), '198.51.100.7', 'ios')
+            """)
+
+        // Six new installs from the click's network: the one click goes to one of them.
+        let outcomes = try Self.oneBatch(backend, (0..<6).map { index in Self.report("p", instance: "instance-\(index)") })
+        let installs = try outcomes.map { try $0.get() }
+        #expect(installs.allSatisfy { outcome in outcome.isNew })
+        #expect(installs.filter { outcome in outcome.install.match.clickID == "only-click" }.count == 1)
+        #expect(try database.query("SELECT count(*) FROM installs WHERE click_id = 'only-click'").integer(0, 0) == 1)
+        #expect(try database.query("""
+            SELECT count(*) FROM clicks c JOIN installs i ON i.id = c.install_id WHERE c.click_id = 'only-click' AND i.click_id = 'only-click'
+            """).integer(0, 0) == 1)
+
+        // One instance reported four times in one batch: one install, named by every answer.
+        let again = try Self.oneBatch(backend, (0..<4).map { _ -> InstallReport in Self.report("p", instance: "same-instance") })
+        let ids = Set(try again.map { try $0.get().install.id })
+        #expect(ids.count == 1)
+        #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'same-instance'").integer(0, 0) == 1)
+    }
+}
