@@ -67,4 +67,25 @@ import TestSupport
         #expect(ids.count == 1)
         #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'same-instance'").integer(0, 0) == 1)
     }
+
+    /// A statement sent ahead has run when its answer is asked for, answers the first query of the
+    /// same statement and values only, and one refused is thrown as itself.
+    @Test func statementsSentAheadRunOnceAndARefusalIsThrownAsItself() throws {
+        let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
+        try connection.execute("CREATE TABLE numbers (n integer PRIMARY KEY)")
+        let insert = "INSERT INTO numbers VALUES ($1)"
+        try connection.beginReadingAhead([(insert, [.integer(1)]), ("SELECT count(*) FROM numbers", [])])
+        #expect(try connection.query("SELECT count(*) AS rows FROM numbers").integer(0, 0) == 1)  // run already
+        #expect(try connection.query(insert, [.integer(1)]).affected == 1)  // its answer, not a second insert
+        let again = #expect(throws: PGError.self) { try connection.query(insert, [.integer(1)]) }
+        #expect(again?.isUniqueViolation == true)
+        try connection.execute("ROLLBACK")
+        connection.forgetReadAhead()
+
+        try connection.execute("BEGIN")
+        let refused = #expect(throws: PGError.self) { try connection.runAhead([(insert, [.integer(2)]), (insert, [.integer(2)])]) }
+        #expect(refused?.isUniqueViolation == true, "\(String(describing: refused))")
+        try connection.execute("ROLLBACK")
+        #expect(try connection.query("SELECT count(*) FROM numbers").integer(0, 0) == 0)
+    }
 }

@@ -235,13 +235,30 @@ public final class PGConnection {
     /// the pipeline: the transaction then starts again plainly, with nothing read ahead.
     public func beginReadingAhead(_ reads: [(sql: String, values: [PGValue])]) throws(PGError) {
         readAhead.removeAll()
+        if try sendAhead(reads, beginning: true) != nil {
+            _ = try? execute("ROLLBACK")
+            try execute("BEGIN")
+        }
+    }
+
+    /// `statements` in one round trip inside the open transaction, each answer waiting for the
+    /// `query` of the same statement and values: statements the caller runs next whatever they
+    /// return. One refused is thrown, as it would be when run, the transaction then aborted.
+    public func runAhead(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) {
+        if let refused = try sendAhead(statements, beginning: false) { throw refused }
+    }
+
+    /// Sends `reads` (after a BEGIN when `beginning`) in one pipeline and keeps their answers;
+    /// the first refusal, when one was refused (nothing kept then).
+    private func sendAhead(_ reads: [(sql: String, values: [PGValue])], beginning: Bool) throws(PGError) -> PGError? {
         guard !reads.isEmpty, !reads.contains(where: { $0.values.contains { $0.text?.utf8.contains(0) == true } }) else {
-            return try execute("BEGIN")
+            if beginning { try execute("BEGIN") }
+            return nil
         }
         var names: [String] = []
         for read in reads { names.append(try statementName(for: read.sql, parameterCount: read.values.count)) }
-        guard PQenterPipelineMode(handle) == 1 else { return try execute("BEGIN") }
-        var sent = PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
+        guard PQenterPipelineMode(handle) == 1 else { throw PGError(sqlState: nil, message: "cannot enter pipeline mode: \(Self.clientMessage(handle))") }
+        var sent = !beginning || PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
         for (index, read) in reads.enumerated() where sent {
             sent = Self.withTexts(read.values) { count, values in
                 PQsendQueryPrepared(handle, names[index], count, values, nil, nil, 0) == 1
@@ -249,14 +266,18 @@ public final class PGConnection {
         }
         sent = sent && PQpipelineSync(handle) == 1
         var answers: [PGRows?] = []
-        var failed = !sent
-        // Answers: BEGIN, each read (each a result then NULL), then the sync point.
-        for _ in 0..<(reads.count + 1) where sent {
+        var refused: PGError?
+        // Answers: the BEGIN when sent, each read (each a result then NULL), then the sync point.
+        for _ in 0..<(reads.count + (beginning ? 1 : 0)) where sent {
             var answer: PGRows?
             while let result = PQgetResult(handle) {
                 defer { PQclear(result) }
                 let status = PQresultStatus(result)
-                if status == PGRES_TUPLES_OK { answer = Self.rows(result) } else if status != PGRES_COMMAND_OK { failed = true }
+                if status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK {
+                    answer = Self.rows(result)
+                } else if refused == nil {
+                    do throws(PGError) { try check(result) } catch { refused = error }
+                }
             }
             answers.append(answer)
             if !isConnected { break }
@@ -267,14 +288,13 @@ public final class PGConnection {
             if status == PGRES_PIPELINE_SYNC { break }
         }
         PQexitPipelineMode(handle)
-        guard isConnected else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
-        if failed {
-            _ = try? execute("ROLLBACK")
-            return try execute("BEGIN")
-        }
+        guard sent, isConnected else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
+        if let refused { return refused }
+        let first = beginning ? 1 : 0
         for (index, read) in reads.enumerated() {
-            if let rows = answers[index + 1] { readAhead[Self.readAheadKey(read.sql, read.values)] = rows }
+            if let rows = answers[first + index] { readAhead[Self.readAheadKey(read.sql, read.values)] = rows }
         }
+        return nil
     }
 
     /// Forgets what was read ahead and not asked for (the transaction ended).

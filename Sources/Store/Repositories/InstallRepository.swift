@@ -110,13 +110,20 @@ enum InstallRepository {
         let now = report.signals.time
         let tier0 = try sameInstall(report, policy: policy, connection)
         if let existing = tier0.install {
-            try connection.run("UPDATE installs SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?",
-                               now.milliseconds, existing.id, now.milliseconds - lastSeenResolutionMilliseconds)
-            if let instance = report.identity.installInstanceID, tier0.adopted {
+            let stale = now.milliseconds - lastSeenResolutionMilliseconds
+            let adoptedInstance = tier0.adopted ? report.identity.installInstanceID : nil
+            if C.dialect == .postgres {
+                // A re-report's statements, known now, in one round trip rather than one each.
+                var ahead: [(sql: String, values: [PGValue])] = [(touch, [.integer(now.milliseconds), .text(existing.id), .integer(stale)])]
+                if let instance = adoptedInstance { ahead.append((adopt, [.text(instance), .text(existing.id)])) }
+                ahead += linkReads(existing)
+                try connection.runAhead(ahead)
+            }
+            try connection.run(touch, now.milliseconds, existing.id, stale)
+            if let instance = adoptedInstance {
                 // An install another SDK family reported (found by IDFV) takes this one's instance
                 // id, so the instance's later calls find it.
-                try connection.run("UPDATE installs SET install_instance_id = ? WHERE id = ? AND install_instance_id IS NULL",
-                                   instance, existing.id)
+                try connection.run(adopt, instance, existing.id)
             }
             return try withLink(InstallOutcome(install: existing, isNew: false), connection)
         }
@@ -162,6 +169,21 @@ enum InstallRepository {
         return try withLink(InstallOutcome(install: install, isNew: true), connection)
     }
 
+    static let touch = "UPDATE installs SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?"
+    static let adopt = "UPDATE installs SET install_instance_id = ? WHERE id = ? AND install_instance_id IS NULL"
+    static let linkOfInstall = "SELECT \(LinkRepository.columns) FROM links WHERE id = ? AND project_id = ?"
+    static let templateOfLink = """
+        SELECT \(TemplateRepository.columns) FROM templates
+        WHERE project_id = ? AND id = (SELECT template_id FROM links WHERE id = ? AND project_id = ?)
+        """
+
+    /// The reads `withLink` makes for `install`, as they may be sent ahead.
+    static func linkReads(_ install: StoredInstall) -> [(sql: String, values: [PGValue])] {
+        guard install.match.attributed, install.match.matchedFactors != [AppleAdsAttribution.factor], let linkID = install.match.linkID else { return [] }
+        let project = PGValue.text(install.projectID), link = PGValue.text(linkID)
+        return [(linkOfInstall, [link, project]), (templateOfLink, [project, link, project])]
+    }
+
     /// The outcome with the attributed link and its template, read on the transaction's connection.
     static func withLink(_ outcome: InstallOutcome, _ connection: some StoreSession) throws -> InstallOutcome {
         if outcome.install.match.attributed, outcome.install.match.matchedFactors == [AppleAdsAttribution.factor] {
@@ -175,11 +197,9 @@ enum InstallRepository {
         guard outcome.install.match.attributed, let linkID = outcome.install.match.linkID else { return outcome }
         var outcome = outcome
         let projectID = outcome.install.projectID
-        outcome.link = try connection.queryOne("SELECT \(LinkRepository.columns) FROM links WHERE id = ? AND project_id = ?",
-                                               linkID, projectID) { LinkRepository.link($0) }
-        outcome.template = try outcome.link?.templateID.flatMap {
-            try connection.queryOne("SELECT \(TemplateRepository.columns) FROM templates WHERE id = ? AND project_id = ?",
-                                    $0, projectID) { TemplateRepository.template($0) }
+        outcome.link = try connection.queryOne(linkOfInstall, linkID, projectID) { LinkRepository.link($0) }
+        if outcome.link?.templateID != nil {
+            outcome.template = try connection.queryOne(templateOfLink, projectID, linkID, projectID) { TemplateRepository.template($0) }
         }
         return outcome
     }

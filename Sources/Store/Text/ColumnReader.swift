@@ -36,6 +36,9 @@
     func run<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws -> Int
     func query<T, each Value: StoreArgument>(_ sql: String, _ values: repeat each Value, map: (Reader) throws -> T) throws -> [T]
     func queryOne<T, each Value: StoreArgument>(_ sql: String, _ values: repeat each Value, map: (Reader) throws -> T) throws -> T?
+    /// Sends `statements` that the caller runs next whatever they return, in one round trip
+    /// where each is one (PostgreSQL: `PGConnection.runAhead`); SQLite's are function calls.
+    func runAhead(_ statements: [(sql: String, values: [PGValue])]) throws
 }
 
 @_spi(StoreInternals) public enum SQLDialect: Sendable { case sqlite, postgres }
@@ -53,6 +56,7 @@
 
 @_spi(StoreInternals) extension SQLiteConnection: StoreSession {
     public static var dialect: SQLDialect { .sqlite }
+    public func runAhead(_ statements: [(sql: String, values: [PGValue])]) {}
     public func query<T>(_ sql: String, values: [PGValue], map: (Row) throws -> T) throws -> [T] {
         let statement = try bound(sql, values)
         defer { statement.reset() }
@@ -64,6 +68,7 @@
 
 @_spi(StoreInternals) extension PGConnection: StoreSession {
     public static var dialect: SQLDialect { .postgres }
+
     public func query<T>(_ sql: String, values: [PGValue], map: (PGRow) throws -> T) throws -> [T] {
         let rows = try query(sql, values)
         return try (0..<rows.rows.count).map { try map(PGRow(rows: rows, index: $0)) }
