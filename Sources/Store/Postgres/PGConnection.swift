@@ -61,7 +61,7 @@ public struct PGRows: Sendable {
 public final class PGConnection {
     private var handle: OpaquePointer?
     private var prepared: [String: String] = [:]
-    /// Answers read ahead at the start of the transaction (`beginReadingAhead`), by statement and
+    /// Answers of statements sent ahead (`beginReadingAhead`, `runAhead`), by statement and
     /// values; each is handed to the first `query` that asks the same, then forgotten.
     private var readAhead: [String: PGRows] = [:]
 

@@ -51,10 +51,10 @@ public final class PGPool: Sendable {
     /// the caller's idempotency keys make its retry safe.
     /// A transaction PostgreSQL refused for crossing another (a deadlock between two nodes'
     /// batches) runs again from its start, up to `attempts` times in all.
-    @discardableResult
     /// - Parameter readingAhead: reads sent with the BEGIN, in the same round trip, whose answers
     ///   wait for the body's queries of the same statements and values
     ///   (`PGConnection.beginReadingAhead`).
+    @discardableResult
     public func transaction<T>(attempts: Int = 3, readingAhead: [(sql: String, values: [PGValue])] = [],
                                _ body: (PGConnection) throws -> T) throws -> T {
         try withConnection { connection in

@@ -114,16 +114,16 @@ enum InstallRepository {
             let adoptedInstance = tier0.adopted ? report.identity.installInstanceID : nil
             if C.dialect == .postgres {
                 // A re-report's statements, known now, in one round trip rather than one each.
-                var ahead: [(sql: String, values: [PGValue])] = [(touch, [.integer(now.milliseconds), .text(existing.id), .integer(stale)])]
-                if let instance = adoptedInstance { ahead.append((adopt, [.text(instance), .text(existing.id)])) }
+                var ahead: [(sql: String, values: [PGValue])] = [(touchLastSeen, [.integer(now.milliseconds), .text(existing.id), .integer(stale)])]
+                if let instance = adoptedInstance { ahead.append((adoptInstance, [.text(instance), .text(existing.id)])) }
                 ahead += linkReads(existing)
                 try connection.runAhead(ahead)
             }
-            try connection.run(touch, now.milliseconds, existing.id, stale)
+            try connection.run(touchLastSeen, now.milliseconds, existing.id, stale)
             if let instance = adoptedInstance {
                 // An install another SDK family reported (found by IDFV) takes this one's instance
                 // id, so the instance's later calls find it.
-                try connection.run(adopt, instance, existing.id)
+                try connection.run(adoptInstance, instance, existing.id)
             }
             return try withLink(InstallOutcome(install: existing, isNew: false), connection)
         }
@@ -169,8 +169,8 @@ enum InstallRepository {
         return try withLink(InstallOutcome(install: install, isNew: true), connection)
     }
 
-    static let touch = "UPDATE installs SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?"
-    static let adopt = "UPDATE installs SET install_instance_id = ? WHERE id = ? AND install_instance_id IS NULL"
+    static let touchLastSeen = "UPDATE installs SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?"
+    static let adoptInstance = "UPDATE installs SET install_instance_id = ? WHERE id = ? AND install_instance_id IS NULL"
     static let linkOfInstall = "SELECT \(LinkRepository.columns) FROM links WHERE id = ? AND project_id = ?"
     static let templateOfLink = """
         SELECT \(TemplateRepository.columns) FROM templates
