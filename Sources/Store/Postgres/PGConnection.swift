@@ -122,15 +122,7 @@ public final class PGConnection {
         }
         if !readAhead.isEmpty, let rows = readAhead.removeValue(forKey: Self.readAheadKey(sql, parameters)) { return rows }
         let name = try statementName(for: sql, parameterCount: parameters.count)
-        var texts: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.text.flatMap { strdup($0) } }
-        defer { for pointer in texts { free(pointer) } }
-        // An empty array need not have storage to point at: no parameters, no pointer.
-        let result = texts.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return PQexecPrepared(handle, name, 0, nil, nil, nil, 0) }
-            return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { values in
-                PQexecPrepared(handle, name, Int32(buffer.count), values, nil, nil, 0)
-            }
-        }
+        let result = Self.withTexts(parameters) { count, values in PQexecPrepared(handle, name, count, values, nil, nil, 0) }
         defer { PQclear(result) }
         try check(result)
         return Self.rows(result)
@@ -179,15 +171,8 @@ public final class PGConnection {
         func sendCommand(_ sql: String) -> Bool { PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 }
         var sent = sendCommand("BEGIN")
         for (index, statement) in statements.enumerated() where sent {
-            var texts: [UnsafeMutablePointer<CChar>?] = statement.values.map { $0.text.flatMap { strdup($0) } }
-            defer { for pointer in texts { free(pointer) } }
-            sent = texts.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress, !buffer.isEmpty else {
-                    return PQsendQueryPrepared(handle, names[index], 0, nil, nil, nil, 0) == 1
-                }
-                return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { values in
-                    PQsendQueryPrepared(handle, names[index], Int32(buffer.count), values, nil, nil, 0) == 1
-                }
+            sent = Self.withTexts(statement.values) { count, values in
+                PQsendQueryPrepared(handle, names[index], count, values, nil, nil, 0) == 1
             }
         }
         sent = sent && sendCommand("COMMIT") && PQpipelineSync(handle) == 1
@@ -309,7 +294,8 @@ public final class PGConnection {
         return key
     }
 
-    /// Runs `body` with `values` as C strings, as libpq's parameter arrays take them.
+    /// Runs `body` with `values` as C strings, as libpq's parameter arrays take them (an empty
+    /// array need not have storage to point at: no parameters, no pointer).
     private static func withTexts<T>(_ values: [PGValue], _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
         var texts: [UnsafeMutablePointer<CChar>?] = values.map { $0.text.flatMap { strdup($0) } }
         defer { for pointer in texts { free(pointer) } }
