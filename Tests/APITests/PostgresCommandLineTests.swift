@@ -56,6 +56,30 @@ import TestSupport
         #expect(notPostgres.status == 2 && notPostgres.stderr.contains("--to"))
     }
 
+    /// `ATTRIBUTIOND_DATABASE_WRITE_LANES=1`: one lane commits every write, the ordered ones
+    /// (clicks) and the rest (installs, events) alike, each answered after its commit.
+    @Test func oneWriteLaneCommitsClicksInstallsAndEvents() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let node = try TwoNodeTests.Node(url, environment: ["ATTRIBUTIOND_DATABASE_WRITE_LANES": "1"])
+        let (_, token, _, _) = try TwoNodeTests().project(on: node)
+        let click = try node.request("GET", "/summer", bearer: nil, headers: ["User-Agent": TwoNodeTests.android])
+        #expect(click.status == 200)
+        let initialized = try node.request("POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"one-lane"}"#,
+                                           bearer: nil)
+        #expect(initialized.status == 200, "\(initialized.bodyText)")
+        let event = try node.request("POST", "/api/client/capture-event",
+                                     json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"one-lane","event_name":"signup","event_id":"e-1"}"#, bearer: nil)
+        #expect(event.status == 200, "\(event.bodyText)")
+        let database = try PGConnection(url: url)
+        #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'one-lane'").integer(0, 0) == 1)
+        #expect(try database.query("SELECT count(*) FROM events").integer(0, 0) == 1)
+        let asked = Date()
+        while try database.query("SELECT count(*) FROM clicks").integer(0, 0) != 1 && Date().timeIntervalSince(asked) < 5 {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(try database.query("SELECT count(*) FROM clicks").integer(0, 0) == 1)
+    }
+
     @Test func badURLsAndAnUnreachableDatabaseFailWithAMessage() throws {
         let scheme = try run(["migrate", "--database", "mysql://root@127.0.0.1/db"])
         #expect(scheme.status == 2)

@@ -17,11 +17,11 @@ import TestSupport
     struct Node: @unchecked Sendable {
         let server: ServerProcess
 
-        init(_ url: String) throws {
+        init(_ url: String, environment: [String: String] = [:]) throws {
             server = try ServerProcess(["--database", url], environment: [
                 "ATTRIBUTIOND_ADMIN_KEY": TwoNodeTests.adminKey, "ATTRIBUTIOND_TRUSTED_PROXIES": "127.0.0.1",
                 "ATTRIBUTIOND_LOG_LEVEL": "warning",
-            ])
+            ].merging(environment) { $1 })
         }
 
         func request(_ method: String, _ path: String, json: String? = nil, bearer: String? = TwoNodeTests.adminKey,
@@ -79,6 +79,14 @@ import TestSupport
         #expect(try b.request("GET", "/autumn", bearer: nil, headers: ["User-Agent": Self.android]).status != 404)
         let renamedBack = try a.request("PUT", "/api/links/\(linkID)", json: #"{"customCode":"summer"}"#, bearer: apiKey)
         #expect(renamedBack.status == 200, "\(renamedBack.bodyText)")
+        // B hears of the rename back as of the rename: within 1 s, not before A's answer.
+        let renamedBackAt = Date()
+        var servedAgain = false
+        while Date().timeIntervalSince(renamedBackAt) < 1 {
+            if try b.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.crawler]).status != 404 { servedAgain = true; break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(servedAgain, "B still missed /summer 1 s after A renamed the link back")
 
         // A WarpLink key issued through A works on B; revoked through A, B refuses it within 1 s.
         let issued = try a.request("POST", "/admin/v1/projects/\(projectID)/api-keys", json: #"{"format":"warplink","mode":"live"}"#)
