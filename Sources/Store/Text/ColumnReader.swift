@@ -68,7 +68,6 @@
 
 @_spi(StoreInternals) extension PGConnection: StoreSession {
     public static var dialect: SQLDialect { .postgres }
-
     public func query<T>(_ sql: String, values: [PGValue], map: (PGRow) throws -> T) throws -> [T] {
         let rows = try query(sql, values)
         return try (0..<rows.rows.count).map { try map(PGRow(rows: rows, index: $0)) }
