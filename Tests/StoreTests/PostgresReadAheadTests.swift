@@ -80,12 +80,54 @@ import TestSupport
         let again = #expect(throws: PGError.self) { try connection.query(insert, [.integer(1)]) }
         #expect(again?.isUniqueViolation == true)
         try connection.execute("ROLLBACK")
-        connection.forgetReadAhead()
+        connection.transactionEnded()
 
         try connection.execute("BEGIN")
         let refused = #expect(throws: PGError.self) { try connection.runAhead([(insert, [.integer(2)]), (insert, [.integer(2)])]) }
         #expect(refused?.isUniqueViolation == true, "\(String(describing: refused))")
         try connection.execute("ROLLBACK")
         #expect(try connection.query("SELECT count(*) FROM numbers").integer(0, 0) == 0)
+    }
+
+    /// A write sent unanswered goes without waiting: its refusal is heard with the next statement
+    /// that waits (a read, the COMMIT), as itself and marked so, and the transaction cannot commit.
+    @Test func aWriteSentUnansweredIsAnsweredWithTheNextStatement() throws {
+        let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
+        try connection.execute("CREATE TABLE numbers (n integer PRIMARY KEY)")
+        let insert = "INSERT INTO numbers VALUES ($1)"
+
+        try connection.execute("BEGIN")
+        connection.defersWrites = true
+        try connection.runUnanswered(insert, [.integer(1)])
+        try connection.runUnanswered(insert, [.integer(2)])
+        #expect(try connection.query("SELECT count(*) FROM numbers").integer(0, 0) == 2)  // answered in the read's round trip
+        try connection.runUnanswered(insert, [.integer(3)])
+        #expect(try connection.commitReadingSetting("attributiond.changed") == nil)
+        connection.transactionEnded()
+        #expect(try connection.query("SELECT count(*) FROM numbers").integer(0, 0) == 3)
+
+        try connection.execute("BEGIN")
+        connection.defersWrites = true
+        try connection.runUnanswered(insert, [.integer(4)])
+        try connection.runUnanswered(insert, [.integer(1)])  // taken: refused, and nobody waited to hear it
+        try connection.runUnanswered(insert, [.integer(5)])
+        let heard = #expect(throws: PGError.self) { try connection.query("SELECT count(*) FROM numbers") }
+        #expect(heard?.isUniqueViolation == true && heard?.sentUnanswered == true, "\(String(describing: heard))")
+        // Whatever comes next in the aborted transaction hears the same; a COMMIT never passes
+        // for one (PostgreSQL would answer it with a silent rollback).
+        #expect(throws: PGError.self) { try connection.runUnanswered(insert, [.integer(6)]) }
+        let commit = #expect(throws: PGError.self) { try connection.execute("COMMIT") }
+        #expect(commit?.sentUnanswered == true)
+        #expect(throws: PGError.self) { try connection.commitReadingSetting("attributiond.changed") }
+        try connection.execute("ROLLBACK")
+        connection.transactionEnded()
+        #expect(try connection.query("SELECT count(*) FROM numbers").integer(0, 0) == 3)
+
+        // Without `defersWrites` the same call waits and throws at once.
+        try connection.execute("BEGIN")
+        #expect(throws: PGError.self) { try connection.runUnanswered(insert, [.integer(2)]) }
+        try connection.execute("ROLLBACK")
+        connection.transactionEnded()
+        #expect(try connection.query("SELECT count(*) FROM numbers").integer(0, 0) == 3)
     }
 }

@@ -114,6 +114,14 @@ extension PGConnection {
         return try (0..<rows.rows.count).map { try map(PGRow(rows: rows, index: $0)) }
     }
 
+    /// `StoreSession.run(_:orUnanswered:_:)`.
+    @discardableResult
+    public func run<each Value: PGBindable>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws(PGError) -> Int {
+        guard defersWrites else { return try query(sql, Self.array(repeat each values)).affected }
+        try runUnanswered(unanswered, Self.array(repeat each values))
+        return 1
+    }
+
     public func queryOne<T, each Value: PGBindable>(_ sql: String, _ values: repeat each Value, map: (PGRow) throws -> T) throws -> T? {
         let rows = try query(sql, Self.array(repeat each values))
         return try rows.rows.isEmpty ? nil : map(PGRow(rows: rows, index: 0))

@@ -16,6 +16,15 @@ public struct PGError: Error, CustomStringConvertible, Sendable {
     public var isRetryable: Bool { sqlState == "40P01" || sqlState == "40001" }
     /// A value the database cannot hold (a NUL in text): the client's to fix.
     public var isUnstorable: Bool { sqlState == "22021" }
+    /// The statement refused was a write sent without waiting for its answer
+    /// (`PGConnection.runUnanswered`), and heard of with a later statement: its transaction is
+    /// aborted, and its writes are to run again, each waiting for its answer.
+    public internal(set) var sentUnanswered = false
+
+    public init(sqlState: String?, message: String) {
+        self.sqlState = sqlState
+        self.message = message
+    }
 }
 
 /// A value bound to a statement's `$n`, sent in PostgreSQL's text format.
@@ -59,11 +68,18 @@ public struct PGRows: Sendable {
 /// (`postgres://user:password@host:port/db?sslmode=require`), so TLS to the database is asked for
 /// there and verified by libpq.
 public final class PGConnection {
-    private var handle: OpaquePointer?
+    var handle: OpaquePointer?
     private var prepared: [String: String] = [:]
     /// Answers of statements sent ahead (`beginReadingAhead`, `runAhead`), by statement and
     /// values; each is handed to the first `query` that asks the same, then forgotten.
-    private var readAhead: [String: PGRows] = [:]
+    var readAhead: [String: PGRows] = [:]
+    /// Whether writes whose answers nobody reads go without waiting (`runUnanswered`): set by
+    /// the transaction that allows it.
+    public var defersWrites = false
+    /// Writes sent and not answered yet; the connection is in pipeline mode while there are any.
+    var unanswered = 0
+    /// The first of them refused in the open transaction (which is then aborted).
+    var unansweredRefusal: PGError?
 
     public init(url: String) throws(PGError) {
         handle = PQconnectdb(url)
@@ -87,6 +103,9 @@ public final class PGConnection {
 
     /// Runs SQL without parameters (several statements allowed): migrations, SET, BEGIN.
     public func execute(_ sql: String) throws(PGError) {
+        if unanswered > 0 { _ = try finishPipeline(answering: 0) }
+        // A COMMIT of an aborted transaction would roll it back and say nothing.
+        if let refusal = unansweredRefusal, !sql.hasPrefix("ROLLBACK") { throw refusal }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result)
@@ -96,6 +115,15 @@ public final class PGConnection {
     /// go in one simple-query message, their answers come back in order. A failed COMMIT (or read)
     /// throws as `execute("COMMIT")` would, the transaction then rolled back or still to roll back.
     public func commitReadingSetting(_ name: StaticString) throws(PGError) -> String? {
+        if unanswered > 0 {
+            // In the pipeline the unanswered writes are in: the same round trip answers them too.
+            try sendInPipeline("SELECT current_setting('\(name)', true)")
+            try sendInPipeline("COMMIT")
+            let (answers, refused) = try finishPipeline(answering: 2)
+            if let refusal = unansweredRefusal ?? refused { throw refusal }
+            return answers[0]?.text(0, 0)
+        }
+        if let refusal = unansweredRefusal { throw refusal }
         guard PQsendQuery(handle, "SELECT current_setting('\(name)', true); COMMIT") == 1 else {
             throw PGError(sqlState: nil, message: Self.clientMessage(handle))
         }
@@ -122,6 +150,15 @@ public final class PGConnection {
         }
         if !readAhead.isEmpty, let rows = readAhead.removeValue(forKey: Self.readAheadKey(sql, parameters)) { return rows }
         let name = try statementName(for: sql, parameterCount: parameters.count)
+        if unanswered > 0 {
+            // Sent after the unanswered writes, in their pipeline: one round trip answers all.
+            try sendInPipeline(prepared: name, parameters)
+            let (answers, refused) = try finishPipeline(answering: 1)
+            if let refusal = unansweredRefusal ?? refused { throw refusal }
+            guard let rows = answers[0] else { throw PGError(sqlState: nil, message: "no answer to a statement sent in a pipeline") }
+            return rows
+        }
+        if let refusal = unansweredRefusal { throw refusal }
         let result = Self.withTexts(parameters) { count, values in PQexecPrepared(handle, name, count, values, nil, nil, 0) }
         defer { PQclear(result) }
         try check(result)
@@ -153,150 +190,9 @@ public final class PGConnection {
         return payloads
     }
 
-    /// Runs `statements` as one transaction in libpq's pipeline mode: BEGIN, every statement and
-    /// COMMIT are sent without waiting for each answer, then the answers are read, so the batch
-    /// costs one round trip instead of one per statement. The rows each statement changed; when
-    /// one fails, PostgreSQL skips the rest up to the sync point, the transaction is rolled back,
-    /// and the first error is thrown with nothing stored.
-    public func pipelinedTransaction(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) -> [Int] {
-        if statements.contains(where: { $0.values.contains { $0.text?.utf8.contains(0) == true } }) {
-            throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
-        }
-        var names: [String] = []
-        names.reserveCapacity(statements.count)
-        for statement in statements { names.append(try statementName(for: statement.sql, parameterCount: statement.values.count)) }
-        guard PQenterPipelineMode(handle) == 1 else { throw PGError(sqlState: nil, message: "cannot enter pipeline mode: \(Self.clientMessage(handle))") }
-        var exited = false
-        defer { if !exited { PQexitPipelineMode(handle) } }
-        func sendCommand(_ sql: String) -> Bool { PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 }
-        var sent = sendCommand("BEGIN")
-        for (index, statement) in statements.enumerated() where sent {
-            sent = Self.withTexts(statement.values) { count, values in
-                PQsendQueryPrepared(handle, names[index], count, values, nil, nil, 0) == 1
-            }
-        }
-        sent = sent && sendCommand("COMMIT") && PQpipelineSync(handle) == 1
-        guard sent else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
-        // Answers: BEGIN, each statement, COMMIT (each a result then NULL), then the sync point.
-        var affected: [Int] = []
-        affected.reserveCapacity(statements.count)
-        var firstError: PGError?
-        for position in 0..<(statements.count + 2) {
-            while let result = PQgetResult(handle) {
-                defer { PQclear(result) }
-                let status = PQresultStatus(result)
-                if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
-                    if position >= 1 && position <= statements.count {
-                        affected.append(PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0)
-                    }
-                } else if status != PGRES_PIPELINE_ABORTED, firstError == nil {
-                    let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-                    let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.clientMessage(handle)
-                    firstError = PGError(sqlState: state, message: message)
-                }
-            }
-            if !isConnected { break }
-        }
-        // The sync point ends the pipeline's answers.
-        while let result = PQgetResult(handle) {
-            let status = PQresultStatus(result)
-            PQclear(result)
-            if status == PGRES_PIPELINE_SYNC { break }
-        }
-        guard isConnected else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
-        PQexitPipelineMode(handle)
-        exited = true
-        if let firstError {
-            // A pipeline skips everything after an error up to the sync point, COMMIT included:
-            // the transaction is still open, aborted.
-            try execute("ROLLBACK")
-            throw firstError
-        }
-        return affected
-    }
-
-    /// BEGIN and `reads` in one round trip (libpq's pipeline mode), inside the new transaction;
-    /// each answer waits for the `query` of the same statement and values. A read refused aborts
-    /// the pipeline: the transaction then starts again plainly, with nothing read ahead.
-    public func beginReadingAhead(_ reads: [(sql: String, values: [PGValue])]) throws(PGError) {
-        readAhead.removeAll()
-        if try sendAhead(reads, beginning: true) != nil {
-            _ = try? execute("ROLLBACK")
-            try execute("BEGIN")
-        }
-    }
-
-    /// `statements` in one round trip inside the open transaction, each answer waiting for the
-    /// `query` of the same statement and values: statements the caller runs next whatever they
-    /// return. One refused is thrown, as it would be when run, the transaction then aborted.
-    public func runAhead(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) {
-        if let refused = try sendAhead(statements, beginning: false) { throw refused }
-    }
-
-    /// Sends `reads` (after a BEGIN when `beginning`) in one pipeline and keeps their answers;
-    /// the first refusal, when one was refused (nothing kept then).
-    private func sendAhead(_ reads: [(sql: String, values: [PGValue])], beginning: Bool) throws(PGError) -> PGError? {
-        guard !reads.isEmpty, !reads.contains(where: { $0.values.contains { $0.text?.utf8.contains(0) == true } }) else {
-            if beginning { try execute("BEGIN") }
-            return nil
-        }
-        var names: [String] = []
-        for read in reads { names.append(try statementName(for: read.sql, parameterCount: read.values.count)) }
-        guard PQenterPipelineMode(handle) == 1 else { throw PGError(sqlState: nil, message: "cannot enter pipeline mode: \(Self.clientMessage(handle))") }
-        var sent = !beginning || PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
-        for (index, read) in reads.enumerated() where sent {
-            sent = Self.withTexts(read.values) { count, values in
-                PQsendQueryPrepared(handle, names[index], count, values, nil, nil, 0) == 1
-            }
-        }
-        sent = sent && PQpipelineSync(handle) == 1
-        var answers: [PGRows?] = []
-        var refused: PGError?
-        // Answers: the BEGIN when sent, each read (each a result then NULL), then the sync point.
-        for _ in 0..<(reads.count + (beginning ? 1 : 0)) where sent {
-            var answer: PGRows?
-            while let result = PQgetResult(handle) {
-                defer { PQclear(result) }
-                let status = PQresultStatus(result)
-                if status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK {
-                    answer = Self.rows(result)
-                } else if refused == nil {
-                    do throws(PGError) { try check(result) } catch { refused = error }
-                }
-            }
-            answers.append(answer)
-            if !isConnected { break }
-        }
-        while sent, isConnected, let result = PQgetResult(handle) {
-            let status = PQresultStatus(result)
-            PQclear(result)
-            if status == PGRES_PIPELINE_SYNC { break }
-        }
-        PQexitPipelineMode(handle)
-        guard sent, isConnected else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
-        if let refused { return refused }
-        let first = beginning ? 1 : 0
-        for (index, read) in reads.enumerated() {
-            if let rows = answers[first + index] { readAhead[Self.readAheadKey(read.sql, read.values)] = rows }
-        }
-        return nil
-    }
-
-    /// Forgets what was read ahead and not asked for (the transaction ended).
-    public func forgetReadAhead() { readAhead.removeAll() }
-
-    private static func readAheadKey(_ sql: String, _ values: [PGValue]) -> String {
-        var key = sql
-        for value in values {
-            key.append("\u{1E}")
-            key.append(value.text ?? "\u{0}")
-        }
-        return key
-    }
-
     /// Runs `body` with `values` as C strings, as libpq's parameter arrays take them (an empty
     /// array need not have storage to point at: no parameters, no pointer).
-    private static func withTexts<T>(_ values: [PGValue], _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+    static func withTexts<T>(_ values: [PGValue], _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
         var texts: [UnsafeMutablePointer<CChar>?] = values.map { $0.text.flatMap { strdup($0) } }
         defer { for pointer in texts { free(pointer) } }
         return texts.withUnsafeMutableBufferPointer { buffer in
@@ -310,12 +206,15 @@ public final class PGConnection {
     public func reconnect() throws(PGError) {
         prepared.removeAll()
         readAhead.removeAll()
+        unanswered = 0
+        unansweredRefusal = nil
         PQreset(handle)
         guard isConnected else { throw PGError(sqlState: nil, message: "cannot reconnect to PostgreSQL: \(Self.clientMessage(handle))") }
     }
 
-    private func statementName(for sql: String, parameterCount: Int) throws(PGError) -> String {
+    func statementName(for sql: String, parameterCount: Int) throws(PGError) -> String {
         if let name = prepared[sql] { return name }
+        if unanswered > 0 { _ = try finishPipeline(answering: 0) }  // a PQprepare waits for its answer
         let name = "s\(prepared.count)"
         let result = PQprepare(handle, name, PGPlaceholders.numbered(sql), Int32(parameterCount), nil)
         defer { PQclear(result) }
@@ -324,7 +223,7 @@ public final class PGConnection {
         return name
     }
 
-    private func check(_ result: OpaquePointer?) throws(PGError) {
+    func check(_ result: OpaquePointer?) throws(PGError) {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return
@@ -335,7 +234,7 @@ public final class PGConnection {
         }
     }
 
-    private static func rows(_ result: OpaquePointer?) -> PGRows {
+    static func rows(_ result: OpaquePointer?) -> PGRows {
         let columnCount = PQnfields(result), rowCount = PQntuples(result)
         let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
         let rows = (0..<rowCount).map { row in
@@ -347,7 +246,7 @@ public final class PGConnection {
         return PGRows(columns: columns, rows: rows, affected: affected)
     }
 
-    private static func clientMessage(_ handle: OpaquePointer?) -> String {
+    static func clientMessage(_ handle: OpaquePointer?) -> String {
         guard let text = PQerrorMessage(handle) else { return "unknown libpq error" }
         return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -54,15 +54,18 @@ public final class PGPool: Sendable {
     /// - Parameter readingAhead: reads sent with the BEGIN, in the same round trip, whose answers
     ///   wait for the body's queries of the same statements and values
     ///   (`PGConnection.beginReadingAhead`).
+    /// - Parameter deferringWrites: writes whose answers the body does not read go without
+    ///   waiting (`PGConnection.runUnanswered`); one refused throws `PGError.sentUnanswered`.
     @discardableResult
     public func transaction<T>(attempts: Int = 3, readingAhead: [(sql: String, values: [PGValue])] = [],
-                               _ body: (PGConnection) throws -> T) throws -> T {
+                               deferringWrites: Bool = false, _ body: (PGConnection) throws -> T) throws -> T {
         try withConnection { connection in
-            defer { connection.forgetReadAhead() }
+            defer { connection.transactionEnded() }
             return try Self.mapped {
                 var attempt = 1
                 while true {
                     if readingAhead.isEmpty { try connection.execute("BEGIN") } else { try connection.beginReadingAhead(readingAhead) }
+                    connection.defersWrites = deferringWrites
                     do {
                         let value = try body(connection)
                         let observers = commitObservers.withLock { $0 }
@@ -78,6 +81,7 @@ public final class PGPool: Sendable {
                         return value
                     } catch {
                         if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+                        connection.transactionEnded()
                         if let failure = error as? PGError, failure.isRetryable, attempt < attempts {
                             attempt += 1
                             continue
@@ -138,7 +142,7 @@ public final class PGPool: Sendable {
             return try body()
         } catch let error as PGError where error.isConnectionLost {
             throw StoreError.unavailable("the database connection was lost: \(error.message)")
-        } catch let error as PGError where error.isUnstorable {
+        } catch let error as PGError where error.isUnstorable && !error.sentUnanswered {
             throw StoreError.unstorable(error.message)
         }
     }

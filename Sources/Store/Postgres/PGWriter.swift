@@ -229,9 +229,11 @@ public final class PGWriter: Sendable {
     }
 
     /// A write that throws is rare (a conflict, a refused value), so a batch first runs plainly,
-    /// one round trip per write; only when one of its writes throws is the transaction rolled
-    /// back and the batch run again with a savepoint around each write (two more round trips
-    /// each), so that the refused write fails alone.
+    /// its writes whose answers nobody reads sent without waiting (`PGConnection.runUnanswered`:
+    /// answered with the next statement that waits, often the COMMIT); only when one of its
+    /// writes throws is the transaction rolled back and the batch run again: each write waiting
+    /// for its answer when one sent unanswered was refused, and with a savepoint around each
+    /// write (two more round trips each) when one threw, so that the refused write fails alone.
     private func commit(_ batch: [Item]) {
         if batch.count > 1, let statement = batch[0].row?.statement, batch.allSatisfy({ $0.row?.statement === statement }),
            (try? pool.session({ try $0.pipelinedTransaction([(statement.sql(rows: batch.count), batch.flatMap { $0.row!.values })]) })) != nil {
@@ -251,19 +253,30 @@ public final class PGWriter: Sendable {
         var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
         var finishers: [(@Sendable () -> Void)?] = Array(repeating: nil, count: batch.count)
         struct OneRefused: Error {}
+        func runAll(deferringWrites: Bool) throws {
+            try pool.transaction(readingAhead: batch.flatMap(\.readAhead), deferringWrites: deferringWrites) { connection in
+                for (index, item) in batch.enumerated() {
+                    do {
+                        finishers[index] = try item.run(connection)
+                    } catch let error as PGError where error.isConnectionLost || error.isRetryable || error.sentUnanswered {
+                        throw error  // the whole batch: lost, run again by the pool, or run again below
+                    } catch {
+                        if batch.count == 1 { throw error }
+                        throw OneRefused()
+                    }
+                }
+            }
+        }
         do {
             do {
-                try pool.transaction(readingAhead: batch.flatMap(\.readAhead)) { connection in
-                    for (index, item) in batch.enumerated() {
-                        do {
-                            finishers[index] = try item.run(connection)
-                        } catch let error as PGError where error.isConnectionLost || error.isRetryable {
-                            throw error  // the whole batch: lost, or run again by the pool
-                        } catch {
-                            if batch.count == 1 { throw error }
-                            throw OneRefused()
-                        }
-                    }
+                do {
+                    try runAll(deferringWrites: true)
+                } catch let error as PGError where error.sentUnanswered {
+                    // A write sent without waiting was refused (most often an install's instance
+                    // stored first by another lane or node): nothing was stored, and the batch runs
+                    // again with each write waiting for its answer, which handles what it finds.
+                    finishers = finishers.map { _ in nil }
+                    try runAll(deferringWrites: false)
                 }
             } catch is OneRefused {
                 finishers = finishers.map { _ in nil }

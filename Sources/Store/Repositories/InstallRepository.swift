@@ -143,7 +143,9 @@ enum InstallRepository {
             clicks.taken.insert(clickID)
             match = .organic
         }
-        let inserted = try connection.run(C.dialect == .postgres ? insertUnlessInstanceTaken : insert,
+        // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch runs
+        // again, answered) where an install of the same instance took its place.
+        let inserted = try connection.run(C.dialect == .postgres ? insertUnlessInstanceTaken : insert, orUnanswered: insert,
             installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID, signals.idfv,
             signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
             report.deviceModel, signals.deviceClass?.rawValue, report.appVersion, report.ip, signals.ipKey, report.userAgent,

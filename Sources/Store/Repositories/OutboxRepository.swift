@@ -210,13 +210,15 @@ extension Outbox where Source == Database {
     @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], installID: String? = nil,
                                                     _ connection: some StoreSession) throws {
         for message in messages {
-            try connection.run("""
-                INSERT INTO outbox_new (id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, message.id, message.projectID, message.kind, message.targetID, message.targetURL, message.eventID,
+            try connection.run(insertJob, orUnanswered: insertJob, message.id, message.projectID, message.kind, message.targetID, message.targetURL, message.eventID,
                 message.eventType, message.payload, message.createdAt.milliseconds, installID ?? message.installID)
         }
     }
+
+    static let insertJob = """
+        INSERT INTO outbox_new (id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 
     /// How many new jobs one move takes into `outbox_jobs`.
     static let promotionBatch = 4096

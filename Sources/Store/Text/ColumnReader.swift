@@ -39,6 +39,13 @@
     /// Sends `statements` that the caller runs next whatever they return, in one round trip
     /// where each is one (PostgreSQL: `PGConnection.runAhead`); SQLite's are function calls.
     func runAhead(_ statements: [(sql: String, values: [PGValue])]) throws
+    /// Runs `sql`, a write whose answer the caller reads only to know it changed a row. Where
+    /// the session sends such writes without waiting (PostgreSQL, in a writer's batch:
+    /// `PGConnection.runUnanswered`), `unanswered` goes instead and one row is taken as changed:
+    /// it must be refused (an error) wherever `sql` would change no row, so that a wrong guess
+    /// aborts the batch, which then runs again with every write answered.
+    @discardableResult
+    func run<each Value: StoreArgument>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws -> Int
 }
 
 @_spi(StoreInternals) public enum SQLDialect: Sendable { case sqlite, postgres }
@@ -57,6 +64,9 @@
 @_spi(StoreInternals) extension SQLiteConnection: StoreSession {
     public static var dialect: SQLDialect { .sqlite }
     public func runAhead(_ statements: [(sql: String, values: [PGValue])]) {}
+    public func run<each Value: StoreArgument>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws -> Int {
+        try run(sql, repeat each values)
+    }
     public func query<T>(_ sql: String, values: [PGValue], map: (Row) throws -> T) throws -> [T] {
         let statement = try bound(sql, values)
         defer { statement.reset() }

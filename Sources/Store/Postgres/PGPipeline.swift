@@ -1,0 +1,212 @@
+import CLibPQ
+
+/// Statements sent without waiting for each answer (libpq's pipeline mode): a batch of writes as
+/// one transaction, reads sent ahead of the statements that ask for them, and writes whose
+/// answers nobody reads, answered together with the next statement that needs an answer.
+extension PGConnection {
+    /// Runs `statements` as one transaction in libpq's pipeline mode: BEGIN, every statement and
+    /// COMMIT are sent without waiting for each answer, then the answers are read, so the batch
+    /// costs one round trip instead of one per statement. The rows each statement changed; when
+    /// one fails, PostgreSQL skips the rest up to the sync point, the transaction is rolled back,
+    /// and the first error is thrown with nothing stored.
+    public func pipelinedTransaction(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) -> [Int] {
+        if statements.contains(where: { $0.values.contains { $0.text?.utf8.contains(0) == true } }) {
+            throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
+        }
+        var names: [String] = []
+        names.reserveCapacity(statements.count)
+        for statement in statements { names.append(try statementName(for: statement.sql, parameterCount: statement.values.count)) }
+        guard PQenterPipelineMode(handle) == 1 else { throw PGError(sqlState: nil, message: "cannot enter pipeline mode: \(Self.clientMessage(handle))") }
+        var exited = false
+        defer { if !exited { PQexitPipelineMode(handle) } }
+        func sendCommand(_ sql: String) -> Bool { PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 }
+        var sent = sendCommand("BEGIN")
+        for (index, statement) in statements.enumerated() where sent {
+            sent = Self.withTexts(statement.values) { count, values in
+                PQsendQueryPrepared(handle, names[index], count, values, nil, nil, 0) == 1
+            }
+        }
+        sent = sent && sendCommand("COMMIT") && PQpipelineSync(handle) == 1
+        guard sent else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
+        // Answers: BEGIN, each statement, COMMIT (each a result then NULL), then the sync point.
+        var affected: [Int] = []
+        affected.reserveCapacity(statements.count)
+        var firstError: PGError?
+        for position in 0..<(statements.count + 2) {
+            while let result = PQgetResult(handle) {
+                defer { PQclear(result) }
+                let status = PQresultStatus(result)
+                if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+                    if position >= 1 && position <= statements.count {
+                        affected.append(PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0)
+                    }
+                } else if status != PGRES_PIPELINE_ABORTED, firstError == nil {
+                    let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+                    let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.clientMessage(handle)
+                    firstError = PGError(sqlState: state, message: message)
+                }
+            }
+            if !isConnected { break }
+        }
+        // The sync point ends the pipeline's answers.
+        while let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        guard isConnected else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
+        PQexitPipelineMode(handle)
+        exited = true
+        if let firstError {
+            // A pipeline skips everything after an error up to the sync point, COMMIT included:
+            // the transaction is still open, aborted.
+            try execute("ROLLBACK")
+            throw firstError
+        }
+        return affected
+    }
+
+    /// BEGIN and `reads` in one round trip (libpq's pipeline mode), inside the new transaction;
+    /// each answer waits for the `query` of the same statement and values. A read refused aborts
+    /// the pipeline: the transaction then starts again plainly, with nothing read ahead.
+    public func beginReadingAhead(_ reads: [(sql: String, values: [PGValue])]) throws(PGError) {
+        readAhead.removeAll()
+        if try sendAhead(reads, beginning: true) != nil {
+            _ = try? execute("ROLLBACK")
+            try execute("BEGIN")
+        }
+    }
+
+    /// `statements` in one round trip inside the open transaction, each answer waiting for the
+    /// `query` of the same statement and values: statements the caller runs next whatever they
+    /// return. One refused is thrown, as it would be when run, the transaction then aborted.
+    public func runAhead(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) {
+        if let refused = try sendAhead(statements, beginning: false) { throw refused }
+    }
+
+    /// Sends `reads` (after a BEGIN when `beginning`) in one pipeline, after any unanswered
+    /// writes, and keeps their answers; the first refusal, when one was refused (nothing kept then).
+    private func sendAhead(_ reads: [(sql: String, values: [PGValue])], beginning: Bool) throws(PGError) -> PGError? {
+        guard !reads.isEmpty, !reads.contains(where: { $0.values.contains { $0.text?.utf8.contains(0) == true } }) else {
+            if beginning { try execute("BEGIN") }
+            return nil
+        }
+        var names: [String] = []
+        for read in reads { names.append(try statementName(for: read.sql, parameterCount: read.values.count)) }
+        if beginning { try sendInPipeline("BEGIN") }
+        for (index, read) in reads.enumerated() { try sendInPipeline(prepared: names[index], read.values) }
+        let (answers, refused) = try finishPipeline(answering: reads.count + (beginning ? 1 : 0))
+        if let refusal = unansweredRefusal ?? refused { return refusal }
+        let first = beginning ? 1 : 0
+        for (index, read) in reads.enumerated() {
+            if let rows = answers[first + index] { readAhead[Self.readAheadKey(read.sql, read.values)] = rows }
+        }
+        return nil
+    }
+
+    /// Sends a write whose answer the caller does not read, when `defersWrites`, without waiting:
+    /// its answer comes with the next statement that needs one (a read, the COMMIT), in the same
+    /// round trip. Refused, it aborts the transaction, and that next statement throws its error
+    /// (`PGError.sentUnanswered`). Without `defersWrites`, runs it as `query` does.
+    public func runUnanswered(_ sql: String, _ values: [PGValue]) throws(PGError) {
+        guard defersWrites else {
+            _ = try query(sql, values)
+            return
+        }
+        if let refusal = unansweredRefusal { throw refusal }
+        if values.contains(where: { $0.text?.utf8.contains(0) == true }) {
+            throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
+        }
+        let name = try statementName(for: sql, parameterCount: values.count)
+        try sendInPipeline(prepared: name, values)
+        unanswered += 1
+    }
+
+    /// Sends a prepared statement in pipeline mode (entered if need be); its answer is read by
+    /// `finishPipeline`.
+    func sendInPipeline(prepared name: String, _ values: [PGValue]) throws(PGError) {
+        try enterPipeline()
+        let sent = Self.withTexts(values) { count, texts in PQsendQueryPrepared(handle, name, count, texts, nil, nil, 0) }
+        guard sent == 1 else { throw lostInPipeline() }
+    }
+
+    /// Sends a statement without parameters in pipeline mode (BEGIN, COMMIT).
+    func sendInPipeline(_ sql: String) throws(PGError) {
+        try enterPipeline()
+        guard PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 else { throw lostInPipeline() }
+    }
+
+    private func enterPipeline() throws(PGError) {
+        guard PQpipelineStatus(handle) == PQ_PIPELINE_OFF else { return }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw PGError(sqlState: nil, message: "cannot enter pipeline mode: \(Self.clientMessage(handle))")
+        }
+    }
+
+    private func lostInPipeline() -> PGError {
+        unanswered = 0
+        return PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))")
+    }
+
+    /// Ends the pipeline with a sync point and reads its answers in order: first the unanswered
+    /// writes' (the first refusal kept in `unansweredRefusal`), then those of the `count`
+    /// statements sent after them. Returns theirs (nil for one skipped after a refusal) and the
+    /// first refusal among them.
+    func finishPipeline(answering count: Int) throws(PGError) -> (answers: [PGRows?], refused: PGError?) {
+        let writes = unanswered
+        unanswered = 0
+        guard PQpipelineSync(handle) == 1 else { throw lostInPipeline() }
+        var answers: [PGRows?] = []
+        answers.reserveCapacity(count)
+        var refused: PGError?
+        for position in 0..<(writes + count) {
+            var answer: PGRows?, failure: PGError?
+            // Each statement's answer is a result, then NULL.
+            while let result = PQgetResult(handle) {
+                defer { PQclear(result) }
+                let status = PQresultStatus(result)
+                if status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK {
+                    answer = Self.rows(result)
+                } else if status != PGRES_PIPELINE_ABORTED {
+                    do throws(PGError) { try check(result) } catch { failure = error }
+                }
+            }
+            if position < writes {
+                if var failure, unansweredRefusal == nil {
+                    failure.sentUnanswered = true
+                    unansweredRefusal = failure
+                }
+            } else {
+                answers.append(answer)
+                if refused == nil { refused = failure }
+            }
+            if !isConnected { break }
+        }
+        while isConnected, let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        guard isConnected else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
+        PQexitPipelineMode(handle)
+        return (answers, refused)
+    }
+
+    /// Forgets what the transaction left: reads ahead not asked for, a refusal heard (the
+    /// transaction ended, committed or rolled back).
+    public func transactionEnded() {
+        readAhead.removeAll()
+        unansweredRefusal = nil
+        defersWrites = false
+        if unanswered > 0 { _ = try? finishPipeline(answering: 0) }
+    }
+
+    static func readAheadKey(_ sql: String, _ values: [PGValue]) -> String {
+        var key = sql
+        for value in values {
+            key.append("\u{1E}")
+            key.append(value.text ?? "\u{0}")
+        }
+        return key
+    }
+}
