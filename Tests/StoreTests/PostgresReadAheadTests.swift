@@ -68,6 +68,53 @@ import TestSupport
         #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'same-instance'").integer(0, 0) == 1)
     }
 
+    /// Writes of one batch sent without waiting (`runUnanswered`) are seen by the writes after
+    /// them: an event finds the install stored just before it in the batch (its install, read
+    /// ahead at the batch's start, was not found then, and the batch ran again a write at a
+    /// time), and of two events with one client id, one is stored and the other is told it is
+    /// the same (the second insert, refused, fails the batch's first run).
+    @Test func writesOfOneBatchSeeTheWritesBeforeThem() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let backend = try PGStoreBackend(url: url, readers: 2, writeLanes: 2)
+        defer { try? backend.close() }
+        let database = try PGConnection(url: url)
+        try database.execute("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', '\\x01', 0, 0)")
+
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        backend.writer.write({ _ in held.signal(); release.wait() }, completion: { _ in })
+        held.wait()
+        let done = DispatchGroup()
+        let install = Mutex<Result<InstallOutcome, any Error>?>(nil)
+        let events = Mutex<[Int: Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>]>([:])
+        done.enter()
+        backend.installs.report(Self.report("p", instance: "fresh"), policy: MatchingPolicy(), installID: "install-1", skan: nil,
+                                notify: nil, delivery: nil) { result in
+            install.withLock { $0 = result }
+            done.leave()
+        }
+        for index in 0..<3 {
+            done.enter()
+            let event = EventRecord(projectID: "p", install: .instance("fresh"), name: "purchase", clientEventID: index == 0 ? nil : "order-7",
+                                    occurredAt: Self.now, receivedAt: Self.now)
+            backend.events.record(event, eventID: "event-\(index)", skan: nil, notify: nil, delivery: nil) { result in
+                events.withLock { $0[index] = result }
+                done.leave()
+            }
+        }
+        let batchesBefore = backend.writer.statistics.commits
+        release.signal()
+        done.wait()
+        #expect(backend.writer.statistics.commits - batchesBefore <= 2, "the held write's batch, then one for the rest")
+
+        #expect(try install.withLock { try $0!.get() }.isNew)
+        let recorded = try events.withLock { state in try (0..<3).map { try state[$0]!.get() } }
+        #expect(recorded[0].eventID == "event-0" && !recorded[0].duplicate)
+        #expect(recorded[1].eventID == "event-1" && !recorded[1].duplicate)
+        #expect(recorded[2].eventID == "event-1" && recorded[2].duplicate, "\(recorded[2])")
+        #expect(try database.query("SELECT count(*) FROM events WHERE install_id = 'install-1'").integer(0, 0) == 2)
+        #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'fresh'").integer(0, 0) == 1)
+    }
+
     /// A statement sent ahead has run when its answer is asked for, answers the first query of the
     /// same statement and values only, and one refused is thrown as itself.
     @Test func statementsSentAheadRunOnceAndARefusalIsThrownAsItself() throws {

@@ -56,7 +56,11 @@ struct Events<Source: SessionSource>: EventStore {
     public func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil, notify: Notifier<StoredEvent>? = nil,
                        delivery: DatabaseWriter.Delivery? = nil,
                        completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
-        source.write(delivery: delivery, { connection in
+        // On PostgreSQL the install is read with the batch's BEGIN. One not found then fails the
+        // batch's first run, and the run after it, a write at a time, reads it again after the
+        // batch's earlier writes (an install stored just before).
+        let ahead = Source.Session.dialect == .postgres ? EventRepository.readsAhead(event) : []
+        source.write(delivery: delivery, readingAhead: ahead, { connection in
             // Resolved inside the transaction: one trip, and the install cannot vanish in between.
             let found: (id: String, userID: String?, rollupLink: String)?
             switch event.install {
@@ -81,12 +85,9 @@ struct Events<Source: SessionSource>: EventStore {
             let collector = (connection as? SQLiteConnection)?.rollupCollector
             collector?.countedByCaller = true
             defer { collector?.countedByCaller = false }
-            let inserted = try connection.run("""
-                INSERT INTO events (id, project_id, install_id, name, client_event_id, content_key, user_id, data, revenue, currency,
-                    occurred_at, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (project_id, client_event_id) WHERE client_event_id IS NOT NULL DO NOTHING
-                """, eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey,
+            // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch
+            // runs again, answered) where the client's event id is taken.
+            let inserted = try connection.run(EventRepository.insertUnlessKnown, orUnanswered: EventRepository.insert, eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey,
                 event.userID ?? install.userID, event.data, event.revenue, event.currency, event.occurredAt.milliseconds,
                 event.receivedAt.milliseconds)
             if inserted > 0 {
@@ -121,6 +122,23 @@ enum EventRepository {
         SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END FROM installs
         WHERE install_instance_id = ? AND project_id = ?
         """
+    static let insert = """
+        INSERT INTO events (id, project_id, install_id, name, client_event_id, content_key, user_id, data, revenue, currency,
+            occurred_at, received_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let insertUnlessKnown = insert + " ON CONFLICT (project_id, client_event_id) WHERE client_event_id IS NOT NULL DO NOTHING"
+
+    /// What an event's transaction reads first on PostgreSQL, sent with its batch's BEGIN: its
+    /// install. (Not the same content's event: read at the batch's start, it would miss the same
+    /// event earlier in the batch, which the read in its place sees.)
+    static func readsAhead(_ event: EventRecord) -> [(sql: String, values: [PGValue])] {
+        switch event.install {
+        case .id(let id): [(installByID, [.text(id), .text(event.projectID)])]
+        case .instance(let instance): [(installByInstance, [.text(instance), .text(event.projectID)])]
+        }
+    }
+
     /// One seek in `events_by_install (install_id, occurred_at, content_key)`, which every event
     /// has an entry in anyway (migration 0007).
     static let sameContent = "SELECT id FROM events WHERE install_id = ? AND occurred_at = ? AND content_key = ? LIMIT 1"
