@@ -122,6 +122,11 @@ extension PGConnection {
         return 1
     }
 
+    /// `StoreSession.runUnanswered(_:_:)`.
+    public func runUnanswered<each Value: PGBindable>(_ sql: String, _ values: repeat each Value) throws(PGError) {
+        try runUnanswered(sql, Self.array(repeat each values))
+    }
+
     public func queryOne<T, each Value: PGBindable>(_ sql: String, _ values: repeat each Value, map: (PGRow) throws -> T) throws -> T? {
         let rows = try query(sql, Self.array(repeat each values))
         return try rows.rows.isEmpty ? nil : map(PGRow(rows: rows, index: 0))

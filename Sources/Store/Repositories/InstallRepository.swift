@@ -112,19 +112,15 @@ enum InstallRepository {
         if let existing = tier0.install {
             let stale = now.milliseconds - lastSeenResolutionMilliseconds
             let adoptedInstance = tier0.adopted ? report.identity.installInstanceID : nil
-            if C.dialect == .postgres {
-                // A re-report's statements, known now, in one round trip rather than one each.
-                var ahead: [(sql: String, values: [PGValue])] = [(touchLastSeen, [.integer(now.milliseconds), .text(existing.id), .integer(stale)])]
-                if let instance = adoptedInstance { ahead.append((adoptInstance, [.text(instance), .text(existing.id)])) }
-                ahead += linkReads(existing)
-                try connection.runAhead(ahead)
-            }
-            try connection.run(touchLastSeen, now.milliseconds, existing.id, stale)
+            // A re-report's writes go without waiting where the batch allows it; on PostgreSQL its
+            // link reads, known now, follow in the one round trip that answers them.
+            try connection.runUnanswered(touchLastSeen, now.milliseconds, existing.id, stale)
             if let instance = adoptedInstance {
                 // An install another SDK family reported (found by IDFV) takes this one's instance
                 // id, so the instance's later calls find it.
-                try connection.run(adoptInstance, instance, existing.id)
+                try connection.runUnanswered(adoptInstance, instance, existing.id)
             }
+            if C.dialect == .postgres { try connection.runAhead(linkReads(existing.match, projectID: existing.projectID)) }
             return try withLink(InstallOutcome(install: existing, isNew: false), connection)
         }
         let signals = report.signals
@@ -139,7 +135,13 @@ enum InstallRepository {
             // read, or be claiming it now: the claim skips a click locked by another claim rather
             // than wait for it (two claims each waiting for the other's click would deadlock), and
             // the cascade runs again without that click, as it would once the other committed.
-            if try connection.run(C.dialect == .postgres ? claimUnlessClaimed : claim, installID, now.milliseconds, clickID) > 0 { break }
+            let claimSQL = C.dialect == .postgres ? claimUnlessClaimed : claim
+            if C.dialect == .postgres {
+                // The claim, and the reads the answer makes if it holds, in one round trip.
+                try connection.runAhead([(claimSQL, [.text(installID), .integer(now.milliseconds), .text(clickID)])]
+                                        + linkReads(match, projectID: report.projectID))
+            }
+            if try connection.run(claimSQL, installID, now.milliseconds, clickID) > 0 { break }
             clicks.taken.insert(clickID)
             match = .organic
         }
@@ -179,10 +181,10 @@ enum InstallRepository {
         WHERE project_id = ? AND id = (SELECT template_id FROM links WHERE id = ? AND project_id = ?)
         """
 
-    /// The reads `withLink` makes for `install`, as they may be sent ahead.
-    static func linkReads(_ install: StoredInstall) -> [(sql: String, values: [PGValue])] {
-        guard install.match.attributed, install.match.matchedFactors != [AppleAdsAttribution.factor], let linkID = install.match.linkID else { return [] }
-        let project = PGValue.text(install.projectID), link = PGValue.text(linkID)
+    /// The reads `withLink` makes for an install of `match`, as they may be sent ahead.
+    static func linkReads(_ match: MatchResult, projectID: String) -> [(sql: String, values: [PGValue])] {
+        guard match.attributed, match.matchedFactors != [AppleAdsAttribution.factor], let linkID = match.linkID else { return [] }
+        let project = PGValue.text(projectID), link = PGValue.text(linkID)
         return [(linkOfInstall, [link, project]), (templateOfLink, [project, link, project])]
     }
 
@@ -250,7 +252,7 @@ enum InstallRepository {
         let identity = report.identity
         guard let statement = sameInstallStatement(report, policy: policy) else { return (nil, false, nil) }
         let rows = try connection.query(statement.sql, values: statement.values) {
-            (branch: $0.int(0), install: KnownInstallSQL.known($0, from: 1))
+            (branch: $0.int(0), install: KnownInstallSQL.known($0, from: 1), stored: stored($0, from: KnownInstallSQL.storedFrom))
         }
         // In the order the lookups run one by one (a UNION ALL's branches need not come back in order).
         func found(by branch: Int64) -> [KnownInstall] { rows.filter { $0.branch == branch }.map(\.install) }
@@ -263,7 +265,8 @@ enum InstallRepository {
         guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else {
             return (nil, false, sameIDFV)
         }
-        return (try find(id: found.installID, projectID: report.projectID, connection), found.installInstanceID == nil, sameIDFV)
+        // Its row has the whole install: no second read.
+        return (rows.first { $0.install.installID == found.installID }?.stored, found.installInstanceID == nil, sameIDFV)
     }
 
     /// Tier 0's statement on PostgreSQL (nil: the report has no key to look for).
@@ -328,10 +331,15 @@ enum InstallRepository {
             }
         }
 
-        /// The lookup's statement; with `tag`, its rows start with that number (a `UNION ALL` branch).
+        /// The lookup's statement; with `tag`, its rows start with that number (a `UNION ALL` branch)
+        /// and end with the whole install (`storedColumns`, from `storedFrom`).
         static func select(_ lookup: Lookup, tag: Int? = nil) -> String {
-            "SELECT \(tag.map { "\($0), " } ?? "")\(columns) FROM installs WHERE project_id = ? AND \(lookup.condition)"
+            guard let tag else { return "SELECT \(columns) FROM installs WHERE project_id = ? AND \(lookup.condition)" }
+            return "SELECT \(tag), \(columns), \(storedColumns) FROM installs WHERE project_id = ? AND \(lookup.condition)"
         }
+
+        /// Where a tagged row's whole install starts: after the tag and `columns`.
+        static let storedFrom: Int32 = 8
 
         static let byInstance = select(.instance)
         static let byDevice = select(.device)
@@ -355,19 +363,25 @@ enum InstallRepository {
     }
 
     static func find(id: String, projectID: String, _ connection: some StoreSession) throws -> StoredInstall? {
-        try connection.queryOne("""
-            SELECT id, project_id, match_type, attributed, confidence, matched_factors, click_id, link_id, clicked_at, reinstall,
-                created_at, platform, user_id
-            FROM installs WHERE id = ? AND project_id = ?
-            """, id, projectID) { row in
-            StoredInstall(id: row.string(0), projectID: row.string(1),
-                          match: MatchResult(matchType: MatchResult.MatchType(rawValue: row.string(2)) ?? .none, attributed: row.bool(3),
-                                             confidence: row.double(4), matchedFactors: JSONText.decodeStrings(row.string(5)),
-                                             clickID: row.optionalString(6), linkID: row.optionalString(7),
-                                             clickedAt: row.optionalInt(8).map { Timestamp(milliseconds: $0) }),
-                          reinstall: row.bool(9), createdAt: Timestamp(milliseconds: row.int(10)), platform: row.optionalString(11),
-                          userID: row.optionalString(12))
-        }
+        try connection.queryOne("SELECT \(storedColumns) FROM installs WHERE id = ? AND project_id = ?", id, projectID) { stored($0, from: 0) }
+    }
+
+    /// A stored install's columns, as `stored` reads them.
+    static let storedColumns = """
+        id, project_id, match_type, attributed, confidence, matched_factors, click_id, link_id, clicked_at, reinstall, created_at,
+        platform, user_id
+        """
+
+    /// The install whose `storedColumns` start at `first`.
+    static func stored(_ row: some ColumnReader, from first: Int32) -> StoredInstall {
+        StoredInstall(id: row.string(first), projectID: row.string(first + 1),
+                      match: MatchResult(matchType: MatchResult.MatchType(rawValue: row.string(first + 2)) ?? .none,
+                                         attributed: row.bool(first + 3), confidence: row.double(first + 4),
+                                         matchedFactors: JSONText.decodeStrings(row.string(first + 5)),
+                                         clickID: row.optionalString(first + 6), linkID: row.optionalString(first + 7),
+                                         clickedAt: row.optionalInt(first + 8).map { Timestamp(milliseconds: $0) }),
+                      reinstall: row.bool(first + 9), createdAt: Timestamp(milliseconds: row.int(first + 10)),
+                      platform: row.optionalString(first + 11), userID: row.optionalString(first + 12))
     }
 }
 

@@ -46,6 +46,9 @@
     /// aborts the batch, which then runs again with every write answered.
     @discardableResult
     func run<each Value: StoreArgument>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws -> Int
+    /// Runs a write whose answer nobody reads; where the session may, without waiting for it
+    /// (`PGConnection.runUnanswered`).
+    func runUnanswered<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws
 }
 
 @_spi(StoreInternals) public enum SQLDialect: Sendable { case sqlite, postgres }
@@ -65,6 +68,9 @@
     public static var dialect: SQLDialect { .sqlite }
     public func runAhead(_ statements: [(sql: String, values: [PGValue])]) {}
     public func run<each Value: StoreArgument>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws -> Int {
+        try run(sql, repeat each values)
+    }
+    public func runUnanswered<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws {
         try run(sql, repeat each values)
     }
     public func query<T>(_ sql: String, values: [PGValue], map: (Row) throws -> T) throws -> [T] {
