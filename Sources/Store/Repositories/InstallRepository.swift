@@ -120,8 +120,10 @@ enum InstallRepository {
                 // id, so the instance's later calls find it.
                 try connection.runUnanswered(adoptInstance, instance, existing.id)
             }
-            if C.dialect == .postgres { try connection.runAhead(linkReads(existing.match, projectID: existing.projectID)) }
-            return try withLink(InstallOutcome(install: existing, isNew: false), connection)
+            // Read ahead with the BEGIN when the install has the report's instance id.
+            let instance = tier0.sameInstance ? report.identity.installInstanceID : nil
+            if C.dialect == .postgres, instance == nil { try connection.runAhead(linkReads(existing.match, projectID: existing.projectID)) }
+            return try withLink(InstallOutcome(install: existing, isNew: false), byInstance: instance, connection)
         }
         let signals = report.signals
         let reinstall = try seenBefore(report, sameIDFV: tier0.sameIDFV, connection)
@@ -188,8 +190,26 @@ enum InstallRepository {
         return [(linkOfInstall, [link, project]), (templateOfLink, [project, link, project])]
     }
 
-    /// The outcome with the attributed link and its template, read on the transaction's connection.
-    static func withLink(_ outcome: InstallOutcome, _ connection: some StoreSession) throws -> InstallOutcome {
+    /// The link and template of the install with an instance id, by that id: statements a batch
+    /// can send with its BEGIN, before tier 0 has answered (`readsAhead`).
+    static let linkOfInstance = """
+        SELECT \(LinkRepository.columns) FROM links
+        WHERE project_id = ? AND id = (SELECT link_id FROM installs WHERE project_id = ? AND install_instance_id = ?)
+        """
+    static let templateOfInstance = """
+        SELECT \(TemplateRepository.columns) FROM templates
+        WHERE project_id = ? AND id = (SELECT template_id FROM links WHERE project_id = ?
+            AND id = (SELECT link_id FROM installs WHERE project_id = ? AND install_instance_id = ?))
+        """
+
+    static func linkReads(projectID: String, instance: String) -> [(sql: String, values: [PGValue])] {
+        let project = PGValue.text(projectID), instance = PGValue.text(instance)
+        return [(linkOfInstance, [project, project, instance]), (templateOfInstance, [project, project, project, instance])]
+    }
+
+    /// The outcome with the attributed link and its template, read on the transaction's connection
+    /// (by the install's instance id when given: the install has it).
+    static func withLink(_ outcome: InstallOutcome, byInstance instance: String? = nil, _ connection: some StoreSession) throws -> InstallOutcome {
         if outcome.install.match.attributed, outcome.install.match.matchedFactors == [AppleAdsAttribution.factor] {
             var outcome = outcome
             outcome.appleAds = try AppleAdsRepository.claim(installID: outcome.install.id, connection)?.answer
@@ -201,6 +221,15 @@ enum InstallRepository {
         guard outcome.install.match.attributed, let linkID = outcome.install.match.linkID else { return outcome }
         var outcome = outcome
         let projectID = outcome.install.projectID
+        if let instance {
+            outcome.link = try connection.queryOne(linkOfInstance, projectID, projectID, instance) { LinkRepository.link($0) }
+            if outcome.link?.templateID != nil {
+                outcome.template = try connection.queryOne(templateOfInstance, projectID, projectID, projectID, instance) {
+                    TemplateRepository.template($0)
+                }
+            }
+            return outcome
+        }
         outcome.link = try connection.queryOne(linkOfInstall, linkID, projectID) { LinkRepository.link($0) }
         if outcome.link?.templateID != nil {
             outcome.template = try connection.queryOne(templateOfLink, projectID, linkID, projectID) { TemplateRepository.template($0) }
@@ -208,12 +237,20 @@ enum InstallRepository {
         return outcome
     }
 
+    /// What tier 0 found: the install; whether it has no install instance id yet (found through
+    /// another family's IDFV); whether installs of the report's IDFV exist, when that was read
+    /// (the reinstall flag needs the same read); and (PostgreSQL) whether the install has the
+    /// report's instance id, so that its link was read ahead by that id (`linkOfInstance`).
+    struct Tier0 {
+        var install: StoredInstall?
+        var adopted: Bool
+        var sameIDFV: Bool?
+        var sameInstance = false
+    }
+
     /// Tier 0 candidates: by instance id, device id, IDFV, or a recent identical fingerprint.
-    /// - Returns: the install found; whether it has no install instance id yet (found through
-    ///   another family's IDFV); and whether installs of the report's IDFV exist, when that was
-    ///   read (the reinstall flag needs the same read).
     static func sameInstall<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy,
-                                             _ connection: C) throws -> (install: StoredInstall?, adopted: Bool, sameIDFV: Bool?) {
+                                             _ connection: C) throws -> Tier0 {
         if C.dialect == .postgres { return try sameInstallInOneTrip(report, policy: policy, connection) }
         var known: [KnownInstall] = []
         let identity = report.identity
@@ -238,9 +275,10 @@ enum InstallRepository {
                                           report.signals.time.milliseconds - window, map: map)
         }
         guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else {
-            return (nil, false, sameIDFV)
+            return Tier0(install: nil, adopted: false, sameIDFV: sameIDFV)
         }
-        return (try find(id: found.installID, projectID: project, connection), found.installInstanceID == nil, sameIDFV)
+        return Tier0(install: try find(id: found.installID, projectID: project, connection), adopted: found.installInstanceID == nil,
+                     sameIDFV: sameIDFV)
     }
 
     /// Tier 0 on PostgreSQL, where each statement is a round trip to another process: the lookups
@@ -248,9 +286,9 @@ enum InstallRepository {
     /// bound and a cached plan fits every call; one text per combination of keys). The rows found
     /// are used as `sameInstall` uses them: by IDFV only when nothing else names the install.
     static func sameInstallInOneTrip<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy,
-                                                      _ connection: C) throws -> (install: StoredInstall?, adopted: Bool, sameIDFV: Bool?) {
+                                                      _ connection: C) throws -> Tier0 {
         let identity = report.identity
-        guard let statement = sameInstallStatement(report, policy: policy) else { return (nil, false, nil) }
+        guard let statement = sameInstallStatement(report, policy: policy) else { return Tier0(install: nil, adopted: false, sameIDFV: nil) }
         let rows = try connection.query(statement.sql, values: statement.values) {
             (branch: $0.int(0), install: KnownInstallSQL.known($0, from: 1), stored: stored($0, from: KnownInstallSQL.storedFrom))
         }
@@ -263,10 +301,11 @@ enum InstallRepository {
         if known.isEmpty { known += byIDFV }
         known += found(by: 4)
         guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else {
-            return (nil, false, sameIDFV)
+            return Tier0(install: nil, adopted: false, sameIDFV: sameIDFV)
         }
         // Its row has the whole install: no second read.
-        return (rows.first { $0.install.installID == found.installID }?.stored, found.installInstanceID == nil, sameIDFV)
+        return Tier0(install: rows.first { $0.install.installID == found.installID }?.stored, adopted: found.installInstanceID == nil,
+                     sameIDFV: sameIDFV, sameInstance: identity.installInstanceID != nil && found.installInstanceID == identity.installInstanceID)
     }
 
     /// Tier 0's statement on PostgreSQL (nil: the report has no key to look for).
@@ -298,6 +337,8 @@ enum InstallRepository {
     static func readsAhead(_ report: InstallReport, policy: MatchingPolicy) -> [(sql: String, values: [PGValue])] {
         var reads: [(sql: String, values: [PGValue])] = []
         if let tier0 = sameInstallStatement(report, policy: policy) { reads.append(tier0) }
+        // A re-report's link, for when tier 0 finds the install by its instance id (most re-reports).
+        if let instance = report.identity.installInstanceID { reads += linkReads(projectID: report.projectID, instance: instance) }
         let candidates = AttributionCascade.reads(for: report.signals, policy: policy)
         if let prefetch = TransactionClicks<PGConnection>.prefetchStatement(projectID: report.projectID, reads: candidates) {
             reads.append(prefetch)
