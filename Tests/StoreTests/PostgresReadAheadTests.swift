@@ -115,6 +115,44 @@ import TestSupport
         #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'fresh'").integer(0, 0) == 1)
     }
 
+    /// A re-report's link comes with it, whichever way tier 0 found the install: by its instance
+    /// id (the link read with the batch's BEGIN, by that id), or by its device id (the link read
+    /// by its id once tier 0 has answered).
+    @Test func aReReportCarriesItsLinkWhicheverWayItWasFound() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let backend = try PGStoreBackend(url: url, readers: 2, writeLanes: 2)
+        defer { try? backend.close() }
+        let database = try PGConnection(url: url)
+        try database.execute("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', '\\x01', 0, 0)")
+        try database.execute("INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES ('summer-link', 'p', 'summer', 0, 0)")
+        try database.execute("INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES ('other-link', 'p', 'other', 0, 0)")
+        for (click, link) in [("click-1", "summer-link"), ("click-2", "other-link")] {
+            try database.execute("""
+                INSERT INTO clicks (click_id, project_id, link_id, created_at, ip_key, platform)
+                VALUES ('\(click)', 'p', '\(link)', \(Self.now.milliseconds - 60_000), '198.51.100.7', 'ios')
+                """)
+        }
+        func report(_ identity: InstallIdentity) throws -> InstallOutcome {
+            let report = InstallReport(projectID: "p", reporter: "linkrunner", identity: identity,
+                                       signals: InstallSignals(time: Self.now, ipKey: "198.51.100.7", platform: .ios))
+            return try Self.oneBatch(backend, [report])[0].get()
+        }
+
+        let first = try report(InstallIdentity(installInstanceID: "with-instance"))
+        let firstLink = try #require(first.link?.id)
+        #expect(first.isNew && first.install.match.linkID == firstLink)
+        let again = try report(InstallIdentity(installInstanceID: "with-instance"))
+        #expect(!again.isNew && again.install.id == first.install.id)
+        #expect(again.link?.id == firstLink, "\(String(describing: again.link))")
+
+        let second = try report(InstallIdentity(deviceID: "device-9"))
+        let secondLink = try #require(second.link?.id)
+        #expect(second.isNew && secondLink != firstLink)
+        let byDevice = try report(InstallIdentity(installInstanceID: "new-instance", deviceID: "device-9"))
+        #expect(!byDevice.isNew && byDevice.install.id == second.install.id)
+        #expect(byDevice.link?.id == secondLink, "\(String(describing: byDevice.link))")
+    }
+
     /// A statement sent ahead has run when its answer is asked for, answers the first query of the
     /// same statement and values only, and one refused is thrown as itself.
     @Test func statementsSentAheadRunOnceAndARefusalIsThrownAsItself() throws {

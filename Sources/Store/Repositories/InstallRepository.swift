@@ -190,21 +190,16 @@ enum InstallRepository {
         return [(linkOfInstall, [link, project]), (templateOfLink, [project, link, project])]
     }
 
-    /// The link and template of the install with an instance id, by that id: statements a batch
-    /// can send with its BEGIN, before tier 0 has answered (`readsAhead`).
+    /// The link of the install with an instance id, by that id: a statement a batch can send with
+    /// its BEGIN, before tier 0 has answered (`readsAhead`). Not the link's template too: every
+    /// new install would pay for a second statement read for nothing, and few links have one.
     static let linkOfInstance = """
         SELECT \(LinkRepository.columns) FROM links
         WHERE project_id = ? AND id = (SELECT link_id FROM installs WHERE project_id = ? AND install_instance_id = ?)
         """
-    static let templateOfInstance = """
-        SELECT \(TemplateRepository.columns) FROM templates
-        WHERE project_id = ? AND id = (SELECT template_id FROM links WHERE project_id = ?
-            AND id = (SELECT link_id FROM installs WHERE project_id = ? AND install_instance_id = ?))
-        """
 
-    static func linkReads(projectID: String, instance: String) -> [(sql: String, values: [PGValue])] {
-        let project = PGValue.text(projectID), instance = PGValue.text(instance)
-        return [(linkOfInstance, [project, project, instance]), (templateOfInstance, [project, project, project, instance])]
+    static func linkRead(projectID: String, instance: String) -> (sql: String, values: [PGValue]) {
+        (linkOfInstance, [.text(projectID), .text(projectID), .text(instance)])
     }
 
     /// The outcome with the attributed link and its template, read on the transaction's connection
@@ -223,14 +218,9 @@ enum InstallRepository {
         let projectID = outcome.install.projectID
         if let instance {
             outcome.link = try connection.queryOne(linkOfInstance, projectID, projectID, instance) { LinkRepository.link($0) }
-            if outcome.link?.templateID != nil {
-                outcome.template = try connection.queryOne(templateOfInstance, projectID, projectID, projectID, instance) {
-                    TemplateRepository.template($0)
-                }
-            }
-            return outcome
+        } else {
+            outcome.link = try connection.queryOne(linkOfInstall, linkID, projectID) { LinkRepository.link($0) }
         }
-        outcome.link = try connection.queryOne(linkOfInstall, linkID, projectID) { LinkRepository.link($0) }
         if outcome.link?.templateID != nil {
             outcome.template = try connection.queryOne(templateOfLink, projectID, linkID, projectID) { TemplateRepository.template($0) }
         }
@@ -338,7 +328,7 @@ enum InstallRepository {
         var reads: [(sql: String, values: [PGValue])] = []
         if let tier0 = sameInstallStatement(report, policy: policy) { reads.append(tier0) }
         // A re-report's link, for when tier 0 finds the install by its instance id (most re-reports).
-        if let instance = report.identity.installInstanceID { reads += linkReads(projectID: report.projectID, instance: instance) }
+        if let instance = report.identity.installInstanceID { reads.append(linkRead(projectID: report.projectID, instance: instance)) }
         let candidates = AttributionCascade.reads(for: report.signals, policy: policy)
         if let prefetch = TransactionClicks<PGConnection>.prefetchStatement(projectID: report.projectID, reads: candidates) {
             reads.append(prefetch)
