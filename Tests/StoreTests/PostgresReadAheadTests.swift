@@ -167,6 +167,16 @@ import TestSupport
         try connection.execute("ROLLBACK")
         connection.transactionEnded()
 
+        // A read asked for twice ahead is sent once; its answer serves both asks, then no more.
+        try connection.execute("CREATE SEQUENCE counter")
+        let next = "SELECT nextval('counter')"
+        try connection.beginReadingAhead([(next, []), (next, [])])
+        #expect(try connection.query(next).integer(0, 0) == 1)
+        #expect(try connection.query(next).integer(0, 0) == 1)
+        #expect(try connection.query(next).integer(0, 0) == 2)
+        try connection.execute("ROLLBACK")
+        connection.transactionEnded()
+
         try connection.execute("BEGIN")
         let refused = #expect(throws: PGError.self) { try connection.runAhead([(insert, [.integer(2)]), (insert, [.integer(2)])]) }
         #expect(refused?.isUniqueViolation == true, "\(String(describing: refused))")

@@ -71,8 +71,9 @@ public final class PGConnection {
     var handle: OpaquePointer?
     private var prepared: [String: String] = [:]
     /// Answers of statements sent ahead (`beginReadingAhead`, `runAhead`), by statement and
-    /// values; each is handed to the first `query` that asks the same, then forgotten.
-    var readAhead: [String: PGRows] = [:]
+    /// values; each is handed to as many `query`s asking the same as it was asked for ahead, then
+    /// forgotten.
+    var readAhead: [String: (rows: PGRows, uses: Int)] = [:]
     /// Whether writes whose answers nobody reads go without waiting (`runUnanswered`): set by
     /// the transaction that allows it.
     public var defersWrites = false
@@ -148,7 +149,7 @@ public final class PGConnection {
         if parameters.contains(where: { $0.text?.utf8.contains(0) == true }) {
             throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
         }
-        if !readAhead.isEmpty, let rows = readAhead.removeValue(forKey: Self.readAheadKey(sql, parameters)) { return rows }
+        if !readAhead.isEmpty, let rows = takeReadAhead(Self.readAheadKey(sql, parameters)) { return rows }
         let name = try statementName(for: sql, parameterCount: parameters.count)
         if unanswered > 0 {
             // Sent after the unanswered writes, in their pipeline: one round trip answers all.
@@ -163,6 +164,12 @@ public final class PGConnection {
         defer { PQclear(result) }
         try check(result)
         return Self.rows(result)
+    }
+
+    private func takeReadAhead(_ key: String) -> PGRows? {
+        guard let answer = readAhead[key] else { return nil }
+        if answer.uses > 1 { readAhead[key]!.uses -= 1 } else { readAhead.removeValue(forKey: key) }
+        return answer.rows
     }
 
     /// Waits up to `timeoutMilliseconds` for NOTIFY messages on the channels this connection

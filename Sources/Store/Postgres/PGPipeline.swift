@@ -69,6 +69,8 @@ extension PGConnection {
     /// BEGIN and `reads` in one round trip (libpq's pipeline mode), inside the new transaction;
     /// each answer waits for the `query` of the same statement and values. A read refused aborts
     /// the pipeline: the transaction then starts again plainly, with nothing read ahead.
+    /// Reads asked for more than once (a batch's events of one install) are sent once, and the
+    /// answer serves each: made at the same moment, before any write, they would all say the same.
     public func beginReadingAhead(_ reads: [(sql: String, values: [PGValue])]) throws(PGError) {
         readAhead.removeAll()
         if try sendAhead(reads, beginning: true) != nil {
@@ -91,15 +93,25 @@ extension PGConnection {
             if beginning { try execute("BEGIN") }
             return nil
         }
-        var names: [String] = []
-        for read in reads { names.append(try statementName(for: read.sql, parameterCount: read.values.count)) }
+        // Each statement once (with BEGIN only reads come, so one answer serves every copy).
+        var sent: [(key: String, read: (sql: String, values: [PGValue]), name: String)] = []
+        var copies: [String: Int] = [:]
+        for read in reads {
+            let key = Self.readAheadKey(read.sql, read.values)
+            if beginning, let count = copies[key] {
+                copies[key] = count + 1
+                continue
+            }
+            copies[key] = 1
+            sent.append((key, read, try statementName(for: read.sql, parameterCount: read.values.count)))
+        }
         if beginning { try sendInPipeline("BEGIN") }
-        for (index, read) in reads.enumerated() { try sendInPipeline(prepared: names[index], read.values) }
-        let (answers, refused) = try finishPipeline(answering: reads.count + (beginning ? 1 : 0))
+        for statement in sent { try sendInPipeline(prepared: statement.name, statement.read.values) }
+        let (answers, refused) = try finishPipeline(answering: sent.count + (beginning ? 1 : 0))
         if let refusal = unansweredRefusal ?? refused { return refusal }
         let first = beginning ? 1 : 0
-        for (index, read) in reads.enumerated() {
-            if let rows = answers[first + index] { readAhead[Self.readAheadKey(read.sql, read.values)] = rows }
+        for (index, statement) in sent.enumerated() {
+            if let rows = answers[first + index] { readAhead[statement.key] = (rows, copies[statement.key] ?? 1) }
         }
         return nil
     }
