@@ -115,9 +115,8 @@ import TestSupport
         #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'fresh'").integer(0, 0) == 1)
     }
 
-    /// A re-report's link comes with it, whichever way tier 0 found the install: by its instance
-    /// id (the link read with the batch's BEGIN, by that id), or by its device id (the link read
-    /// by its id once tier 0 has answered).
+    /// A re-report's link comes with it, whichever way tier 0 found the install (by its instance
+    /// id, by its device id): read in tier 0's row, with the batch's BEGIN.
     @Test func aReReportCarriesItsLinkWhicheverWayItWasFound() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let backend = try PGStoreBackend(url: url, readers: 2, writeLanes: 2)

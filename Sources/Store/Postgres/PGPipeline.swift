@@ -16,54 +16,18 @@ extension PGConnection {
         var names: [String] = []
         names.reserveCapacity(statements.count)
         for statement in statements { names.append(try statementName(for: statement.sql, parameterCount: statement.values.count)) }
-        guard PQenterPipelineMode(handle) == 1 else { throw PGError(sqlState: nil, message: "cannot enter pipeline mode: \(Self.clientMessage(handle))") }
-        var exited = false
-        defer { if !exited { PQexitPipelineMode(handle) } }
-        func sendCommand(_ sql: String) -> Bool { PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 }
-        var sent = sendCommand("BEGIN")
-        for (index, statement) in statements.enumerated() where sent {
-            sent = Self.withTexts(statement.values) { count, values in
-                PQsendQueryPrepared(handle, names[index], count, values, nil, nil, 0) == 1
-            }
-        }
-        sent = sent && sendCommand("COMMIT") && PQpipelineSync(handle) == 1
-        guard sent else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
-        // Answers: BEGIN, each statement, COMMIT (each a result then NULL), then the sync point.
-        var affected: [Int] = []
-        affected.reserveCapacity(statements.count)
-        var firstError: PGError?
-        for position in 0..<(statements.count + 2) {
-            while let result = PQgetResult(handle) {
-                defer { PQclear(result) }
-                let status = PQresultStatus(result)
-                if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
-                    if position >= 1 && position <= statements.count {
-                        affected.append(PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0)
-                    }
-                } else if status != PGRES_PIPELINE_ABORTED, firstError == nil {
-                    let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-                    let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.clientMessage(handle)
-                    firstError = PGError(sqlState: state, message: message)
-                }
-            }
-            if !isConnected { break }
-        }
-        // The sync point ends the pipeline's answers.
-        while let result = PQgetResult(handle) {
-            let status = PQresultStatus(result)
-            PQclear(result)
-            if status == PGRES_PIPELINE_SYNC { break }
-        }
-        guard isConnected else { throw PGError(sqlState: nil, message: "lost the connection to PostgreSQL: \(Self.clientMessage(handle))") }
-        PQexitPipelineMode(handle)
-        exited = true
-        if let firstError {
+        try sendInPipeline("BEGIN")
+        for (index, statement) in statements.enumerated() { try sendInPipeline(prepared: names[index], statement.values) }
+        try sendInPipeline("COMMIT")
+        // Answers: BEGIN, each statement, COMMIT.
+        let (answers, refused) = try finishPipeline(answering: statements.count + 2)
+        if let refused {
             // A pipeline skips everything after an error up to the sync point, COMMIT included:
             // the transaction is still open, aborted.
             try execute("ROLLBACK")
-            throw firstError
+            throw refused
         }
-        return affected
+        return answers.dropFirst().prefix(statements.count).map { $0?.affected ?? 0 }
     }
 
     /// BEGIN and `reads` in one round trip (libpq's pipeline mode), inside the new transaction;

@@ -120,10 +120,8 @@ enum InstallRepository {
                 // id, so the instance's later calls find it.
                 try connection.runUnanswered(adoptInstance, instance, existing.id)
             }
-            // Read ahead with the BEGIN when the install has the report's instance id.
-            let instance = tier0.sameInstance ? report.identity.installInstanceID : nil
-            if C.dialect == .postgres, instance == nil { try connection.runAhead(linkReads(existing.match, projectID: existing.projectID)) }
-            return try withLink(InstallOutcome(install: existing, isNew: false), byInstance: instance, connection)
+            // On PostgreSQL the link came with tier 0's row.
+            return try withLink(InstallOutcome(install: existing, isNew: false), readWithIt: tier0.link, connection)
         }
         let signals = report.signals
         let reinstall = try seenBefore(report, sameIDFV: tier0.sameIDFV, connection)
@@ -190,21 +188,9 @@ enum InstallRepository {
         return [(linkOfInstall, [link, project]), (templateOfLink, [project, link, project])]
     }
 
-    /// The link of the install with an instance id, by that id: a statement a batch can send with
-    /// its BEGIN, before tier 0 has answered (`readsAhead`). Not the link's template too: every
-    /// new install would pay for a second statement read for nothing, and few links have one.
-    static let linkOfInstance = """
-        SELECT \(LinkRepository.columns) FROM links
-        WHERE project_id = ? AND id = (SELECT link_id FROM installs WHERE project_id = ? AND install_instance_id = ?)
-        """
-
-    static func linkRead(projectID: String, instance: String) -> (sql: String, values: [PGValue]) {
-        (linkOfInstance, [.text(projectID), .text(projectID), .text(instance)])
-    }
-
     /// The outcome with the attributed link and its template, read on the transaction's connection
-    /// (by the install's instance id when given: the install has it).
-    static func withLink(_ outcome: InstallOutcome, byInstance instance: String? = nil, _ connection: some StoreSession) throws -> InstallOutcome {
+    /// (the link already read with the install when `readWithIt` says so).
+    static func withLink(_ outcome: InstallOutcome, readWithIt known: Tier0.Link? = nil, _ connection: some StoreSession) throws -> InstallOutcome {
         if outcome.install.match.attributed, outcome.install.match.matchedFactors == [AppleAdsAttribution.factor] {
             var outcome = outcome
             outcome.appleAds = try AppleAdsRepository.claim(installID: outcome.install.id, connection)?.answer
@@ -216,8 +202,8 @@ enum InstallRepository {
         guard outcome.install.match.attributed, let linkID = outcome.install.match.linkID else { return outcome }
         var outcome = outcome
         let projectID = outcome.install.projectID
-        if let instance {
-            outcome.link = try connection.queryOne(linkOfInstance, projectID, projectID, instance) { LinkRepository.link($0) }
+        if let known {
+            outcome.link = known.link
         } else {
             outcome.link = try connection.queryOne(linkOfInstall, linkID, projectID) { LinkRepository.link($0) }
         }
@@ -229,13 +215,16 @@ enum InstallRepository {
 
     /// What tier 0 found: the install; whether it has no install instance id yet (found through
     /// another family's IDFV); whether installs of the report's IDFV exist, when that was read
-    /// (the reinstall flag needs the same read); and (PostgreSQL) whether the install has the
-    /// report's instance id, so that its link was read ahead by that id (`linkOfInstance`).
+    /// (the reinstall flag needs the same read); and (PostgreSQL) the install's link, read in the
+    /// same row.
     struct Tier0 {
+        /// A link read with its install (nil when the install has none, or it is gone).
+        struct Link { var link: Attribution.Link? }
+
         var install: StoredInstall?
         var adopted: Bool
         var sameIDFV: Bool?
-        var sameInstance = false
+        var link: Link? = nil
     }
 
     /// Tier 0 candidates: by instance id, device id, IDFV, or a recent identical fingerprint.
@@ -279,8 +268,9 @@ enum InstallRepository {
                                                       _ connection: C) throws -> Tier0 {
         let identity = report.identity
         guard let statement = sameInstallStatement(report, policy: policy) else { return Tier0(install: nil, adopted: false, sameIDFV: nil) }
-        let rows = try connection.query(statement.sql, values: statement.values) {
-            (branch: $0.int(0), install: KnownInstallSQL.known($0, from: 1), stored: stored($0, from: KnownInstallSQL.storedFrom))
+        let rows = try connection.query(statement.sql, values: statement.values) { row in
+            (branch: row.int(0), install: KnownInstallSQL.known(row, from: 1), stored: stored(row, from: KnownInstallSQL.storedFrom),
+             link: Tier0.Link(link: row.optionalString(KnownInstallSQL.linkFrom) == nil ? nil : LinkRepository.link(PrefixedColumns(row, prefix: "l_"))))
         }
         // In the order the lookups run one by one (a UNION ALL's branches need not come back in order).
         func found(by branch: Int64) -> [KnownInstall] { rows.filter { $0.branch == branch }.map(\.install) }
@@ -294,8 +284,8 @@ enum InstallRepository {
             return Tier0(install: nil, adopted: false, sameIDFV: sameIDFV)
         }
         // Its row has the whole install: no second read.
-        return Tier0(install: rows.first { $0.install.installID == found.installID }?.stored, adopted: found.installInstanceID == nil,
-                     sameIDFV: sameIDFV, sameInstance: identity.installInstanceID != nil && found.installInstanceID == identity.installInstanceID)
+        let row = rows.first { $0.install.installID == found.installID }
+        return Tier0(install: row?.stored, adopted: found.installInstanceID == nil, sameIDFV: sameIDFV, link: row?.link)
     }
 
     /// Tier 0's statement on PostgreSQL (nil: the report has no key to look for).
@@ -327,8 +317,6 @@ enum InstallRepository {
     static func readsAhead(_ report: InstallReport, policy: MatchingPolicy) -> [(sql: String, values: [PGValue])] {
         var reads: [(sql: String, values: [PGValue])] = []
         if let tier0 = sameInstallStatement(report, policy: policy) { reads.append(tier0) }
-        // A re-report's link, for when tier 0 finds the install by its instance id (most re-reports).
-        if let instance = report.identity.installInstanceID { reads.append(linkRead(projectID: report.projectID, instance: instance)) }
         let candidates = AttributionCascade.reads(for: report.signals, policy: policy)
         if let prefetch = TransactionClicks<PGConnection>.prefetchStatement(projectID: report.projectID, reads: candidates) {
             reads.append(prefetch)
@@ -362,15 +350,25 @@ enum InstallRepository {
             }
         }
 
-        /// The lookup's statement; with `tag`, its rows start with that number (a `UNION ALL` branch)
-        /// and end with the whole install (`storedColumns`, from `storedFrom`).
+        /// The lookup's statement; with `tag`, its rows start with that number (a `UNION ALL` branch),
+        /// then the whole install (`storedColumns`, from `storedFrom`), then its link's columns
+        /// named `l_…` (from `linkFrom`; NULL when it has none), so that a re-report needs no
+        /// second read.
         static func select(_ lookup: Lookup, tag: Int? = nil) -> String {
             guard let tag else { return "SELECT \(columns) FROM installs WHERE project_id = ? AND \(lookup.condition)" }
-            return "SELECT \(tag), \(columns), \(storedColumns) FROM installs WHERE project_id = ? AND \(lookup.condition)"
+            return """
+                SELECT \(tag), found.*, \(linkColumns) FROM (
+                    SELECT \(columns), \(storedColumns) FROM installs WHERE project_id = ? AND \(lookup.condition)) AS found
+                LEFT JOIN links AS l ON l.id = found.link_id AND l.project_id = found.project_id
+                """
         }
 
         /// Where a tagged row's whole install starts: after the tag and `columns`.
         static let storedFrom: Int32 = 8
+        /// Where its link's columns start: after the install's thirteen.
+        static let linkFrom: Int32 = storedFrom + 13
+        static let linkColumns = LinkRepository.columns.split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.map { "l.\($0) AS l_\($0)" }.joined(separator: ", ")
 
         static let byInstance = select(.instance)
         static let byDevice = select(.device)

@@ -19,6 +19,35 @@
     func blob(_ column: Int32) -> [UInt8]
 }
 
+/// A row's columns named with a prefix (`l_id` for a joined link's `id`), read by their names
+/// without it, so that a mapping written for a table's own rows reads them.
+struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
+    let row: Row
+    let prefix: String
+
+    init(_ row: Row, prefix: String) {
+        self.row = row
+        self.prefix = prefix
+    }
+
+    func string(_ name: String) -> String { row.string(prefix + name) }
+    func optionalString(_ name: String) -> String? { row.optionalString(prefix + name) }
+    func int(_ name: String) -> Int64 { row.int(prefix + name) }
+    func optionalInt(_ name: String) -> Int64? { row.optionalInt(prefix + name) }
+    func double(_ name: String) -> Double { row.double(prefix + name) }
+    func optionalDouble(_ name: String) -> Double? { row.optionalDouble(prefix + name) }
+    func bool(_ name: String) -> Bool { row.bool(prefix + name) }
+    func blob(_ name: String) -> [UInt8] { row.blob(prefix + name) }
+    func string(_ column: Int32) -> String { row.string(column) }
+    func optionalString(_ column: Int32) -> String? { row.optionalString(column) }
+    func int(_ column: Int32) -> Int64 { row.int(column) }
+    func optionalInt(_ column: Int32) -> Int64? { row.optionalInt(column) }
+    func double(_ column: Int32) -> Double { row.double(column) }
+    func optionalDouble(_ column: Int32) -> Double? { row.optionalDouble(column) }
+    func bool(_ column: Int32) -> Bool { row.bool(column) }
+    func blob(_ column: Int32) -> [UInt8] { row.blob(column) }
+}
+
 /// A connection as SQL shared by both backends uses it: statements with `?` placeholders and
 /// values built once (`[PGValue]`, which SQLite binds too), rows read through `ColumnReader`.
 /// For code off the hot paths (SKAN evaluation); the hot paths keep SQLite's parameter packs.
