@@ -17,35 +17,56 @@ import TestSupport
                       signals: InstallSignals(time: now, ipKey: "198.51.100.7", platform: .ios))
     }
 
-    /// Queues `reports` behind a write that holds the installs' lane, so they commit as one batch.
-    static func oneBatch(_ backend: PGStoreBackend, _ reports: [InstallReport]) throws -> [Result<InstallOutcome, any Error>] {
+    /// A backend (one lane besides the clicks') on a new database with project `p`, and a
+    /// connection of the test's own to it.
+    final class Fixture {
+        let backend: PGStoreBackend
+        let database: PGConnection
+
+        init() throws {
+            let url = try PostgresCluster.shared().newDatabase()
+            backend = try PGStoreBackend(url: url, readers: 2, writeLanes: 2)
+            database = try PGConnection(url: url)
+            try database.execute("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', '\\x01', 0, 0)")
+        }
+
+        deinit { try? backend.close() }
+    }
+
+    /// Runs `enqueue` while a write holds the lane, so that what it queues commits as one batch
+    /// once the lane is let go; returns when every write it entered in the group has left.
+    static func holdingTheLane(_ backend: PGStoreBackend, _ enqueue: (DispatchGroup) -> Void) {
         let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         backend.writer.write({ _ in held.signal(); release.wait() }, completion: { _ in })
         held.wait()
-        let outcomes = Mutex<[Int: Result<InstallOutcome, any Error>]>([:])
         let done = DispatchGroup()
-        for (index, report) in reports.enumerated() {
-            done.enter()
-            backend.installs.report(report, policy: MatchingPolicy(), installID: UUID().uuidString, skan: nil, notify: nil,
-                                    delivery: nil) { result in
-                outcomes.withLock { $0[index] = result }
-                done.leave()
-            }
-        }
+        enqueue(done)
         let batchesBefore = backend.writer.statistics.commits
         release.signal()
         done.wait()
-        // The held write's batch, then the installs' one.
+        // The held write's batch, then the one of everything queued behind it.
         #expect(backend.writer.statistics.commits - batchesBefore <= 2)
+    }
+
+    /// Queues `reports` behind a write that holds the installs' lane, so they commit as one batch.
+    static func oneBatch(_ backend: PGStoreBackend, _ reports: [InstallReport]) throws -> [Result<InstallOutcome, any Error>] {
+        let outcomes = Mutex<[Int: Result<InstallOutcome, any Error>]>([:])
+        holdingTheLane(backend) { done in
+            for (index, report) in reports.enumerated() {
+                done.enter()
+                backend.installs.report(report, policy: MatchingPolicy(), installID: UUID().uuidString, skan: nil, notify: nil,
+                                        delivery: nil) { result in
+                    outcomes.withLock { $0[index] = result }
+                    done.leave()
+                }
+            }
+        }
         return outcomes.withLock { state in reports.indices.map { state[$0]! } }
     }
 
     @Test func installsOfOneBatchClaimAClickOnceAndOneInstanceOnce() throws {
-        let url = try PostgresCluster.shared().newDatabase()
-        let backend = try PGStoreBackend(url: url, readers: 2, writeLanes: 2)
-        defer { try? backend.close() }
-        let database = try PGConnection(url: url)
-        try database.execute("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', '\\x01', 0, 0)")
+        let fixture = try Fixture()
+        let backend = fixture.backend, database = fixture.database
         try database.execute("""
             INSERT INTO clicks (click_id, project_id, created_at, ip_key, platform)
             VALUES ('only-click', 'p', \(Self.now.milliseconds - 60_000), '198.51.100.7', 'ios')
@@ -74,37 +95,28 @@ import TestSupport
     /// time), and of two events with one client id, one is stored and the other is told it is
     /// the same (the second insert, refused, fails the batch's first run).
     @Test func writesOfOneBatchSeeTheWritesBeforeThem() throws {
-        let url = try PostgresCluster.shared().newDatabase()
-        let backend = try PGStoreBackend(url: url, readers: 2, writeLanes: 2)
-        defer { try? backend.close() }
-        let database = try PGConnection(url: url)
-        try database.execute("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', '\\x01', 0, 0)")
+        let fixture = try Fixture()
+        let backend = fixture.backend, database = fixture.database
 
-        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        backend.writer.write({ _ in held.signal(); release.wait() }, completion: { _ in })
-        held.wait()
-        let done = DispatchGroup()
         let install = Mutex<Result<InstallOutcome, any Error>?>(nil)
         let events = Mutex<[Int: Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>]>([:])
-        done.enter()
-        backend.installs.report(Self.report("p", instance: "fresh"), policy: MatchingPolicy(), installID: "install-1", skan: nil,
-                                notify: nil, delivery: nil) { result in
-            install.withLock { $0 = result }
-            done.leave()
-        }
-        for index in 0..<3 {
+        Self.holdingTheLane(backend) { done in
             done.enter()
-            let event = EventRecord(projectID: "p", install: .instance("fresh"), name: "purchase", clientEventID: index == 0 ? nil : "order-7",
-                                    occurredAt: Self.now, receivedAt: Self.now)
-            backend.events.record(event, eventID: "event-\(index)", skan: nil, notify: nil, delivery: nil) { result in
-                events.withLock { $0[index] = result }
+            backend.installs.report(Self.report("p", instance: "fresh"), policy: MatchingPolicy(), installID: "install-1", skan: nil,
+                                    notify: nil, delivery: nil) { result in
+                install.withLock { $0 = result }
                 done.leave()
             }
+            for index in 0..<3 {
+                done.enter()
+                let event = EventRecord(projectID: "p", install: .instance("fresh"), name: "purchase",
+                                        clientEventID: index == 0 ? nil : "order-7", occurredAt: Self.now, receivedAt: Self.now)
+                backend.events.record(event, eventID: "event-\(index)", skan: nil, notify: nil, delivery: nil) { result in
+                    events.withLock { $0[index] = result }
+                    done.leave()
+                }
+            }
         }
-        let batchesBefore = backend.writer.statistics.commits
-        release.signal()
-        done.wait()
-        #expect(backend.writer.statistics.commits - batchesBefore <= 2, "the held write's batch, then one for the rest")
 
         #expect(try install.withLock { try $0!.get() }.isNew)
         let recorded = try events.withLock { state in try (0..<3).map { try state[$0]!.get() } }
@@ -118,11 +130,8 @@ import TestSupport
     /// A re-report's link comes with it, whichever way tier 0 found the install (by its instance
     /// id, by its device id): read in tier 0's row, with the batch's BEGIN.
     @Test func aReReportCarriesItsLinkWhicheverWayItWasFound() throws {
-        let url = try PostgresCluster.shared().newDatabase()
-        let backend = try PGStoreBackend(url: url, readers: 2, writeLanes: 2)
-        defer { try? backend.close() }
-        let database = try PGConnection(url: url)
-        try database.execute("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', '\\x01', 0, 0)")
+        let fixture = try Fixture()
+        let backend = fixture.backend, database = fixture.database
         try database.execute("INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES ('summer-link', 'p', 'summer', 0, 0)")
         try database.execute("INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES ('other-link', 'p', 'other', 0, 0)")
         for (click, link) in [("click-1", "summer-link"), ("click-2", "other-link")] {
@@ -150,6 +159,43 @@ import TestSupport
         let byDevice = try report(InstallIdentity(installInstanceID: "new-instance", deviceID: "device-9"))
         #expect(!byDevice.isNew && byDevice.install.id == second.install.id)
         #expect(byDevice.link?.id == secondLink, "\(String(describing: byDevice.link))")
+    }
+
+    /// Writes of one key (an install's instance id) keep to one lane, so they commit one after
+    /// another: two inserts of one instance on two lanes each wait for the other's uncommitted row,
+    /// and crossed pairs deadlocked (seen in `init-launch`, whose re-reports sometimes come while
+    /// the first launch is in flight). Writes without a key take turns.
+    @Test func writesOfOneKeyKeepToOneLane() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let backend = try PGStoreBackend(url: url, readers: 2, writeLanes: 4)
+        defer { try? backend.close() }
+        /// The most writes of one group (`index % 4`) that ran at once, and of any group.
+        func overlap(key: @escaping (Int) -> String?) -> (sameGroup: Int, any: Int) {
+            let running = Mutex<(byGroup: [Int: Int], all: Int, mostInGroup: Int, most: Int)>(([:], 0, 0, 0))
+            let done = DispatchGroup()
+            for index in 0..<60 {
+                done.enter()
+                backend.writer.write(laneKey: key(index), { _ in
+                    running.withLock { state in
+                        state.byGroup[index % 4, default: 0] += 1
+                        state.all += 1
+                        state.mostInGroup = max(state.mostInGroup, state.byGroup[index % 4]!)
+                        state.most = max(state.most, state.all)
+                    }
+                    usleep(2_000)
+                    running.withLock { state in
+                        state.byGroup[index % 4]! -= 1
+                        state.all -= 1
+                    }
+                }, completion: { _ in done.leave() })
+            }
+            done.wait()
+            return running.withLock { ($0.mostInGroup, $0.most) }
+        }
+        let keyed = overlap { "instance-\($0 % 4)" }
+        #expect(keyed.sameGroup == 1 && keyed.any > 1, "\(keyed)")
+        let unkeyed = overlap { _ in nil }
+        #expect(unkeyed.sameGroup > 1, "writes in turn spread over the lanes: \(unkeyed)")
     }
 
     /// A statement sent ahead has run when its answer is asked for, answers the first query of the

@@ -82,7 +82,9 @@ public final class PGPool: Sendable {
                     } catch {
                         if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
                         connection.transactionEnded()
-                        if let failure = error as? PGError, failure.isRetryable, attempt < attempts {
+                        // A refusal of a write sent unanswered goes to the writer, which runs the
+                        // batch again answered.
+                        if let failure = error as? PGError, failure.isRetryable, !failure.sentUnanswered, attempt < attempts {
                             attempt += 1
                             continue
                         }

@@ -114,8 +114,12 @@ public final class PGWriter: Sendable {
     /// - Parameter readingAhead: statements `work` will query first, whatever it finds: the
     ///   batch's writes send theirs together with its BEGIN, one round trip for all (an install's
     ///   tier 0 and candidate reads), where each would otherwise be one of its own.
+    /// - Parameter laneKey: writes of one key (an install's instance id) keep to one lane, so
+    ///   they commit one after another: on two lanes, two inserts of one instance each wait for
+    ///   the other's uncommitted row, and with the writes of a batch sent without waiting, two
+    ///   such pairs crossed deadlocked (PostgreSQL breaks a deadlock after a second).
     public func write<T: Sendable>(delivery: DatabaseWriter.Delivery? = nil, ordered: Bool = false,
-                                   readingAhead: [(sql: String, values: [PGValue])] = [],
+                                   readingAhead: [(sql: String, values: [PGValue])] = [], laneKey: String? = nil,
                                    _ work: @escaping @Sendable (PGConnection) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         var item = Item(run: { connection in
@@ -123,14 +127,16 @@ public final class PGWriter: Sendable {
             return { completion(.success(value)) }
         }, fail: { completion(.failure($0)) }, delivery: delivery)
         item.readAhead = readingAhead
-        enqueue(item, on: ordered ? lanes[0] : unorderedLane())
+        enqueue(item, on: ordered ? lanes[0] : unorderedLane(for: laneKey))
     }
 
     /// Lanes 1… take the writes that need no order (lane 0 too when it is the only one), so that
-    /// a backlog of clicks never holds an install or an event up.
-    private func unorderedLane() -> Lane {
+    /// a backlog of clicks never holds an install or an event up: by key when there is one, else
+    /// in turn.
+    private func unorderedLane(for key: String? = nil) -> Lane {
         guard lanes.count > 1 else { return lanes[0] }
-        return lanes[1 + nextLane.add(1, ordering: .relaxed).newValue % (lanes.count - 1)]
+        let turn = key.map { Int(UInt(bitPattern: $0.hashValue) % UInt(lanes.count - 1)) } ?? nextLane.add(1, ordering: .relaxed).newValue
+        return lanes[1 + turn % (lanes.count - 1)]
     }
 
     /// Queues one statement (`?` placeholders); `completion` hears the rows it changed once its

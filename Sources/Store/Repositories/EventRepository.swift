@@ -60,7 +60,8 @@ struct Events<Source: SessionSource>: EventStore {
         // batch's first run, and the run after it, a write at a time, reads it again after the
         // batch's earlier writes (an install stored just before).
         let ahead = Source.Session.dialect == .postgres ? EventRepository.readsAhead(event) : []
-        source.write(delivery: delivery, readingAhead: ahead, { connection in
+        let key = switch event.install { case .id(let id): id; case .instance(let instance): instance }
+        source.write(delivery: delivery, readingAhead: ahead, laneKey: key, { connection in
             // Resolved inside the transaction: one trip, and the install cannot vanish in between.
             let found: (id: String, userID: String?, rollupLink: String)?
             switch event.install {

@@ -39,7 +39,9 @@ struct Installs<Source: SessionSource>: InstallStore {
                        notify: Notifier<InstallOutcome>? = nil, delivery: DatabaseWriter.Delivery? = nil,
                        completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) {
         let ahead = Source.Session.dialect == .postgres ? InstallRepository.readsAhead(report, policy: policy) : []
-        source.write(delivery: delivery, readingAhead: ahead, { connection in
+        let identity = report.identity
+        let key = identity.installInstanceID ?? identity.deviceID ?? identity.idfv ?? identity.fingerprint
+        source.write(delivery: delivery, readingAhead: ahead, laneKey: key, { connection in
             var outcome = try InstallRepository.report(report, policy: policy, installID: installID, connection)
             outcome.skan = try SKANStore.evaluate(installID: outcome.install.id, context: skan, now: report.signals.time, connection)
             if outcome.isNew { try OutboxRepository.notify(notify, outcome, installID: outcome.install.id, connection) }

@@ -136,14 +136,16 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, _ work: @escaping @Sendable (Session) throws -> T,
                             completion: @escaping @Sendable (Result<T, any Error>) -> Void)
     /// The same, with the statements `work` will query first whatever it finds, for a backend
-    /// whose reads are round trips to send them ahead (`PGWriter`); SQLite runs `work` as is.
-    func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])],
+    /// whose reads are round trips to send them ahead (`PGWriter`), and `laneKey`: writes of one
+    /// key commit one after another there (on one lane), so that two of them never wait on each
+    /// other's uncommitted rows from two transactions. SQLite, one writer, runs `work` as is.
+    func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
                             _ work: @escaping @Sendable (Session) throws -> T,
                             completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 }
 
 extension SessionSource {
-    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])],
+    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
                                    _ work: @escaping @Sendable (Session) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         write(delivery: delivery, work, completion: completion)
@@ -181,9 +183,9 @@ extension SessionSource {
         writer.write(delivery: delivery, work, completion: completion)
     }
 
-    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])],
+    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
                                    _ work: @escaping @Sendable (PGConnection) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        writer.write(delivery: delivery, readingAhead: readingAhead, work, completion: completion)
+        writer.write(delivery: delivery, readingAhead: readingAhead, laneKey: laneKey, work, completion: completion)
     }
 }
