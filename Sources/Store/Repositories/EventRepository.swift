@@ -88,9 +88,9 @@ struct Events<Source: SessionSource>: EventStore {
             defer { collector?.countedByCaller = false }
             // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch
             // runs again, answered) where the client's event id is taken.
-            let inserted = try connection.run(EventRepository.insertUnlessKnown, orUnanswered: EventRepository.insert, eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey,
-                event.userID ?? install.userID, event.data, event.revenue, event.currency, event.occurredAt.milliseconds,
-                event.receivedAt.milliseconds)
+            let inserted = try connection.run(EventRepository.insertUnlessKnown, orUnanswered: EventRepository.insert,
+                eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID,
+                event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds)
             if inserted > 0 {
                 collector?.addEvent(projectID: event.projectID, at: event.receivedAt.milliseconds, linkID: install.rollupLink,
                                     revenue: event.revenue, currency: event.currency)

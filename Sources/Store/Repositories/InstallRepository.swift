@@ -114,8 +114,8 @@ enum InstallRepository {
         if let existing = tier0.install {
             let stale = now.milliseconds - lastSeenResolutionMilliseconds
             let adoptedInstance = tier0.adopted ? report.identity.installInstanceID : nil
-            // A re-report's writes go without waiting where the batch allows it; on PostgreSQL its
-            // link reads, known now, follow in the one round trip that answers them.
+            // A re-report's writes go without waiting where the batch allows it (answered with
+            // the batch's COMMIT).
             try connection.runUnanswered(touchLastSeen, now.milliseconds, existing.id, stale)
             if let instance = adoptedInstance {
                 // An install another SDK family reported (found by IDFV) takes this one's instance
@@ -394,8 +394,10 @@ enum InstallRepository {
     }
 
     static func find(id: String, projectID: String, _ connection: some StoreSession) throws -> StoredInstall? {
-        try connection.queryOne("SELECT \(storedColumns) FROM installs WHERE id = ? AND project_id = ?", id, projectID) { stored($0, from: 0) }
+        try connection.queryOne(findByID, id, projectID) { stored($0, from: 0) }
     }
+
+    static let findByID = "SELECT \(storedColumns) FROM installs WHERE id = ? AND project_id = ?"
 
     /// A stored install's columns, as `stored` reads them.
     static let storedColumns = """

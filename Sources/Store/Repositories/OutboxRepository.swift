@@ -210,8 +210,8 @@ extension Outbox where Source == Database {
     @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], installID: String? = nil,
                                                     _ connection: some StoreSession) throws {
         for message in messages {
-            try connection.run(insertJob, orUnanswered: insertJob, message.id, message.projectID, message.kind, message.targetID, message.targetURL, message.eventID,
-                message.eventType, message.payload, message.createdAt.milliseconds, installID ?? message.installID)
+            try connection.runUnanswered(insertJob, message.id, message.projectID, message.kind, message.targetID, message.targetURL,
+                message.eventID, message.eventType, message.payload, message.createdAt.milliseconds, installID ?? message.installID)
         }
     }
 
