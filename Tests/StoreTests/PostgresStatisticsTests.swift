@@ -36,7 +36,10 @@ import TestSupport
             """)
         _ = try connection.query("SELECT pg_stat_force_next_flush()")
         try connection.execute("SELECT 1")  // the transaction's end that reports the rows written
-        #expect(try Self.plan(connection).contains("installs_by_time"), "still the same plan, 3,000 rows later")
+        // The plan is still the one made on one row here, 3,000 rows later, unless something
+        // emptied this session's caches meanwhile: on a cluster busy with other tests' migrations
+        // the shared invalidation queue overflows and resets them, which re-plans. So it is not
+        // asserted; what is, is that the node's ANALYZE comes and the plan fits after it.
 
         let pool = PGPool(url: url, size: 2)
         var waited = 0

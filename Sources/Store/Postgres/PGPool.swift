@@ -80,6 +80,9 @@ public final class PGPool: Sendable {
                         if !changed.isEmpty { for observer in observers { observer(changed) } }
                         return value
                     } catch {
+                        // A write sent unanswered was refused: that is the failure, whatever the
+                        // body made of it when it heard (an error mapped, or one caught).
+                        let error = connection.unansweredRefusal ?? error
                         if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
                         connection.transactionEnded()
                         // A refusal of a write sent unanswered goes to the writer, which runs the
