@@ -232,7 +232,8 @@ import TestSupport
     /// A write sent unanswered goes without waiting: its refusal is heard with the next statement
     /// that waits (a read, the COMMIT), as itself and marked so, and the transaction cannot commit.
     @Test func aWriteSentUnansweredIsAnsweredWithTheNextStatement() throws {
-        let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
+        let url = try PostgresCluster.shared().newDatabase()
+        let connection = try PGConnection(url: url)
         try connection.execute("CREATE TABLE numbers (n integer PRIMARY KEY)")
         let insert = "INSERT INTO numbers VALUES ($1)"
 
@@ -262,6 +263,19 @@ import TestSupport
         try connection.execute("ROLLBACK")
         connection.transactionEnded()
         #expect(try connection.query("SELECT count(*) FROM numbers").integer(0, 0) == 3)
+
+        // In a pool's transaction the refusal is what fails it, whatever the body made of it
+        // when it heard: here the body swallows it and throws something else.
+        struct Other: Error {}
+        let pool = PGPool(url: url, size: 1)
+        let failure = #expect(throws: PGError.self) {
+            try pool.transaction(deferringWrites: true) { session in
+                try session.runUnanswered(insert, [.integer(1)])
+                _ = try? session.query("SELECT 1")
+                throw Other()
+            }
+        }
+        #expect(failure?.sentUnanswered == true && failure?.isUniqueViolation == true, "\(String(describing: failure))")
 
         // Without `defersWrites` the same call waits and throws at once.
         try connection.execute("BEGIN")
