@@ -145,10 +145,7 @@ public final class PGConnection {
     /// Runs a statement with `$1…$n` bound to `parameters`; prepared on first use on this connection.
     @discardableResult
     public func query(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> PGRows {
-        // libpq sends text as C strings: a NUL would cut the value short, silently.
-        if parameters.contains(where: { $0.text?.utf8.contains(0) == true }) {
-            throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
-        }
+        try Self.refuseNUL(parameters)
         if !readAhead.isEmpty, let rows = takeReadAhead(Self.readAheadKey(sql, parameters)) { return rows }
         let name = try statementName(for: sql, parameterCount: parameters.count)
         if unanswered > 0 {
@@ -164,6 +161,13 @@ public final class PGConnection {
         defer { PQclear(result) }
         try check(result)
         return Self.rows(result)
+    }
+
+    /// libpq sends text as C strings: a NUL would cut the value short, silently.
+    static func holdsNUL(_ values: [PGValue]) -> Bool { values.contains { $0.text?.utf8.contains(0) == true } }
+
+    static func refuseNUL(_ values: [PGValue]) throws(PGError) {
+        if holdsNUL(values) { throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store") }
     }
 
     private func takeReadAhead(_ key: String) -> PGRows? {

@@ -10,9 +10,7 @@ extension PGConnection {
     /// one fails, PostgreSQL skips the rest up to the sync point, the transaction is rolled back,
     /// and the first error is thrown with nothing stored.
     public func pipelinedTransaction(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) -> [Int] {
-        if statements.contains(where: { $0.values.contains { $0.text?.utf8.contains(0) == true } }) {
-            throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
-        }
+        for statement in statements { try Self.refuseNUL(statement.values) }
         var names: [String] = []
         names.reserveCapacity(statements.count)
         for statement in statements { names.append(try statementName(for: statement.sql, parameterCount: statement.values.count)) }
@@ -53,7 +51,8 @@ extension PGConnection {
     /// Sends `reads` (after a BEGIN when `beginning`) in one pipeline, after any unanswered
     /// writes, and keeps their answers; the first refusal, when one was refused (nothing kept then).
     private func sendAhead(_ reads: [(sql: String, values: [PGValue])], beginning: Bool) throws(PGError) -> PGError? {
-        guard !reads.isEmpty, !reads.contains(where: { $0.values.contains { $0.text?.utf8.contains(0) == true } }) else {
+        // A read with a NUL is not sent ahead: asked for, it is refused as `query` refuses it.
+        guard !reads.isEmpty, !reads.contains(where: { Self.holdsNUL($0.values) }) else {
             if beginning { try execute("BEGIN") }
             return nil
         }
@@ -90,9 +89,7 @@ extension PGConnection {
             return
         }
         if let refusal = unansweredRefusal { throw refusal }
-        if values.contains(where: { $0.text?.utf8.contains(0) == true }) {
-            throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store")
-        }
+        try Self.refuseNUL(values)
         let name = try statementName(for: sql, parameterCount: values.count)
         try sendInPipeline(prepared: name, values)
         unanswered += 1
@@ -171,10 +168,10 @@ extension PGConnection {
     /// Forgets what the transaction left: reads ahead not asked for, a refusal heard (the
     /// transaction ended, committed or rolled back).
     public func transactionEnded() {
+        if unanswered > 0 { _ = try? finishPipeline(answering: 0) }  // before the refusal is forgotten: it may set one
         readAhead.removeAll()
         unansweredRefusal = nil
         defersWrites = false
-        if unanswered > 0 { _ = try? finishPipeline(answering: 0) }
     }
 
     static func readAheadKey(_ sql: String, _ values: [PGValue]) -> String {
