@@ -28,7 +28,7 @@ public struct PGError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A value bound to a statement's `$n`, sent in PostgreSQL's text format.
-public enum PGValue: Sendable, Equatable {
+public enum PGValue: Sendable, Hashable {
     case null
     case text(String)
     case integer(Int64)
@@ -69,11 +69,11 @@ public struct PGRows: Sendable {
 /// there and verified by libpq.
 public final class PGConnection {
     var handle: OpaquePointer?
-    private var prepared: [String: String] = [:]
+    private var prepared: [StatementText: String] = [:]
     /// Answers of statements sent ahead (`beginReadingAhead`, `runAhead`), by statement and
     /// values; each is handed to as many `query`s asking the same as it was asked for ahead, then
     /// forgotten.
-    var readAhead: [String: (rows: PGRows, uses: Int)] = [:]
+    var readAhead: [ReadAheadKey: (rows: PGRows, uses: Int)] = [:]
     /// Whether writes whose answers nobody reads go without waiting (`runUnanswered`): set by
     /// the transaction that allows it.
     public var defersWrites = false
@@ -170,7 +170,7 @@ public final class PGConnection {
         if holdsNUL(values) { throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store") }
     }
 
-    private func takeReadAhead(_ key: String) -> PGRows? {
+    private func takeReadAhead(_ key: ReadAheadKey) -> PGRows? {
         guard let answer = readAhead[key] else { return nil }
         if answer.uses > 1 { readAhead[key]!.uses -= 1 } else { readAhead.removeValue(forKey: key) }
         return answer.rows
@@ -224,13 +224,13 @@ public final class PGConnection {
     }
 
     func statementName(for sql: String, parameterCount: Int) throws(PGError) -> String {
-        if let name = prepared[sql] { return name }
+        if let name = prepared[StatementText(text: sql)] { return name }
         if unanswered > 0 { _ = try finishPipeline(answering: 0) }  // a PQprepare waits for its answer
         let name = "s\(prepared.count)"
         let result = PQprepare(handle, name, PGPlaceholders.numbered(sql), Int32(parameterCount), nil)
         defer { PQclear(result) }
         try check(result)
-        prepared[sql] = name
+        prepared[StatementText(text: sql)] = name
         return name
     }
 

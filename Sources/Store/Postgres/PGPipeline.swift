@@ -57,8 +57,8 @@ extension PGConnection {
             return nil
         }
         // Each statement once (with BEGIN only reads come, so one answer serves every copy).
-        var sent: [(key: String, read: (sql: String, values: [PGValue]), name: String)] = []
-        var copies: [String: Int] = [:]
+        var sent: [(key: ReadAheadKey, read: (sql: String, values: [PGValue]), name: String)] = []
+        var copies: [ReadAheadKey: Int] = [:]
         for read in reads {
             let key = Self.readAheadKey(read.sql, read.values)
             if beginning, let count = copies[key] {
@@ -174,12 +174,7 @@ extension PGConnection {
         defersWrites = false
     }
 
-    static func readAheadKey(_ sql: String, _ values: [PGValue]) -> String {
-        var key = sql
-        for value in values {
-            key.append("\u{1E}")
-            key.append(value.text ?? "\u{0}")
-        }
-        return key
+    static func readAheadKey(_ sql: String, _ values: [PGValue]) -> ReadAheadKey {
+        ReadAheadKey(statement: StatementText(text: sql), values: values)
     }
 }
