@@ -115,8 +115,11 @@ enum InstallRepository {
             let stale = now.milliseconds - lastSeenResolutionMilliseconds
             let adoptedInstance = tier0.adopted ? report.identity.installInstanceID : nil
             // A re-report's writes go without waiting where the batch allows it (answered with
-            // the batch's COMMIT).
-            try connection.runUnanswered(touchLastSeen, now.milliseconds, existing.id, stale)
+            // the batch's COMMIT). Seen within the resolution, as the row just read says, the
+            // update would change nothing (the row's time only moves forward): not sent.
+            if (tier0.lastSeenAt?.milliseconds ?? .min) <= stale {
+                try connection.runUnanswered(touchLastSeen, now.milliseconds, existing.id, stale)
+            }
             if let instance = adoptedInstance {
                 // An install another SDK family reported (found by IDFV) takes this one's instance
                 // id, so the instance's later calls find it.
@@ -128,6 +131,7 @@ enum InstallRepository {
         let signals = report.signals
         let reinstall = try seenBefore(report, sameIDFV: tier0.sameIDFV, connection)
         var clicks = TransactionClicks(connection: connection, projectID: report.projectID, defaultWindowHours: policy.defaultWindowHours)
+        if let candidates = tier0.candidates { clicks.prefetched(candidates.rows, for: candidates.reads) }
         var match = MatchResult.organic
         for _ in 0..<claimAttempts {
             match = try AttributionCascade.attribute(signals, windowHoursLimit: report.windowHoursLimit, policy: policy, clicks: clicks)
@@ -226,7 +230,11 @@ enum InstallRepository {
         var install: StoredInstall?
         var adopted: Bool
         var sameIDFV: Bool?
+        /// When the install was last seen, as its row said (nil: not found).
+        var lastSeenAt: Timestamp? = nil
         var link: Link? = nil
+        /// The cascade's candidates, read in tier 0's statement when it found no row (PostgreSQL).
+        var candidates: (reads: [CandidateRead], rows: [TransactionClicks<PGConnection>.PrefetchedRow])? = nil
     }
 
     /// Tier 0 candidates: by instance id, device id, IDFV, or a recent identical fingerprint.
@@ -259,7 +267,7 @@ enum InstallRepository {
             return Tier0(install: nil, adopted: false, sameIDFV: sameIDFV)
         }
         return Tier0(install: try find(id: found.installID, projectID: project, connection), adopted: found.installInstanceID == nil,
-                     sameIDFV: sameIDFV)
+                     sameIDFV: sameIDFV, lastSeenAt: found.lastSeenAt)
     }
 
     /// Tier 0 on PostgreSQL, where each statement is a round trip to another process: the lookups
@@ -269,11 +277,25 @@ enum InstallRepository {
     static func sameInstallInOneTrip<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy,
                                                       _ connection: C) throws -> Tier0 {
         let identity = report.identity
-        guard let statement = sameInstallStatement(report, policy: policy) else { return Tier0(install: nil, adopted: false, sameIDFV: nil) }
-        let rows = try connection.query(statement.sql, values: statement.values) { row in
-            (branch: row.int(0), install: KnownInstallSQL.known(row, from: 1), stored: stored(row, from: KnownInstallSQL.storedFrom),
-             link: Tier0.Link(link: row.optionalString(KnownInstallSQL.linkFrom) == nil ? nil : LinkRepository.link(PrefixedColumns(row, prefix: "l_"))))
+        let reads = AttributionCascade.reads(for: report.signals, policy: policy)
+        guard let statement = sameInstallStatement(report, policy: policy, candidates: reads) else {
+            return Tier0(install: nil, adopted: false, sameIDFV: nil)
         }
+        typealias Found = (branch: Int64, install: KnownInstall, stored: StoredInstall, link: Tier0.Link)
+        var rows: [Found] = [], candidates: [TransactionClicks<PGConnection>.PrefetchedRow] = []
+        _ = try connection.query(statement.sql, values: statement.values) { row in
+            // A candidate's row has no tier-0 branch; its columns come after tier 0's.
+            guard let branch = row.optionalInt(0) else {
+                candidates.append(TransactionClicks<PGConnection>.prefetchedRow(row, from: Int32(KnownInstallSQL.width),
+                                                                                 defaultWindowHours: policy.defaultWindowHours))
+                return
+            }
+            rows.append((branch, KnownInstallSQL.known(row, from: 1), stored(row, from: KnownInstallSQL.storedFrom),
+                         Tier0.Link(link: row.optionalString(KnownInstallSQL.linkFrom) == nil ? nil
+                                    : LinkRepository.link(PrefixedColumns(row, prefix: "l_")))))
+        }
+        // The candidates come only when tier 0 found no row; else they were not read.
+        let read = reads.isEmpty || !rows.isEmpty ? nil : (reads: reads, rows: candidates)
         // In the order the lookups run one by one (a UNION ALL's branches need not come back in order).
         func found(by branch: Int64) -> [KnownInstall] { rows.filter { $0.branch == branch }.map(\.install) }
         var known = found(by: 1) + found(by: 2)
@@ -283,47 +305,52 @@ enum InstallRepository {
         if known.isEmpty { known += byIDFV }
         known += found(by: 4)
         guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else {
-            return Tier0(install: nil, adopted: false, sameIDFV: sameIDFV)
+            return Tier0(install: nil, adopted: false, sameIDFV: sameIDFV, candidates: read)
         }
         // Its row has the whole install: no second read.
         let row = rows.first { $0.install.installID == found.installID }
-        return Tier0(install: row?.stored, adopted: found.installInstanceID == nil, sameIDFV: sameIDFV, link: row?.link)
+        return Tier0(install: row?.stored, adopted: found.installInstanceID == nil, sameIDFV: sameIDFV, lastSeenAt: found.lastSeenAt,
+                     link: row?.link)
     }
 
-    /// Tier 0's statement on PostgreSQL (nil: the report has no key to look for).
-    static func sameInstallStatement(_ report: InstallReport, policy: MatchingPolicy) -> (sql: String, values: [PGValue])? {
+    /// Tier 0's statement on PostgreSQL (nil: the report has no key to look for), with the
+    /// cascade's `candidates` reads when there are any: read only when tier 0's lookups find no
+    /// row, each candidate in a row of its own after tier 0's columns (`KnownInstallSQL.width`),
+    /// which are NULL in it. A re-report (most reports) reads no clicks for nothing, and a new
+    /// install's candidates cost no statement of their own; one statement, so one snapshot.
+    static func sameInstallStatement(_ report: InstallReport, policy: MatchingPolicy,
+                                     candidates: [CandidateRead] = []) -> (sql: String, values: [PGValue])? {
         let identity = report.identity
-        var branches: [String] = [], values: [PGValue] = []
-        func branch(_ number: Int, _ lookup: KnownInstallSQL.Lookup, _ keys: [PGValue]) {
-            branches.append("(\(KnownInstallSQL.select(lookup, tag: number)))")
+        var lookups: [KnownInstallSQL.Lookup] = [], values: [PGValue] = []
+        func branch(_ lookup: KnownInstallSQL.Lookup, _ keys: [PGValue]) {
+            lookups.append(lookup)
             values.append(.text(report.projectID))
             values += keys
         }
-        if let instance = identity.installInstanceID { branch(1, .instance, [.text(instance)]) }
-        if let device = identity.deviceID { branch(2, .device, [.text(device)]) }
-        if let idfv = identity.idfv { branch(3, .idfv, [.text(idfv)]) }
+        if let instance = identity.installInstanceID { branch(.instance, [.text(instance)]) }
+        if let device = identity.deviceID { branch(.device, [.text(device)]) }
+        if let idfv = identity.idfv { branch(.idfv, [.text(idfv)]) }
         if let fingerprint = identity.fingerprint {
             let window = (policy.sameInstallSeconds + MatchingEngine.lastSeenResolutionSeconds) * 1000
-            branch(4, .fingerprint, [.text(fingerprint), .integer(report.signals.time.milliseconds - window)])
+            branch(.fingerprint, [.text(fingerprint), .integer(report.signals.time.milliseconds - window)])
         }
-        guard !branches.isEmpty else { return nil }
-        return (branches.joined(separator: " UNION ALL "), values)
+        guard !lookups.isEmpty else { return nil }
+        guard let prefetch = TransactionClicks<PGConnection>.prefetchStatement(projectID: report.projectID, reads: candidates) else {
+            return (KnownInstallSQL.tier0Text(lookups, candidates: []), values)
+        }
+        return (KnownInstallSQL.tier0Text(lookups, candidates: candidates.map { CandidateFilter.of($0).0 }), values + prefetch.values)
     }
 
-    /// What an install's transaction reads first on PostgreSQL whatever it finds: tier 0, then
-    /// (for a new install; read for nothing when tier 0 finds it) the cascade's candidates.
+    /// What an install's transaction reads first on PostgreSQL whatever it finds: tier 0, with
+    /// the cascade's candidates unless tier 0's lookups find a row (a re-report needs none).
     /// Sent with the batch's BEGIN, one round trip for every install in the batch. Read at the
     /// batch's start, they miss what installs before them in the batch wrote, as reads on two
     /// lanes or nodes miss each other's: a click claimed meanwhile fails the claim and is read
     /// again, an instance stored meanwhile fails the insert and is found by it.
     static func readsAhead(_ report: InstallReport, policy: MatchingPolicy) -> [(sql: String, values: [PGValue])] {
-        var reads: [(sql: String, values: [PGValue])] = []
-        if let tier0 = sameInstallStatement(report, policy: policy) { reads.append(tier0) }
         let candidates = AttributionCascade.reads(for: report.signals, policy: policy)
-        if let prefetch = TransactionClicks<PGConnection>.prefetchStatement(projectID: report.projectID, reads: candidates) {
-            reads.append(prefetch)
-        }
-        return reads
+        if let tier0 = sameInstallStatement(report, policy: policy, candidates: candidates) { return [tier0] }
+        return TransactionClicks<PGConnection>.prefetchStatement(projectID: report.projectID, reads: candidates).map { [$0] } ?? []
     }
 
     /// Tier-0 lookups, their text built once (statements are cached by their SQL text).
@@ -338,8 +365,18 @@ enum InstallRepository {
         static let columns = "id, install_instance_id, device_id, fingerprint, created_at, last_seen_at, idfv"
 
         /// The four ways to find the same install; the SQL of each (parameters: the project, then its keys).
-        enum Lookup {
+        enum Lookup: Sendable {
             case instance, device, idfv, fingerprint
+
+            /// The tag of its rows in tier 0's `UNION ALL`, in the order the lookups run one by one.
+            var branch: Int {
+                switch self {
+                case .instance: 1
+                case .device: 2
+                case .idfv: 3
+                case .fingerprint: 4
+                }
+            }
 
             var condition: String {
                 switch self {
@@ -371,6 +408,35 @@ enum InstallRepository {
         static let linkFrom: Int32 = storedFrom + 13
         static let linkColumns = LinkRepository.columns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.map { "l.\($0) AS l_\($0)" }.joined(separator: ", ")
+
+        /// Tier 0's text for `lookups` (each tagged with its `branch`), with the candidate reads
+        /// of `candidates` when there are any (`sameInstallStatement`); built once per combination.
+        static func tier0Text(_ lookups: [Lookup], candidates: [CandidateFilter]) -> String {
+            texts.text(for: TextKey(lookups: lookups, candidates: candidates)) {
+                let tier0 = lookups.map { "(\(select($0, tag: $0.branch)))" }.joined(separator: " UNION ALL ")
+                guard !candidates.isEmpty else { return tier0 }
+                return """
+                    WITH tier0 AS MATERIALIZED (\(tier0))
+                    SELECT tier0.*, \(nulls(CandidateFilter.prefetchedColumnCount)) FROM tier0
+                    UNION ALL
+                    SELECT \(nulls(width)), candidates.* FROM (\(CandidateFilter.prefetchText(candidates))) AS candidates
+                    WHERE NOT EXISTS (SELECT 1 FROM tier0)
+                    """
+            }
+        }
+
+        private struct TextKey: Hashable, Sendable {
+            let lookups: [Lookup]
+            let candidates: [CandidateFilter]
+        }
+
+        private static let texts = StatementTextCache<TextKey>()
+
+        /// How many columns a tagged row has: the tag, `columns`, the install's, its link's.
+        static let width = Int(linkFrom) + LinkRepository.columns.split(separator: ",").count
+
+        /// `count` NULLs, the columns a row of one half of a `UNION ALL` leaves to the other's.
+        static func nulls(_ count: Int) -> String { Array(repeating: "NULL", count: count).joined(separator: ", ") }
 
         static let byInstance = select(.instance)
         static let byDevice = select(.device)

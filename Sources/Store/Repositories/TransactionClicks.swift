@@ -39,8 +39,13 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     /// every pass of the claim loop, which must see claims committed meanwhile.
     func prefetch(_ reads: [CandidateRead]) throws {
         guard Session.dialect == .postgres, let statement = Self.prefetchStatement(projectID: projectID, reads: reads) else { return }
-        let rows = try connection.query(statement.sql, values: statement.values) { row in
-            (read: Int(row.int(0)), click: Self.candidate(row, from: 1, windowHours: row.optionalInt(15).map(Int.init) ?? defaultWindowHours))
+        let rows: [PrefetchedRow]
+        if let ahead = prefetched.withTier0.take(), ahead.reads == reads {
+            rows = ahead.rows
+        } else {
+            rows = try connection.query(statement.sql, values: statement.values) { row in
+                Self.prefetchedRow(row, from: 0, defaultWindowHours: defaultWindowHours)
+            }
         }
         var found: [CandidateRead: [CandidateClick]] = [:]
         for (index, read) in reads.enumerated() {
@@ -50,18 +55,31 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
         prefetched.byRead = found
     }
 
+    /// A prefetched candidate: the index of its read, the click.
+    typealias PrefetchedRow = (read: Int, click: CandidateClick)
+
+    /// The row of `withWindow` whose columns start at `first`.
+    static func prefetchedRow(_ row: some ColumnReader, from first: Int32, defaultWindowHours: Int) -> PrefetchedRow {
+        (Int(row.int(first)), candidate(row, from: first + 1, windowHours: row.optionalInt(first + 15).map(Int.init) ?? defaultWindowHours))
+    }
+
+    /// The first prefetch of `reads` takes `rows`, read with tier 0 (`InstallRepository.sameInstallStatement`).
+    func prefetched(_ rows: [PrefetchedRow], for reads: [CandidateRead]) {
+        prefetched.withTier0 = (reads, rows)
+    }
+
     /// The statement `prefetch` runs for `reads` (nil: none), which a write may also send ahead.
     static func prefetchStatement(projectID: String, reads: [CandidateRead]) -> (sql: String, values: [PGValue])? {
         guard !reads.isEmpty else { return nil }
-        var branches: [String] = [], values: [PGValue] = []
-        for (index, read) in reads.enumerated() {
+        var filters: [CandidateFilter] = [], values: [PGValue] = []
+        for read in reads {
             let (filter, keys, limit) = CandidateFilter.of(read)
-            branches.append("(\(CandidateFilter.withWindow(filter, tag: index)))")
+            filters.append(filter)
             values.append(.text(projectID))
             values += keys
             values.append(.integer(Int64(limit)))
         }
-        return (branches.joined(separator: " UNION ALL "), values)
+        return (CandidateFilter.prefetchText(filters), values)
     }
 
     private func prefetchedOr(_ read: CandidateRead, _ query: () throws -> [CandidateClick]) throws -> [CandidateClick] {
@@ -106,6 +124,8 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
 /// cascade is handed.
 private final class PrefetchedCandidates {
     var byRead: [CandidateRead: [CandidateClick]] = [:]
+    /// Candidates read with tier 0, until the first prefetch.
+    var withTier0: (reads: [CandidateRead], rows: [TransactionClicks<PGConnection>.PrefetchedRow])?
 }
 
 /// Which clicks a candidate query selects; each has its SQL text built once.
@@ -128,6 +148,9 @@ enum CandidateFilter {
         """
     }
 
+    /// The columns of `withWindow`: the tag, the click's fourteen, the window.
+    static let prefetchedColumnCount = 16
+
     /// A read tagged with its place among the prefetched ones, its link's window (NULL: the
     /// project's) joined in.
     static func withWindow(_ filter: CandidateFilter, tag: Int) -> String {
@@ -138,6 +161,15 @@ enum CandidateFilter {
         ORDER BY c.created_at DESC LIMIT ?
         """
     }
+
+    /// The reads of `filters` as one `UNION ALL`, each tagged with its index.
+    static func prefetchText(_ filters: [CandidateFilter]) -> String {
+        prefetchTexts.text(for: filters) {
+            filters.enumerated().map { "(\(withWindow($1, tag: $0)))" }.joined(separator: " UNION ALL ")
+        }
+    }
+
+    private static let prefetchTexts = StatementTextCache<[CandidateFilter]>()
 
     /// The filter of a read, its keys in the order of its condition, and its limit.
     static func of(_ read: CandidateRead) -> (CandidateFilter, [PGValue], Int) {
