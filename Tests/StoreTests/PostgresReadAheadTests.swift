@@ -220,6 +220,21 @@ import TestSupport
         #expect(try database.query("SELECT count(*) FROM clicks WHERE claimed_at IS NOT NULL").integer(0, 0) == 3)
     }
 
+    /// Two reports of one device found only by its fingerprint (LinkForty without a device id),
+    /// in one batch: the second is the first's install, as on SQLite's one writer. Its tier 0,
+    /// read ahead before the first was stored, is read again once the first names its keys
+    /// (the fingerprint has no unique index to refuse the second insert, as an instance id has).
+    @Test func aFingerprintStoredInABatchIsFoundByTheNextReportOfIt() throws {
+        let fixture = try Fixture()
+        let backend = fixture.backend, database = fixture.database
+        let report = InstallReport(projectID: "p", reporter: "linkforty", identity: InstallIdentity(fingerprint: "one-device"),
+                                   signals: InstallSignals(time: Self.now, ipKey: "198.51.100.7", platform: .ios))
+        let outcomes = try Self.oneBatch(backend, [report, report, report]).map { try $0.get() }
+        #expect(outcomes.filter(\.isNew).count == 1, "\(outcomes.map(\.isNew))")
+        #expect(Set(outcomes.map(\.install.id)).count == 1)
+        #expect(try database.query("SELECT count(*) FROM installs WHERE fingerprint = 'one-device'").integer(0, 0) == 1)
+    }
+
     /// Writes of one key (an install's instance id) keep to one lane, so they commit one after
     /// another: two inserts of one instance on two lanes each wait for the other's uncommitted row,
     /// and crossed pairs deadlocked (seen in `init-launch`, whose re-reports sometimes come while

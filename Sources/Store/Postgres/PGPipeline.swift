@@ -174,6 +174,18 @@ extension PGConnection {
         defersWrites = false
     }
 
+    /// Forgets the answers read ahead whose values name any of `keys` (an install just stored
+    /// under them): the query that asks one of them again runs, and sees the write.
+    public func forgetReadsAhead(naming keys: [String]) {
+        guard !readAhead.isEmpty, !keys.isEmpty else { return }
+        let stale = readAhead.keys.filter { key in
+            key.values.contains { value in
+                if case .text(let text) = value { keys.contains(text) } else { false }
+            }
+        }
+        for key in stale { readAhead.removeValue(forKey: key) }
+    }
+
     static func readAheadKey(_ sql: String, _ values: [PGValue]) -> ReadAheadKey {
         ReadAheadKey(statement: StatementText(text: sql), values: values)
     }

@@ -174,6 +174,11 @@ enum InstallRepository {
             }
             return try withLink(InstallOutcome(install: existing, isNew: false), connection)
         }
+        // Reports after this one in the batch read tier 0 ahead without it: those of its keys
+        // read again. (Its instance id would be refused by the unique index; its fingerprint,
+        // which has none, would make a second install.)
+        let identity = report.identity
+        connection.forgetReadsAhead(naming: [identity.installInstanceID, identity.deviceID, identity.idfv, identity.fingerprint].compactMap { $0 })
         let install = StoredInstall(id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
                                     platform: signals.platform?.rawValue)
         return try withLink(InstallOutcome(install: install, isNew: true), connection)

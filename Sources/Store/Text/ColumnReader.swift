@@ -78,6 +78,9 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     /// Runs a write whose answer nobody reads; where the session may, without waiting for it
     /// (`PGConnection.runUnanswered`).
     func runUnanswered<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws
+    /// Forgets the answers read ahead (PostgreSQL) whose values name any of `keys`: a write of
+    /// the transaction just stored rows under them, which those answers, read before, miss.
+    func forgetReadsAhead(naming keys: [String])
 }
 
 @_spi(StoreInternals) public enum SQLDialect: Sendable { case sqlite, postgres }
@@ -102,6 +105,7 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     public func runUnanswered<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws {
         try run(sql, repeat each values)
     }
+    public func forgetReadsAhead(naming keys: [String]) {}
     public func query<T>(_ sql: String, values: [PGValue], map: (Row) throws -> T) throws -> [T] {
         let statement = try bound(sql, values)
         defer { statement.reset() }
