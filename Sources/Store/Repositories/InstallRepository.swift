@@ -177,8 +177,10 @@ enum InstallRepository {
         // Reports after this one in the batch read tier 0 ahead without it: those of its keys
         // read again. (Its instance id would be refused by the unique index; its fingerprint,
         // which has none, would make a second install.)
-        let identity = report.identity
-        connection.forgetReadsAhead(naming: [identity.installInstanceID, identity.deviceID, identity.idfv, identity.fingerprint].compactMap { $0 })
+        if C.dialect == .postgres {
+            let identity = report.identity
+            connection.forgetReadsAhead(naming: [identity.installInstanceID, identity.deviceID, identity.idfv, identity.fingerprint].compactMap { $0 })
+        }
         let install = StoredInstall(id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
                                     platform: signals.platform?.rawValue)
         return try withLink(InstallOutcome(install: install, isNew: true), connection)
@@ -349,9 +351,10 @@ enum InstallRepository {
     /// What an install's transaction reads first on PostgreSQL whatever it finds: tier 0, with
     /// the cascade's candidates unless tier 0's lookups find a row (a re-report needs none).
     /// Sent with the batch's BEGIN, one round trip for every install in the batch. Read at the
-    /// batch's start, they miss what installs before them in the batch wrote, as reads on two
-    /// lanes or nodes miss each other's: a click claimed meanwhile fails the claim and is read
-    /// again, an instance stored meanwhile fails the insert and is found by it.
+    /// batch's start, they miss what installs before them in the batch wrote: a new install makes
+    /// the answers under its keys read again (`forgetReadsAhead`), and a click claimed meanwhile
+    /// fails the claim and is read again. Reads on two lanes or nodes miss each other's in the
+    /// same way; there an instance stored meanwhile fails the insert and is found by it.
     static func readsAhead(_ report: InstallReport, policy: MatchingPolicy) -> [(sql: String, values: [PGValue])] {
         let candidates = AttributionCascade.reads(for: report.signals, policy: policy)
         if let tier0 = sameInstallStatement(report, policy: policy, candidates: candidates) { return [tier0] }
