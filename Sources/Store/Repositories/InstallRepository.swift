@@ -241,7 +241,7 @@ enum InstallRepository {
         var lastSeenAt: Timestamp? = nil
         var link: Link? = nil
         /// The cascade's candidates, read in tier 0's statement when it found no row (PostgreSQL).
-        var candidates: (reads: [CandidateRead], rows: [TransactionClicks<PGConnection>.PrefetchedRow])? = nil
+        var candidates: (reads: [CandidateRead], rows: [PrefetchedCandidate])? = nil
     }
 
     /// Tier 0 candidates: by instance id, device id, IDFV, or a recent identical fingerprint.
@@ -289,12 +289,12 @@ enum InstallRepository {
             return Tier0(install: nil, adopted: false, sameIDFV: nil)
         }
         typealias Found = (branch: Int64, install: KnownInstall, stored: StoredInstall, link: Tier0.Link)
-        var rows: [Found] = [], candidates: [TransactionClicks<PGConnection>.PrefetchedRow] = []
+        var rows: [Found] = [], candidates: [PrefetchedCandidate] = []
         _ = try connection.query(statement.sql, values: statement.values) { row in
             // A candidate's row has no tier-0 branch; its columns come after tier 0's.
             guard let branch = row.optionalInt(0) else {
-                candidates.append(TransactionClicks<PGConnection>.prefetchedRow(row, from: Int32(KnownInstallSQL.width),
-                                                                                 defaultWindowHours: policy.defaultWindowHours))
+                candidates.append(CandidateFilter.prefetched(row, from: Int32(KnownInstallSQL.width),
+                                                             defaultWindowHours: policy.defaultWindowHours))
                 return
             }
             rows.append((branch, KnownInstallSQL.known(row, from: 1), stored(row, from: KnownInstallSQL.storedFrom),

@@ -39,12 +39,12 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     /// every pass of the claim loop, which must see claims committed meanwhile.
     func prefetch(_ reads: [CandidateRead]) throws {
         guard Session.dialect == .postgres, let statement = Self.prefetchStatement(projectID: projectID, reads: reads) else { return }
-        let rows: [PrefetchedRow]
+        let rows: [PrefetchedCandidate]
         if let ahead = prefetched.withTier0.take(), ahead.reads == reads {
             rows = ahead.rows
         } else {
             rows = try connection.query(statement.sql, values: statement.values) { row in
-                Self.prefetchedRow(row, from: 0, defaultWindowHours: defaultWindowHours)
+                CandidateFilter.prefetched(row, from: 0, defaultWindowHours: defaultWindowHours)
             }
         }
         var found: [CandidateRead: [CandidateClick]] = [:]
@@ -55,16 +55,8 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
         prefetched.byRead = found
     }
 
-    /// A prefetched candidate: the index of its read, the click.
-    typealias PrefetchedRow = (read: Int, click: CandidateClick)
-
-    /// The row of `withWindow` whose columns start at `first`.
-    static func prefetchedRow(_ row: some ColumnReader, from first: Int32, defaultWindowHours: Int) -> PrefetchedRow {
-        (Int(row.int(first)), candidate(row, from: first + 1, windowHours: row.optionalInt(first + 15).map(Int.init) ?? defaultWindowHours))
-    }
-
     /// The first prefetch of `reads` takes `rows`, read with tier 0 (`InstallRepository.sameInstallStatement`).
-    func prefetched(_ rows: [PrefetchedRow], for reads: [CandidateRead]) {
+    func prefetched(_ rows: [PrefetchedCandidate], for reads: [CandidateRead]) {
         prefetched.withTier0 = (reads, rows)
     }
 
@@ -88,24 +80,11 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
         return clicks
     }
 
-    private static func candidate(_ row: some ColumnReader, from first: Int32, windowHours: Int) -> CandidateClick {
-        let ratio = row.optionalDouble(first + 8)
-        return CandidateClick(
-            clickID: row.string(first), linkID: row.optionalString(first + 1), createdAt: Timestamp(milliseconds: row.int(first + 2)),
-            platform: row.optionalString(first + 3).flatMap(UserAgentInfo.Platform.init(rawValue:)), osVersion: row.optionalString(first + 4),
-            deviceClass: row.optionalString(first + 5).flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
-            screen: ScreenSize(points: row.optionalDouble(first + 6), row.optionalDouble(first + 7), scale: ratio),
-            screenPoints: ScreenSize(points: row.optionalDouble(first + 6), row.optionalDouble(first + 7), scale: 1),
-            timezone: row.optionalString(first + 9), utcOffsetMinutes: row.optionalInt(first + 10).map(Int.init),
-            languages: row.optionalString(first + 11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(first + 12),
-            ipKey: row.optionalString(first + 13), windowHours: windowHours)
-    }
-
     /// The clicks, newest first, with each link's window resolved once per distinct link rather
     /// than per row.
     private func candidates<each Value: StoreArgument>(_ filter: CandidateFilter, _ values: repeat each Value, limit: Int) throws -> [CandidateClick] {
         var clicks = try connection.query(filter.sql, projectID, repeat each values, limit) {
-            Self.candidate($0, from: 0, windowHours: defaultWindowHours)
+            CandidateFilter.click($0, from: 0, windowHours: defaultWindowHours)
         }
         if !taken.isEmpty { clicks.removeAll { taken.contains($0.clickID) } }
         var windows: [String: Int] = [:]
@@ -120,12 +99,15 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     }
 }
 
+/// A prefetched candidate: the index of its read, the click.
+typealias PrefetchedCandidate = (read: Int, click: CandidateClick)
+
 /// The prefetched reads of one install's transaction; a class, as the source is a value the
 /// cascade is handed.
 private final class PrefetchedCandidates {
     var byRead: [CandidateRead: [CandidateClick]] = [:]
     /// Candidates read with tier 0, until the first prefetch.
-    var withTier0: (reads: [CandidateRead], rows: [TransactionClicks<PGConnection>.PrefetchedRow])?
+    var withTier0: (reads: [CandidateRead], rows: [PrefetchedCandidate])?
 }
 
 /// Which clicks a candidate query selects; each has its SQL text built once.
@@ -146,6 +128,25 @@ enum CandidateFilter {
         WHERE c.project_id = ? AND \(condition) AND c.is_bot = FALSE AND c.claimed_at IS NULL
         ORDER BY c.created_at DESC LIMIT ?
         """
+    }
+
+    /// The click of a row whose `columns` start at `first`.
+    static func click(_ row: some ColumnReader, from first: Int32, windowHours: Int) -> CandidateClick {
+        let ratio = row.optionalDouble(first + 8)
+        return CandidateClick(
+            clickID: row.string(first), linkID: row.optionalString(first + 1), createdAt: Timestamp(milliseconds: row.int(first + 2)),
+            platform: row.optionalString(first + 3).flatMap(UserAgentInfo.Platform.init(rawValue:)), osVersion: row.optionalString(first + 4),
+            deviceClass: row.optionalString(first + 5).flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
+            screen: ScreenSize(points: row.optionalDouble(first + 6), row.optionalDouble(first + 7), scale: ratio),
+            screenPoints: ScreenSize(points: row.optionalDouble(first + 6), row.optionalDouble(first + 7), scale: 1),
+            timezone: row.optionalString(first + 9), utcOffsetMinutes: row.optionalInt(first + 10).map(Int.init),
+            languages: row.optionalString(first + 11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(first + 12),
+            ipKey: row.optionalString(first + 13), windowHours: windowHours)
+    }
+
+    /// The row of `withWindow` whose columns start at `first`.
+    static func prefetched(_ row: some ColumnReader, from first: Int32, defaultWindowHours: Int) -> PrefetchedCandidate {
+        (Int(row.int(first)), click(row, from: first + 1, windowHours: row.optionalInt(first + 15).map(Int.init) ?? defaultWindowHours))
     }
 
     /// The columns of `withWindow`: the tag, the click's fourteen, the window.
