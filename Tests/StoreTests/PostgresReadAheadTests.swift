@@ -89,6 +89,56 @@ import TestSupport
         #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'same-instance'").integer(0, 0) == 1)
     }
 
+    /// Reads of one statement sent ahead are one statement (`BatchedReads`): each is answered
+    /// with its own rows, as the statement alone answers it, whatever its values hold (quotes,
+    /// backslashes, commas, braces, the text NULL, NULL itself).
+    @Test func readsOfOneStatementAheadAreOneStatementAnsweredEach() throws {
+        let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
+        try connection.execute("CREATE TABLE notes (owner text, body text, at bigint)")
+        let owners = ["plain", "it's \"quoted\"", "back\\slash", "a,b", "{braces}", "NULL", "", "naïve ✓"]
+        for (index, owner) in owners.enumerated() {
+            try connection.query("INSERT INTO notes VALUES (?, ?, ?), (?, ?, ?)",
+                                 [.text(owner), .text("first of \(index)"), .integer(Int64(index)),
+                                  .text(owner), .text("second of \(index)"), .integer(Int64(index) + 100)])
+        }
+        try connection.execute("INSERT INTO notes VALUES (NULL, 'no owner', 7)")
+        let read = "SELECT body, at FROM notes WHERE owner IS NOT DISTINCT FROM ? AND at >= ? ORDER BY at DESC"
+        var valueSets: [[PGValue]] = owners.map { [.text($0), .integer(0)] }
+        valueSets.append([.null, .integer(0)])
+        valueSets.append([.text("plain"), .integer(50)])
+        let alone = try valueSets.map { try connection.query(read, $0).rows }
+
+        try connection.beginReadingAhead(valueSets.map { (read, $0) })
+        try connection.execute("DELETE FROM notes")  // the answers were read before it
+        for (index, values) in valueSets.enumerated() {
+            #expect(try connection.query(read, values).rows == alone[index], "\(values)")
+        }
+        try connection.execute("ROLLBACK")
+        connection.transactionEnded()
+        let batched = try connection.query("SELECT count(*) FROM pg_prepared_statements WHERE position('WITH ' || 'ORDINALITY' IN statement) > 0")
+        #expect(batched.integer(0, 0) == 1)  // (the query's own text does not hold the words joined)
+        #expect(alone[0].count == 2 && alone[owners.count] == [["no owner", "7"]] && alone[owners.count + 1] == [["second of 0", "100"]])
+    }
+
+    /// A batch's tier 0 for a re-report and for new installs is one statement: each install gets
+    /// its own rows, so the re-report finds its install and reads no click, and a new one from
+    /// the click's network claims it.
+    @Test func aBatchsTier0ReadsAnswerEachInstallWithItsOwnRows() throws {
+        let fixture = try Fixture()
+        let backend = fixture.backend, database = fixture.database
+        let known = try Self.oneBatch(backend, [Self.report("p", instance: "known")])[0].get()
+        try database.execute("""
+            INSERT INTO clicks (click_id, project_id, created_at, ip_key, platform)
+            VALUES ('the-click', 'p', \(Self.now.milliseconds - 60_000), '198.51.100.7', 'ios')
+            """)
+        let outcomes = try Self.oneBatch(backend, [Self.report("p", instance: "known"), Self.report("p", instance: "new-one")])
+        let again = try outcomes[0].get(), new = try outcomes[1].get()
+        #expect(!again.isNew && again.install.id == known.install.id)
+        #expect(new.isNew && new.install.id != known.install.id)
+        #expect(new.install.match.clickID == "the-click", "\(new.install.match)")
+        #expect(try database.query("SELECT install_id FROM clicks WHERE click_id = 'the-click'").text(0, 0) == new.install.id)
+    }
+
     /// Writes of one batch sent without waiting (`runUnanswered`) are seen by the writes after
     /// them: an event finds the install stored just before it in the batch (its install, read
     /// ahead at the batch's start, was not found then, and the batch ran again a write at a

@@ -6,7 +6,9 @@ import Foundation
 /// the same. A `?` inside a quoted literal or identifier is left alone.
 @_spi(StoreInternals) public enum PGPlaceholders {
     /// `?` becomes the next number; `?NNN`, which names its parameter as SQLite reads it, `$NNN`.
-    public static func numbered(_ sql: String) -> String {
+    /// With another `prefix`, the numbers follow it instead of `$` (`q.p1`: a column named for
+    /// the parameter).
+    public static func numbered(_ sql: String, prefix: String = "$") -> String {
         var output = "", number = 0, quote: Character?, inComment = false, previous: Character = " "
         output.reserveCapacity(sql.utf8.count + 16)
         var characters = Array(sql)[...]
@@ -25,7 +27,7 @@ import Foundation
                 quote = character
                 output.append(character)
             } else if character == "?" {
-                output.append("$")
+                output += prefix
                 if let first = characters.first, first.isASCII, first.isNumber {
                     while let digit = characters.first, digit.isASCII, digit.isNumber { output.append(characters.removeFirst()) }
                 } else {

@@ -57,7 +57,7 @@ extension PGConnection {
             return nil
         }
         // Each statement once (with BEGIN only reads come, so one answer serves every copy).
-        var sent: [(key: ReadAheadKey, read: (sql: String, values: [PGValue]), name: String)] = []
+        var distinct: [(key: ReadAheadKey, read: (sql: String, values: [PGValue]))] = []
         var copies: [ReadAheadKey: Int] = [:]
         for read in reads {
             let key = Self.readAheadKey(read.sql, read.values)
@@ -66,17 +66,49 @@ extension PGConnection {
                 continue
             }
             copies[key] = 1
-            sent.append((key, read, try statementName(for: read.sql, parameterCount: read.values.count)))
+            distinct.append((key, read))
+        }
+        // With BEGIN, reads of one statement go as one (`BatchedReads`), each answer split out of it.
+        var sent: [(keys: [ReadAheadKey], name: String, values: [PGValue], batched: Bool)] = []
+        for group in beginning ? Self.byStatement(distinct) : distinct.map({ [$0] }) {
+            let first = group[0].read
+            if group.count > 1, let batch = BatchedReads(first.sql, valueSets: group.map(\.read.values)),
+               let name = try? statementName(for: batch.sql, parameterCount: batch.values.count) {  // refused: each alone
+                sent.append((group.map(\.key), name, batch.values, true))
+            } else {
+                for member in group {
+                    sent.append(([member.key], try statementName(for: member.read.sql, parameterCount: member.read.values.count),
+                                 member.read.values, false))
+                }
+            }
         }
         if beginning { try sendInPipeline("BEGIN") }
-        for statement in sent { try sendInPipeline(prepared: statement.name, statement.read.values) }
+        for statement in sent { try sendInPipeline(prepared: statement.name, statement.values) }
         let (answers, refused) = try finishPipeline(answering: sent.count + (beginning ? 1 : 0))
         if let refusal = unansweredRefusal ?? refused { return refusal }
         let first = beginning ? 1 : 0
         for (index, statement) in sent.enumerated() {
-            if let rows = answers[first + index] { readAhead[statement.key] = (rows, copies[statement.key] ?? 1) }
+            guard let rows = answers[first + index] else { continue }
+            let each = statement.batched ? BatchedReads.split(rows, into: statement.keys.count) : [rows]
+            for (key, rows) in zip(statement.keys, each) { readAhead[key] = (rows, copies[key] ?? 1) }
         }
         return nil
+    }
+
+    /// `reads` grouped by statement text, groups in the order of their first read.
+    private static func byStatement(_ reads: [(key: ReadAheadKey, read: (sql: String, values: [PGValue]))])
+        -> [[(key: ReadAheadKey, read: (sql: String, values: [PGValue]))]] {
+        var groups: [[(key: ReadAheadKey, read: (sql: String, values: [PGValue]))]] = []
+        var place: [StatementText: Int] = [:]
+        for read in reads {
+            if let index = place[read.key.statement] {
+                groups[index].append(read)
+            } else {
+                place[read.key.statement] = groups.count
+                groups.append([read])
+            }
+        }
+        return groups
     }
 
     /// Sends a write whose answer the caller does not read, when `defersWrites`, without waiting:
