@@ -355,6 +355,45 @@ import TestSupport
         #expect(try connection.query("SELECT count(*) FROM numbers").integer(0, 0) == 0)
     }
 
+    /// Unanswered INSERTs of one text in a row go as one statement of their rows
+    /// (`MultiRowInsert`, in powers of two), sent before anything else is: a statement after them
+    /// sees them all, a refused row is heard as a write sent unanswered, and a ROLLBACK drops
+    /// the rows not sent yet.
+    @Test func insertsSentUnansweredInARowGoAsOneStatement() throws {
+        let connection = try PGConnection(url: try PostgresCluster.shared().newDatabase())
+        try connection.execute("CREATE TABLE notes (id integer PRIMARY KEY, body text, at bigint)")
+        let insert = "INSERT INTO notes (id, body, at)\nVALUES (?, ?, ?)"
+
+        try connection.execute("BEGIN")
+        connection.defersWrites = true
+        for id in 1...11 {
+            try connection.runUnanswered(insert, [.integer(Int64(id)), id == 3 ? .null : .text("note \(id)"), .integer(Int64(id) * 10)])
+        }
+        #expect(try connection.query("SELECT count(*), sum(at), count(body) FROM notes").rows == [["11", "660", "10"]])
+        try connection.runUnanswered(insert, [.integer(12), .text("after the read"), .integer(0)])
+        try connection.execute("UPDATE notes SET at = at + 1 WHERE id = 12")
+        #expect(try connection.commitReadingSetting("attributiond.changed") == nil)
+        connection.transactionEnded()
+        #expect(try connection.query("SELECT at FROM notes WHERE id = 12").integer(0, 0) == 1)
+        let texts = try connection.query("SELECT statement FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO notes%'")
+        #expect(Set(texts.rows.map { $0[0]!.components(separatedBy: "), (").count }) == [8, 2, 1])
+
+        try connection.execute("BEGIN")
+        connection.defersWrites = true
+        for id in [20, 1, 21] { try connection.runUnanswered(insert, [.integer(Int64(id)), .text("again"), .integer(0)]) }
+        let heard = #expect(throws: PGError.self) { try connection.query("SELECT count(*) FROM notes") }
+        #expect(heard?.isUniqueViolation == true && heard?.sentUnanswered == true, "\(String(describing: heard))")
+        try connection.execute("ROLLBACK")
+        connection.transactionEnded()
+
+        try connection.execute("BEGIN")
+        connection.defersWrites = true
+        try connection.runUnanswered(insert, [.integer(30), .text("never sent"), .integer(0)])
+        try connection.execute("ROLLBACK")
+        connection.transactionEnded()
+        #expect(try connection.query("SELECT count(*) FROM notes").integer(0, 0) == 12)
+    }
+
     /// A write sent unanswered goes without waiting: its refusal is heard with the next statement
     /// that waits (a read, the COMMIT), as itself and marked so, and the transaction cannot commit.
     @Test func aWriteSentUnansweredIsAnsweredWithTheNextStatement() throws {

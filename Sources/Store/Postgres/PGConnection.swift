@@ -81,6 +81,9 @@ public final class PGConnection {
     var unanswered = 0
     /// The first of them refused in the open transaction (which is then aborted).
     var unansweredRefusal: PGError?
+    /// Unanswered writes of one `INSERT` text not sent yet: sent as one statement of their rows
+    /// before anything else is (`MultiRowInsert`).
+    var coalesced: (sql: String, rows: [[PGValue]])?
 
     public init(url: String) throws(PGError) {
         handle = PQconnectdb(url)
@@ -104,6 +107,7 @@ public final class PGConnection {
 
     /// Runs SQL without parameters (several statements allowed): migrations, SET, BEGIN.
     public func execute(_ sql: String) throws(PGError) {
+        if sql.hasPrefix("ROLLBACK") { coalesced = nil } else { try sendCoalescedWrites() }
         if unanswered > 0 { _ = try finishPipeline(answering: 0) }
         // A COMMIT of an aborted transaction would roll it back and say nothing.
         if let refusal = unansweredRefusal, !sql.hasPrefix("ROLLBACK") { throw refusal }
@@ -116,6 +120,7 @@ public final class PGConnection {
     /// go in one simple-query message, their answers come back in order. A failed COMMIT (or read)
     /// throws as `execute("COMMIT")` would, the transaction then rolled back or still to roll back.
     public func commitReadingSetting(_ name: StaticString) throws(PGError) -> String? {
+        try sendCoalescedWrites()
         if unanswered > 0 {
             // In the pipeline the unanswered writes are in: the same round trip answers them too.
             try sendInPipeline("SELECT current_setting('\(name)', true)")
@@ -147,6 +152,7 @@ public final class PGConnection {
     public func query(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> PGRows {
         try Self.refuseNUL(parameters)
         if !readAhead.isEmpty, let rows = takeReadAhead(Self.readAheadKey(sql, parameters)) { return rows }
+        try sendCoalescedWrites()
         let name = try statementName(for: sql, parameterCount: parameters.count)
         if unanswered > 0 {
             // Sent after the unanswered writes, in their pipeline: one round trip answers all.
@@ -217,6 +223,7 @@ public final class PGConnection {
     public func reconnect() throws(PGError) {
         prepared.removeAll()
         readAhead.removeAll()
+        coalesced = nil
         unanswered = 0
         unansweredRefusal = nil
         PQreset(handle)
@@ -225,7 +232,9 @@ public final class PGConnection {
 
     func statementName(for sql: String, parameterCount: Int) throws(PGError) -> String {
         if let name = prepared[StatementText(text: sql)] { return name }
+        try sendCoalescedWrites()
         if unanswered > 0 { _ = try finishPipeline(answering: 0) }  // a PQprepare waits for its answer
+        if let refusal = unansweredRefusal { throw refusal }  // the transaction is aborted: that is the answer
         let name = "s\(prepared.count)"
         let result = PQprepare(handle, name, PGPlaceholders.numbered(sql), Int32(parameterCount), nil)
         defer { PQclear(result) }

@@ -122,14 +122,44 @@ extension PGConnection {
         }
         if let refusal = unansweredRefusal { throw refusal }
         try Self.refuseNUL(values)
+        if coalesced?.sql == sql {
+            coalesced!.rows.append(values)
+            return
+        }
+        try sendCoalescedWrites()
+        if MultiRowInsert.accepts(sql) {
+            coalesced = (sql, [values])
+            return
+        }
         let name = try statementName(for: sql, parameterCount: values.count)
         try sendInPipeline(prepared: name, values)
         unanswered += 1
     }
 
+    /// Sends the unanswered `INSERT`s waiting to go together (`coalesced`): their rows in as few
+    /// statements as `MultiRowInsert` makes, each one unanswered write. Called before anything
+    /// else is sent, so that every statement comes after the writes before it.
+    func sendCoalescedWrites() throws(PGError) {
+        guard let writes = coalesced else { return }
+        coalesced = nil
+        var rest = writes.rows[...]
+        while !rest.isEmpty {
+            let count = MultiRowInsert.rows(of: rest.count)
+            let sql = count == 1 ? writes.sql : MultiRowInsert.text(writes.sql, rows: count)
+            var values: [PGValue] = []
+            values.reserveCapacity(count * rest[rest.startIndex].count)
+            for row in rest.prefix(count) { values += row }
+            let name = try statementName(for: sql, parameterCount: values.count)
+            try sendInPipeline(prepared: name, values)
+            unanswered += 1
+            rest = rest.dropFirst(count)
+        }
+    }
+
     /// Sends a prepared statement in pipeline mode (entered if need be); its answer is read by
     /// `finishPipeline`.
     func sendInPipeline(prepared name: String, _ values: [PGValue]) throws(PGError) {
+        try sendCoalescedWrites()
         try enterPipeline()
         let sent = Self.withTexts(values) { count, texts in PQsendQueryPrepared(handle, name, count, texts, nil, nil, 0) }
         guard sent == 1 else { throw lostInPipeline() }
@@ -137,6 +167,7 @@ extension PGConnection {
 
     /// Sends a statement without parameters in pipeline mode (BEGIN, COMMIT).
     func sendInPipeline(_ sql: String) throws(PGError) {
+        try sendCoalescedWrites()
         try enterPipeline()
         guard PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 else { throw lostInPipeline() }
     }
@@ -200,6 +231,7 @@ extension PGConnection {
     /// Forgets what the transaction left: reads ahead not asked for, a refusal heard (the
     /// transaction ended, committed or rolled back).
     public func transactionEnded() {
+        coalesced = nil  // not sent: the transaction ended without them (a COMMIT sends them first)
         if unanswered > 0 { _ = try? finishPipeline(answering: 0) }  // before the refusal is forgotten: it may set one
         readAhead.removeAll()
         unansweredRefusal = nil
