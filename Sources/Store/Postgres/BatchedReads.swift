@@ -27,9 +27,7 @@ struct BatchedReads {
             return "SELECT q.place, s.* FROM unnest(\(arrays)) WITH ORDINALITY AS q(\(names), place) CROSS JOIN LATERAL ("
                 + PGPlaceholders.numbered(sql, prefix: "q.p") + ") AS s"
         }
-        values = types.enumerated().map { position, type in
-            .text(Self.arrayLiteral(valueSets.map { $0[position] }))
-        }
+        values = types.indices.map { position in .text(Self.arrayLiteral(valueSets.map { $0[position] })) }
     }
 
     private static func isQuery(_ sql: String) -> Bool {

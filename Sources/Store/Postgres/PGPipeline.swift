@@ -57,7 +57,7 @@ extension PGConnection {
             return nil
         }
         // Each statement once (with BEGIN only reads come, so one answer serves every copy).
-        var distinct: [(key: ReadAheadKey, read: (sql: String, values: [PGValue]))] = []
+        var distinct: [DistinctRead] = []
         var copies: [ReadAheadKey: Int] = [:]
         for read in reads {
             let key = Self.readAheadKey(read.sql, read.values)
@@ -95,10 +95,11 @@ extension PGConnection {
         return nil
     }
 
+    private typealias DistinctRead = (key: ReadAheadKey, read: (sql: String, values: [PGValue]))
+
     /// `reads` grouped by statement text, groups in the order of their first read.
-    private static func byStatement(_ reads: [(key: ReadAheadKey, read: (sql: String, values: [PGValue]))])
-        -> [[(key: ReadAheadKey, read: (sql: String, values: [PGValue]))]] {
-        var groups: [[(key: ReadAheadKey, read: (sql: String, values: [PGValue]))]] = []
+    private static func byStatement(_ reads: [DistinctRead]) -> [[DistinctRead]] {
+        var groups: [[DistinctRead]] = []
         var place: [StatementText: Int] = [:]
         for read in reads {
             if let index = place[read.key.statement] {
