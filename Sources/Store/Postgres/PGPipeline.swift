@@ -68,17 +68,18 @@ extension PGConnection {
             copies[key] = 1
             distinct.append((key, read))
         }
-        // With BEGIN, reads of one statement go as one (`BatchedReads`), each answer split out of it.
-        var sent: [(keys: [ReadAheadKey], name: String, values: [PGValue], batched: Bool)] = []
+        // With BEGIN, reads of one statement go as one (`BatchedReads`), each answer split out of
+        // it: a statement sent for more than one key is a joined one.
+        var sent: [(keys: [ReadAheadKey], name: String, values: [PGValue])] = []
         for group in beginning ? Self.byStatement(distinct) : distinct.map({ [$0] }) {
             let first = group[0].read
             if group.count > 1, let batch = BatchedReads(first.sql, valueSets: group.map(\.read.values)),
                let name = try? statementName(for: batch.sql, parameterCount: batch.values.count) {  // refused: each alone
-                sent.append((group.map(\.key), name, batch.values, true))
+                sent.append((group.map(\.key), name, batch.values))
             } else {
                 for member in group {
                     sent.append(([member.key], try statementName(for: member.read.sql, parameterCount: member.read.values.count),
-                                 member.read.values, false))
+                                 member.read.values))
                 }
             }
         }
@@ -87,7 +88,7 @@ extension PGConnection {
         // it, the cached plan's guess of 100 sets of values always looks dearer (two nodes'
         // smaller batches planned it every time, 1.7 ms a call). The cached plan is the same
         // nested loop, so it is what these reads use.
-        let joined = sent.contains(where: \.batched)
+        let joined = sent.contains { $0.keys.count > 1 }
         if joined { try sendInPipeline("SET LOCAL plan_cache_mode = force_generic_plan") }
         for statement in sent { try sendInPipeline(prepared: statement.name, statement.values) }
         if joined { try sendInPipeline("SET LOCAL plan_cache_mode TO DEFAULT") }
@@ -96,7 +97,7 @@ extension PGConnection {
         if let refusal = unansweredRefusal ?? refused { return refusal }
         for (index, statement) in sent.enumerated() {
             guard let rows = answers[first + index] else { continue }
-            let each = statement.batched ? BatchedReads.split(rows, into: statement.keys.count) : [rows]
+            let each = statement.keys.count > 1 ? BatchedReads.split(rows, into: statement.keys.count) : [rows]
             for (key, rows) in zip(statement.keys, each) { readAhead[key] = (rows, copies[key] ?? 1) }
         }
         return nil
