@@ -15,18 +15,22 @@ struct BatchedReads {
     /// `?` (no `$`), and a parameter's values all text or all integers (NULL among them).
     init?(_ sql: String, valueSets: [[PGValue]]) {
         guard valueSets.count > 1, let count = valueSets.first?.count, count > 0,
-              valueSets.allSatisfy({ $0.count == count }), Self.isQuery(sql), !sql.utf8.contains(UInt8(ascii: "$")) else { return nil }
+              valueSets.allSatisfy({ $0.count == count }) else { return nil }
         var types: [ElementType] = []
         for position in 0..<count {
             guard let type = ElementType(valueSets.map { $0[position] }) else { return nil }
             types.append(type)
         }
-        self.sql = Self.texts.text(for: Key(sql: StatementText(text: sql), types: types)) {
+        // Whether the text can be joined is decided once, with its joined text ("" when it cannot).
+        let joined = Self.texts.text(for: Key(sql: StatementText(text: sql), types: types)) {
+            guard Self.isQuery(sql), !sql.utf8.contains(UInt8(ascii: "$")) else { return "" }
             let arrays = types.enumerated().map { "?::\($1.rawValue)[]" }.joined(separator: ", ")
             let names = (1...count).map { "p\($0)" }.joined(separator: ", ")
             return "SELECT q.place, s.* FROM unnest(\(arrays)) WITH ORDINALITY AS q(\(names), place) CROSS JOIN LATERAL ("
                 + PGPlaceholders.numbered(sql, prefix: "q.p") + ") AS s"
         }
+        guard !joined.isEmpty else { return nil }
+        self.sql = joined
         values = types.indices.map { position in .text(Self.arrayLiteral(valueSets.map { $0[position] })) }
     }
 
