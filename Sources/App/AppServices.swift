@@ -21,6 +21,7 @@ public final class AppServices: Sendable {
     public let outboundPolicy: OutboundAddressPolicy
     public let deliveryCounters = DeliveryCounters()
     let webhookEndpoints: ByProjectCache<WebhookEndpoint>
+    let outbound: OutboundMessages
     public let postbacks: PostbackService
     public let appleAds: AppleAdsService
     public let dashboard: DashboardService
@@ -61,6 +62,7 @@ public final class AppServices: Sendable {
             if changed.contains("postback_templates") { postbackTemplates.invalidate() }
         }
         let outbound = OutboundMessages(endpoints: webhookEndpoints, templates: postbackTemplates)
+        self.outbound = outbound
         projects = ProjectService(store: store, cache: projectCache, clocks: clocks, clock: clock, beforeBlocking: beforeBlocking)
         links = LinkService(store: store, cache: linkCache, clocks: clocks, beforeBlocking: beforeBlocking)
         installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
@@ -86,11 +88,14 @@ public final class AppServices: Sendable {
         var exchange = appleAdsExchange
         let names = AppleAdsNameFetcher(store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent)
         exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }
-        let worker = OutboxWorker(store: store, transport: transport, clock: clock, settings: settings,
-                                  counters: deliveryCounters, appleAds: exchange) { id, projectID in
+        let worker = OutboxWorker(store: store, transport: transport, clock: clock, settings: settings, counters: deliveryCounters,
+                                  appleAds: exchange, eventLog: EventLogJobs(outbound: outbound)) { id, projectID in
             try endpoints.values(projectID: projectID).first { $0.id == id }
         }
         store.observeCommits(changing: ["outbox_new", "outbox_jobs"]) { [weak worker] _ in worker?.wake() }
+        if store.outbox.eventsAreALog {
+            store.observeCommits(changing: ["events"]) { [weak worker] _ in worker?.eventsCommitted() }
+        }
         return worker
     }
 

@@ -40,6 +40,25 @@ import Testing
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: Self.general(event), as: UTF8.self))
     }
 
+    /// Where the events are the outbox's log, the worker writes the fields from the event's row:
+    /// the bytes the request would have written, for every shape the APIs store.
+    @Test(arguments: [
+        (revenue: 99.99 as Double?, currency: "USD" as String?, value: ["product_id": JSONValue.string("12345"), "amount": .number(99.99)] as [String: JSONValue]?),
+        (revenue: nil, currency: nil, value: nil),
+        (revenue: -0.5, currency: "JPY", value: [:]),
+        (revenue: 5, currency: "USD", value: ["emoji": .string("🎉 \u{1}\n"), "sku": .string("a\"b"), "nested": .array([.object(["k": .bool(false)]), .null])]),
+    ])
+    func fieldsFromTheEventsRowAreTheRequests(revenue: Double?, currency: String?, value: [String: JSONValue]?) {
+        let data = value.map { String(decoding: JSONValue.object($0).serialized(), as: UTF8.self) }
+        let event = EventRecord(projectID: "p", install: .id("i"), name: "purchase \"gold\"", data: data, revenue: revenue,
+                                currency: currency, occurredAt: Timestamp(milliseconds: 1_764_000_000_123),
+                                receivedAt: Timestamp(milliseconds: 1_764_000_000_456), dataValue: value)
+        let row = LoggedEvent(id: "e", projectID: "p", installID: "i", userID: nil, name: event.name, data: data, revenue: revenue,
+                              currency: currency, occurredAt: event.occurredAt, receivedAt: event.receivedAt)
+        #expect(String(decoding: WebhookEvents.eventFieldsJSON(row), as: UTF8.self)
+                    == String(decoding: WebhookEvents.eventFieldsJSON(event), as: UTF8.self))
+    }
+
     @Test func aFactsWebhookIDIsItsFirstJobsIDWithoutDashes() {
         let endpoints = (0..<2).map { index in
             WebhookEndpoint(id: "e\(index)", projectID: "p", url: "https://example.com/\(index)", events: nil, enabled: true, secret: "whsec_x",

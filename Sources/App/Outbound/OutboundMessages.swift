@@ -44,11 +44,13 @@ struct OutboundMessages: Sendable {
 
     /// The same, `data` written straight into the job's body by `appendData` (a fact whose
     /// webhook is mostly serialised before its transaction).
+    /// - Parameter webhooks: false where the store makes the fact's webhooks later, from the
+    ///   stored facts (`EventLogJobs`): then only postbacks are written with the fact.
     func notifier<Fact, Prepared: Sendable>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
-                                            prepare: () -> Prepared,
+                                            webhooks: Bool = true, prepare: () -> Prepared,
                                             appendData: @escaping @Sendable (Fact, InstallFactsSource, Prepared, inout [UInt8]) -> Void,
                                             values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
-        let subscribers = try subscribers(of: type, projectID: projectID)
+        let subscribers = webhooks ? try subscribers(of: type, projectID: projectID) : []
         let postbacks = try trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []
         guard !subscribers.isEmpty || !postbacks.isEmpty else { return nil }
         let prepared = prepare()

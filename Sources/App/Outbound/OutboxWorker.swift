@@ -21,6 +21,12 @@ public final class OutboxWorker: @unchecked Sendable {
         /// Delivered jobs are deleted once this old (0 keeps them).
         public var deliveredRetentionHours = 168
         public var userAgent = "attributiond"
+        /// False: the worker only turns stored events into jobs (where events are the outbox's
+        /// log) and sends nothing (`outbound.deliver: false`).
+        public var sends = true
+        /// Where events are the outbox's log: how long after one move of new events into jobs
+        /// the next may start (each is a write transaction; the wait lets events gather).
+        public var eventLogMoveSeconds = 0.02
         /// Told of every job that failed for good (no more attempts): a log line, in the server.
         public var onFinalFailure: @Sendable (_ job: OutboxMessage, _ attempts: Int, _ error: String) -> Void = { _, _, _ in }
 
@@ -33,6 +39,7 @@ public final class OutboxWorker: @unchecked Sendable {
     private let settings: Settings
     private let lookupEndpoint: @Sendable (_ id: String, _ projectID: String) throws -> WebhookEndpoint?
     private let appleAds: AppleAdsExchange?
+    private let eventLog: EventLogJobs?
     public let counters: DeliveryCounters
 
     // Everything below is only touched under `lock`.
@@ -40,15 +47,17 @@ public final class OutboxWorker: @unchecked Sendable {
     private var stopping = false
     private var running = false
     private var wakeRequested = false
+    private var eventsStored = false
     private var inFlightByHost: [String: Int] = [:]
     private var waiting: [OutboxJob] = []
     private var inFlight = 0
 
     init(store: any StoreBackend, transport: any OutboundTransport, clock: any Clock,
-         settings: Settings, counters: DeliveryCounters, appleAds: AppleAdsExchange? = nil,
+         settings: Settings, counters: DeliveryCounters, appleAds: AppleAdsExchange? = nil, eventLog: EventLogJobs? = nil,
          endpoint: @escaping @Sendable (String, String) throws -> WebhookEndpoint?) {
         self.store = store
         self.appleAds = appleAds
+        self.eventLog = store.outbox.eventsAreALog ? eventLog : nil
         self.transport = transport
         self.clock = clock
         self.settings = settings
@@ -73,6 +82,18 @@ public final class OutboxWorker: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Events were stored: they are made into jobs at the next move (one wake-up per move, not
+    /// per commit).
+    public func eventsCommitted() {
+        guard eventLog != nil else { return }
+        lock.lock()
+        if !eventsStored {
+            eventsStored = true
+            lock.signal()
+        }
+        lock.unlock()
+    }
+
     /// Stops claiming, waits up to `drainSeconds` for requests in flight, and lets go of the
     /// leases of jobs that were claimed but not sent (the next start sends them).
     public func stop(drainSeconds: Double) {
@@ -89,17 +110,38 @@ public final class OutboxWorker: @unchecked Sendable {
 
     private func run() {
         var lastPrune = Date.distantPast
+        var lastMove = Date.distantPast
+        var lastClaim = Date.distantPast
         while true {
             lock.lock()
             if stopping {
+                lock.unlock()
+                // The events of the server's last requests get their jobs now, not at the next start.
+                _ = moveLoggedEvents()
+                lock.lock()
                 running = false
                 lock.broadcast()
                 lock.unlock()
                 return
             }
             let room = settings.concurrency - inFlight - waiting.count
+            // Woken by a commit of jobs or an answer, or not looked for due jobs for a poll's time.
+            let claimWanted = wakeRequested || Date().timeIntervalSince(lastClaim) >= settings.pollSeconds
+            wakeRequested = false
+            let moveDue = eventLog != nil && (lastMove == .distantPast
+                || eventsStored && Date().timeIntervalSince(lastMove) >= settings.eventLogMoveSeconds)
+            if moveDue { eventsStored = false }
             lock.unlock()
-            if room > 0 {
+            if moveDue {
+                lastMove = Date()
+                if !moveLoggedEvents() {
+                    lock.lock()
+                    eventsStored = true
+                    lock.unlock()
+                }
+            }
+            if room > 0, settings.sends, claimWanted {
+                lastClaim = Date()
                 let now = clock.now()
                 let claimed = (try? store.outbox.claimDue(now: now, leaseUntil: now.adding(seconds: settings.leaseSeconds), limit: room)) ?? []
                 lock.lock()
@@ -107,7 +149,7 @@ public final class OutboxWorker: @unchecked Sendable {
                 lock.unlock()
             }
             dispatchWaiting()
-            if Date().timeIntervalSince(lastPrune) > 600 {
+            if settings.sends, Date().timeIntervalSince(lastPrune) > 600 {
                 lastPrune = Date()
                 if settings.deliveredRetentionHours > 0 {
                     _ = try? store.outbox.pruneDelivered(before: clock.now().adding(seconds: -Int64(settings.deliveredRetentionHours) * 3600))
@@ -116,11 +158,35 @@ public final class OutboxWorker: @unchecked Sendable {
                 _ = try? store.appleAds.expireTokens(receivedBefore: clock.now().adding(seconds: -AppleAdsExchange.tokenLifetimeSeconds))
             }
             lock.lock()
-            if !wakeRequested && !stopping { _ = lock.wait(until: Date().addingTimeInterval(settings.pollSeconds)) }
-            wakeRequested = false
+            if !wakeRequested && !stopping {
+                // Events stored before a move's wait is over are moved when it is.
+                let moveAt = eventsStored ? lastMove.addingTimeInterval(settings.eventLogMoveSeconds) : .distantFuture
+                let claimAt = settings.sends ? lastClaim.addingTimeInterval(settings.pollSeconds) : .distantFuture
+                _ = lock.wait(until: min(moveAt, claimAt, Date().addingTimeInterval(settings.pollSeconds)))
+            }
             lock.unlock()
         }
     }
+
+    /// Turns the events stored since the last move into their `event.created` jobs, a batch
+    /// at a time; whether none are left. A failure leaves the cursor where it was: the next move
+    /// reads the same events again.
+    private func moveLoggedEvents() -> Bool {
+        guard let eventLog else { return true }
+        for _ in 0..<16 {
+            do {
+                let batch = try store.outbox.loggedEvents(limit: Self.eventLogBatch)
+                guard !batch.isEmpty else { return true }
+                let moved = try store.outbox.enqueue(try eventLog.messages(for: batch.events), movingLogFrom: batch)
+                if moved, batch.events.count < Self.eventLogBatch { return true }
+            } catch {
+                return false
+            }
+        }
+        return false
+    }
+
+    static let eventLogBatch = 2048
 
     /// Sends every waiting job whose host has a free slot.
     private func dispatchWaiting() {

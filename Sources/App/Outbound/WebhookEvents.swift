@@ -195,28 +195,46 @@ enum WebhookEvents {
     /// `revenue`: sorted, as every other object goes out), written straight into bytes before its
     /// transaction, off the single writer; `appendEvent` adds what the transaction found.
     static func eventFieldsJSON(_ event: EventRecord) -> [UInt8] {
+        eventFieldsJSON(name: event.name, currency: event.currency, revenue: event.revenue, occurredAt: event.occurredAt) { out in
+            if event.dataValue != nil, let text = event.data {
+                // `data` is `dataValue` serialised already, for the event's row: its bytes as they are.
+                out += EventFragments.data
+                out += text.utf8
+            } else if let value = event.dataValue {
+                out += EventFragments.data
+                JSONValue.object(value).append(to: &out)
+            } else if let text = event.data, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+                out += EventFragments.data
+                value.append(to: &out)
+            }
+        }
+    }
+
+    /// The same fields of an event read back from its row, whose `data` both APIs stored as
+    /// their `JSONValue` serialised it: its bytes as they are.
+    static func eventFieldsJSON(_ event: LoggedEvent) -> [UInt8] {
+        eventFieldsJSON(name: event.name, currency: event.currency, revenue: event.revenue, occurredAt: event.occurredAt) { out in
+            if let text = event.data {
+                out += EventFragments.data
+                out += text.utf8
+            }
+        }
+    }
+
+    private static func eventFieldsJSON(name: String, currency: String?, revenue: Double?, occurredAt: Timestamp,
+                                        appendData: (inout [UInt8]) -> Void) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         typealias F = EventFragments
         out += F.currency
-        if let currency = event.currency { ByteText.appendJSONString(currency, to: &out) } else { out += InstallFragments.null }
-        if event.dataValue != nil, let text = event.data {
-            // `data` is `dataValue` serialised already, for the event's row: its bytes as they are.
-            out += F.data
-            out += text.utf8
-        } else if let value = event.dataValue {
-            out += F.data
-            JSONValue.object(value).append(to: &out)
-        } else if let text = event.data, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
-            out += F.data
-            value.append(to: &out)
-        }
+        if let currency { ByteText.appendJSONString(currency, to: &out) } else { out += InstallFragments.null }
+        appendData(&out)
         out += F.name
-        ByteText.appendJSONString(event.name, to: &out)
+        ByteText.appendJSONString(name, to: &out)
         out += F.occurredAt
-        ByteText.appendJSONString(event.occurredAt.iso8601, to: &out)
+        ByteText.appendJSONString(occurredAt.iso8601, to: &out)
         out += F.revenue
-        (event.revenue.map(JSONValue.number) ?? .null).append(to: &out)
+        (revenue.map(JSONValue.number) ?? .null).append(to: &out)
         out.append(UInt8(ascii: "}"))
         return out
     }

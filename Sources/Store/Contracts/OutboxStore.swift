@@ -132,6 +132,74 @@ public protocol OutboxStore: Sendable {
     func pruneDelivered(before cutoff: Timestamp) throws -> Int
     /// Jobs not delivered, by kind and status, with the creation time of the oldest (for /metrics).
     func backlog() throws -> [OutboxBacklog]
+
+    /// Whether `event.created` jobs are made from the stored events (`loggedEvents`, then
+    /// `enqueue(_:movingLogFrom:)`) rather than written in each event's transaction.
+    var eventsAreALog: Bool { get }
+    /// The events stored after the log's cursor, oldest first, of projects with an enabled
+    /// endpoint; at most `limit`.
+    func loggedEvents(limit: Int) throws -> EventLogBatch
+    /// Writes `messages` (the batch's jobs) and moves the cursor past the batch, in one
+    /// transaction. False, and nothing written, when the cursor moved since the batch was read
+    /// (another move, or the newest event deleted, whose rowid a new event will take).
+    func enqueue(_ messages: [OutboxMessage], movingLogFrom batch: EventLogBatch) throws -> Bool
+}
+
+/// Events read after the log's cursor, and where the cursor goes once their jobs are written.
+public struct EventLogBatch: Sendable {
+    public var cursor: EventLogCursor
+    public var through: Int64
+    public var events: [LoggedEvent]
+
+    /// Whether moving the cursor to `through` changes anything.
+    public var isEmpty: Bool { through == cursor.position }
+
+    public init(cursor: EventLogCursor, through: Int64, events: [LoggedEvent]) {
+        self.cursor = cursor
+        self.through = through
+        self.events = events
+    }
+}
+
+/// The last event whose jobs were made, and how many times the newest event was deleted: a move
+/// that read the log before either changed must not move it.
+public struct EventLogCursor: Sendable, Equatable {
+    public var position: Int64
+    public var generation: Int64
+
+    public init(position: Int64, generation: Int64) {
+        self.position = position
+        self.generation = generation
+    }
+}
+
+/// An event read back from its row, for its `event.created` webhooks.
+public struct LoggedEvent: Sendable, Equatable {
+    public var id: String
+    public var projectID: String
+    public var installID: String
+    public var userID: String?
+    public var name: String
+    /// JSON object text, serialised as the request's `JSONValue` was when the event was stored.
+    public var data: String?
+    public var revenue: Double?
+    public var currency: String?
+    public var occurredAt: Timestamp
+    public var receivedAt: Timestamp
+
+    public init(id: String, projectID: String, installID: String, userID: String?, name: String, data: String?, revenue: Double?,
+                currency: String?, occurredAt: Timestamp, receivedAt: Timestamp) {
+        self.id = id
+        self.projectID = projectID
+        self.installID = installID
+        self.userID = userID
+        self.name = name
+        self.data = data
+        self.revenue = revenue
+        self.currency = currency
+        self.occurredAt = occurredAt
+        self.receivedAt = receivedAt
+    }
 }
 
 /// Builds the outbox jobs a fact causes, called inside the fact's transaction (on the writer: it
@@ -206,4 +274,10 @@ public struct StoredEvent: Sendable {
     public let eventID: String
     public let installID: String
     public let userID: String?
+
+    public init(eventID: String, installID: String, userID: String?) {
+        self.eventID = eventID
+        self.installID = installID
+        self.userID = userID
+    }
 }

@@ -188,6 +188,50 @@ extension Outbox where Source == Database {
     init(database: Database) { self.init(source: database) }
 }
 
+// MARK: Events as the outbox's log (SQLite: migration 0024)
+
+extension Outbox {
+    /// On one SQLite writer rowids grow in commit order, so a cursor over them misses nothing.
+    /// PostgreSQL's sequences do not commit in order: there each event writes its own jobs.
+    public var eventsAreALog: Bool { Source.Session.dialect == .sqlite }
+
+    public func loggedEvents(limit: Int) throws -> EventLogBatch {
+        guard eventsAreALog else { return EventLogBatch(cursor: EventLogCursor(position: 0, generation: 0), through: 0, events: []) }
+        return try source.read { connection in
+            // Read in this order, each statement on its own snapshot: a newest event deleted after
+            // the cursor was read changes its generation; an event stored after `newest` was read
+            // is left for the next move.
+            let cursor = try connection.queryOne("SELECT position, generation FROM outbox_cursors WHERE name = 'events'") {
+                EventLogCursor(position: $0.int(0), generation: $0.int(1))
+            } ?? EventLogCursor(position: 0, generation: 0)
+            let newest = try connection.queryOne("SELECT coalesce(max(rowid), 0) FROM events") { $0.int(0) } ?? 0
+            guard newest != cursor.position else { return EventLogBatch(cursor: cursor, through: newest, events: []) }
+            var last = cursor.position
+            let events = try connection.query(OutboxRepository.eventsAfter, cursor.position, newest, limit) { row in
+                last = row.int(0)
+                return OutboxRepository.loggedEvent(row)
+            }
+            // A full batch stops at its last event; a shorter one saw every event up to the newest.
+            // (Below the cursor when a VACUUM renumbered the rowids: the cursor comes down with them.)
+            return EventLogBatch(cursor: cursor, through: events.count == limit ? last : newest, events: events)
+        }
+    }
+
+    public func enqueue(_ messages: [OutboxMessage], movingLogFrom batch: EventLogBatch) throws -> Bool {
+        try source.writeSession { connection in
+            guard try connection.run("UPDATE outbox_cursors SET position = ? WHERE name = 'events' AND position = ? AND generation = ?",
+                                     batch.through, batch.cursor.position, batch.cursor.generation) == 1 else { return false }
+            for message in messages {
+                try connection.run(OutboxRepository.insertDueJob, message.id, message.projectID, message.kind, message.targetID,
+                                   message.targetURL, message.eventID, message.eventType, message.payload,
+                                   message.createdAt.milliseconds, message.installID)
+            }
+            return true
+        }
+    }
+}
+
+
 /// The outbox's SQL and row mappings, and the job writes facts make in their own transaction.
 @_spi(StoreInternals) public enum OutboxRepository {
     static let endpointColumns = """
@@ -219,6 +263,29 @@ extension Outbox where Source == Database {
         INSERT INTO outbox_new (id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
+
+    /// A job due at once, straight into `outbox_jobs` (jobs made off any request's path).
+    static let insertDueJob = """
+        INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
+            next_attempt_at, created_at, install_id)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)
+        ON CONFLICT DO NOTHING
+        """
+
+    /// Events after the log's cursor up to the newest seen, of projects that have an endpoint;
+    /// not the `signup` a trigger records (its webhook is `user.identified`).
+    static let eventsAfter = """
+        SELECT rowid, id, project_id, install_id, user_id, name, data, revenue, currency, occurred_at, received_at FROM events
+        WHERE rowid > ? AND rowid <= ? AND project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
+            AND recorded_by IS NULL
+        ORDER BY rowid LIMIT ?
+        """
+
+    static func loggedEvent(_ row: some ColumnReader) -> LoggedEvent {
+        LoggedEvent(id: row.string(1), projectID: row.string(2), installID: row.string(3), userID: row.optionalString(4),
+                    name: row.string(5), data: row.optionalString(6), revenue: row.optionalDouble(7), currency: row.optionalString(8),
+                    occurredAt: Timestamp(milliseconds: row.int(9)), receivedAt: Timestamp(milliseconds: row.int(10)))
+    }
 
     /// How many new jobs one move takes into `outbox_jobs`.
     static let promotionBatch = 4096

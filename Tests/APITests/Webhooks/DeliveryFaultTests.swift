@@ -60,7 +60,8 @@ import TestSupport
     }
 
     /// The server is killed while deliveries hang and more wait; after a restart every install
-    /// reaches the receiver, repeats carrying the same webhook-id.
+    /// and every event reaches the receiver, repeats carrying the same webhook-id. (On SQLite the
+    /// events are the outbox's log: some are killed before their jobs were made.)
     @Test func everyJobIsDeliveredAfterSIGKILL() throws {
         let receiver = try WebhookReceiver()
         receiver.stall(10)
@@ -85,6 +86,12 @@ import TestSupport
         }
         #expect(installs.count == 20)
         _ = receiver.wait(for: 1)  // deliveries are hanging in the receiver now
+        let events = Set((0..<20).map { "purchase-\($0)" })
+        for (index, name) in events.sorted().enumerated() {
+            let response = try send(first.port, "POST", "/api/client/capture-event",
+                                    #"{"token":"\#(token)","install_instance_id":"k-\#(index)","event_name":"\#(name)"}"#, admin: false)
+            #expect(response?.status == 200)
+        }
         #expect(first.terminateAndWait(signal: SIGKILL) == 128 + SIGKILL)
 
         receiver.stall(0)
@@ -93,16 +100,30 @@ import TestSupport
         var delivered: Set<String> = []
         while delivered != installs && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.1)
-            delivered = Set(receiver.all.compactMap { ($0.json?["data"] as? [String: Any])?["install_id"] as? String })
+            delivered = Set(receiver.all.compactMap { received in
+                guard received.json?["type"] as? String == "install.created" else { return nil }
+                return (received.json?["data"] as? [String: Any])?["install_id"] as? String
+            })
         }
         #expect(delivered == installs, "not delivered after the restart: \(installs.subtracting(delivered).count)")
-        var idsByInstall: [String: Set<String>] = [:]
+        func eventNames() -> Set<String> {
+            Set(receiver.all.compactMap { received in
+                guard received.json?["type"] as? String == "event.created" else { return nil }
+                return (received.json?["data"] as? [String: Any])?["name"] as? String
+            })
+        }
+        while eventNames() != events && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(eventNames() == events, "events not delivered after the restart: \(events.subtracting(eventNames()).sorted())")
+        var idsByFact: [String: Set<String>] = [:]
         for received in receiver.all {
-            if let install = (received.json?["data"] as? [String: Any])?["install_id"] as? String, let id = received.headers["webhook-id"] {
-                idsByInstall[install, default: []].insert(id)
+            let data = received.json?["data"] as? [String: Any]
+            let type = received.json?["type"] as? String ?? ""
+            if let fact = (type == "event.created" ? data?["event_id"] : data?["install_id"]) as? String, let id = received.headers["webhook-id"] {
+                idsByFact[type + fact, default: []].insert(id)
             }
         }
-        #expect(idsByInstall.values.allSatisfy { $0.count == 1 }, "a repeat must carry the first attempt's webhook-id")
+        #expect(idsByFact.count == 40)
+        #expect(idsByFact.values.allSatisfy { $0.count == 1 }, "a repeat must carry the first attempt's webhook-id")
         #expect(second.terminateAndWait() == 0)
         withExtendedLifetime(first) {}  // its folder holds the second server's database
     }
@@ -133,6 +154,38 @@ import TestSupport
             "\($0.string(0)) \($0.int(1)) \($0.optionalInt(2).map(String.init) ?? "-")"
         }
         #expect(row == "delivered 1 -")
+    }
+
+    /// A node with deliveries off sends nothing, yet its events get their jobs (another process
+    /// sends them), those of its last requests as it stops included.
+    @Test func aNodeThatSendsNothingStillWritesItsEventsJobs() throws {
+        let receiver = try WebhookReceiver()
+        let adminKey = "outbox-admin-key-0123456789"
+        let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true",
+                                                     "ATTRIBUTIOND_OUTBOUND_DELIVER": "false"])
+        func send(_ path: String, _ json: String, admin: Bool = true) throws -> TestResponse? {
+            let client = try RawClient(port: server.port, receiveTimeout: 10)
+            let auth = admin ? "Authorization: Bearer \(adminKey)\r\n" : ""
+            client.send("POST \(path) HTTP/1.1\r\nHost: t\r\n\(auth)Content-Length: \(json.utf8.count)\r\n\r\n\(json)")
+            return client.readResponse()
+        }
+        let project = try #require(try send("/admin/v1/projects", #"{"name":"Shop"}"#)?.json)
+        let projectID = try #require(project["id"] as? String), token = try #require(project["token"] as? String)
+        #expect(try send("/admin/v1/projects/\(projectID)/webhooks", #"{"url":"\#(receiver.url)"}"#)?.status == 201)
+        #expect(try send("/api/client/init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"d-1"}"#, admin: false)?.status == 200)
+        for index in 0..<3 {
+            #expect(try send("/api/client/capture-event", #"{"token":"\#(token)","install_instance_id":"d-1","event_name":"e\#(index)"}"#,
+                             admin: false)?.status == 200)
+        }
+        #expect(server.terminateAndWait() == 0)
+        let connection = try SQLiteConnection(path: server.databasePath, mode: .readOnly)
+        let jobs = try connection.query("SELECT event_type, status, attempts FROM outbox_jobs ORDER BY event_type") {
+            "\($0.string(0)) \($0.string(1)) \($0.int(2))"
+        }
+        let waiting = try connection.query("SELECT event_type FROM outbox_new") { $0.string(0) }
+        #expect((jobs + waiting.map { "\($0) pending 0" }).sorted()
+                    == ["event.created pending 0", "event.created pending 0", "event.created pending 0", "install.created pending 0"])
+        #expect(receiver.all.isEmpty)
     }
 
     @Test func deliveredJobsArePrunedAfterTheRetentionTime() throws {

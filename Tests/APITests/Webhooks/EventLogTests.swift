@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import API
+@testable import App
+import Attribution
+import TestSupport
+@_spi(StoreInternals) @testable import Store
+
+/// `event.created` where the stored events are the outbox's log (SQLite: the worker makes the jobs
+/// from the events after a cursor), and what must hold the same on both backends: which events
+/// an endpoint gets.
+@Suite struct EventLogTests {
+    let suite = WebhookDeliveryTests()
+
+    func capture(_ app: TestApp, token: String, _ name: String) throws {
+        let response = try app.request("POST", "/api/client/capture-event", json: """
+            {"token":"\(token)","install_instance_id":"inst-1","event_name":"\(name)"}
+            """, adminKey: nil)
+        #expect(response.status == 200)
+    }
+
+    func eventNames(_ receiver: WebhookReceiver) -> [String] {
+        receiver.all.compactMap { received in
+            guard received.json?["type"] as? String == "event.created" else { return nil }
+            return (received.json?["data"] as? [String: Any])?["name"] as? String
+        }
+    }
+
+    /// SQLite gives a new row the rowid of a deleted newest one (max + 1): the cursor, past the
+    /// deleted event, comes back down so that the new event is still after it. (No worker runs
+    /// between the delete and the new event: one that did would find the cursor past the newest
+    /// event and bring it down itself.)
+    @Test func anEventTakingADeletedNewestEventsPlaceIsStillSent() throws {
+        let receiver = try WebhookReceiver()
+        let (app, _, token, _) = try suite.setUp(receiver, events: #","events":["event.created"]"#, worker: false)
+        let worker = app.startOutbox()
+        _ = try suite.initInstall(app, token: token)
+        try capture(app, token: token, "first")
+        #expect(receiver.wait(for: 1).count == 1)
+        worker.stop(drainSeconds: 2)
+        let firstRow = TestApp.backend == .sqlite ? try app.queryOne("SELECT rowid FROM events WHERE name = 'first'") { $0.int(0) } : nil
+        #expect(try app.run("DELETE FROM events WHERE name = 'first'") == 1)
+        try capture(app, token: token, "second")
+        app.startOutbox()
+        #expect(receiver.wait(for: 2).count == 2)
+        #expect(eventNames(receiver) == ["first", "second"])
+        if let firstRow {
+            #expect(try app.queryOne("SELECT rowid FROM events WHERE name = 'second'") { $0.int(0) } == firstRow,
+                    "the case this test is about: the new event took the deleted one's rowid")
+        }
+    }
+
+    /// Events stored while a project had no endpoint are not sent to the endpoint it gets later:
+    /// the cursor moves on over events nobody wanted.
+    @Test func anEndpointGetsNoEventStoredBeforeIt() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        app.startOutbox()
+        _ = try suite.initInstall(app, token: token)
+        try capture(app, token: token, "before")
+        if TestApp.backend == .sqlite {
+            let row = try #require(try app.queryOne("SELECT rowid FROM events WHERE name = 'before'") { $0.int(0) })
+            let deadline = Date().addingTimeInterval(5)
+            while try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") < row && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            #expect(try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") == row)
+        }
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
+                                json: #"{"url":"\#(receiver.url)","events":["event.created"]}"#).status == 201)
+        try capture(app, token: token, "after")
+        #expect(receiver.wait(for: 1).count == 1)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(eventNames(receiver) == ["after"])
+    }
+
+    /// A trigger stores a `signup` event for SKAN; its webhook is `user.identified`, not an
+    /// `event.created` as well.
+    @Test func aTriggersSignupIsSentAsUserIdentifiedOnly() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"}"#).status == 201)
+        app.startOutbox()
+        _ = try app.client("init", body("init", token: token))
+        #expect(try app.client("trigger", body("trigger", token: token)).status == 200)
+        #expect(try app.count("SELECT count(*) FROM events WHERE name = 'signup'") == 1)
+        _ = receiver.wait(for: 2)
+        Thread.sleep(forTimeInterval: 0.3)
+        let types = receiver.all.compactMap { $0.json?["type"] as? String }
+        #expect(types.sorted() == ["install.created", "user.identified"])
+    }
+
+    /// A move that read the log before the newest event was deleted writes nothing and leaves the
+    /// cursor: the event that takes the deleted one's rowid is read by the next move.
+    @Test(.enabled(if: TestApp.backend == .sqlite, "SQLite's events are the outbox's log"))
+    func aMoveThatReadBeforeTheNewestEventWasDeletedIsRefused() throws {
+        let receiver = try WebhookReceiver()
+        let (app, _, token, _) = try suite.setUp(receiver, events: #","events":["event.created"]"#, worker: false)
+        _ = try suite.initInstall(app, token: token)
+        try capture(app, token: token, "a")
+        try capture(app, token: token, "b")
+        let outbox = app.store.outbox
+        let stale = try outbox.loggedEvents(limit: 100)
+        #expect(stale.events.map(\.name) == ["a", "b"])
+        #expect(try app.run("DELETE FROM events WHERE name = 'b'") == 1)
+        try capture(app, token: token, "c")
+        #expect(try outbox.enqueue([], movingLogFrom: stale) == false)
+        let fresh = try outbox.loggedEvents(limit: 100)
+        #expect(fresh.events.map(\.name) == ["a", "c"])
+        #expect(try outbox.enqueue([], movingLogFrom: fresh) == true)
+        #expect(try outbox.loggedEvents(limit: 100).isEmpty)
+        #expect(try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") == fresh.through)
+    }
+
+    /// A request's own transaction writes no job for its event (the point of the log); the
+    /// worker then writes one per endpoint that wants it.
+    @Test(.enabled(if: TestApp.backend == .sqlite, "SQLite's events are the outbox's log"))
+    func anEventsJobsAreWrittenByTheWorkerNotTheRequest() throws {
+        let receiver = try WebhookReceiver()
+        let (app, projectID, token, _) = try suite.setUp(receiver, events: #","events":["event.created"]"#, worker: false)
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
+                                json: #"{"url":"\#(receiver.url)","events":["install.created","event.created"]}"#).status == 201)
+        _ = try suite.initInstall(app, token: token)
+        try capture(app, token: token, "purchase")
+        #expect(try app.count("SELECT count(*) FROM outbox_new WHERE event_type = 'event.created'") == 0)
+        #expect(try app.count("SELECT count(*) FROM outbox_jobs") == 0)
+        app.startOutbox()
+        _ = receiver.wait(for: 3)
+        Thread.sleep(forTimeInterval: 0.3)
+        let events = receiver.all.filter { $0.json?["type"] as? String == "event.created" }
+        #expect(events.count == 2, "one per endpoint")
+        #expect(Set(events.compactMap { $0.headers["webhook-id"] }).count == 1, "one webhook id per event")
+        #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE event_type = 'event.created' AND install_id IS NOT NULL") == 2)
+    }
+}
