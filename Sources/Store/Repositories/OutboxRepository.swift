@@ -273,10 +273,12 @@ extension Outbox {
         """
 
     /// Events after the log's cursor up to the newest seen, of projects that have an endpoint;
-    /// not the `signup` a trigger records (its webhook is `user.identified`).
+    /// not the `signup` a trigger records (its webhook is `user.identified`). A range of rowids:
+    /// `+project_id` keeps the planner off `events_by_project`, which walked every event of the
+    /// project, then sorted them, on every move.
     static let eventsAfter = """
         SELECT rowid, id, project_id, install_id, user_id, name, data, revenue, currency, occurred_at, received_at FROM events
-        WHERE rowid > ? AND rowid <= ? AND project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
+        WHERE rowid > ? AND rowid <= ? AND +project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
             AND recorded_by IS NULL
         ORDER BY rowid LIMIT ?
         """

@@ -114,6 +114,15 @@ import TestSupport
         #expect(try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") == fresh.through)
     }
 
+    /// A move reads a range of rowids, whatever the number of events stored before it.
+    @Test(.enabled(if: TestApp.backend == .sqlite, "SQLite's events are the outbox's log"))
+    func aMoveReadsTheEventsAfterTheCursorOnly() throws {
+        let app = try TestApp()
+        let plan = try app.query("EXPLAIN QUERY PLAN " + OutboxRepository.eventsAfter, [0, 10, 10]) { $0.string(3) }
+        #expect(plan.contains { $0.contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
+
     /// A request's own transaction writes no job for its event (the point of the log); the
     /// worker then writes one per endpoint that wants it.
     @Test(.enabled(if: TestApp.backend == .sqlite, "SQLite's events are the outbox's log"))
