@@ -152,12 +152,11 @@ struct Serve: ParsableCommand {
                 "host": URLComponents(string: job.targetURL)?.host ?? "", "attempts": String(attempts), "error": error,
             ])
         }
-        // A node may take requests and write jobs without delivering them (another node does);
-        // where the events are the outbox's log, it still makes their jobs.
-        outboxSettings.sends = configuration.outbound.deliver
         let outboxTransport = services.app.makeTransport(totalTimeout: requestTimeout)
         let outbox = services.app.makeOutboxWorker(transport: outboxTransport, settings: outboxSettings)
-        if configuration.outbound.deliver || store.outbox.eventsAreALog { outbox.start() }
+        // A node may take requests and write jobs without delivering them (another node does).
+        // Where the events are the outbox's log, the worker that delivers also makes their jobs.
+        if configuration.outbound.deliver { outbox.start() }
         // After listening, so a large links table never delays start-up.
         DispatchQueue.global(qos: .utility).async { Self.reportRefusedStoredValues(services) }
         stopped.wait()

@@ -21,9 +21,6 @@ public final class OutboxWorker: @unchecked Sendable {
         /// Delivered jobs are deleted once this old (0 keeps them).
         public var deliveredRetentionHours = 168
         public var userAgent = "attributiond"
-        /// False: the worker only turns stored events into jobs (where events are the outbox's
-        /// log) and sends nothing (`outbound.deliver: false`).
-        public var sends = true
         /// Where events are the outbox's log: how long after one move of new events into jobs
         /// the next may start (each is a write transaction; the wait lets events gather).
         public var eventLogMoveSeconds = 0.02
@@ -128,8 +125,9 @@ public final class OutboxWorker: @unchecked Sendable {
             // Woken by a commit of jobs or an answer, or not looked for due jobs for a poll's time.
             let claimWanted = wakeRequested || Date().timeIntervalSince(lastClaim) >= settings.pollSeconds
             wakeRequested = false
-            let moveDue = eventLog != nil && (lastMove == .distantPast
-                || eventsStored && Date().timeIntervalSince(lastMove) >= settings.eventLogMoveSeconds)
+            // Also once a poll's time: another process on the same file stores events unheard.
+            let sinceMove = Date().timeIntervalSince(lastMove)
+            let moveDue = eventLog != nil && (eventsStored && sinceMove >= settings.eventLogMoveSeconds || sinceMove >= settings.pollSeconds)
             if moveDue { eventsStored = false }
             lock.unlock()
             if moveDue {
@@ -140,7 +138,7 @@ public final class OutboxWorker: @unchecked Sendable {
                     lock.unlock()
                 }
             }
-            if room > 0, settings.sends, claimWanted {
+            if room > 0, claimWanted {
                 lastClaim = Date()
                 let now = clock.now()
                 let claimed = (try? store.outbox.claimDue(now: now, leaseUntil: now.adding(seconds: settings.leaseSeconds), limit: room)) ?? []
@@ -149,7 +147,7 @@ public final class OutboxWorker: @unchecked Sendable {
                 lock.unlock()
             }
             dispatchWaiting()
-            if settings.sends, Date().timeIntervalSince(lastPrune) > 600 {
+            if Date().timeIntervalSince(lastPrune) > 600 {
                 lastPrune = Date()
                 if settings.deliveredRetentionHours > 0 {
                     _ = try? store.outbox.pruneDelivered(before: clock.now().adding(seconds: -Int64(settings.deliveredRetentionHours) * 3600))
@@ -161,8 +159,7 @@ public final class OutboxWorker: @unchecked Sendable {
             if !wakeRequested && !stopping {
                 // Events stored before a move's wait is over are moved when it is.
                 let moveAt = eventsStored ? lastMove.addingTimeInterval(settings.eventLogMoveSeconds) : .distantFuture
-                let claimAt = settings.sends ? lastClaim.addingTimeInterval(settings.pollSeconds) : .distantFuture
-                _ = lock.wait(until: min(moveAt, claimAt, Date().addingTimeInterval(settings.pollSeconds)))
+                _ = lock.wait(until: min(moveAt, lastClaim.addingTimeInterval(settings.pollSeconds)))
             }
             lock.unlock()
         }
