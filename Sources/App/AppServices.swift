@@ -89,12 +89,14 @@ public final class AppServices: Sendable {
         let names = AppleAdsNameFetcher(store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent)
         exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }
         let worker = OutboxWorker(store: store, transport: transport, clock: clock, settings: settings, counters: deliveryCounters,
-                                  appleAds: exchange, eventLog: EventLogJobs(outbound: outbound)) { id, projectID in
+                                  appleAds: exchange, factLog: OutboxLogJobs(outbound: outbound) { [projects] id in
+            try projects.cache.project(forID: id, repository: store.projects)
+        }) { id, projectID in
             try endpoints.values(projectID: projectID).first { $0.id == id }
         }
         store.observeCommits(changing: ["outbox_new", "outbox_jobs"]) { [weak worker] _ in worker?.wake() }
-        if store.outbox.eventsAreALog {
-            store.observeCommits(changing: ["events"]) { [weak worker] _ in worker?.eventsCommitted() }
+        if store.outbox.factsAreALog {
+            store.observeCommits(changing: ["events", "installs"]) { [weak worker] _ in worker?.factsCommitted() }
         }
         return worker
     }

@@ -129,6 +129,19 @@ final class TestApp: @unchecked Sendable {
         return Timestamp(milliseconds: Int64(now))
     }
 
+    /// Facts waiting for their jobs to be made: rows of `outbox_new` (jobs written with their
+    /// fact, not moved yet) and, on SQLite, the events and installs after their log's cursor.
+    func factsAwaitingJobs() throws -> Int64 {
+        var count = try self.count("SELECT count(*) FROM outbox_new")
+        if Self.backend == .sqlite {
+            count += try self.count("""
+                SELECT (SELECT count(*) FROM events WHERE recorded_by IS NULL AND rowid > (SELECT position FROM outbox_cursors WHERE name = 'events'))
+                    + (SELECT count(*) FROM installs WHERE rowid > (SELECT position FROM outbox_cursors WHERE name = 'installs'))
+                """)
+        }
+        return count
+    }
+
     func count(_ sql: String) throws -> Int64 {
         try queryOne(sql) { $0.int(0) } ?? -1
     }

@@ -13,14 +13,14 @@ public struct ActivityService: Sendable {
     /// Stores the event once per client event id; `completion` gets the stored id, whether it
     /// was a repeat, and the install's SKAN values when asked for. A new event's `event.created`
     /// webhooks are written in its transaction, or, where the stored events are the outbox's log,
-    /// made from its row by the outbox worker (`EventLogJobs`).
+    /// made from its row by the outbox worker (`OutboxLogJobs`).
     public func recordEvent(_ event: EventRecord, project: Project?, conversionValues: Bool, delivery: DatabaseWriter.Delivery?,
                             completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) throws {
         let skan = conversionValues ? try project.flatMap { try outbound.skanContext(skanSchemas, project: $0, at: event.receivedAt) } : nil
         // The event's own fields are made here, and only when someone listens: the notifier runs on the writer.
         let notify: Notifier<StoredEvent>? = try outbound.notifier(
             .eventCreated, trigger: event.name, projectID: event.projectID, at: event.receivedAt,
-            webhooks: !store.outbox.eventsAreALog, prepare: { WebhookEvents.eventFieldsJSON(event) },
+            webhooks: !store.outbox.factsAreALog, prepare: { WebhookEvents.eventFieldsJSON(event) },
             appendData: { stored, _, fields, body in WebhookEvents.appendEvent(fields, stored: stored, to: &body) },
             values: { stored in
                 var values = ["event_name": event.name, "event_id": stored.eventID]

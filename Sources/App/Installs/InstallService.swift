@@ -14,12 +14,14 @@ public struct InstallService: Sendable {
     ///   - policy: the project's matching policy unless the wire format adjusts it.
     ///   - conversionValues: answer with the install's SKAN values (the project's schema).
     ///   - delivery: where `completion` runs (the request's event loop).
-    /// A new install's `install.created` webhooks and `install` postbacks are written in its transaction.
+    /// A new install's `install` postbacks are written in its transaction, and its
+    /// `install.created` webhooks too, or, where the stored installs are the outbox's log, made
+    /// from its row by the outbox worker (`OutboxLogJobs`).
     public func report(_ report: InstallReport, project: Project, policy: MatchingPolicy? = nil, conversionValues: Bool,
                        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) throws {
         let notify: Notifier<InstallOutcome>? = try outbound.notifier(
             .installCreated, trigger: "install", projectID: project.id, at: report.signals.time,
-            prepare: {},
+            webhooks: !store.outbox.factsAreALog, prepare: {},
             appendData: { outcome, install, _, body in
                 // Only an attributed install has a click whose network id is worth a read.
                 let network = outcome.install.match.attributed ? (try? install.facts())??.click?.networkClickID : nil

@@ -21,9 +21,9 @@ public final class OutboxWorker: @unchecked Sendable {
         /// Delivered jobs are deleted once this old (0 keeps them).
         public var deliveredRetentionHours = 168
         public var userAgent = "attributiond"
-        /// Where events are the outbox's log: how long after one move of new events into jobs
-        /// the next may start (each is a write transaction; the wait lets events gather).
-        public var eventLogMoveSeconds = 0.02
+        /// Where events and installs are the outbox's log: how long after one move of new facts
+        /// into jobs the next may start (each is a write transaction; the wait lets facts gather).
+        public var factLogMoveSeconds = 0.02
         /// Told of every job that failed for good (no more attempts): a log line, in the server.
         public var onFinalFailure: @Sendable (_ job: OutboxMessage, _ attempts: Int, _ error: String) -> Void = { _, _, _ in }
 
@@ -36,7 +36,7 @@ public final class OutboxWorker: @unchecked Sendable {
     private let settings: Settings
     private let lookupEndpoint: @Sendable (_ id: String, _ projectID: String) throws -> WebhookEndpoint?
     private let appleAds: AppleAdsExchange?
-    private let eventLog: EventLogJobs?
+    private let factLog: OutboxLogJobs?
     public let counters: DeliveryCounters
 
     // Everything below is only touched under `lock`.
@@ -44,17 +44,17 @@ public final class OutboxWorker: @unchecked Sendable {
     private var stopping = false
     private var running = false
     private var wakeRequested = false
-    private var eventsStored = false
+    private var factsStored = false
     private var inFlightByHost: [String: Int] = [:]
     private var waiting: [OutboxJob] = []
     private var inFlight = 0
 
     init(store: any StoreBackend, transport: any OutboundTransport, clock: any Clock,
-         settings: Settings, counters: DeliveryCounters, appleAds: AppleAdsExchange? = nil, eventLog: EventLogJobs? = nil,
+         settings: Settings, counters: DeliveryCounters, appleAds: AppleAdsExchange? = nil, factLog: OutboxLogJobs? = nil,
          endpoint: @escaping @Sendable (String, String) throws -> WebhookEndpoint?) {
         self.store = store
         self.appleAds = appleAds
-        self.eventLog = store.outbox.eventsAreALog ? eventLog : nil
+        self.factLog = store.outbox.factsAreALog ? factLog : nil
         self.transport = transport
         self.clock = clock
         self.settings = settings
@@ -79,13 +79,13 @@ public final class OutboxWorker: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Events were stored: they are made into jobs at the next move (one wake-up per move, not
-    /// per commit).
-    public func eventsCommitted() {
-        guard eventLog != nil else { return }
+    /// Events or installs were stored: they are made into jobs at the next move (one wake-up per
+    /// move, not per commit).
+    public func factsCommitted() {
+        guard factLog != nil else { return }
         lock.lock()
-        if !eventsStored {
-            eventsStored = true
+        if !factsStored {
+            factsStored = true
             lock.signal()
         }
         lock.unlock()
@@ -114,7 +114,7 @@ public final class OutboxWorker: @unchecked Sendable {
             if stopping {
                 lock.unlock()
                 // The events of the server's last requests get their jobs now, not at the next start.
-                _ = moveLoggedEvents()
+                _ = moveLoggedFacts()
                 lock.lock()
                 running = false
                 lock.broadcast()
@@ -127,14 +127,14 @@ public final class OutboxWorker: @unchecked Sendable {
             wakeRequested = false
             // Also once a poll's time: another process on the same file stores events unheard.
             let sinceMove = Date().timeIntervalSince(lastMove)
-            let moveDue = eventLog != nil && (eventsStored && sinceMove >= settings.eventLogMoveSeconds || sinceMove >= settings.pollSeconds)
-            if moveDue { eventsStored = false }
+            let moveDue = factLog != nil && (factsStored && sinceMove >= settings.factLogMoveSeconds || sinceMove >= settings.pollSeconds)
+            if moveDue { factsStored = false }
             lock.unlock()
             if moveDue {
                 lastMove = Date()
-                if !moveLoggedEvents() {
+                if !moveLoggedFacts() {
                     lock.lock()
-                    eventsStored = true
+                    factsStored = true
                     lock.unlock()
                 }
             }
@@ -158,32 +158,39 @@ public final class OutboxWorker: @unchecked Sendable {
             lock.lock()
             if !wakeRequested && !stopping {
                 // Events stored before a move's wait is over are moved when it is.
-                let moveAt = eventsStored ? lastMove.addingTimeInterval(settings.eventLogMoveSeconds) : .distantFuture
+                let moveAt = factsStored ? lastMove.addingTimeInterval(settings.factLogMoveSeconds) : .distantFuture
                 _ = lock.wait(until: min(moveAt, lastClaim.addingTimeInterval(settings.pollSeconds)))
             }
             lock.unlock()
         }
     }
 
-    /// Turns the events stored since the last move into their `event.created` jobs, a batch
-    /// at a time; whether none are left. A failure leaves the cursor where it was: the next move
-    /// reads the same events again.
-    private func moveLoggedEvents() -> Bool {
-        guard let eventLog else { return true }
+    /// Turns the events and installs stored since the last move into their jobs, a batch at a
+    /// time; whether none are left. A failure leaves a cursor where it was: the next move reads
+    /// the same facts again.
+    private func moveLoggedFacts() -> Bool {
+        guard let factLog else { return true }
+        do {
+            let installs = try move(read: { try store.outbox.loggedInstalls(limit: $0) }, jobs: factLog.messages(for:))
+            let events = try move(read: { try store.outbox.loggedEvents(limit: $0) }, jobs: factLog.messages(for:))
+            return installs && events
+        } catch {
+            return false
+        }
+    }
+
+    /// Moves one log's facts into jobs until it is done or has had 16 batches; whether it is done.
+    private func move<Fact>(read: (Int) throws -> OutboxLogBatch<Fact>, jobs: ([Fact]) throws -> [OutboxMessage]) throws -> Bool {
         for _ in 0..<16 {
-            do {
-                let batch = try store.outbox.loggedEvents(limit: Self.eventLogBatch)
-                guard !batch.isEmpty else { return true }
-                let moved = try store.outbox.enqueue(try eventLog.messages(for: batch.events), movingLogFrom: batch)
-                if moved, batch.events.count < Self.eventLogBatch { return true }
-            } catch {
-                return false
-            }
+            let batch = try read(Self.factLogBatch)
+            guard !batch.isEmpty else { return true }
+            let moved = try store.outbox.enqueue(try jobs(batch.facts), movingLog: batch.position)
+            if moved, batch.facts.count < Self.factLogBatch { return true }
         }
         return false
     }
 
-    static let eventLogBatch = 2048
+    static let factLogBatch = 2048
 
     /// Sends every waiting job whose host has a free slot.
     private func dispatchWaiting() {

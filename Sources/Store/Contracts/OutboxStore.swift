@@ -133,43 +133,67 @@ public protocol OutboxStore: Sendable {
     /// Jobs not delivered, by kind and status, with the creation time of the oldest (for /metrics).
     func backlog() throws -> [OutboxBacklog]
 
-    /// Whether `event.created` jobs are made from the stored events (`loggedEvents`, then
-    /// `enqueue(_:movingLogFrom:)`) rather than written in each event's transaction.
-    var eventsAreALog: Bool { get }
-    /// The events stored after the log's cursor, oldest first, of projects with an enabled
-    /// endpoint; at most `limit`.
-    func loggedEvents(limit: Int) throws -> EventLogBatch
-    /// Writes `messages` (the batch's jobs) and moves the cursor past the batch, in one
+    /// Whether `event.created` and `install.created` webhooks are made from the stored events
+    /// and installs (`loggedEvents`, `loggedInstalls`, then `enqueue(_:movingLog:)`) rather than
+    /// written in each fact's transaction.
+    var factsAreALog: Bool { get }
+    /// The events stored after the events log's cursor, oldest first, of projects with an
+    /// enabled endpoint; at most `limit`.
+    func loggedEvents(limit: Int) throws -> OutboxLogBatch<LoggedEvent>
+    /// The same for new installs, each with its link, template and network click id as stored.
+    func loggedInstalls(limit: Int) throws -> OutboxLogBatch<LoggedInstall>
+    /// Writes `messages` (a batch's jobs) and moves the log's cursor past the batch, in one
     /// transaction. False, and nothing written, when the cursor moved since the batch was read
-    /// (another move, or the newest event deleted, whose rowid a new event will take).
-    func enqueue(_ messages: [OutboxMessage], movingLogFrom batch: EventLogBatch) throws -> Bool
+    /// (another move, or the newest fact deleted, whose rowid a new fact will take).
+    func enqueue(_ messages: [OutboxMessage], movingLog position: OutboxLogPosition) throws -> Bool
 }
 
-/// Events read after the log's cursor, and where the cursor goes once their jobs are written.
-public struct EventLogBatch: Sendable {
-    public var cursor: EventLogCursor
-    public var through: Int64
-    public var events: [LoggedEvent]
+/// The tables read as the outbox's log, named as their cursors are.
+public enum OutboxLog: String, Sendable {
+    case events, installs
+}
 
-    /// Whether moving the cursor to `through` changes anything.
-    public var isEmpty: Bool { through == cursor.position }
+/// Facts read after a log's cursor, and where the cursor goes once their jobs are written.
+public struct OutboxLogBatch<Fact: Sendable>: Sendable {
+    public var position: OutboxLogPosition
+    public var facts: [Fact]
 
-    public init(cursor: EventLogCursor, through: Int64, events: [LoggedEvent]) {
-        self.cursor = cursor
-        self.through = through
-        self.events = events
+    /// Whether moving the cursor changes anything.
+    public var isEmpty: Bool { position.isEmpty }
+
+    public init(position: OutboxLogPosition, facts: [Fact]) {
+        self.position = position
+        self.facts = facts
     }
 }
 
-/// The last event whose jobs were made, and how many times the newest event was deleted: a move
-/// that read the log before either changed must not move it.
-public struct EventLogCursor: Sendable, Equatable {
-    public var position: Int64
+/// A log's cursor as a batch read it (the last fact whose jobs were made, and how many times
+/// the newest fact was deleted: a move that read the log before either changed must not move
+/// it), and the position the batch moves it to.
+public struct OutboxLogPosition: Sendable, Equatable {
+    public var log: OutboxLog
+    public var cursor: Int64
     public var generation: Int64
+    public var through: Int64
 
-    public init(position: Int64, generation: Int64) {
-        self.position = position
+    public var isEmpty: Bool { through == cursor }
+
+    public init(log: OutboxLog, cursor: Int64, generation: Int64, through: Int64) {
+        self.log = log
+        self.cursor = cursor
         self.generation = generation
+        self.through = through
+    }
+}
+
+/// A new install read back from its row, as its `install.created` webhook tells it.
+public struct LoggedInstall: Sendable {
+    public var outcome: InstallOutcome
+    public var networkClickID: NetworkClickID?
+
+    public init(outcome: InstallOutcome, networkClickID: NetworkClickID?) {
+        self.outcome = outcome
+        self.networkClickID = networkClickID
     }
 }
 

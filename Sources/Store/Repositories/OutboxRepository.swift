@@ -188,39 +188,59 @@ extension Outbox where Source == Database {
     init(database: Database) { self.init(source: database) }
 }
 
-// MARK: Events as the outbox's log (SQLite: migration 0024)
+// MARK: Events and installs as the outbox's log (SQLite: migrations 0024, 0025)
 
 extension Outbox {
     /// On one SQLite writer rowids grow in commit order, so a cursor over them misses nothing.
-    /// PostgreSQL's sequences do not commit in order: there each event writes its own jobs.
-    public var eventsAreALog: Bool { Source.Session.dialect == .sqlite }
+    /// PostgreSQL's sequences do not commit in order: there each fact writes its own jobs.
+    public var factsAreALog: Bool { Source.Session.dialect == .sqlite }
 
-    public func loggedEvents(limit: Int) throws -> EventLogBatch {
-        guard eventsAreALog else { return EventLogBatch(cursor: EventLogCursor(position: 0, generation: 0), through: 0, events: []) }
+    public func loggedEvents(limit: Int) throws -> OutboxLogBatch<LoggedEvent> {
+        try logged(.events, sql: OutboxRepository.eventsAfter, limit: limit, fact: OutboxRepository.loggedEvent)
+    }
+
+    public func loggedInstalls(limit: Int) throws -> OutboxLogBatch<LoggedInstall> {
+        try logged(.installs, sql: OutboxRepository.installsAfter, limit: limit, fact: { row in
+            LoggedInstall(outcome: InstallOutcome(install: InstallRepository.stored(row, from: 1), isNew: true),
+                          networkClickID: row.optionalString(14).map { NetworkClickID(parameter: row.optionalString(15) ?? "", value: $0) })
+        }, finish: { install, connection in
+            // The link and template as the install's own transaction reads them.
+            install.outcome = try InstallRepository.withLink(install.outcome, connection)
+        })
+    }
+
+    /// The facts after `log`'s cursor up to the newest one, read by `sql` (rowid first; bound to
+    /// the cursor, the newest rowid and `limit`).
+    /// `finish` completes each fact on the same connection once the log's rows are read.
+    private func logged<Fact>(_ log: OutboxLog, sql: String, limit: Int, fact: (Source.Session.Reader) throws -> Fact,
+                              finish: (inout Fact, Source.Session) throws -> Void = { _, _ in }) throws -> OutboxLogBatch<Fact> {
+        guard factsAreALog else { return OutboxLogBatch(position: OutboxLogPosition(log: log, cursor: 0, generation: 0, through: 0), facts: []) }
         return try source.read { connection in
-            // Read in this order, each statement on its own snapshot: a newest event deleted after
-            // the cursor was read changes its generation; an event stored after `newest` was read
-            // is left for the next move.
-            let cursor = try connection.queryOne("SELECT position, generation FROM outbox_cursors WHERE name = 'events'") {
-                EventLogCursor(position: $0.int(0), generation: $0.int(1))
-            } ?? EventLogCursor(position: 0, generation: 0)
-            let newest = try connection.queryOne("SELECT coalesce(max(rowid), 0) FROM events") { $0.int(0) } ?? 0
-            guard newest != cursor.position else { return EventLogBatch(cursor: cursor, through: newest, events: []) }
-            var last = cursor.position
-            let events = try connection.query(OutboxRepository.eventsAfter, cursor.position, newest, limit) { row in
+            // Read in this order, each statement on its own snapshot: a newest fact deleted after
+            // the cursor was read changes its generation; a fact stored after `newest` was read is
+            // left for the next move.
+            var position = try connection.queryOne("SELECT position, generation FROM outbox_cursors WHERE name = ?", log.rawValue) {
+                OutboxLogPosition(log: log, cursor: $0.int(0), generation: $0.int(1), through: $0.int(0))
+            } ?? OutboxLogPosition(log: log, cursor: 0, generation: 0, through: 0)
+            let newest = try connection.queryOne("SELECT coalesce(max(rowid), 0) FROM \(log.rawValue)") { $0.int(0) } ?? 0
+            guard newest != position.cursor else { return OutboxLogBatch(position: position, facts: []) }
+            var last = position.cursor
+            var facts = try connection.query(sql, position.cursor, newest, limit) { row in
                 last = row.int(0)
-                return OutboxRepository.loggedEvent(row)
+                return try fact(row)
             }
-            // A full batch stops at its last event; a shorter one saw every event up to the newest.
+            for index in facts.indices { try finish(&facts[index], connection) }
+            // A full batch stops at its last fact; a shorter one saw every fact up to the newest.
             // (Below the cursor when a VACUUM renumbered the rowids: the cursor comes down with them.)
-            return EventLogBatch(cursor: cursor, through: events.count == limit ? last : newest, events: events)
+            position.through = facts.count == limit ? last : newest
+            return OutboxLogBatch(position: position, facts: facts)
         }
     }
 
-    public func enqueue(_ messages: [OutboxMessage], movingLogFrom batch: EventLogBatch) throws -> Bool {
+    public func enqueue(_ messages: [OutboxMessage], movingLog position: OutboxLogPosition) throws -> Bool {
         try source.writeSession { connection in
-            guard try connection.run("UPDATE outbox_cursors SET position = ? WHERE name = 'events' AND position = ? AND generation = ?",
-                                     batch.through, batch.cursor.position, batch.cursor.generation) == 1 else { return false }
+            guard try connection.run("UPDATE outbox_cursors SET position = ? WHERE name = ? AND position = ? AND generation = ?",
+                                     position.through, position.log.rawValue, position.cursor, position.generation) == 1 else { return false }
             for message in messages {
                 try connection.run(OutboxRepository.insertDueJob, message.id, message.projectID, message.kind, message.targetID,
                                    message.targetURL, message.eventID, message.eventType, message.payload,
@@ -230,7 +250,6 @@ extension Outbox {
         }
     }
 }
-
 
 /// The outbox's SQL and row mappings, and the job writes facts make in their own transaction.
 @_spi(StoreInternals) public enum OutboxRepository {
@@ -281,6 +300,16 @@ extension Outbox {
         WHERE rowid > ? AND rowid <= ? AND +project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
             AND recorded_by IS NULL
         ORDER BY rowid LIMIT ?
+        """
+
+    /// New installs after the log's cursor up to the newest seen, of projects that have an
+    /// endpoint, with their attributed click's network id (`InstallRepository.stored` from column 1).
+    static let installsAfter = """
+        SELECT i.rowid, \(InstallRepository.storedColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")),
+            c.network_click_id, c.network_click_parameter
+        FROM installs i LEFT JOIN clicks c ON i.attributed AND c.click_id = i.click_id
+        WHERE i.rowid > ? AND i.rowid <= ? AND +i.project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
+        ORDER BY i.rowid LIMIT ?
         """
 
     static func loggedEvent(_ row: some ColumnReader) -> LoggedEvent {

@@ -81,6 +81,7 @@ import TestSupport
         #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"skan":\#(skanSchemaJSON)}"#).status == 200)
         let hook = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"http://127.0.0.1:9/in","events":["install.created"]}"#)
         #expect(hook.status == 201)
+        app.startOutbox()  // makes the install's job (its delivery to port 9 fails, and is retried)
         _ = try app.clickWithBeacon(ip: "198.51.100.80")
         #expect(try app.client("init", body("init", token: token)).status == 200)  // probabilistic, 0.85
         #expect(try app.client("init", body("init", token: token, instance: "IID-2"), ip: "203.0.113.9").status == 200)  // organic
@@ -97,6 +98,10 @@ import TestSupport
         #expect(overview.contains(#"<tr><td>Window 1</td><td>8</td><td class="n">1</td></tr>"#))
 
         let installID = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'IID-1'") { $0.string(0) })
+        let deadline = Date().addingTimeInterval(5)
+        while try app.count("SELECT count(*) FROM outbox_jobs WHERE install_id = '\(installID)'") == 0 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         let page = try browser.get("/projects/\(projectID)/installs/\(installID)").bodyText
         #expect(page.contains("SKAN conversion values"))
         #expect(page.contains(#"<tr><td>1</td><td class="n">8</td><td>medium</td><td>open</td>"#))

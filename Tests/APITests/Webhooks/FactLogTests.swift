@@ -6,10 +6,11 @@ import Attribution
 import TestSupport
 @_spi(StoreInternals) @testable import Store
 
-/// `event.created` where the stored events are the outbox's log (SQLite: the worker makes the jobs
-/// from the events after a cursor), and what must hold the same on both backends: which events
-/// an endpoint gets.
-@Suite struct EventLogTests {
+/// `event.created` and `install.created` where the stored events and installs are the outbox's
+/// log (SQLite: the worker makes the jobs from the facts after a cursor), and what must hold the
+/// same on both backends, where PostgreSQL writes them with the fact: which facts an endpoint
+/// gets, and what their webhooks say.
+@Suite struct FactLogTests {
     let suite = WebhookDeliveryTests()
 
     func capture(_ app: TestApp, token: String, _ name: String) throws {
@@ -103,43 +104,84 @@ import TestSupport
         try capture(app, token: token, "b")
         let outbox = app.store.outbox
         let stale = try outbox.loggedEvents(limit: 100)
-        #expect(stale.events.map(\.name) == ["a", "b"])
+        #expect(stale.facts.map(\.name) == ["a", "b"])
         #expect(try app.run("DELETE FROM events WHERE name = 'b'") == 1)
         try capture(app, token: token, "c")
-        #expect(try outbox.enqueue([], movingLogFrom: stale) == false)
+        #expect(try outbox.enqueue([], movingLog: stale.position) == false)
         let fresh = try outbox.loggedEvents(limit: 100)
-        #expect(fresh.events.map(\.name) == ["a", "c"])
-        #expect(try outbox.enqueue([], movingLogFrom: fresh) == true)
+        #expect(fresh.facts.map(\.name) == ["a", "c"])
+        #expect(try outbox.enqueue([], movingLog: fresh.position) == true)
         #expect(try outbox.loggedEvents(limit: 100).isEmpty)
-        #expect(try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") == fresh.through)
+        #expect(try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") == fresh.position.through)
     }
 
-    /// A move reads a range of rowids, whatever the number of events stored before it.
+    /// An attributed install's `install.created`, made from its row on SQLite and with it on
+    /// PostgreSQL: the attribution, link and network click id as the install's transaction found them.
+    @Test func anAttributedInstallsWebhookTellsItsAttribution() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
+                                json: #"{"url":"\#(receiver.url)","events":["install.created"]}"#).status == 201)
+        app.startOutbox()
+        let click = try app.request("GET", "/summer?gclid=Cj0-abc", adminKey: nil, headers: [
+            "User-Agent": safariIPhone, "X-Forwarded-For": "198.51.100.80", "Accept-Language": "fr-FR,fr;q=0.9"])
+        let clickID = try #require(click.header("X-Click-Id"))
+        #expect(try app.request("POST", "/c/\(clickID)", json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#,
+                                adminKey: nil).status == 204)
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+        let data = try #require(receiver.wait(for: 1).first?.json?["data"] as? [String: Any])
+        let installID = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'IID-1'") { $0.string(0) })
+        let linkID = try #require(try app.queryOne("SELECT id FROM links WHERE short_code = 'summer'") { $0.string(0) })
+        #expect(data["install_id"] as? String == installID)
+        #expect(data["project_id"] as? String == projectID)
+        #expect(data["platform"] as? String == "ios")
+        #expect(data["reinstall"] as? Bool == false)
+        let createdAt = try #require(try app.queryOne("SELECT created_at FROM installs WHERE id = ?", installID) { $0.int(0) })
+        #expect(data["created_at"] as? String == Timestamp(milliseconds: createdAt).iso8601)
+        let attribution = try #require(data["attribution"] as? [String: Any])
+        #expect(attribution["attributed"] as? Bool == true)
+        #expect(attribution["source"] as? String == "link")
+        #expect(attribution["match_type"] as? String == "probabilistic")
+        #expect(attribution["confidence"] as? Double == 0.85)
+        #expect(attribution["click_id"] as? String == clickID)
+        #expect(attribution["link_id"] as? String == linkID)
+        #expect(attribution["short_code"] as? String == "summer")
+        #expect((attribution["clicked_at"] as? String).flatMap(Timestamp.init(iso8601:)) != nil)
+        #expect((attribution["matched_factors"] as? [String])?.isEmpty == false)
+        #expect(attribution["utm"] as? [String: String] == ["source": "mail", "campaign": "summer"])
+        #expect(attribution["network_click_id"] as? [String: String] == ["parameter": "gclid", "value": "Cj0-abc"])
+    }
+
+    /// A move reads a range of rowids, whatever the number of facts stored before it.
     @Test(.enabled(if: TestApp.backend == .sqlite, "SQLite's events are the outbox's log"))
-    func aMoveReadsTheEventsAfterTheCursorOnly() throws {
+    func aMoveReadsTheFactsAfterTheCursorOnly() throws {
         let app = try TestApp()
-        let plan = try app.query("EXPLAIN QUERY PLAN " + OutboxRepository.eventsAfter, [0, 10, 10]) { $0.string(3) }
-        #expect(plan.contains { $0.contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") }, "\(plan)")
-        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        for sql in [OutboxRepository.eventsAfter, OutboxRepository.installsAfter] {
+            let plan = try app.query("EXPLAIN QUERY PLAN " + sql, [0, 10, 10]) { $0.string(3) }
+            #expect(plan.first?.contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") == true, "\(plan)")
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        }
     }
 
-    /// A request's own transaction writes no job for its event (the point of the log); the
-    /// worker then writes one per endpoint that wants it.
+    /// A request's own transaction writes no job for its install or event (the point of the
+    /// log); the worker then writes one per endpoint that wants it.
     @Test(.enabled(if: TestApp.backend == .sqlite, "SQLite's events are the outbox's log"))
-    func anEventsJobsAreWrittenByTheWorkerNotTheRequest() throws {
+    func factsJobsAreWrittenByTheWorkerNotTheRequest() throws {
         let receiver = try WebhookReceiver()
         let (app, projectID, token, _) = try suite.setUp(receiver, events: #","events":["event.created"]"#, worker: false)
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
                                 json: #"{"url":"\#(receiver.url)","events":["install.created","event.created"]}"#).status == 201)
         _ = try suite.initInstall(app, token: token)
         try capture(app, token: token, "purchase")
-        #expect(try app.count("SELECT count(*) FROM outbox_new WHERE event_type = 'event.created'") == 0)
+        #expect(try app.count("SELECT count(*) FROM outbox_new") == 0)
         #expect(try app.count("SELECT count(*) FROM outbox_jobs") == 0)
         app.startOutbox()
         _ = receiver.wait(for: 3)
         Thread.sleep(forTimeInterval: 0.3)
         let events = receiver.all.filter { $0.json?["type"] as? String == "event.created" }
         #expect(events.count == 2, "one per endpoint")
+        #expect(receiver.all.filter { $0.json?["type"] as? String == "install.created" }.count == 1)
         #expect(Set(events.compactMap { $0.headers["webhook-id"] }).count == 1, "one webhook id per event")
         #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE event_type = 'event.created' AND install_id IS NOT NULL") == 2)
     }
