@@ -45,7 +45,7 @@ struct OutboundMessages: Sendable {
     /// The same, `data` written straight into the job's body by `appendData` (a fact whose
     /// webhook is mostly serialised before its transaction).
     /// - Parameter webhooks: false where the store makes the fact's webhooks later, from the
-    ///   stored facts (`EventLogJobs`): then only postbacks are written with the fact.
+    ///   stored facts (`OutboxLogJobs`): then only postbacks are written with the fact.
     func notifier<Fact, Prepared: Sendable>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
                                             webhooks: Bool = true, prepare: () -> Prepared,
                                             appendData: @escaping @Sendable (Fact, InstallFactsSource, Prepared, inout [UInt8]) -> Void,

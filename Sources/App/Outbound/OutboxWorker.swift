@@ -113,7 +113,7 @@ public final class OutboxWorker: @unchecked Sendable {
             lock.lock()
             if stopping {
                 lock.unlock()
-                // The events of the server's last requests get their jobs now, not at the next start.
+                // The installs and events of the server's last requests get their jobs now, not at the next start.
                 _ = moveLoggedFacts()
                 lock.lock()
                 running = false
@@ -125,7 +125,7 @@ public final class OutboxWorker: @unchecked Sendable {
             // Woken by a commit of jobs or an answer, or not looked for due jobs for a poll's time.
             let claimWanted = wakeRequested || Date().timeIntervalSince(lastClaim) >= settings.pollSeconds
             wakeRequested = false
-            // Also once a poll's time: another process on the same file stores events unheard.
+            // Also once a poll's time: another process on the same file stores facts unheard.
             let sinceMove = Date().timeIntervalSince(lastMove)
             let moveDue = factLog != nil && (factsStored && sinceMove >= settings.factLogMoveSeconds || sinceMove >= settings.pollSeconds)
             if moveDue { factsStored = false }
@@ -157,7 +157,7 @@ public final class OutboxWorker: @unchecked Sendable {
             }
             lock.lock()
             if !wakeRequested && !stopping {
-                // Events stored before a move's wait is over are moved when it is.
+                // Facts stored before a move's wait is over are moved when it is.
                 let moveAt = factsStored ? lastMove.addingTimeInterval(settings.factLogMoveSeconds) : .distantFuture
                 _ = lock.wait(until: min(moveAt, lastClaim.addingTimeInterval(settings.pollSeconds)))
             }
