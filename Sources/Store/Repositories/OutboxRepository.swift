@@ -169,12 +169,15 @@ struct Outbox<Source: SessionSource>: OutboxStore {
         }
     }
 
+    /// Where installs and events are the outbox's log, those whose jobs are not made yet count
+    /// as pending jobs too, one per endpoint that wants them.
     public func backlog() throws -> [OutboxBacklog] {
         try source.read { connection in
             try connection.query("""
                 SELECT kind, status, count(*), min(created_at) FROM (
                     SELECT kind, status, created_at FROM outbox_jobs WHERE status IN ('pending', 'failed')
-                    UNION ALL SELECT kind, 'pending', created_at FROM outbox_new) AS jobs
+                    UNION ALL SELECT kind, 'pending', created_at FROM outbox_new
+                    \(factsAreALog ? OutboxRepository.loggedFactsAwaitingJobs : "")) AS jobs
                 GROUP BY kind, status ORDER BY kind, status
                 """) { row in
                 OutboxBacklog(kind: row.string(0), status: OutboxJob.Status(rawValue: row.string(1)) ?? .pending, count: Int(row.int(2)),
@@ -310,6 +313,18 @@ extension Outbox {
         FROM installs i LEFT JOIN clicks c ON i.attributed AND c.click_id = i.click_id
         WHERE i.rowid > ? AND i.rowid <= ? AND +i.project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
         ORDER BY i.rowid LIMIT ?
+        """
+
+    /// The logged facts after their cursors, once per enabled endpoint that wants their type, as
+    /// pending webhook jobs (`kind, status, created_at`). Each log is the outer loop (CROSS JOIN):
+    /// a range of rowids, not every fact of the endpoints' projects.
+    static let loggedFactsAwaitingJobs = """
+        UNION ALL SELECT 'webhook', 'pending', e.received_at FROM events e CROSS JOIN webhook_endpoints w
+            WHERE e.rowid > (SELECT position FROM outbox_cursors WHERE name = 'events') AND e.recorded_by IS NULL
+                AND w.project_id = e.project_id AND w.enabled AND (w.events IS NULL OR instr(w.events, '"event.created"') > 0)
+        UNION ALL SELECT 'webhook', 'pending', i.created_at FROM installs i CROSS JOIN webhook_endpoints w
+            WHERE i.rowid > (SELECT position FROM outbox_cursors WHERE name = 'installs')
+                AND w.project_id = i.project_id AND w.enabled AND (w.events IS NULL OR instr(w.events, '"install.created"') > 0)
         """
 
     static func loggedEvent(_ row: some ColumnReader) -> LoggedEvent {

@@ -153,6 +153,28 @@ import TestSupport
         #expect(attribution["network_click_id"] as? [String: String] == ["parameter": "gclid", "value": "Cj0-abc"])
     }
 
+    /// Installs and events whose jobs are not made yet count as pending in /metrics, once per
+    /// endpoint that wants them, as jobs written with their fact do.
+    @Test func factsWaitingForTheirJobsArePendingInTheMetrics() throws {
+        let receiver = try WebhookReceiver()
+        let (app, projectID, token, _) = try suite.setUp(receiver, worker: false)
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
+                                json: #"{"url":"\#(receiver.url)","events":["event.created"]}"#).status == 201)
+        _ = try suite.initInstall(app, token: token)
+        try capture(app, token: token, "purchase")
+        let metrics = String(decoding: try app.request("GET", "/metrics").body, as: UTF8.self)
+        // install.created for the first endpoint; event.created for both.
+        #expect(metrics.contains(#"attributiond_outbox_jobs{kind="webhook",status="pending"} 3"#), "\(metrics)")
+        if TestApp.backend == .sqlite {
+            let plan = try app.query("EXPLAIN QUERY PLAN SELECT * FROM (SELECT 'x', 'y', 0 WHERE 0 " + OutboxRepository.loggedFactsAwaitingJobs + ")") {
+                $0.string(3)
+            }
+            #expect(plan.filter { $0.hasPrefix("SCAN e") || $0.hasPrefix("SCAN i") }.isEmpty, "\(plan)")
+            #expect(plan.contains { $0.contains("SEARCH e USING INTEGER PRIMARY KEY (rowid>?)") }, "\(plan)")
+            #expect(plan.contains { $0.contains("SEARCH i USING INTEGER PRIMARY KEY (rowid>?)") }, "\(plan)")
+        }
+    }
+
     /// A move reads a range of rowids, whatever the number of facts stored before it.
     @Test(.enabled(if: TestApp.backend == .sqlite, "SQLite's events are the outbox's log"))
     func aMoveReadsTheFactsAfterTheCursorOnly() throws {
