@@ -183,7 +183,7 @@ public final class OutboxWorker: @unchecked Sendable {
     private func move<Fact>(read: (Int) throws -> OutboxLogBatch<Fact>, jobs: ([Fact]) throws -> [OutboxMessage]) throws -> Bool {
         for _ in 0..<16 {
             let batch = try read(Self.factLogBatch)
-            guard !batch.isEmpty else { return true }
+            guard batch.position.movesCursor else { return true }
             let moved = try store.outbox.enqueue(try jobs(batch.facts), movingLog: batch.position)
             if moved, batch.facts.count < Self.factLogBatch { return true }
         }

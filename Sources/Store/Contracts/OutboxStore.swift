@@ -158,9 +158,6 @@ public struct OutboxLogBatch<Fact: Sendable>: Sendable {
     public var position: OutboxLogPosition
     public var facts: [Fact]
 
-    /// Whether moving the cursor changes anything.
-    public var isEmpty: Bool { position.isEmpty }
-
     public init(position: OutboxLogPosition, facts: [Fact]) {
         self.position = position
         self.facts = facts
@@ -176,7 +173,9 @@ public struct OutboxLogPosition: Sendable, Equatable {
     public var generation: Int64
     public var through: Int64
 
-    public var isEmpty: Bool { through == cursor }
+    /// Whether writing the batch moves the cursor (a batch may have no facts and still move it
+    /// past facts nobody wants).
+    public var movesCursor: Bool { through != cursor }
 
     public init(log: OutboxLog, cursor: Int64, generation: Int64, through: Int64) {
         self.log = log
