@@ -48,6 +48,7 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
         (ErasureRepository.SQL.releaseClaimedClicks, "USING INDEX clicks_by_install (install_id=?)"),
         (ErasureRepository.SQL.unlinkUsers, "USING INDEX users_by_install (install_id=?)"),
         (ErasureRepository.SQL.forgetInstallsUserEvents, "USING COVERING INDEX user_event_installs_by_install (install_id=?)"),
+        (OutboxRepository.deleteJobsOfInstall, "USING COVERING INDEX outbox_jobs_by_install (install_id=?)"),
     ]
 
     @Test(arguments: 0..<statements.count)

@@ -2,8 +2,9 @@
 struct Erasure<Source: SessionSource>: ErasureStore {
     let source: Source
 
-    /// Deletes the install with its events, payments and SKAN state (by foreign-key cascade), and
-    /// removes its device identifiers from the clicks that carried them. False when unknown.
+    /// Deletes the install with its events, payments and SKAN state (by foreign-key cascade) and its
+    /// webhook and postback jobs, and removes its device identifiers from the clicks that carried
+    /// them. False when unknown.
     public func eraseInstall(projectID: String, installID: String) throws -> Bool {
         try source.writeSession { connection in try ErasureRepository.erase(installIDs: [installID], projectID: projectID, connection) > 0 }
     }
@@ -47,6 +48,7 @@ enum ErasureRepository {
             }
             try connection.run(SQL.unlinkUsers, projectID, installID)
             try connection.run(SQL.forgetInstallsUserEvents, installID)
+            try OutboxRepository.deleteJobs(ofInstall: installID, connection)
             erased += try connection.run("DELETE FROM installs WHERE id = ? AND project_id = ?", installID, projectID)
         }
         return erased

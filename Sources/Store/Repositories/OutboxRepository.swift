@@ -336,11 +336,13 @@ extension Outbox {
     /// How many new jobs one move takes into `outbox_jobs`.
     static let promotionBatch = 4096
 
-    /// Moves the oldest new jobs into `outbox_jobs` (due at once), on the writer's transaction.
-    static func promote(_ connection: some StoreSession) throws {
+    /// Moves the oldest new jobs into `outbox_jobs` (due at once), on the writer's transaction;
+    /// whether there were any.
+    @discardableResult
+    static func promote(_ connection: some StoreSession) throws -> Bool {
         guard let last = try connection.queryOne(
             "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?) AS batch", promotionBatch, map: { $0.optionalInt(0) }) ?? nil
-        else { return }
+        else { return false }
         try connection.run("""
             INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
                 next_attempt_at, created_at, install_id)
@@ -349,7 +351,17 @@ extension Outbox {
             ON CONFLICT DO NOTHING
             """, last)
         try connection.run("DELETE FROM outbox_new WHERE seq <= ?", last)
+        return true
     }
+
+    /// Erasure: the install's jobs, sent or not, whose payloads tell of it. `outbox_new` has no
+    /// index on the install (a request writes one tree), so its jobs are moved first.
+    static func deleteJobs(ofInstall installID: String, _ connection: some StoreSession) throws {
+        while try promote(connection) {}
+        try connection.run(deleteJobsOfInstall, installID)
+    }
+
+    static let deleteJobsOfInstall = "DELETE FROM outbox_jobs WHERE install_id = ?"
 
     /// Runs `notify` for a fact of the install and writes its jobs, on the fact's transaction.
     static func notify<Fact>(_ notify: Notifier<Fact>?, _ fact: Fact, installID: String, _ connection: some StoreSession) throws {

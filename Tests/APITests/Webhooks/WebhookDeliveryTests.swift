@@ -171,6 +171,29 @@ import TestSupport
         #expect(try deliveries(app, projectID, status: "delivered").count == 1)
     }
 
+    /// Erasing an install erases its jobs too, sent or not (their payloads tell of it): nothing
+    /// about it is listed or sent afterwards.
+    @Test func anErasedInstallsJobsGoWithIt() throws {
+        let receiver = try WebhookReceiver()
+        let (app, projectID, token, _) = try setUp(receiver, worker: false)
+        let worker = app.startOutbox()
+        let installID = try initInstall(app, token: token)
+        #expect(try app.client("capture-event", body("init", token: token, instance: "inst-1", extra: #","event_name":"first""#)).status == 200)
+        #expect(receiver.wait(for: 2).count == 2)
+        worker.stop(drainSeconds: 2)
+        // Written while no worker runs: a payment's job in outbox_new, an event's not made yet (SQLite) or in outbox_new.
+        #expect(try app.client("capture-payment", body("capture-payment", token: token, instance: "inst-1")).status == 200)
+        #expect(try app.client("capture-event", body("init", token: token, instance: "inst-1", extra: #","event_name":"second""#)).status == 200)
+        #expect(try app.factsAwaitingJobs() >= 2)
+        #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/installs/\(installID)").status == 204)
+        #expect(try app.count("SELECT count(*) FROM outbox_jobs") == 0)
+        #expect(try app.factsAwaitingJobs() == 0)
+        #expect(try deliveries(app, projectID, status: "delivered", count: 0).isEmpty)
+        app.startOutbox()
+        Thread.sleep(forTimeInterval: 0.4)
+        #expect(receiver.all.count == 2, "nothing about the erased install is sent")
+    }
+
     @Test func aFailedDeliveryIsReplayedOnRequest() throws {
         let receiver = try WebhookReceiver(answers: [(.internalServerError, [:]), (.internalServerError, [:])])
         let app = try TestApp(allowPrivateOutbound: true)
