@@ -245,7 +245,7 @@ extension Outbox {
             guard try connection.run("UPDATE outbox_cursors SET position = ? WHERE name = ? AND position = ? AND generation = ?",
                                      position.through, position.log.rawValue, position.cursor, position.generation) == 1 else { return false }
             for message in messages {
-                try connection.run(OutboxRepository.insertDueJob, message.id, message.projectID, message.kind, message.targetID,
+                try connection.run(OutboxRepository.insertLoggedJob, message.id, message.projectID, message.kind, message.targetID,
                                    message.targetURL, message.eventID, message.eventType, message.payload,
                                    message.createdAt.milliseconds, message.installID)
             }
@@ -286,11 +286,12 @@ extension Outbox {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// A job due at once, straight into `outbox_jobs` (jobs made off any request's path).
-    static let insertDueJob = """
+    /// A logged fact's job, due at once, straight into `outbox_jobs`; none when its install was
+    /// erased since the fact was read.
+    static let insertLoggedJob = """
         INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
             next_attempt_at, created_at, install_id)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)
+        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10 WHERE EXISTS (SELECT 1 FROM installs WHERE id = ?10)
         ON CONFLICT DO NOTHING
         """
 

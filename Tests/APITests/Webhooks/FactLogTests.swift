@@ -13,9 +13,9 @@ import TestSupport
 @Suite struct FactLogTests {
     let suite = WebhookDeliveryTests()
 
-    func capture(_ app: TestApp, token: String, _ name: String) throws {
+    func capture(_ app: TestApp, token: String, _ name: String, instance: String = "inst-1") throws {
         let response = try app.request("POST", "/api/client/capture-event", json: """
-            {"token":"\(token)","install_instance_id":"inst-1","event_name":"\(name)"}
+            {"token":"\(token)","install_instance_id":"\(instance)","event_name":"\(name)"}
             """, adminKey: nil)
         #expect(response.status == 200)
     }
@@ -184,6 +184,27 @@ import TestSupport
             #expect(plan.first?.contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") == true, "\(plan)")
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
         }
+    }
+
+    /// A move that read an install's facts before the install was erased writes none of their
+    /// jobs: nothing about an erased install is sent.
+    @Test(.enabled(if: TestApp.backend == .sqlite, "SQLite's events are the outbox's log"))
+    func aMoveWritesNoJobOfAnInstallErasedSinceItRead() throws {
+        let receiver = try WebhookReceiver()
+        let (app, projectID, token, _) = try suite.setUp(receiver, events: #","events":["event.created"]"#, worker: false)
+        let installID = try suite.initInstall(app, token: token)
+        let other = try suite.initInstall(app, token: token, instance: "inst-2")
+        try capture(app, token: token, "purchase")
+        try capture(app, token: token, "purchase", instance: "inst-2")  // the newest event, which stays
+        let batch = try app.store.outbox.loggedEvents(limit: 100)
+        #expect(batch.facts.map(\.installID) == [installID, other])
+        #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/installs/\(installID)").status == 204)
+        let jobs = batch.facts.enumerated().map { index, event in
+            OutboxMessage(id: "job-\(index)", projectID: projectID, kind: "webhook", targetID: nil, targetURL: receiver.url, eventID: "msg_\(index)",
+                          eventType: "event.created", payload: "{}", createdAt: event.receivedAt, installID: event.installID)
+        }
+        #expect(try app.store.outbox.enqueue(jobs, movingLog: batch.position))
+        #expect(try app.query("SELECT install_id FROM outbox_jobs") { $0.string(0) } == [other])
     }
 
     /// A request's own transaction writes no job for its install or event (the point of the
