@@ -286,12 +286,13 @@ extension Outbox {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// A logged fact's job, due at once, straight into `outbox_jobs`; none when its install was
-    /// erased since the fact was read.
+    /// A logged fact's job, due at once, straight into `outbox_jobs`. (Checking here that its
+    /// install still exists cost a third of capture-event's throughput with deliveries on, 0.43
+    /// against 0.66 of no endpoint: an erasure changes the logs' generation instead.)
     static let insertLoggedJob = """
         INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
             next_attempt_at, created_at, install_id)
-        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10 WHERE EXISTS (SELECT 1 FROM installs WHERE id = ?10)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)
         ON CONFLICT DO NOTHING
         """
 
@@ -356,10 +357,15 @@ extension Outbox {
     }
 
     /// Erasure: the install's jobs, sent or not, whose payloads tell of it. `outbox_new` has no
-    /// index on the install (a request writes one tree), so its jobs are moved first.
+    /// index on the install (a request writes one tree), so its jobs are moved first. Where its
+    /// installs and events are the outbox's log, a move that read them before the erasure must not
+    /// write their jobs after it: the logs' generation changes, so that move writes nothing.
     static func deleteJobs(ofInstall installID: String, _ connection: some StoreSession) throws {
         while try promote(connection) {}
         try connection.run(deleteJobsOfInstall, installID)
+        if type(of: connection).dialect == .sqlite {
+            try connection.run("UPDATE outbox_cursors SET generation = generation + 1")
+        }
     }
 
     static let deleteJobsOfInstall = "DELETE FROM outbox_jobs WHERE install_id = ?"
