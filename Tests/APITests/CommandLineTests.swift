@@ -21,11 +21,13 @@ struct RunResult {
     var stderr: String
 }
 
-/// Runs the binary in `directory` (a new empty temporary folder by default), without any
-/// ATTRIBUTIOND_* variables from the test's own environment.
+/// Runs the binary in `directory` (a new empty temporary folder by default, removed after the
+/// run), without any ATTRIBUTIOND_* variables from the test's own environment.
 func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
-    let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-run-\(UUID().uuidString)")
+    let temporary = directory == nil ? FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-run-\(UUID().uuidString)") : nil
+    let directory = directory ?? temporary!
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
     let result = try ChildProcess.run(try attributiondBinary().path, arguments, environment: childEnvironment(environment),
                                       directory: directory.path)
     return RunResult(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),

@@ -23,6 +23,7 @@ import TestSupport
         #expect(fromEnvironment.stderr.contains("at least 16"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-key-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("c.json")
         try Data(#"{"admin_key":"0123456789abcde"}"#.utf8).write(to: file)
         let fromFile = try run(["serve", "--port", "0", "--config", file.path])
