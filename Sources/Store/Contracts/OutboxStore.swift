@@ -177,6 +177,9 @@ public struct OutboxLogPosition: Sendable, Equatable {
     /// past facts nobody wants).
     public var movesCursor: Bool { through != cursor }
 
+    /// A log no fact of which has been read (where facts are not a log at all).
+    static func unread(_ log: OutboxLog) -> OutboxLogPosition { OutboxLogPosition(log: log, cursor: 0, generation: 0, through: 0) }
+
     public init(log: OutboxLog, cursor: Int64, generation: Int64, through: Int64) {
         self.log = log
         self.cursor = cursor

@@ -217,15 +217,15 @@ extension Outbox {
     /// `finish` completes each fact on the same connection once the log's rows are read.
     private func logged<Fact>(_ log: OutboxLog, sql: String, limit: Int, fact: (Source.Session.Reader) throws -> Fact,
                               finish: (inout Fact, Source.Session) throws -> Void = { _, _ in }) throws -> OutboxLogBatch<Fact> {
-        guard factsAreALog else { return OutboxLogBatch(position: OutboxLogPosition(log: log, cursor: 0, generation: 0, through: 0), facts: []) }
+        guard factsAreALog else { return OutboxLogBatch(position: .unread(log), facts: []) }
         return try source.read { connection in
             // Read in this order, each statement on its own snapshot: a newest fact deleted after
             // the cursor was read changes its generation; a fact stored after `newest` was read is
             // left for the next move.
             var position = try connection.queryOne("SELECT position, generation FROM outbox_cursors WHERE name = ?", log.rawValue) {
                 OutboxLogPosition(log: log, cursor: $0.int(0), generation: $0.int(1), through: $0.int(0))
-            } ?? OutboxLogPosition(log: log, cursor: 0, generation: 0, through: 0)
-            let newest = try connection.queryOne("SELECT coalesce(max(rowid), 0) FROM \(log.rawValue)") { $0.int(0) } ?? 0
+            } ?? .unread(log)
+            let newest = try connection.queryOne(OutboxRepository.newest(log)) { $0.int(0) } ?? 0
             guard newest != position.cursor else { return OutboxLogBatch(position: position, facts: []) }
             var last = position.cursor
             var facts = try connection.query(sql, position.cursor, newest, limit) { row in
@@ -328,6 +328,14 @@ extension Outbox {
             WHERE i.rowid > (SELECT position FROM outbox_cursors WHERE name = 'installs')
                 AND w.project_id = i.project_id AND w.enabled AND (w.events IS NULL OR instr(w.events, '"install.created"') > 0)
         """
+
+    /// The newest rowid of a log's table, as the trigger of migrations 0024 and 0025 sees it.
+    static func newest(_ log: OutboxLog) -> String {
+        switch log {
+        case .events: "SELECT coalesce(max(rowid), 0) FROM events"
+        case .installs: "SELECT coalesce(max(rowid), 0) FROM installs"
+        }
+    }
 
     static func loggedEvent(_ row: some ColumnReader) -> LoggedEvent {
         LoggedEvent(id: row.string(1), projectID: row.string(2), installID: row.string(3), userID: row.optionalString(4),
