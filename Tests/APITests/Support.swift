@@ -27,7 +27,7 @@ final class TestApp: @unchecked Sendable {
     /// - Parameter allowedHosts: `request` sends `Host: test`, so that name is accepted by default.
     init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil, allowedHosts: [String] = ["test"],
          clock: any Clock = SystemClock(), allowPrivateOutbound: Bool = false, appleAds: AppleAdsSettings = AppleAdsSettings(),
-         dashboard: DashboardSettings = DashboardSettings(),
+         dashboard: DashboardSettings = DashboardSettings(), writeLanes: Int = 2,
          reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
@@ -37,7 +37,7 @@ final class TestApp: @unchecked Sendable {
             databaseArguments = ["--db", folder.appendingPathComponent("db.sqlite").path]
         case .postgres:
             let url = try PostgresCluster.shared().newDatabase()
-            store = try PGStoreBackend(url: url, readers: 2, writeLanes: 2, clock: clock)
+            store = try PGStoreBackend(url: url, readers: 2, writeLanes: writeLanes, clock: clock)
             databaseArguments = ["--database", url]
         }
         services = Services(store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,

@@ -90,4 +90,52 @@ import TestSupport
         #expect(try backend.projects.find(id: project.id) == project)  // other reads: the primary
         #expect(try PGConnection(url: primaryURL).query("SELECT count(*) FROM clicks").integer(0, 0) == 0)
     }
+
+    /// With several write lanes, `outbox_new`'s `seq` values commit out of order. A job whose
+    /// `seq` was taken before the newest one but that commits while a move runs must be moved by
+    /// a later move, not deleted unmoved (the move was once two statements, each with its own
+    /// snapshot: a copy up to a `seq`, then a delete up to it). A test-only trigger holds the
+    /// move open after its copy, and the older job commits then.
+    @Test func aJobCommittedWhileAMoveRunsIsMovedByTheNextOneNotLost() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let nodes = try Self.nodes(url)
+        let project = try PGProjectStore(pool: nodes[0].pool).create(name: "Shop", settings: ProjectSettings()).project
+        let now = Timestamp(milliseconds: 1_760_000_000_000)
+        func message(_ id: String) -> OutboxMessage {
+            OutboxMessage(id: id, projectID: project.id, kind: "webhook", targetID: nil, targetURL: "https://example.com/hook",
+                          eventID: "msg_\(id)", eventType: "event.created", payload: "{}", createdAt: now)
+        }
+        let setup = try PGConnection(url: url)
+        try setup.execute("""
+            CREATE FUNCTION hold_the_move() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.6); RETURN NULL; END $$;
+            CREATE TRIGGER hold_the_move AFTER INSERT ON outbox_jobs FOR EACH STATEMENT EXECUTE FUNCTION hold_the_move();
+            """)
+
+        // The older job takes its seq first and stays uncommitted; a newer one commits.
+        let older = try PGConnection(url: url)
+        try older.execute("BEGIN")
+        let job = message("older")
+        try older.query(OutboxRepository.insertJob, [.text(job.id), .text(job.projectID), .text(job.kind), .null, .text(job.targetURL),
+                                                     .text(job.eventID), .text(job.eventType), .text(job.payload),
+                                                     .integer(now.milliseconds), .null])
+        let outbox = Outbox(source: nodes[0])
+        try outbox.enqueue([message("newer")])
+
+        // A move sees only the newer job; the older commits while the move is held after its copy.
+        let moved = DispatchGroup()
+        moved.enter()
+        DispatchQueue.global().async {
+            _ = try? outbox.claimDue(now: now, leaseUntil: now.adding(seconds: 60), limit: 10)
+            moved.leave()
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        try older.execute("COMMIT")
+        moved.wait()
+
+        _ = try outbox.claimDue(now: now, leaseUntil: now.adding(seconds: 60), limit: 10)
+        let jobs = try nodes[0].pool.read { try $0.query("SELECT id FROM outbox_jobs ORDER BY id", []).rows.compactMap { $0[0] } }
+        let waiting = try nodes[0].pool.read { try $0.query("SELECT count(*) FROM outbox_new", []).integer(0, 0) }
+        #expect(jobs == ["newer", "older"], "both jobs moved, none deleted unmoved")
+        #expect(waiting == 0)
+    }
 }

@@ -348,11 +348,22 @@ extension Outbox {
 
     /// Moves the oldest new jobs into `outbox_jobs` (due at once), on the writer's transaction;
     /// whether there were any.
+    ///
+    /// On PostgreSQL the move is one statement that inserts exactly the rows it deletes. Two
+    /// statements (copy the rows up to a `seq`, then delete the rows up to it) lost jobs there:
+    /// with several write lanes, `seq` values commit out of order, and under READ COMMITTED each
+    /// statement sees its own snapshot, so a job with a lower `seq` committed between the two was
+    /// deleted without having been copied (0.3–0.9% of installs and events under 8 writers on 4
+    /// lanes). SQLite's one writer commits nothing between them, and has no DELETE in a `WITH`.
     @discardableResult
-    static func promote(_ connection: some StoreSession) throws -> Bool {
+    static func promote<C: StoreSession>(_ connection: C) throws -> Bool {
         guard let last = try connection.queryOne(
             "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?) AS batch", promotionBatch, map: { $0.optionalInt(0) }) ?? nil
         else { return false }
+        if C.dialect == .postgres {
+            try connection.run(promoteInOneStatement, last)
+            return true
+        }
         try connection.run("""
             INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
                 next_attempt_at, created_at, install_id)
@@ -363,6 +374,16 @@ extension Outbox {
         try connection.run("DELETE FROM outbox_new WHERE seq <= ?", last)
         return true
     }
+
+    static let promoteInOneStatement = """
+        WITH moved AS (DELETE FROM outbox_new WHERE seq <= ?
+            RETURNING seq, id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
+        INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
+            next_attempt_at, created_at, install_id)
+        SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, created_at, install_id
+        FROM moved ORDER BY seq
+        ON CONFLICT DO NOTHING
+        """
 
     /// Erasure: the install's jobs, sent or not, whose payloads tell of it. `outbox_new` has no
     /// index on the install (a request writes one tree), so its jobs are moved first. Where its
