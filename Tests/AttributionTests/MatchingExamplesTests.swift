@@ -13,10 +13,12 @@ private struct ExampleClick: Sendable {
     var osVersion = "17.4.1"
     var device: UserAgentInfo.DeviceClass = .iphone
     var screen: ScreenSize? = ScreenSize(width: 1170, height: 2532)
-    var timezone = "Europe/Paris"
+    var timezone: String? = "Europe/Paris"
     var languages = ["fr-FR", "fr"]
     var userAgent = "Safari iPhone A"
     var idfv: String?
+    /// Recorded by the installed app (WarpLink or LinkForty resolve, Linkrunner handle-deeplink).
+    var appOpen = false
     var isBot = false
     var claimed = false
 }
@@ -53,6 +55,8 @@ struct InMemoryClicks: ClickSource {
         Array(stored.filter { !$0.isBot && !$0.claimed && test($0) }.map { stored -> CandidateClick in
             var click = stored.click
             click.ipKey = stored.ipKey
+            click.idfv = stored.idfv
+            click.advertisingID = stored.advertisingID
             return click
         }.sorted { $0.createdAt > $1.createdAt }.prefix(limit))
     }
@@ -104,7 +108,8 @@ private func source(_ example: Example) -> InMemoryClicks {
             click: CandidateClick(clickID: click.id, linkID: "link-\(click.id)",
                                   createdAt: Timestamp(milliseconds: example.install.time.milliseconds - Int64(click.minutesBefore * 60_000)),
                                   platform: click.platform, osVersion: click.osVersion, deviceClass: click.device, screen: click.screen,
-                                  timezone: click.timezone, languages: click.languages, userAgent: click.userAgent),
+                                  timezone: click.timezone, languages: click.languages, userAgent: click.userAgent,
+                                  isAppOpen: click.appOpen),
             ipKey: click.ipKey, idfv: click.idfv, isBot: click.isBot, claimed: click.claimed)
     })
 }
@@ -159,6 +164,30 @@ private let examples: [Example] = {
                           expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.85)
     sixteen.install.ipKey = ipv6Key("2001:db8:1:2::9")
     list.append(sixteen)
+    // 18: phone A opens a link inside the app; phone C, never tapped, installs on the same network.
+    var eighteen = Example(number: 18, clicks: [ExampleClick(id: "A", minutesBefore: 10, idfv: "A-IDFV", appOpen: true)],
+                           expectedClick: nil, expectedType: .none, expectedConfidence: 0)
+    eighteen.install.idfv = "C-IDFV"
+    list.append(eighteen)
+    // 19: an app-side open without ids is no candidate for another device either, however alike.
+    list.append(Example(number: 19, clicks: [ExampleClick(id: "A", minutesBefore: 10, appOpen: true)],
+                        expectedClick: nil, expectedType: .none, expectedConfidence: 0))
+    // 20: a click that carries an IDFV never matches an install with another one.
+    var twenty = Example(number: 20, clicks: [ExampleClick(id: "A", minutesBefore: 10, idfv: "X")],
+                         expectedClick: nil, expectedType: .none, expectedConfidence: 0)
+    twenty.install.idfv = "Y"
+    list.append(twenty)
+    // 21: a click with no screen and no time zone (a plain redirect: User-Agent and
+    // Accept-Language only) stays below the top band however recent.
+    list.append(Example(number: 21, clicks: [ExampleClick(id: "A", minutesBefore: 10, screen: nil, timezone: nil)],
+                        expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.65, expectedAttributed: true,
+                        expectedFactors: ["ip", "platform", "os_version", "device", "language"]))
+    // 22: the device's own app-side open still finds its own install, by its IDFV.
+    var twentyTwo = Example(number: 22, clicks: [ExampleClick(id: "A", minutesBefore: 10, idfv: "X", appOpen: true)],
+                            expectedClick: "A", expectedType: .deterministic, expectedConfidence: 1.0, expectedAttributed: true,
+                            expectedFactors: ["idfv"])
+    twentyTwo.install.idfv = "X"
+    list.append(twentyTwo)
     return list
 }()
 
@@ -227,9 +256,10 @@ private let examples: [Example] = {
         // An install's own window of 24 h puts the referrer's click (50 h old) out: the IDFV's is next.
         let narrowed = try AttributionCascade.attribute(install, windowHoursLimit: 24, policy: policy, clicks: source)
         #expect(narrowed.clickID == "V" && narrowed.matchType == .deterministic && narrowed.matchedFactors == ["idfv"])
-        // 1 h puts both out: the probabilistic tier takes the same network's click.
+        // 1 h puts both out: the probabilistic tier takes the same network's click, at 0.65 at
+        // most: it agrees on IP and platform alone (no screen, no time zone).
         let network = try AttributionCascade.attribute(install, windowHoursLimit: 1, policy: policy, clicks: source)
-        #expect(network.clickID == "N" && network.matchType == .probabilistic && network.confidence == 0.85)
+        #expect(network.clickID == "N" && network.matchType == .probabilistic && network.confidence == 0.65)
         // A link's own window counts too: a 1-hour link's click made 2 hours ago does not attribute.
         let shortLink = InMemoryClicks(stored: [.init(click: click("S", hoursBefore: 2, windowHours: 1), ipKey: "203.0.113.9")])
         #expect(try AttributionCascade.attribute(InstallSignals(time: now, ipKey: "203.0.113.9", platform: .android),

@@ -1,4 +1,4 @@
-/// The whole matching cascade for an install that tier 0 did not recognise (shared/spec/matching.md):
+/// The whole matching cascade for an install that tier 0 did not recognise (docs/matching.md):
 /// the deterministic tier (install referrer, then IDFV, then advertising id), then the
 /// probabilistic tier over the same network's clicks, with every window narrowed by the install's
 /// own limit. It reads clicks through a `ClickSource` and decides; the caller stores the install and

@@ -96,11 +96,19 @@ public struct CandidateClick: Sendable, Equatable {
     public var ipKey: String?
     /// The link's attribution window in hours (already resolved through template and project).
     public var windowHours: Int
+    /// Recorded by an app that is already installed (WarpLink's and LinkForty's resolve,
+    /// Linkrunner's handle-deeplink): it can explain that device's own install (by its ids), never
+    /// another device's.
+    public var isAppOpen: Bool
+    /// The device's identifiers, when the click came through the app.
+    public var idfv: String?
+    public var advertisingID: String?
 
     public init(clickID: String, linkID: String?, createdAt: Timestamp, platform: UserAgentInfo.Platform? = nil,
                 osVersion: String? = nil, deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil,
                 screenPoints: ScreenSize? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [],
-                userAgent: String? = nil, ipKey: String? = nil, windowHours: Int = 168) {
+                userAgent: String? = nil, ipKey: String? = nil, windowHours: Int = 168, isAppOpen: Bool = false,
+                idfv: String? = nil, advertisingID: String? = nil) {
         self.clickID = clickID
         self.linkID = linkID
         self.createdAt = createdAt
@@ -115,6 +123,9 @@ public struct CandidateClick: Sendable, Equatable {
         self.userAgent = userAgent
         self.ipKey = ipKey
         self.windowHours = windowHours
+        self.isAppOpen = isAppOpen
+        self.idfv = idfv
+        self.advertisingID = advertisingID
     }
 }
 

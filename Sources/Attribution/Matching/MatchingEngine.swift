@@ -26,7 +26,7 @@ public struct MatchResult: Sendable, Equatable {
     public static let organic = MatchResult(matchType: .none, attributed: false, confidence: 0, matchedFactors: [])
 }
 
-/// Deterministic tier, then probabilistic tier (shared/spec/matching.md). Pure: callers read the
+/// Deterministic tier, then probabilistic tier (docs/matching.md). Pure: callers read the
 /// clicks and claim the winner; this only decides.
 public enum MatchingEngine {
     /// Tier 1: the first click found by install referrer (its click id, else its link's clicks),
@@ -55,9 +55,10 @@ public enum MatchingEngine {
     /// The link is certain (the store handed its id back); which of its clicks was this device's
     /// is not. Preferred: a click from the install's network whose signals agree, then one whose
     /// signals agree, then any; the newest of the best.
+    /// App-side opens and clicks of another device are not this device's tap on the link.
     static func referredLinkClick(install: InstallSignals, among clicks: [CandidateClick]) -> CandidateClick? {
         var comparison = Comparison(install)
-        return clicks.map { click -> (click: CandidateClick, rank: Int) in
+        return clicks.filter { !$0.isAppOpen && !deviceDiffers(install, $0) }.map { click -> (click: CandidateClick, rank: Int) in
             let sameNetwork = install.ipKey != nil && click.ipKey == install.ipKey
             return (click, (sameNetwork ? 2 : 0) + (comparison.agreement(with: click) != nil ? 1 : 0))
         }.max { ($0.rank, $0.click.createdAt) < ($1.rank, $1.click.createdAt) }?.click
@@ -70,7 +71,7 @@ public enum MatchingEngine {
         guard !candidates.isEmpty else { return .organic }
         var compatible: [(click: CandidateClick, factors: [String])] = []
         var comparison = Comparison(install)
-        for click in candidates {
+        for click in candidates where !click.isAppOpen {
             let ageMilliseconds = install.time.milliseconds - click.createdAt.milliseconds
             let horizon = min(Int64(click.windowHours) * 3_600_000, policy.probabilisticHorizonSeconds * 1000)
             guard ageMilliseconds >= 0, ageMilliseconds < horizon else { continue }
@@ -81,7 +82,10 @@ public enum MatchingEngine {
         // Repeated clicks from one browser are one candidate.
         let groups = Set(compatible.map { BrowserKey($0.click) }).count
         let age = Double(install.time.milliseconds - winner.click.createdAt.milliseconds) / 1000
-        let base = policy.baseConfidence(ageSeconds: age) ?? 0
+        var base = policy.baseConfidence(ageSeconds: age) ?? 0
+        if !winner.factors.contains("screen"), !winner.factors.contains("timezone") {
+            base = min(base, policy.confidenceWithoutDeviceSignals)
+        }
         let confidence = max(0, rounded(base - policy.candidatePenalty * Double(groups - 1)))
         let attributed = confidence >= policy.minConfidence && confidence > 0
         return MatchResult(matchType: .probabilistic, attributed: attributed, confidence: confidence,
@@ -111,6 +115,7 @@ public enum MatchingEngine {
         }
 
         mutating func agreement(with click: CandidateClick) -> [String]? {
+            if MatchingEngine.deviceDiffers(install, click) { return nil }
             var factors = ["ip"]
             if let a = install.platform, let b = click.platform {
                 guard a == b else { return nil }
@@ -155,6 +160,16 @@ public enum MatchingEngine {
             }
             return factors
         }
+    }
+
+    /// Whether the click carries a device identifier that the install has with another value:
+    /// then it was made on another device, whatever else agrees.
+    static func deviceDiffers(_ install: InstallSignals, _ click: CandidateClick) -> Bool {
+        func differ(_ a: String?, _ b: String?) -> Bool {
+            guard let a, let b else { return false }
+            return a != b && a.lowercased() != b.lowercased()
+        }
+        return differ(install.idfv, click.idfv) || differ(install.advertisingID, click.advertisingID)
     }
 
     /// Zone ids when both have one; else UTC offsets (a zone's offset taken at its side's time).

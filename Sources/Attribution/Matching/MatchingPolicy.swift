@@ -1,4 +1,4 @@
-/// Every constant of the matching engine, in one place (shared/spec/matching.md). A project uses
+/// Every constant of the matching engine, in one place (docs/matching.md). A project uses
 /// the defaults unless it overrides them.
 public struct MatchingPolicy: Sendable, Equatable {
     public struct DecayStep: Sendable, Equatable {
@@ -43,6 +43,14 @@ public struct MatchingPolicy: Sendable, Equatable {
             probabilisticHorizonSeconds = steps.last?.underSeconds ?? probabilisticHorizonSeconds
         }
         if let penalty = project.matching?.candidatePenalty { candidatePenalty = penalty }
+    }
+
+    /// The most a match may score when its click shares neither a screen nor a time zone with
+    /// the install: IP, platform, OS version and language are what every phone of a household,
+    /// an office or a carrier NAT has in common. The second band (0.65 by default), whatever
+    /// the click's age.
+    public var confidenceWithoutDeviceSignals: Double {
+        decay.count > 1 ? decay[1].confidence : decay.first?.confidence ?? 0
     }
 
     /// The confidence for a click `age` seconds before the install, before the penalty.

@@ -118,7 +118,7 @@ enum CandidateFilter {
 
     private static let columns = """
         c.click_id, c.link_id, c.created_at, c.platform, c.os_version, c.device_class, c.screen_width, c.screen_height,
-            c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent, c.ip_key
+            c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent, c.ip_key, c.source, c.idfv, c.advertising_id
         """
 
     private static func sql(_ condition: String) -> String {
@@ -141,16 +141,18 @@ enum CandidateFilter {
             screenPoints: ScreenSize(points: row.optionalDouble(first + 6), row.optionalDouble(first + 7), scale: 1),
             timezone: row.optionalString(first + 9), utcOffsetMinutes: row.optionalInt(first + 10).map(Int.init),
             languages: row.optionalString(first + 11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(first + 12),
-            ipKey: row.optionalString(first + 13), windowHours: windowHours)
+            ipKey: row.optionalString(first + 13), windowHours: windowHours,
+            isAppOpen: row.optionalString(first + 14).map { $0 != Click.Source.link.rawValue } ?? false,
+            idfv: row.optionalString(first + 15), advertisingID: row.optionalString(first + 16))
     }
 
     /// The row of `withWindow` whose columns start at `first`.
     static func prefetched(_ row: some ColumnReader, from first: Int32, defaultWindowHours: Int) -> PrefetchedCandidate {
-        (Int(row.int(first)), click(row, from: first + 1, windowHours: row.optionalInt(first + 15).map(Int.init) ?? defaultWindowHours))
+        (Int(row.int(first)), click(row, from: first + 1, windowHours: row.optionalInt(first + 18).map(Int.init) ?? defaultWindowHours))
     }
 
-    /// The columns of `withWindow`: the tag, the click's fourteen, the window.
-    static let prefetchedColumnCount = 16
+    /// The columns of `withWindow`: the tag, the click's seventeen, the window.
+    static let prefetchedColumnCount = 19
 
     /// A read tagged with its place among the prefetched ones, its link's window (NULL: the
     /// project's) joined in.
