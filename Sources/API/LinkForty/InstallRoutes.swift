@@ -23,8 +23,9 @@ enum LinkFortyInstallRoutes {
                     done(Result {
                         let outcome = try result.get()
                         if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
-                        return try .json(InstallResponse(outcome.install, deepLink: deepLinkData(for: outcome, project: project)),
-                                         encoder: JSONCoders.encoder)
+                        let deepLink = deliversDeferredDeepLink(outcome, reportedAt: report.signals.time)
+                            ? deepLinkData(for: outcome, project: project) : nil
+                        return try .json(InstallResponse(outcome.install, deepLink: deepLink), encoder: JSONCoders.encoder)
                     })
                 }
             } catch {
@@ -62,6 +63,19 @@ enum LinkFortyInstallRoutes {
         return .inline { _ in
             try .json(["status": "healthy", "version": "v1", "timestamp": services.clock.now().iso8601], encoder: JSONCoders.encoder)
         }
+    }
+
+    /// How long after an install's creation a report of it still carries `deepLinkData`: the
+    /// SDK's retry of a report whose first answer was lost, not a later launch.
+    static let deferredDeepLinkRetrySeconds: Int64 = 60
+
+    /// Whether this answer carries the deferred deep link. The LinkForty SDK reports the install
+    /// on every `initialize()` and calls `onDeferredDeepLink` whenever an attributed answer has
+    /// `deepLinkData`; it caches `deepLinkData` for `getInstallData()` only when one is present.
+    /// So the link reaches the app once: with the report that created the install (or its retry),
+    /// while later launches' answers say `attributed` with no `deepLinkData`, leaving the cache as it was.
+    static func deliversDeferredDeepLink(_ outcome: InstallOutcome, reportedAt time: Timestamp) -> Bool {
+        outcome.isNew || time.milliseconds - outcome.install.createdAt.milliseconds < deferredDeepLinkRetrySeconds * 1000
     }
 
     /// The link an attributed install came from, as DeepLinkData; nil for organic installs. The
@@ -104,13 +118,16 @@ struct InstallBody: Decodable {
         let screen = screenWidth.flatMap { width in screenHeight.map { ScreenSize(width: Int(width.rounded()), height: Int($0.rounded())) } }
         let ipKey = client?.matchingKey
         let deviceID = deviceId.flatMap { $0.isEmpty || $0 == "00000000-0000-0000-0000-000000000000" ? nil : String($0.prefix(128)) }
+        // Apps are told to pass the IDFV as `deviceId` on iOS: a UUID there is the IDFV (the one
+        // install across SDK families); anything else, and any `deviceId` on Android, is an advertising id.
+        let idfv = platform == .ios ? deviceID.flatMap { Identifiers.isUUID($0) ? $0 : nil } : nil
         let fingerprint = Secrets.sha256Hex(InstallIdentity.fingerprintSource(
             ipKey: ipKey, userAgent: userAgent, timezone: zone, language: languageTag, screen: screen, platformVersion: platformVersion))
         let signals = InstallSignals(time: services.now(for: project), ipKey: ipKey, platform: platform,
                                      osVersion: platformVersion ?? agent.osVersion, deviceClass: nil, screen: screen, timezone: zone,
-                                     languages: languageTag.map { [$0] } ?? [], advertisingID: deviceID)
+                                     languages: languageTag.map { [$0] } ?? [], idfv: idfv, advertisingID: idfv == nil ? deviceID : nil)
         return InstallReport(projectID: project.id, reporter: "linkforty",
-                             identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint), signals: signals,
+                             identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint, idfv: idfv), signals: signals,
                              appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
                              userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours,
                              country: CountryCode.region(ofLocale: languageTag))
