@@ -114,7 +114,7 @@ public enum Application {
 
     /// The router behind the per-IP rate limit (when `rateLimit` is set), observed for metrics
     /// and request logs (when `log` is given). `openConnections` samples the server for /metrics.
-    public static func makeResponder(services: Services, rateLimit: RateLimiter.Settings?, log: RequestLog? = nil,
+    public static func makeResponder(services: Services, rateLimit: RateLimitSettings?, log: RequestLog? = nil,
                                      openConnections: @escaping @Sendable () -> Int = { 0 }) -> any HTTPResponder {
         let router = makeRouter(services: services, openConnections: openConnections)
         let limited: any RoutedResponder = rateLimit.map {

@@ -18,11 +18,11 @@ public final class Services: Sendable {
     /// SHA-256 of the admin key; nil turns the admin API off.
     public let adminKeyHash: [UInt8]?
     /// Failed admin authentications by client address (`AdminAuth.failureBudget`).
-    let adminAuthFailures = RateLimiter(settings: AdminAuth.failureBudget, maxClients: 50_000)
+    let adminAuthFailures = RateLimiter<SocketAddress.ClientKey>(settings: AdminAuth.failureBudget, maxClients: 50_000)
     /// Where the dashboard is served, and whether at all.
     public let dashboard: DashboardSettings
-    /// Failed dashboard sign-ins per address (the same budget as the admin API's).
-    let dashboardSignInFailures = RateLimiter(settings: AdminAuth.failureBudget, maxClients: 50_000)
+    /// Failed email-and-password sign-ins per client (admin-key sign-ins spend `adminAuthFailures`).
+    let dashboardSignInFailures = RateLimiter<SocketAddress.ClientKey>(settings: AdminAuth.failureBudget, maxClients: 50_000)
     /// The links' public base URL (`https://go.example.com`); nil: taken from each request's Host,
     /// when `publicHosts` accepts it.
     public let publicURL: String?

@@ -75,7 +75,7 @@ struct Serve: ParsableCommand {
                                 onRefusedResponse: refused,
                                 responder: Application.makeResponder(
                                     services: services,
-                                    rateLimit: configuration.rateLimit.map { RateLimiter.Settings(ratePerSecond: $0.perSecond, burst: $0.burst) },
+                                    rateLimit: configuration.rateLimit.map { RateLimitSettings(ratePerSecond: $0.perSecond, burst: $0.burst) },
                                     log: requestLog, openConnections: { connections.server?.openConnectionCount ?? 0 }))
         connections.server = server
         let dashboardWarmup = DashboardWarmup(services: services)

@@ -7,7 +7,7 @@ import TestSupport
 
 @Suite struct RateLimitTests {
     @Test func bucketsAllowTheBurstThenRefillAtTheRate() {
-        let limiter = RateLimiter(settings: .init(ratePerSecond: 2, burst: 3))
+        let limiter = RateLimiter<String>(settings: .init(ratePerSecond: 2, burst: 3))
         let second: UInt64 = 1_000_000_000
         for _ in 0..<3 { #expect(limiter.retryAfter(client: "a", now: 0) == nil) }
         let wait = limiter.retryAfter(client: "a", now: 0)
@@ -18,7 +18,7 @@ import TestSupport
     }
 
     @Test func memoryStaysBoundedUnderAFloodOfAddresses() {
-        let limiter = RateLimiter(settings: .init(ratePerSecond: 1, burst: 1), maxClients: 1_000, shardCount: 4)
+        let limiter = RateLimiter<String>(settings: .init(ratePerSecond: 1, burst: 1), maxClients: 1_000, shardCount: 4)
         for index in 0..<50_000 { _ = limiter.retryAfter(client: "10.0.\(index / 256).\(index % 256)", now: UInt64(index)) }
         #expect(limiter.trackedClients <= 1_000)
     }

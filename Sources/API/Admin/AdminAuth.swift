@@ -6,16 +6,17 @@ import Store
 /// Admin routes answer only to `Authorization: Bearer <admin key>`. With no admin key configured
 /// the admin API does not exist (404), so an unconfigured server exposes nothing.
 ///
-/// Failed authentications spend a per-address budget (`AdminAuth.failureBudget`); an address that
-/// has spent it gets 429 for every admin request, the right key included, until it refills, so a
+/// Failed authentications spend a per-client budget (`AdminAuth.failureBudget`; an IPv6 client
+/// counts by its /64), shared with the dashboard's admin-key sign-in; a client that has spent it
+/// gets 429 for every admin request, the right key included, until it refills, so a
 /// guesser learns nothing while blocked. Successful requests spend nothing.
 struct AdminAuth: Sendable {
     let keyHash: [UInt8]?
-    let failures: RateLimiter
+    let failures: RateLimiter<SocketAddress.ClientKey>
     let clientIP: ClientIPResolver
 
     /// 10 failures at once, then one every 6 seconds (10 a minute).
-    static let failureBudget = RateLimiter.Settings(ratePerSecond: 1.0 / 6, burst: 10)
+    static let failureBudget = RateLimitSettings(ratePerSecond: 1.0 / 6, burst: 10)
 
     init(services: Services) {
         keyHash = services.adminKeyHash
@@ -28,7 +29,7 @@ struct AdminAuth: Sendable {
             guard let keyHash else {
                 throw HTTPError.notFound("no route for \(request.method) \(request.path) (the admin API is off: set admin_key)")
             }
-            let client = clientIP.clientAddress(of: request)?.ipString ?? "unknown"
+            let client = clientIP.clientAddress(of: request)?.clientKey ?? .unknown
             let now = DispatchTime.now().uptimeNanoseconds
             if let wait = failures.retryAfter(client: client, now: now, consume: false) {
                 throw Self.tooManyFailures(wait)

@@ -111,10 +111,13 @@ struct DashboardAuth: Sendable {
         return nil
     }
 
-    /// Checks a sign-in's budget for the address: a wait in seconds when it is spent.
-    func signInBlocked(_ request: HTTPRequest, consume: Bool) -> Double? {
-        let client = services.clientIP.clientAddress(of: request)?.ipString ?? "unknown"
-        return services.dashboardSignInFailures.retryAfter(client: client, now: DispatchTime.now().uptimeNanoseconds, consume: consume)
+    /// Checks a sign-in's budget for the client (an IPv6 one by its /64): a wait in seconds when
+    /// it is spent. Admin-key attempts spend the admin API's own budget: one budget for the key,
+    /// whichever door it is tried at.
+    func signInBlocked(_ request: HTTPRequest, withAdminKey: Bool, consume: Bool) -> Double? {
+        let client = services.clientIP.clientAddress(of: request)?.clientKey ?? .unknown
+        let budget = withAdminKey ? services.adminAuthFailures : services.dashboardSignInFailures
+        return budget.retryAfter(client: client, now: DispatchTime.now().uptimeNanoseconds, consume: consume)
     }
 }
 

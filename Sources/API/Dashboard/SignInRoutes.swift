@@ -22,17 +22,18 @@ enum SignInRoutes {
                 return DashboardPage.message(status: .forbidden, title: "Refused", text: "Sign in from this dashboard's own page.",
                                              prefix: auth.prefix)
             }
-            if let wait = auth.signInBlocked(request, consume: false) { return tooMany(auth, wait) }
+            let withAdminKey = form["admin_key"].map { !$0.isEmpty } ?? false
+            if let wait = auth.signInBlocked(request, withAdminKey: withAdminKey, consume: false) { return tooMany(auth, wait) }
             var user: DashboardUser?
             var signedIn = false
-            if let key = form["admin_key"], !key.isEmpty {
+            if withAdminKey, let key = form["admin_key"] {
                 signedIn = services.adminKeyHash.map { Secrets.matches(key, hash: $0) } ?? false
             } else if let email = form.text("email"), let password = form["password"], password.utf8.count <= 1024 {
                 user = try services.app.dashboard.authenticate(email: email, password: password)
                 signedIn = user != nil
             }
             guard signedIn else {
-                if let wait = auth.signInBlocked(request, consume: true) { return tooMany(auth, wait) }
+                if let wait = auth.signInBlocked(request, withAdminKey: withAdminKey, consume: true) { return tooMany(auth, wait) }
                 return page(auth, error: "That email and password, or admin key, did not sign you in.", email: form.text("email") ?? "",
                             status: .unauthorized)
             }

@@ -5,15 +5,15 @@ public import HTTP
 /// probes are exempt (operators and orchestrators must always get through).
 public struct RateLimitedResponder: RoutedResponder {
     let inner: Router
-    let limiter: RateLimiter
+    let limiter: RateLimiter<SocketAddress.ClientKey>
     let clientIP: ClientIPResolver
     let now: @Sendable () -> UInt64
 
-    public init(inner: Router, limiter: RateLimiter, clientIP: ClientIPResolver) {
+    public init(inner: Router, limiter: RateLimiter<SocketAddress.ClientKey>, clientIP: ClientIPResolver) {
         self.init(inner: inner, limiter: limiter, clientIP: clientIP, now: { DispatchTime.now().uptimeNanoseconds })
     }
 
-    init(inner: Router, limiter: RateLimiter, clientIP: ClientIPResolver, now: @escaping @Sendable () -> UInt64) {
+    init(inner: Router, limiter: RateLimiter<SocketAddress.ClientKey>, clientIP: ClientIPResolver, now: @escaping @Sendable () -> UInt64) {
         self.inner = inner
         self.limiter = limiter
         self.clientIP = clientIP
@@ -24,7 +24,7 @@ public struct RateLimitedResponder: RoutedResponder {
         let path = request.path
         let exempt = path.hasPrefix("/admin/") || path == "/health" || path.hasPrefix("/health/") || path == "/metrics"
         guard !exempt, let client = clientIP.clientAddress(of: request),
-              let wait = limiter.retryAfter(client: client.ipString, now: now()) else {
+              let wait = limiter.retryAfter(client: client.clientKey, now: now()) else {
             inner.respond(to: request, completion: completion)
             return
         }

@@ -1,18 +1,12 @@
 import Foundation
 
-/// Per-client token buckets: `ratePerSecond` tokens a second, at most `burst` banked. Memory is
+/// Per-client token buckets (servers key them by `SocketAddress.clientKey`: an IPv4 address, or
+/// an IPv6 /64, which one subscriber or host holds whole): `ratePerSecond` tokens a second, at most `burst` banked. Memory is
 /// bounded: the table lives in shards of at most `maxClientsPerShard` clients; a full shard first
 /// forgets clients whose buckets have refilled (they are indistinguishable from new ones), then,
 /// if still full, starts over — a flood of addresses can cost memory up to the cap, never beyond.
-public final class RateLimiter: @unchecked Sendable {
-    public struct Settings: Sendable, Equatable {
-        public var ratePerSecond: Double
-        public var burst: Double
-        public init(ratePerSecond: Double, burst: Double) {
-            self.ratePerSecond = ratePerSecond
-            self.burst = burst
-        }
-    }
+public final class RateLimiter<Client: Hashable & Sendable>: @unchecked Sendable {
+    public typealias Settings = RateLimitSettings
 
     private struct Bucket {
         var tokens: Double
@@ -21,7 +15,7 @@ public final class RateLimiter: @unchecked Sendable {
 
     private final class Shard {
         let lock = NSLock()
-        var buckets: [String: Bucket] = [:]  // guarded by `lock`
+        var buckets: [Client: Bucket] = [:]  // guarded by `lock`
     }
 
     public let settings: Settings
@@ -36,7 +30,7 @@ public final class RateLimiter: @unchecked Sendable {
 
     /// nil when the request may go ahead; otherwise the seconds until it could.
     /// - Parameter consume: false only looks (for a budget spent by failures alone, checked first).
-    public func retryAfter(client: String, now: UInt64, consume: Bool = true) -> Double? {
+    public func retryAfter(client: Client, now: UInt64, consume: Bool = true) -> Double? {
         let shard = shards[Int(UInt(bitPattern: client.hashValue) % UInt(shards.count))]
         shard.lock.lock()
         defer { shard.lock.unlock() }
@@ -57,12 +51,22 @@ public final class RateLimiter: @unchecked Sendable {
     /// Clients currently remembered (for tests and metrics).
     public var trackedClients: Int { shards.reduce(0) { total, shard in shard.lock.withLock { total + shard.buckets.count } } }
 
-    private func store(_ bucket: Bucket, for client: String, in shard: Shard, now: UInt64) {
+    private func store(_ bucket: Bucket, for client: Client, in shard: Shard, now: UInt64) {
         if shard.buckets[client] == nil, shard.buckets.count >= maxClientsPerShard {
             let refill = settings.burst / settings.ratePerSecond
             shard.buckets = shard.buckets.filter { Double(now &- $0.value.updated) / 1e9 < refill }
             if shard.buckets.count >= maxClientsPerShard { shard.buckets.removeAll(keepingCapacity: true) }
         }
         shard.buckets[client] = bucket
+    }
+}
+
+/// A token bucket's refill rate and size.
+public struct RateLimitSettings: Sendable, Equatable {
+    public var ratePerSecond: Double
+    public var burst: Double
+    public init(ratePerSecond: Double, burst: Double) {
+        self.ratePerSecond = ratePerSecond
+        self.burst = burst
     }
 }

@@ -19,8 +19,8 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
-    /// Which client a connection counts against for `maxConnectionsPerClient`: the IPv4 address
-    /// (also when IPv4-mapped), or the /64 of an IPv6 one.
+    /// Which client a connection counts against for `maxConnectionsPerClient`, and every
+    /// per-client budget: the IPv4 address (also when IPv4-mapped), or the /64 of an IPv6 one.
     public var clientKey: ClientKey {
         if let mapped = ipv4Mapped { return mapped.clientKey }
         var key = ClientKey()
@@ -34,6 +34,8 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     public struct ClientKey: Sendable, Hashable {
         var bits: UInt64 = 0
         var isIPv6 = false
+        /// The key of a request whose client address is unknown (all such requests share it).
+        public static let unknown = ClientKey()
     }
 
     /// Parses a numeric IPv4 or IPv6 literal (no host names).
