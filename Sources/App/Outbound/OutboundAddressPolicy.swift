@@ -64,20 +64,39 @@ public struct OutboundAddressPolicy: Sendable {
         return addresses
     }
 
-    /// Loopback, private, link-local, shared, multicast, unspecified or reserved; IPv4-mapped and
-    /// NAT64-free IPv6 judged by the IPv4 inside.
+    /// Loopback, private, link-local, shared, multicast, unspecified or reserved. An IPv6 form
+    /// that carries an IPv4 address (mapped, translated, compatible, NAT64, 6to4, Teredo) is
+    /// judged by the IPv4 address a translator or tunnel would deliver it to.
     static func isInternal(_ address: [UInt8]) -> Bool {
         if address.count == 4 { return isInternalIPv4(address) }
         guard address.count == 16 else { return true }
-        if address[0..<10].allSatisfy({ $0 == 0 }) && address[10] == 0xFF && address[11] == 0xFF {
-            return isInternalIPv4(Array(address[12..<16]))  // ::ffff:a.b.c.d
-        }
         if address.allSatisfy({ $0 == 0 }) { return true }                       // ::
         if address[0..<15].allSatisfy({ $0 == 0 }) && address[15] == 1 { return true }  // ::1
+        if let embedded = embeddedIPv4(address) { return isInternalIPv4(embedded) }
+        if address[0] == 0x00 && address[1] == 0x64 && address[2] == 0xFF && address[3] == 0x9B && address[4] == 0 && address[5] == 1 {
+            return true                                                          // 64:ff9b:1::/48 local-use NAT64
+        }
         if address[0] & 0xFE == 0xFC { return true }                             // fc00::/7 unique local
         if address[0] == 0xFE && address[1] & 0xC0 == 0x80 { return true }       // fe80::/10 link-local
+        if address[0] == 0xFE && address[1] & 0xC0 == 0xC0 { return true }       // fec0::/10 site-local (deprecated)
         if address[0] == 0xFF { return true }                                    // ff00::/8 multicast
         return false
+    }
+
+    /// The IPv4 address inside an IPv6 one that stands for it, or nil.
+    static func embeddedIPv4(_ a: [UInt8]) -> [UInt8]? {
+        let last = Array(a[12..<16])
+        if a[0..<10].allSatisfy({ $0 == 0 }) && a[10] == 0xFF && a[11] == 0xFF { return last }      // ::ffff:0:0/96 mapped
+        if a[0..<8].allSatisfy({ $0 == 0 }) && a[8] == 0xFF && a[9] == 0xFF && a[10] == 0 && a[11] == 0 {
+            return last                                                                              // ::ffff:0:0:0/96 translated
+        }
+        if a[0..<12].allSatisfy({ $0 == 0 }) { return last }                                         // ::/96 compatible
+        if a[0] == 0x00 && a[1] == 0x64 && a[2] == 0xFF && a[3] == 0x9B && a[4..<12].allSatisfy({ $0 == 0 }) {
+            return last                                                                              // 64:ff9b::/96 NAT64
+        }
+        if a[0] == 0x20 && a[1] == 0x02 { return Array(a[2..<6]) }                                   // 2002::/16 6to4
+        if a[0] == 0x20 && a[1] == 0x01 && a[2] == 0 && a[3] == 0 { return last.map { $0 ^ 0xFF } }  // 2001::/32 Teredo client
+        return nil
     }
 
     static func isInternalIPv4(_ a: [UInt8]) -> Bool {
