@@ -82,9 +82,9 @@ enum ConfigurationLoader {
             configuration.sourceFile = file
         }
         try applyEnvironment(environment, to: &configuration)
-        if let key = configuration.adminKey, key.count < minimumAdminKeyLength {
+        if let key = configuration.adminKey, let problem = adminKeyProblem(key) {
             let source = environment["ATTRIBUTIOND_ADMIN_KEY"]?.isEmpty == false ? "ATTRIBUTIOND_ADMIN_KEY" : "admin_key"
-            throw ConfigurationError(key: source, message: "must be at least \(minimumAdminKeyLength) characters (it guards every project; use e.g. `openssl rand -hex 24`)")
+            throw ConfigurationError(key: source, message: problem + " (it guards every project; make one with `openssl rand -base64 32`)")
         }
         return configuration
     }
@@ -92,6 +92,24 @@ enum ConfigurationLoader {
     /// Admin keys shorter than this are refused at start: the admin API is reachable by anyone who
     /// can reach the server, and failed guesses are only slowed, not stopped.
     static let minimumAdminKeyLength = 16
+    /// A key must use this many different characters (`aaaaaaaaaaaaaaaa` is 16 characters long).
+    static let minimumDistinctAdminKeyCharacters = 10
+    /// Keys published as examples (this project's docs among them): anyone can try them.
+    static let exampleAdminKeys: Set<String> = ["change-me-0123456789", "changeme-0123456789", "change-me-please", "your-admin-key-here",
+                                                "0123456789abcdef", "0123456789abcdefghij", "abcdefghijklmnop", "1234567890123456"]
+
+    /// Why `key` may not guard the server, or nil.
+    static func adminKeyProblem(_ key: String) -> String? {
+        if key.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+            return "must not contain spaces, line breaks or control characters (a key with them can never be sent in a header)"
+        }
+        if key.count < minimumAdminKeyLength { return "must be at least \(minimumAdminKeyLength) characters" }
+        if Set(key).count < minimumDistinctAdminKeyCharacters {
+            return "must use at least \(minimumDistinctAdminKeyCharacters) different characters"
+        }
+        if exampleAdminKeys.contains(key.lowercased()) { return "is a published example key, not a secret" }
+        return nil
+    }
 
     private static func apply(_ object: [String: JSONValue], to configuration: inout ServerConfiguration) throws {
         for (key, value) in object.sorted(by: { $0.key < $1.key }) {

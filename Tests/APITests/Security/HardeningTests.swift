@@ -31,6 +31,22 @@ import TestSupport
         #expect(fromFile.stderr.contains("admin_key"))
     }
 
+    /// Keys that start a server nobody should trust, or one nobody can authenticate to: refused,
+    /// naming the variable and the reason.
+    @Test func weakOrUnsendableAdminKeysStopTheStart() throws {
+        let refused: [(key: String, reason: String)] = [
+            ("aaaaaaaaaaaaaaaa", "different characters"), ("abababababababababab", "different characters"),
+            ("change-me-0123456789", "example"), ("CHANGE-ME-0123456789", "example"),
+            (" kq3ZpX81mLr7Tw2vN5 ", "spaces"), ("kq3ZpX81mLr7Tw2vN5\n", "line breaks"), ("kq3ZpX81\tmLr7Tw2vN5", "spaces"),
+        ]
+        for (key, reason) in refused {
+            let started = try run(["serve", "--port", "0"], environment: ["ATTRIBUTIOND_ADMIN_KEY": key])
+            #expect(started.status == 2, "\(key.debugDescription)")
+            #expect(started.stderr.contains("ATTRIBUTIOND_ADMIN_KEY") && started.stderr.contains(reason), "\(key.debugDescription): \(started.stderr)")
+            #expect(started.stderr.contains("openssl rand -base64 32"))
+        }
+    }
+
     @Test func failedAdminAuthenticationsAreLimitedPerAddressAndSuccessesAreNot() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         // Successes spend nothing.
