@@ -90,10 +90,16 @@ public struct LinkTemplate: Sendable, Equatable, Identifiable {
     }
 
     /// The app scheme and deep-link path of a link or template, each by its own grammar.
+    /// Schemes a browser would run or open locally instead of handing to an app: a link whose
+    /// interstitial redirects to `javascript:…` is script on our origin.
+    static let refusedAppSchemes: Set<String> = ["javascript", "data", "vbscript", "file"]
+
     static func appLinkProblems(scheme: String?, path: String?) -> [ValidationProblem] {
         var problems: [ValidationProblem] = []
         if let scheme, !URLGrammar.isScheme(scheme) {
             problems.append(.init("app_scheme", "must match ^[a-z][a-z0-9+.-]*$ (at most 64 characters)"))
+        } else if let scheme, refusedAppSchemes.contains(scheme.lowercased()) {
+            problems.append(.init("app_scheme", "'\(scheme)' runs code or reads files in a browser; use the app's own scheme"))
         }
         if let path, let problem = URLGrammar.deepLinkPathProblem(path) { problems.append(.init("deep_link_path", problem)) }
         return problems

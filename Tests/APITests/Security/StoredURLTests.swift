@@ -87,6 +87,11 @@ import TestSupport
             (#"{"short_code":"s3","app_scheme":"shop","deep_link_path":"/a\r\nSet-Cookie: x=y"}"#, "deep_link_path"),
             (#"{"short_code":"s4","app_scheme":"shop","deep_link_path":"/a\u2029b"}"#, "deep_link_path"),
             (#"{"short_code":"s5","app_scheme":"shop","deep_link_path":"/a\u0000"}"#, "deep_link_path"),
+            // Schemes a browser runs or opens itself: the interstitial would run script on our origin.
+            (#"{"short_code":"s6","app_scheme":"javascript","deep_link_path":"alert(1)"}"#, "app_scheme"),
+            (#"{"short_code":"s7","app_scheme":"data"}"#, "app_scheme"),
+            (#"{"short_code":"s8","app_scheme":"vbscript"}"#, "app_scheme"),
+            (#"{"short_code":"s9","app_scheme":"file","deep_link_path":"/etc/passwd"}"#, "app_scheme"),
         ]
         for (body, field) in refused {
             let response = try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: body)
