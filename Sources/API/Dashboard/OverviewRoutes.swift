@@ -295,13 +295,27 @@ enum OverviewRoutes {
         return #"<table><thead><tr><th>Window</th><th>Value</th><th class="n">Installs</th></tr></thead><tbody>\#(rows)</tbody></table>"#
     }
 
-    /// RFC 4180 quoting; a leading `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet never
-    /// runs a link's code as a formula.
+    /// RFC 4180 quoting; a value a spreadsheet could read as a formula is prefixed with `'`, so it
+    /// never runs a link's code: one whose first character that shows (past spaces, control and
+    /// format characters, and combining marks, which spreadsheets skip or fold into the sign) is
+    /// `=`, `+`, `-`, `@` or a full-width form of one, or that starts with a tab or carriage return.
     static func csvField(_ value: String) -> String {
         var value = value
-        if let first = value.first, "=+-@".contains(first) { value = "'" + value }
+        if readsAsFormula(value) { value = "'" + value }
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func readsAsFormula(_ value: String) -> Bool {
+        guard let first = value.unicodeScalars.first else { return false }
+        if first == "\t" || first == "\r" { return true }
+        let shown = value.unicodeScalars.first { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .nonspacingMark, .enclosingMark, .spacingMark, .spaceSeparator, .lineSeparator, .paragraphSeparator: false
+            default: true
+            }
+        }
+        return shown.map { "=+-@\u{FF1D}\u{FF0B}\u{FF0D}\u{FF20}".unicodeScalars.contains($0) } ?? false
     }
 
     static func share(_ counts: ProjectStats.Counts) -> String {

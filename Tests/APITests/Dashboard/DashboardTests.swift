@@ -1,4 +1,4 @@
-import API
+@testable import API
 import App
 import Foundation
 @_spi(StoreInternals) import Store
@@ -84,6 +84,31 @@ import TestSupport
         #expect(after.bodyText.contains("csort=installs"))  // the campaigns table sorts by its columns
         #expect(try browser.get("/projects/\(projectID)?range=1y").status == 422)
         #expect(try browser.get("/projects/no-such-project").status == 404)
+    }
+
+    /// A campaign name a spreadsheet would run as a formula once the CSV is opened, disguised as
+    /// the outside test did: a combining mark after `=`, leading spaces, a full-width sign, a
+    /// zero-width space. Each comes out with a `'` before it.
+    @Test func theCSVExportDisarmsFormulasHoweverTheyAreDisguised() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let disguised = ["=\u{301}HYPERLINK(\"http://x\")", "  =1+1", "\u{FF1D}1+1", "\u{200B}@SUM(A1)", "-2+3"]
+        for (index, campaign) in disguised.enumerated() {
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: ["short_code": "formula\(index)", "utm": ["campaign": campaign]]), as: UTF8.self)
+            #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: json).status == 201)
+            #expect(try app.request("GET", "/formula\(index)", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]).status == 200)
+        }
+        try app.settle()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let csv = try browser.get("/projects/\(projectID)?range=7d&format=campaigns.csv").bodyText
+        for campaign in disguised {
+            let field = OverviewRoutes.csvField(campaign)
+            #expect(field.hasPrefix("'") || field.hasPrefix("\"'"), "\(campaign.debugDescription)")
+            #expect(csv.contains("," + field + ","), "\(campaign.debugDescription) in \(csv.debugDescription)")
+        }
+        #expect(OverviewRoutes.csvField("\t=1+1") == "'\t=1+1" && OverviewRoutes.csvField("\r=1+1") == "\"'\r=1+1\"")
+        #expect(OverviewRoutes.csvField("summer") == "summer" && OverviewRoutes.csvField("café =1") == "café =1")
     }
 
     @Test func linksAreCreatedSearchedAndDisabledThroughForms() throws {
