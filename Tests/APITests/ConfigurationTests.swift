@@ -52,6 +52,11 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
             (#"{"projects": [{"name": "A", "web_url": "https://a.example/\r\nX: y"}]}"#, [:], "projects[0].web_url"),
             (#"{"database_write_lanes": 0}"#, [:], "database_write_lanes"),
             ("{}", ["ATTRIBUTIOND_DATABASE_WRITE_LANES": "many"], "ATTRIBUTIOND_DATABASE_WRITE_LANES"),
+            // A key given twice is refused, named, wherever it is; so is --db beside a PostgreSQL URL.
+            (#"{"port": 8080, "port": 9090}"#, [:], "duplicate key 'port'"),
+            (#"{"limits": {"idle_timeout_seconds": 5, "idle_timeout_seconds": 6}}"#, [:], "duplicate key 'idle_timeout_seconds'"),
+            (#"{"database_url": "postgres://user@localhost:1/db"}"#, [:], "--db: and database_url"),
+            ("{}", ["ATTRIBUTIOND_DATABASE_URL": "postgres://user@localhost:1/db"], "--db: and ATTRIBUTIOND_DATABASE_URL"),
         ]
         for (json, environment, key) in cases {
             let (folder, file) = try configFolder(json)

@@ -25,6 +25,12 @@ import Testing
         }
     }
 
+    @Test func aKeyRepeatedInOneObjectIsRefusedNamed() throws {
+        #expect(throws: HTTPError.self) { try parse(#"{"a":1,"a":2}"#) }
+        do { _ = try parse(#"{"o":{"k":1,"x":2,"k":3}}"#); Issue.record("accepted") } catch let error as HTTPError { #expect(error.message.contains("duplicate key 'k'")) } catch { Issue.record("\(error)") }
+        #expect(try parse(#"{"a":{"k":1},"b":{"k":2}}"#) == .object(["a": .object(["k": .number(1)]), "b": .object(["k": .number(2)])]))
+    }
+
     @Test func wholeNumbersReadDirectlyEqualWhatTextConversionGives() throws {
         // Up to 15 characters take the integer path; longer ones and fractions go through Double(String).
         for text in ["0", "-0", "7", "-42", "123456789012345", "-12345678901234", "1234567890123456", "9007199254740993",

@@ -88,7 +88,9 @@ public struct JSONValueParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
             skipWhitespace()
-            fields[key] = try value(depth: depth + 1)
+            // A repeated key has no agreed meaning (RFC 8259 §4): two readers of one body could
+            // each take another value. Refused, named.
+            guard fields.updateValue(try value(depth: depth + 1), forKey: key) == nil else { throw failure("duplicate key '\(key)'") }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -75,7 +75,8 @@ enum ConfigurationLoader {
             do {
                 root = try JSONBody.decode(JSONValue.self, from: Array(data))
             } catch {
-                throw ConfigurationError(key: file, message: "not valid JSON")
+                let reason = error.message.replacingOccurrences(of: "request body is not valid JSON: ", with: "")
+                throw ConfigurationError(key: file, message: "not valid JSON (\(reason))")
             }
             guard case .object(let object) = root else { throw ConfigurationError(key: file, message: "must hold a JSON object") }
             try apply(object, to: &configuration)

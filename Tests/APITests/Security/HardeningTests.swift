@@ -47,6 +47,16 @@ import TestSupport
         }
     }
 
+    /// Two readers of a body with a repeated key could each take another value: refused, named.
+    @Test func aBodyWithARepeatedKeyIsRefusedNamingIt() throws {
+        let app = try TestApp()
+        let (_, key, _) = try app.projectWithLink()
+        let response = try post(app, "/api/sdk/v1/install", Array(#"{"userAgent":"Shop/1.0","platform":"iOS","platform":"Android"}"#.utf8), key: key)
+        #expect(response.status == 400)
+        #expect((response.json?["message"] as? String)?.contains("duplicate key 'platform'") == true, "\(response.bodyText)")
+        #expect(try app.count("SELECT count(*) FROM installs") == 0)
+    }
+
     @Test func failedAdminAuthenticationsAreLimitedPerAddressAndSuccessesAreNot() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         // Successes spend nothing.
