@@ -17,8 +17,10 @@ enum ClientErrors {
             switch error {
             case .conflict(let message): return .conflict(message)
             case .notFound(let message): return .notFound(message)
-            case .unavailable(let message):
-                return HTTPError(.serviceUnavailable, code: "database_unavailable", message: message, headers: ["Retry-After": "1"])
+            case .unavailable:
+                // The cause (a host, a port, a driver's words) is the operator's, logged; not the client's.
+                return HTTPError(.serviceUnavailable, code: "database_unavailable", message: "database unavailable; retry in a moment",
+                                 headers: ["Retry-After": "1"])
             case .unstorable(let message): return HTTPError(.unprocessableContent, code: "invalid_field", message: message)
             }
         default: return nil

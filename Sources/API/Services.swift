@@ -1,3 +1,4 @@
+import Dispatch
 public import App
 public import Attribution
 import HTTP
@@ -53,11 +54,18 @@ public final class Services: Sendable {
         publicHosts = PublicHosts(allowed: allowedHosts)
     }
 
-    /// The response, after telling `reportInternalError` of the error behind it when it is a 500.
+    /// The response, after telling `reportInternalError` of the error behind it when it is a 500,
+    /// or a database that could not be reached (whose cause the client's 503 does not tell).
     func reported(_ response: HTTPResponse, for error: any Error, to request: HTTPRequest) -> HTTPResponse {
         if response.status == .internalServerError { reportInternalError(error, "\(request.method) \(request.path)") }
+        if case .unavailable? = error as? StoreError, outageReports.due(now: DispatchTime.now().uptimeNanoseconds) {
+            reportInternalError(error, "\(request.method) \(request.path)")
+        }
         return response
     }
+
+    /// An outage fails every request: its cause is logged once every 10 s, not once a request.
+    let outageReports = ReportThrottle(intervalSeconds: 10)
 
     /// "Now" for the project: its test clock in test mode, else the server's.
     public func now(for project: Project) -> Timestamp { app.now(for: project) }

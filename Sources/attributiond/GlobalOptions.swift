@@ -20,10 +20,7 @@ struct GlobalOptions: ParsableArguments {
         do {
             let environment = ProcessInfo.processInfo.environment
             var configuration = try ConfigurationLoader.load(file: config, environment: environment)
-            if db != nil, database != nil {
-                throw ConfigurationError(key: "--db", message: "and --database both name the database; give one")
-            }
-            if db != nil, let url = configuration.postgresURL {
+            if db != nil, database == nil, let url = configuration.postgresURL {
                 let source = environment["ATTRIBUTIOND_DATABASE_URL"] == url ? "ATTRIBUTIOND_DATABASE_URL" : "database_url"
                 throw ConfigurationError(key: "--db", message: "and \(source) (a PostgreSQL URL) both name the database; give one")
             }

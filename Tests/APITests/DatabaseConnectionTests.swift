@@ -48,8 +48,15 @@ import TestSupport
             #expect(waited < 5, "\(request.method) \(request.path) waited \(waited) s for its 503")
             if request.path != "/health/ready" {
                 #expect(answer.json?["error"] != nil, "\(request.method) \(request.path): \(answer.bodyText)")
+                // The cause is the operator's (logged), never shown: no host, no port.
+                #expect(answer.json?["message"] as? String == "database unavailable; retry in a moment", "\(answer.bodyText)")
+                #expect(!answer.bodyText.contains(String(cluster.port)) && !answer.bodyText.contains("127.0.0.1"), "\(answer.bodyText)")
             }
         }
+        // Metrics keep answering through the outage, and say it.
+        let metricsDuring = try node.request("GET", "/metrics")
+        #expect(metricsDuring.status == 200, "\(metricsDuring.status) \(metricsDuring.bodyText.prefix(300))")
+        #expect(metricsDuring.bodyText.contains("\nattributiond_database_up 0.0\n"))
         #expect(try node.request("GET", "/health", bearer: nil).status == 200)  // alive, only not ready
 
         try cluster.start()
@@ -78,6 +85,7 @@ import TestSupport
         #expect(stored == 2, "the click before the outage and /winter's")
         let metrics = try node.request("GET", "/metrics").bodyText
         #expect(metrics.contains("\nattributiond_lost_writes_total 1\n"), "\(metrics.prefix(600))")
+        #expect(metrics.contains("\nattributiond_database_up 1.0\n"))
     }
 
     @Test func tlsIsUsedAndItsCertificateVerifiedWhenTheURLAsks() throws {

@@ -9,6 +9,9 @@ enum MetricsRoutes {
     static func metrics(_ services: Services, openConnections: @escaping @Sendable () -> Int) -> RouteHandler {
         .sync(AdminAuth(services: services).guarded { _ in
             let writes = services.app.reports.writeStatistics
+            // Metrics are how an operator sees an outage: they keep answering, the database's
+            // part left out and the outage told by a gauge.
+            let backlog = try? services.app.webhooks.backlog()
             let text = services.metrics.render(counters: [
                 ("attributiond_sqlite_commits_total", "Transactions the writer committed.", writes.commits),
                 ("attributiond_sqlite_committed_writes_total", "Writes those transactions carried (group commit).", writes.committedWrites),
@@ -18,9 +21,9 @@ enum MetricsRoutes {
                 ("attributiond_write_queue_depth", "Writes waiting for their transaction.", Double(writes.queueDepth)),
                 ("attributiond_sqlite_commit_seconds_last", "Duration of the writer's last commit.", writes.lastCommitSeconds),
                 ("attributiond_sqlite_commit_batch_last", "Writes in the writer's last commit.", Double(writes.lastBatchSize)),
+                ("attributiond_database_up", "1 when the database answered this scrape, 0 when it could not be reached.", backlog == nil ? 0 : 1),
             ])
-            let outbox = OutboxMetrics.render(backlog: try services.app.webhooks.backlog(),
-                                              deliveries: services.app.deliveryCounters.snapshot(), now: services.clock.now())
+            let outbox = OutboxMetrics.render(backlog: backlog ?? [], deliveries: services.app.deliveryCounters.snapshot(), now: services.clock.now())
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
                                 body: Array((text + outbox).utf8))
         })
