@@ -1,4 +1,5 @@
 import App
+import Attribution
 import HTTP
 import Store
 
@@ -29,7 +30,16 @@ enum SignInRoutes {
             if withAdminKey, let key = form["admin_key"] {
                 signedIn = services.adminKeyHash.map { Secrets.matches(key, hash: $0) } ?? false
             } else if let email = form.text("email"), let password = form["password"], password.utf8.count <= 1024 {
-                user = try services.app.dashboard.authenticate(email: email, password: password)
+                let opened = try services.app.dashboard.authenticate(email: email, password: password)
+                if let chosen = form.text("project") {
+                    user = opened.first { $0.projectID == chosen }
+                } else if opened.count > 1 {
+                    // One email, several projects that this password opens: the person says which.
+                    let projects = try opened.compactMap { try services.app.projects.find(id: $0.projectID) }
+                    return page(auth, error: nil, email: email, choosing: projects.map { ($0.id, $0.name) })
+                } else {
+                    user = opened.first
+                }
                 signedIn = user != nil
             }
             guard signedIn else {
@@ -59,13 +69,23 @@ enum SignInRoutes {
         return response
     }
 
-    private static func page(_ auth: DashboardAuth, error: String?, email: String, status: HTTPStatus = .ok) -> HTTPResponse {
-        let message = error.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? ""
+    /// - Parameter choosing: the projects one email's password opened, for the person to pick from
+    ///   (the password is asked again, never carried in the page).
+    private static func page(_ auth: DashboardAuth, error: String?, email: String, status: HTTPStatus = .ok,
+                             choosing projects: [(id: String, name: String)] = []) -> HTTPResponse {
+        var message = error.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? ""
+        var projectField = ""
+        if !projects.isEmpty {
+            message += #"<p role="status">This email is a user of several projects. Choose one, and enter the password again.</p>"#
+            let options = projects.map { #"<option value="\#(Escape.html($0.id))">\#(Escape.html($0.name))</option>"# }.joined()
+            projectField = #"<label>Project<select name="project" required>\#(options)</select></label>"#
+        }
         let adminKeyAvailable = auth.services.adminKeyHash != nil
         let body = """
             <h1>Sign in</h1>\(message)<div class="grid2">\
             <form class="stack" method="post" action="\(auth.prefix)/sign-in"><h2>Project user</h2>\
             <label>Email<input name="email" type="email" autocomplete="username" value="\(Escape.html(email))" required></label>\
+            \(projectField)\
             <label>Password<input name="password" type="password" autocomplete="current-password" required></label>\
             <button>Sign in</button></form>\
             \(adminKeyAvailable ? """

@@ -38,13 +38,15 @@ public struct DashboardService: Sendable {
 
     /// The user whose email and password these are; nil otherwise. An unknown email costs the
     /// same hashing as a wrong password, so timing does not tell which emails exist.
-    public func authenticate(email: String, password: String) throws -> DashboardUser? {
+    /// Every account of this email (one per project at most) that the password opens: one email
+    /// may be a user of several projects, with one password or several.
+    public func authenticate(email: String, password: String) throws -> [DashboardUser] {
         let candidates = try store.dashboard.credentials(email: email.trimmingCharacters(in: .whitespaces))
         guard !candidates.isEmpty else {
             _ = PasswordHash.verify(password, stored: Self.decoyHash)
-            return nil
+            return []
         }
-        return candidates.first { PasswordHash.verify(password, stored: $0.passwordHash) }?.user
+        return candidates.filter { PasswordHash.verify(password, stored: $0.passwordHash) }.map(\.user)
     }
 
     /// A new session for `user` (nil: the admin key); the token goes in the cookie, never stored.

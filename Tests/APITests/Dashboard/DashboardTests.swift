@@ -283,6 +283,37 @@ import TestSupport
         #expect(!(try viewer.get("/projects/\(projectID)").bodyText.contains("/outbound\"")))  // not in a viewer's menu
     }
 
+    /// One person, a user of two projects with one email and one password: the sign-in asks
+    /// which project (the password again, never carried in the page), and either can be opened.
+    @Test func anEmailInTwoProjectsChoosesItsProjectAtSignIn() throws {
+        let app = try TestApp()
+        let (first, _, _) = try app.projectWithLink()
+        let second = try app.createProject("Other shop")["id"] as! String
+        let admin = DashboardClient(app)
+        try admin.signInWithAdminKey()
+        for projectID in [first, second] {
+            let settings = "/projects/\(projectID)/settings"
+            #expect(try admin.submit(from: settings, to: settings + "/users",
+                                     [("email", "ana@example.com"), ("password", "correct horse battery"), ("role", "viewer")]).status == 201)
+        }
+        let person = DashboardClient(app)
+        let asked = try person.signIn(email: "ana@example.com", password: "correct horse battery")
+        #expect(asked.status == 200 && person.cookie == nil)
+        #expect(asked.bodyText.contains(#"<select name="project" required>"#))
+        #expect(asked.bodyText.contains(">Shop</option>") && asked.bodyText.contains(">Other shop</option>"))
+        #expect(!asked.bodyText.contains("correct horse battery"))
+        for projectID in [second, first] {
+            let browser = DashboardClient(app)
+            let signedIn = try browser.post("/sign-in", [("email", "ana@example.com"), ("password", "correct horse battery"), ("project", projectID)])
+            #expect(signedIn.status == 303 && signedIn.header("Location") == "/dashboard/projects/\(projectID)")
+            browser.cookie = DashboardClient.sessionToken(signedIn)
+            #expect(try browser.get("/projects/\(projectID)").status == 200)
+        }
+        // A project the password does not open is a failed sign-in, as any.
+        let stranger = try app.createProject("Third")["id"] as! String
+        #expect(try DashboardClient(app).post("/sign-in", [("email", "ana@example.com"), ("password", "correct horse battery"), ("project", stranger)]).status == 401)
+    }
+
     @Test func signOutEndsTheSession() throws {
         let app = try TestApp()
         let browser = DashboardClient(app)
