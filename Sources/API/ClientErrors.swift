@@ -22,8 +22,15 @@ enum ClientErrors {
                 return HTTPError(.serviceUnavailable, code: "database_unavailable", message: "database unavailable; retry in a moment",
                                  headers: ["Retry-After": "1"])
             case .unstorable(let message): return HTTPError(.unprocessableContent, code: "invalid_field", message: message)
+            case .storageFull: return storageFull
             }
+        case let error as SQLiteError where error.isStorageFull: return storageFull
         default: return nil
         }
     }
+
+    /// Nothing the client did: the server's disk is full. Retried later, the write goes through
+    /// once space is freed.
+    static let storageFull = HTTPError(.serviceUnavailable, code: "storage_full",
+                                       message: "the server's disk is full; writes resume once space is freed", headers: ["Retry-After": "30"])
 }

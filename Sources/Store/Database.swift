@@ -32,6 +32,7 @@ public final class Database: Sendable {
         // After the WAL restarts, give back the disk space beyond 64 MiB.
         try writerConnection.execute("PRAGMA journal_size_limit = 67108864")
         try Migrator.migrate(writerConnection, migrations: migrations)
+        try Self.probeWrite(writerConnection, path: path)
         let checkpointLock = CheckpointLock()
         writer = DatabaseWriter(connection: writerConnection, maxBatch: maxBatch, walRestartFrames: walRestartFrames,
                                 checkpointLock: checkpointLock)
@@ -94,8 +95,25 @@ public final class Database: Sendable {
     }
 
     /// Whether the database answers a trivial read (readiness probes).
+    /// The database answers, and its last write did not fail for a full disk (readiness: a
+    /// server that can only read is not ready).
     public func ping() throws {
+        if writer.storageFull { throw StoreError.storageFull("the disk of \(path) is full; writes fail until space is freed") }
         _ = try read { try $0.queryOne("SELECT 1") { $0.int(0) } }
+    }
+
+    /// A file or file system that cannot be written opens read-only without a word from SQLite,
+    /// and a database already migrated writes nothing at start: one write, rolled back, finds out
+    /// before the server says it is ready.
+    static func probeWrite(_ connection: SQLiteConnection, path: String) throws {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+            try connection.execute("CREATE TABLE attributiond_write_probe (x INTEGER)")
+            try connection.execute("ROLLBACK")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw SQLiteError(code: (error as? SQLiteError)?.code ?? 8, message: "cannot write the database \(path): \(error)")
+        }
     }
 
     @_spi(StoreInternals) public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {

@@ -7,10 +7,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case unavailable(String)
     /// A value this database cannot hold (PostgreSQL's text cannot hold a NUL character).
     case unstorable(String)
+    /// The disk the database is on is full: writes fail until space is freed.
+    case storageFull(String)
 
     public var description: String {
         switch self {
-        case .conflict(let message), .notFound(let message), .unavailable(let message), .unstorable(let message): message
+        case .conflict(let message), .notFound(let message), .unavailable(let message), .unstorable(let message), .storageFull(let message): message
         }
     }
 }

@@ -1,5 +1,6 @@
 import App
 import HTTP
+import Store
 
 /// `GET /health`: the process is up and serving HTTP. `GET /health/ready`: the database answers
 /// (503 otherwise), for load balancers and container health checks.
@@ -18,7 +19,10 @@ enum HealthRoutes {
                 try services.app.reports.ping()
                 return .json(bytes: readyBody)
             } catch {
-                var response = ErrorBody.response(status: .serviceUnavailable, code: "not_ready", message: "the database does not answer")
+                let full: Bool
+                if case .storageFull? = error as? StoreError { full = true } else { full = false }
+                let message = full ? "the server's disk is full: writes fail until space is freed" : "the database does not answer"
+                var response = ErrorBody.response(status: .serviceUnavailable, code: "not_ready", message: message)
                 response.headers.add("Retry-After", "1")
                 return response
             }

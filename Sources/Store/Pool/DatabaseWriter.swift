@@ -73,6 +73,14 @@ public final class DatabaseWriter: @unchecked Sendable {
     public var lostWriteCount: Int { lostWrites.load(ordering: .relaxed) }
     private let lostWrites = Atomic<Int>(0)
 
+    /// Whether the last write failed for a full disk; cleared by the next commit that stores one.
+    public var storageFull: Bool { full.load(ordering: .relaxed) }
+    private let full = Atomic<Bool>(false)
+
+    private func noteFailure(_ error: any Error) {
+        if (error as? SQLiteError)?.isStorageFull == true { full.store(true, ordering: .relaxed) }
+    }
+
     /// Counts a write whose caller does not wait for it (a click) and that failed.
     func noteLostWrite() { lostWrites.add(1, ordering: .relaxed) }
 
@@ -260,6 +268,7 @@ public final class DatabaseWriter: @unchecked Sendable {
         do {
             try connection.run("BEGIN IMMEDIATE")
         } catch {
+            noteFailure(error)
             complete(batch) { _ in error }
             return
         }
@@ -278,12 +287,14 @@ public final class DatabaseWriter: @unchecked Sendable {
             } catch {
                 rollups.rollBack(to: mark)
                 savepointErrors[index] = error
+                noteFailure(error)
             }
         }
         if !rollups.isEmpty { addUpRollups() }
         do {
             try connection.run("COMMIT")
         } catch {
+            noteFailure(error)
             rollups.clear()
             _ = try? connection.run("ROLLBACK")
             loadFoldedHour()  // a fold made inside the batch went with it
@@ -292,6 +303,9 @@ public final class DatabaseWriter: @unchecked Sendable {
         }
         commits.add(1, ordering: .relaxed)
         committedWrites.add(batch.count, ordering: .relaxed)
+        if savepointErrors.count < batch.count, !savepointErrors.values.contains(where: { ($0 as? SQLiteError)?.isStorageFull == true }) {
+            full.store(false, ordering: .relaxed)
+        }
         // Before any caller hears of the commit: caches of what changed are emptied first, so no
         // request that starts after a response can find the old state in them.
         let changed = connection.takeChangedWatchedTables()

@@ -18,6 +18,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         code == 2067 || code == 1555
     }
 
+    /// The disk is full (SQLITE_FULL, any extended code): no write succeeds until space is freed.
+    public var isStorageFull: Bool { code & 0xFF == 13 }
+
     public var description: String {
         if let sql { return "SQLite error \(code): \(message) (in: \(sql.prefix(120)))" }
         return "SQLite error \(code): \(message)"
