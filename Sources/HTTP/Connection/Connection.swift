@@ -143,7 +143,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         switch result {
         case .bytes(let count):
             if lingerDeadline != nil { return true }  // draining after our last response: discard
-            perform(machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: EventLoop.now()))
+            let now = EventLoop.now()
+            perform(machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: now))
+            accountHeldBytes(now: now)
             return true
         case .endOfFile:
             inputEnded = true
@@ -326,9 +328,34 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     // MARK: - Teardown
 
+    /// Request bytes this connection has reported to the server-wide budget.
+    private var reportedHeldBytes = 0
+
+    /// Tells the budget what the machine holds now, when that changed; lets go of the
+    /// connections it names (this one among them, possibly).
+    private func accountHeldBytes(now: UInt64) {
+        let held = tornDown ? 0 : machine.heldBytes
+        guard held != reportedHeldBytes else { return }
+        reportedHeldBytes = held
+        for connection in context.bodyBudget.update(self, holds: held, now: now) {
+            if connection === self { releaseForMemory() } else { connection.loop.execute { connection.releaseForMemory() } }
+        }
+    }
+
+    /// The budget dropped this connection's share: its request is refused and what it holds freed.
+    private func releaseForMemory() {
+        guard !tornDown else { return }
+        reportedHeldBytes = 0
+        perform(machine.refuseForMemory(now: EventLoop.now()))
+    }
+
     private func teardown() {
         guard !tornDown else { return }
         tornDown = true
+        if reportedHeldBytes > 0 {
+            reportedHeldBytes = 0
+            _ = context.bodyBudget.update(self, holds: 0, now: 0)
+        }
         output = []
         if registered { loop.deregister(fd) }
         Socket.close(fd)

@@ -13,6 +13,8 @@ final class ConnectionContext: Sendable {
     let tls: TLSContext?
     /// Told why a handler's response was replaced by a 500 (`ResponseSerializer.headerProblem`).
     let onRefusedResponse: @Sendable (String) -> Void
+    /// Request bytes held by every connection together (`maxBufferedBodyBytes`).
+    let bodyBudget: BodyBudget
 
     init(responder: any HTTPResponder, limits: HTTPServerLimits, tls: TLSContext? = nil,
          onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -20,6 +22,7 @@ final class ConnectionContext: Sendable {
         self.limits = limits
         self.tls = tls
         self.onRefusedResponse = onRefusedResponse
+        self.bodyBudget = BodyBudget(limit: limits.maxBufferedBodyBytes)
         var response = ErrorBody.response(status: .serviceUnavailable, code: "overloaded",
                                           message: "the server is busy; retry shortly")
         response.headers.add("Retry-After", String(limits.retryAfterSeconds))

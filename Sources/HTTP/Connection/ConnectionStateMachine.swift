@@ -70,7 +70,23 @@ public struct ConnectionStateMachine {
     /// (RFC 9112 §9.6 lets either side close an idle persistent connection).
     public var isIdle: Bool { !closed && parser.phase == .idle && parser.bufferedByteCount == 0 && pending.isEmpty && outputFlushed }
 
+    /// Request bytes held in memory for requests not yet complete (the server-wide budget of
+    /// `maxBufferedBodyBytes` counts these).
+    public var heldBytes: Int { parser.heldByteCount }
+
     // MARK: - Events
+
+    /// The server holds too many request bytes and this connection is the one to let go: its
+    /// request is answered 503 with `Retry-After` (after responses still owed), what it holds is
+    /// dropped, and the connection closes.
+    public mutating func refuseForMemory(now: UInt64) -> [Action] {
+        guard !closed, acceptingRequests else { return [] }
+        parser.discardHeldBytes()
+        var actions: [Action] = []
+        queueError(HTTPParseError(.overloaded, "the server is holding too many request bodies; retry shortly"),
+                   retryAfter: limits.retryAfterSeconds, now: now, into: &actions)
+        return actions
+    }
 
     public mutating func received(_ bytes: UnsafeRawBufferPointer, now: UInt64) -> [Action] {
         // After the last request we will answer, further bytes are read only to be discarded.
@@ -192,12 +208,14 @@ public struct ConnectionStateMachine {
 
     /// A framing error or timeout becomes the connection's last response, after those still owed
     /// (so pipelined requests already read are answered in order), and the connection then closes.
-    private mutating func queueError(_ error: HTTPParseError, now: UInt64, into actions: inout [Action]) {
+    private mutating func queueError(_ error: HTTPParseError, retryAfter: Int? = nil, now: UInt64, into actions: inout [Action]) {
         acceptingRequests = false
         let sequence = nextSequence
         nextSequence += 1
         pending[sequence] = Pending(isHead: false, closeAfter: true, keepAliveHTTP10: false)
-        ready[sequence] = ErrorBody.response(status: error.status, code: error.code, message: error.message, closesConnection: true)
+        var response = ErrorBody.response(status: error.status, code: error.code, message: error.message, closesConnection: true)
+        if let retryAfter { response.headers.add("Retry-After", String(retryAfter)) }
+        ready[sequence] = response
         flush(now: now, into: &actions)
     }
 

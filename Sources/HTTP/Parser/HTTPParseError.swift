@@ -11,6 +11,8 @@ public struct HTTPParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case unsupportedTransferCoding
         case expectationFailed
         case requestTimeout
+        /// Not the request's fault: the server cannot hold it now (`maxBufferedBodyBytes`).
+        case overloaded
     }
 
     let kind: Kind
@@ -31,6 +33,7 @@ public struct HTTPParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case .unsupportedTransferCoding: .notImplemented
         case .expectationFailed: .expectationFailed
         case .requestTimeout: .requestTimeout
+        case .overloaded: .serviceUnavailable
         }
     }
 
@@ -45,6 +48,7 @@ public struct HTTPParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case .unsupportedTransferCoding: "unsupported_transfer_coding"
         case .expectationFailed: "expectation_failed"
         case .requestTimeout: "request_timeout"
+        case .overloaded: "overloaded"
         }
     }
 

@@ -60,6 +60,18 @@ public struct HTTPRequestParser {
     /// Bytes received but not yet consumed by a complete request.
     public var bufferedByteCount: Int { buffer.count - start }
 
+    /// Request bytes this parser holds in memory: input not yet consumed and the body so far.
+    public var heldByteCount: Int { buffer.count - start + body.count }
+
+    /// Lets go of everything held (the connection answers its last response and closes).
+    public mutating func discardHeldBytes() {
+        buffer = []
+        start = 0
+        scanFrom = 0
+        body = []
+        state = .failed
+    }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compactIfUseful()
         buffer.append(contentsOf: bytes)

@@ -20,6 +20,11 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var maxHeaderFields = 100
     /// A request body, after chunked decoding (`413` beyond it, answered before reading it).
     public var maxBodyBytes = 1024 * 1024
+    /// Request bytes held in memory at once by every connection together (bodies still arriving,
+    /// and input not yet parsed). Beyond it the connection that has made no progress for longest
+    /// is answered `503` with `Retry-After` and closed, until the rest fits: clients that announce
+    /// large bodies and stall cannot hold the server's memory.
+    public var maxBufferedBodyBytes = 256 * 1024 * 1024
     /// A chunk-size line including extensions, which we read and ignore.
     public var maxChunkLineBytes = 1024
 

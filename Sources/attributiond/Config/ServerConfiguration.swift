@@ -218,6 +218,7 @@ enum ConfigurationLoader {
             case "max_header_bytes": limits.maxHeaderBytes = try integer(value, path, 1024...1_048_576)
             case "max_request_target_bytes": limits.maxRequestTargetBytes = try integer(value, path, 256...1_048_576)
             case "max_body_bytes": limits.maxBodyBytes = try integer(value, path, 0...1_073_741_824)
+            case "max_buffered_body_bytes": limits.maxBufferedBodyBytes = try integer(value, path, 1_048_576...68_719_476_736)
             case "header_timeout_seconds": limits.headerReadTimeout = .milliseconds(try seconds(value, path))
             case "tls_handshake_timeout_seconds": limits.tlsHandshakeTimeout = .milliseconds(try seconds(value, path))
             case "body_timeout_seconds": limits.bodyReadTimeout = .milliseconds(try seconds(value, path))
