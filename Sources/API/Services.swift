@@ -32,7 +32,13 @@ public final class Services: Sendable {
     /// no details, so the operator's log must have them.
     public let reportInternalError: @Sendable (_ error: any Error, _ request: String) -> Void
 
-    public init(store: any StoreBackend, clock: any Clock = SystemClock(), adminKey: String?, trustedProxies: [String] = [],
+    /// Where the admin key came from (the sign-in page says where to find it).
+    public let adminKeyOrigin: ServerAdminKey.Origin
+
+    /// - Parameter adminKeyHash: the hash of a key the server made for itself
+    ///   (`ServerAdminKey`), used when `adminKey` is nil.
+    public init(store: any StoreBackend, clock: any Clock = SystemClock(), adminKey: String?,
+                adminKeyHash generated: (hash: [UInt8]?, origin: ServerAdminKey.Origin)? = nil, trustedProxies: [String] = [],
                 publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
                 outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
                 appleAds: AppleAdsSettings = AppleAdsSettings(), dashboard: DashboardSettings = DashboardSettings(),
@@ -47,7 +53,13 @@ public final class Services: Sendable {
         self.reportInternalError = reportInternalError
         metrics = Metrics()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)
-        adminKeyHash = adminKey.flatMap { $0.isEmpty ? nil : Secrets.sha256($0) }
+        if let adminKey, !adminKey.isEmpty {
+            adminKeyHash = Secrets.sha256(adminKey)
+            adminKeyOrigin = .configured
+        } else {
+            adminKeyHash = generated?.hash
+            adminKeyOrigin = generated?.origin ?? .none
+        }
         var base = publicURL
         while base?.hasSuffix("/") == true { base?.removeLast() }
         self.publicURL = base

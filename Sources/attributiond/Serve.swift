@@ -48,7 +48,14 @@ struct Serve: ParsableCommand {
         }
         LifecycleLog.sink = sink
         let store = try global.openStore(configuration)
-        let services = Services(store: store, adminKey: configuration.adminKey,
+        let adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin)
+        do {
+            adminKey = try ServerAdminKey.resolve(configured: configuration.adminKey, store: store, now: SystemClock().now())
+        } catch {
+            LifecycleLog.write(level: "error", message: "cannot read or keep the admin key", fields: ["error": "\(error)"])
+            throw ExitCode.failure
+        }
+        let services = Services(store: store, adminKey: configuration.adminKey, adminKeyHash: adminKey,
                                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
                                 allowedHosts: configuration.allowedHosts,
                                 defaultProject: configuration.defaultProject,
@@ -136,9 +143,22 @@ struct Serve: ParsableCommand {
         LifecycleLog.write(level: "info", message: "listening", fields: [
             "address": server.boundAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)",
             "db": configuration.postgresURL.map(GlobalOptions.redacted) ?? configuration.db,
-            "admin_api": configuration.adminKey == nil ? "off" : "on",
+            "admin_api": adminKey.hash == nil ? "off" : "on",
             "https": secure?.boundAddress.map { "\($0)" } ?? "off",
         ])
+        if case .madeNow(let key) = adminKey.origin {
+            let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
+            let place = configuration.dashboard.enabled ? "sign in at http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)\(configuration.dashboard.prefix)"
+                                                        : "use it as Authorization: Bearer <key> on /admin/v1"
+            FileHandleOutput.standardError("""
+                attributiond: first start, so an admin key was made for this server (shown only now; kept hashed):
+
+                    \(key)
+
+                Keep it in a password manager, then \(place). Set ATTRIBUTIOND_ADMIN_KEY to use a key of your own instead.
+                """)
+            LifecycleLog.write(level: "warning", message: "admin key made on first start and printed once above", fields: [:])
+        }
         // Webhooks and postbacks: jobs left by the last run (or by another process) go out now.
         var outboxSettings = OutboxWorker.Settings()
         outboxSettings.userAgent = "attributiond/\(Version.number)"

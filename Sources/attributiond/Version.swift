@@ -5,7 +5,8 @@ import Store
 struct Version: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the version and the linked libraries.")
 
-    static let number = "0.1.0"
+    /// The version, here only: CHANGELOG.md's newest heading must name it (`CommandLineTests`).
+    static let number = "0.2.0"
 
     func run() throws {
         print("attributiond \(Self.number) (SQLite \(SQLiteLibrary.version), \(OpenSSLLibrary.version))")

@@ -115,11 +115,64 @@ final class ServerProcess {
         #expect(outOfRange.status == 2)
     }
 
+    /// A first start with no admin key and no project: the server makes a key, prints it once
+    /// with the dashboard's address, and answers to it (now and after a restart, when it prints
+    /// nothing); `GET /` leads to the dashboard, whose sign-in page says where the key comes from.
+    @Test func aFirstStartMakesAnAdminKeyAndShowsItOnce() throws {
+        let server = try ServerProcess()
+        var output = server.outputAfterListening
+        let reading = DispatchSemaphore(value: 0)
+        let more = Mutex("")
+        let stream = server.process.standardError!
+        DispatchQueue.global().async {
+            var text = ""
+            while !text.contains("Set ATTRIBUTIOND_ADMIN_KEY") {
+                let data = stream.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            more.withLock { $0 = text }
+            reading.signal()
+        }
+        if !output.contains("Set ATTRIBUTIOND_ADMIN_KEY") {
+            _ = reading.wait(timeout: .now() + 5)
+            output += more.withLock { $0 }
+        }
+        let key = try #require(output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("adm_") },
+                               "\(output)")
+        #expect(output.contains("sign in at http://127.0.0.1:\(server.port)/dashboard"))
+        #expect(key.count >= 32)
+        func get(_ path: String, key: String? = nil, port: UInt16) throws -> TestResponse {
+            let client = try RawClient(port: port)
+            client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n" + (key.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "\r\n")
+            return try #require(client.readResponse())
+        }
+        #expect(try get("/admin/v1/projects", key: key, port: server.port).status == 200)
+        #expect(try get("/admin/v1/projects", key: "adm_not-the-key-0123456789", port: server.port).status == 401)
+        let home = try get("/", port: server.port)
+        #expect(home.status == 302 && home.header("Location") == "/dashboard/")
+        let signIn = try get("/dashboard/sign-in", port: server.port)
+        #expect(signIn.bodyText.contains("printed it once"))
+        // Kept hashed with the database: the next start answers to it and prints nothing.
+        #expect(server.terminateAndWait() == 0)
+        let again = try ServerProcess(folder: server.folder)
+        #expect(!again.outputAfterListening.contains("adm_"))
+        #expect(try get("/admin/v1/projects", key: key, port: again.port).status == 200)
+        #expect(try run(["project", "list", "--db", server.databasePath]).status == 0)
+        #expect(again.terminateAndWait() == 0)
+        #expect(!again.remainingOutput.contains("adm_"))
+    }
+
     @Test func versionAndHelpExitZero() throws {
         let version = try run(["version"])
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("attributiond "))
         #expect(version.stdout.contains("SQLite 3."))
+        // The version lives in one place; the changelog's newest heading names the same.
+        let changelog = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }.map { String($0.dropFirst(3).prefix { $0 != " " }) }
+        #expect(version.stdout.hasPrefix("attributiond \(newest ?? "?") "), "\(version.stdout) against CHANGELOG.md's \(newest ?? "nothing")")
         let help = try run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("serve"))

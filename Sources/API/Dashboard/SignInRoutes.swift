@@ -69,6 +69,17 @@ enum SignInRoutes {
         return response
     }
 
+    /// Where the person signing in finds the admin key.
+    static func adminKeyHint(_ origin: ServerAdminKey.Origin) -> String {
+        switch origin {
+        case .madeNow, .madeBefore:
+            "The server made this key at its first start and printed it once in its output (the console, or its log). "
+                + "To replace it, start the server with <code>ATTRIBUTIOND_ADMIN_KEY</code> set."
+        case .configured, .none:
+            "The key the server was started with: <code>ATTRIBUTIOND_ADMIN_KEY</code>, or <code>admin_key</code> in its configuration file."
+        }
+    }
+
     /// - Parameter choosing: the projects one email's password opened, for the person to pick from
     ///   (the password is asked again, never carried in the page).
     private static func page(_ auth: DashboardAuth, error: String?, email: String, status: HTTPStatus = .ok,
@@ -91,8 +102,12 @@ enum SignInRoutes {
             \(adminKeyAvailable ? """
             <form class="stack" method="post" action="\(auth.prefix)/sign-in"><h2>Server admin</h2>\
             <label>Admin key<input name="admin_key" type="password" autocomplete="off" required></label>\
-            <button>Sign in with the admin key</button></form>
-            """ : "")</div>
+            <button>Sign in with the admin key</button><p class="muted">\(adminKeyHint(auth.services.adminKeyOrigin))</p></form>
+            """ : """
+            <div class="stack"><h2>Server admin</h2><p class="muted">This server has no admin key. Start it with \
+            <code>ATTRIBUTIOND_ADMIN_KEY</code> set (make one with <code>openssl rand -base64 32</code>) to sign in here \
+            and use the admin API.</p></div>
+            """)</div>
             """
         return DashboardPage.render(title: "Sign in", prefix: auth.prefix, viewer: nil, body: body, status: status)
     }

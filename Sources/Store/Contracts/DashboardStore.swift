@@ -51,4 +51,10 @@ public protocol DashboardStore: Sendable {
     func revokeSession(tokenHash: [UInt8], at time: Timestamp) throws
     /// Revokes every live session of the user; how many.
     func revokeSessions(userID: String, at time: Timestamp) throws -> Int
+
+    /// The SHA-256 of the admin key the server made for itself, if it made one.
+    func generatedAdminKeyHash() throws -> [UInt8]?
+    /// Keeps `keyHash` as the server's own admin key unless one is kept already (another node
+    /// made it first); the hash kept.
+    func keepGeneratedAdminKeyHash(_ keyHash: [UInt8], at time: Timestamp) throws -> [UInt8]
 }

@@ -88,4 +88,16 @@ struct DashboardRecords<Source: SessionSource>: DashboardStore {
     func revokeSessions(userID: String, at time: Timestamp) throws -> Int {
         try source.writeSession { try $0.run(DashboardRepository.revokeOfUser, values: sqlValues(time.milliseconds, userID)) }
     }
+
+    func generatedAdminKeyHash() throws -> [UInt8]? {
+        try source.read { try $0.query("SELECT key_hash FROM server_admin_key WHERE id = 1", values: []) { $0.blob(0) }.first }
+    }
+
+    func keepGeneratedAdminKeyHash(_ keyHash: [UInt8], at time: Timestamp) throws -> [UInt8] {
+        try source.writeSession { session in
+            try session.run("INSERT INTO server_admin_key (id, key_hash, created_at) VALUES (1, ?, ?) ON CONFLICT DO NOTHING",
+                            values: sqlValues(keyHash, time.milliseconds))
+            return try session.query("SELECT key_hash FROM server_admin_key WHERE id = 1", values: []) { $0.blob(0) }.first ?? keyHash
+        }
+    }
 }
