@@ -37,8 +37,18 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The application layer over the configured database (the commands that read or change data).
+    /// A SQLite file that does not exist is refused, naming it: made here, it would be an empty
+    /// database beside the server's (a command run from another folder, or a mistyped `--db`).
     func openApp(_ configuration: ServerConfiguration) throws -> AppServices {
-        AppServices(store: try openStore(configuration),
+        if configuration.postgresURL == nil, !FileManager.default.fileExists(atPath: configuration.db) {
+            let path = URL(fileURLWithPath: configuration.db).standardizedFileURL.path
+            FileHandleOutput.standardError("""
+                no database at \(path): give the server's with --db (or ATTRIBUTIOND_DB, or its configuration file), \
+                or make a new one with `attributiond migrate --db \(path)`
+                """)
+            throw ExitCode.failure
+        }
+        return AppServices(store: try openStore(configuration),
                     outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses))
     }
 

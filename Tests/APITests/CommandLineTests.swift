@@ -163,6 +163,24 @@ final class ServerProcess {
         #expect(!again.remainingOutput.contains("adm_"))
     }
 
+    /// Run from another folder, or with a mistyped --db, a command would make an empty database
+    /// and report "no projects": it refuses, naming the path, and makes nothing.
+    @Test func commandsRefuseADatabaseFileThatDoesNotExist() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-missing-\(UUID().uuidString)")
+        let path = folder.appendingPathComponent("typo.sqlite").path
+        for arguments in [["project", "list"], ["stats", "--project", "p"], ["webhooks", "list", "--project", "p"], ["link", "create", "--project", "p"]] {
+            let result = try run(arguments + ["--db", path])
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("no database at \(path)"), "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: folder.path))
+        // migrate makes one; then the same command works.
+        #expect(try run(["migrate", "--db", path]).status == 0)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listed = try run(["project", "list", "--db", path])
+        #expect(listed.status == 0, "\(listed.stderr)")
+    }
+
     @Test func versionAndHelpExitZero() throws {
         let version = try run(["version"])
         #expect(version.status == 0)

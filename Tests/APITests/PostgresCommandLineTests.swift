@@ -35,6 +35,7 @@ import TestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let sqlite = folder.appendingPathComponent("db.sqlite").path
+        #expect(try run(["migrate", "--db", sqlite]).status == 0)
         let project = try run(["project", "create", "--db", sqlite, "--name", "Shop", "--json"])
         #expect(project.status == 0, "\(project.stderr)")
         let projectID = try #require(project.stdout.firstMatch(of: /"id":"([^"]+)"/)?.1)

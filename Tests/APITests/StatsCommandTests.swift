@@ -9,6 +9,7 @@ import TestSupport
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-stats-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("db.sqlite").path
+        #expect(try run(["migrate", "--db", db]).status == 0)
         let created = try run(["project", "create", "--name", "Shop", "--json", "--db", db])
         let id = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: String])?["id"])
         try Fixtures.seed(try Database(path: db), projectID: id)
@@ -40,6 +41,7 @@ import TestSupport
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-stats-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("db.sqlite").path
+        #expect(try run(["migrate", "--db", db]).status == 0)
         for (flags, named) in [(["--since", "yesterday"], "--since"), (["--until", "999999999999999d"], "--until"), ([], "--project")] {
             let result = try run(["stats"] + (named == "--project" ? [] : ["--project", "p"]) + flags + ["--db", db])
             #expect(result.status == 2, "\(flags)")

@@ -8,6 +8,7 @@ import TestSupport
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-webhooks-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("db.sqlite").path
+        #expect(try run(["migrate", "--db", db]).status == 0)
         let created = try run(["project", "create", "--name", "Shop", "--json", "--db", db])
         let project = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: String])?["id"])
 
