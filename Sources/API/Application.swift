@@ -6,7 +6,7 @@ import Store
 /// catch-all (`/:code`) never answers for them.
 public enum Application {
     /// First path segments that belong to fixed routes, never to short links
-    /// (shared/spec/links-and-clicks.md, "Click routes"); links and templates may not take them.
+    /// (docs/links.md, "What a tap answers"); links and templates may not take them.
     public static let reservedPrefixes = ShortCode.reservedWords
 
     public static func makeRouter(services: Services, openConnections: @escaping @Sendable () -> Int = { 0 }) -> Router {

@@ -6,7 +6,7 @@ import Attribution
 @_spi(StoreInternals) @testable import Store
 import TestSupport
 
-/// The spec schema (shared/spec/skan.md) as the admin API takes it.
+/// The spec schema (docs/skan.md) as the admin API takes it.
 let skanSchemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"INR":0.012},"monotonic":true,"windows":{"w1":{"aggregation":"window","fine":{"mode":"bitfield","segments":[{"type":"revenue_bucket","offset":0,"width":3,"edges":[0.01,5,10,25,50,100,200]},{"type":"event_flag","offset":3,"event":"signup"},{"type":"event_flag","offset":4,"event":"purchase"},{"type":"event_flag","offset":5,"event":"subscribe"}]},"coarse":{"rules":[{"value":"high","any":[{"event":"subscribe"},{"revenue_gte":25}]},{"value":"medium","any":[{"event":"signup"},{"event":"purchase"}]}],"default":"low"},"lock":{"any":[{"event":"subscribe"}]}},"w2":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":20}]},{"value":"medium","any":[{"event":"purchase"},{"event":"level_complete","count_gte":3}]}],"default":"low"}},"w3":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":50}]},{"value":"medium","any":[{"event":"purchase"}]}],"default":"low"}}}}"#
 
 @Suite struct SKANHTTPTests {

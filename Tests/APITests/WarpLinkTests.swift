@@ -5,7 +5,7 @@ import Attribution
 @_spi(StoreInternals) @testable import Store
 import TestSupport
 
-/// The bodies WarpLink's SDKs send, copied from their sources (shared/spec/warplink-api.md).
+/// The bodies WarpLink's SDKs send, copied from their sources (docs/sdk-apis.md, "WarpLink").
 private enum WarpLinkBodies {
     /// iOS 0.1.0: `preferredLanguages` joined, points, JavaScript-signed offset, the SDK's own UA, IDFV.
     static func iOS(deviceID: String = "6D92078A-8246-4BA4-AE5B-76104861E7DC", language: String = "fr-FR,en-US", offset: Int = -60) -> String {

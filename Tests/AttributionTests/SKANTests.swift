@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Attribution
 
-/// The schema of shared/spec/skan.md, verbatim.
+/// The schema of docs/skan.md, verbatim.
 let specSchemaJSON = #"""
 { "enabled": true, "base_currency": "USD", "fx": {"EUR": 1.10, "INR": 0.012},
   "monotonic": true,

@@ -3,7 +3,7 @@ import Attribution
 import HTTP
 import Store
 
-/// `POST /v1/attribution/match`'s body (shared/spec/warplink-api.md), checked field by field and
+/// `POST /v1/attribution/match`'s body (docs/sdk-apis.md, "WarpLink"), checked field by field and
 /// turned into the matcher's install report. Unknown keys are ignored; a known key of the wrong
 /// type is a 400, a value out of range a 422, each naming the field.
 struct MatchRequest {

@@ -4,7 +4,7 @@ import Foundation
 import HTTP
 import Store
 
-/// WarpLink's SDK API under `/v1` (shared/spec/warplink-api.md): key check, link resolve (an app
+/// WarpLink's SDK API under `/v1` (docs/sdk-apis.md, "WarpLink"): key check, link resolve (an app
 /// open, recorded as a click), deferred deep-link matching, link creation. Every answer leaves
 /// absent fields out and every refusal is WarpLink's `{"error": {"code", "message"}}`.
 enum WarpLinkRoutes {

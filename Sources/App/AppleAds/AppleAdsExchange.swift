@@ -3,8 +3,8 @@ import Foundation
 import JSON
 import Store
 
-/// How the delivery worker sends an `apple_ads` job and what Apple's answer does (shared/spec/
-/// outbound.md, "Apple Ads"): the install's token as `text/plain`; 200 records the answer (and the
+/// How the delivery worker sends an `apple_ads` job and what Apple's answer does (docs/outbound.md,
+/// "Apple Ads (AdServices) exchange"): the install's token as `text/plain`; 200 records the answer (and the
 /// attribution, when the claim wins); 404 "not yet" is asked again every `retrySeconds`, three
 /// times, then once more a minute later; 400 is final. Anything else (5xx, a network error, a
 /// timeout) takes the outbox's own backoff.

@@ -2,7 +2,7 @@ import Store
 
 /// The shapes an issued API key can take. Every shape is stored hashed and works on every route
 /// an API key does; the WarpLink shape exists because WarpLink's SDKs check a key's shape on the
-/// device and refuse to start with any other (shared/spec/warplink-api.md).
+/// device and refuse to start with any other (docs/sdk-apis.md, "WarpLink").
 public enum APIKeyFormat: Sendable, Equatable {
     /// `ak_` and 32 base62 characters.
     case standard

@@ -1,6 +1,6 @@
 public import JSON
 
-/// Apple's answer to an AdServices token exchange (shared/spec/outbound.md, "Apple Ads"): whether
+/// Apple's answer to an AdServices token exchange (docs/outbound.md, "Apple Ads (AdServices) exchange"): whether
 /// an Apple Ads campaign drove the install and, if so, which. Ids are integers on the wire and
 /// kept as text (clients get them as strings).
 public struct AppleAdsAnswer: Sendable, Equatable {
@@ -95,7 +95,7 @@ public struct AppleAdsAnswer: Sendable, Equatable {
     }
 }
 
-/// Whether Apple's claim becomes an install's attribution (shared/spec/outbound.md, "Precedence"):
+/// Whether Apple's claim becomes an install's attribution (docs/outbound.md, "Apple Ads (AdServices) exchange"):
 /// Apple's own answer beats a probabilistic match; against a deterministic link match the later
 /// touch wins; a tap counts for 30 days before the install, a view for 24 hours.
 public enum AppleAdsPrecedence {

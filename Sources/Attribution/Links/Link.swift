@@ -1,4 +1,4 @@
-/// A short link (shared/spec/links-and-clicks.md, "Link").
+/// A short link (docs/links.md, "The link").
 public struct Link: Sendable, Equatable, Identifiable {
     public struct OpenGraph: Sendable, Equatable {
         public var title: String?

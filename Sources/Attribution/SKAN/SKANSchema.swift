@@ -1,6 +1,6 @@
 import Foundation
 
-/// A project's SKAdNetwork 4 conversion schema (shared/spec/skan.md): how an install's history
+/// A project's SKAdNetwork 4 conversion schema (docs/skan.md): how an install's history
 /// becomes fine/coarse/lock values per postback window. Built only through `parse`, which refuses
 /// anything Apple would not accept or we would not understand, naming the JSON path.
 public struct SKANSchema: Sendable, Equatable {

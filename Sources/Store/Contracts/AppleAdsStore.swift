@@ -45,7 +45,7 @@ public struct AppleAdsAttribution: Sendable {
     public var answer: AppleAdsAnswer
 }
 
-/// Apple Ads claims (shared/spec/outbound.md, "Apple Ads").
+/// Apple Ads claims (docs/outbound.md, "Apple Ads (AdServices) exchange").
 public protocol AppleAdsStore: Sendable {
     /// Keeps `token` for the install and queues `exchange` when no answer is recorded: a first
     /// token, or a fresh one after a failed exchange (a pending exchange sends the newest token).
