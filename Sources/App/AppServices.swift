@@ -61,6 +61,19 @@ public final class AppServices: Sendable {
             if changed.contains("webhook_endpoints") { webhookEndpoints.invalidate() }
             if changed.contains("postback_templates") { postbackTemplates.invalidate() }
         }
+        // What the command line (another process) changed, on SQLite: the same caches emptied,
+        // a link's entry by its code.
+        store.observeOtherProcesses { changes in
+            let tables = Set(changes.map(\.table))
+            if !tables.isDisjoint(with: ["projects", "api_keys", "signing_keys", "templates"]) { projectCache.invalidateAll() }
+            if !tables.isDisjoint(with: ["projects", "templates"]) || changes.contains(where: { $0.table == "links" && $0.linkCode == nil }) {
+                linkCache.invalidateAll()
+            } else {
+                for change in changes where change.table == "links" { if let code = change.linkCode { linkCache.invalidate(code: code) } }
+            }
+            if tables.contains("webhook_endpoints") { webhookEndpoints.invalidate() }
+            if tables.contains("postback_templates") { postbackTemplates.invalidate() }
+        }
         let outbound = OutboundMessages(endpoints: webhookEndpoints, templates: postbackTemplates)
         self.outbound = outbound
         projects = ProjectService(store: store, cache: projectCache, clocks: clocks, clock: clock, beforeBlocking: beforeBlocking)

@@ -88,6 +88,16 @@ public final class Database: Sendable {
         writer.observeCommits(changing: tables, observer)
     }
 
+    /// Followers of `change_log` (what other processes change), kept for the database's life.
+    private let followers = Mutex<[ChangeLogFollower]>([])
+
+    /// Calls `observer`, within a second, with what other processes (the command line, scripts)
+    /// changed in the tables the server keeps in memory.
+    public func observeOtherProcesses(_ observer: @escaping @Sendable ([TableChange]) -> Void) {
+        let follower = ChangeLogFollower(readers: readers, observer: observer)
+        followers.withLock { $0.append(follower) }
+    }
+
     /// Returns once every write queued before the call has committed.
     public func waitForQueuedWrites() throws {
         checkMayBlock("a write waited for")

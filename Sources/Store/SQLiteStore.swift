@@ -54,6 +54,10 @@ public final class SQLiteStore: StoreBackend {
         database.observeCommits(changing: tables, observer)
     }
 
+    public func observeOtherProcesses(_ observer: @escaping @Sendable ([TableChange]) -> Void) {
+        database.observeOtherProcesses(observer)
+    }
+
     public func forbidBlocking(when check: @escaping @Sendable () -> Bool) { database.forbidBlocking(when: check) }
 
     public func waitForQueuedWrites() throws { try database.waitForQueuedWrites() }

@@ -24,6 +24,9 @@ public protocol StoreBackend: Sendable {
     /// Calls `observer` after each commit that changed one of `tables` (the names it changed),
     /// before anyone waiting for that commit is told: caches of those tables are emptied there.
     func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void)
+    /// Calls `observer`, within a second, with what other processes changed in the tables kept in
+    /// memory. PostgreSQL's commits of other processes already reach `observeCommits`.
+    func observeOtherProcesses(_ observer: @escaping @Sendable ([TableChange]) -> Void)
     /// Told of every call that waits on the database; when `check` answers true (an event-loop
     /// thread), debug builds record the call (`BlockingCalls`).
     func forbidBlocking(when check: @escaping @Sendable () -> Bool)
@@ -48,4 +51,8 @@ public struct WriteStatistics: Sendable {
     public var lastBatchSize: Int
     /// Writes nobody waited for (clicks) that failed, so were not stored: the database was away.
     public var lostWrites: Int = 0
+}
+
+extension StoreBackend {
+    public func observeOtherProcesses(_ observer: @escaping @Sendable ([TableChange]) -> Void) {}
 }
