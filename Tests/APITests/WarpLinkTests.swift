@@ -306,6 +306,7 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-wl-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("db.sqlite").path
+        #expect(try run(["migrate", "--db", db]).status == 0)
         let created = try run(["project", "create", "--name", "Shop", "--json", "--db", db])
         let id = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: String])?["id"])
         let shape = try Regex("^wl_(live|test)_[a-zA-Z0-9]{32}$")

@@ -23,6 +23,21 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         #expect(target(link: link, project: project).webURL == "https://project.example")
     }
 
+    /// One shape whatever the path's length: no `/` before the query of an app's own scheme
+    /// (the first segment is its route), a root path only for a bare web host.
+    @Test func deepLinksHaveOneShapeWhateverThePathsLength() {
+        var link = Link(id: "l", projectID: "p", shortCode: "abc", createdAt: Timestamp(milliseconds: 0))
+        link.appScheme = "shop"
+        link.deepLinkParameters = ["offer": "50OFF"]
+        for (path, expected) in [("/offer", "shop://offer?offer=50OFF"), ("offer", "shop://offer?offer=50OFF"),
+                                 ("/product/7", "shop://product/7?offer=50OFF"), (nil, "shop://?offer=50OFF")] {
+            link.deepLinkPath = path
+            #expect(target(link: link).appURL == expected, "\(path ?? "nil")")
+        }
+        #expect(URLQuery.appending([("a", "1")], to: "https://shop.example") == "https://shop.example/?a=1")
+        #expect(URLQuery.appending([("a", "1")], to: "https://shop.example/p") == "https://shop.example/p?a=1")
+    }
+
     @Test func responseDependsOnPlatform() {
         var link = Link(id: "l", projectID: "p", shortCode: "abc", createdAt: Timestamp(milliseconds: 0))
         link.iosURL = "https://apps.apple.com/app/id1"

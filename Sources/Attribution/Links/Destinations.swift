@@ -121,8 +121,11 @@ public enum URLQuery {
             base = url[..<hash]
             fragment = url[hash...]
         }
-        // `https://host?x` is legal but unusual; give a bare host its root path.
+        // `https://host?x` is legal but unusual; give a bare web host its root path. Not an app's
+        // own scheme: there the first segment is the route (`shop://offer?code=1`, as
+        // `shop://product/7?color=red` has no `/` before its `?` either), which app routers match.
         if let colon = base.firstIndex(of: ":"), base[colon...].hasPrefix("://"),
+           ["http", "https"].contains(base[..<colon].lowercased()),
            !base[base.index(colon, offsetBy: 3)...].contains(where: { $0 == "/" || $0 == "?" }) {
             base += "/"
         }

@@ -370,11 +370,16 @@ public enum StatsRepository {
 
         init(projectID: String, _ connection: some StoreSession) throws {
             self.projectID = projectID
+            // A templated link's campaign is its template's where the link sets none, as its clicks carry.
             let links = try connection.query("""
-                SELECT l.id, l.short_code, l.utm_source, l.utm_medium, l.utm_campaign FROM links l WHERE l.project_id = ?
+                SELECT l.id, l.short_code, l.utm_source, l.utm_medium, l.utm_campaign, t.utm FROM links l
+                LEFT JOIN templates t ON t.id = l.template_id WHERE l.project_id = ?
                 """, projectID, map: { row in
-                    ProjectStats.LinkCounts(linkID: row.string(0), shortCode: row.string(1), counts: .init(), utmSource: row.optionalString(2),
-                                            utmMedium: row.optionalString(3), utmCampaign: row.optionalString(4))
+                    let template = row.optionalString(5).map(JSONText.decodeMap) ?? [:]
+                    return ProjectStats.LinkCounts(linkID: row.string(0), shortCode: row.string(1), counts: .init(),
+                                                   utmSource: row.optionalString(2) ?? template["source"],
+                                                   utmMedium: row.optionalString(3) ?? template["medium"],
+                                                   utmCampaign: row.optionalString(4) ?? template["campaign"])
                 })
             perLink.reserveCapacity(links.count)
             for link in links { perLink[link.linkID] = link }

@@ -111,6 +111,21 @@ import TestSupport
         #expect(OverviewRoutes.csvField("summer") == "summer" && OverviewRoutes.csvField("café =1") == "café =1")
     }
 
+    /// A templated link's clicks carry the template's UTM values: its campaign row says so too.
+    @Test func aTemplatedLinksClicksAreFiledUnderTheTemplatesCampaign() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/templates",
+                                json: #"{"slug":"news","name":"News","utm":{"source":"newsletter","campaign":"spring"}}"#).status == 201)
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"issue7","template_slug":"news"}"#).status == 201)
+        #expect(try app.request("GET", "/news/issue7", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]).status == 200)
+        try app.settle()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let csv = try browser.get("/projects/\(projectID)?range=7d&format=campaigns.csv").bodyText
+        #expect(csv.contains("\r\nnewsletter,,spring,1,0,0,0,\r\n"), "\(csv.debugDescription)")
+    }
+
     @Test func linksAreCreatedSearchedAndDisabledThroughForms() throws {
         let app = try TestApp()
         let (projectID, _, _) = try app.projectWithLink()
