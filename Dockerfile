@@ -22,8 +22,12 @@ USER attributiond
 WORKDIR /data
 VOLUME /data
 EXPOSE 8080
+# Every setting comes from ATTRIBUTIOND_* variables (flags would override them, so CMD has none):
+# `docker run -e ATTRIBUTIOND_PORT=9000 …` moves the port, and the health check follows it.
 ENV ATTRIBUTIOND_CONFIG=/etc/attributiond/attributiond.json \
-    ATTRIBUTIOND_DB=/data/attributiond.sqlite
-HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 CMD ["attributiond", "healthcheck", "--url", "http://127.0.0.1:8080"]
+    ATTRIBUTIOND_DB=/data/attributiond.sqlite \
+    ATTRIBUTIOND_HOST=:: \
+    ATTRIBUTIOND_PORT=8080
+HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 CMD ["attributiond", "healthcheck"]
 ENTRYPOINT ["attributiond"]
-CMD ["serve", "--host", "::", "--port", "8080"]
+CMD ["serve"]

@@ -9,8 +9,8 @@ import Glibc
 struct Healthcheck: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Exit 0 when the server's /health/ready answers 200, 1 otherwise.")
 
-    @Option(help: "The server's base URL (http only). Default: http://127.0.0.1:8080.")
-    var url = "http://127.0.0.1:8080"
+    @Option(help: "The server's base URL (http only). Default: http://127.0.0.1:$ATTRIBUTIOND_PORT (8080).")
+    var url = "http://127.0.0.1:\(ProcessInfo.processInfo.environment["ATTRIBUTIOND_PORT"].flatMap { UInt16($0) } ?? 8080)"
 
     @Option(help: "Seconds to wait for an answer.")
     var timeout: Double = 3

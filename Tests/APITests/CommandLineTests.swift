@@ -253,6 +253,8 @@ final class ServerProcess {
     @Test func healthcheckExitCodes() throws {
         let server = try ServerProcess()
         #expect(try run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)"]).status == 0)
+        // The container sets only ATTRIBUTIOND_PORT: the check follows it.
+        #expect(try run(["healthcheck"], environment: ["ATTRIBUTIOND_PORT": String(server.port)]).status == 0)
         _ = server.terminateAndWait()
         let down = try run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)", "--timeout", "1"])
         #expect(down.status == 1)

@@ -111,8 +111,8 @@ public struct StatsBody: Encodable {
             events = counts.events
             signups = counts.signups
             paying_installs = counts.payingInstalls
-            payment_revenue = counts.paymentRevenue
-            event_revenue = counts.eventRevenue
+            payment_revenue = counts.paymentRevenue.reduce(into: [:]) { $0[$1.key] = MoneyAmount.rounded($1.value, currency: $1.key) }
+            event_revenue = counts.eventRevenue.reduce(into: [:]) { $0[$1.key] = MoneyAmount.rounded($1.value, currency: $1.key) }
         }
     }
 

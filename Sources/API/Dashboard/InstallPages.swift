@@ -46,13 +46,13 @@ enum InstallPages {
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
             let click = try install.clickID.flatMap { try browse.click(clickID: $0, projectID: project.id) }
             let events = try browse.events(installID: install.id, limit: 100).map { event in
-                let money = event.revenue.map { "\(Escape.html(event.currency ?? project.settings.currency)) \($0)" } ?? ""
+                let money = event.revenue.map { Escape.html(MoneyAmount.text($0, currency: event.currency ?? project.settings.currency)) } ?? ""
                 return "<tr><td>\(event.receivedAt.iso8601)</td><td>\(Escape.html(event.name))</td><td class=\"n\">\(money)</td></tr>"
             }.joined()
             let payments = try browse.payments(installID: install.id).map { payment in
                 """
                 <tr><td>\(payment.createdAt.iso8601)</td><td>\(Escape.html(payment.paymentID))</td>\
-                <td class="n">\(Escape.html(payment.currency)) \(payment.amount)</td><td>\(payment.removedAt.map { "removed \($0.iso8601)" } ?? "")</td></tr>
+                <td class="n">\(Escape.html(MoneyAmount.text(payment.amount, currency: payment.currency)))</td><td>\(payment.removedAt.map { "removed \($0.iso8601)" } ?? "")</td></tr>
                 """
             }.joined()
             let skan = try browse.skanWindows(installID: install.id).map { window in

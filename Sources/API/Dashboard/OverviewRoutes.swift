@@ -25,13 +25,15 @@ enum OverviewRoutes {
                     <tr><td><a href="\(auth.prefix)/projects/\(Escape.html(project.id))">\(Escape.html(project.name))</a>\
                     \(project.testMode ? #" <span class="muted">(test)</span>"# : "")</td>\
                     <td class="n">\(totals.clicks)</td><td class="n">\(totals.installs)</td><td class="n">\(share(totals))</td>\
-                    <td class="n">\(Escape.html(money(totals.paymentRevenue)))</td><td class="hide-narrow">\(SVGChart.sparkline(daily))</td></tr>
+                    <td class="n">\(Escape.html(money(totals.paymentRevenue)))</td><td class="n">\(Escape.html(money(totals.eventRevenue)))</td>\
+                    <td class="hide-narrow">\(SVGChart.sparkline(daily))</td></tr>
                     """
             }
-            if projects.isEmpty { rows = #"<tr><td colspan="6" class="muted">No projects yet: create one with the admin API or `attributiond project create`.</td></tr>"# }
+            if projects.isEmpty { rows = #"<tr><td colspan="7" class="muted">No projects yet: create one with the admin API or `attributiond project create`.</td></tr>"# }
             let body = """
                 <h1>Projects</h1><p class="muted">The last 7 days in each project's time zone, today included.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
-                <th class="n">Installs</th><th class="n">Attributed</th><th class="n">Revenue</th><th class="hide-narrow">Clicks by day</th></tr>\
+                <th class="n">Installs</th><th class="n">Attributed</th><th class="n">Payments</th><th class="n">Event revenue</th>\
+                <th class="hide-narrow">Clicks by day</th></tr>\
                 </thead><tbody>\(rows)</tbody></table>
                 """
             return DashboardPage.render(title: "Projects", prefix: auth.prefix, viewer: viewer, body: body)
@@ -256,8 +258,8 @@ enum OverviewRoutes {
         guard !currencies.isEmpty else { return #"<p class="muted">No revenue in this period.</p>"# }
         let rows = currencies.map { currency in
             """
-            <tr><td>\(Escape.html(currency))</td><td class="n">\(String(format: "%.2f", totals.paymentRevenue[currency] ?? 0))</td>\
-            <td class="n">\(String(format: "%.2f", totals.eventRevenue[currency] ?? 0))</td></tr>
+            <tr><td>\(Escape.html(currency))</td><td class="n">\(Escape.html(amount(totals.paymentRevenue[currency] ?? 0, currency)))</td>\
+            <td class="n">\(Escape.html(amount(totals.eventRevenue[currency] ?? 0, currency)))</td></tr>
             """
         }.joined()
         return #"<table><thead><tr><th>Currency</th><th class="n">Payments</th><th class="n">Event values</th></tr></thead><tbody>\#(rows)</tbody></table>"#
@@ -325,7 +327,12 @@ enum OverviewRoutes {
 
     static func money(_ amounts: [String: Double]) -> String {
         guard !amounts.isEmpty else { return "0" }
-        return amounts.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.2f", $0.value))" }.joined(separator: ", ")
+        return amounts.sorted { $0.key < $1.key }.map { MoneyAmount.text($0.value, currency: $0.key) }.joined(separator: ", ")
+    }
+
+    /// The amount alone, in the currency's decimals.
+    static func amount(_ value: Double, _ currency: String) -> String {
+        String(MoneyAmount.text(value, currency: currency).dropFirst(currency.count + 1))
     }
 }
 
