@@ -32,13 +32,17 @@ public final class Services: Sendable {
     /// no details, so the operator's log must have them.
     public let reportInternalError: @Sendable (_ error: any Error, _ request: String) -> Void
 
+    /// SHA-256 of the token that reads `/metrics` only (nil: the admin key alone reads it).
+    public let metricsTokenHash: [UInt8]?
+
     /// Where the admin key came from (the sign-in page says where to find it).
     public let adminKeyOrigin: ServerAdminKey.Origin
 
     /// - Parameter adminKeyHash: the hash of a key the server made for itself
     ///   (`ServerAdminKey`), used when `adminKey` is nil.
     public init(store: any StoreBackend, clock: any Clock = SystemClock(), adminKey: String?,
-                adminKeyHash generated: (hash: [UInt8]?, origin: ServerAdminKey.Origin)? = nil, trustedProxies: [String] = [],
+                adminKeyHash generated: (hash: [UInt8]?, origin: ServerAdminKey.Origin)? = nil, metricsToken: String? = nil,
+                trustedProxies: [String] = [],
                 publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
                 outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
                 appleAds: AppleAdsSettings = AppleAdsSettings(), dashboard: DashboardSettings = DashboardSettings(),
@@ -53,6 +57,7 @@ public final class Services: Sendable {
         self.reportInternalError = reportInternalError
         metrics = Metrics()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)
+        metricsTokenHash = metricsToken.flatMap { $0.isEmpty ? nil : Secrets.sha256($0) }
         if let adminKey, !adminKey.isEmpty {
             adminKeyHash = Secrets.sha256(adminKey)
             adminKeyOrigin = .configured

@@ -56,6 +56,7 @@ struct Serve: ParsableCommand {
             throw ExitCode.failure
         }
         let services = Services(store: store, adminKey: configuration.adminKey, adminKeyHash: adminKey,
+                                metricsToken: configuration.metricsToken,
                                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
                                 allowedHosts: configuration.allowedHosts,
                                 defaultProject: configuration.defaultProject,

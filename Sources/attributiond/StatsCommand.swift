@@ -48,7 +48,8 @@ struct StatsCommand: ParsableCommand {
 /// Money is shown per currency (`29.99 USD + 4.50 EUR`), never summed across currencies.
 enum StatsTable {
     static func money(_ amounts: [String: Double]) -> String {
-        amounts.isEmpty ? "-" : amounts.sorted { $0.key < $1.key }.map { MoneyAmount.text($0.value, currency: $0.key) }.joined(separator: " + ")
+        amounts.isEmpty ? "-" : amounts.sorted { $0.key < $1.key }.map { String(MoneyAmount.text($0.value, currency: $0.key).dropFirst($0.key.count + 1)) + " " + $0.key }
+            .joined(separator: " + ")
     }
 
     static func render(_ stats: ProjectStats) -> String {

@@ -67,6 +67,20 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
         }
     }
 
+    /// Prometheus gets a token of its own: it reads /metrics, and nothing else.
+    @Test func aMetricsTokenReadsTheMetricsAndNothingElse() throws {
+        let admin = "metrics-test-admin-key-0123456789", token = "scraper-token-kq3ZpX81mLr7Tw2vN5"
+        let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": admin, "ATTRIBUTIOND_METRICS_TOKEN": token])
+        defer { _ = server.terminateAndWait() }
+        let scraped = try #require(try request(server.port, "GET", "/metrics", adminKey: token))
+        #expect(scraped.status == 200 && scraped.bodyText.contains("attributiond_http_requests_total"))
+        #expect(try request(server.port, "GET", "/admin/v1/projects", adminKey: token)?.status == 401)
+        #expect(try request(server.port, "GET", "/metrics", adminKey: admin)?.status == 200)
+        #expect(try request(server.port, "GET", "/metrics", adminKey: "not-the-token-0123456789")?.status == 401)
+        let weak = try run(["serve", "--port", "0"], environment: ["ATTRIBUTIOND_ADMIN_KEY": admin, "ATTRIBUTIOND_METRICS_TOKEN": "aaaaaaaaaaaaaaaaaaaa"])
+        #expect(weak.status == 2 && weak.stderr.contains("ATTRIBUTIOND_METRICS_TOKEN"))
+    }
+
     @Test func environmentOverridesTheFileAndFlagsOverrideBoth() throws {
         let (folder, file) = try configFolder(#"{"admin_key": "from-the-file-0123456789"}"#)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -16,12 +16,14 @@ import TestSupport
     static func shellBlocks(under heading: String) -> [String] {
         guard let start = readme.range(of: "\n" + heading + "\n") else { return [] }
         let level = heading.prefix { $0 == "#" }.count
-        let rest = readme[start.upperBound...]
-        let end = rest.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { line in
+        let lines = readme[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+        var inFence = false, end = lines.endIndex
+        for (index, line) in lines.enumerated() {
+            if line.hasPrefix("```") { inFence.toggle(); continue }
             let hashes = line.prefix { $0 == "#" }.count
-            return hashes > 0 && hashes <= level && line.dropFirst(hashes).hasPrefix(" ")
+            if !inFence, hashes > 0, hashes <= level, line.dropFirst(hashes).hasPrefix(" ") { end = index; break }
         }
-        let section = end.map { rest.split(separator: "\n", omittingEmptySubsequences: false)[..<$0].joined(separator: "\n") } ?? String(rest)
+        let section = lines[..<end].joined(separator: "\n")
         return section.components(separatedBy: "```sh\n").dropFirst().map { String($0.components(separatedBy: "\n```")[0]) }
     }
 

@@ -96,10 +96,32 @@ enum InstallPages {
                     <th class="n">Attempts</th><th class="n">Last answer</th></tr></thead>\
                     <tbody>\(rows.isEmpty ? #"<tr><td colspan="6" class="muted">None.</td></tr>"# : rows)</tbody></table>
                     """
-                } ?? "")
+                } ?? "")\
+                \(viewer.canChange(projectID: project.id) ? """
+                    <h2>Erase (GDPR)</h2><form class="stack" method="post" action="\(base)/installs/\(Escape.html(install.id))/erase">\
+                    \(DashboardPage.hiddenCSRF(viewer))<p class="muted">Deletes this install for good: its events, payments, SKAN values, \
+                    its click's identifiers and its webhook and postback deliveries, as the admin API's erase does. It cannot be undone.</p>\
+                    <label>Type <code>erase</code> to confirm<input name="confirm" autocomplete="off" required pattern="erase"></label>\
+                    <button class="danger">Erase this install</button></form>
+                    """ : "")
                 """
             return DashboardPage.render(title: "Install · \(project.name)", prefix: auth.prefix, viewer: viewer,
                                         projectNav: (project.id, project.name, "Installs"), body: body)
+        }
+    }
+
+    /// `POST …/installs/{installId}/erase`: the GDPR erase, after the typed confirmation.
+    static func erase(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, form, project in
+            let installID = request.pathParameters["installId"] ?? ""
+            guard form.text("confirm") == "erase" else {
+                return DashboardPage.message(status: .unprocessableContent, title: "Not erased",
+                                             text: "Type erase in the confirmation field to erase the install.", prefix: auth.prefix, viewer: viewer)
+            }
+            try services.app.reports.eraseInstall(installID, project: project)
+            return DashboardPage.message(status: .ok, title: "Install erased",
+                                         text: "Install \(installID) and everything stored about it are gone.", prefix: auth.prefix, viewer: viewer)
         }
     }
 

@@ -3,11 +3,24 @@ import Attribution
 import HTTP
 import Store
 
-/// `GET /metrics`: Prometheus text, behind the admin key (off, 404, without one).
+/// `GET /metrics`: Prometheus text, behind the admin key or the read-only `metrics_token`.
 enum MetricsRoutes {
     /// `GET /metrics`
     static func metrics(_ services: Services, openConnections: @escaping @Sendable () -> Int) -> RouteHandler {
-        .sync(AdminAuth(services: services).guarded { _ in
+        let admin = AdminAuth(services: services)
+        let render = render(services, openConnections: openConnections)
+        let asAdmin = admin.guarded(render)
+        // A scraper's own token reads the metrics and nothing else; anything else is the admin key's.
+        return .sync { request in
+            if let hash = services.metricsTokenHash, let presented = BearerToken.from(request), Secrets.matches(presented, hash: hash) {
+                return try render(request)
+            }
+            return try asAdmin(request)
+        }
+    }
+
+    private static func render(_ services: Services, openConnections: @escaping @Sendable () -> Int) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
+        { _ in
             let writes = services.app.reports.writeStatistics
             // Metrics are how an operator sees an outage: they keep answering, the database's
             // part left out and the outage told by a gauge.
@@ -26,6 +39,6 @@ enum MetricsRoutes {
             let outbox = OutboxMetrics.render(backlog: backlog ?? [], deliveries: services.app.deliveryCounters.snapshot(), now: services.clock.now())
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
                                 body: Array((text + outbox).utf8))
-        })
+        }
     }
 }

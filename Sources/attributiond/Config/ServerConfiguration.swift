@@ -19,6 +19,8 @@ struct ServerConfiguration {
     /// PostgreSQL transactions committing side by side (`database_write_lanes`).
     var postgresWriteLanes = 4
     var adminKey: String?
+    /// A bearer token that reads `/metrics` and nothing else (`metrics_token`).
+    var metricsToken: String?
     /// The links' public base URL; when unset, each request's Host is used.
     var publicURL: String?
     /// Host names accepted from requests for link URLs when `publicURL` is unset (`PublicHosts`).
@@ -83,6 +85,13 @@ enum ConfigurationLoader {
             configuration.sourceFile = file
         }
         try applyEnvironment(environment, to: &configuration)
+        if let token = configuration.metricsToken, let problem = adminKeyProblem(token) {
+            let source = environment["ATTRIBUTIOND_METRICS_TOKEN"]?.isEmpty == false ? "ATTRIBUTIOND_METRICS_TOKEN" : "metrics_token"
+            throw ConfigurationError(key: source, message: problem + " (make one with `openssl rand -base64 32`)")
+        }
+        if let token = configuration.metricsToken, token == configuration.adminKey {
+            throw ConfigurationError(key: "metrics_token", message: "must differ from the admin key (it is given to a metrics scraper)")
+        }
         if let key = configuration.adminKey, let problem = adminKeyProblem(key) {
             let source = environment["ATTRIBUTIOND_ADMIN_KEY"]?.isEmpty == false ? "ATTRIBUTIOND_ADMIN_KEY" : "admin_key"
             throw ConfigurationError(key: source, message: problem + " (it guards every project; make one with `openssl rand -base64 32`)")
@@ -122,6 +131,7 @@ enum ConfigurationLoader {
             case "database_read_url": try configuration.setReadReplica(try string(value, key), key)
             case "database_write_lanes": configuration.postgresWriteLanes = try integer(value, key, 1...64)
             case "admin_key": configuration.adminKey = try optionalString(value, key)
+            case "metrics_token": configuration.metricsToken = try optionalString(value, key)
             case "default_project": configuration.defaultProject = try optionalString(value, key)
             case "public_url": configuration.publicURL = try publicURL(try optionalString(value, key), key)
             case "allowed_hosts": configuration.allowedHosts = try hostNames(try strings(value, key), key)
@@ -241,6 +251,7 @@ enum ConfigurationLoader {
             case "ATTRIBUTIOND_DATABASE_READ_URL": try configuration.setReadReplica(text, name)
             case "ATTRIBUTIOND_DATABASE_WRITE_LANES": configuration.postgresWriteLanes = try integer(.string(text), name, 1...64)
             case "ATTRIBUTIOND_ADMIN_KEY": configuration.adminKey = text.isEmpty ? nil : text
+            case "ATTRIBUTIOND_METRICS_TOKEN": configuration.metricsToken = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_DEFAULT_PROJECT": configuration.defaultProject = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_PUBLIC_URL": configuration.publicURL = try publicURL(text.isEmpty ? nil : text, name)
             case "ATTRIBUTIOND_ALLOWED_HOSTS":

@@ -329,6 +329,25 @@ import TestSupport
         #expect(try DashboardClient(app).post("/sign-in", [("email", "ana@example.com"), ("password", "correct horse battery"), ("project", stranger)]).status == 401)
     }
 
+    /// The GDPR erase from an install's page: a typed confirmation, admins only, and it is gone.
+    @Test func anInstallIsErasedFromItsPageAfterATypedConfirmation() throws {
+        let app = try TestApp()
+        let (projectID, key, _) = try app.projectWithLink()
+        let installID = try #require(try app.request("POST", "/api/sdk/v1/install", json: #"{"userAgent":"Shop/1.0","platform":"iOS","deviceId":"gdpr-1"}"#,
+                                                     adminKey: key).json?["installId"] as? String)
+        #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"purchase"}"#, adminKey: key).status == 200)
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let page = "/projects/\(projectID)/installs/\(installID)"
+        #expect(try browser.get(page).bodyText.contains("Erase this install"))
+        #expect(try browser.submit(from: page, to: page + "/erase", [("confirm", "yes")]).status == 422)
+        #expect(try app.count("SELECT count(*) FROM installs") == 1)
+        let erased = try browser.submit(from: page, to: page + "/erase", [("confirm", "erase")])
+        #expect(erased.status == 200 && erased.bodyText.contains("Install erased"))
+        #expect(try app.count("SELECT count(*) FROM installs") == 0 && app.count("SELECT count(*) FROM events") == 0)
+        #expect(try browser.get(page).status == 404)
+    }
+
     @Test func signOutEndsTheSession() throws {
         let app = try TestApp()
         let browser = DashboardClient(app)
