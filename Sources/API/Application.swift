@@ -35,6 +35,8 @@ public enum Application {
         router.on(.get, "/admin/v1/projects", AdminRoutes.listProjects(services))
         router.on(.get, "/admin/v1/projects/:id", AdminRoutes.showProject(services))
         router.on(.patch, "/admin/v1/projects/:id", AdminRoutes.updateProject(services))
+        router.on(.delete, "/admin/v1/projects/:id", AdminRoutes.deleteProject(services))
+        router.on(.post, "/admin/v1/projects/:id/token", AdminRoutes.rotateToken(services))
         router.on(.post, "/admin/v1/projects/:id/api-keys", AdminRoutes.issueAPIKey(services))
         router.on(.get, "/admin/v1/projects/:id/api-keys", AdminRoutes.listAPIKeys(services))
         router.on(.delete, "/admin/v1/projects/:id/api-keys/:keyId", AdminRoutes.revokeAPIKey(services))

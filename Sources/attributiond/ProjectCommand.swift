@@ -9,7 +9,7 @@ struct ProjectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project",
         abstract: "Create and inspect projects (apps).",
-        subcommands: [Create.self, List.self, Show.self, Key.self]
+        subcommands: [Create.self, List.self, Show.self, Key.self, RotateToken.self, Delete.self]
     )
 
     struct Create: ParsableCommand {
@@ -127,6 +127,51 @@ struct ProjectCommand: ParsableCommand {
                 try printJSON(Dictionary(uniqueKeysWithValues: fields))
             } else {
                 for (key, value) in fields { print("\(key.padding(toLength: 25, withPad: " ", startingAt: 0)) \(value)") }
+            }
+        }
+    }
+    struct RotateToken: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rotate-token",
+            abstract: "Replace the project's token; prints the new one (shown only now). The old one keeps working for --grace-hours.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The project's id.") var id: String
+        @Option(help: "Hours the old token stays accepted (0 to 720).") var graceHours = 168
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let configuration = try global.loadConfiguration()
+            let app = try global.openApp(configuration)
+            do {
+                let (token, until) = try app.projects.rotateToken(projectID: id, graceHours: graceHours)
+                if json { return try printJSON(["token": token, "previous_token_valid_until": until?.iso8601 ?? ""]) }
+                print("token: \(token)\n(shown only now; the old token is \(until.map { "accepted until \($0.iso8601)" } ?? "refused from now on"))")
+            } catch let error as AppError {
+                FileHandleOutput.standardError("project rotate-token: \(error.message)")
+                if case .notFound = error { throw ExitCode.failure }
+                throw ExitCode(2)
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a project and everything stored for it (links, clicks, installs, events, payments, keys, webhooks).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The project's id.") var id: String
+        @Flag(help: "Confirm: the deletion cannot be undone.") var yes = false
+
+        func run() throws {
+            guard yes else { throw ValidationError("deleting a project cannot be undone: add --yes to confirm") }
+            let configuration = try global.loadConfiguration()
+            let app = try global.openApp(configuration)
+            do {
+                try app.projects.delete(projectID: id)
+                print("deleted project \(id)")
+            } catch let error as AppError {
+                FileHandleOutput.standardError("project delete: \(error.message)")
+                throw ExitCode.failure
             }
         }
     }

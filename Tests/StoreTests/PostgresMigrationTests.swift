@@ -10,7 +10,8 @@ import TestSupport
 @Suite(.serialized) struct PostgresMigrationTests {
     /// Tables that are SQLite's way of feeding the rollups (triggers into pending tables), and
     /// the cursor of SQLite's events read as the outbox's log (migration 0024).
-    static let sqliteOnly: Set<String> = ["rollup_pending", "rollup_pending_money", "rollup_pending_tallies", "outbox_cursors"]
+    /// `change_log`: how a SQLite server hears of other processes' changes (PostgreSQL: NOTIFY).
+    static let sqliteOnly: Set<String> = ["rollup_pending", "rollup_pending_money", "rollup_pending_tallies", "outbox_cursors", "change_log"]
     /// Each backend's way of feeding the rollups: SQLite's pending tables, PostgreSQL's deltas.
     static let postgresOnly: Set<String> = ["rollup_count_deltas", "rollup_money_deltas", "rollup_tally_deltas"]
 

@@ -109,6 +109,38 @@ enum AdminRoutes {
         })
     }
 
+    /// `POST /admin/v1/projects/:id/token` `{"grace_hours": 168}` (optional; 0 to 720): a new
+    /// project token, shown only now; the old one keeps working for the grace period.
+    static func rotateToken(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let projects = services.app.projects
+        return .sync(auth.guarded { request in
+            let project = try existingProject(request, services)
+            var grace = 168
+            if !request.body.isEmpty, let hours = try JSONFields(request).number("grace_hours") {
+                guard hours == hours.rounded(), hours >= 0, hours <= Double(ProjectService.maximumTokenGraceHours) else {
+                    throw HTTPError.invalidField("grace_hours", "must be a whole number of hours from 0 to \(ProjectService.maximumTokenGraceHours)")
+                }
+                grace = Int(hours)
+            }
+            let (token, until) = try projects.rotateToken(projectID: project.id, graceHours: grace)
+            var body: [String: JSONValue] = ["token": .string(token), "previous_token_valid_until": until.map { .string($0.iso8601) } ?? .null]
+            body["project_id"] = .string(project.id)
+            return .json(bytes: JSONValue.object(body).serialized())
+        })
+    }
+
+    /// `DELETE /admin/v1/projects/:id`: the project and everything stored for it (204).
+    static func deleteProject(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        let projects = services.app.projects
+        return .sync(auth.guarded { request in
+            let project = try existingProject(request, services)
+            try projects.delete(projectID: project.id)
+            return HTTPResponse(status: .noContent)
+        })
+    }
+
     /// `POST /admin/v1/projects/:id/signing-keys`
     static func createSigningKey(_ services: Services) -> RouteHandler {
         let auth = AdminAuth(services: services)

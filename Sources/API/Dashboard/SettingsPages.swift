@@ -14,6 +14,24 @@ enum SettingsPages {
         }
     }
 
+    /// `POST …/settings/delete`: the server admin deletes the project after typing its name.
+    static func deleteProject(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { _, viewer, form, project in
+            guard viewer.session.user == nil else {
+                return DashboardPage.message(status: .forbidden, title: "Not allowed",
+                                             text: "Only the server admin (signed in with the admin key) deletes projects.", prefix: auth.prefix, viewer: viewer)
+            }
+            guard form.text("confirm") == project.name else {
+                return DashboardPage.message(status: .unprocessableContent, title: "Not deleted",
+                                             text: "Type the project's name exactly to delete it.", prefix: auth.prefix, viewer: viewer)
+            }
+            try services.app.projects.delete(projectID: project.id)
+            return DashboardPage.message(status: .ok, title: "Project deleted",
+                                         text: "\(project.name) and everything stored for it are gone.", prefix: auth.prefix, viewer: viewer)
+        }
+    }
+
     /// The settings form's fields: (form name, label, the admin API's key, kind).
     static let fields: [(name: String, label: String, kind: FieldKind)] = [
         ("ios_store_url", "App Store URL", .text), ("android_store_url", "Play Store URL", .text), ("web_url", "Web URL", .text),
@@ -174,7 +192,14 @@ enum SettingsPages {
             <label>Email<input name="email" type="email" required></label>\
             <label>Password (10 characters or more)<input name="password" type="password" autocomplete="new-password" required></label>\
             <label>Role<select name="role"><option value="viewer">viewer</option><option value="admin">admin</option></select></label>\
-            <button>Add user</button></form>
+            <button>Add user</button></form>\
+            \(viewer.session.user == nil ? """
+                <h2>Delete this project</h2><form class="stack" method="post" action="\(base)/settings/delete">\(csrf)\
+                <p class="muted">Deletes the project and everything stored for it: links, clicks, installs, events, payments, \
+                users, keys, webhooks and their deliveries. Apps using its token or keys get 401 from then on. It cannot be undone.</p>\
+                <label>Type the project's name, <code>\(Escape.html(project.name))</code>, to confirm<input name="confirm" autocomplete="off" required></label>\
+                <button class="danger">Delete the project</button></form>
+                """ : "")
             """
         return DashboardPage.render(title: "Settings · \(project.name)", prefix: auth.prefix, viewer: viewer,
                                     projectNav: (project.id, project.name, "Settings"), body: body, status: status)

@@ -39,6 +39,29 @@ public struct ProjectService: Sendable {
 
     public func setToken(projectID: String, token: String) throws { try store.projects.setToken(projectID: projectID, token: token) }
 
+    /// The most hours a rotated-out token may stay accepted.
+    public static let maximumTokenGraceHours = 720
+
+    /// A new token (shown only now), the one it replaces still accepted for `graceHours` (0: at
+    /// once refused), so shipped apps keep reporting while an update reaches users.
+    public func rotateToken(projectID: String, graceHours: Int) throws -> (token: String, previousValidUntil: Timestamp?) {
+        guard (0...Self.maximumTokenGraceHours).contains(graceHours) else {
+            throw AppError.invalidField("grace_hours", "must be from 0 to \(Self.maximumTokenGraceHours)")
+        }
+        let token = Secrets.generate(prefix: "tok_")
+        let until = graceHours > 0 ? clock.now().adding(seconds: Int64(graceHours) * 3600) : nil
+        guard try store.projects.rotateToken(projectID: projectID, token: token, previousValidUntil: until) else {
+            throw AppError.notFound("no project \(projectID)")
+        }
+        return (token, until)
+    }
+
+    /// Deletes the project with everything stored for it: links, clicks, installs, events,
+    /// payments, users, keys, webhooks and their deliveries, rollups. It cannot be undone.
+    public func delete(projectID: String) throws {
+        guard try store.projects.delete(projectID: projectID) else { throw AppError.notFound("no project \(projectID)") }
+    }
+
     /// Issues `key`, or a new key in `format`.
     public func issueAPIKey(projectID: String, key: String? = nil, format: APIKeyFormat = .standard) throws -> IssuedAPIKey {
         guard let issued = try store.projects.issueAPIKey(projectID: projectID, key: key ?? format.generate()) else {
@@ -73,8 +96,12 @@ public struct ProjectService: Sendable {
         try cache.project(forAPIKey: key, repository: store.projects)
     }
 
+    /// The project of a current token (cached), or of a rotated-out one still in its grace
+    /// period (read each time, so it stops working the moment the period ends).
     public func project(forToken token: String) throws -> Project? {
-        try cache.project(forToken: token, repository: store.projects)
+        if let project = try cache.project(forToken: token, repository: store.projects) { return project }
+        try beforeBlocking()
+        return try store.projects.project(forPreviousToken: token, at: clock.now())
     }
 
     public func cachedProject(id: String) throws -> Project? {

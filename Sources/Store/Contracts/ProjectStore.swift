@@ -12,6 +12,13 @@ public protocol ProjectStore: Sendable {
     func testClocks() throws -> [(projectID: String, now: Timestamp)]
     func saveClock(projectID: String, now: Timestamp) throws
     func setToken(projectID: String, token: String) throws
+    /// Replaces the token; the one it replaces stays accepted until `previousValidUntil` (nil: at
+    /// once refused). False when there is no such project.
+    func rotateToken(projectID: String, token: String, previousValidUntil: Timestamp?) throws -> Bool
+    /// The project whose rotated-out token this is, while it is still accepted at `time`.
+    func project(forPreviousToken token: String, at time: Timestamp) throws -> Project?
+    /// Deletes the project and everything stored for it; false when there was none.
+    func delete(projectID: String) throws -> Bool
     /// A new key (random unless `key` is given); nil when the project does not exist.
     func issueAPIKey(projectID: String, key: String?) throws -> IssuedAPIKey?
     func hasAPIKey(projectID: String, key: String) throws -> Bool

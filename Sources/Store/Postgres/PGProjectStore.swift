@@ -98,6 +98,25 @@ public struct PGProjectStore: ProjectStore {
         try pool.transaction { try $0.run("UPDATE projects SET token_hash = ? WHERE id = ?", Secrets.sha256(token), projectID) }
     }
 
+    public func rotateToken(projectID: String, token: String, previousValidUntil: Timestamp?) throws -> Bool {
+        try pool.transaction {
+            try $0.run(ProjectDeletion.rotate, previousValidUntil?.milliseconds ?? 0, Secrets.sha256(token), projectID) > 0
+        }
+    }
+
+    public func project(forPreviousToken token: String, at time: Timestamp) throws -> Project? {
+        let hash = Secrets.sha256(token)
+        return try pool.read { connection in
+            try connection.queryOne(ProjectDeletion.previousTokenLookup, hash, time.milliseconds) { row in
+                Secrets.constantTimeEquals(row.blob("previous_token_hash"), hash) ? ProjectRepository.project(row) : nil
+            } ?? nil
+        }
+    }
+
+    public func delete(projectID: String) throws -> Bool {
+        try pool.transaction { try ProjectDeletion.run(projectID: projectID, $0) }
+    }
+
     public func issueAPIKey(projectID: String, key: String?) throws -> IssuedAPIKey? {
         guard try find(id: projectID) != nil else { return nil }
         let key = key ?? Secrets.generate(prefix: "ak_")

@@ -193,6 +193,25 @@ public struct ProjectRepository: ProjectStore {
         }
     }
 
+    public func rotateToken(projectID: String, token: String, previousValidUntil: Timestamp?) throws -> Bool {
+        try database.writeAndWait { connection in
+            try connection.run(ProjectDeletion.rotate, previousValidUntil?.milliseconds ?? 0, Secrets.sha256(token), projectID) > 0
+        }
+    }
+
+    public func project(forPreviousToken token: String, at time: Timestamp) throws -> Project? {
+        let hash = Secrets.sha256(token)
+        return try database.read { connection in
+            try connection.queryOne(ProjectDeletion.previousTokenLookup, hash, time.milliseconds) { row in
+                Secrets.constantTimeEquals(row.blob("previous_token_hash"), hash) ? Self.project(row) : nil
+            } ?? nil
+        }
+    }
+
+    public func delete(projectID: String) throws -> Bool {
+        try database.writeAndWait { try ProjectDeletion.run(projectID: projectID, $0) }
+    }
+
     public func issueAPIKey(projectID: String, key: String? = nil) throws -> IssuedAPIKey? {
         guard try find(id: projectID) != nil else { return nil }
         let key = key ?? Secrets.generate(prefix: "ak_")
@@ -235,4 +254,30 @@ public struct ProjectRepository: ProjectStore {
     }
 
     static func prefix(of key: String) -> String { String(key.prefix(7)) }
+}
+
+/// What a project's deletion removes beyond the rows its foreign keys cascade to: the tables keyed
+/// by project without a foreign key (rollups, their pending deltas, the outbox's new jobs). Run
+/// after the project's row goes, so that rows its cascade adds to them go too.
+enum ProjectDeletion {
+    static func tables(_ dialect: SQLDialect) -> [String] {
+        let common = ["user_event_installs", "outbox_new", "rollup_project_hours", "rollup_link_days", "rollup_money",
+                      "rollup_link_hours", "rollup_link_hour_money", "rollup_tallies"]
+        switch dialect {
+        case .sqlite: return common + ["rollup_pending", "rollup_pending_money", "rollup_pending_tallies"]
+        case .postgres: return common + ["rollup_count_deltas", "rollup_money_deltas", "rollup_tally_deltas"]
+        }
+    }
+
+    static func run(projectID: String, _ connection: some StoreSession) throws -> Bool {
+        let deleted = try connection.run("DELETE FROM projects WHERE id = ?", projectID) > 0
+        for table in tables(type(of: connection).dialect) { try connection.run("DELETE FROM \(table) WHERE project_id = ?", projectID) }
+        return deleted
+    }
+
+    static let previousTokenLookup = """
+        SELECT \(ProjectRepository.columns), previous_token_hash FROM projects
+        WHERE previous_token_hash = ? AND previous_token_expires_at > ?
+        """
+    static let rotate = "UPDATE projects SET previous_token_hash = token_hash, previous_token_expires_at = ?, token_hash = ? WHERE id = ?"
 }
