@@ -35,7 +35,9 @@ import TestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         func bash(_ script: String) throws -> (status: Int32, output: String) {
-            let result = try ChildProcess.run("/bin/bash", ["-c", "set -e\n" + script], directory: folder.path)
+            // A new user's shell: none of the test run's own ATTRIBUTIOND_* variables.
+            let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ATTRIBUTIOND_") }
+            let result = try ChildProcess.run("/bin/bash", ["-c", "set -e\n" + script], environment: environment, directory: folder.path)
             return (result.status, String(decoding: result.stdout, as: UTF8.self) + String(decoding: result.stderr, as: UTF8.self))
         }
         #expect(try bash(quickstart[0]).status == 0)
