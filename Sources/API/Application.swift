@@ -46,6 +46,7 @@ public enum Application {
         router.on(.get, "/admin/v1/projects/:id/templates", AdminRoutes.listTemplates(services))
         router.on(.get, "/admin/v1/projects/:id/stats", AdminRoutes.stats(services))
         router.on(.get, "/admin/v1/projects/:id/installs/:installId/skan", AdminRoutes.installSKANValues(services))
+        router.on(.get, "/admin/v1/projects/:id/installs/:installId/explain", AdminRoutes.explainInstall(services))
         router.on(.delete, "/admin/v1/projects/:id/installs/:installId", AdminRoutes.eraseInstall(services))
         router.on(.delete, "/admin/v1/projects/:id/users/:userId", AdminRoutes.eraseUser(services))
         router.on(.post, "/admin/v1/projects/:id/links", AdminLinkRoutes.createLink(services))

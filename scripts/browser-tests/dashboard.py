@@ -206,6 +206,15 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] input[name=password]").send_keys("correct horse battery")
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] button").click()
         check(wait_for(driver, "Added viewer@example.com (viewer)"), "an admin adds a viewer")
+
+        # An install (a Linkrunner client's first launch): its page explains how it was matched.
+        status, body = http("POST", f"{base}/api/client/init", {"Content-Type": "application/json"},
+                            json.dumps({"token": "browser-token-0123456789abcdef", "platform": "IOS",
+                                        "install_instance_id": "browser-install-1"}).encode())
+        install_id = json.loads(body)["data"]["install_id"] if status == 200 else ""
+        driver.get(project_url + "/installs/" + install_id)
+        check(wait_for(driver, "How it was matched") and "Decided by" in driver.page_source and "Erase this install" in driver.page_source,
+              "an install's page explains its match and offers the GDPR erase")
         if shots:
             driver.get(project_url + "/links")
             driver.save_screenshot(os.path.join(shots, "links.png"))

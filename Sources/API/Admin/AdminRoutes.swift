@@ -215,6 +215,31 @@ enum AdminRoutes {
         })
     }
 
+    /// `GET /admin/v1/projects/:id/installs/:installId/explain`: how the install was matched, as
+    /// recorded in its own transaction (`MatchExplanation`); `"recorded": false` for installs
+    /// stored before 0.2.0.
+    static func explainInstall(_ services: Services) -> RouteHandler {
+        let auth = AdminAuth(services: services)
+        return .sync(auth.guarded { request in
+            let project = try existingProject(request, services)
+            let installID = request.pathParameters["installId"] ?? ""
+            let install = try services.app.installs.existing(id: installID, project: project)
+            var body: [String: JSONValue] = [
+                "install_id": .string(install.id), "match_type": .string(install.match.matchType.rawValue),
+                "attributed": .bool(install.match.attributed), "confidence": .number(install.match.confidence),
+                "click_id": install.match.clickID.map(JSONValue.string) ?? .null,
+            ]
+            if let text = try services.app.reports.browse.explanation(installID: install.id, projectID: project.id),
+               case .object(let explanation) = try JSONValueParser.parse(Array(text.utf8)) {
+                body.merge(explanation) { own, _ in own }
+                body["recorded"] = .bool(true)
+            } else {
+                body["recorded"] = .bool(false)
+            }
+            return .json(bytes: JSONValue.object(body).serialized())
+        })
+    }
+
     /// `DELETE /admin/v1/projects/:id/installs/:installId`
     static func eraseInstall(_ services: Services) -> RouteHandler {
         let auth = AdminAuth(services: services)

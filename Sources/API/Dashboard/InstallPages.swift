@@ -69,6 +69,7 @@ enum InstallPages {
                     <td>\(job.status.rawValue)</td><td class="n">\(job.attempts)</td><td class="n">\(job.lastStatusCode.map(String.init) ?? "–")</td></tr>
                     """
                 }.joined() : nil
+            let explanation = try Self.explanation(try browse.explanation(installID: install.id, projectID: project.id), base: base)
             let clickRow = click.map { click in
                 "\(click.createdAt.iso8601) · \(Escape.html(click.platform ?? "–")) · \(Escape.html(click.source))\(click.isBot ? #" · <span class="bot">bot</span>"# : "")"
             } ?? "–"
@@ -84,6 +85,7 @@ enum InstallPages {
                 <tr><th>Link</th><td>\(install.shortCode.map { #"<a href="\#(base)/links/\#(Escape.html(install.linkID ?? ""))">\#(Escape.html($0))</a>"# } ?? "–")</td></tr>\
                 <tr><th>Click</th><td>\(clickRow)</td></tr>\
                 <tr><th>User</th><td>\(Escape.html(install.userID ?? "–"))</td></tr></tbody></table>\
+                \(explanation)\
                 <h2>Events (latest 100)</h2><table><thead><tr><th>Received</th><th>Name</th><th class="n">Value</th></tr></thead>\
                 <tbody>\(events.isEmpty ? #"<tr><td colspan="3" class="muted">None.</td></tr>"# : events)</tbody></table>\
                 <h2>Payments</h2><table><thead><tr><th>Captured</th><th>Payment id</th><th class="n">Amount</th><th></th></tr></thead>\
@@ -125,6 +127,36 @@ enum InstallPages {
         }
     }
 
+    /// "How it was matched": the deciding tier and the candidates, from the explanation recorded
+    /// with the install.
+    static func explanation(_ text: String?, base: String) throws -> String {
+        guard let text, case .object(let fields) = try JSONValueParser.parse(Array(text.utf8)) else {
+            return #"<h2>How it was matched</h2><p class="muted">Not recorded: this install was stored before 0.2.0.</p>"#
+        }
+        let decided = fields["decided_by"]?.stringValue ?? "none"
+        let minimum = fields["min_confidence"]?.numberValue.map { String($0) } ?? "–"
+        let considered = fields["candidates_considered"]?.numberValue.map { String(Int($0)) } ?? "0"
+        var rows = ""
+        if case .array(let candidates)? = fields["candidates"] {
+            for case .object(let candidate) in candidates {
+                let factors: String
+                if case .array(let list)? = candidate["factors"] { factors = list.compactMap(\.stringValue).joined(separator: ", ") } else { factors = "" }
+                rows += """
+                    <tr><td><code>\(Escape.html(candidate["click_id"]?.stringValue ?? ""))</code></td>\
+                    <td>\(Escape.html(candidate["clicked_at"]?.stringValue ?? ""))</td><td>\(Escape.html(candidate["found_by"]?.stringValue ?? ""))</td>\
+                    <td class="n">\(candidate["score"]?.numberValue.map { String($0) } ?? "–")</td><td>\(Escape.html(factors))</td>\
+                    <td>\(Escape.html(candidate["outcome"]?.stringValue ?? ""))</td></tr>
+                    """
+            }
+        }
+        return """
+            <h2>How it was matched</h2><p>Decided by <b>\(Escape.html(decided))</b>; \(considered) candidate clicks considered; \
+            minimum confidence \(minimum).</p><table><thead><tr><th>Click</th><th>Clicked</th><th>Found by</th><th class="n">Score</th>\
+            <th class="hide-narrow">Factors</th><th>Outcome</th></tr></thead>\
+            <tbody>\(rows.isEmpty ? #"<tr><td colspan="6" class="muted">No click was a candidate: an organic install.</td></tr>"# : rows)</tbody></table>
+            """
+    }
+
     static func source(_ install: InstallSummary) -> String {
         guard install.attributed else { return "organic" }
         return install.matchedFactors == [AppleAdsAttribution.factor] ? "Apple Ads" : "link"
@@ -133,4 +165,9 @@ enum InstallPages {
     static func confidence(_ install: InstallSummary) -> String {
         install.attributed ? String(Int((install.confidence * 100).rounded())) + " %" : "–"
     }
+}
+
+private extension JSONValue {
+    var stringValue: String? { if case .string(let text) = self { text } else { nil } }
+    var numberValue: Double? { if case .number(let value) = self { value } else { nil } }
 }

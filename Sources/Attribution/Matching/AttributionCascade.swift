@@ -13,6 +13,28 @@ public enum AttributionCascade {
     ///   `attributionWindowHours`).
     public static func attribute(_ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
                                  clicks: some ClickSource) throws -> MatchResult {
+        try evaluate(install, windowHoursLimit: windowHoursLimit, policy: policy, clicks: clicks).result
+    }
+
+    /// The same decision, with why each candidate won or lost (`MatchExplanation`), made from the
+    /// very candidates the decision was made from.
+    public static func attributeExplaining(_ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
+                                           clicks: some ClickSource) throws -> (result: MatchResult, explanation: MatchExplanation) {
+        let (result, considered) = try evaluate(install, windowHoursLimit: windowHoursLimit, policy: policy, clicks: clicks)
+        return (result, MatchExplanation(install: install, considered: considered, result: result, policy: policy))
+    }
+
+    /// The candidates each tier read.
+    struct Considered {
+        var byReferrer: [CandidateClick] = []
+        var byReferrerLink: [CandidateClick] = []
+        var byIDFV: [CandidateClick] = []
+        var byAdvertisingID: [CandidateClick] = []
+        var sameNetwork: [CandidateClick] = []
+    }
+
+    private static func evaluate(_ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
+                                 clicks: some ClickSource) throws -> (result: MatchResult, considered: Considered) {
         func limited(_ candidates: [CandidateClick]) -> [CandidateClick] {
             guard let limit = windowHoursLimit else { return candidates }
             return candidates.map { var click = $0; click.windowHours = min(click.windowHours, limit); return click }
@@ -23,14 +45,16 @@ public enum AttributionCascade {
         let byReferrerLink = try install.referrerLinkID.map { try clicks.clicks(onLink: $0, limit: referredLinkCandidates) } ?? []
         let byIDFV = try install.idfv.map { try clicks.clicks(idfv: $0, limit: deterministicCandidates) } ?? []
         let byAdvertisingID = try install.advertisingID.map { try clicks.clicks(advertisingID: $0, limit: deterministicCandidates) } ?? []
-        if let result = MatchingEngine.deterministic(install: install, byReferrer: byReferrer.map { limited([$0])[0] },
-                                                     byReferrerLink: limited(byReferrerLink),
-                                                     byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID)) {
-            return result
+        var considered = Considered(byReferrer: byReferrer.map { limited([$0]) } ?? [], byReferrerLink: limited(byReferrerLink),
+                                    byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID))
+        if let result = MatchingEngine.deterministic(install: install, byReferrer: considered.byReferrer.first,
+                                                     byReferrerLink: considered.byReferrerLink,
+                                                     byIDFV: considered.byIDFV, byAdvertisingID: considered.byAdvertisingID) {
+            return (result, considered)
         }
-        guard let ipKey = install.ipKey else { return .organic }
-        let sameNetwork = try clicks.clicks(network: ipKey, after: oldest, limit: policy.maxCandidates)
-        return MatchingEngine.probabilistic(install: install, candidates: limited(sameNetwork), policy: policy)
+        guard let ipKey = install.ipKey else { return (.organic, considered) }
+        considered.sameNetwork = limited(try clicks.clicks(network: ipKey, after: oldest, limit: policy.maxCandidates))
+        return (MatchingEngine.probabilistic(install: install, candidates: considered.sameNetwork, policy: policy), considered)
     }
 
     /// The reads `attribute` makes when no deterministic click matches, in its order.

@@ -115,10 +115,21 @@ public enum MatchingEngine {
         }
 
         mutating func agreement(with click: CandidateClick) -> [String]? {
-            if MatchingEngine.deviceDiffers(install, click) { return nil }
+            if case .agrees(let factors) = compare(with: click) { return factors }
+            return nil
+        }
+
+        /// The matched factors, or the first signal both sides have that disagrees.
+        enum Outcome: Equatable {
+            case agrees([String])
+            case disagrees(String)
+        }
+
+        mutating func compare(with click: CandidateClick) -> Outcome {
+            if MatchingEngine.deviceDiffers(install, click) { return .disagrees("device_id") }
             var factors = ["ip"]
             if let a = install.platform, let b = click.platform {
-                guard a == b else { return nil }
+                guard a == b else { return .disagrees("platform") }
                 factors.append("platform")
             }
             if let a = installVersion, let version = click.osVersion {
@@ -128,23 +139,23 @@ public enum MatchingEngine {
                     clickVersions[version] = b
                 }
                 if let b {
-                    guard a == b else { return nil }
+                    guard a == b else { return .disagrees("os_version") }
                     factors.append("os_version")
                 }
             }
             if let a = install.deviceClass, let b = click.deviceClass {
-                guard a == b else { return nil }
+                guard a == b else { return .disagrees("device") }
                 factors.append("device")
             }
             if let a = install.screen, let b = click.screen {
-                guard a.matches(b) else { return nil }
+                guard a.matches(b) else { return .disagrees("screen") }
                 factors.append("screen")
             } else if install.screen == nil, let a = install.screenPoints, let b = click.screenPoints {
-                guard a.matches(b) else { return nil }
+                guard a.matches(b) else { return .disagrees("screen") }
                 factors.append("screen")
             }
             if let agrees = MatchingEngine.timezoneAgreement(install: install, click: click) {
-                guard agrees else { return nil }
+                guard agrees else { return .disagrees("timezone") }
                 factors.append("timezone")
             }
             if !installLanguages.isEmpty, !click.languages.isEmpty {
@@ -154,11 +165,11 @@ public enum MatchingEngine {
                     clickLanguages[click.languages] = languages
                 }
                 if !languages.isEmpty {
-                    guard !installLanguages.isDisjoint(with: languages) else { return nil }
+                    guard !installLanguages.isDisjoint(with: languages) else { return .disagrees("language") }
                     factors.append("language")
                 }
             }
-            return factors
+            return .agrees(factors)
         }
     }
 

@@ -68,6 +68,9 @@ public protocol BrowseStore: Sendable {
     /// The project's installs newest first, created before `before` when given.
     func recentInstalls(projectID: String, before: Timestamp?, limit: Int) throws -> [InstallSummary]
     func install(id: String, projectID: String) throws -> InstallSummary?
+    /// How the install was matched (`MatchExplanation`'s JSON), when it was recorded (installs
+    /// stored since 0.2.0); nil for no such install, or one without it.
+    func explanation(installID: String, projectID: String) throws -> String?
     func events(installID: String, limit: Int) throws -> [EventSummary]
     func payments(installID: String) throws -> [PaymentSummary]
     /// The install's SKAN windows that have a value, window 1 first.

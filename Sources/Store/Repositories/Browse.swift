@@ -39,6 +39,13 @@ struct Browse<Source: SessionSource>: BrowseStore {
         }
     }
 
+    func explanation(installID: String, projectID: String) throws -> String? {
+        try source.read { connection in
+            try connection.query("SELECT explanation FROM installs WHERE id = ? AND project_id = ?",
+                                 values: [.text(installID), .text(projectID)]) { $0.optionalString(0) }.first ?? nil
+        }
+    }
+
     func events(installID: String, limit: Int) throws -> [EventSummary] {
         try source.read { connection in
             try connection.query("""

@@ -1,5 +1,6 @@
 public import Attribution
 import Foundation
+import JSON
 
 /// A stored install and how it was attributed.
 public struct StoredInstall: Sendable, Equatable {
@@ -97,8 +98,8 @@ enum InstallRepository {
         INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
             os_version, device_model, device_class, app_version, ip, ip_key, user_agent, timezone, utc_offset_min, languages,
             screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
-            click_id, link_id, clicked_at, reinstall, country)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            click_id, link_id, clicked_at, reinstall, country, explanation)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static let insertUnlessInstanceTaken = insert + " ON CONFLICT (project_id, install_instance_id) WHERE install_instance_id IS NOT NULL DO NOTHING"
 
@@ -133,8 +134,10 @@ enum InstallRepository {
         var clicks = TransactionClicks(connection: connection, projectID: report.projectID, defaultWindowHours: policy.defaultWindowHours)
         if let candidates = tier0.candidates { clicks.prefetched(candidates.rows, for: candidates.reads) }
         var match = MatchResult.organic
+        var explanation: MatchExplanation?
         for _ in 0..<claimAttempts {
-            match = try AttributionCascade.attribute(signals, windowHoursLimit: report.windowHoursLimit, policy: policy, clicks: clicks)
+            (match, explanation) = try AttributionCascade.attributeExplaining(signals, windowHoursLimit: report.windowHoursLimit,
+                                                                              policy: policy, clicks: clicks)
             guard match.attributed, let clickID = match.clickID else { break }
             // On one SQLite writer the claim always holds. On PostgreSQL another transaction (a
             // lane of this node's writer, another node) may have claimed the click since it was
@@ -160,7 +163,8 @@ enum InstallRepository {
             signals.timezone, signals.utcOffsetMinutes, signals.languages.isEmpty ? nil : JSONText.encode(signals.languages),
             signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
             match.matchType.rawValue, match.attributed, match.confidence, JSONText.encode(match.matchedFactors), match.clickID,
-            match.linkID, match.clickedAt?.milliseconds, reinstall, report.country)
+            match.linkID, match.clickedAt?.milliseconds, reinstall, report.country,
+            explanation.map { String(decoding: Self.explained($0, taken: clicks.taken).json.serialized(), as: UTF8.self) })
         if inserted == 0, let instance = report.identity.installInstanceID {
             // Another node stored this instance's install since tier 0 looked (PostgreSQL; on
             // SQLite's one writer tier 0 would have found it): that one is the install, and the
@@ -184,6 +188,14 @@ enum InstallRepository {
         let install = StoredInstall(id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
                                     platform: signals.platform?.rawValue)
         return try withLink(InstallOutcome(install: install, isNew: true), connection)
+    }
+
+    /// The explanation with the clicks another install claimed while this one was matched (its
+    /// claim failed, and the cascade ran again without them).
+    static func explained(_ explanation: MatchExplanation, taken: Set<String>) -> MatchExplanation {
+        var explanation = explanation
+        explanation.claimedByOtherInstalls = taken.sorted()
+        return explanation
     }
 
     static let touchLastSeen = "UPDATE installs SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?"

@@ -1,0 +1,132 @@
+public import JSON
+
+/// Why an install was attributed as it was: which tier decided, and the candidate clicks that were
+/// considered, each with its score and factors and why it won or lost. Made in the install's own
+/// transaction from the candidates the decision was made from (never re-derived later, when clicks
+/// have been claimed or pruned), and kept small: at most `limit` candidates, the best first.
+public struct MatchExplanation: Sendable, Equatable {
+    public struct Candidate: Sendable, Equatable {
+        public var clickID: String
+        public var linkID: String?
+        public var clickedAt: Timestamp
+        /// How the candidate was found: `install_referrer`, `idfv`, `advertising_id`, `network`.
+        public var foundBy: String
+        /// The confidence its age and signals give it (before the penalty for other candidates),
+        /// when it was compatible.
+        public var score: Double?
+        public var factors: [String]
+        public var outcome: String
+
+        public init(clickID: String, linkID: String?, clickedAt: Timestamp, foundBy: String, score: Double?, factors: [String], outcome: String) {
+            self.clickID = clickID
+            self.linkID = linkID
+            self.clickedAt = clickedAt
+            self.foundBy = foundBy
+            self.score = score
+            self.factors = factors
+            self.outcome = outcome
+        }
+    }
+
+    /// `install_referrer`, `idfv`, `advertising_id`, `probabilistic`, or `none` (organic).
+    public var decidedBy: String
+    public var minConfidence: Double
+    /// How many candidates were considered in all (more than are listed, when many).
+    public var considered: Int
+    public var candidates: [Candidate]
+    /// Clicks this install would have taken that another install claimed first, meanwhile.
+    public var claimedByOtherInstalls: [String] = []
+
+    public static let limit = 5
+
+    public init(decidedBy: String, minConfidence: Double, considered: Int, candidates: [Candidate]) {
+        self.decidedBy = decidedBy
+        self.minConfidence = minConfidence
+        self.considered = considered
+        self.candidates = candidates
+    }
+
+    init(install: InstallSignals, considered: AttributionCascade.Considered, result: MatchResult, policy: MatchingPolicy) {
+        func inWindow(_ click: CandidateClick, horizon: Int64? = nil) -> Bool {
+            let age = install.time.milliseconds - click.createdAt.milliseconds
+            let window = min(Int64(click.windowHours) * 3_600_000, horizon ?? .max)
+            return age >= 0 && age < window
+        }
+        var listed: [(rank: Int, candidate: Candidate)] = []
+        let deterministic: [(String, [CandidateClick])] = [("install_referrer", considered.byReferrer + considered.byReferrerLink),
+                                                            ("idfv", considered.byIDFV), ("advertising_id", considered.byAdvertisingID)]
+        for (foundBy, clicks) in deterministic {
+            for click in clicks {
+                let won = result.clickID == click.clickID && result.matchType == .deterministic
+                let outcome = won ? "won" : !inWindow(click) ? "outside its attribution window" : "not chosen: another click of this tier won"
+                listed.append((won ? 0 : 3, Candidate(clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: foundBy,
+                                                      score: won ? 1 : nil, factors: won ? result.matchedFactors : [], outcome: outcome)))
+            }
+        }
+        var comparison = MatchingEngine.Comparison(install)
+        let newestCompatible = considered.sameNetwork.filter { click in
+            !click.isAppOpen && inWindow(click, horizon: policy.probabilisticHorizonSeconds * 1000) && comparison.agreement(with: click) != nil
+        }.max { $0.createdAt < $1.createdAt }?.clickID
+        for click in considered.sameNetwork {
+            var candidate = Candidate(clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: "network",
+                                      score: nil, factors: [], outcome: "")
+            var rank = 4
+            if click.isAppOpen {
+                candidate.outcome = "an in-app open: it can explain only its own device's install"
+            } else if !inWindow(click, horizon: policy.probabilisticHorizonSeconds * 1000) {
+                candidate.outcome = "outside its attribution window"
+            } else {
+                switch comparison.compare(with: click) {
+                case .disagrees("device_id"):
+                    candidate.outcome = "made on another device: its IDFV or advertising id differs"
+                case .disagrees(let signal):
+                    candidate.outcome = "\(signal) disagrees"
+                case .agrees(let factors):
+                    candidate.factors = factors
+                    let age = Double(install.time.milliseconds - click.createdAt.milliseconds) / 1000
+                    var score = policy.baseConfidence(ageSeconds: age) ?? 0
+                    if !factors.contains("screen"), !factors.contains("timezone") { score = min(score, policy.confidenceWithoutDeviceSignals) }
+                    candidate.score = score
+                    if click.clickID == newestCompatible {
+                        rank = result.attributed ? 0 : 1
+                        candidate.outcome = result.attributed ? "won"
+                            : "the best candidate, but \(result.confidence) is below min_confidence \(policy.minConfidence)"
+                    } else {
+                        rank = 2
+                        candidate.outcome = "compatible, but older than the newest compatible click"
+                    }
+                }
+            }
+            listed.append((rank, candidate))
+        }
+        let decided: String
+        switch result.matchType {
+        case .deterministic: decided = result.matchedFactors.first ?? "deterministic"
+        case .probabilistic: decided = result.attributed ? "probabilistic" : "none"
+        case .none: decided = "none"
+        }
+        self.init(decidedBy: decided, minConfidence: policy.minConfidence, considered: listed.count,
+                  candidates: Array(listed.sorted { ($0.rank, $1.candidate.clickedAt) < ($1.rank, $0.candidate.clickedAt) }
+                      .prefix(Self.limit).map(\.candidate)))
+    }
+}
+
+// The stored and served form: a JSON object with snake_case keys.
+extension MatchExplanation {
+    public var json: JSONValue {
+        .object([
+            "decided_by": .string(decidedBy), "min_confidence": .number(minConfidence), "candidates_considered": .number(Double(considered)),
+            "claimed_by_other_installs": .array(claimedByOtherInstalls.map(JSONValue.string)),
+            "candidates": .array(candidates.map { candidate in
+                var fields: [String: JSONValue] = [
+                    "click_id": .string(candidate.clickID), "clicked_at": .string(candidate.clickedAt.iso8601),
+                    "found_by": .string(candidate.foundBy), "factors": .array(candidate.factors.map(JSONValue.string)),
+                    "outcome": .string(candidate.outcome),
+                ]
+                fields["link_id"] = candidate.linkID.map(JSONValue.string) ?? .null
+                fields["score"] = candidate.score.map(JSONValue.number) ?? .null
+                return .object(fields)
+            }),
+        ])
+    }
+}
