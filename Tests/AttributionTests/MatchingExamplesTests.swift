@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSON
 import Testing
 @testable import Attribution
 
@@ -412,5 +413,14 @@ private let examples: [Example] = {
         #expect(ScreenSize(points: 1e300, 844, scale: 3) == nil)
         #expect(ScreenSize(points: 390, .infinity, scale: 1) == nil)
         #expect(ScreenSize(points: 390, 844, scale: 0) == nil)
+    }
+
+    /// An install with no candidate stores its explanation as a direct string: the same bytes the
+    /// value tree serializes to.
+    @Test func theDirectTextOfAnEmptyExplanationIsItsSerialization() {
+        for (decided, minimum) in [("none", 0.3), ("none", 0.05), ("none", 1.0)] {
+            let explanation = MatchExplanation(decidedBy: decided, minConfidence: minimum, considered: 0, candidates: [])
+            #expect(explanation.text == String(decoding: explanation.json.serialized(), as: UTF8.self))
+        }
     }
 }

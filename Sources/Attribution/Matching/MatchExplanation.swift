@@ -113,6 +113,17 @@ public struct MatchExplanation: Sendable, Equatable {
 
 // The stored and served form: a JSON object with snake_case keys.
 extension MatchExplanation {
+    /// The stored text. Most new installs had no candidate at all (organic, nothing from their
+    /// network): their text is written directly, not through a value tree (init's hot path).
+    public var text: String {
+        if candidates.isEmpty, claimedByOtherInstalls.isEmpty, (0...1).contains(minConfidence) {
+            // Whole numbers as the JSON writer prints them: `1`, not `1.0`.
+            let minimum = minConfidence == minConfidence.rounded() ? String(Int(minConfidence)) : String(minConfidence)
+            return #"{"candidates":[],"candidates_considered":\#(considered),"claimed_by_other_installs":[],"decided_by":"\#(decidedBy)","min_confidence":\#(minimum)}"#
+        }
+        return String(decoding: json.serialized(), as: UTF8.self)
+    }
+
     public var json: JSONValue {
         .object([
             "decided_by": .string(decidedBy), "min_confidence": .number(minConfidence), "candidates_considered": .number(Double(considered)),

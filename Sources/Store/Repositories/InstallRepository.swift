@@ -1,6 +1,5 @@
 public import Attribution
 import Foundation
-import JSON
 
 /// A stored install and how it was attributed.
 public struct StoredInstall: Sendable, Equatable {
@@ -164,7 +163,7 @@ enum InstallRepository {
             signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
             match.matchType.rawValue, match.attributed, match.confidence, JSONText.encode(match.matchedFactors), match.clickID,
             match.linkID, match.clickedAt?.milliseconds, reinstall, report.country,
-            explanation.map { String(decoding: Self.explained($0, taken: clicks.taken).json.serialized(), as: UTF8.self) })
+            explanation.map { Self.explained($0, taken: clicks.taken).text })
         if inserted == 0, let instance = report.identity.installInstanceID {
             // Another node stored this instance's install since tier 0 looked (PostgreSQL; on
             // SQLite's one writer tier 0 would have found it): that one is the install, and the

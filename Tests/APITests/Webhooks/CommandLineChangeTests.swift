@@ -29,27 +29,22 @@ import TestSupport
             let body = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"lr-1","user_id":"u1","amount":5,"payment_id":"\#(id)"}"#
             #expect(try send("POST", "/api/client/capture-payment", body, bearer: "").status == 200)
         }
-        func paid(_ id: String, within seconds: Double = 5) -> WebhookReceiver.Received? {
-            let deadline = Date().addingTimeInterval(seconds)
-            repeat {
-                if let found = receiver.all.first(where: { (($0.json?["data"] as? [String: Any])?["payment_id"] as? String) == id }) { return found }
-                Thread.sleep(forTimeInterval: 0.05)
-            } while Date() < deadline
-            return nil
-        }
         let installID = try #require(try send("POST", "/api/sdk/v1/install", #"{"userAgent":"Shop/1.0","platform":"iOS","deviceId":"dev-1"}"#,
                                               bearer: apiKey).json?["installId"] as? String)
         func event(_ name: String) throws {
             #expect(try send("POST", "/api/sdk/v1/event", #"{"installId":"\#(installID)","eventName":"\#(name)"}"#, bearer: apiKey).status == 200)
         }
-        func delivered(_ name: String, within seconds: Double = 5) -> WebhookReceiver.Received? {
+        /// The first delivery whose `data[key]` is `value`, waiting up to `seconds` for it.
+        func received(_ key: String, _ value: String, within seconds: Double = 5) -> WebhookReceiver.Received? {
             let deadline = Date().addingTimeInterval(seconds)
             repeat {
-                if let found = receiver.all.first(where: { (($0.json?["data"] as? [String: Any])?["name"] as? String) == name }) { return found }
+                if let found = receiver.all.first(where: { (($0.json?["data"] as? [String: Any])?[key] as? String) == value }) { return found }
                 Thread.sleep(forTimeInterval: 0.05)
             } while Date() < deadline
             return nil
         }
+        func delivered(_ name: String, within seconds: Double = 5) -> WebhookReceiver.Received? { received("name", name, within: seconds) }
+        func paid(_ id: String, within seconds: Double = 5) -> WebhookReceiver.Received? { received("payment_id", id, within: seconds) }
         try event("before")
         try payment("p-before")  // the server has read this project's endpoints (none) and keeps that
 
