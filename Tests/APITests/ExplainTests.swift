@@ -59,8 +59,18 @@ import TestSupport
         let winner = try #require((explained["candidates"] as? [[String: Any]])?.first)
         #expect(winner["found_by"] as? String == "idfv" && winner["outcome"] as? String == "won" && winner["score"] as? Double == 1)
 
-        #expect(try app.run("UPDATE installs SET explanation = NULL WHERE id = ?", installID) == 1)
+        // An install stored before explanations existed (before migration 0029) has none.
+        #expect(try app.run("UPDATE installs SET explanation = NULL, created_at = 1 WHERE id = ?", installID) == 1)
         let old = try explain(app, projectID, installID)
         #expect(old["recorded"] as? Bool == false && old["match_type"] as? String == "deterministic")
+
+        // An organic install that considered nothing stores nothing, and is explained as such.
+        let organic = try app.client("init", body("init", token: token, instance: "IID-3").replacingOccurrences(of: "6D92078A-8246-4BA4-AE5B-76104861E7DC",
+                                                                                                               with: "11111111-2222-4333-8444-555555555555"), ip: "203.0.113.200")
+        let organicID = try #require((organic.json?["data"] as? [String: Any])?["install_id"] as? String)
+        #expect(try app.count("SELECT count(*) FROM installs WHERE id = '\(organicID)' AND explanation IS NULL") == 1)
+        let nothing = try explain(app, projectID, organicID)
+        #expect(nothing["recorded"] as? Bool == true && nothing["decided_by"] as? String == "none")
+        #expect((nothing["candidates"] as? [Any])?.isEmpty == true && nothing["candidates_considered"] as? Int == 0)
     }
 }

@@ -46,7 +46,15 @@ public struct MatchExplanation: Sendable, Equatable {
         self.candidates = candidates
     }
 
+    /// Nothing was considered: an organic install with no click from its network or of its ids.
+    public var isEmpty: Bool { considered == 0 && claimedByOtherInstalls.isEmpty }
+
     init(install: InstallSignals, considered: AttributionCascade.Considered, result: MatchResult, policy: MatchingPolicy) {
+        if considered.byReferrer.isEmpty, considered.byReferrerLink.isEmpty, considered.byIDFV.isEmpty, considered.byAdvertisingID.isEmpty,
+           considered.sameNetwork.isEmpty {
+            self.init(decidedBy: "none", minConfidence: policy.minConfidence, considered: 0, candidates: [])
+            return
+        }
         func inWindow(_ click: CandidateClick, horizon: Int64? = nil) -> Bool {
             let age = install.time.milliseconds - click.createdAt.milliseconds
             let window = min(Int64(click.windowHours) * 3_600_000, horizon ?? .max)
@@ -122,6 +130,12 @@ extension MatchExplanation {
             return #"{"candidates":[],"candidates_considered":\#(considered),"claimed_by_other_installs":[],"decided_by":"\#(decidedBy)","min_confidence":\#(minimum)}"#
         }
         return String(decoding: json.serialized(), as: UTF8.self)
+    }
+
+    /// The explanation of an install that considered nothing, as stored for none (the minimum
+    /// confidence of that moment was not kept with it).
+    public var emptyText: String {
+        #"{"candidates":[],"candidates_considered":0,"claimed_by_other_installs":[],"decided_by":"none"}"#
     }
 
     public var json: JSONValue {

@@ -40,9 +40,15 @@ struct Browse<Source: SessionSource>: BrowseStore {
     }
 
     func explanation(installID: String, projectID: String) throws -> String? {
+        // An install matched since explanations exist with nothing considered stores none (the
+        // hot path of organic installs): its explanation is the empty one.
         try source.read { connection in
-            try connection.query("SELECT explanation FROM installs WHERE id = ? AND project_id = ?",
-                                 values: [.text(installID), .text(projectID)]) { $0.optionalString(0) }.first ?? nil
+            try connection.query("""
+                SELECT i.explanation, i.created_at >= coalesce((SELECT min(applied_at) FROM schema_migrations WHERE name LIKE '%install_explanation%'), 0)
+                FROM installs i WHERE i.id = ? AND i.project_id = ?
+                """, values: [.text(installID), .text(projectID)]) { row -> String? in
+                row.optionalString(0) ?? (row.bool(1) ? MatchExplanation(decidedBy: "none", minConfidence: 0, considered: 0, candidates: []).emptyText : nil)
+            }.first ?? nil
         }
     }
 

@@ -163,7 +163,7 @@ enum InstallRepository {
             signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
             match.matchType.rawValue, match.attributed, match.confidence, JSONText.encode(match.matchedFactors), match.clickID,
             match.linkID, match.clickedAt?.milliseconds, reinstall, report.country,
-            explanation.map { Self.explained($0, taken: clicks.taken).text })
+            explanation.map { Self.explained($0, taken: clicks.taken) }.flatMap { $0.isEmpty ? nil : $0.text })
         if inserted == 0, let instance = report.identity.installInstanceID {
             // Another node stored this instance's install since tier 0 looked (PostgreSQL; on
             // SQLite's one writer tier 0 would have found it): that one is the install, and the
