@@ -1,4 +1,4 @@
--- Webhook endpoints and the outbox (shared/spec/outbound.md). A job row is written in the same
+-- Webhook endpoints and the outbox (docs/outbound.md). A job row is written in the same
 -- transaction as the fact that causes it (into outbox_new); a worker moves new jobs into
 -- outbox_jobs in batches, claims due ones with a lease and records every attempt on the row.
 

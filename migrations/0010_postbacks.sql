@@ -1,4 +1,4 @@
--- Ad-network postbacks (shared/spec/outbound.md, "Ad-network postbacks"): templates per project,
+-- Ad-network postbacks (docs/outbound.md, "Ad-network postbacks"): templates per project,
 -- and the network's own click id kept with each click that carried one on the link URL.
 
 CREATE TABLE postback_templates (

@@ -1,4 +1,4 @@
--- WarpLink's SDKs report installs too (shared/spec/warplink-api.md): `installs.api` may be 'warplink'.
+-- WarpLink's SDKs report installs too (docs/sdk-apis.md, "WarpLink"): `installs.api` may be 'warplink'.
 --
 -- SQLite cannot alter a CHECK constraint, and rebuilding `installs` would fire the ON DELETE
 -- CASCADE of its child tables when the old table is dropped (foreign keys are on while migrations

@@ -1,4 +1,4 @@
--- Apple Ads (AdServices) attribution (shared/spec/outbound.md, "Apple Ads"): the token an install
+-- Apple Ads (AdServices) attribution (docs/outbound.md, "Apple Ads (AdServices) exchange"): the token an install
 -- carried until it is exchanged, and Apple's answer. One row per install, deleted with it.
 
 CREATE TABLE apple_ads_claims (
