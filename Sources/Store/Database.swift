@@ -104,8 +104,7 @@ public final class Database: Sendable {
         try writer.barrier { _ in }
     }
 
-    /// Whether the database answers a trivial read (readiness probes).
-    /// The database answers, and its last write did not fail for a full disk (readiness: a
+    /// The database answers a trivial read, and its last write did not fail for a full disk (readiness: a
     /// server that can only read is not ready).
     public func ping() throws {
         if writer.storageFull { throw StoreError.storageFull("the disk of \(path) is full; writes fail until space is freed") }

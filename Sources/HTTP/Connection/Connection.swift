@@ -343,10 +343,14 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     }
 
     /// The budget dropped this connection's share: its request is refused and what it holds freed.
+    /// Bytes that came in between the budget's decision and this call may have put a share back:
+    /// it is cleared here too, so no share outlives what it counts.
     private func releaseForMemory() {
         guard !tornDown else { return }
+        let now = EventLoop.now()
+        perform(machine.refuseForMemory(now: now))
         reportedHeldBytes = 0
-        perform(machine.refuseForMemory(now: EventLoop.now()))
+        _ = context.bodyBudget.update(self, holds: 0, now: now)
     }
 
     private func teardown() {
