@@ -121,7 +121,7 @@ public final class Database: Sendable {
             try connection.execute("ROLLBACK")
         } catch {
             try? connection.execute("ROLLBACK")
-            throw SQLiteError(code: (error as? SQLiteError)?.code ?? 8, message: "cannot write the database \(path): \(error)")
+            throw SQLiteError(code: error.code, message: "cannot write the database \(path): \(error)")
         }
     }
 
