@@ -71,14 +71,13 @@ public struct MatchExplanation: Sendable, Equatable {
                                                       score: won ? 1 : nil, factors: won ? result.matchedFactors : [], outcome: outcome)))
             }
         }
+        // One comparison per candidate; the compatible ones learn their outcome once the newest
+        // of them (the engine's winner) is known.
         var comparison = MatchingEngine.Comparison(install)
-        let newestCompatible = considered.sameNetwork.filter { click in
-            !click.isAppOpen && inWindow(click, horizon: policy.probabilisticHorizonSeconds * 1000) && comparison.agreement(with: click) != nil
-        }.max { $0.createdAt < $1.createdAt }?.clickID
+        var compatible: [Int] = []
         for click in considered.sameNetwork {
             var candidate = Candidate(clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: "network",
                                       score: nil, factors: [], outcome: "")
-            var rank = 4
             if click.isAppOpen {
                 candidate.outcome = "an in-app open: it can explain only its own device's install"
             } else if !inWindow(click, horizon: policy.probabilisticHorizonSeconds * 1000) {
@@ -95,17 +94,21 @@ public struct MatchExplanation: Sendable, Equatable {
                     var score = policy.baseConfidence(ageSeconds: age) ?? 0
                     if !factors.contains("screen"), !factors.contains("timezone") { score = min(score, policy.confidenceWithoutDeviceSignals) }
                     candidate.score = score
-                    if click.clickID == newestCompatible {
-                        rank = result.attributed ? 0 : 1
-                        candidate.outcome = result.attributed ? "won"
-                            : "the best candidate, but \(result.confidence) is below min_confidence \(policy.minConfidence)"
-                    } else {
-                        rank = 2
-                        candidate.outcome = "compatible, but older than the newest compatible click"
-                    }
+                    compatible.append(listed.count)
                 }
             }
-            listed.append((rank, candidate))
+            listed.append((4, candidate))
+        }
+        let newest = compatible.max { listed[$0].candidate.clickedAt < listed[$1].candidate.clickedAt }
+        for index in compatible {
+            if index == newest {
+                listed[index].rank = result.attributed ? 0 : 1
+                listed[index].candidate.outcome = result.attributed ? "won"
+                    : "the best candidate, but \(result.confidence) is below min_confidence \(policy.minConfidence)"
+            } else {
+                listed[index].rank = 2
+                listed[index].candidate.outcome = "compatible, but older than the newest compatible click"
+            }
         }
         let decided: String
         switch result.matchType {

@@ -100,14 +100,14 @@ public struct PGProjectStore: ProjectStore {
 
     public func rotateToken(projectID: String, token: String, previousValidUntil: Timestamp?) throws -> Bool {
         try pool.transaction {
-            try $0.run(ProjectDeletion.rotate, previousValidUntil?.milliseconds ?? 0, Secrets.sha256(token), projectID) > 0
+            try $0.run(ProjectRepository.rotateTokenSQL, previousValidUntil?.milliseconds ?? 0, Secrets.sha256(token), projectID) > 0
         }
     }
 
     public func project(forPreviousToken token: String, at time: Timestamp) throws -> Project? {
         let hash = Secrets.sha256(token)
         return try pool.read { connection in
-            try connection.queryOne(ProjectDeletion.previousTokenLookup, hash, time.milliseconds) { row in
+            try connection.queryOne(ProjectRepository.previousTokenLookup, hash, time.milliseconds) { row in
                 Secrets.constantTimeEquals(row.blob("previous_token_hash"), hash) ? ProjectRepository.project(row) : nil
             } ?? nil
         }

@@ -193,16 +193,22 @@ public struct ProjectRepository: ProjectStore {
         }
     }
 
+    /// The current token becomes the previous one, accepted until the time given.
+    static let rotateTokenSQL = "UPDATE projects SET previous_token_hash = token_hash, previous_token_expires_at = ?, token_hash = ? WHERE id = ?"
+    static let previousTokenLookup = """
+        SELECT \(columns), previous_token_hash FROM projects WHERE previous_token_hash = ? AND previous_token_expires_at > ?
+        """
+
     public func rotateToken(projectID: String, token: String, previousValidUntil: Timestamp?) throws -> Bool {
         try database.writeAndWait { connection in
-            try connection.run(ProjectDeletion.rotate, previousValidUntil?.milliseconds ?? 0, Secrets.sha256(token), projectID) > 0
+            try connection.run(Self.rotateTokenSQL, previousValidUntil?.milliseconds ?? 0, Secrets.sha256(token), projectID) > 0
         }
     }
 
     public func project(forPreviousToken token: String, at time: Timestamp) throws -> Project? {
         let hash = Secrets.sha256(token)
         return try database.read { connection in
-            try connection.queryOne(ProjectDeletion.previousTokenLookup, hash, time.milliseconds) { row in
+            try connection.queryOne(Self.previousTokenLookup, hash, time.milliseconds) { row in
                 Secrets.constantTimeEquals(row.blob("previous_token_hash"), hash) ? Self.project(row) : nil
             } ?? nil
         }
@@ -275,9 +281,4 @@ enum ProjectDeletion {
         return deleted
     }
 
-    static let previousTokenLookup = """
-        SELECT \(ProjectRepository.columns), previous_token_hash FROM projects
-        WHERE previous_token_hash = ? AND previous_token_expires_at > ?
-        """
-    static let rotate = "UPDATE projects SET previous_token_hash = token_hash, previous_token_expires_at = ?, token_hash = ? WHERE id = ?"
 }
