@@ -108,7 +108,9 @@ enum OverviewRoutes {
                 <tr><th>Installs</th><td class="n">\(totals.installs)</td></tr>\
                 <tr><th>Signups</th><td class="n">\(totals.signups)</td></tr>\
                 <tr><th>Paying installs</th><td class="n">\(totals.payingInstalls)</td></tr></tbody></table>\
-                <p class="muted">Signups and paying installs are those of the period's installs.</p></div>\
+                <p class="muted">Signups and paying installs are those of the period's installs; an install signed up once it \
+                has a user or a <code>signup</code> event. Events are charted at the time the app says they happened, held \
+                between the install and their arrival.</p></div>\
                 <div><h2>Installs by source</h2><table><tbody>\
                 <tr><th>Link</th><td class="n">\(linkInstalls)</td></tr><tr><th>Apple Ads</th><td class="n">\(totals.appleAdsInstalls)</td></tr>\
                 <tr><th>Organic</th><td class="n">\(totals.organicInstalls)</td></tr>\

@@ -63,20 +63,23 @@ struct Events<Source: SessionSource>: EventStore {
         let key = switch event.install { case .id(let id): id; case .instance(let instance): instance }
         source.write(delivery: delivery, readingAhead: ahead, laneKey: key, { connection in
             // Resolved inside the transaction: one trip, and the install cannot vanish in between.
-            let found: (id: String, userID: String?, rollupLink: String)?
+            let found: (id: String, userID: String?, rollupLink: String, createdAt: Timestamp)?
             switch event.install {
             case .id(let id):
-                found = try connection.queryOne(EventRepository.installByID, id, event.projectID) { ($0.string(0), $0.optionalString(1), $0.string(2)) }
+                found = try connection.queryOne(EventRepository.installByID, id, event.projectID) {
+                    ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)))
+                }
                 guard found != nil else { throw StoreError.notFound("no install \(id)") }
             case .instance(let instance):
                 found = try connection.queryOne(EventRepository.installByInstance, instance, event.projectID) {
-                    ($0.string(0), $0.optionalString(1), $0.string(2))
+                    ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)))
                 }
                 guard found != nil else {
                     throw StoreError.notFound("unknown install_instance_id '\(instance)'")
                 }
             }
             let install = found!
+            let chartedAt = ChartedTime.of(occurredAt: event.occurredAt, installedAt: install.createdAt, receivedAt: event.receivedAt)
             if let contentKey = event.contentKey, let existing = try connection.queryOne(
                 EventRepository.sameContent, install.id, event.occurredAt.milliseconds, contentKey, map: { $0.string(0) }) {
                 return (existing, true, try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection))
@@ -90,9 +93,9 @@ struct Events<Source: SessionSource>: EventStore {
             // runs again, answered) where the client's event id is taken.
             let inserted = try connection.run(EventRepository.insertUnlessKnown, orUnanswered: EventRepository.insert,
                 eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID,
-                event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds)
+                event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds, chartedAt.milliseconds)
             if inserted > 0 {
-                collector?.addEvent(projectID: event.projectID, at: event.receivedAt.milliseconds, linkID: install.rollupLink,
+                collector?.addEvent(projectID: event.projectID, at: chartedAt.milliseconds, linkID: install.rollupLink,
                                     revenue: event.revenue, currency: event.currency)
             }
             let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
@@ -117,16 +120,16 @@ enum EventRepository {
     /// The install, and the link its events are counted under in the rollups (migration 0015:
     /// '' unless attributed to a link).
     static let installByID = """
-        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END FROM installs WHERE id = ? AND project_id = ?
+        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END, created_at FROM installs WHERE id = ? AND project_id = ?
         """
     static let installByInstance = """
-        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END FROM installs
+        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END, created_at FROM installs
         WHERE install_instance_id = ? AND project_id = ?
         """
     static let insert = """
         INSERT INTO events (id, project_id, install_id, name, client_event_id, content_key, user_id, data, revenue, currency,
-            occurred_at, received_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            occurred_at, received_at, charted_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static let insertUnlessKnown = insert + " ON CONFLICT (project_id, client_event_id) WHERE client_event_id IS NOT NULL DO NOTHING"
 

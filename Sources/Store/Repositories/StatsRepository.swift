@@ -290,7 +290,7 @@ public enum StatsRepository {
             """
             SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*), coalesce(e.currency, ?4), sum(e.revenue)
             FROM apple_ads_claims a \(join) events e ON e.install_id = a.install_id
-            WHERE a.project_id = ?1 AND a.won AND e.received_at >= ?2 AND e.received_at < ?3 GROUP BY 1, 2, 3, 4, 6
+            WHERE a.project_id = ?1 AND a.won AND e.charted_at >= ?2 AND e.charted_at < ?3 GROUP BY 1, 2, 3, 4, 6
             """
         }
         private static func appleAdsPayments(join: String) -> String {
@@ -476,7 +476,7 @@ public enum StatsRepository {
             }
 
             for (linkID, matchType, attributed, appleAds, count, signups, paying) in try connection.query("""
-                SELECT link_id, match_type, attributed, matched_factors = ?4, count(*), count(*) FILTER (WHERE user_id IS NOT NULL),
+                SELECT link_id, match_type, attributed, matched_factors = ?4, count(*), count(*) FILTER (WHERE signed_up),
                     count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.install_id = installs.id AND p.removed_at IS NULL)) FROM installs
                 WHERE project_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY 1, 2, 3, 4
                 """, projectID, from, to, SQL.appleAdsFactors,
@@ -514,7 +514,7 @@ public enum StatsRepository {
             for (linkID, events) in try connection.query("""
                 SELECT CASE WHEN i.attributed THEN i.link_id END, count(*) FROM events e
                 JOIN installs i ON i.id = e.install_id
-                WHERE e.project_id = ? AND e.received_at >= ? AND e.received_at < ? GROUP BY 1
+                WHERE e.project_id = ? AND e.charted_at >= ? AND e.charted_at < ? GROUP BY 1
                 """, projectID, from, to, map: { ($0.optionalString(0), Int($0.int(1))) }) {
                 totals.events += events
                 if let linkID { perLink[linkID]?.counts.events += events }
@@ -523,7 +523,7 @@ public enum StatsRepository {
             for (linkID, eventCurrency, revenue) in try connection.query("""
                 SELECT CASE WHEN i.attributed THEN i.link_id END, coalesce(e.currency, ?4), sum(e.revenue) FROM events e
                 JOIN installs i ON i.id = e.install_id
-                WHERE e.project_id = ?1 AND e.received_at >= ?2 AND e.received_at < ?3 AND e.revenue IS NOT NULL GROUP BY 1, 2
+                WHERE e.project_id = ?1 AND e.charted_at >= ?2 AND e.charted_at < ?3 AND e.revenue IS NOT NULL GROUP BY 1, 2
                 """, projectID, from, to, currency, map: { ($0.optionalString(0), $0.string(1), $0.double(2)) }) {
                 totals.eventRevenue[eventCurrency, default: 0] += revenue
                 if let linkID { perLink[linkID]?.counts.eventRevenue[eventCurrency, default: 0] += revenue }

@@ -31,8 +31,8 @@ struct Users<Source: SessionSource>: UserStore {
                 """, projectID, user.id, installID, user.name, user.email, user.phone, user.attributes, now.milliseconds, now.milliseconds)
             try connection.run("UPDATE installs SET user_id = ? WHERE id = ?", user.id, installID)
             if signupEvent {
-                try connection.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at, recorded_by) VALUES (?, ?, ?, 'signup', ?, ?, ?, 'trigger')",
-                                   TimeOrderedID.secure(at: now), projectID, installID, user.id, now.milliseconds, now.milliseconds)
+                try connection.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at, charted_at, recorded_by) VALUES (?, ?, ?, 'signup', ?, ?, ?, ?, 'trigger')",
+                                   TimeOrderedID.secure(at: now), projectID, installID, user.id, now.milliseconds, now.milliseconds, now.milliseconds)
             }
             try OutboxRepository.notify(notify, user, installID: installID, connection)
             return try SKANStore.evaluate(installID: installID, context: skan, now: now, connection)

@@ -1,0 +1,66 @@
+import Attribution
+import Foundation
+@_spi(StoreInternals) import Store
+import Testing
+import TestSupport
+
+/// What the funnel and the charts count: signups from every SDK family, events at their own time.
+@Suite struct FunnelCountTests {
+    private func totals(_ app: TestApp, _ projectID: String, since: Timestamp? = nil, until: Timestamp? = nil) throws -> [String: Any] {
+        var path = "/admin/v1/projects/\(projectID)/stats"
+        if let since, let until { path += "?since=\(since.iso8601)&until=\(until.iso8601)" }
+        let response = try app.request("GET", path)
+        #expect(response.status == 200, "\(response.bodyText)")
+        return try #require(response.json?["totals"] as? [String: Any])
+    }
+
+    private func event(_ app: TestApp, key: String, installID: String, name: String, at time: Timestamp? = nil) throws {
+        let timestamp = time.map { #","timestamp":"\#($0.iso8601)""# } ?? ""
+        let response = try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"\#(name)"\#(timestamp)}"#,
+                                       adminKey: key)
+        #expect(response.status == 200, "\(response.bodyText)")
+    }
+
+    @Test func aLinkFortySignupEventCountsItsInstallAsSignedUpOnce() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink()
+        let installID = try #require(try app.install(ip: "203.0.113.70", key: key).json?["installId"] as? String)
+        #expect(try totals(app, projectID)["signups"] as? Int == 0)
+        try event(app, key: key, installID: installID, name: "signup")
+        #expect(try totals(app, projectID)["signups"] as? Int == 1)
+        // A second signup event, or another event, is still one signed-up install.
+        try event(app, key: key, installID: installID, name: "signup")
+        try event(app, key: key, installID: installID, name: "purchase")
+        #expect(try totals(app, projectID)["signups"] as? Int == 1)
+        #expect(try app.count("SELECT count(*) FROM installs WHERE signed_up") == 1)
+        // Erasing the install's events takes the signup back; the rollups and a recount agree.
+        try app.run("DELETE FROM events WHERE install_id = ? AND name = 'signup'", installID)
+        #expect(try totals(app, projectID)["signups"] as? Int == 0)
+        #expect(try app.count("SELECT count(*) FROM installs WHERE signed_up") == 0)
+    }
+
+    @Test func backdatedEventsAreChartedAtTheirOwnTimeInsideTheInstallsLifetime() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink(testMode: true)
+        let installID = try #require(try app.install(ip: "203.0.113.71", key: key).json?["installId"] as? String)
+        let installedAt = try #require(try app.queryOne("SELECT created_at FROM installs WHERE id = ?", installID) { Timestamp(milliseconds: $0.int(0)) })
+        let now = try app.advanceClock(projectID, seconds: 3 * 86_400)
+        // Sent three days late from an offline queue: charted an hour after the install.
+        try event(app, key: key, installID: installID, name: "level_complete", at: installedAt.adding(seconds: 3_600))
+        // A clock that ran a day slow: not before the install.
+        try event(app, key: key, installID: installID, name: "tutorial", at: installedAt.adding(seconds: -86_400))
+        // A clock that runs an hour fast: not after the event arrived.
+        try event(app, key: key, installID: installID, name: "open", at: now.adding(seconds: 3_600))
+        let charted: [(String, Int64)] = try app.query("SELECT name, charted_at FROM events ORDER BY name") { ($0.string(0), $0.int(1)) }
+        #expect(charted.map { $0.0 } == ["level_complete", "open", "tutorial"])
+        // (ISO 8601 times carry whole seconds.)
+        #expect(charted.map { $0.1 } == [installedAt.adding(seconds: 3_600).milliseconds / 1000 * 1000, now.milliseconds, installedAt.milliseconds])
+        // Windows that are not whole hours read both the rollups and the raw rows.
+        let firstTwoHours = try totals(app, projectID, since: installedAt.adding(seconds: -1), until: installedAt.adding(seconds: 2 * 3_600 + 7))
+        #expect(firstTwoHours["events"] as? Int == 2)
+        let lastHour = try totals(app, projectID, since: now.adding(seconds: -3_599), until: now.adding(seconds: 1))
+        #expect(lastHour["events"] as? Int == 1)
+        let between = try totals(app, projectID, since: installedAt.adding(seconds: 3 * 3_600), until: now.adding(seconds: -3_600))
+        #expect(between["events"] as? Int == 0)
+    }
+}
