@@ -60,6 +60,14 @@ struct JSONFields: Sendable {
         }
     }
 
+    func bool(_ key: String) throws -> Bool? {
+        switch fields[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: throw HTTPError.badRequest("field '\(key)': expected true or false", code: "invalid_field")
+        }
+    }
+
     func object(_ key: String, path: @autoclosure () -> String? = nil) throws -> JSONFields? {
         switch fields[key] {
         case nil, .null?: return nil

@@ -6,7 +6,7 @@ import Attribution
 import TestSupport
 
 /// The bodies WarpLink's SDKs send, copied from their sources (docs/sdk-apis.md, "WarpLink").
-private enum WarpLinkBodies {
+enum WarpLinkBodies {
     /// iOS 0.1.0: `preferredLanguages` joined, points, JavaScript-signed offset, the SDK's own UA, IDFV.
     static func iOS(deviceID: String = "6D92078A-8246-4BA4-AE5B-76104861E7DC", language: String = "fr-FR,en-US", offset: Int = -60) -> String {
         #"{"accept_language":"\#(language)","screen_width":390,"screen_height":844,"timezone_offset":\#(offset),"user_agent":"WarpLink-iOS/0.1.0","platform":"ios","fingerprint_version":"enriched","sdk_version":"0.1.0","device_id":"\#(deviceID)"}"#

@@ -48,8 +48,8 @@ import TestSupport
 
     static func answers(_ browse: any BrowseStore) throws -> Answers {
         let boundaries = (0...3).map { Timestamp(milliseconds: start - 2 * hour + Int64($0) * 12 * hour) }
-        return Answers(recent: try browse.recentInstalls(projectID: "p", before: nil, limit: 10),
-                       page: try browse.recentInstalls(projectID: "p", before: Timestamp(milliseconds: start + 2 * hour), limit: 1),
+        return Answers(recent: try browse.recentInstalls(projectID: "p", test: false, before: nil, limit: 10),
+                       page: try browse.recentInstalls(projectID: "p", test: false, before: Timestamp(milliseconds: start + 2 * hour), limit: 1),
                        one: try browse.install(id: "i0", projectID: "p"), events: try browse.events(installID: "i0", limit: 10),
                        payments: try browse.payments(installID: "i0"), skan: try browse.skanWindows(installID: "i0"),
                        click: try browse.click(clickID: "c5", projectID: "p"), clicks: try browse.recentClicks(linkID: "l1", limit: 4),

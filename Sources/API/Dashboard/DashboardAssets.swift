@@ -16,7 +16,7 @@ enum DashboardAssets {
         .card b{display:block;font-size:1.45rem}.card small{color:#5b6775}
         table{width:100%;border-collapse:collapse;background:#fff;border:1px solid #e1e5ea;border-radius:8px;overflow:hidden}
         th,td{text-align:left;padding:.45rem .7rem;border-bottom:1px solid #eef1f4;vertical-align:top}th{background:#fafbfc;font-weight:600}
-        td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5b6775}.bot{color:#a4560b}
+        td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5b6775}.bot{color:#a4560b}.badge{font-size:.55em;vertical-align:middle;padding:.15em .5em;border-radius:.8em;background:#fdf0d5;color:#7a4a00}
         .ranges{display:flex;flex-wrap:wrap;gap:.4rem;margin-bottom:1rem;align-items:center}.ranges form{display:flex;flex-wrap:wrap;gap:.4rem;
         align-items:center}.ranges label{display:flex;gap:.3rem;align-items:center;font-weight:400}.ranges a{padding:.25rem .7rem;border:1px solid #c9d2dc;border-radius:999px;
         text-decoration:none;color:#1d232b;background:#fff}.ranges a[aria-current]{background:#14202e;color:#fff;border-color:#14202e}

@@ -13,7 +13,9 @@ enum InstallPages {
         return auth.page { request, viewer in
             let project = try DashboardProjects.readable(request, viewer, services)
             let before = request.queryValue("before").flatMap(Int64.init).map(Timestamp.init(milliseconds:))
-            let installs = try services.app.reports.browse.recentInstalls(projectID: project.id, before: before, limit: pageSize + 1)
+            // Test traffic (a client's test mode) is listed apart, behind the switch.
+            let test = request.queryValue("traffic") == "test"
+            let installs = try services.app.reports.browse.recentInstalls(projectID: project.id, test: test, before: before, limit: pageSize + 1)
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
             var rows = installs.prefix(pageSize).map { install in
                 """
@@ -23,11 +25,19 @@ enum InstallPages {
                 <td>\(install.shortCode.map { #"<a href="\#(base)/links/\#(Escape.html(install.linkID ?? ""))">\#(Escape.html($0))</a>"# } ?? "–")</td></tr>
                 """
             }.joined()
-            if rows.isEmpty { rows = #"<tr><td colspan="7" class="muted">No installs yet.</td></tr>"# }
+            if rows.isEmpty {
+                rows = test
+                    ? #"<tr><td colspan="7" class="muted">No test installs. A WarpLink <code>wl_test_</code> key or Linkrunner's <code>debug</code> sends them.</td></tr>"#
+                    : #"<tr><td colspan="7" class="muted">No installs yet.</td></tr>"#
+            }
+            let traffic = test ? "&amp;traffic=test" : ""
             let older = installs.count > pageSize
-                ? #"<p><a href="\#(base)/installs?before=\#(installs[pageSize - 1].createdAt.milliseconds)">Older</a></p>"# : ""
+                ? #"<p><a href="\#(base)/installs?before=\#(installs[pageSize - 1].createdAt.milliseconds)\#(traffic)">Older</a></p>"# : ""
+            let switcher = test
+                ? #"<p class="switch"><a href="\#(base)/installs">Live</a> · <strong>Test</strong> <span class="muted">(not counted in the overview, never sent to webhooks or postbacks)</span></p>"#
+                : #"<p class="switch"><strong>Live</strong> · <a href="\#(base)/installs?traffic=test">Test</a></p>"#
             let body = """
-                <h1>Installs</h1><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th>Source</th><th>Match</th>\
+                <h1>Installs</h1>\(switcher)<table><thead><tr><th>Time (UTC)</th><th>Platform</th><th>Source</th><th>Match</th>\
                 <th class="n">Confidence</th><th class="hide-narrow">Matched on</th><th>Link</th></tr></thead><tbody>\(rows)</tbody></table>\(older)
                 """
             return DashboardPage.render(title: "Installs · \(project.name)", prefix: auth.prefix, viewer: viewer,
@@ -74,7 +84,8 @@ enum InstallPages {
                 "\(click.createdAt.iso8601) · \(Escape.html(click.platform ?? "–")) · \(Escape.html(click.source))\(click.isBot ? #" · <span class="bot">bot</span>"# : "")"
             } ?? "–"
             let body = """
-                <h1>Install <code>\(Escape.html(install.id))</code></h1><table><tbody>\
+                <h1>Install <code>\(Escape.html(install.id))</code>\(install.isTest ? #" <span class="badge">Test</span>"# : "")</h1>\
+                \(install.isTest ? #"<p class="muted">Reported in a client's test mode: not counted in the overview, never sent to webhooks or postbacks.</p>"# : "")<table><tbody>\
                 <tr><th>Installed</th><td>\(install.createdAt.iso8601)</td></tr>\
                 <tr><th>SDK family</th><td>\(Escape.html(install.api))</td></tr>\
                 <tr><th>Platform</th><td>\(Escape.html(install.platform ?? "–"))</td></tr>\

@@ -93,7 +93,8 @@ struct MatchRequest {
         return InstallReport(projectID: project.id, reporter: "warplink", identity: identity, signals: signals,
                              appVersion: nil, ip: client?.ipString,
                              userAgent: (userAgent ?? request.headers["User-Agent"]).map { $0.prefix(characters: 512) },
-                             country: CountryCode.region(ofLocale: languages.first))
+                             country: CountryCode.region(ofLocale: languages.first),
+                             isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false)
     }
 
     /// What makes a repeated call from one device recognisable without a device id: the same

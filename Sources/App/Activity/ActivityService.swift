@@ -36,7 +36,7 @@ public struct ActivityService: Sendable {
     @discardableResult
     public func saveUser(_ user: UserProfile, install: StoredInstall, project: Project, signupEvent: Bool = false) throws -> SKANValues? {
         let now = clocks.clock(for: project).now()
-        let notify: Notifier<UserProfile>? = try outbound.notifier(
+        let notify: Notifier<UserProfile>? = install.isTest ? nil : try outbound.notifier(
             .userIdentified, trigger: nil, projectID: project.id, at: now,
             data: { user, install in WebhookEvents.user(user, installID: install.installID) })
         return try store.users.saveUser(user, projectID: project.id, installID: install.id, now: now,
@@ -60,7 +60,7 @@ public struct ActivityService: Sendable {
     public func capturePayment(_ payment: PaymentRecord, install: StoredInstall, project: Project, delivery: DatabaseWriter.Delivery?,
                                completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void) throws {
         let now = clocks.clock(for: project).now()
-        let notify: Notifier<PaymentRecord>? = try outbound.notifier(
+        let notify: Notifier<PaymentRecord>? = install.isTest ? nil : try outbound.notifier(
             .paymentCaptured, trigger: "payment", projectID: project.id, at: now,
             data: { payment, install in WebhookEvents.payment(payment, installID: install.installID) },
             values: { payment in
@@ -75,7 +75,7 @@ public struct ActivityService: Sendable {
     /// Removes the user's payments on the install (one, when `paymentID` is given); how many.
     public func removePayments(install: StoredInstall, project: Project, userID: String, paymentID: String?) throws -> Int {
         let now = clocks.clock(for: project).now()
-        let notify: Notifier<Int>? = try outbound.notifier(
+        let notify: Notifier<Int>? = install.isTest ? nil : try outbound.notifier(
             .paymentRemoved, trigger: nil, projectID: project.id, at: now,
             data: { removed, install in
                 ["install_id": .string(install.installID), "user_id": .string(userID),

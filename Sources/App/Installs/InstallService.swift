@@ -19,7 +19,8 @@ public struct InstallService: Sendable {
     /// from its row by the outbox worker (`OutboxLogJobs`).
     public func report(_ report: InstallReport, project: Project, policy: MatchingPolicy? = nil, conversionValues: Bool,
                        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) throws {
-        let notify: Notifier<InstallOutcome>? = try outbound.notifier(
+        // A client's test mode sends nothing out (docs/outbound.md, "Test traffic").
+        let notify: Notifier<InstallOutcome>? = report.isTest ? nil : try outbound.notifier(
             .installCreated, trigger: "install", projectID: project.id, at: report.signals.time,
             webhooks: !store.outbox.factsAreALog, prepare: {},
             appendData: { outcome, install, _, body in

@@ -16,6 +16,10 @@ public enum APIKeyFormat: Sendable, Equatable {
         }
     }
 
+    /// A key of WarpLink's test mode: what it reports is test traffic (`InstallReport.isTest`),
+    /// on whichever route the key is used.
+    public static func isTestKey(_ key: String) -> Bool { key.hasPrefix("wl_test_") }
+
     /// `^wl_(live|test)_[A-Za-z0-9]{32}$`, the check WarpLink's SDKs make.
     public static func isWarpLinkShaped(_ key: String) -> Bool {
         let bytes = Array(key.utf8)

@@ -15,9 +15,13 @@ public struct InstallReport: Sendable {
     public var windowHoursLimit: Int?
     /// ISO 3166-1 alpha-2 (`CountryCode`), when the SDK told it.
     public var country: String?
+    /// Sent in a client's test mode (a WarpLink `wl_test_` key, Linkrunner's `debug`): matched
+    /// like any install, kept apart from the live counts, and never sent to webhooks or postbacks.
+    public var isTest: Bool
 
     public init(projectID: String, reporter: String, identity: InstallIdentity, signals: InstallSignals, deviceModel: String? = nil,
-                appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil, country: String? = nil) {
+                appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil, country: String? = nil,
+                isTest: Bool = false) {
         self.projectID = projectID
         self.reporter = reporter
         self.identity = identity
@@ -28,5 +32,6 @@ public struct InstallReport: Sendable {
         self.userAgent = userAgent
         self.windowHoursLimit = windowHoursLimit
         self.country = country
+        self.isTest = isTest
     }
 }

@@ -15,6 +15,8 @@ public struct InstallSummary: Sendable, Equatable {
     public let clickID: String?
     public let userID: String?
     public let country: String?
+    /// Reported in a client's test mode (`InstallReport.isTest`).
+    public let isTest: Bool
 }
 
 /// One click as the dashboard lists it (no IP: the page shows what a marketer needs).
@@ -66,7 +68,8 @@ public struct LinkDay: Sendable, Equatable {
 /// What the dashboard pages read beyond stats, each an indexed range read.
 public protocol BrowseStore: Sendable {
     /// The project's installs newest first, created before `before` when given.
-    func recentInstalls(projectID: String, before: Timestamp?, limit: Int) throws -> [InstallSummary]
+    /// - Parameter test: the installs of clients' test modes rather than the live ones.
+    func recentInstalls(projectID: String, test: Bool, before: Timestamp?, limit: Int) throws -> [InstallSummary]
     func install(id: String, projectID: String) throws -> InstallSummary?
     /// How the install was matched (`MatchExplanation`'s JSON), when it was recorded (installs
     /// stored since 0.2.0); nil for no such install, or one without it.

@@ -11,7 +11,7 @@ struct Browse<Source: SessionSource>: BrowseStore {
     private static var installColumns: String {
         """
         i.id, i.created_at, i.api, i.platform, i.match_type, i.attributed, i.confidence, i.matched_factors, i.link_id, l.short_code,
-        i.click_id, i.user_id, i.country
+        i.click_id, i.user_id, i.country, i.is_test
         """
     }
 
@@ -19,14 +19,15 @@ struct Browse<Source: SessionSource>: BrowseStore {
         InstallSummary(id: row.string(0), createdAt: Timestamp(milliseconds: row.int(1)), api: row.string(2), platform: row.optionalString(3),
                        matchType: row.string(4), attributed: row.bool(5), confidence: row.optionalDouble(6) ?? 0,
                        matchedFactors: JSONText.decodeStrings(row.string(7)), linkID: row.optionalString(8), shortCode: row.optionalString(9),
-                       clickID: row.optionalString(10), userID: row.optionalString(11), country: row.optionalString(12))
+                       clickID: row.optionalString(10), userID: row.optionalString(11), country: row.optionalString(12),
+                       isTest: row.bool(13))
     }
 
-    func recentInstalls(projectID: String, before: Timestamp?, limit: Int) throws -> [InstallSummary] {
+    func recentInstalls(projectID: String, test: Bool, before: Timestamp?, limit: Int) throws -> [InstallSummary] {
         try source.read { connection in
             try connection.query("""
                 SELECT \(Self.installColumns) FROM installs i LEFT JOIN links l ON l.id = i.link_id
-                WHERE i.project_id = ? AND i.created_at < ? ORDER BY i.created_at DESC, i.id LIMIT ?
+                WHERE i.project_id = ? AND \(test ? "" : "NOT ")i.is_test AND i.created_at < ? ORDER BY i.created_at DESC, i.id LIMIT ?
                 """, values: [.text(projectID), .integer(before?.milliseconds ?? Int64.max), .integer(Int64(limit))], map: Self.install)
         }
     }

@@ -63,16 +63,16 @@ struct Events<Source: SessionSource>: EventStore {
         let key = switch event.install { case .id(let id): id; case .instance(let instance): instance }
         source.write(delivery: delivery, readingAhead: ahead, laneKey: key, { connection in
             // Resolved inside the transaction: one trip, and the install cannot vanish in between.
-            let found: (id: String, userID: String?, rollupLink: String, createdAt: Timestamp)?
+            let found: (id: String, userID: String?, rollupLink: String, createdAt: Timestamp, isTest: Bool)?
             switch event.install {
             case .id(let id):
                 found = try connection.queryOne(EventRepository.installByID, id, event.projectID) {
-                    ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)))
+                    ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)), $0.bool(4))
                 }
                 guard found != nil else { throw StoreError.notFound("no install \(id)") }
             case .instance(let instance):
                 found = try connection.queryOne(EventRepository.installByInstance, instance, event.projectID) {
-                    ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)))
+                    ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)), $0.bool(4))
                 }
                 guard found != nil else {
                     throw StoreError.notFound("unknown install_instance_id '\(instance)'")
@@ -94,13 +94,14 @@ struct Events<Source: SessionSource>: EventStore {
             let inserted = try connection.run(EventRepository.insertUnlessKnown, orUnanswered: EventRepository.insert,
                 eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID,
                 event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds, chartedAt.milliseconds)
-            if inserted > 0 {
+            if inserted > 0, !install.isTest {
                 collector?.addEvent(projectID: event.projectID, at: chartedAt.milliseconds, linkID: install.rollupLink,
                                     revenue: event.revenue, currency: event.currency)
             }
             let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
             if inserted > 0 {
-                try OutboxRepository.notify(notify, StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID),
+                // A test install's events are not counted (its rollup triggers step aside) nor sent.
+                try OutboxRepository.notify(install.isTest ? nil : notify, StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID),
                                             installID: install.id, connection)
                 return (eventID, false, values)
             }
@@ -120,10 +121,10 @@ enum EventRepository {
     /// The install, and the link its events are counted under in the rollups (migration 0015:
     /// '' unless attributed to a link).
     static let installByID = """
-        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END, created_at FROM installs WHERE id = ? AND project_id = ?
+        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END, created_at, is_test FROM installs WHERE id = ? AND project_id = ?
         """
     static let installByInstance = """
-        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END, created_at FROM installs
+        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END, created_at, is_test FROM installs
         WHERE install_instance_id = ? AND project_id = ?
         """
     static let insert = """

@@ -10,6 +10,8 @@ public struct StoredInstall: Sendable, Equatable {
     public var createdAt: Timestamp
     public var platform: String?
     public var userID: String? = nil
+    /// Stored from a client's test mode (`InstallReport.isTest`).
+    public var isTest = false
 }
 
 public struct InstallOutcome: Sendable {
@@ -97,8 +99,8 @@ enum InstallRepository {
         INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
             os_version, device_model, device_class, app_version, ip, ip_key, user_agent, timezone, utc_offset_min, languages,
             screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
-            click_id, link_id, clicked_at, reinstall, country, explanation)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            click_id, link_id, clicked_at, reinstall, country, explanation, is_test)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static let insertUnlessInstanceTaken = insert + " ON CONFLICT (project_id, install_instance_id) WHERE install_instance_id IS NOT NULL DO NOTHING"
 
@@ -163,7 +165,7 @@ enum InstallRepository {
             signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
             match.matchType.rawValue, match.attributed, match.confidence, JSONText.encode(match.matchedFactors), match.clickID,
             match.linkID, match.clickedAt?.milliseconds, reinstall, report.country,
-            explanation.map { Self.explained($0, taken: clicks.taken) }.flatMap { $0.isEmpty ? nil : $0.text })
+            explanation.map { Self.explained($0, taken: clicks.taken) }.flatMap { $0.isEmpty ? nil : $0.text }, report.isTest)
         if inserted == 0, let instance = report.identity.installInstanceID {
             // Another node stored this instance's install since tier 0 looked (PostgreSQL; on
             // SQLite's one writer tier 0 would have found it): that one is the install, and the
@@ -185,7 +187,7 @@ enum InstallRepository {
             connection.forgetReadsAhead(naming: [identity.installInstanceID, identity.deviceID, identity.idfv, identity.fingerprint].compactMap { $0 })
         }
         let install = StoredInstall(id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
-                                    platform: signals.platform?.rawValue)
+                                    platform: signals.platform?.rawValue, isTest: report.isTest)
         return try withLink(InstallOutcome(install: install, isNew: true), connection)
     }
 
@@ -423,8 +425,8 @@ enum InstallRepository {
 
         /// Where a tagged row's whole install starts: after the tag and `columns`.
         static let storedFrom: Int32 = 8
-        /// Where its link's columns start: after the install's thirteen.
-        static let linkFrom: Int32 = storedFrom + 13
+        /// Where its link's columns start: after the install's fourteen.
+        static let linkFrom: Int32 = storedFrom + 14
         static let linkColumns = LinkRepository.columns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.map { "l.\($0) AS l_\($0)" }.joined(separator: ", ")
 
@@ -487,7 +489,7 @@ enum InstallRepository {
     /// A stored install's columns, as `stored` reads them.
     static let storedColumns = """
         id, project_id, match_type, attributed, confidence, matched_factors, click_id, link_id, clicked_at, reinstall, created_at,
-        platform, user_id
+        platform, user_id, is_test
         """
 
     /// The install whose `storedColumns` start at `first`.
@@ -499,7 +501,7 @@ enum InstallRepository {
                                          clickID: row.optionalString(first + 6), linkID: row.optionalString(first + 7),
                                          clickedAt: row.optionalInt(first + 8).map { Timestamp(milliseconds: $0) }),
                       reinstall: row.bool(first + 9), createdAt: Timestamp(milliseconds: row.int(first + 10)),
-                      platform: row.optionalString(first + 11), userID: row.optionalString(first + 12))
+                      platform: row.optionalString(first + 11), userID: row.optionalString(first + 12), isTest: row.bool(first + 13))
     }
 }
 

@@ -205,7 +205,7 @@ extension Outbox {
     public func loggedInstalls(limit: Int) throws -> OutboxLogBatch<LoggedInstall> {
         try logged(.installs, sql: OutboxRepository.installsAfter, limit: limit, fact: { row in
             LoggedInstall(outcome: InstallOutcome(install: InstallRepository.stored(row, from: 1), isNew: true),
-                          networkClickID: row.optionalString(14).map { NetworkClickID(parameter: row.optionalString(15) ?? "", value: $0) })
+                          networkClickID: row.optionalString(15).map { NetworkClickID(parameter: row.optionalString(16) ?? "", value: $0) })
         }, finish: { install, connection in
             // The link and template as the install's own transaction reads them.
             install.outcome = try InstallRepository.withLink(install.outcome, connection)
@@ -297,23 +297,26 @@ extension Outbox {
         """
 
     /// Events after the log's cursor up to the newest seen, of projects that have an endpoint;
-    /// not the `signup` a trigger records (its webhook is `user.identified`). A range of rowids:
+    /// not the `signup` a trigger records (its webhook is `user.identified`), nor a test install's
+    /// (a client's test mode sends nothing out, docs/outbound.md). A range of rowids:
     /// `+project_id` keeps the planner off `events_by_project`, which walked every event of the
     /// project, then sorted them, on every move.
     static let eventsAfter = """
         SELECT rowid, id, project_id, install_id, user_id, name, data, revenue, currency, occurred_at, received_at FROM events
         WHERE rowid > ? AND rowid <= ? AND +project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
-            AND recorded_by IS NULL
+            AND recorded_by IS NULL AND NOT EXISTS (SELECT 1 FROM installs i WHERE i.id = events.install_id AND i.is_test)
         ORDER BY rowid LIMIT ?
         """
 
     /// New installs after the log's cursor up to the newest seen, of projects that have an
-    /// endpoint, with their attributed click's network id (`InstallRepository.stored` from column 1).
+    /// endpoint, not from a client's test mode, with their attributed click's network id
+    /// (`InstallRepository.stored` from column 1).
     static let installsAfter = """
         SELECT i.rowid, \(InstallRepository.storedColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")),
             c.network_click_id, c.network_click_parameter
         FROM installs i LEFT JOIN clicks c ON i.attributed AND c.click_id = i.click_id
         WHERE i.rowid > ? AND i.rowid <= ? AND +i.project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
+            AND NOT i.is_test
         ORDER BY i.rowid LIMIT ?
         """
 
@@ -323,9 +326,10 @@ extension Outbox {
     static let loggedFactsAwaitingJobs = """
         UNION ALL SELECT 'webhook', 'pending', e.received_at FROM events e CROSS JOIN webhook_endpoints w
             WHERE e.rowid > (SELECT position FROM outbox_cursors WHERE name = 'events') AND e.recorded_by IS NULL
+                AND NOT EXISTS (SELECT 1 FROM installs i WHERE i.id = e.install_id AND i.is_test)
                 AND w.project_id = e.project_id AND w.enabled AND (w.events IS NULL OR instr(w.events, '"event.created"') > 0)
         UNION ALL SELECT 'webhook', 'pending', i.created_at FROM installs i CROSS JOIN webhook_endpoints w
-            WHERE i.rowid > (SELECT position FROM outbox_cursors WHERE name = 'installs')
+            WHERE i.rowid > (SELECT position FROM outbox_cursors WHERE name = 'installs') AND NOT i.is_test
                 AND w.project_id = i.project_id AND w.enabled AND (w.events IS NULL OR instr(w.events, '"install.created"') > 0)
         """
 

@@ -38,8 +38,9 @@ public enum SKANStore {
     @_spi(StoreInternals) public static func evaluate(installID: String, context: Context?, now: Timestamp, session: some StoreSession,
                                                       changed: (SKANChange) throws -> Void) throws -> SKANValues? {
         guard let context, context.schema.enabled else { return nil }
-        guard let (platform, firstInit) = try session.query("SELECT platform, created_at FROM installs WHERE id = ?", values: [.text(installID)], map: {
-            ($0.optionalString(0), Timestamp(milliseconds: $0.int(1)))
+        guard let (platform, firstInit, isTest) = try session.query("SELECT platform, created_at, is_test FROM installs WHERE id = ?",
+                                                                    values: [.text(installID)], map: {
+            ($0.optionalString(0), Timestamp(milliseconds: $0.int(1)), $0.bool(2))
         }).first else { return nil }
         var events = try session.query("SELECT name, received_at, revenue, currency FROM events WHERE install_id = ?", values: [.text(installID)]) {
             SKANEvent(name: $0.string(0), receivedAt: Timestamp(milliseconds: $0.int(1)), amount: $0.optionalDouble(2), currency: $0.optionalString(3))
@@ -69,7 +70,8 @@ public enum SKANStore {
                 ON CONFLICT (install_id, "window") DO UPDATE SET fine = excluded.fine, coarse = excluded.coarse,
                     locked = excluded.locked, updated_at = excluded.updated_at
                 """#, values: values.map(\.pgValue))
-            try changed(SKANChange(installID: installID, window: window, fine: value.fine, coarse: value.coarse, locked: value.locked))
+            // A test install's values are answered and stored, never sent out.
+            if !isTest { try changed(SKANChange(installID: installID, window: window, fine: value.fine, coarse: value.coarse, locked: value.locked)) }
         }
         return outcome.values
     }

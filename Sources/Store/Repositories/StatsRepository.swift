@@ -318,7 +318,7 @@ public enum StatsRepository {
         for (group, installs) in try connection.query("""
             SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*) FROM apple_ads_claims a
             JOIN installs i ON i.id = a.install_id
-            WHERE a.project_id = ?1 AND a.won AND i.created_at >= ?2 AND i.created_at < ?3 GROUP BY 1, 2, 3, 4
+            WHERE a.project_id = ?1 AND a.won AND i.created_at >= ?2 AND i.created_at < ?3 AND NOT i.is_test GROUP BY 1, 2, 3, 4
             """, projectID, from, to, map: { (key($0), Int($0.int(4))) }) {
             rows[group, default: .init()].installs += installs
             rows[group, default: .init()].attributedInstalls += installs
@@ -478,7 +478,7 @@ public enum StatsRepository {
             for (linkID, matchType, attributed, appleAds, count, signups, paying) in try connection.query("""
                 SELECT link_id, match_type, attributed, matched_factors = ?4, count(*), count(*) FILTER (WHERE signed_up),
                     count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.install_id = installs.id AND p.removed_at IS NULL)) FROM installs
-                WHERE project_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY 1, 2, 3, 4
+                WHERE project_id = ?1 AND created_at >= ?2 AND created_at < ?3 AND NOT is_test GROUP BY 1, 2, 3, 4
                 """, projectID, from, to, SQL.appleAdsFactors,
                 map: { ($0.optionalString(0), $0.string(1), $0.bool(2), $0.bool(3), Int($0.int(4)), Int($0.int(5)), Int($0.int(6))) }) {
                 func add(_ counts: inout ProjectStats.Counts) {
@@ -500,13 +500,13 @@ public enum StatsRepository {
 
             for (band, installs) in try connection.query("""
                 SELECT CASE WHEN confidence >= 0.8 THEN 'high' WHEN confidence >= 0.6 THEN 'medium' ELSE 'low' END, count(*) FROM installs
-                WHERE project_id = ? AND created_at >= ? AND created_at < ? AND attributed GROUP BY 1
+                WHERE project_id = ? AND created_at >= ? AND created_at < ? AND attributed AND NOT is_test GROUP BY 1
                 """, projectID, from, to, map: { ($0.string(0), Int($0.int(1))) }) {
                 addTally(dimension: "confidence", value: band, installs: installs)
             }
             for (window, value, installs) in try connection.query("""
                 SELECT s.window, coalesce(CAST(s.fine AS TEXT), s.coarse), count(*) FROM installs i JOIN skan_state s ON s.install_id = i.id
-                WHERE i.project_id = ? AND i.created_at >= ? AND i.created_at < ? AND (s.fine IS NOT NULL OR s.coarse IS NOT NULL) GROUP BY 1, 2
+                WHERE i.project_id = ? AND i.created_at >= ? AND i.created_at < ? AND NOT i.is_test AND (s.fine IS NOT NULL OR s.coarse IS NOT NULL) GROUP BY 1, 2
                 """, projectID, from, to, map: { ($0.int(0), $0.string(1), Int($0.int(2))) }) {
                 addTally(dimension: "skan\(window)", value: value, installs: installs)
             }
@@ -514,7 +514,7 @@ public enum StatsRepository {
             for (linkID, events) in try connection.query("""
                 SELECT CASE WHEN i.attributed THEN i.link_id END, count(*) FROM events e
                 JOIN installs i ON i.id = e.install_id
-                WHERE e.project_id = ? AND e.charted_at >= ? AND e.charted_at < ? GROUP BY 1
+                WHERE e.project_id = ? AND e.charted_at >= ? AND e.charted_at < ? AND NOT i.is_test GROUP BY 1
                 """, projectID, from, to, map: { ($0.optionalString(0), Int($0.int(1))) }) {
                 totals.events += events
                 if let linkID { perLink[linkID]?.counts.events += events }
@@ -523,7 +523,7 @@ public enum StatsRepository {
             for (linkID, eventCurrency, revenue) in try connection.query("""
                 SELECT CASE WHEN i.attributed THEN i.link_id END, coalesce(e.currency, ?4), sum(e.revenue) FROM events e
                 JOIN installs i ON i.id = e.install_id
-                WHERE e.project_id = ?1 AND e.charted_at >= ?2 AND e.charted_at < ?3 AND e.revenue IS NOT NULL GROUP BY 1, 2
+                WHERE e.project_id = ?1 AND e.charted_at >= ?2 AND e.charted_at < ?3 AND e.revenue IS NOT NULL AND NOT i.is_test GROUP BY 1, 2
                 """, projectID, from, to, currency, map: { ($0.optionalString(0), $0.string(1), $0.double(2)) }) {
                 totals.eventRevenue[eventCurrency, default: 0] += revenue
                 if let linkID { perLink[linkID]?.counts.eventRevenue[eventCurrency, default: 0] += revenue }
@@ -532,7 +532,7 @@ public enum StatsRepository {
             for (linkID, paymentCurrency, revenue) in try connection.query("""
                 SELECT CASE WHEN i.attributed THEN i.link_id END, p.currency, sum(p.amount) FROM payments p
                 JOIN installs i ON i.id = p.install_id
-                WHERE p.project_id = ? AND p.removed_at IS NULL AND p.created_at >= ? AND p.created_at < ? GROUP BY 1, 2
+                WHERE p.project_id = ? AND p.removed_at IS NULL AND p.created_at >= ? AND p.created_at < ? AND NOT i.is_test GROUP BY 1, 2
                 """, projectID, from, to, map: { ($0.optionalString(0), $0.string(1), $0.double(2)) }) {
                 totals.paymentRevenue[paymentCurrency, default: 0] += revenue
                 if let linkID { perLink[linkID]?.counts.paymentRevenue[paymentCurrency, default: 0] += revenue }
