@@ -9,6 +9,12 @@ public struct AccuracyReport: Sendable {
         /// Installs whose person clicked within the attribution window before installing: the
         /// installs a perfect engine would attribute.
         public var clickedInstalls = 0
+        /// Clicked installs whose click some signal the server receives could reach: a click id
+        /// the install carries (the Play referrer), or a click made from the install's address.
+        /// The rest changed networks between tap and install with nothing to carry the click over.
+        public var reachableInstalls = 0
+        /// In-app opens of installed apps (app-side clicks, never any install's click).
+        public var appOpens = 0
         /// Installs the engine attributed to a click.
         public var attributed = 0
         /// Attributed to one of the installing person's own clicks.
@@ -51,6 +57,10 @@ public struct AccuracyReport: Sendable {
     /// TP / (TP + FN); 0 when no install followed a click.
     public var recall: Double { ratio(counts.truePositives, counts.truePositives + counts.falseNegatives) }
     public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+    /// The recall a perfect engine could reach on what the server receives: reachable / clicked.
+    public var recallCeiling: Double { ratio(counts.reachableInstalls, counts.clickedInstalls) }
+    /// Recall as a share of that ceiling.
+    public var recallOfCeiling: Double { recallCeiling == 0 ? 0 : recall / recallCeiling }
 
     private func ratio(_ part: Int, _ whole: Int) -> Double { whole == 0 ? 0 : Double(part) / Double(whole) }
 
@@ -67,8 +77,10 @@ public struct AccuracyReport: Sendable {
                 "true_positives": integer(c.truePositives), "false_positives": integer(c.falsePositives),
                 "false_negatives": integer(c.falseNegatives), "deterministic": integer(c.deterministic),
                 "probabilistic": integer(c.probabilistic), "clicks": integer(c.clicks), "bot_clicks": integer(c.botClicks),
+                "reachable_installs": integer(c.reachableInstalls), "app_opens": integer(c.appOpens),
             ]),
             "precision": number(precision), "recall": number(recall), "f1": number(f1),
+            "recall_ceiling": number(recallCeiling), "recall_of_ceiling": number(recallOfCeiling),
             "calibration": .array(bands.map { band in
                 .object(["band": .string(band.name), "band_confidence": number(band.bandConfidence), "matches": integer(band.matches),
                          "correct": integer(band.correct), "mean_confidence": number(band.meanConfidence),
@@ -83,11 +95,12 @@ public struct AccuracyReport: Sendable {
         var lines = [
             "attributiond simulate — seed \(seed), \(model.users) people over \(model.days) days; min_confidence \(minConfidence), window \(attributionWindowHours) h",
             "",
-            "installs \(c.installs) (after a click: \(c.clickedInstalls)), clicks \(c.clicks) (+ \(c.botClicks) from bots)",
+            "installs \(c.installs) (after a click: \(c.clickedInstalls), reachable: \(c.reachableInstalls)), clicks \(c.clicks) (+ \(c.botClicks) from bots), in-app opens \(c.appOpens)",
             "attributed \(c.attributed) (deterministic \(c.deterministic), probabilistic \(c.probabilistic))",
             "true positives \(c.truePositives), false positives \(c.falsePositives), false negatives \(c.falseNegatives)",
             "",
             "precision \(percent(precision))   recall \(percent(recall))   F1 \(percent(f1))",
+            "recall ceiling \(percent(recallCeiling))   recall of ceiling \(percent(recallOfCeiling))",
             "",
             "calibration (attributed installs by the age of their click)",
             "  band            band conf.  matches  mean reported  observed precision",

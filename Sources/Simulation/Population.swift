@@ -39,6 +39,8 @@ struct Action: Sendable {
         /// A tap on the link; `person` nil for a bot.
         case click(person: Int?, userAgent: String, acceptLanguage: String?, beacon: BeaconSignals?)
         case install(person: Int)
+        /// The installed app opened by the link (Linkrunner `handle-deeplink`, LinkForty resolve).
+        case appOpen(person: Int)
     }
     let offsetMilliseconds: Int64
     let address: String
@@ -73,7 +75,9 @@ struct Population: Sendable {
         "Twitterbot/1.0",
     ]
 
-    static func generate(_ model: PopulationModel, start: Date, random: inout SeededGenerator) -> Population {
+    /// - Parameter opening: draws the in-app opens alone, so that the rest of the population is
+    ///   the same whatever their share.
+    static func generate(_ model: PopulationModel, start: Date, random: inout SeededGenerator, opening: inout SeededGenerator) -> Population {
         let span = model.days * 86_400_000
         var people: [Person] = []
         var actions: [Action] = []
@@ -110,6 +114,13 @@ struct Population: Sendable {
             people.append(person)
 
             func network(_ cellularNow: Bool) -> String { cellularNow ? person.cellularAddress : person.homeAddress }
+            /// Someone with the app opens the campaign's link inside it later on, at home or on
+            /// cellular, where the household or the carrier NAT shares the address.
+            func openLater(installedAt: Int64) {
+                guard opening.chance(model.inAppOpenShare) else { return }
+                let at = installedAt + 60_000 + Int64(Double.random(in: 0..<max(1, span - Double(installedAt)), using: &opening))
+                actions.append(Action(offsetMilliseconds: at, address: network(opening.chance(model.cellularShare)), kind: .appOpen(person: index)))
+            }
             if random.chance(model.clickShare) {
                 let first = Int64(Double.random(in: 0..<span, using: &random))
                 let onCellular = random.chance(model.cellularShare)
@@ -132,11 +143,14 @@ struct Population: Sendable {
                     let installAt = max(first + delay, clickTimes.max()! + 1000)
                     actions.append(Action(offsetMilliseconds: installAt, address: network(switched ? !onCellular : onCellular),
                                           kind: .install(person: index)))
+                    openLater(installedAt: installAt)
                 }
             } else if random.chance(model.organicInstallShare) {
-                actions.append(Action(offsetMilliseconds: Int64(Double.random(in: 0..<span, using: &random)),
-                                      address: network(random.chance(model.cellularShare)), kind: .install(person: index)))
+                let installAt = Int64(Double.random(in: 0..<span, using: &random))
+                actions.append(Action(offsetMilliseconds: installAt, address: network(random.chance(model.cellularShare)), kind: .install(person: index)))
+                openLater(installedAt: installAt)
             }
+
         }
 
         let humanClicks = actions.filter { if case .click = $0.kind { true } else { false } }.count

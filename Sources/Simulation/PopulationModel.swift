@@ -40,6 +40,9 @@ public struct PopulationModel: Sendable, Equatable {
     public var beaconShare = 0.85
     /// Share of Linkrunner Android installs whose Play install referrer carries the click id.
     public var playReferrerShare = 0.6
+    /// Share of people with the app installed who later open a link inside it (an app-side open,
+    /// on their home or cellular network): what must never attribute a neighbour's install.
+    public var inAppOpenShare = 0.3
 
     public init() {}
 
@@ -51,7 +54,7 @@ public struct PopulationModel: Sendable, Equatable {
             ("organic-install-share", organicInstallShare), ("cellular-share", cellularShare), ("ip-change-share", ipChangeShare),
             ("household-share", householdShare), ("carrier-nat-share", carrierNATShare), ("popular-device-share", popularDeviceShare),
             ("repeat-click-share", repeatClickShare), ("ios-share", iosShare), ("linkrunner-share", linkrunnerShare),
-            ("beacon-share", beaconShare), ("play-referrer-share", playReferrerShare),
+            ("beacon-share", beaconShare), ("play-referrer-share", playReferrerShare), ("in-app-open-share", inAppOpenShare),
         ]
         for (name, value) in shares where !(0...1).contains(value) { problems.append("--\(name) must be between 0 and 1") }
         if !(1...1_000_000).contains(users) { problems.append("--users must be between 1 and 1000000") }
@@ -71,6 +74,7 @@ public struct PopulationModel: Sendable, Equatable {
          ("household_share", householdShare), ("carrier_nat_share", carrierNATShare),
          ("carrier_nat_users_per_address", Double(carrierNATUsersPerAddress)), ("popular_device_share", popularDeviceShare),
          ("repeat_click_share", repeatClickShare), ("bot_clicks_per_click", botClicksPerClick), ("ios_share", iosShare),
-         ("linkrunner_share", linkrunnerShare), ("beacon_share", beaconShare), ("play_referrer_share", playReferrerShare)]
+         ("linkrunner_share", linkrunnerShare), ("beacon_share", beaconShare), ("play_referrer_share", playReferrerShare),
+         ("in_app_open_share", inAppOpenShare)]
     }
 }

@@ -12,7 +12,7 @@ public enum Simulation {
     public struct Settings: Sendable {
         public var model = PopulationModel()
         public var seed: UInt64 = 1
-        public var minConfidence = 0.30
+        public var minConfidence = ProjectSettings().minConfidence
         public var attributionWindowHours = 168
 
         public init() {}
@@ -50,11 +50,13 @@ public enum Simulation {
         let start = Int64(startMilliseconds)
 
         var random = SeededGenerator(seed: settings.seed)
-        let population = Population.generate(settings.model, start: Date(timeIntervalSince1970: Double(start) / 1000), random: &random)
+        var opening = SeededGenerator(seed: settings.seed ^ 0x5EED_0F_A99_0BE4)
+        let population = Population.generate(settings.model, start: Date(timeIntervalSince1970: Double(start) / 1000), random: &random,
+                                             opening: &opening)
         var report = AccuracyReport(seed: settings.seed, model: settings.model, minConfidence: settings.minConfidence,
                                     attributionWindowHours: settings.attributionWindowHours)
-        var clicksOf: [Int: [(id: String, at: Int64)]] = [:]
-        var installs: [(person: Int, installID: String, at: Int64)] = []
+        var clicksOf: [Int: [(id: String, at: Int64, address: String)]] = [:]
+        var installs: [(person: Int, installID: String, at: Int64, address: String, referred: Bool)] = []
         var clockAt: Int64 = 0
 
         for (done, action) in population.actions.enumerated() {
@@ -77,17 +79,22 @@ public enum Simulation {
                     continue
                 }
                 report.counts.clicks += 1
-                clicksOf[person, default: []].append((clickID, action.offsetMilliseconds))
+                clicksOf[person, default: []].append((clickID, action.offsetMilliseconds, action.address))
                 if let beacon {
                     let answer = client.send(.post, "/c/\(clickID)", from: action.address, json: beacon.json)
                     guard answer.status.code == 204 else { throw Failure(description: "a beacon was answered \(answer.status.code): \(String(decoding: answer.body, as: UTF8.self))") }
                 }
             case .install(let index):
                 let person = population.people[index]
-                let installID = try install(person, at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
-                                            from: action.address, clicks: clicksOf[index] ?? [], client: client, token: token,
-                                            apiKey: apiKey, playReferrerShare: settings.model.playReferrerShare, random: &random)
-                installs.append((index, installID, action.offsetMilliseconds))
+                let (installID, referred) = try install(person, at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
+                                                        from: action.address, clicks: (clicksOf[index] ?? []).map { ($0.id, $0.at) },
+                                                        client: client, token: token, apiKey: apiKey,
+                                                        playReferrerShare: settings.model.playReferrerShare, random: &random)
+                installs.append((index, installID, action.offsetMilliseconds, action.address, referred))
+            case .appOpen(let index):
+                report.counts.appOpens += 1
+                try openInApp(population.people[index], at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
+                              from: action.address, client: client, token: token)
             }
         }
         progress(population.actions.count, population.actions.count)
@@ -96,13 +103,17 @@ public enum Simulation {
         let outcomes = try services.app.installs.attributionRecords(projectID: projectID)
         let byID = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let window = Int64(settings.attributionWindowHours) * 3_600_000
-        for (person, installID, at) in installs {
+        for (person, installID, at, address, referred) in installs {
             guard let outcome = byID[installID] else { throw Failure(description: "install \(installID) was not stored") }
             let own = clicksOf[person] ?? []
             // The ground truth: the person's own clicks, recorded as they were made.
-            let clickedInWindow = own.contains { $0.at <= at && at - $0.at <= window }
+            let inWindow = own.filter { $0.at <= at && at - $0.at <= window }
+            let clickedInWindow = !inWindow.isEmpty
             report.counts.installs += 1
             if clickedInWindow { report.counts.clickedInstalls += 1 }
+            // What any signal the server receives could reach: a click id the install carries, or
+            // a click made from the install's own address.
+            if clickedInWindow && (referred || inWindow.contains { $0.address == address }) { report.counts.reachableInstalls += 1 }
             let correct = outcome.clickID.map { id in own.contains { $0.id == id } } ?? false
             if outcome.attributed {
                 report.counts.attributed += 1
@@ -119,10 +130,11 @@ public enum Simulation {
         return report
     }
 
-    /// Reports one install as the person's SDK would, and returns the install id it was given.
+    /// Reports one install as the person's SDK would; returns the install id it was given, and
+    /// whether its Play referrer carried a click id.
     static func install(_ person: Person, at moment: Date, from address: String, clicks: [(id: String, at: Int64)],
                         client: InProcessClient, token: String, apiKey: String, playReferrerShare: Double,
-                        random: inout SeededGenerator) throws -> String {
+                        random: inout SeededGenerator) throws -> (String, Bool) {
         let device = person.device
         let ios = device.platform == .ios
         let offsetEast = (TimeZone(identifier: person.timezone)?.secondsFromGMT(for: moment) ?? 0) / 60
@@ -131,22 +143,43 @@ public enum Simulation {
             var data = #""device":"\#(device.model)","system_version":"\#(device.osVersion)","device_display":{"width":\#(device.widthPoints),"height":\#(device.heightPoints),"scale":\#(device.scale)},"timezone":"\#(person.timezone)","timezone_offset":\#(offsetEast),"locale":"\#(person.language)_\#(person.region)","language":"\#(person.language)""#
             data += ios ? #","idfv":"\#(person.installIdentifier)""# : #","gaid":"\#(person.installIdentifier)""#
             // Installed from the Play Store after a click: the referrer may carry our click id.
+            var referred = false
             if !ios, let last = clicks.last, random.chance(playReferrerShare) {
                 data += #","install_ref":"utm_source=simulation&click_id=\#(last.id)""#
+                referred = true
             }
             let body = #"{"token":"\#(token)","platform":"\#(ios ? "IOS" : "ANDROID")","install_instance_id":"\#(person.installIdentifier)","app_version":"1.0.0","device_data":{\#(data)}}"#
             let envelope = try object(client.send(.post, "/api/client/init", from: address, json: body), expecting: 200)
             guard case .object(let fields)? = envelope["data"], case .string(let id)? = fields["install_id"] else {
                 throw Failure(description: "init did not return data.install_id")
             }
-            return id
+            return (id, referred)
         case .linkforty:
             let agent = ios ? "Example/1.0 iOS/\(device.osVersion)" : "Example/1.0 Android/\(device.osVersion)"
             let body = #"{"userAgent":"\#(agent)","timezone":"\#(person.timezone)","language":"\#(person.language)-\#(person.region)","screenWidth":\#(Int(Double(device.widthPoints) * device.scale)),"screenHeight":\#(Int(Double(device.heightPoints) * device.scale)),"platform":"\#(ios ? "iOS" : "Android")","platformVersion":"\#(device.osVersion)","appVersion":"1.0.0","deviceId":"\#(person.installIdentifier)"}"#
             let answer = try object(client.send(.post, "/api/sdk/v1/install", from: address, headers: ["Authorization": "Bearer \(apiKey)"],
                                                 json: body), expecting: 200)
             guard case .string(let id)? = answer["installId"] else { throw Failure(description: "install did not return installId") }
-            return id
+            return (id, false)
+        }
+    }
+
+    /// The installed app opened by the campaign's link, as the person's SDK reports it.
+    static func openInApp(_ person: Person, at moment: Date, from address: String, client: InProcessClient, token: String) throws {
+        let device = person.device
+        let ios = device.platform == .ios
+        switch person.client {
+        case .linkrunner:
+            let offsetEast = (TimeZone(identifier: person.timezone)?.secondsFromGMT(for: moment) ?? 0) / 60
+            var data = #""device":"\#(device.model)","system_version":"\#(device.osVersion)","device_display":{"width":\#(device.widthPoints),"height":\#(device.heightPoints),"scale":\#(device.scale)},"timezone":"\#(person.timezone)","timezone_offset":\#(offsetEast),"locale":"\#(person.language)_\#(person.region)","language":"\#(person.language)""#
+            data += ios ? #","idfv":"\#(person.installIdentifier)""# : #","gaid":"\#(person.installIdentifier)""#
+            let body = #"{"token":"\#(token)","platform":"\#(ios ? "IOS" : "ANDROID")","install_instance_id":"\#(person.installIdentifier)","deeplink_url":"https://go.example/campaign","device_data":{\#(data)}}"#
+            _ = try object(client.send(.post, "/api/client/handle-deeplink", from: address, json: body), expecting: 200)
+        case .linkforty:
+            let agent = ios ? "Example/1.0 iOS/\(device.osVersion)" : "Example/1.0 Android/\(device.osVersion)"
+            let query = "fp_tz=\(person.timezone)&fp_sw=\(Int(Double(device.widthPoints) * device.scale))&fp_sh=\(Int(Double(device.heightPoints) * device.scale))"
+                + "&fp_lang=\(person.language)-\(person.region)&fp_platform=\(ios ? "iOS" : "Android")&fp_pv=\(device.osVersion)"
+            _ = try object(client.send(.get, "/api/sdk/v1/resolve/campaign?\(query)", from: address, headers: ["User-Agent": agent]), expecting: 200)
         }
     }
 

@@ -12,7 +12,7 @@ struct Simulate: ParsableCommand {
             """)
 
     @Option(help: "Seed of the population (the same seed gives the same run).") var seed: UInt64 = 1
-    @Option(help: "The project's min_confidence.") var minConfidence = 0.30
+    @Option(help: "The project's min_confidence.") var minConfidence = Simulation.Settings().minConfidence
     @Option(help: "The project's attribution window in hours.") var attributionWindowHours = 168
     @Flag(help: "Print the report as JSON.") var json = false
 
@@ -35,6 +35,7 @@ struct Simulate: ParsableCommand {
     @Option(help: "Share of installs from the Linkrunner SDK (the rest LinkForty).") var linkrunnerShare = PopulationModel().linkrunnerShare
     @Option(help: "Share of clicks whose page reports browser signals.") var beaconShare = PopulationModel().beaconShare
     @Option(help: "Share of Linkrunner Android installs whose Play referrer has the click id.") var playReferrerShare = PopulationModel().playReferrerShare
+    @Option(help: "Share of people with the app who later open the link inside it.") var inAppOpenShare = PopulationModel().inAppOpenShare
 
     var model: PopulationModel {
         var model = PopulationModel()
@@ -57,6 +58,7 @@ struct Simulate: ParsableCommand {
         model.linkrunnerShare = linkrunnerShare
         model.beaconShare = beaconShare
         model.playReferrerShare = playReferrerShare
+        model.inAppOpenShare = inAppOpenShare
         return model
     }
 

@@ -29,7 +29,7 @@ import TestSupport
         let explained = try explain(app, projectID, installID)
         #expect(explained["recorded"] as? Bool == true)
         #expect(explained["decided_by"] as? String == "probabilistic")
-        #expect(explained["min_confidence"] as? Double == 0.3 && explained["candidates_considered"] as? Int == 3)
+        #expect(explained["min_confidence"] as? Double == 0.5 && explained["candidates_considered"] as? Int == 3)
         let candidates = try #require(explained["candidates"] as? [[String: Any]])
         let winner = try #require(candidates.first)
         #expect(winner["click_id"] as? String == clickID && winner["outcome"] as? String == "won")

@@ -9,7 +9,7 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(report["seed"] as? Int == 1)
         let settings = try #require(report["settings"] as? [String: Any])
-        #expect(settings["min_confidence"] as? Double == 0.3 && settings["attribution_window_hours"] as? Int == 168)
+        #expect(settings["min_confidence"] as? Double == 0.5 && settings["attribution_window_hours"] as? Int == 168)
         let population = try #require(report["population"] as? [String: Any])
         for knob in ["users", "click_share", "household_share", "carrier_nat_share", "popular_device_share", "ip_change_share",
                      "repeat_click_share", "bot_clicks_per_click", "ios_share", "linkrunner_share", "delay_median_minutes"] {
@@ -23,6 +23,13 @@ import Testing
         #expect(tp + fp == attributed)
         #expect(counts["deterministic"]! + counts["probabilistic"]! == attributed)
         #expect(tp + fn == counts["clicked_installs"]!, "every install after a click is a TP or an FN")
+        // The ceiling: clicked installs some signal could reach, and the population's in-app opens.
+        let reachable = try #require(counts["reachable_installs"])
+        #expect(reachable > 0 && reachable <= counts["clicked_installs"]! && tp <= reachable, "a match needs a click some signal reaches")
+        #expect(counts["app_opens"]! > 0, "the default population opens links inside installed apps")
+        let ceiling = try #require(report["recall_ceiling"] as? Double)
+        #expect(abs(ceiling - Double(reachable) / Double(counts["clicked_installs"]!)) < 0.0001)
+        #expect(abs((report["recall_of_ceiling"] as? Double ?? 0) - (report["recall"] as? Double ?? 0) / ceiling) < 0.001)
 
         let precision = try #require(report["precision"] as? Double), recall = try #require(report["recall"] as? Double)
         let f1 = try #require(report["f1"] as? Double)

@@ -96,7 +96,7 @@ let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
     /// address, then a LinkForty install after the test clock has moved on.
     @Test(arguments: [
         (example: 3, clicksHoursBefore: [1.0], attributed: true, score: 65.0),
-        (example: 4, clicksHoursBefore: [30.0], attributed: true, score: 40.0),
+        (example: 4, clicksHoursBefore: [30.0], attributed: false, score: 40.0),
         (example: 5, clicksHoursBefore: [80.0], attributed: false, score: 0.0),
         (example: 9, clicksHoursBefore: [30.0, 20.0], attributed: true, score: 50.0),
         (example: 10, clicksHoursBefore: [50.0, 40.0], attributed: false, score: 25.0),

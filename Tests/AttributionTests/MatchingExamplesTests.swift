@@ -134,7 +134,8 @@ private let examples: [Example] = {
     list.append(Example(number: 2, clicks: [ExampleClick(id: "A", minutesBefore: 10)], expectedClick: "A", expectedType: .probabilistic,
                         expectedConfidence: 0.85, expectedAttributed: true, expectedFactors: allFactors))
     list.append(Example(number: 3, clicks: [ExampleClick(id: "A", minutesBefore: 60)], expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.65))
-    list.append(Example(number: 4, clicks: [ExampleClick(id: "A", minutesBefore: 30 * 60)], expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.40))
+    list.append(Example(number: 4, clicks: [ExampleClick(id: "A", minutesBefore: 30 * 60)], expectedClick: nil, expectedType: .probabilistic,
+                        expectedConfidence: 0.40, expectedAttributed: false))
     list.append(Example(number: 5, clicks: [ExampleClick(id: "A", minutesBefore: 80 * 60)], expectedClick: nil, expectedType: .none, expectedConfidence: 0))
     var six = Example(number: 6, clicks: [ExampleClick(id: "A", minutesBefore: 10)], expectedClick: nil, expectedType: .none, expectedConfidence: 0)
     six.install.timezone = "America/New_York"

@@ -20,7 +20,7 @@ public struct MatchingPolicy: Sendable, Equatable {
     /// Subtracted per distinct candidate beyond the first.
     public var candidatePenalty = 0.15
     /// Attributed when the confidence reaches this (the project's `min_confidence`).
-    public var minConfidence = 0.30
+    public var minConfidence = 0.50
     /// Probabilistic candidates are never older than this, whatever the link's window.
     public var probabilisticHorizonSeconds: Int64 = 259_200
     /// The attribution window when a link sets none (the project's `attribution_window_hours`).

@@ -22,7 +22,7 @@ public struct ProjectSettings: Sendable, Equatable {
     public var androidStoreURL: String?
     public var webURL: String?
     public var attributionWindowHours = 168
-    public var minConfidence = 0.30
+    public var minConfidence = 0.50
     public var currency = "USD"
     /// The project's time zone (IANA): the dashboard's days.
     public var timeZone = "UTC"
