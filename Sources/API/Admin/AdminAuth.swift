@@ -24,8 +24,10 @@ struct AdminAuth: Sendable {
         clientIP = services.clientIP
     }
 
-    func guarded(_ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
-        { request in
+    /// The admin API's guard (`Application`'s `/admin/v1` group): the key, or 404 when there is
+    /// none, 401 for a wrong one, 429 once the client's failure budget is spent.
+    var check: RouteGuard {
+        { [keyHash, failures, clientIP] request in
             guard let keyHash else {
                 throw HTTPError.notFound("no route for \(request.method) \(request.path) (the admin API is off: set admin_key)")
             }
@@ -39,6 +41,14 @@ struct AdminAuth: Sendable {
                 throw HTTPError(.unauthorized, code: "unauthorized", message: "a valid admin key is required (Authorization: Bearer <admin key>)",
                                 headers: ["WWW-Authenticate": "Bearer"])
             }
+        }
+    }
+
+    /// `handler` behind `check`, for a route outside the group that is admin-only in some
+    /// configurations (`/metrics`).
+    func guarded(_ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
+        { [check] request in
+            try check(request)
             return try handler(request)
         }
     }

@@ -8,10 +8,8 @@ import Store
 enum AdminLinkRoutes {
     /// `POST /admin/v1/projects/:id/links`
     static func createLink(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let linkService = services.app.links
-        return .sync(auth.guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             let payload = try request.decodeJSON(AdminLinkPayload.self)
             let template = try linkService.template(id: payload.template_id, slug: payload.template_slug, projectID: project.id,
                                                     key: payload.template_id != nil ? "template_id" : "template_slug")
@@ -19,15 +17,13 @@ enum AdminLinkRoutes {
             let created = try linkService.create(link, codeIsCustom: payload.short_code != nil)
             let base = LinkURLs.base(for: request, services: services)
             return try .json(AdminLinkBody(created, template: template, base: base), status: .created, encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `GET /admin/v1/projects/:id/links`
     static func listLinks(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let linkService = services.app.links
-        return .sync(auth.guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             let base = LinkURLs.base(for: request, services: services)
             let templates = try linkService.templatesByID(projectID: project.id)
             let limit = try integerQuery(request, "limit", in: 1...1000) ?? 100
@@ -35,7 +31,7 @@ enum AdminLinkRoutes {
             let links = try linkService.list(projectID: project.id, limit: limit, offset: offset)
             return try .json(links.map { AdminLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base) },
                              encoder: JSONCoders.encoder)
-        })
+        }
     }
 }
 

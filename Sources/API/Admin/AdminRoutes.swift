@@ -8,39 +8,35 @@ import Store
 enum AdminRoutes {
     /// `POST /admin/v1/projects`
     static func createProject(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { request in
+        return .sync { request in
             let creation = try request.decodeJSON(ProjectCreation.self)
             let created = try projects.create(name: creation.name, settings: creation.settings, testMode: creation.testMode)
             return try .json(ProjectBody(created.project, token: created.token, apiKey: created.apiKey.key), status: .created,
                              encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `GET /admin/v1/projects`
     static func listProjects(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { _ in
+        return .sync { _ in
             try .json(try projects.list().map { ProjectBody($0) }, encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `GET /admin/v1/projects/:id`
     static func showProject(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            try .json(ProjectBody(try existingProject(request, services)), encoder: JSONCoders.encoder)
-        })
+        return ProjectScoped.sync(services) { _, project in
+            try .json(ProjectBody(project), encoder: JSONCoders.encoder)
+        }
     }
 
     /// `PATCH /admin/v1/projects/:id`
     static func updateProject(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { request in
-            var project = try existingProject(request, services)
+        return ProjectScoped.sync(services) { request, found in
+            var project = found
             let update = try request.decodeJSON(ProjectUpdate.self)
             if let testMode = update.testMode, testMode != project.testMode {
                 throw HTTPError.conflict("test_mode is chosen when a project is created and cannot change; create a new project instead")
@@ -48,20 +44,18 @@ enum AdminRoutes {
             if let name = update.name { project.name = name }
             project.settings = try update.settings.applied(to: project.settings)
             return try .json(ProjectBody(try projects.update(project)), encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `POST /admin/v1/projects/:id/api-keys`
     static func issueAPIKey(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             let issued = try projects.issueAPIKey(projectID: project.id, format: try keyFormat(of: request))
             return try .json(APIKeyBody(id: issued.id, key: issued.key, prefix: issued.prefix,
                                         created_at: services.clock.now().iso8601, revoked_at: nil),
                              status: .created, encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `{"format": "standard" | "warplink", "mode": "live" | "test"}`, every key optional; an
@@ -86,36 +80,30 @@ enum AdminRoutes {
 
     /// `GET /admin/v1/projects/:id/api-keys`
     static func listAPIKeys(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             let keys = try projects.apiKeys(projectID: project.id).map {
                 APIKeyBody(id: $0.id, key: nil, prefix: $0.prefix, created_at: $0.createdAt.iso8601, revoked_at: $0.revokedAt?.iso8601)
             }
             return try .json(keys, encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `DELETE /admin/v1/projects/:id/api-keys/:keyId`
     static func revokeAPIKey(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
-            let keyID = request.pathParameters["keyId"] ?? ""
+        return ProjectScoped.sync(services) { request, project in
+            let keyID = try request.parameter("keyId")
             try projects.revokeAPIKey(projectID: project.id, keyID: keyID)
             return HTTPResponse(status: .noContent)
-        })
+        }
     }
 
     /// `POST /admin/v1/projects/:id/token` `{"grace_hours": 168}` (optional; 0 to 720): a new
     /// project token, shown only now; the old one keeps working for the grace period.
     static func rotateToken(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             var grace = 168
             if !request.body.isEmpty, let hours = try JSONFields(request).number("grace_hours") {
                 guard hours == hours.rounded(), hours >= 0, hours <= Double(ProjectService.maximumTokenGraceHours) else {
@@ -127,84 +115,70 @@ enum AdminRoutes {
             var body: [String: JSONValue] = ["token": .string(token), "previous_token_valid_until": until.map { .string($0.iso8601) } ?? .null]
             body["project_id"] = .string(project.id)
             return .json(bytes: JSONValue.object(body).serialized())
-        })
+        }
     }
 
     /// `DELETE /admin/v1/projects/:id`: the project and everything stored for it (204).
     static func deleteProject(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             try projects.delete(projectID: project.id)
             return HTTPResponse(status: .noContent)
-        })
+        }
     }
 
     /// `POST /admin/v1/projects/:id/signing-keys`
     static func createSigningKey(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             let key = try projects.createSigningKey(projectID: project.id)
             return try .json(["key_id": key.keyID, "secret": key.secret], status: .created, encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `DELETE /admin/v1/projects/:id/signing-keys/:keyId`
     static func revokeSigningKey(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
         let projects = services.app.projects
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
-            let keyID = request.pathParameters["keyId"] ?? ""
+        return ProjectScoped.sync(services) { request, project in
+            let keyID = try request.parameter("keyId")
             try projects.revokeSigningKey(projectID: project.id, keyID: keyID)
             return HTTPResponse(status: .noContent)
-        })
+        }
     }
 
     /// `POST /admin/v1/projects/:id/templates`
     static func createTemplate(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             let payload = try request.decodeJSON(TemplatePayload.self)
             let template = payload.template(projectID: project.id, now: services.now(for: project))
             try throwIfInvalid(template.validate())
             return try .json(TemplateBody(try services.app.links.createTemplate(template)), status: .created, encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `GET /admin/v1/projects/:id/templates`
     static func listTemplates(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             return try .json(try services.app.links.templates(projectID: project.id).map(TemplateBody.init), encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `GET /admin/v1/projects/:id/stats`
     static func stats(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             let now = services.now(for: project)
             let since = try TimeParameter.parse(request.queryValue("since"), name: "since", now: now) ?? Timestamp(milliseconds: 0)
             let until = try TimeParameter.parse(request.queryValue("until"), name: "until", now: now) ?? now.adding(seconds: 1)
             guard since < until else { throw HTTPError.invalidField("since", "must be before until") }
             let stats = try services.app.reports.stats(project: project, since: since, until: until)
             return try .json(StatsBody(projectID: project.id, since: since, until: until, stats: stats), encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `GET /admin/v1/projects/:id/installs/:installId/skan`
     static func installSKANValues(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
-            let installID = request.pathParameters["installId"] ?? ""
+        return ProjectScoped.sync(services) { request, project in
+            let installID = try request.parameter("installId")
             _ = try services.app.installs.existing(id: installID, project: project)
             var data: [String: JSONValue] = [:]
             if let values = try services.app.activity.conversionValues(installID: installID, project: project) {
@@ -212,17 +186,15 @@ enum AdminRoutes {
                 data["window"] = .number(Double(values.window))
             }
             return .json(bytes: JSONValue.object(data).serialized())
-        })
+        }
     }
 
     /// `GET /admin/v1/projects/:id/installs/:installId/explain`: how the install was matched, as
     /// recorded in its own transaction (`MatchExplanation`); `"recorded": false` for installs
     /// stored before 0.2.0.
     static func explainInstall(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
-            let installID = request.pathParameters["installId"] ?? ""
+        return ProjectScoped.sync(services) { request, project in
+            let installID = try request.parameter("installId")
             let install = try services.app.installs.existing(id: installID, project: project)
             var body: [String: JSONValue] = [
                 "install_id": .string(install.id), "match_type": .string(install.match.matchType.rawValue),
@@ -237,33 +209,25 @@ enum AdminRoutes {
                 body["recorded"] = .bool(false)
             }
             return .json(bytes: JSONValue.object(body).serialized())
-        })
+        }
     }
 
     /// `DELETE /admin/v1/projects/:id/installs/:installId`
     static func eraseInstall(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
-            let installID = request.pathParameters["installId"] ?? ""
+        return ProjectScoped.sync(services) { request, project in
+            let installID = try request.parameter("installId")
             try services.app.reports.eraseInstall(installID, project: project)
             return HTTPResponse(status: .noContent)
-        })
+        }
     }
 
     /// `DELETE /admin/v1/projects/:id/users/:userId`
     static func eraseUser(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try existingProject(request, services)
-            let userID = request.pathParameters["userId"] ?? ""
+        return ProjectScoped.sync(services) { request, project in
+            let userID = try request.parameter("userId")
             try services.app.reports.eraseUser(userID, project: project)
             return HTTPResponse(status: .noContent)
-        })
-    }
-
-    static func existingProject(_ request: HTTPRequest, _ services: Services) throws -> Project {
-        try services.app.projects.existing(id: request.pathParameters["id"] ?? "")
+        }
     }
 }
 

@@ -10,9 +10,7 @@ import Store
 enum AppleAdsRoutes {
     /// `PUT /admin/v1/projects/:id/apple-ads`
     static func setCredentials(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             let body = try JSONFields(request)
             let credentials = AppleAdsCredentials(
                 clientID: try body.requiredString("client_id", maxLength: 128), teamID: try body.requiredString("team_id", maxLength: 128),
@@ -21,29 +19,25 @@ enum AppleAdsRoutes {
                 privateKey: try body.requiredString("private_key", maxLength: 8192))
             try services.app.appleAds.setCredentials(credentials, projectID: project.id, at: services.clock.now())
             return .json(bytes: shown(credentials).serialized())
-        })
+        }
     }
 
     /// `GET /admin/v1/projects/:id/apple-ads`
     static func showCredentials(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             guard let credentials = try services.app.appleAds.credentials(projectID: project.id) else {
                 return .json(bytes: JSONValue.object(["configured": .bool(false)]).serialized())
             }
             return .json(bytes: shown(credentials).serialized())
-        })
+        }
     }
 
     /// `DELETE /admin/v1/projects/:id/apple-ads`
     static func deleteCredentials(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             try services.app.appleAds.deleteCredentials(projectID: project.id)
             return HTTPResponse(status: .noContent)
-        })
+        }
     }
 
     private static func shown(_ credentials: AppleAdsCredentials) -> JSONValue {

@@ -8,49 +8,44 @@ import Store
 enum PostbackRoutes {
     /// `POST /admin/v1/projects/:id/postbacks`
     static func create(_ services: Services) -> RouteHandler {
-        .sync(AdminAuth(services: services).guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        ProjectScoped.sync(services) { request, project in
             let fields = try request.decodeJSON(PostbackPayload.self).fields
             let template = try services.app.postbacks.create(projectID: project.id, fields)
             return try .json(PostbackBody(template), status: .created, encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `GET /admin/v1/projects/:id/postbacks`
     static func list(_ services: Services) -> RouteHandler {
-        .sync(AdminAuth(services: services).guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        ProjectScoped.sync(services) { request, project in
             return try .json(["postbacks": try services.app.postbacks.list(projectID: project.id).map(PostbackBody.init)],
                              encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `GET /admin/v1/projects/:id/postbacks/:postbackId`
     static func show(_ services: Services) -> RouteHandler {
-        .sync(AdminAuth(services: services).guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
-            let template = try services.app.postbacks.existing(id: request.pathParameters["postbackId"] ?? "", projectID: project.id)
+        ProjectScoped.sync(services) { request, project in
+            let template = try services.app.postbacks.existing(id: try request.parameter("postbackId"), projectID: project.id)
             return try .json(PostbackBody(template), encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `PATCH /admin/v1/projects/:id/postbacks/:postbackId`
     static func update(_ services: Services) -> RouteHandler {
-        .sync(AdminAuth(services: services).guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        ProjectScoped.sync(services) { request, project in
             let fields = try request.decodeJSON(PostbackPayload.self).fields
-            let template = try services.app.postbacks.update(id: request.pathParameters["postbackId"] ?? "", projectID: project.id, fields)
+            let template = try services.app.postbacks.update(id: try request.parameter("postbackId"), projectID: project.id, fields)
             return try .json(PostbackBody(template), encoder: JSONCoders.encoder)
-        })
+        }
     }
 
     /// `DELETE /admin/v1/projects/:id/postbacks/:postbackId`
     static func delete(_ services: Services) -> RouteHandler {
-        .sync(AdminAuth(services: services).guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
-            try services.app.postbacks.delete(id: request.pathParameters["postbackId"] ?? "", projectID: project.id)
+        ProjectScoped.sync(services) { request, project in
+            try services.app.postbacks.delete(id: try request.parameter("postbackId"), projectID: project.id)
             return HTTPResponse(status: .noContent)
-        })
+        }
     }
 }
 

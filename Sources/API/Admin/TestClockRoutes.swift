@@ -10,18 +10,14 @@ enum TestClockRoutes {
 
     /// `GET /admin/v1/projects/:id/clock`
     static func showClock(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             return body(project, now: services.now(for: project))
-        })
+        }
     }
 
     /// `POST /admin/v1/projects/:id/clock`
     static func moveClock(_ services: Services) -> RouteHandler {
-        let auth = AdminAuth(services: services)
-        return .sync(auth.guarded { request in
-            let project = try AdminRoutes.existingProject(request, services)
+        return ProjectScoped.sync(services) { request, project in
             guard project.testMode else {
                 throw HTTPError.conflict("project \(project.id) is not in test mode: it reads the server's clock, which cannot be moved")
             }
@@ -31,7 +27,7 @@ enum TestClockRoutes {
             } catch ProjectClocks.MoveError.backward(let current) {
                 throw HTTPError.conflict("test clocks only move forward: the request asks for a time before the project's now, \(current.iso8601)")
             }
-        })
+        }
     }
 
     /// Where the body asks the clock to go: exactly one of `advance_seconds` and `now`.
