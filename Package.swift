@@ -35,20 +35,21 @@ let package = Package(
         .target(name: "CEventPoll"),
         // JSON values and the one JSON writer, shared by every layer (no dependencies).
         .target(name: "JSON", swiftSettings: strictSettings),
-        .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll", "JSON"], swiftSettings: strictSettings),
+        .target(name: "Lifecycle", swiftSettings: strictSettings),
+        .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll", "JSON", "Lifecycle"], swiftSettings: strictSettings),
         .target(name: "Attribution", dependencies: ["JSON"], swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "JSON"], swiftSettings: strictSettings,
+        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "JSON", "Lifecycle"], swiftSettings: strictSettings,
                 plugins: ["EmbedMigrations"]),
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         // The application layer: use cases, caches, project clocks (no HTTP, no SQL).
-        .target(name: "App", dependencies: ["Store", "Attribution", "CCurl"], swiftSettings: strictSettings),
-        .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution"], swiftSettings: strictSettings),
+        .target(name: "App", dependencies: ["Store", "Attribution", "CCurl", "Lifecycle"], swiftSettings: strictSettings),
+        .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution", "Lifecycle"], swiftSettings: strictSettings),
         // `attributiond simulate`: populations run through the real application in process.
         .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
         .executableTarget(
             name: "attributiond",
-            dependencies: ["HTTP", "API", "App", "Store", "Attribution", "Simulation",
+            dependencies: ["HTTP", "API", "App", "Store", "Attribution", "Simulation", "Lifecycle",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings),
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.
@@ -64,7 +65,7 @@ let package = Package(
                           swiftSettings: strictSettings),
         .executableTarget(name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution"], path: "Benchmarks/OutboxBench",
                           swiftSettings: strictSettings),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Lifecycle", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution"], swiftSettings: strictSettings),

@@ -5,6 +5,7 @@ import ArgumentParser
 import HTTP
 import App
 import Attribution
+import Lifecycle
 import Store
 #if canImport(Glibc)
 import Glibc
@@ -33,168 +34,70 @@ struct Serve: ParsableCommand {
     func run() throws {
         SignalHandling.blockInEveryThread()
         MemoryPolicy.apply()
+        let configuration = try settings()
+        let sink = try Self.openLog(configuration)
+        LifecycleLog.sink = sink
+        let store = try global.openStore(configuration)
+        let adminKey = try Self.adminKey(configuration, store)
+        let services = Self.services(configuration, store, adminKey: adminKey)
+        try Self.reconcileDeclaredProjects(configuration, services)
+        // Request lines at info level and below; `log_level: warning` or higher turns them off.
+        let requestLog = ["trace", "debug", "info"].contains(configuration.logLevel) ? RequestLog(logIP: configuration.logIP, sink: sink) : nil
+        let listeners = try Self.listeners(configuration, services, requestLog: requestLog)
+        let (outbox, transport) = Self.outbox(configuration, services)
+
+        // Started in this order, stopped in the reverse one: the listeners drain first, the
+        // store closes last.
+        var parts: [any Service] = [
+            ClosureService("store", stop: { _ in
+                do { try store.close() } catch {
+                    LifecycleLog.write(level: "warning", message: "closing the database failed", fields: ["error": "\(error)"])
+                }
+            }),
+            ClosureService("request log", stop: { _ in requestLog?.flush() }),
+            ClosureService("outbound transport", stop: { _ in transport.shutdown() }),
+        ]
+        // A node may take requests and write jobs without delivering them (another node does).
+        // Where the events are the outbox's log, the worker that delivers also makes their jobs.
+        if configuration.outbound.deliver { parts.append(outbox) }
+        if let retention = Self.retention(configuration, store: store, services: services) { parts.append(retention) }
+        parts.append(DashboardWarmup(services: services))
+        parts.append(listeners.group)
+        let group = ServiceGroup(parts) { event in
+            switch event {
+            case .started(let name): LifecycleLog.write(level: "debug", message: "started", fields: ["service": name])
+            case .stopped(let name, let late): LifecycleLog.write(level: late ? "warning" : "debug", message: late ? "stopped late" : "stopped",
+                                                                  fields: ["service": name])
+            }
+        }
+
+        // Installed before the server listens: a signal that arrives as soon as "listening" is
+        // logged must find its handler (an inherited SIG_IGN would otherwise swallow it).
+        let stopRequested = StopRequests(sink: sink, requestLog: requestLog)
+        do {
+            try group.start()
+        } catch {
+            LifecycleLog.write(level: "error", message: "could not start", fields: ["error": "\(error)"])
+            throw ExitCode.failure
+        }
+        Self.announce(configuration, services, listeners: listeners, adminKey: adminKey)
+        // After listening, so a large links table never delays start-up.
+        DispatchQueue.global(qos: .utility).async { Self.reportRefusedStoredValues(services) }
+        stopRequested.wait()
+        // The listeners drain within drain_seconds; deliveries under way may take as long again,
+        // and what is left goes out at the next start.
+        group.stop(within: .seconds(2 * configuration.drainSeconds + 5))
+        LifecycleLog.write(level: "info", message: "stopped", fields: [:])
+    }
+
+    /// The configuration file and environment, with this command's flags over them.
+    private func settings() throws -> ServerConfiguration {
         var configuration = try global.loadConfiguration()
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         if let drainSeconds { configuration.drainSeconds = drainSeconds }
         configuration.limits.drainTimeout = .seconds(configuration.drainSeconds)
-
-        let sink: LogSink
-        do {
-            sink = try LogSink(path: configuration.logFile)
-        } catch {
-            FileHandleOutput.standardError("configuration: log_file: cannot open \(configuration.logFile ?? "") for appending")
-            throw ExitCode(2)
-        }
-        LifecycleLog.sink = sink
-        let store = try global.openStore(configuration)
-        let adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin)
-        do {
-            adminKey = try ServerAdminKey.resolve(configured: configuration.adminKey, store: store, now: SystemClock().now())
-        } catch {
-            LifecycleLog.write(level: "error", message: "cannot read or keep the admin key", fields: ["error": "\(error)"])
-            throw ExitCode.failure
-        }
-        let services = Services(store: store, adminKey: configuration.adminKey, adminKeyHash: adminKey,
-                                metricsToken: configuration.metricsToken,
-                                trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
-                                allowedHosts: configuration.allowedHosts,
-                                defaultProject: configuration.defaultProject,
-                                outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
-                                appleAds: configuration.appleAds, dashboard: configuration.dashboard) { error, request in
-            LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
-        }
-        do {
-            for line in try DeclaredProjects.reconcile(configuration.projects, services: services) {
-                LifecycleLog.write(level: "info", message: line, fields: [:])
-            }
-        } catch let problem as DeclaredProjects.Problem {
-            FileHandleOutput.standardError("configuration: \(problem)")
-            throw ExitCode(2)
-        }
-
-        // Request lines at info level and below; `log_level: warning` or higher turns them off.
-        let requestLog = ["trace", "debug", "info"].contains(configuration.logLevel) ? RequestLog(logIP: configuration.logIP, sink: sink) : nil
-        let connections = ConnectionCount()
-        let refused: @Sendable (String) -> Void = { problem in
-            LifecycleLog.write(level: "error", message: "response refused", fields: ["problem": problem])
-        }
-        let server = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits,
-                                onRefusedResponse: refused,
-                                responder: Application.makeResponder(
-                                    services: services,
-                                    rateLimit: configuration.rateLimit.map { RateLimitSettings(ratePerSecond: $0.perSecond, burst: $0.burst) },
-                                    log: requestLog, openConnections: { connections.server?.openConnectionCount ?? 0 }))
-        connections.server = server
-        let dashboardWarmup = DashboardWarmup(services: services)
-        let retention = configuration.clickRetentionHours == 0 ? nil : RetentionJob(
-            retention: store.clickRetention, hours: configuration.clickRetentionHours, clock: services.clock,
-            testProjectTimes: { [clocks = services.app.clocks] in clocks.testProjectTimes() }) { deleted, cutoff in
-            LifecycleLog.write(level: "info", message: "retention", fields: ["deleted_clicks": String(deleted), "before": cutoff.iso8601])
-        }
-        // HTTPS beside HTTP, with the same application, limits and timeouts.
-        let secure: HTTPServer?
-        if let tls = configuration.tls {
-            do {
-                let context = try TLSContext(certificatePath: tls.cert, privateKeyPath: tls.key)
-                secure = HTTPServer(host: configuration.host, port: tls.port, limits: configuration.limits, tls: context,
-                                    onRefusedResponse: refused, responder: server.responder)
-            } catch {
-                FileHandleOutput.standardError("configuration: \(error)")
-                throw ExitCode(2)
-            }
-        } else {
-            secure = nil
-        }
-        let stopped = DispatchSemaphore(value: 0)
-        // Installed before the server listens: a signal that arrives as soon as "listening" is
-        // logged must find its handler (an inherited SIG_IGN would otherwise swallow it).
-        let signals = SignalHandling { signal in
-            LifecycleLog.write(level: "info", message: "draining", fields: ["signal": signal])
-            let group = DispatchGroup()
-            group.enter()
-            server.shutdown { group.leave() }
-            if let secure {
-                group.enter()
-                secure.shutdown { group.leave() }
-            }
-            group.notify(queue: .global()) { stopped.signal() }
-        }
-        // SIGHUP: reopen the log file (after logrotate moved it away).
-        signal(SIGHUP, SIG_IGN)
-        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        hangup.setEventHandler {
-            requestLog?.flush()
-            do {
-                try sink.reopen()
-                LifecycleLog.write(level: "info", message: "reopened log file", fields: ["path": sink.path ?? "stderr"])
-            } catch {
-                FileHandleOutput.standardError("cannot reopen \(sink.path ?? ""): \(error)")
-            }
-        }
-        hangup.resume()
-        do {
-            try server.start()
-            try secure?.start()
-        } catch {
-            LifecycleLog.write(level: "error", message: "could not start", fields: ["error": "\(error)"])
-            throw ExitCode.failure
-        }
-        services.publicHosts.listening(on: configuration.host, port: server.port)
-        LifecycleLog.write(level: "info", message: "listening", fields: [
-            "address": server.boundAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)",
-            "db": configuration.postgresURL.map(GlobalOptions.redacted) ?? configuration.db,
-            "admin_api": adminKey.hash == nil ? "off" : "on",
-            "https": secure?.boundAddress.map { "\($0)" } ?? "off",
-        ])
-        if case .madeNow(let key) = adminKey.origin {
-            let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
-            let place = configuration.dashboard.enabled ? "sign in at http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)\(configuration.dashboard.prefix)"
-                                                        : "use it as Authorization: Bearer <key> on /admin/v1"
-            FileHandleOutput.standardError("""
-                attributiond: first start, so an admin key was made for this server (shown only now; kept hashed):
-
-                    \(key)
-
-                Keep it in a password manager, then \(place). Set ATTRIBUTIOND_ADMIN_KEY to use a key of your own instead.
-                """)
-            LifecycleLog.write(level: "warning", message: "admin key made on first start and printed once above", fields: [:])
-        }
-        // Webhooks and postbacks: jobs left by the last run (or by another process) go out now.
-        var outboxSettings = OutboxWorker.Settings()
-        outboxSettings.userAgent = "attributiond/\(Version.number)"
-        outboxSettings.deliveredRetentionHours = configuration.outbound.deliveredRetentionHours
-        // A lease outlives the longest attempt, so only a dead worker's jobs are taken again.
-        let requestTimeout = Double(configuration.outbound.requestTimeoutSeconds)
-        outboxSettings.leaseSeconds = Int64(configuration.outbound.requestTimeoutSeconds) + 5
-        outboxSettings.onFinalFailure = { job, attempts, error in
-            LifecycleLog.write(level: "warning", message: "delivery failed", fields: [
-                "delivery": job.id, "kind": job.kind, "event_type": job.eventType, "project": job.projectID,
-                "host": URLComponents(string: job.targetURL)?.host ?? "", "attempts": String(attempts), "error": error,
-            ])
-        }
-        let outboxTransport = services.app.makeTransport(totalTimeout: requestTimeout)
-        let outbox = services.app.makeOutboxWorker(transport: outboxTransport, settings: outboxSettings)
-        // A node may take requests and write jobs without delivering them (another node does).
-        // Where the events are the outbox's log, the worker that delivers also makes their jobs.
-        if configuration.outbound.deliver { outbox.start() }
-        // After listening, so a large links table never delays start-up.
-        DispatchQueue.global(qos: .utility).async { Self.reportRefusedStoredValues(services) }
-        stopped.wait()
-        hangup.cancel()
-        withExtendedLifetime(signals) {}
-        retention?.stop()
-        dashboardWarmup.stop()
-        // Deliveries under way may finish within the drain time; the rest go out at the next start.
-        outbox.stop(drainSeconds: Double(configuration.drainSeconds))
-        outboxTransport.shutdown()
-        requestLog?.flush()
-        do {
-            try store.close()
-        } catch {
-            LifecycleLog.write(level: "warning", message: "closing the database failed", fields: ["error": "\(error)"])
-        }
-        LifecycleLog.write(level: "info", message: "stopped", fields: [:])
+        return configuration
     }
 }
 
@@ -218,45 +121,6 @@ extension Serve {
         } catch {
             LifecycleLog.write(level: "warning", message: "stored value audit failed", fields: ["error": "\(error)"])
         }
-    }
-}
-
-/// SIGTERM and SIGINT start a graceful shutdown; a second one exits at once.
-final class SignalHandling {
-    private let sources: [any DispatchSourceSignal]
-
-    /// The signals the server takes through dispatch sources.
-    static let handled = [SIGTERM, SIGINT, SIGHUP]
-
-    /// Blocks the handled signals in the calling thread, so in every thread made after it: call
-    /// first, before any thread exists. On Linux a dispatch signal source reads a `signalfd`, which
-    /// sees only signals blocked in every thread; one left unblocked in any thread may be handed
-    /// to that thread and, ignored there, lost (a SIGINT lost so under load hung a test for 60 s).
-    static func blockInEveryThread() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in handled { sigaddset(&set, number) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
-
-    init(onFirst: @escaping @Sendable (String) -> Void) {
-        let queue = DispatchQueue(label: "attributiond.signals")
-        nonisolated(unsafe) var received = false
-        sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                if received {
-                    LifecycleLog.write(level: "warning", message: "second signal: exiting now", fields: ["signal": name])
-                    exit(1)
-                }
-                received = true
-                onFirst(name)
-            }
-            source.resume()
-            return source
-        }
-        signal(SIGPIPE, SIG_IGN)
     }
 }
 

@@ -29,7 +29,7 @@ final class TestFileSystem {
     /// Fills what is left with a file (removed to free the space again).
     func fill() -> URL {
         let filler = folder.appendingPathComponent("filler")
-        FileManager.default.createFile(atPath: filler.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
         if let handle = FileHandle(forWritingAtPath: filler.path) {
             let block = Data(count: 4096)
             while (try? handle.write(contentsOf: block)) != nil {}

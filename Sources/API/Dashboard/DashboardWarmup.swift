@@ -1,6 +1,7 @@
 import App
 import Attribution
 public import Dispatch
+public import Lifecycle
 import Store
 import Synchronization
 
@@ -10,21 +11,29 @@ import Synchronization
 /// a new day (a new period), and at once when a project's settings change (a new time zone: new
 /// periods). A viewer then waits for a sum (0.2–0.5 s for 90 days at 10 million clicks) only for
 /// a custom range. Started by `serve` when the dashboard is on.
-public final class DashboardWarmup: @unchecked Sendable {
+public final class DashboardWarmup: Service, @unchecked Sendable {
     static let watched = ["7d", "30d", "90d"]
 
-    private let timer: (any DispatchSourceTimer)?
+    public let serviceName = "dashboard warm-up"
+    private let services: Services
+    private let interval: DispatchTimeInterval
+    private let timer: any DispatchSourceTimer
     private let queue = DispatchQueue(label: "attributiond.dashboard-warmup", qos: .utility)
 
     /// - Parameter interval: how often the watched periods are looked at (a new day's period is
     ///   summed at the next look; a past older than 4 minutes is summed again).
     public init(services: Services, every interval: DispatchTimeInterval = .seconds(30)) {
-        guard services.dashboard.enabled else {
-            timer = nil
-            return
-        }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        self.timer = timer
+        self.services = services
+        self.interval = interval
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        // Resumed now and scheduled by `start`: a source released while suspended traps.
+        timer.schedule(deadline: .distantFuture)
+        timer.resume()
+    }
+
+    /// Nothing to do when the dashboard is off.
+    public func start() {
+        guard services.dashboard.enabled else { return }
         let app = services.app
         let warm: @Sendable () -> Void = { app.reports.warmWatchedPeriods { try app.projects.cachedProject(id: $0) } }
         timer.setEventHandler(handler: warm)
@@ -38,7 +47,7 @@ public final class DashboardWarmup: @unchecked Sendable {
                 warm()
             }
         }
-        queue.async {
+        queue.async { [services] in
             // The first 300 projects: a deployment of thousands has the rest summed once viewed.
             for project in ((try? app.projects.list()) ?? []).prefix(300) {
                 for range in Self.watched { Self.watch(range, projectID: project.id, services) }
@@ -46,10 +55,9 @@ public final class DashboardWarmup: @unchecked Sendable {
             warm()
         }
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .seconds(5))
-        timer.resume()
     }
 
-    public func stop() { timer?.cancel() }
+    public func stop(by deadline: DispatchTime) { timer.cancel() }
 
     /// Asks for `range` of the project to be kept summed, when it is one of the watched day ranges.
     static func watch(_ range: String, projectID: String, _ services: Services) {

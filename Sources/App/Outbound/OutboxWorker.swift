@@ -2,13 +2,16 @@ import Attribution
 import Foundation
 import JSON
 import Synchronization
+public import Dispatch
+public import Lifecycle
 public import Store
 
 /// Delivers outbox jobs: claims due ones with a lease, sends each through the transport
 /// (signed, for webhooks), and records the attempt. At most `perHost` requests to one host at a
 /// time; jobs waiting for a slot keep their lease. One thread claims; completions run on the
 /// transport's threads.
-public final class OutboxWorker: @unchecked Sendable {
+public final class OutboxWorker: Service, @unchecked Sendable {
+    public let serviceName = "outbox"
     public struct Settings: Sendable {
         public var schedule = DeliverySchedule.standard
         /// Jobs in flight at once, over all hosts.
@@ -89,6 +92,12 @@ public final class OutboxWorker: @unchecked Sendable {
             lock.signal()
         }
         lock.unlock()
+    }
+
+    /// `stop(drainSeconds:)` with what is left until `deadline`.
+    public func stop(by deadline: DispatchTime) {
+        let now = DispatchTime.now()
+        stop(drainSeconds: deadline > now ? Double(deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9 : 0)
     }
 
     /// Stops claiming, waits up to `drainSeconds` for requests in flight, and lets go of the

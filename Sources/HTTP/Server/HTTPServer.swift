@@ -10,7 +10,7 @@ public final class HTTPServer: Sendable {
     public let requestedPort: UInt16
     public let limits: HTTPServerLimits
 
-    private let context: ConnectionContext
+    let context: ConnectionContext
     private let acceptQueue = DispatchQueue(label: "attributiond.accept")
 
     private struct State {
