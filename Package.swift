@@ -16,6 +16,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The logging API only (no dependencies of its own): every module logs through Logger,
+        // the executable decides where lines go (ServerLogging.swift).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
@@ -38,18 +41,20 @@ let package = Package(
         .target(name: "Lifecycle", swiftSettings: strictSettings),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll", "JSON", "Lifecycle"], swiftSettings: strictSettings),
         .target(name: "Attribution", dependencies: ["JSON"], swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "JSON", "Lifecycle"], swiftSettings: strictSettings,
+        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "JSON", "Lifecycle",
+                                      .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings,
                 plugins: ["EmbedMigrations"]),
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         // The application layer: use cases, caches, project clocks (no HTTP, no SQL).
-        .target(name: "App", dependencies: ["Store", "Attribution", "CCurl", "Lifecycle"], swiftSettings: strictSettings),
+        .target(name: "App", dependencies: ["Store", "Attribution", "CCurl", "Lifecycle", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
         .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution", "Lifecycle"], swiftSettings: strictSettings),
         // `attributiond simulate`: populations run through the real application in process.
         .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
         .executableTarget(
             name: "attributiond",
             dependencies: ["HTTP", "API", "App", "Store", "Attribution", "Simulation", "Lifecycle",
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings),
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.

@@ -6,6 +6,7 @@ import HTTP
 import App
 import Attribution
 import Lifecycle
+import Logging
 import Store
 #if canImport(Glibc)
 import Glibc
@@ -37,6 +38,7 @@ struct Serve: ParsableCommand {
         let configuration = try settings()
         let sink = try Self.openLog(configuration)
         LifecycleLog.sink = sink
+        ServerLogHandler.bootstrap(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)
         let store = try global.openStore(configuration)
         let adminKey = try Self.adminKey(configuration, store)
         let services = Self.services(configuration, store, adminKey: adminKey)
@@ -87,7 +89,7 @@ struct Serve: ParsableCommand {
         // The listeners drain within drain_seconds; deliveries under way may take as long again,
         // and what is left goes out at the next start.
         group.stop(within: .seconds(2 * configuration.drainSeconds + 5))
-        LifecycleLog.write(level: "info", message: "stopped", fields: [:])
+        LifecycleLog.write(level: "notice", message: "stopped", fields: [:])
     }
 
     /// The configuration file and environment, with this command's flags over them.

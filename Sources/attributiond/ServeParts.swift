@@ -114,7 +114,7 @@ extension Serve {
                          adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin)) {
         let server = listeners.http
         services.publicHosts.listening(on: configuration.host, port: server.port)
-        LifecycleLog.write(level: "info", message: "listening", fields: [
+        LifecycleLog.write(level: "notice", message: "listening", fields: [
             "address": server.boundAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)",
             "db": configuration.postgresURL.map(GlobalOptions.redacted) ?? configuration.db,
             "admin_api": adminKey.hash == nil ? "off" : "on",

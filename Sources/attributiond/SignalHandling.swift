@@ -26,7 +26,7 @@ final class StopRequests: @unchecked Sendable {
         }
         hangup.resume()
         signals = SignalHandling { [stopped] signal in
-            LifecycleLog.write(level: "info", message: "draining", fields: ["signal": signal])
+            LifecycleLog.write(level: "notice", message: "draining", fields: ["signal": signal])
             stopped.signal()
         }
     }

@@ -46,6 +46,8 @@ final class ServerProcess {
     private(set) var port: UInt16 = 0
     /// Output read together with the "listening" line, after it.
     private(set) var outputAfterListening = ""
+    /// Output before the "listening" line.
+    private(set) var outputBeforeListening = ""
     var databasePath: String { folder.appendingPathComponent("db.sqlite").path }
 
     /// - Parameter folder: where the database lives (a new temporary folder by default).
@@ -74,7 +76,10 @@ final class ServerProcess {
                let address = json["address"], let port = address.split(separator: ":").last.flatMap({ UInt16($0) }) {
                 self.port = port
                 // What came in the same read after that line (a start-up warning can).
-                if let range = collected.range(of: String(line)) { outputAfterListening = String(collected[range.upperBound...]) }
+                if let range = collected.range(of: String(line)) {
+                    outputAfterListening = String(collected[range.upperBound...])
+                    outputBeforeListening = String(collected[..<range.lowerBound])
+                }
                 return
             }
         }

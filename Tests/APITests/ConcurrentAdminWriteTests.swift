@@ -10,7 +10,7 @@ import TestSupport
 @Suite struct ConcurrentAdminWriteTests {
     @Test func theFirstBurstOfConcurrentWritesAfterAStartIsNotStalled() throws {
         let adminKey = "concurrent-admin-key-0123456789"
-        let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_LOG_LEVEL": "warning"])
+        let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_LOG_LEVEL": "notice"])
         let create = try RawClient(port: server.port)
         create.send("POST /admin/v1/projects HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(adminKey)\r\nContent-Length: 15\r\n\r\n{\"name\":\"Shop\"}")
         let projectID = try #require(create.readResponse()?.json?["id"] as? String)

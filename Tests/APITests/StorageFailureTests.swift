@@ -85,7 +85,7 @@ struct StorageFailureTests {
     @Test func aFullDiskAnswersWrites503AndReadinessComesBackWhenSpaceIsFreed() throws {
         let disk = try #require(TestFileSystem(kilobytes: 3072))
         let key = "storage-admin-key-0123456789"
-        let server = try ServerProcess(folder: disk.folder, environment: ["ATTRIBUTIOND_ADMIN_KEY": key, "ATTRIBUTIOND_LOG_LEVEL": "warning"])
+        let server = try ServerProcess(folder: disk.folder, environment: ["ATTRIBUTIOND_ADMIN_KEY": key, "ATTRIBUTIOND_LOG_LEVEL": "notice"])
         defer { _ = server.terminateAndWait() }
         func send(_ method: String, _ path: String, _ body: String? = nil) throws -> TestResponse {
             let client = try RawClient(port: server.port)

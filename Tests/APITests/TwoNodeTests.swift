@@ -20,7 +20,7 @@ import TestSupport
         init(_ url: String, environment: [String: String] = [:]) throws {
             server = try ServerProcess(["--database", url], environment: [
                 "ATTRIBUTIOND_ADMIN_KEY": TwoNodeTests.adminKey, "ATTRIBUTIOND_TRUSTED_PROXIES": "127.0.0.1",
-                "ATTRIBUTIOND_LOG_LEVEL": "warning",
+                "ATTRIBUTIOND_LOG_LEVEL": "notice",
             ].merging(environment) { $1 })
         }
 

@@ -17,7 +17,7 @@ server_log = []
 
 def start():
     process = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db],
-                               env={**os.environ, "ATTRIBUTIOND_ADMIN_KEY": admin, "ATTRIBUTIOND_LOG_LEVEL": "warning"},
+                               env={**os.environ, "ATTRIBUTIOND_ADMIN_KEY": admin, "ATTRIBUTIOND_LOG_LEVEL": "notice"},
                                stderr=subprocess.PIPE, text=True)
     for line in process.stderr:
         if '"listening"' in line:

@@ -2,6 +2,7 @@ import Attribution
 import Foundation
 import JSON
 import Store
+import Logging
 
 /// How the delivery worker sends an `apple_ads` job and what Apple's answer does (docs/outbound.md,
 /// "Apple Ads (AdServices) exchange"): the install's token as `text/plain`; 200 records the answer (and the
@@ -36,11 +37,11 @@ struct AppleAdsExchange: Sendable {
             return .failure(.init(reason: "no token to exchange (answered, erased or expired)"))
         }
         guard (try? projects.project(forID: message.projectID, repository: store.projects))??.settings.appleAds != false else {
-            try? store.appleAds.recordFailure(installID: installID)
+            recordFailure(installID: installID)
             return .failure(.init(reason: "the project turned Apple Ads off"))
         }
         guard now.milliseconds - pending.receivedAt.milliseconds < Self.tokenLifetimeSeconds * 1000 else {
-            try? store.appleAds.recordFailure(installID: installID)
+            recordFailure(installID: installID)
             return .failure(.init(reason: "the token expired before Apple answered"))
         }
         return .success(OutboundRequest(method: "POST", url: message.targetURL,
@@ -76,7 +77,17 @@ struct AppleAdsExchange: Sendable {
             }
         } catch {
             // The answer could not be recorded: ask again on the standard schedule.
+            Self.logger.warning("could not record Apple's answer; asking again later", metadata: ["install": "\(installID)", "error": "\(error)"])
             return .standard
+        }
+    }
+
+    static let logger = Logger(label: "attributiond.apple-ads")
+
+    /// A claim that will not be answered; a failure to say so leaves it to expire with its token.
+    private func recordFailure(installID: String) {
+        do { try store.appleAds.recordFailure(installID: installID) } catch {
+            Self.logger.warning("could not record a failed AdServices exchange", metadata: ["install": "\(installID)", "error": "\(error)"])
         }
     }
 

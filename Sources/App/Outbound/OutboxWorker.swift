@@ -4,6 +4,7 @@ import JSON
 import Synchronization
 public import Dispatch
 public import Lifecycle
+import Logging
 public import Store
 
 /// Delivers outbox jobs: claims due ones with a lease, sends each through the transport
@@ -12,6 +13,7 @@ public import Store
 /// transport's threads.
 public final class OutboxWorker: Service, @unchecked Sendable {
     public let serviceName = "outbox"
+    private let logger = Logger(label: "attributiond.outbox")
     public struct Settings: Sendable {
         public var schedule = DeliverySchedule.standard
         /// Jobs in flight at once, over all hosts.
@@ -111,7 +113,9 @@ public final class OutboxWorker: Service, @unchecked Sendable {
         let unsent = waiting.map(\.message.id)
         waiting.removeAll()
         lock.unlock()
-        try? store.outbox.release(jobIDs: unsent)
+        do { try store.outbox.release(jobIDs: unsent) } catch {
+            logger.warning("could not release the leases of unsent jobs; they go out when the leases end", metadata: ["jobs": "\(unsent.count)", "error": "\(error)"])
+        }
     }
 
     private func run() {
@@ -150,7 +154,11 @@ public final class OutboxWorker: Service, @unchecked Sendable {
             if room > 0, claimWanted {
                 lastClaim = Date()
                 let now = clock.now()
-                let claimed = (try? store.outbox.claimDue(now: now, leaseUntil: now.adding(seconds: settings.leaseSeconds), limit: room)) ?? []
+                let claimed: [OutboxJob]
+                do { claimed = try store.outbox.claimDue(now: now, leaseUntil: now.adding(seconds: settings.leaseSeconds), limit: room) } catch {
+                    logger.warning("could not claim due jobs; trying again at the next poll", metadata: ["error": "\(error)"])
+                    claimed = []
+                }
                 lock.lock()
                 waiting.append(contentsOf: claimed)
                 lock.unlock()
@@ -159,10 +167,14 @@ public final class OutboxWorker: Service, @unchecked Sendable {
             if Date().timeIntervalSince(lastPrune) > 600 {
                 lastPrune = Date()
                 if settings.deliveredRetentionHours > 0 {
-                    _ = try? store.outbox.pruneDelivered(before: clock.now().adding(seconds: -Int64(settings.deliveredRetentionHours) * 3600))
+                    do { _ = try store.outbox.pruneDelivered(before: clock.now().adding(seconds: -Int64(settings.deliveredRetentionHours) * 3600)) } catch {
+                        logger.warning("could not prune delivered jobs", metadata: ["error": "\(error)"])
+                    }
                 }
                 // AdServices tokens are not kept past their 24 h life, answered or not.
-                _ = try? store.appleAds.expireTokens(receivedBefore: clock.now().adding(seconds: -AppleAdsExchange.tokenLifetimeSeconds))
+                do { _ = try store.appleAds.expireTokens(receivedBefore: clock.now().adding(seconds: -AppleAdsExchange.tokenLifetimeSeconds)) } catch {
+                    logger.warning("could not expire AdServices tokens", metadata: ["error": "\(error)"])
+                }
             }
             lock.lock()
             if !wakeRequested && !stopping {
@@ -184,6 +196,7 @@ public final class OutboxWorker: Service, @unchecked Sendable {
             let events = try move(read: { try store.outbox.loggedEvents(limit: $0) }, jobs: factLog.messages(for:))
             return installs && events
         } catch {
+            logger.warning("could not make jobs of stored facts; trying again at the next move", metadata: ["error": "\(error)"])
             return false
         }
     }
@@ -284,7 +297,11 @@ public final class OutboxWorker: Service, @unchecked Sendable {
         case .success(let response) where (200..<300).contains(response.statusCode):
             record(.delivered(statusCode: response.statusCode, response: response.shownBody), job: job, then: done)
         case .success(let response) where response.statusCode == 410 && message.kind == "webhook":
-            if let id = message.targetID { try? store.outbox.disableEndpoint(id: id, reason: "410 Gone", now: now) }
+            if let id = message.targetID {
+                do { try store.outbox.disableEndpoint(id: id, reason: "410 Gone", now: now) } catch {
+                    logger.warning("could not disable an endpoint that answered 410", metadata: ["endpoint": "\(id)", "error": "\(error)"])
+                }
+            }
             record(.failed(statusCode: 410, error: "the receiver answered 410 Gone: endpoint disabled", response: response.shownBody),
                    job: job, then: done)
         case .success(let response):

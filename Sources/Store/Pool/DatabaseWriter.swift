@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import Logging
 
 /// The single writer connection, behind a serial queue, with group commit: writes submitted while
 /// a transaction is being committed are gathered and committed together in the next one. Each
@@ -11,6 +12,7 @@ import Synchronization
 /// SQLite allows one writer at a time per database; funnelling all writes through one connection
 /// avoids SQLITE_BUSY between our own writers entirely.
 public final class DatabaseWriter: @unchecked Sendable {
+    private let logger = Logger(label: "attributiond.sqlite-writer")
     // `connection` is only touched on `queue`; `pending` is guarded by its mutex.
     private let connection: SQLiteConnection
     private let queue = DispatchQueue(label: "attributiond.store.writer", qos: .userInitiated)
@@ -332,8 +334,11 @@ public final class DatabaseWriter: @unchecked Sendable {
             } catch {
                 _ = try? connection.run("ROLLBACK TO rollup_flush")
                 _ = try? connection.run("RELEASE rollup_flush")
+                throw error
             }
-        } catch {}
+        } catch {
+            logger.error("the dashboard's rollups missed a batch of writes (the writes committed)", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Folds the hours that are over into the day and project-hour rollups (migration 0022), at
@@ -344,7 +349,9 @@ public final class DatabaseWriter: @unchecked Sendable {
         guard foldsClosedHours else { return }
         let closedHour = Int64(Date().timeIntervalSince1970) / 3_600 - 1
         guard closedHour > rollups.foldedThroughHour else { return }
-        try? fold(through: closedHour)
+        do { try fold(through: closedHour) } catch {
+            logger.warning("folding closed hours into the rollups failed; the next batch tries again", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Off: hours are folded only when `foldRollups(through:)` says (tests of the hours in between).

@@ -19,7 +19,7 @@ import TestSupport
         let (folder, file) = try Self.config(#"{"limits": {"max_buffered_body_bytes": 33554432, "max_connections_per_client": 512}}"#)
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = "memory-admin-key-0123456789"
-        let server = try ServerProcess(["--config", file], environment: ["ATTRIBUTIOND_ADMIN_KEY": key, "ATTRIBUTIOND_LOG_LEVEL": "warning"])
+        let server = try ServerProcess(["--config", file], environment: ["ATTRIBUTIOND_ADMIN_KEY": key, "ATTRIBUTIOND_LOG_LEVEL": "notice"])
         defer { _ = server.terminateAndWait() }
         let baseline = try #require(Self.residentBytes(server.process.pid))
 

@@ -11,7 +11,7 @@ import TestSupport
     @Test func webhookChangesMadeWithTheCLIReachARunningServerWithinASecond() throws {
         let receiver = try WebhookReceiver()
         let key = "cli-change-admin-key-0123456789"
-        let environment = ["ATTRIBUTIOND_ADMIN_KEY": key, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true", "ATTRIBUTIOND_LOG_LEVEL": "warning"]
+        let environment = ["ATTRIBUTIOND_ADMIN_KEY": key, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true", "ATTRIBUTIOND_LOG_LEVEL": "notice"]
         let server = try ServerProcess(environment: environment)
         defer { _ = server.terminateAndWait() }
         let db = server.databasePath
