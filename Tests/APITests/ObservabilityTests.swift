@@ -78,9 +78,32 @@ import TestSupport
         #expect(samples.keys.contains("attributiond_write_queue_depth"))
         // The click (and on SQLite the project and link) committed at least once; a commit carries
         // one write or more.
-        let commits = samples["attributiond_sqlite_commits_total"] ?? 0
-        #expect(commits >= 1 && (samples["attributiond_sqlite_committed_writes_total"] ?? 0) >= commits)
-        #expect(metrics.bodyText.contains("# TYPE attributiond_sqlite_commits_total counter\n"))
+        let commits = samples["attributiond_store_commits_total"] ?? 0
+        #expect(commits >= 1 && (samples["attributiond_store_committed_writes_total"] ?? 0) >= commits)
+        #expect(metrics.bodyText.contains("# TYPE attributiond_store_commits_total counter\n"))
+        // One renderer: every sample's family is declared once with HELP and TYPE before it, and
+        // every histogram counts up to its +Inf bucket, which equals its _count.
+        var declared: [String: String] = [:]
+        var helped: Set<String> = []
+        for line in metrics.bodyText.split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 3).map(String.init)
+            if words.first == "#" {
+                if words[1] == "HELP" { #expect(helped.insert(words[2]).inserted, "HELP twice for \(words[2])") }
+                if words[1] == "TYPE" { #expect(declared.updateValue(words[3], forKey: words[2]) == nil, "TYPE twice for \(words[2])") }
+                continue
+            }
+            let name = String(words[0].prefix { $0 != "{" })
+            let family = declared[name] != nil ? name : ["_bucket", "_sum", "_count"].compactMap { suffix in
+                name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : nil
+            }.first { declared[$0] == "histogram" }
+            #expect(family.map { declared[$0] != nil && helped.contains($0) } == true, "\(name) has no declared family")
+        }
+        for (name, type) in declared where type == "histogram" {
+            let buckets = metrics.bodyText.split(separator: "\n").filter { $0.hasPrefix(name + "_bucket{") }
+                .compactMap { Double($0.split(separator: " ").last ?? "") }
+            #expect(buckets == buckets.sorted(), "\(name) is cumulative")
+            #expect(buckets.last == samples[name + "_count"], "\(name): +Inf equals _count")
+        }
     }
 
     @Test func requestLinesAreJSONWithTheRoutePatternAndAHashedIPWhenAsked() throws {

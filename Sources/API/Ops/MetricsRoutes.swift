@@ -25,20 +25,20 @@ enum MetricsRoutes {
             // Metrics are how an operator sees an outage: they keep answering, the database's
             // part left out and the outage told by a gauge.
             let backlog = try? services.app.webhooks.backlog()
-            let text = services.metrics.render(counters: [
-                ("attributiond_sqlite_commits_total", "Transactions the writer committed.", writes.commits),
-                ("attributiond_sqlite_committed_writes_total", "Writes those transactions carried (group commit).", writes.committedWrites),
-                ("attributiond_lost_writes_total", "Writes nobody waited for (clicks) that failed, so were not stored.", writes.lostWrites),
-            ], gauges: [
-                ("attributiond_open_connections", "Connections open now.", Double(openConnections())),
-                ("attributiond_write_queue_depth", "Writes waiting for their transaction.", Double(writes.queueDepth)),
-                ("attributiond_sqlite_commit_seconds_last", "Duration of the writer's last commit.", writes.lastCommitSeconds),
-                ("attributiond_sqlite_commit_batch_last", "Writes in the writer's last commit.", Double(writes.lastBatchSize)),
-                ("attributiond_database_up", "1 when the database answered this scrape, 0 when it could not be reached.", backlog == nil ? 0 : 1),
-            ])
-            let outbox = OutboxMetrics.render(backlog: backlog ?? [], deliveries: services.app.deliveryCounters.snapshot(), now: services.clock.now())
+            var out = PrometheusText()
+            services.metrics.render(to: &out)
+            // The store's writer, whichever the backend (SQLite's one writer, PostgreSQL's lanes).
+            out.counter("attributiond_store_commits_total", "Transactions the writer committed.", writes.commits)
+            out.counter("attributiond_store_committed_writes_total", "Writes those transactions carried (group commit).", writes.committedWrites)
+            out.counter("attributiond_lost_writes_total", "Writes nobody waited for (clicks) that failed, so were not stored.", writes.lostWrites)
+            out.gauge("attributiond_open_connections", "Connections open now.", Double(openConnections()))
+            out.gauge("attributiond_write_queue_depth", "Writes waiting for their transaction.", Double(writes.queueDepth))
+            out.gauge("attributiond_store_commit_seconds_last", "Duration of the writer's last commit.", writes.lastCommitSeconds)
+            out.gauge("attributiond_store_commit_batch_last", "Writes in the writer's last commit.", Double(writes.lastBatchSize))
+            out.gauge("attributiond_database_up", "1 when the database answered this scrape, 0 when it could not be reached.", backlog == nil ? 0 : 1)
+            OutboxMetrics.render(backlog: backlog ?? [], deliveries: services.app.deliveryCounters.snapshot(), now: services.clock.now(), to: &out)
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
-                                body: Array((text + outbox).utf8))
+                                body: Array(out.text.utf8))
         }
     }
 }

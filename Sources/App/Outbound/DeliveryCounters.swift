@@ -9,35 +9,31 @@ public final class DeliveryCounters: @unchecked Sendable {
     public struct Snapshot: Sendable {
         /// kind → outcome class → attempts.
         public var attempts: [String: [String: Int]]
-        /// Attempts per latency bucket (the last one past every bound), not cumulative.
-        public var latencyCounts: [Int]
-        public var latencySum: Double
+        /// How long attempts took, in seconds.
+        public var latency: Histogram
         public var inFlight: Int
     }
 
     public let inFlight = Atomic<Int>(0)
-    // `attempts`, `latencyCounts` and `latencySum` are only touched under `lock`.
+    // `attempts` and `latency` are only touched under `lock`.
     private let lock = NSLock()
     private var attempts: [String: [String: Int]] = [:]
-    private var latencyCounts = [Int](repeating: 0, count: DeliveryCounters.latencyBuckets.count + 1)
-    private var latencySum = 0.0
+    private var latency = Histogram(bounds: DeliveryCounters.latencyBuckets)
 
     public init() {}
 
     /// `statusCode` nil: no answer (connection refused, reset, timed out, address refused).
     func recordAttempt(kind: String, statusCode: Int?, seconds: Double) {
         let outcome = statusCode.map { "\($0 / 100)xx" } ?? "error"
-        let bucket = Self.latencyBuckets.firstIndex { seconds <= $0 } ?? Self.latencyBuckets.count
         lock.lock()
         attempts[kind, default: [:]][outcome, default: 0] += 1
-        latencyCounts[bucket] += 1
-        latencySum += seconds
+        latency.record(seconds)
         lock.unlock()
     }
 
     public func snapshot() -> Snapshot {
         lock.lock()
         defer { lock.unlock() }
-        return Snapshot(attempts: attempts, latencyCounts: latencyCounts, latencySum: latencySum, inFlight: inFlight.load(ordering: .relaxed))
+        return Snapshot(attempts: attempts, latency: latency, inFlight: inFlight.load(ordering: .relaxed))
     }
 }
