@@ -2,17 +2,19 @@
 import PackageDescription
 
 // Upcoming features that make mistakes visible at compile time (Hummingbird 2 does the same).
-let strictSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-]
+// CI sets WARNINGS_AS_ERRORS: a warning fails its build (a user's build only shows it).
+let strictSettings: [SwiftSetting] =
+    [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ] + (Context.environment["WARNINGS_AS_ERRORS"] == nil ? [] : [.unsafeFlags(["-warnings-as-errors"])])
 
 let package = Package(
     name: "attributiond",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "attributiond", targets: ["attributiond"]),
+        .executable(name: "attributiond", targets: ["attributiond"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -21,16 +23,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
-                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
         // libcurl for outbound requests (webhooks, postbacks): chosen over URLSession by measurement (docs/outbound.md).
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
         // libpq for the PostgreSQL backend (several nodes on one database): the C client, no event-loop stack.
-        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         // Tuning of the system SQLite: a page-cache wrapper (no needless full-cache walk at commits)
         // and a VFS that gathers WAL frames into large writes.
         .target(name: "CSQLiteTuning", dependencies: ["CSQLite"]),
@@ -41,35 +47,48 @@ let package = Package(
         .target(name: "Lifecycle", swiftSettings: strictSettings),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll", "JSON", "Lifecycle"], swiftSettings: strictSettings),
         .target(name: "Attribution", dependencies: ["JSON"], swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "JSON", "Lifecycle",
-                                      .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings,
-                plugins: ["EmbedMigrations"]),
+        .target(
+            name: "Store",
+            dependencies: [
+                "CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "JSON", "Lifecycle",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings,
+            plugins: ["EmbedMigrations"]),
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         // The application layer: use cases, caches, project clocks (no HTTP, no SQL).
-        .target(name: "App", dependencies: ["Store", "Attribution", "CCurl", "Lifecycle", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
+        .target(
+            name: "App", dependencies: ["Store", "Attribution", "CCurl", "Lifecycle", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution", "Lifecycle"], swiftSettings: strictSettings),
         // `attributiond simulate`: populations run through the real application in process.
         .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
         .executableTarget(
             name: "attributiond",
-            dependencies: ["HTTP", "API", "App", "Store", "Attribution", "Simulation", "Lifecycle",
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "HTTP", "API", "App", "Store", "Attribution", "Simulation", "Lifecycle",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings),
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         // Benchmarks: run with `swift run -c release store-bench` (figures in docs/performance.md).
-        .executableTarget(name: "store-bench", dependencies: ["Store"], path: "Benchmarks/StoreBench",
-                          swiftSettings: strictSettings),
-        .executableTarget(name: "stats-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/StatsBench",
-                          swiftSettings: strictSettings),
-        .executableTarget(name: "pg-store-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/PGStoreBench",
-                          swiftSettings: strictSettings),
-        .executableTarget(name: "match-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/MatchBench",
-                          swiftSettings: strictSettings),
-        .executableTarget(name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution"], path: "Benchmarks/OutboxBench",
-                          swiftSettings: strictSettings),
+        .executableTarget(
+            name: "store-bench", dependencies: ["Store"], path: "Benchmarks/StoreBench",
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "stats-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/StatsBench",
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "pg-store-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/PGStoreBench",
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "match-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/MatchBench",
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution"], path: "Benchmarks/OutboxBench",
+            swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Lifecycle", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "TestSupport"], swiftSettings: strictSettings),

@@ -48,12 +48,13 @@ func fill(_ database: Database, clicks count: Int, now: Timestamp) throws -> (Pr
                 let index = inserted + offset
                 let time = Timestamp(milliseconds: now.milliseconds - Int64.random(in: 60_000..<259_200_000, using: &generator))
                 let screen = screens[index % screens.count]
-                let click = Click(clickID: TimeOrderedID.generate(at: time, using: &generator), projectID: created.project.id,
-                                  linkID: link.id, source: .link, createdAt: time, ip: address(index % addresses),
-                                  ipKey: address(index % addresses),
-                                  userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) Safari/604.1 #\(index % 7)",
-                                  platform: .ios, osVersion: "17.4.1", deviceClass: .iphone, screenWidth: screen.0, screenHeight: screen.1,
-                                  pixelRatio: 3, timezone: zones[index % zones.count], languages: ["fr-FR", "fr"])
+                let click = Click(
+                    clickID: TimeOrderedID.generate(at: time, using: &generator), projectID: created.project.id,
+                    linkID: link.id, source: .link, createdAt: time, ip: address(index % addresses),
+                    ipKey: address(index % addresses),
+                    userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) Safari/604.1 #\(index % 7)",
+                    platform: .ios, osVersion: "17.4.1", deviceClass: .iphone, screenWidth: screen.0, screenHeight: screen.1,
+                    pixelRatio: 3, timezone: zones[index % zones.count], languages: ["fr-FR", "fr"])
                 try ClickRepository.insert(click, connection)
             }
             try connection.execute("COMMIT")
@@ -101,18 +102,22 @@ for size in sizes {
     let addresses = max(1, size / 2)
     for n in 0..<installs {
         let ip = address((n * 7919) % min(addresses, 10_000))
-        let signals = InstallSignals(time: now, ipKey: ip, platform: .ios, osVersion: "17.4.1",
-                                     screen: ScreenSize(width: 1170, height: 2532), timezone: "Europe/Paris", languages: ["fr_FR"])
+        let signals = InstallSignals(
+            time: now, ipKey: ip, platform: .ios, osVersion: "17.4.1",
+            screen: ScreenSize(width: 1170, height: 2532), timezone: "Europe/Paris", languages: ["fr_FR"])
         // The engine alone, on candidates read beforehand.
         let candidates = try database.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT click_id, created_at, screen_width, screen_height, timezone FROM clicks
                 WHERE project_id = ? AND ip_key = ? AND is_bot = 0 AND claimed_at IS NULL ORDER BY created_at DESC LIMIT 200
-                """, project.id, ip) { row in
-                CandidateClick(clickID: row.string(0), linkID: nil, createdAt: Timestamp(milliseconds: row.int(1)), platform: .ios,
-                               osVersion: "17.4.1", deviceClass: .iphone,
-                               screen: ScreenSize(points: row.optionalDouble(2), row.optionalDouble(3), scale: 3),
-                               timezone: row.optionalString(4), languages: ["fr-FR", "fr"])
+                """, project.id, ip
+            ) { row in
+                CandidateClick(
+                    clickID: row.string(0), linkID: nil, createdAt: Timestamp(milliseconds: row.int(1)), platform: .ios,
+                    osVersion: "17.4.1", deviceClass: .iphone,
+                    screen: ScreenSize(points: row.optionalDouble(2), row.optionalDouble(3), scale: 3),
+                    timezone: row.optionalString(4), languages: ["fr-FR", "fr"])
             }
         }
         let engineStart = DispatchTime.now()
@@ -127,7 +132,9 @@ for size in sizes {
     }
     engineTimes.sort()
     transactionTimes.sort()
-    print(String(format: "%13d   %6.1f   %13.1f   %13.1f   %19.1f   %19.1f   %10d", size, fillSeconds,
-                 percentile(engineTimes, 0.5), percentile(engineTimes, 0.99),
-                 percentile(transactionTimes, 0.5), percentile(transactionTimes, 0.99), attributed))
+    print(
+        String(
+            format: "%13d   %6.1f   %13.1f   %13.1f   %19.1f   %19.1f   %10d", size, fillSeconds,
+            percentile(engineTimes, 0.5), percentile(engineTimes, 0.99),
+            percentile(transactionTimes, 0.5), percentile(transactionTimes, 0.99), attributed))
 }

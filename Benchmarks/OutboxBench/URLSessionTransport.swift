@@ -1,8 +1,9 @@
 import App
 import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 // The transport attributiond measured against libcurl and did not take (docs/outbound.md): kept
@@ -18,8 +19,10 @@ final class URLSessionTransport: NSObject, OutboundTransport, URLSessionTaskDele
     private var sessions: [URLSession] = []
     private let next = Atomic<Int>(0)
 
-    public init(progressTimeout: TimeInterval = 5, totalTimeout: TimeInterval = 15, maximumConnectionsPerHost: Int = 8,
-                sessionCount: Int = 4) {
+    public init(
+        progressTimeout: TimeInterval = 5, totalTimeout: TimeInterval = 15, maximumConnectionsPerHost: Int = 8,
+        sessionCount: Int = 4
+    ) {
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = progressTimeout
@@ -50,8 +53,10 @@ final class URLSessionTransport: NSObject, OutboundTransport, URLSessionTaskDele
     }
 
     /// Redirects are answered as they are (a 3xx is not a success).
-    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 

@@ -55,20 +55,23 @@ for round in 1...rounds {
     let now = SystemClock().now()
     let payload = #"{"type":"install.created","timestamp":"2026-11-24T12:00:00Z","data":{"install_id":"x"}}"#
     for start in stride(from: 0, to: jobs, by: 1000) {
-        try store.outbox.enqueue((start..<min(jobs, start + 1000)).map { index in
-            OutboxMessage(id: "job-\(index)", projectID: project.id, kind: "webhook", targetID: endpoint.id, targetURL: endpoint.url,
-                          eventID: "msg_\(index)", eventType: "install.created", payload: payload, createdAt: now)
-        })
+        try store.outbox.enqueue(
+            (start..<min(jobs, start + 1000)).map { index in
+                OutboxMessage(
+                    id: "job-\(index)", projectID: project.id, kind: "webhook", targetID: endpoint.id, targetURL: endpoint.url,
+                    eventID: "msg_\(index)", eventType: "install.created", payload: payload, createdAt: now)
+            })
     }
     var settings = OutboxWorker.Settings()
     settings.perHost = perHost
     settings.concurrency = concurrency
     settings.pollSeconds = 0.01
-    let transport: any OutboundTransport = switch transportName {
-    case "none": InstantTransport()
-    case "urlsession": URLSessionTransport()
-    default: app.makeTransport()
-    }
+    let transport: any OutboundTransport =
+        switch transportName {
+        case "none": InstantTransport()
+        case "urlsession": URLSessionTransport()
+        default: app.makeTransport()
+        }
     let worker = app.makeOutboxWorker(transport: transport, settings: settings)
     let started = DispatchTime.now().uptimeNanoseconds
     worker.start()

@@ -26,7 +26,10 @@ guard let postgresURL = option("--postgres") else {
     exit(2)
 }
 
-struct Figures { var perSecond: Double; var p99Milliseconds: Double }
+struct Figures {
+    var perSecond: Double
+    var p99Milliseconds: Double
+}
 
 /// Acknowledged clicks per second and the p99 of record → commit, on `store`.
 func measure(_ store: any ClickStore, projectID: String, linkID: String) -> Figures {
@@ -35,12 +38,16 @@ func measure(_ store: any ClickStore, projectID: String, linkID: String) -> Figu
     let latencies = Mutex<[Double]>([])
     let finished = DispatchGroup()
     @Sendable func recordNext(_ writer: Int, _ n: Int) {
-        guard running.load(ordering: .relaxed) else { finished.leave(); return }
+        guard running.load(ordering: .relaxed) else {
+            finished.leave()
+            return
+        }
         let started = DispatchTime.now().uptimeNanoseconds
-        let click = Click(clickID: "w\(writer)-\(n)-\(UUID().uuidString)", projectID: projectID, linkID: linkID, source: .link,
-                          createdAt: Timestamp(milliseconds: 1_700_000_000_000 + Int64(n)), ip: "203.0.113.\(writer % 250)",
-                          ipKey: "203.0.113.\(writer % 250)", userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)",
-                          platform: .ios, osVersion: "17.4", deviceClass: .iphone)
+        let click = Click(
+            clickID: "w\(writer)-\(n)-\(UUID().uuidString)", projectID: projectID, linkID: linkID, source: .link,
+            createdAt: Timestamp(milliseconds: 1_700_000_000_000 + Int64(n)), ip: "203.0.113.\(writer % 250)",
+            ipKey: "203.0.113.\(writer % 250)", userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)",
+            platform: .ios, osVersion: "17.4", deviceClass: .iphone)
         store.record(countTowardLimit: false, click) { result in
             if case .success = result {
                 acknowledged.add(1, ordering: .relaxed)
@@ -69,8 +76,9 @@ func sqliteRound() throws -> Figures {
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = SQLiteStore(database: try Database(path: folder.appendingPathComponent("bench.sqlite").path))
     let project = try store.projects.create(name: "Bench", settings: ProjectSettings()).project
-    let link = try store.links.create(Link(id: "bench-link", projectID: project.id, shortCode: "bench", createdAt: Timestamp(milliseconds: 0)),
-                                      codeIsCustom: true)
+    let link = try store.links.create(
+        Link(id: "bench-link", projectID: project.id, shortCode: "bench", createdAt: Timestamp(milliseconds: 0)),
+        codeIsCustom: true)
     return measure(store.clicks, projectID: project.id, linkID: link.id)
 }
 
@@ -80,21 +88,31 @@ func postgresRound() throws -> Figures {
     let pool = PGPool(url: postgresURL, size: 4)
     _ = try PGMigrator.migrate(url: postgresURL)
     let project = try PGProjectStore(pool: pool).create(name: "Bench", settings: ProjectSettings()).project
-    let link = try PGLinkStore(pool: pool).create(Link(id: "bench-link", projectID: project.id, shortCode: "bench",
-                                                       createdAt: Timestamp(milliseconds: 0)), codeIsCustom: true)
+    let link = try PGLinkStore(pool: pool).create(
+        Link(
+            id: "bench-link", projectID: project.id, shortCode: "bench",
+            createdAt: Timestamp(milliseconds: 0)), codeIsCustom: true)
     return measure(PGClickStore(pool: pool, writer: PGWriter(pool: pool)), projectID: project.id, linkID: link.id)
 }
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-var sqlite: [Figures] = [], postgres: [Figures] = []
+var sqlite: [Figures] = []
+var postgres: [Figures] = []
 for round in 1...rounds {
     sqlite.append(try sqliteRound())
     postgres.append(try postgresRound())
-    print(String(format: "round %d: SQLite %.0f/s p99 %.1f ms, PostgreSQL %.0f/s p99 %.1f ms", round,
-                 sqlite.last!.perSecond, sqlite.last!.p99Milliseconds, postgres.last!.perSecond, postgres.last!.p99Milliseconds))
+    print(
+        String(
+            format: "round %d: SQLite %.0f/s p99 %.1f ms, PostgreSQL %.0f/s p99 %.1f ms", round,
+            sqlite.last!.perSecond, sqlite.last!.p99Milliseconds, postgres.last!.perSecond, postgres.last!.p99Milliseconds))
 }
-let s = median(sqlite.map(\.perSecond)), p = median(postgres.map(\.perSecond))
-let sp99 = median(sqlite.map(\.p99Milliseconds)), pp99 = median(postgres.map(\.p99Milliseconds))
-print(String(format: "clicks (%d writers, %.0f s, %d rounds, medians): SQLite %.0f/s p99 %.1f ms; PostgreSQL %.0f/s p99 %.1f ms; ratio %.2f, p99 ratio %.1f×",
-             writers, seconds, rounds, s, sp99, p, pp99, p / s, pp99 / max(sp99, 0.001)))
+let s = median(sqlite.map(\.perSecond))
+let p = median(postgres.map(\.perSecond))
+let sp99 = median(sqlite.map(\.p99Milliseconds))
+let pp99 = median(postgres.map(\.p99Milliseconds))
+print(
+    String(
+        format:
+            "clicks (%d writers, %.0f s, %d rounds, medians): SQLite %.0f/s p99 %.1f ms; PostgreSQL %.0f/s p99 %.1f ms; ratio %.2f, p99 ratio %.1f×",
+        writers, seconds, rounds, s, sp99, p, pp99, p / s, pp99 / max(sp99, 0.001)))

@@ -12,13 +12,16 @@ func generate(path: String, clicks: Int, installs: Int, events: Int, payments: I
     let store = SQLiteStore(database: database)
     var settings = ProjectSettings()
     settings.iosStoreURL = "https://apps.apple.com/app/id1"
-    let project = try store.projects.create(name: "Bench", settings: settings, testMode: false,
-                                            token: "bench-token-0123456789abcdef", apiKey: nil).project.id
+    let project = try store.projects.create(
+        name: "Bench", settings: settings, testMode: false,
+        token: "bench-token-0123456789abcdef", apiKey: nil
+    ).project.id
     let day: Int64 = 86_400_000
     let end = (Timestamp(Date()).milliseconds / day + 1) * day
     let begin = end - 90 * day
     try database.writeAndWait { connection in
-        try connection.run("""
+        try connection.run(
+            """
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999)
             INSERT INTO links (id, project_id, short_code, title, utm_campaign, created_at, updated_at)
             SELECT printf('link-%04d', i), ?1, printf('code%04d', i), printf('Campaign link %d', i), printf('campaign-%d', i % 20), ?2, ?2 FROM n
@@ -32,20 +35,25 @@ func generate(path: String, clicks: Int, installs: Int, events: Int, payments: I
         while from < total {
             let to = min(total, from + 100_000)
             try database.writeAndWait { connection in
-                try connection.run("WITH RECURSIVE n(i) AS (SELECT ?2 UNION ALL SELECT i + 1 FROM n WHERE i < ?3 - 1) " + sql,
-                                   project, from, to, begin, step)
+                try connection.run(
+                    "WITH RECURSIVE n(i) AS (SELECT ?2 UNION ALL SELECT i + 1 FROM n WHERE i < ?3 - 1) " + sql,
+                    project, from, to, begin, step)
             }
             from = to
         }
         print("\(what): \(total)")
     }
-    try fill("clicks", clicks, """
+    try fill(
+        "clicks", clicks,
+        """
         INSERT INTO clicks (click_id, project_id, link_id, created_at, ip, ip_key, platform, is_bot)
         SELECT 'click-' || i, ?1, printf('link-%04d', (i * 7919) % 1000), ?4 + i * ?5,
                '10.' || (i % 250) || '.' || (i / 250 % 250) || '.9', '10.' || (i % 250) || '.' || (i / 250 % 250) || '.9',
                CASE i % 3 WHEN 0 THEN 'ios' WHEN 1 THEN 'android' ELSE 'desktop' END, i % 25 = 0 FROM n
         """)
-    try fill("installs", installs, """
+    try fill(
+        "installs", installs,
+        """
         INSERT INTO installs (id, project_id, api, created_at, last_seen_at, match_type, attributed, confidence, matched_factors, link_id, platform,
                               user_id)
         SELECT 'install-' || i, ?1, 'linkrunner', ?4 + i * ?5, ?4 + i * ?5,
@@ -55,12 +63,16 @@ func generate(path: String, clicks: Int, installs: Int, events: Int, payments: I
                CASE WHEN i % 5 < 3 THEN printf('link-%04d', (i * 31) % 1000) END, 'ios', CASE WHEN i % 3 = 0 THEN 'user-' || i END FROM n
         """)
     let installCount = max(1, installs)
-    try fill("events", events, """
+    try fill(
+        "events", events,
+        """
         INSERT INTO events (id, project_id, install_id, name, occurred_at, received_at, revenue, currency)
         SELECT 'event-' || i, ?1, 'install-' || (i % \(installCount)), CASE WHEN i % 10 = 0 THEN 'purchase' ELSE 'open' END,
                ?4 + i * ?5, ?4 + i * ?5, CASE WHEN i % 10 = 0 THEN (i % 5000) / 100.0 END, CASE WHEN i % 10 = 0 THEN 'USD' END FROM n
         """)
-    try fill("payments", payments, """
+    try fill(
+        "payments", payments,
+        """
         INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, created_at)
         SELECT 'payment-' || i, ?1, 'install-' || ((i * 7) % \(installCount)), 'pay-' || i, 'user-' || i,
                (i % 10000) / 100.0, CASE WHEN i % 4 = 0 THEN 'EUR' ELSE 'USD' END, ?4 + i * ?5 FROM n

@@ -23,8 +23,9 @@ guard let path = option("--db") else {
 }
 let days = Int64(option("--days") ?? "") ?? 90
 if CommandLine.arguments.contains("--generate") {
-    try generate(path: path, clicks: Int(option("--clicks") ?? "") ?? 10_000_000, installs: Int(option("--installs") ?? "") ?? 1_000_000,
-                 events: Int(option("--events") ?? "") ?? 2_000_000, payments: Int(option("--payments") ?? "") ?? 100_000)
+    try generate(
+        path: path, clicks: Int(option("--clicks") ?? "") ?? 10_000_000, installs: Int(option("--installs") ?? "") ?? 1_000_000,
+        events: Int(option("--events") ?? "") ?? 2_000_000, payments: Int(option("--payments") ?? "") ?? 100_000)
     exit(0)
 }
 let rounds = Int(option("--rounds") ?? "") ?? 5
@@ -42,7 +43,8 @@ func milliseconds(_ body: () throws -> ProjectStats) rethrows -> (Double, Projec
     return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000, result)
 }
 
-var fromRollups: [Double] = [], fromRows: [Double] = []
+var fromRollups: [Double] = []
+var fromRows: [Double] = []
 var answers: (ProjectStats, ProjectStats)?
 for _ in 0..<rounds {
     let (a, rollupAnswer) = try milliseconds { try stats.stats(projectID: project.id, since: since, until: end, currency: "USD") }
@@ -53,6 +55,10 @@ for _ in 0..<rounds {
 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 let (rollupAnswer, rowAnswer) = answers!
-print(String(format: "stats over %d days: rollups %.1f ms, rows %.1f ms (median of %d), rows / rollups %.0f×", days,
-             median(fromRollups), median(fromRows), rounds, median(fromRows) / median(fromRollups)))
-print("same counts: \(rollupAnswer.totals.clicks == rowAnswer.totals.clicks && rollupAnswer.totals.installs == rowAnswer.totals.installs && rollupAnswer.totals.events == rowAnswer.totals.events) (clicks \(rollupAnswer.totals.clicks), installs \(rollupAnswer.totals.installs), events \(rollupAnswer.totals.events))")
+print(
+    String(
+        format: "stats over %d days: rollups %.1f ms, rows %.1f ms (median of %d), rows / rollups %.0f×", days,
+        median(fromRollups), median(fromRows), rounds, median(fromRows) / median(fromRollups)))
+print(
+    "same counts: \(rollupAnswer.totals.clicks == rowAnswer.totals.clicks && rollupAnswer.totals.installs == rowAnswer.totals.installs && rollupAnswer.totals.events == rowAnswer.totals.events) (clicks \(rollupAnswer.totals.clicks), installs \(rollupAnswer.totals.installs), events \(rollupAnswer.totals.events))"
+)

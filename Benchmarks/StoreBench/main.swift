@@ -18,30 +18,39 @@ func option(_ name: String, _ fallback: Int) -> Int {
 let writers = option("--writers", 64)
 let seconds = option("--seconds", 3)
 let rounds = option("--rounds", 3)
-let table = Migration(name: "0001_bench.sql", sql: """
-    CREATE TABLE events (id INTEGER PRIMARY KEY, install_id TEXT NOT NULL, name TEXT NOT NULL, data TEXT, received_at INTEGER NOT NULL);
-    CREATE INDEX events_by_install ON events(install_id, received_at);
-    """)
+let table = Migration(
+    name: "0001_bench.sql",
+    sql: """
+        CREATE TABLE events (id INTEGER PRIMARY KEY, install_id TEXT NOT NULL, name TEXT NOT NULL, data TEXT, received_at INTEGER NOT NULL);
+        CREATE INDEX events_by_install ON events(install_id, received_at);
+        """)
 
 /// Acknowledged writes per second for one configuration.
 func measure(maxBatch: Int, synchronous: Database.Synchronous) throws -> Double {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let database = try Database(path: folder.appendingPathComponent("bench.sqlite").path, synchronous: synchronous,
-                                maxBatch: maxBatch, migrations: [table])
+    let database = try Database(
+        path: folder.appendingPathComponent("bench.sqlite").path, synchronous: synchronous,
+        maxBatch: maxBatch, migrations: [table])
     let acknowledged = Atomic<Int>(0)
     let running = Atomic<Bool>(true)
     let finished = DispatchGroup()
 
     @Sendable func writeNext(_ writer: Int, _ n: Int) {
-        guard running.load(ordering: .relaxed) else { finished.leave(); return }
-        database.write({ connection in
-            try connection.run("INSERT INTO events (install_id, name, data, received_at) VALUES (?, ?, ?, ?)",
-                               "install-\(writer)", "purchase", #"{"amount":9.99}"#, n)
-        }, completion: { result in
-            if case .success = result { acknowledged.add(1, ordering: .relaxed) }
-            writeNext(writer, n + 1)
-        })
+        guard running.load(ordering: .relaxed) else {
+            finished.leave()
+            return
+        }
+        database.write(
+            { connection in
+                try connection.run(
+                    "INSERT INTO events (install_id, name, data, received_at) VALUES (?, ?, ?, ?)",
+                    "install-\(writer)", "purchase", #"{"amount":9.99}"#, n)
+            },
+            completion: { result in
+                if case .success = result { acknowledged.add(1, ordering: .relaxed) }
+                writeNext(writer, n + 1)
+            })
     }
 
     let start = DispatchTime.now()
@@ -67,6 +76,7 @@ for synchronous in [Database.Synchronous.normal, .full] {
         group.append(try measure(maxBatch: 256, synchronous: synchronous))
         single.append(try measure(maxBatch: 1, synchronous: synchronous))
     }
-    let g = median(group), s = median(single)
+    let g = median(group)
+    let s = median(single)
     print(String(format: "%-11@  %16.0f  %21.0f  %5.2f", synchronous.rawValue as NSString, g, s, g / s))
 }

@@ -23,7 +23,7 @@ struct EmbedMigrations: BuildToolPlugin {
                 arguments: [output.path] + files.map(\.path),
                 inputFiles: files,
                 outputFiles: [output]
-            ),
+            )
         ]
     }
 }

@@ -1,5 +1,5 @@
-public import HTTP
 import Attribution
+public import HTTP
 import Store
 
 /// Composes every API's routes into one router. Fixed prefixes are reserved so the short-link
@@ -124,12 +124,15 @@ public enum Application {
 
     /// The router behind the per-IP rate limit (when `rateLimit` is set), observed for metrics
     /// and request logs (when `log` is given). `openConnections` samples the server for /metrics.
-    public static func makeResponder(services: Services, rateLimit: RateLimitSettings?, log: RequestLog? = nil,
-                                     openConnections: @escaping @Sendable () -> Int = { 0 }) -> any HTTPResponder {
+    public static func makeResponder(
+        services: Services, rateLimit: RateLimitSettings?, log: RequestLog? = nil,
+        openConnections: @escaping @Sendable () -> Int = { 0 }
+    ) -> any HTTPResponder {
         let router = makeRouter(services: services, openConnections: openConnections)
-        let limited: any RoutedResponder = rateLimit.map {
-            RateLimitedResponder(inner: router, limiter: RateLimiter(settings: $0), clientIP: services.clientIP)
-        } ?? router
+        let limited: any RoutedResponder =
+            rateLimit.map {
+                RateLimitedResponder(inner: router, limiter: RateLimiter(settings: $0), clientIP: services.clientIP)
+            } ?? router
         return ObservedResponder(inner: limited, metrics: services.metrics, log: log, services: services)
     }
 

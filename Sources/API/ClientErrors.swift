@@ -19,8 +19,9 @@ enum ClientErrors {
             case .notFound(let message): return .notFound(message)
             case .unavailable:
                 // The cause (a host, a port, a driver's words) is the operator's, logged; not the client's.
-                return HTTPError(.serviceUnavailable, code: "database_unavailable", message: "database unavailable; retry in a moment",
-                                 headers: ["Retry-After": "1"])
+                return HTTPError(
+                    .serviceUnavailable, code: "database_unavailable", message: "database unavailable; retry in a moment",
+                    headers: ["Retry-After": "1"])
             case .unstorable(let message): return HTTPError(.unprocessableContent, code: "invalid_field", message: message)
             case .storageFull: return storageFull
             }
@@ -31,6 +32,7 @@ enum ClientErrors {
 
     /// Nothing the client did: the server's disk is full. Retried later, the write goes through
     /// once space is freed.
-    static let storageFull = HTTPError(.serviceUnavailable, code: "storage_full",
-                                       message: "the server's disk is full; writes resume once space is freed", headers: ["Retry-After": "30"])
+    static let storageFull = HTTPError(
+        .serviceUnavailable, code: "storage_full",
+        message: "the server's disk is full; writes resume once space is freed", headers: ["Retry-After": "30"])
 }

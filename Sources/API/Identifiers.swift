@@ -35,7 +35,8 @@ enum Identifiers {
     /// 128 random bits as hex, for CSP nonces.
     static func nonce() -> String {
         var generator = SecureRandom()
-        let high = generator.next(), low = generator.next()
+        let high = generator.next()
+        let low = generator.next()
         return String(unsafeUninitializedCapacity: 32) { text in
             for nibble in 0..<16 {
                 let shift = UInt64(60 - 4 * nibble)

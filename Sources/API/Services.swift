@@ -1,6 +1,6 @@
-import Dispatch
 public import App
 public import Attribution
+import Dispatch
 import HTTP
 public import Store
 
@@ -40,17 +40,20 @@ public final class Services: Sendable {
 
     /// - Parameter adminKeyHash: the hash of a key the server made for itself
     ///   (`ServerAdminKey`), used when `adminKey` is nil.
-    public init(store: any StoreBackend, clock: any Clock = SystemClock(), adminKey: String?,
-                adminKeyHash generated: (hash: [UInt8]?, origin: ServerAdminKey.Origin)? = nil, metricsToken: String? = nil,
-                trustedProxies: [String] = [],
-                publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
-                outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
-                appleAds: AppleAdsSettings = AppleAdsSettings(), dashboard: DashboardSettings = DashboardSettings(),
-                reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }) {
+    public init(
+        store: any StoreBackend, clock: any Clock = SystemClock(), adminKey: String?,
+        adminKeyHash generated: (hash: [UInt8]?, origin: ServerAdminKey.Origin)? = nil, metricsToken: String? = nil,
+        trustedProxies: [String] = [],
+        publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
+        outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
+        appleAds: AppleAdsSettings = AppleAdsSettings(), dashboard: DashboardSettings = DashboardSettings(),
+        reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }
+    ) {
         // A cache miss on an event loop moves the request to the handler pool (the router runs it
         // again there); nothing may wait on the database on a loop (debug builds record any such call).
-        app = AppServices(store: store, clock: clock, outboundPolicy: outboundPolicy, appleAds: appleAds,
-                          beforeBlocking: { try MoveToPool.unlessOffLoop() })
+        app = AppServices(
+            store: store, clock: clock, outboundPolicy: outboundPolicy, appleAds: appleAds,
+            beforeBlocking: { try MoveToPool.unlessOffLoop() })
         store.forbidBlocking { EventLoopThread.isCurrent }
         self.defaultProject = defaultProject
         self.dashboard = dashboard

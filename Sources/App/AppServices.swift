@@ -29,10 +29,12 @@ public final class AppServices: Sendable {
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
-    public init(store: any StoreBackend, clock: any Clock = SystemClock(),
-                outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
-                appleAds appleAdsSettings: AppleAdsSettings = AppleAdsSettings(),
-                beforeBlocking: @escaping @Sendable () throws -> Void = {}) {
+    public init(
+        store: any StoreBackend, clock: any Clock = SystemClock(),
+        outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
+        appleAds appleAdsSettings: AppleAdsSettings = AppleAdsSettings(),
+        beforeBlocking: @escaping @Sendable () throws -> Void = {}
+    ) {
         self.store = store
         self.clock = clock
         self.outboundPolicy = outboundPolicy
@@ -52,10 +54,12 @@ public final class AppServices: Sendable {
         if store.sharedWithOtherNodes {
             store.observeCommits(changing: ["links"]) { _ in linkCache.invalidateAll() }
         }
-        let webhookEndpoints = ByProjectCache(load: { try store.outbox.allEndpoints() }, projectID: \.projectID,
-                                              beforeBlocking: beforeBlocking)
-        let postbackTemplates = ByProjectCache(load: { try store.postbacks.allTemplates() }, projectID: \.projectID,
-                                               beforeBlocking: beforeBlocking)
+        let webhookEndpoints = ByProjectCache(
+            load: { try store.outbox.allEndpoints() }, projectID: \.projectID,
+            beforeBlocking: beforeBlocking)
+        let postbackTemplates = ByProjectCache(
+            load: { try store.postbacks.allTemplates() }, projectID: \.projectID,
+            beforeBlocking: beforeBlocking)
         self.webhookEndpoints = webhookEndpoints
         store.observeCommits(changing: ["webhook_endpoints", "postback_templates"]) { changed in
             if changed.contains("webhook_endpoints") { webhookEndpoints.invalidate() }
@@ -91,20 +95,25 @@ public final class AppServices: Sendable {
 
     /// The transport outbound requests take, under this server's address policy.
     public func makeTransport(totalTimeout: Double = 15) -> CurlTransport {
-        CurlTransport(connectTimeout: min(5, totalTimeout), totalTimeout: totalTimeout,
-                      allowPrivateAddresses: outboundPolicy.allowPrivateAddresses)
+        CurlTransport(
+            connectTimeout: min(5, totalTimeout), totalTimeout: totalTimeout,
+            allowPrivateAddresses: outboundPolicy.allowPrivateAddresses)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.
     public func makeOutboxWorker(transport: any OutboundTransport, settings: OutboxWorker.Settings = OutboxWorker.Settings()) -> OutboxWorker {
-        let store = self.store, endpoints = webhookEndpoints
+        let store = self.store
+        let endpoints = webhookEndpoints
         var exchange = appleAdsExchange
         let names = AppleAdsNameFetcher(store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent)
         exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }
-        let worker = OutboxWorker(store: store, transport: transport, clock: clock, settings: settings, counters: deliveryCounters,
-                                  appleAds: exchange, factLog: OutboxLogJobs(outbound: outbound) { [projects] id in
-            try projects.cache.project(forID: id, repository: store.projects)
-        }) { id, projectID in
+        let worker = OutboxWorker(
+            store: store, transport: transport, clock: clock, settings: settings, counters: deliveryCounters,
+            appleAds: exchange,
+            factLog: OutboxLogJobs(outbound: outbound) { [projects] id in
+                try projects.cache.project(forID: id, repository: store.projects)
+            }
+        ) { id, projectID in
             try endpoints.values(projectID: projectID).first { $0.id == id }
         }
         store.observeCommits(changing: ["outbox_new", "outbox_jobs"]) { [weak worker] _ in worker?.wake() }

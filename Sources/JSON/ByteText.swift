@@ -54,9 +54,15 @@ public enum ByteText {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 bytes.append(0x5C)
                 bytes.append(byte)
-            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+            case 0x0A:
+                bytes.append(0x5C)
+                bytes.append(UInt8(ascii: "n"))
+            case 0x0D:
+                bytes.append(0x5C)
+                bytes.append(UInt8(ascii: "r"))
+            case 0x09:
+                bytes.append(0x5C)
+                bytes.append(UInt8(ascii: "t"))
             case 0..<0x20:
                 bytes.append(contentsOf: "\\u00".utf8)
                 bytes.append(hexDigits[Int(byte >> 4)])

@@ -14,9 +14,13 @@ extension JSONValue {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .number(let number):
-            if !number.isFinite { out.append(contentsOf: "null".utf8) }
-            else if number.rounded() == number, abs(number) < 1e15 { ByteText.appendDecimal(Int(number), to: &out) }
-            else { out.append(contentsOf: "\(number)".utf8) }
+            if !number.isFinite {
+                out.append(contentsOf: "null".utf8)
+            } else if number.rounded() == number, abs(number) < 1e15 {
+                ByteText.appendDecimal(Int(number), to: &out)
+            } else {
+                out.append(contentsOf: "\(number)".utf8)
+            }
         case .string(let text): ByteText.appendJSONString(text, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))

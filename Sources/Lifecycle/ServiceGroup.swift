@@ -35,7 +35,10 @@ public final class ServiceGroup: Sendable {
     /// Stops what was started, newest first; every service shares the one deadline.
     public func stop(within time: DispatchTimeInterval) {
         let deadline = DispatchTime.now() + time
-        let stopping = started.withLock { list in defer { list.removeAll() }; return list }
+        let stopping = started.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
         for service in stopping.reversed() {
             service.stop(by: deadline)
             observe(.stopped(service.serviceName, late: DispatchTime.now() > deadline))

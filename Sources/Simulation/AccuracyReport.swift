@@ -68,25 +68,29 @@ public struct AccuracyReport: Sendable {
         func number(_ value: Double) -> JSONValue { .number((value * 10_000).rounded() / 10_000) }
         func integer(_ value: Int) -> JSONValue { .number(Double(value)) }
         let c = counts
-        return String(decoding: JSONValue.object([
-            "seed": .number(Double(seed)),
-            "settings": .object(["min_confidence": number(minConfidence), "attribution_window_hours": integer(attributionWindowHours)]),
-            "population": .object(Dictionary(uniqueKeysWithValues: model.knobs.map { ($0.0, number($0.1)) })),
-            "counts": .object([
-                "installs": integer(c.installs), "clicked_installs": integer(c.clickedInstalls), "attributed": integer(c.attributed),
-                "true_positives": integer(c.truePositives), "false_positives": integer(c.falsePositives),
-                "false_negatives": integer(c.falseNegatives), "deterministic": integer(c.deterministic),
-                "probabilistic": integer(c.probabilistic), "clicks": integer(c.clicks), "bot_clicks": integer(c.botClicks),
-                "reachable_installs": integer(c.reachableInstalls), "app_opens": integer(c.appOpens),
-            ]),
-            "precision": number(precision), "recall": number(recall), "f1": number(f1),
-            "recall_ceiling": number(recallCeiling), "recall_of_ceiling": number(recallOfCeiling),
-            "calibration": .array(bands.map { band in
-                .object(["band": .string(band.name), "band_confidence": number(band.bandConfidence), "matches": integer(band.matches),
-                         "correct": integer(band.correct), "mean_confidence": number(band.meanConfidence),
-                         "observed_precision": number(band.observedPrecision)])
-            }),
-        ]).serialized(), as: UTF8.self)
+        return String(
+            decoding: JSONValue.object([
+                "seed": .number(Double(seed)),
+                "settings": .object(["min_confidence": number(minConfidence), "attribution_window_hours": integer(attributionWindowHours)]),
+                "population": .object(Dictionary(uniqueKeysWithValues: model.knobs.map { ($0.0, number($0.1)) })),
+                "counts": .object([
+                    "installs": integer(c.installs), "clicked_installs": integer(c.clickedInstalls), "attributed": integer(c.attributed),
+                    "true_positives": integer(c.truePositives), "false_positives": integer(c.falsePositives),
+                    "false_negatives": integer(c.falseNegatives), "deterministic": integer(c.deterministic),
+                    "probabilistic": integer(c.probabilistic), "clicks": integer(c.clicks), "bot_clicks": integer(c.botClicks),
+                    "reachable_installs": integer(c.reachableInstalls), "app_opens": integer(c.appOpens),
+                ]),
+                "precision": number(precision), "recall": number(recall), "f1": number(f1),
+                "recall_ceiling": number(recallCeiling), "recall_of_ceiling": number(recallOfCeiling),
+                "calibration": .array(
+                    bands.map { band in
+                        .object([
+                            "band": .string(band.name), "band_confidence": number(band.bandConfidence), "matches": integer(band.matches),
+                            "correct": integer(band.correct), "mean_confidence": number(band.meanConfidence),
+                            "observed_precision": number(band.observedPrecision),
+                        ])
+                    }),
+            ]).serialized(), as: UTF8.self)
     }
 
     public var text: String {
@@ -106,9 +110,10 @@ public struct AccuracyReport: Sendable {
             "  band            band conf.  matches  mean reported  observed precision",
         ]
         for band in bands {
-            lines.append("  " + band.name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                         + String(format: "  %9.2f  %7d  %13.3f  ", band.bandConfidence, band.matches, band.meanConfidence)
-                         + String(repeating: " ", count: 12) + (band.matches == 0 ? "     —" : percent(band.observedPrecision)))
+            lines.append(
+                "  " + band.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                    + String(format: "  %9.2f  %7d  %13.3f  ", band.bandConfidence, band.matches, band.meanConfidence)
+                    + String(repeating: " ", count: 12) + (band.matches == 0 ? "     —" : percent(band.observedPrecision)))
         }
         return lines.joined(separator: "\n")
     }

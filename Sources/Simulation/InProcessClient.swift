@@ -9,8 +9,9 @@ struct InProcessClient: Sendable {
     func send(_ method: HTTPMethod, _ target: String, from address: String, headers: HTTPHeaders = [:], json: String? = nil) -> HTTPResponse {
         var headers = headers
         if json != nil { headers.add("Content-Type", "application/json") }
-        let request = HTTPRequest(method: method, target: target, headers: headers, body: Array((json ?? "").utf8),
-                                  remoteAddress: SocketAddress(ip: address))
+        let request = HTTPRequest(
+            method: method, target: target, headers: headers, body: Array((json ?? "").utf8),
+            remoteAddress: SocketAddress(ip: address))
         let done = DispatchSemaphore(value: 0)
         let box = ResponseBox()
         responder.respond(to: request) { response in

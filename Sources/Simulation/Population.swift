@@ -101,7 +101,8 @@ struct Population: Sendable {
                 nextHome += 1
                 homeAddress = address(10, nextHome)
             }
-            let cellular = random.chance(model.carrierNATShare)
+            let cellular =
+                random.chance(model.carrierNATShare)
                 ? address(100, 64 * 65_536 + Int.random(in: 0..<natAddresses, using: &random))
                 : address(172, 16 * 65_536 + index)
             let (language, region) = random.weighted(languages)
@@ -128,26 +129,34 @@ struct Population: Sendable {
                 let delay = Int64(random.logNormal(median: model.delayMedianMinutes, sigma: model.delaySpread) * 60_000)
                 var clickTimes = [first]
                 if random.chance(model.repeatClickShare) {
-                    let again = installs ? Int64(Double.random(in: 0..<1, using: &random) * Double(delay))
-                                         : Int64(random.logNormal(median: 10, sigma: 1) * 60_000)
+                    let again =
+                        installs
+                        ? Int64(Double.random(in: 0..<1, using: &random) * Double(delay))
+                        : Int64(random.logNormal(median: 10, sigma: 1) * 60_000)
                     clickTimes.append(first + max(1000, again))
                 }
                 let beacon = random.chance(model.beaconShare) ? beaconSignals(person, at: start.addingTimeInterval(Double(first) / 1000)) : nil
                 for time in clickTimes {
-                    actions.append(Action(offsetMilliseconds: time, address: network(onCellular), kind: .click(
-                        person: index, userAgent: person.device.browserUserAgent,
-                        acceptLanguage: "\(language)-\(region),\(language);q=0.9", beacon: beacon)))
+                    actions.append(
+                        Action(
+                            offsetMilliseconds: time, address: network(onCellular),
+                            kind: .click(
+                                person: index, userAgent: person.device.browserUserAgent,
+                                acceptLanguage: "\(language)-\(region),\(language);q=0.9", beacon: beacon)))
                 }
                 if installs {
                     let switched = random.chance(model.ipChangeShare)
                     let installAt = max(first + delay, clickTimes.max()! + 1000)
-                    actions.append(Action(offsetMilliseconds: installAt, address: network(switched ? !onCellular : onCellular),
-                                          kind: .install(person: index)))
+                    actions.append(
+                        Action(
+                            offsetMilliseconds: installAt, address: network(switched ? !onCellular : onCellular),
+                            kind: .install(person: index)))
                     openLater(installedAt: installAt)
                 }
             } else if random.chance(model.organicInstallShare) {
                 let installAt = Int64(Double.random(in: 0..<span, using: &random))
-                actions.append(Action(offsetMilliseconds: installAt, address: network(random.chance(model.cellularShare)), kind: .install(person: index)))
+                actions.append(
+                    Action(offsetMilliseconds: installAt, address: network(random.chance(model.cellularShare)), kind: .install(person: index)))
                 openLater(installedAt: installAt)
             }
 
@@ -155,8 +164,10 @@ struct Population: Sendable {
 
         let humanClicks = actions.filter { if case .click = $0.kind { true } else { false } }.count
         for bot in 0..<Int((Double(humanClicks) * model.botClicksPerClick).rounded()) {
-            actions.append(Action(offsetMilliseconds: Int64(Double.random(in: 0..<span, using: &random)), address: address(198, 18 * 65_536 + bot),
-                                  kind: .click(person: nil, userAgent: bots[bot % bots.count], acceptLanguage: nil, beacon: nil)))
+            actions.append(
+                Action(
+                    offsetMilliseconds: Int64(Double.random(in: 0..<span, using: &random)), address: address(198, 18 * 65_536 + bot),
+                    kind: .click(person: nil, userAgent: bots[bot % bots.count], acceptLanguage: nil, beacon: nil)))
         }
         // Stable: two actions at the same millisecond keep the order they were drawn in.
         let ordered = actions.enumerated().sorted { ($0.element.offsetMilliseconds, $0.offset) < ($1.element.offsetMilliseconds, $1.offset) }
@@ -165,31 +176,41 @@ struct Population: Sendable {
 
     static func device(_ model: PopulationModel, _ random: inout SeededGenerator, language: String, region: String) -> Device {
         if random.chance(model.iosShare) {
-            let (name, width, height, scale, version) = random.chance(model.popularDeviceShare)
+            let (name, width, height, scale, version) =
+                random.chance(model.popularDeviceShare)
                 ? popularIPhone
-                : { let phone = iPhones.randomElement(using: &random)!
-                    return (phone.0, phone.1, phone.2, phone.3, iOSVersions.randomElement(using: &random)!) }()
+                : {
+                    let phone = iPhones.randomElement(using: &random)!
+                    return (phone.0, phone.1, phone.2, phone.3, iOSVersions.randomElement(using: &random)!)
+                }()
             let underscored = version.replacingOccurrences(of: ".", with: "_")
-            let agent = random.chance(0.25)
+            let agent =
+                random.chance(0.25)
                 ? "Mozilla/5.0 (iPhone; CPU iPhone OS \(underscored) like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 350.0.0.27.93 (\(name); iOS \(underscored); \(language)_\(region); \(language)-\(region); scale=\(String(format: "%.2f", scale)); \(Int(Double(width) * scale))x\(Int(Double(height) * scale)); 640815277)"
                 : "Mozilla/5.0 (iPhone; CPU iPhone OS \(underscored) like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/\(version) Mobile/15E148 Safari/604.1"
-            return Device(platform: .ios, model: name, osVersion: version, widthPoints: width, heightPoints: height, scale: scale,
-                          browserUserAgent: agent)
+            return Device(
+                platform: .ios, model: name, osVersion: version, widthPoints: width, heightPoints: height, scale: scale,
+                browserUserAgent: agent)
         }
         let (name, width, height, scale) = androids.randomElement(using: &random)!
         let version = androidVersions.randomElement(using: &random)!
         // Chrome sends its reduced UA (no model, Android frozen at 10); Samsung Internet does not.
-        let agent = name.hasPrefix("SM-") && random.chance(0.5)
+        let agent =
+            name.hasPrefix("SM-") && random.chance(0.5)
             ? "Mozilla/5.0 (Linux; Android \(version); SAMSUNG \(name)) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36"
             : "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36"
-        return Device(platform: .android, model: name, osVersion: version, widthPoints: width, heightPoints: height, scale: scale,
-                      browserUserAgent: agent)
+        return Device(
+            platform: .android, model: name, osVersion: version, widthPoints: width, heightPoints: height, scale: scale,
+            browserUserAgent: agent)
     }
 
     static func beaconSignals(_ person: Person, at moment: Date) -> BeaconSignals {
         let offsetWest = -(TimeZone(identifier: person.timezone)?.secondsFromGMT(for: moment) ?? 0) / 60
         let device = person.device
-        return BeaconSignals(json: #"{"sw":\#(device.widthPoints),"sh":\#(device.heightPoints),"dpr":\#(device.scale),"tz":"\#(person.timezone)","tzo":\#(offsetWest),"langs":["\#(person.language)-\#(person.region)","\#(person.language)"]}"#)
+        return BeaconSignals(
+            json:
+                #"{"sw":\#(device.widthPoints),"sh":\#(device.heightPoints),"dpr":\#(device.scale),"tz":"\#(person.timezone)","tzo":\#(offsetWest),"langs":["\#(person.language)-\#(person.region)","\#(person.language)"]}"#
+        )
     }
 
     static func address(_ first: Int, _ rest: Int) -> String {

@@ -68,13 +68,15 @@ public struct PopulationModel: Sendable, Equatable {
 
     /// The knobs as (name, value), for reports.
     public var knobs: [(String, Double)] {
-        [("users", Double(users)), ("click_share", clickShare), ("install_after_click_share", installAfterClickShare),
-         ("organic_install_share", organicInstallShare), ("days", days), ("delay_median_minutes", delayMedianMinutes),
-         ("delay_spread", delaySpread), ("cellular_share", cellularShare), ("ip_change_share", ipChangeShare),
-         ("household_share", householdShare), ("carrier_nat_share", carrierNATShare),
-         ("carrier_nat_users_per_address", Double(carrierNATUsersPerAddress)), ("popular_device_share", popularDeviceShare),
-         ("repeat_click_share", repeatClickShare), ("bot_clicks_per_click", botClicksPerClick), ("ios_share", iosShare),
-         ("linkrunner_share", linkrunnerShare), ("beacon_share", beaconShare), ("play_referrer_share", playReferrerShare),
-         ("in_app_open_share", inAppOpenShare)]
+        [
+            ("users", Double(users)), ("click_share", clickShare), ("install_after_click_share", installAfterClickShare),
+            ("organic_install_share", organicInstallShare), ("days", days), ("delay_median_minutes", delayMedianMinutes),
+            ("delay_spread", delaySpread), ("cellular_share", cellularShare), ("ip_change_share", ipChangeShare),
+            ("household_share", householdShare), ("carrier_nat_share", carrierNATShare),
+            ("carrier_nat_users_per_address", Double(carrierNATUsersPerAddress)), ("popular_device_share", popularDeviceShare),
+            ("repeat_click_share", repeatClickShare), ("bot_clicks_per_click", botClicksPerClick), ("ios_share", iosShare),
+            ("linkrunner_share", linkrunnerShare), ("beacon_share", beaconShare), ("play_referrer_share", playReferrerShare),
+            ("in_app_open_share", inAppOpenShare),
+        ]
     }
 }

@@ -34,27 +34,37 @@ public enum Simulation {
         let loopback = "127.0.0.1"
 
         // The project and its link, through the admin API.
-        let project = try object(client.send(.post, "/admin/v1/projects", from: loopback, headers: admin, json: """
-            {"name":"simulation","test_mode":true,"min_confidence":\(settings.minConfidence),\
-            "attribution_window_hours":\(settings.attributionWindowHours),\
-            "ios_store_url":"https://apps.apple.com/app/id1","android_store_url":"https://play.google.com/store/apps/details?id=com.example"}
-            """), expecting: 201)
+        let project = try object(
+            client.send(
+                .post, "/admin/v1/projects", from: loopback, headers: admin,
+                json: """
+                    {"name":"simulation","test_mode":true,"min_confidence":\(settings.minConfidence),\
+                    "attribution_window_hours":\(settings.attributionWindowHours),\
+                    "ios_store_url":"https://apps.apple.com/app/id1","android_store_url":"https://play.google.com/store/apps/details?id=com.example"}
+                    """), expecting: 201)
         guard case .string(let projectID)? = project["id"], case .string(let token)? = project["token"],
-              case .string(let apiKey)? = project["api_key"] else { throw Failure(description: "the admin API did not return the project") }
-        _ = try object(client.send(.post, "/admin/v1/projects/\(projectID)/links", from: loopback, headers: admin,
-                                   json: #"{"short_code":"campaign","app_scheme":"example","deep_link_path":"/offer"}"#), expecting: 201)
+            case .string(let apiKey)? = project["api_key"]
+        else { throw Failure(description: "the admin API did not return the project") }
+        _ = try object(
+            client.send(
+                .post, "/admin/v1/projects/\(projectID)/links", from: loopback, headers: admin,
+                json: #"{"short_code":"campaign","app_scheme":"example","deep_link_path":"/offer"}"#), expecting: 201)
         let clockPath = "/admin/v1/projects/\(projectID)/clock"
-        guard case .number(let startMilliseconds)? = try object(client.send(.get, clockPath, from: loopback, headers: admin), expecting: 200)["now_ms"] else {
+        guard
+            case .number(let startMilliseconds)? = try object(client.send(.get, clockPath, from: loopback, headers: admin), expecting: 200)["now_ms"]
+        else {
             throw Failure(description: "the clock API did not return now_ms")
         }
         let start = Int64(startMilliseconds)
 
         var random = SeededGenerator(seed: settings.seed)
         var opening = SeededGenerator(seed: settings.seed ^ 0x5EED_0F_A99_0BE4)
-        let population = Population.generate(settings.model, start: Date(timeIntervalSince1970: Double(start) / 1000), random: &random,
-                                             opening: &opening)
-        var report = AccuracyReport(seed: settings.seed, model: settings.model, minConfidence: settings.minConfidence,
-                                    attributionWindowHours: settings.attributionWindowHours)
+        let population = Population.generate(
+            settings.model, start: Date(timeIntervalSince1970: Double(start) / 1000), random: &random,
+            opening: &opening)
+        var report = AccuracyReport(
+            seed: settings.seed, model: settings.model, minConfidence: settings.minConfidence,
+            attributionWindowHours: settings.attributionWindowHours)
         var clicksOf: [Int: [(id: String, at: Int64, address: String)]] = [:]
         var installs: [(person: Int, installID: String, at: Int64, address: String, referred: Bool)] = []
         var clockAt: Int64 = 0
@@ -63,7 +73,8 @@ public enum Simulation {
             if done % 50 == 0 { progress(done, population.actions.count) }
             if action.offsetMilliseconds > clockAt {
                 let seconds = Double(action.offsetMilliseconds - clockAt) / 1000
-                _ = try object(client.send(.post, clockPath, from: loopback, headers: admin, json: #"{"advance_seconds":\#(seconds)}"#), expecting: 200)
+                _ = try object(
+                    client.send(.post, clockPath, from: loopback, headers: admin, json: #"{"advance_seconds":\#(seconds)}"#), expecting: 200)
                 clockAt = action.offsetMilliseconds
             }
             switch action.kind {
@@ -82,19 +93,23 @@ public enum Simulation {
                 clicksOf[person, default: []].append((clickID, action.offsetMilliseconds, action.address))
                 if let beacon {
                     let answer = client.send(.post, "/c/\(clickID)", from: action.address, json: beacon.json)
-                    guard answer.status.code == 204 else { throw Failure(description: "a beacon was answered \(answer.status.code): \(String(decoding: answer.body, as: UTF8.self))") }
+                    guard answer.status.code == 204 else {
+                        throw Failure(description: "a beacon was answered \(answer.status.code): \(String(decoding: answer.body, as: UTF8.self))")
+                    }
                 }
             case .install(let index):
                 let person = population.people[index]
-                let (installID, referred) = try install(person, at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
-                                                        from: action.address, clicks: (clicksOf[index] ?? []).map { ($0.id, $0.at) },
-                                                        client: client, token: token, apiKey: apiKey,
-                                                        playReferrerShare: settings.model.playReferrerShare, random: &random)
+                let (installID, referred) = try install(
+                    person, at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
+                    from: action.address, clicks: (clicksOf[index] ?? []).map { ($0.id, $0.at) },
+                    client: client, token: token, apiKey: apiKey,
+                    playReferrerShare: settings.model.playReferrerShare, random: &random)
                 installs.append((index, installID, action.offsetMilliseconds, action.address, referred))
             case .appOpen(let index):
                 report.counts.appOpens += 1
-                try openInApp(population.people[index], at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
-                              from: action.address, client: client, token: token)
+                try openInApp(
+                    population.people[index], at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
+                    from: action.address, client: client, token: token)
             }
         }
         progress(population.actions.count, population.actions.count)
@@ -132,15 +147,18 @@ public enum Simulation {
 
     /// Reports one install as the person's SDK would; returns the install id it was given, and
     /// whether its Play referrer carried a click id.
-    static func install(_ person: Person, at moment: Date, from address: String, clicks: [(id: String, at: Int64)],
-                        client: InProcessClient, token: String, apiKey: String, playReferrerShare: Double,
-                        random: inout SeededGenerator) throws -> (String, Bool) {
+    static func install(
+        _ person: Person, at moment: Date, from address: String, clicks: [(id: String, at: Int64)],
+        client: InProcessClient, token: String, apiKey: String, playReferrerShare: Double,
+        random: inout SeededGenerator
+    ) throws -> (String, Bool) {
         let device = person.device
         let ios = device.platform == .ios
         let offsetEast = (TimeZone(identifier: person.timezone)?.secondsFromGMT(for: moment) ?? 0) / 60
         switch person.client {
         case .linkrunner:
-            var data = #""device":"\#(device.model)","system_version":"\#(device.osVersion)","device_display":{"width":\#(device.widthPoints),"height":\#(device.heightPoints),"scale":\#(device.scale)},"timezone":"\#(person.timezone)","timezone_offset":\#(offsetEast),"locale":"\#(person.language)_\#(person.region)","language":"\#(person.language)""#
+            var data =
+                #""device":"\#(device.model)","system_version":"\#(device.osVersion)","device_display":{"width":\#(device.widthPoints),"height":\#(device.heightPoints),"scale":\#(device.scale)},"timezone":"\#(person.timezone)","timezone_offset":\#(offsetEast),"locale":"\#(person.language)_\#(person.region)","language":"\#(person.language)""#
             data += ios ? #","idfv":"\#(person.installIdentifier)""# : #","gaid":"\#(person.installIdentifier)""#
             // Installed from the Play Store after a click: the referrer may carry our click id.
             var referred = false
@@ -148,7 +166,8 @@ public enum Simulation {
                 data += #","install_ref":"utm_source=simulation&click_id=\#(last.id)""#
                 referred = true
             }
-            let body = #"{"token":"\#(token)","platform":"\#(ios ? "IOS" : "ANDROID")","install_instance_id":"\#(person.installIdentifier)","app_version":"1.0.0","device_data":{\#(data)}}"#
+            let body =
+                #"{"token":"\#(token)","platform":"\#(ios ? "IOS" : "ANDROID")","install_instance_id":"\#(person.installIdentifier)","app_version":"1.0.0","device_data":{\#(data)}}"#
             let envelope = try object(client.send(.post, "/api/client/init", from: address, json: body), expecting: 200)
             guard case .object(let fields)? = envelope["data"], case .string(let id)? = fields["install_id"] else {
                 throw Failure(description: "init did not return data.install_id")
@@ -156,9 +175,12 @@ public enum Simulation {
             return (id, referred)
         case .linkforty:
             let agent = ios ? "Example/1.0 iOS/\(device.osVersion)" : "Example/1.0 Android/\(device.osVersion)"
-            let body = #"{"userAgent":"\#(agent)","timezone":"\#(person.timezone)","language":"\#(person.language)-\#(person.region)","screenWidth":\#(Int(Double(device.widthPoints) * device.scale)),"screenHeight":\#(Int(Double(device.heightPoints) * device.scale)),"platform":"\#(ios ? "iOS" : "Android")","platformVersion":"\#(device.osVersion)","appVersion":"1.0.0","deviceId":"\#(person.installIdentifier)"}"#
-            let answer = try object(client.send(.post, "/api/sdk/v1/install", from: address, headers: ["Authorization": "Bearer \(apiKey)"],
-                                                json: body), expecting: 200)
+            let body =
+                #"{"userAgent":"\#(agent)","timezone":"\#(person.timezone)","language":"\#(person.language)-\#(person.region)","screenWidth":\#(Int(Double(device.widthPoints) * device.scale)),"screenHeight":\#(Int(Double(device.heightPoints) * device.scale)),"platform":"\#(ios ? "iOS" : "Android")","platformVersion":"\#(device.osVersion)","appVersion":"1.0.0","deviceId":"\#(person.installIdentifier)"}"#
+            let answer = try object(
+                client.send(
+                    .post, "/api/sdk/v1/install", from: address, headers: ["Authorization": "Bearer \(apiKey)"],
+                    json: body), expecting: 200)
             guard case .string(let id)? = answer["installId"] else { throw Failure(description: "install did not return installId") }
             return (id, false)
         }
@@ -171,13 +193,16 @@ public enum Simulation {
         switch person.client {
         case .linkrunner:
             let offsetEast = (TimeZone(identifier: person.timezone)?.secondsFromGMT(for: moment) ?? 0) / 60
-            var data = #""device":"\#(device.model)","system_version":"\#(device.osVersion)","device_display":{"width":\#(device.widthPoints),"height":\#(device.heightPoints),"scale":\#(device.scale)},"timezone":"\#(person.timezone)","timezone_offset":\#(offsetEast),"locale":"\#(person.language)_\#(person.region)","language":"\#(person.language)""#
+            var data =
+                #""device":"\#(device.model)","system_version":"\#(device.osVersion)","device_display":{"width":\#(device.widthPoints),"height":\#(device.heightPoints),"scale":\#(device.scale)},"timezone":"\#(person.timezone)","timezone_offset":\#(offsetEast),"locale":"\#(person.language)_\#(person.region)","language":"\#(person.language)""#
             data += ios ? #","idfv":"\#(person.installIdentifier)""# : #","gaid":"\#(person.installIdentifier)""#
-            let body = #"{"token":"\#(token)","platform":"\#(ios ? "IOS" : "ANDROID")","install_instance_id":"\#(person.installIdentifier)","deeplink_url":"https://go.example/campaign","device_data":{\#(data)}}"#
+            let body =
+                #"{"token":"\#(token)","platform":"\#(ios ? "IOS" : "ANDROID")","install_instance_id":"\#(person.installIdentifier)","deeplink_url":"https://go.example/campaign","device_data":{\#(data)}}"#
             _ = try object(client.send(.post, "/api/client/handle-deeplink", from: address, json: body), expecting: 200)
         case .linkforty:
             let agent = ios ? "Example/1.0 iOS/\(device.osVersion)" : "Example/1.0 Android/\(device.osVersion)"
-            let query = "fp_tz=\(person.timezone)&fp_sw=\(Int(Double(device.widthPoints) * device.scale))&fp_sh=\(Int(Double(device.heightPoints) * device.scale))"
+            let query =
+                "fp_tz=\(person.timezone)&fp_sw=\(Int(Double(device.widthPoints) * device.scale))&fp_sh=\(Int(Double(device.heightPoints) * device.scale))"
                 + "&fp_lang=\(person.language)-\(person.region)&fp_platform=\(ios ? "iOS" : "Android")&fp_pv=\(device.osVersion)"
             _ = try object(client.send(.get, "/api/sdk/v1/resolve/campaign?\(query)", from: address, headers: ["User-Agent": agent]), expecting: 200)
         }

@@ -15,8 +15,10 @@ public final class Database: Sendable {
     public let readers: ReaderPool
 
     /// Opens (creating the file and its folder if needed) and migrates the database.
-    public init(path: String, synchronous: Synchronous = .normal, readerCount: Int = 4,
-                maxBatch: Int = 256, walRestartFrames: Int = 16_384, migrations: [Migration] = Migration.bundled) throws {
+    public init(
+        path: String, synchronous: Synchronous = .normal, readerCount: Int = 4,
+        maxBatch: Int = 256, walRestartFrames: Int = 16_384, migrations: [Migration] = Migration.bundled
+    ) throws {
         self.path = path
         try Self.createFolder(for: path)
 
@@ -34,8 +36,9 @@ public final class Database: Sendable {
         try Migrator.migrate(writerConnection, migrations: migrations)
         try Self.probeWrite(writerConnection, path: path)
         let checkpointLock = CheckpointLock()
-        writer = DatabaseWriter(connection: writerConnection, maxBatch: maxBatch, walRestartFrames: walRestartFrames,
-                                checkpointLock: checkpointLock)
+        writer = DatabaseWriter(
+            connection: writerConnection, maxBatch: maxBatch, walRestartFrames: walRestartFrames,
+            checkpointLock: checkpointLock)
 
         var readerConnections: [SQLiteConnection] = []
         for _ in 0..<max(1, readerCount) {
@@ -74,9 +77,9 @@ public final class Database: Sendable {
 
     @inline(__always) private func checkMayBlock(_ what: StaticString) {
         #if DEBUG
-        if let check = mustNotBlock.withLock({ $0 }), check() {
-            BlockingCalls.report("\(what) on an event-loop thread")
-        }
+            if let check = mustNotBlock.withLock({ $0 }), check() {
+                BlockingCalls.report("\(what) on an event-loop thread")
+            }
         #endif
     }
 
@@ -131,9 +134,11 @@ public final class Database: Sendable {
     }
 
     /// Queues a write for group commit; `completion` runs once it is committed.
-    @_spi(StoreInternals) public func write<T>(priority: DatabaseWriter.Priority = .acknowledged, delivery: DatabaseWriter.Delivery? = nil,
-                         _ work: @escaping (SQLiteConnection) throws -> T,
-                         completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    @_spi(StoreInternals) public func write<T>(
+        priority: DatabaseWriter.Priority = .acknowledged, delivery: DatabaseWriter.Delivery? = nil,
+        _ work: @escaping (SQLiteConnection) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
         writer.write(priority: priority, delivery: delivery, work, completion: completion)
     }
 
@@ -163,5 +168,11 @@ public enum BlockingCalls {
     }
 
     /// What was reported since the last call, emptied.
-    public static func drain() -> [String] { seen.withLock { let all = $0; $0 = []; return all } }
+    public static func drain() -> [String] {
+        seen.withLock {
+            let all = $0
+            $0 = []
+            return all
+        }
+    }
 }

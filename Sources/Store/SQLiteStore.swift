@@ -64,8 +64,9 @@ public final class SQLiteStore: StoreBackend {
 
     public var writeStatistics: WriteStatistics {
         let writer = database.writer
-        return WriteStatistics(commits: writer.commitCount, committedWrites: writer.committedWriteCount, queueDepth: writer.queueDepth,
-                               lastCommitSeconds: writer.lastCommitSeconds, lastBatchSize: writer.lastBatchSize,
-                               lostWrites: writer.lostWriteCount)
+        return WriteStatistics(
+            commits: writer.commitCount, committedWrites: writer.committedWriteCount, queueDepth: writer.queueDepth,
+            lastCommitSeconds: writer.lastCommitSeconds, lastBatchSize: writer.lastBatchSize,
+            lostWrites: writer.lostWriteCount)
     }
 }

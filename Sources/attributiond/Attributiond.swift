@@ -4,8 +4,11 @@ struct Attributiond: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attributiond",
         abstract: "A self-hosted install-attribution server.",
-        subcommands: [Serve.self, Migrate.self, MigrateData.self, ProjectCommand.self, LinkCommand.self, StatsCommand.self, WebhooksCommand.self, PostbacksCommand.self, Simulate.self, Healthcheck.self,
-                      Version.self],
+        subcommands: [
+            Serve.self, Migrate.self, MigrateData.self, ProjectCommand.self, LinkCommand.self, StatsCommand.self, WebhooksCommand.self,
+            PostbacksCommand.self, Simulate.self, Healthcheck.self,
+            Version.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }

@@ -42,14 +42,16 @@ struct GlobalOptions: ParsableArguments {
     func openApp(_ configuration: ServerConfiguration) throws -> AppServices {
         if configuration.postgresURL == nil, !FileManager.default.fileExists(atPath: configuration.db) {
             let path = URL(fileURLWithPath: configuration.db).standardizedFileURL.path
-            FileHandleOutput.standardError("""
+            FileHandleOutput.standardError(
+                """
                 no database at \(path): give the server's with --db (or ATTRIBUTIOND_DB, or its configuration file), \
                 or make a new one with `attributiond migrate --db \(path)`
                 """)
             throw ExitCode.failure
         }
-        return AppServices(store: try openStore(configuration),
-                    outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses))
+        return AppServices(
+            store: try openStore(configuration),
+            outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses))
     }
 
     /// The configured backend: PostgreSQL when a `postgres://` URL is set (its pending migrations
@@ -60,8 +62,9 @@ struct GlobalOptions: ParsableArguments {
         do {
             return try PGStoreBackend(url: url, readURL: configuration.postgresReadURL, writeLanes: configuration.postgresWriteLanes)
         } catch {
-            LifecycleLog.write(level: "error", message: "cannot open the database",
-                               fields: ["database": Self.redacted(url), "error": "\(error)"])
+            LifecycleLog.write(
+                level: "error", message: "cannot open the database",
+                fields: ["database": Self.redacted(url), "error": "\(error)"])
             throw ExitCode.failure
         }
     }

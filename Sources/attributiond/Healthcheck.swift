@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import HTTP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// For container health checks (slim images have no curl): exit 0 when `/health/ready` answers 200.

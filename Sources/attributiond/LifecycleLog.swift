@@ -1,5 +1,5 @@
-import Attribution
 import API
+import Attribution
 import Foundation
 import HTTP
 import Logging

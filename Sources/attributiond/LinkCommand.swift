@@ -6,8 +6,9 @@ import Foundation
 import Store
 
 struct LinkCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "link", abstract: "Create short links and their QR codes.",
-                                                    subcommands: [Create.self, QR.self])
+    static let configuration = CommandConfiguration(
+        commandName: "link", abstract: "Create short links and their QR codes.",
+        subcommands: [Create.self, QR.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a link; prints it with its URL.")
@@ -47,10 +48,11 @@ struct LinkCommand: ParsableCommand {
                 FileHandleOutput.standardError("link create: --\(error.message)")
                 throw ExitCode(2)
             }
-            let link = Link(id: UUID().uuidString.lowercased(), projectID: project, templateID: templateValue?.id,
-                            shortCode: code ?? ShortCode.generate(), title: title, iosURL: iosURL, androidURL: androidURL,
-                            webURL: webURL, appScheme: appScheme, deepLinkPath: deepLinkPath,
-                            utm: UTM(source: utmSource, medium: utmMedium, campaign: utmCampaign), createdAt: SystemClock().now())
+            let link = Link(
+                id: UUID().uuidString.lowercased(), projectID: project, templateID: templateValue?.id,
+                shortCode: code ?? ShortCode.generate(), title: title, iosURL: iosURL, androidURL: androidURL,
+                webURL: webURL, appScheme: appScheme, deepLinkPath: deepLinkPath,
+                utm: UTM(source: utmSource, medium: utmMedium, campaign: utmCampaign), createdAt: SystemClock().now())
             let created: Link
             do {
                 created = try app.links.create(link, codeIsCustom: code != nil, fieldNames: LinkCommand.optionNames)
@@ -61,8 +63,9 @@ struct LinkCommand: ParsableCommand {
                 FileHandleOutput.standardError("link create: \(error)")
                 throw ExitCode.failure
             }
-            let url = LinkCommand.url(base: baseURL ?? configuration.publicURL ?? "http://localhost:\(configuration.port)",
-                                      templateSlug: templateValue?.slug, shortCode: created.shortCode)
+            let url = LinkCommand.url(
+                base: baseURL ?? configuration.publicURL ?? "http://localhost:\(configuration.port)",
+                templateSlug: templateValue?.slug, shortCode: created.shortCode)
             if json {
                 try printJSON(["id": created.id, "short_code": created.shortCode, "url": url, "project_id": project])
             } else {
@@ -95,8 +98,9 @@ struct LinkCommand: ParsableCommand {
                 throw ExitCode.failure
             }
             let link = target.link
-            let url = LinkCommand.url(base: baseURL ?? configuration.publicURL ?? "http://localhost:\(configuration.port)",
-                                      templateSlug: target.templateSlug, shortCode: link.shortCode)
+            let url = LinkCommand.url(
+                base: baseURL ?? configuration.publicURL ?? "http://localhost:\(configuration.port)",
+                templateSlug: target.templateSlug, shortCode: link.shortCode)
             let symbol: QRCode
             do {
                 symbol = try QRCode(text: url, correction: QRCode.Correction(rawValue: ecc.uppercased())!)
@@ -109,9 +113,11 @@ struct LinkCommand: ParsableCommand {
     }
 
     /// The command's option for each link field it can set, so a refusal names the option.
-    static let optionNames = ["short_code": "--code", "ios_url": "--ios-url", "android_url": "--android-url", "web_url": "--web-url",
-                              "app_scheme": "--app-scheme", "deep_link_path": "--deep-link-path", "title": "--title",
-                              "utm.source": "--utm-source", "utm.medium": "--utm-medium", "utm.campaign": "--utm-campaign"]
+    static let optionNames = [
+        "short_code": "--code", "ios_url": "--ios-url", "android_url": "--android-url", "web_url": "--web-url",
+        "app_scheme": "--app-scheme", "deep_link_path": "--deep-link-path", "title": "--title",
+        "utm.source": "--utm-source", "utm.medium": "--utm-medium", "utm.campaign": "--utm-campaign",
+    ]
 
     /// The printed URL: `base` without trailing slashes (a flag may carry one), then the server's own joining.
     static func url(base: String, templateSlug: String?, shortCode: String) -> String {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How the C allocator treats freed memory in the server process.
@@ -13,12 +13,12 @@ enum MemoryPolicy {
 
     static func apply() {
         #if canImport(Glibc)
-        // `mallopt` is declared in <malloc.h>, which the Glibc module leaves out; its ABI and the
-        // option number (M_TRIM_THRESHOLD is -1) are stable.
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        let trimThreshold: Int32 = -1
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-        _ = unsafeBitCast(symbol, to: Mallopt.self)(trimThreshold, retainedFreeHeapBytes)
+            // `mallopt` is declared in <malloc.h>, which the Glibc module leaves out; its ABI and the
+            // option number (M_TRIM_THRESHOLD is -1) are stable.
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            let trimThreshold: Int32 = -1
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+            _ = unsafeBitCast(symbol, to: Mallopt.self)(trimThreshold, retainedFreeHeapBytes)
         #endif
     }
 }

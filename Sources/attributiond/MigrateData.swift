@@ -46,7 +46,8 @@ struct MigrateData: ParsableCommand {
                 print("\(count.table): sqlite \(count.sqlite), postgres \(count.postgres)\(same ? "" : "  MISMATCH")")
             }
             if mismatched {
-                FileHandleOutput.standardError("migrate-data: row counts differ (PostgreSQL held rows before the copy, or the SQLite file was written during it)")
+                FileHandleOutput.standardError(
+                    "migrate-data: row counts differ (PostgreSQL held rows before the copy, or the SQLite file was written during it)")
                 throw ExitCode.failure
             }
             print("copied and verified: \(counts.reduce(0) { $0 + $1.sqlite }) rows in \(counts.count) tables")

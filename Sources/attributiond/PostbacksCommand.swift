@@ -11,8 +11,10 @@ struct PostbacksCommand: ParsableCommand {
         subcommands: [List.self, Create.self, Delete.self])
 
     static func fields(_ template: PostbackTemplate) -> [String: String] {
-        var fields = ["id": template.id, "network": template.network, "trigger": template.trigger, "method": template.method,
-                      "url": template.url, "enabled": String(template.enabled)]
+        var fields = [
+            "id": template.id, "network": template.network, "trigger": template.trigger, "method": template.method,
+            "url": template.url, "enabled": String(template.enabled),
+        ]
         if let body = template.body { fields["body"] = body }
         return fields
     }
@@ -27,7 +29,9 @@ struct PostbacksCommand: ParsableCommand {
             if options.json { return try printJSON(templates.map(PostbacksCommand.fields)) }
             if templates.isEmpty { print("no postback templates") }
             for template in templates {
-                print("\(template.id)  \(template.enabled ? "on " : "off")  \(template.network)  \(template.trigger)  \(template.method) \(template.url)")
+                print(
+                    "\(template.id)  \(template.enabled ? "on " : "off")  \(template.network)  \(template.trigger)  \(template.method) \(template.url)"
+                )
             }
         }
     }
@@ -44,8 +48,11 @@ struct PostbacksCommand: ParsableCommand {
         func run() throws {
             let (app, project) = try options.open()
             let template = try WebhooksCommand.refusing {
-                try app.postbacks.create(projectID: project.id, .init(network: network, trigger: trigger, method: method, url: url,
-                                                                      body: body.map { .some($0) }))
+                try app.postbacks.create(
+                    projectID: project.id,
+                    .init(
+                        network: network, trigger: trigger, method: method, url: url,
+                        body: body.map { .some($0) }))
             }
             if options.json { return try printJSON(PostbacksCommand.fields(template)) }
             print("id: \(template.id)")

@@ -131,7 +131,8 @@ struct ProjectCommand: ParsableCommand {
         }
     }
     struct RotateToken: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rotate-token",
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-token",
             abstract: "Replace the project's token; prints the new one (shown only now). The old one keeps working for --grace-hours.")
 
         @OptionGroup var global: GlobalOptions

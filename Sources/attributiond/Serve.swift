@@ -1,15 +1,16 @@
 import API
-import Foundation
-import ArgumentParser
-@preconcurrency import Dispatch
-import HTTP
 import App
+import ArgumentParser
 import Attribution
+@preconcurrency import Dispatch
+import Foundation
+import HTTP
 import Lifecycle
 import Logging
 import Store
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Serve: ParsableCommand {
@@ -51,11 +52,13 @@ struct Serve: ParsableCommand {
         // Started in this order, stopped in the reverse one: the listeners drain first, the
         // store closes last.
         var parts: [any Service] = [
-            ClosureService("store", stop: { _ in
-                do { try store.close() } catch {
-                    LifecycleLog.write(level: "warning", message: "closing the database failed", fields: ["error": "\(error)"])
-                }
-            }),
+            ClosureService(
+                "store",
+                stop: { _ in
+                    do { try store.close() } catch {
+                        LifecycleLog.write(level: "warning", message: "closing the database failed", fields: ["error": "\(error)"])
+                    }
+                }),
             ClosureService("request log", stop: { _ in requestLog?.flush() }),
             ClosureService("outbound transport", stop: { _ in transport.shutdown() }),
         ]
@@ -68,8 +71,10 @@ struct Serve: ParsableCommand {
         let group = ServiceGroup(parts) { event in
             switch event {
             case .started(let name): LifecycleLog.write(level: "debug", message: "started", fields: ["service": name])
-            case .stopped(let name, let late): LifecycleLog.write(level: late ? "warning" : "debug", message: late ? "stopped late" : "stopped",
-                                                                  fields: ["service": name])
+            case .stopped(let name, let late):
+                LifecycleLog.write(
+                    level: late ? "warning" : "debug", message: late ? "stopped late" : "stopped",
+                    fields: ["service": name])
             }
         }
 
@@ -109,16 +114,20 @@ extension Serve {
         do {
             let findings = try StoredValueAudit.findings(app: services.app)
             for finding in findings {
-                LifecycleLog.write(level: "warning", message: "stored value refused by the current rules", fields: [
-                    "kind": finding.kind, "id": finding.id, "project": finding.projectID,
-                    "field": finding.problem.key, "problem": finding.problem.message,
-                ])
+                LifecycleLog.write(
+                    level: "warning", message: "stored value refused by the current rules",
+                    fields: [
+                        "kind": finding.kind, "id": finding.id, "project": finding.projectID,
+                        "field": finding.problem.key, "problem": finding.problem.message,
+                    ])
             }
             if !findings.isEmpty {
-                LifecycleLog.write(level: "warning", message: "stored values to correct", fields: [
-                    "count": String(findings.count),
-                    "hint": "the rows are served as stored; update them through the admin API",
-                ])
+                LifecycleLog.write(
+                    level: "warning", message: "stored values to correct",
+                    fields: [
+                        "count": String(findings.count),
+                        "hint": "the rows are served as stored; update them through the admin API",
+                    ])
             }
         } catch {
             LifecycleLog.write(level: "warning", message: "stored value audit failed", fields: ["error": "\(error)"])

@@ -27,15 +27,19 @@ extension Serve {
         }
     }
 
-    static func services(_ configuration: ServerConfiguration, _ store: any StoreBackend,
-                         adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin)) -> Services {
-        Services(store: store, adminKey: configuration.adminKey, adminKeyHash: adminKey,
-                 metricsToken: configuration.metricsToken,
-                 trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
-                 allowedHosts: configuration.allowedHosts,
-                 defaultProject: configuration.defaultProject,
-                 outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
-                 appleAds: configuration.appleAds, dashboard: configuration.dashboard) { error, request in
+    static func services(
+        _ configuration: ServerConfiguration, _ store: any StoreBackend,
+        adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin)
+    ) -> Services {
+        Services(
+            store: store, adminKey: configuration.adminKey, adminKeyHash: adminKey,
+            metricsToken: configuration.metricsToken,
+            trustedProxies: configuration.trustedProxies, publicURL: configuration.publicURL,
+            allowedHosts: configuration.allowedHosts,
+            defaultProject: configuration.defaultProject,
+            outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
+            appleAds: configuration.appleAds, dashboard: configuration.dashboard
+        ) { error, request in
             LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
         }
     }
@@ -64,18 +68,22 @@ extension Serve {
         let refused: @Sendable (String) -> Void = { problem in
             LifecycleLog.write(level: "error", message: "response refused", fields: ["problem": problem])
         }
-        let http = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits,
-                              onRefusedResponse: refused,
-                              responder: Application.makeResponder(
-                                  services: services,
-                                  rateLimit: configuration.rateLimit.map { RateLimitSettings(ratePerSecond: $0.perSecond, burst: $0.burst) },
-                                  log: requestLog, openConnections: { connections.server?.openConnectionCount ?? 0 }))
+        let http = HTTPServer(
+            host: configuration.host, port: configuration.port, limits: configuration.limits,
+            onRefusedResponse: refused,
+            responder: Application.makeResponder(
+                services: services,
+                rateLimit: configuration.rateLimit.map { RateLimitSettings(ratePerSecond: $0.perSecond, burst: $0.burst) },
+                log: requestLog, openConnections: { connections.server?.openConnectionCount ?? 0 }))
         connections.server = http
         guard let tls = configuration.tls else { return Listeners(http: http, https: nil) }
         do {
             let context = try TLSContext(certificatePath: tls.cert, privateKeyPath: tls.key)
-            return Listeners(http: http, https: HTTPServer(host: configuration.host, port: tls.port, limits: configuration.limits, tls: context,
-                                                           onRefusedResponse: refused, responder: http.responder))
+            return Listeners(
+                http: http,
+                https: HTTPServer(
+                    host: configuration.host, port: tls.port, limits: configuration.limits, tls: context,
+                    onRefusedResponse: refused, responder: http.responder))
         } catch {
             FileHandleOutput.standardError("configuration: \(error)")
             throw ExitCode(2)
@@ -91,10 +99,12 @@ extension Serve {
         // A lease outlives the longest attempt, so only a dead worker's jobs are taken again.
         settings.leaseSeconds = Int64(configuration.outbound.requestTimeoutSeconds) + 5
         settings.onFinalFailure = { job, attempts, error in
-            LifecycleLog.write(level: "warning", message: "delivery failed", fields: [
-                "delivery": job.id, "kind": job.kind, "event_type": job.eventType, "project": job.projectID,
-                "host": URLComponents(string: job.targetURL)?.host ?? "", "attempts": String(attempts), "error": error,
-            ])
+            LifecycleLog.write(
+                level: "warning", message: "delivery failed",
+                fields: [
+                    "delivery": job.id, "kind": job.kind, "event_type": job.eventType, "project": job.projectID,
+                    "host": URLComponents(string: job.targetURL)?.host ?? "", "attempts": String(attempts), "error": error,
+                ])
         }
         let transport = services.app.makeTransport(totalTimeout: Double(configuration.outbound.requestTimeoutSeconds))
         return (services.app.makeOutboxWorker(transport: transport, settings: settings), transport)
@@ -103,28 +113,37 @@ extension Serve {
     /// Click retention, unless `click_retention_hours` is 0.
     static func retention(_ configuration: ServerConfiguration, store: any StoreBackend, services: Services) -> RetentionJob? {
         guard configuration.clickRetentionHours != 0 else { return nil }
-        return RetentionJob(retention: store.clickRetention, hours: configuration.clickRetentionHours, clock: services.clock,
-                            testProjectTimes: { [clocks = services.app.clocks] in clocks.testProjectTimes() }) { deleted, cutoff in
+        return RetentionJob(
+            retention: store.clickRetention, hours: configuration.clickRetentionHours, clock: services.clock,
+            testProjectTimes: { [clocks = services.app.clocks] in clocks.testProjectTimes() }
+        ) { deleted, cutoff in
             LifecycleLog.write(level: "info", message: "retention", fields: ["deleted_clicks": String(deleted), "before": cutoff.iso8601])
         }
     }
 
     /// The "listening" line, and on a first start the admin key made for this server.
-    static func announce(_ configuration: ServerConfiguration, _ services: Services, listeners: Listeners,
-                         adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin)) {
+    static func announce(
+        _ configuration: ServerConfiguration, _ services: Services, listeners: Listeners,
+        adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin)
+    ) {
         let server = listeners.http
         services.publicHosts.listening(on: configuration.host, port: server.port)
-        LifecycleLog.write(level: "notice", message: "listening", fields: [
-            "address": server.boundAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)",
-            "db": configuration.postgresURL.map(GlobalOptions.redacted) ?? configuration.db,
-            "admin_api": adminKey.hash == nil ? "off" : "on",
-            "https": listeners.https?.boundAddress.map { "\($0)" } ?? "off",
-        ])
+        LifecycleLog.write(
+            level: "notice", message: "listening",
+            fields: [
+                "address": server.boundAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)",
+                "db": configuration.postgresURL.map(GlobalOptions.redacted) ?? configuration.db,
+                "admin_api": adminKey.hash == nil ? "off" : "on",
+                "https": listeners.https?.boundAddress.map { "\($0)" } ?? "off",
+            ])
         guard case .madeNow(let key) = adminKey.origin else { return }
         let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
-        let place = configuration.dashboard.enabled ? "sign in at http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)\(configuration.dashboard.prefix)"
-                                                    : "use it as Authorization: Bearer <key> on /admin/v1"
-        FileHandleOutput.standardError("""
+        let place =
+            configuration.dashboard.enabled
+            ? "sign in at http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)\(configuration.dashboard.prefix)"
+            : "use it as Authorization: Bearer <key> on /admin/v1"
+        FileHandleOutput.standardError(
+            """
             attributiond: first start, so an admin key was made for this server (shown only now; kept hashed):
 
                 \(key)

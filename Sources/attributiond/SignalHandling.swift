@@ -1,8 +1,9 @@
 import API
 @preconcurrency import Dispatch
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What ends `serve`: the first SIGTERM or SIGINT (a second one exits at once). SIGHUP reopens
@@ -76,4 +77,3 @@ final class SignalHandling {
         signal(SIGPIPE, SIG_IGN)
     }
 }
-

@@ -34,7 +34,8 @@ struct Simulate: ParsableCommand {
     @Option(help: "Share of people on iOS.") var iosShare = PopulationModel().iosShare
     @Option(help: "Share of installs from the Linkrunner SDK (the rest LinkForty).") var linkrunnerShare = PopulationModel().linkrunnerShare
     @Option(help: "Share of clicks whose page reports browser signals.") var beaconShare = PopulationModel().beaconShare
-    @Option(help: "Share of Linkrunner Android installs whose Play referrer has the click id.") var playReferrerShare = PopulationModel().playReferrerShare
+    @Option(help: "Share of Linkrunner Android installs whose Play referrer has the click id.") var playReferrerShare = PopulationModel()
+        .playReferrerShare
     @Option(help: "Share of people with the app who later open the link inside it.") var inAppOpenShare = PopulationModel().inAppOpenShare
 
     var model: PopulationModel {

@@ -48,22 +48,31 @@ struct StatsCommand: ParsableCommand {
 /// Money is shown per currency (`29.99 USD + 4.50 EUR`), never summed across currencies.
 enum StatsTable {
     static func money(_ amounts: [String: Double]) -> String {
-        amounts.isEmpty ? "-" : amounts.sorted { $0.key < $1.key }.map { String(MoneyAmount.text($0.value, currency: $0.key).dropFirst($0.key.count + 1)) + " " + $0.key }
+        amounts.isEmpty
+            ? "-"
+            : amounts.sorted { $0.key < $1.key }.map {
+                String(MoneyAmount.text($0.value, currency: $0.key).dropFirst($0.key.count + 1)) + " " + $0.key
+            }
             .joined(separator: " + ")
     }
 
     static func render(_ stats: ProjectStats) -> String {
-        let header = ["link", "clicks", "bot clicks", "installs", "attributed", "deterministic", "probabilistic", "organic",
-                      "events", "payments", "event values"]
+        let header = [
+            "link", "clicks", "bot clicks", "installs", "attributed", "deterministic", "probabilistic", "organic",
+            "events", "payments", "event values",
+        ]
         func row(_ name: String, _ counts: ProjectStats.Counts) -> [String] {
-            [name, String(counts.clicks), String(counts.botClicks), String(counts.installs), String(counts.attributedInstalls),
-             String(counts.deterministicInstalls), String(counts.probabilisticInstalls), String(counts.organicInstalls),
-             String(counts.events), money(counts.paymentRevenue), money(counts.eventRevenue)]
+            [
+                name, String(counts.clicks), String(counts.botClicks), String(counts.installs), String(counts.attributedInstalls),
+                String(counts.deterministicInstalls), String(counts.probabilisticInstalls), String(counts.organicInstalls),
+                String(counts.events), money(counts.paymentRevenue), money(counts.eventRevenue),
+            ]
         }
         // Apple Ads installs have no link: their rows follow the links', named campaign/ad group/keyword.
         let appleAds = stats.appleAds.map { group in
-            row("apple ads \(group.campaignName ?? group.campaignID ?? "-")/\(group.adGroupName ?? group.adGroupID ?? "-")/"
-                + "\(group.keyword ?? group.keywordID ?? "-")\(group.test ? " (test)" : "")", group.counts)
+            row(
+                "apple ads \(group.campaignName ?? group.campaignID ?? "-")/\(group.adGroupName ?? group.adGroupID ?? "-")/"
+                    + "\(group.keyword ?? group.keywordID ?? "-")\(group.test ? " (test)" : "")", group.counts)
         }
         let rows = [header] + stats.links.map { row($0.shortCode, $0.counts) } + appleAds + [row("total", stats.totals)]
         let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }

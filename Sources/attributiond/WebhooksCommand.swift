@@ -40,8 +40,10 @@ struct WebhooksCommand: ParsableCommand {
     }
 
     static func fields(_ endpoint: WebhookEndpoint, secret: Bool = false) -> [String: String] {
-        var fields = ["id": endpoint.id, "url": endpoint.url, "events": endpoint.events?.joined(separator: ",") ?? "*",
-                      "enabled": String(endpoint.enabled), "created_at": endpoint.createdAt.iso8601]
+        var fields = [
+            "id": endpoint.id, "url": endpoint.url, "events": endpoint.events?.joined(separator: ",") ?? "*",
+            "enabled": String(endpoint.enabled), "created_at": endpoint.createdAt.iso8601,
+        ]
         if let reason = endpoint.disabledReason { fields["disabled_reason"] = reason }
         if secret { fields["secret"] = endpoint.secret }
         return fields
@@ -90,8 +92,9 @@ struct WebhooksCommand: ParsableCommand {
     }
 
     struct RotateSecret: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rotate-secret",
-                                                        abstract: "A new secret; the old one keeps signing for 24 hours.")
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-secret",
+            abstract: "A new secret; the old one keeps signing for 24 hours.")
         @OptionGroup var options: ProjectOptions
         @Argument(help: "The endpoint's id.") var id: String
 
@@ -130,19 +133,25 @@ struct WebhooksCommand: ParsableCommand {
 
         func run() throws {
             let (app, project) = try options.open()
-            let jobs = try app.webhooks.deliveries(projectID: project.id, status: status.flatMap(OutboxJob.Status.init), kind: kind,
-                                                   since: nil, limit: limit)
+            let jobs = try app.webhooks.deliveries(
+                projectID: project.id, status: status.flatMap(OutboxJob.Status.init), kind: kind,
+                since: nil, limit: limit)
             if options.json {
-                return try printJSON(jobs.map { job -> [String: String] in
-                    ["id": job.message.id, "kind": job.message.kind, "event_type": job.message.eventType, "status": job.status.rawValue,
-                     "attempts": String(job.attempts), "last_status_code": job.lastStatusCode.map(String.init) ?? "",
-                     "last_error": job.lastError ?? "", "created_at": job.message.createdAt.iso8601]
-                })
+                return try printJSON(
+                    jobs.map { job -> [String: String] in
+                        [
+                            "id": job.message.id, "kind": job.message.kind, "event_type": job.message.eventType, "status": job.status.rawValue,
+                            "attempts": String(job.attempts), "last_status_code": job.lastStatusCode.map(String.init) ?? "",
+                            "last_error": job.lastError ?? "", "created_at": job.message.createdAt.iso8601,
+                        ]
+                    })
             }
             if jobs.isEmpty { print("no deliveries") }
             for job in jobs {
                 let answer = job.lastStatusCode.map(String.init) ?? job.lastError ?? "-"
-                print("\(job.message.id)  \(job.message.createdAt.iso8601)  \(job.message.kind)  \(job.message.eventType)  \(job.status.rawValue)  attempts \(job.attempts)  \(answer)")
+                print(
+                    "\(job.message.id)  \(job.message.createdAt.iso8601)  \(job.message.kind)  \(job.message.eventType)  \(job.status.rawValue)  attempts \(job.attempts)  \(answer)"
+                )
             }
         }
     }

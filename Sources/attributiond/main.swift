@@ -1,6 +1,7 @@
 import ArgumentParser
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // A bad flag or value exits 2 with a message naming it (ArgumentParser would use 64).

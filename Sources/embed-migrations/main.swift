@@ -11,8 +11,10 @@ var source = "// Generated from migrations/*.sql by the EmbedMigrations plugin. 
 source += "enum EmbeddedMigrations {\n"
 /// Files under a `postgres` folder are PostgreSQL's migrations; the rest SQLite's.
 let files = arguments.dropFirst().map { URL(fileURLWithPath: $0) }
-let groups = [("all", files.filter { $0.deletingLastPathComponent().lastPathComponent != "postgres" }),
-              ("postgres", files.filter { $0.deletingLastPathComponent().lastPathComponent == "postgres" })]
+let groups = [
+    ("all", files.filter { $0.deletingLastPathComponent().lastPathComponent != "postgres" }),
+    ("postgres", files.filter { $0.deletingLastPathComponent().lastPathComponent == "postgres" }),
+]
 for (name, urls) in groups {
     source += "    static let \(name): [(name: String, sql: String)] = [\n"
     for url in urls.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) {

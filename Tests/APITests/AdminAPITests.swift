@@ -1,10 +1,11 @@
+import Attribution
 import Foundation
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
 @_spi(StoreInternals) @testable import Store
-import TestSupport
 
 @Suite struct AdminAPITests {
     @Test func createdProjectsTokenAndKeyResolveToIt() throws {
@@ -82,7 +83,8 @@ import TestSupport
     @Test func patchChangesOnlyTheKeysSentAndNullClears() throws {
         let app = try TestApp()
         let id = try #require(try app.createProject("Shop", extra: #","ios_team_id":"ABCDE12345","currency":"EUR""#)["id"] as? String)
-        let patched = try app.request("PATCH", "/admin/v1/projects/\(id)", json: #"{"min_confidence":0.45,"ios_team_id":null,"skan":{"enabled":true}}"#)
+        let patched = try app.request(
+            "PATCH", "/admin/v1/projects/\(id)", json: #"{"min_confidence":0.45,"ios_team_id":null,"skan":{"enabled":true}}"#)
         #expect(patched.status == 200, "\(patched.bodyText)")
         let json = try #require(patched.json)
         #expect(json["min_confidence"] as? Double == 0.45)
@@ -112,7 +114,8 @@ import TestSupport
     @Test func templatesAreCreatedAndSlugConflictsAre409() throws {
         let app = try TestApp()
         let id = try #require(try app.createProject()["id"] as? String)
-        let body = #"{"slug":"promo","name":"Promo","ios_url":"https://apps.apple.com/app/id1","app_scheme":"shop","deep_link_parameters":{"screen":"sale"},"utm":{"source":"mail"}}"#
+        let body =
+            #"{"slug":"promo","name":"Promo","ios_url":"https://apps.apple.com/app/id1","app_scheme":"shop","deep_link_parameters":{"screen":"sale"},"utm":{"source":"mail"}}"#
         let created = try app.request("POST", "/admin/v1/projects/\(id)/templates", json: body)
         #expect(created.status == 201, "\(created.bodyText)")
         #expect((created.json?["deep_link_parameters"] as? [String: String]) == ["screen": "sale"])
@@ -142,8 +145,9 @@ import TestSupport
         #expect((link["counts"] as? [String: Any])?["attributed_installs"] as? Int == 2)
         // A click whose link was deleted still counts in the totals; one from 2000 counts in all time and in its own day.
         try app.transaction { c in
-            try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('c-unlinked', ?, NULL, ?)", id,
-                      Int64(Date().timeIntervalSince1970 * 1000))
+            try c.run(
+                "INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('c-unlinked', ?, NULL, ?)", id,
+                Int64(Date().timeIntervalSince1970 * 1000))
             try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('c-2000', ?, 'link-1', 946684800000)", id)
         }
         let later = try app.request("GET", "/admin/v1/projects/\(id)/stats")
@@ -172,9 +176,9 @@ import TestSupport
         #expect(try app.request("DELETE", "/admin/v1/projects/\(id)/installs/install-1").status == 204)
         let after = try Fixtures.rowCounts(app)
         #expect(after["installs"] == before["installs"]! - 1)
-        #expect(after["events"] == before["events"]! - 2)     // install-1 had two events
-        #expect(after["payments"] == before["payments"]! - 2) // and two payments
-        #expect(after["clicks"] == before["clicks"])           // clicks stay, without identifiers
+        #expect(after["events"] == before["events"]! - 2)  // install-1 had two events
+        #expect(after["payments"] == before["payments"]! - 2)  // and two payments
+        #expect(after["clicks"] == before["clicks"])  // clicks stay, without identifiers
         #expect(try app.count("SELECT count(*) FROM clicks WHERE idfv = 'IDFV-1'") == 0)
         #expect(try app.count("SELECT count(*) FROM installs WHERE id = 'install-2'") == 1)
         #expect(try app.count("SELECT count(*) FROM events WHERE install_id = 'install-2'") == 1)
@@ -188,7 +192,9 @@ import TestSupport
         try Fixtures.seed(app, projectID: id)
         // An event of user-1 on an install now linked to user-2 (a previous login on that phone).
         try app.transaction { c in
-            try c.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES ('e4', ?, 'install-2', 'open', 'user-1', 0, 0)", id)
+            try c.run(
+                "INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES ('e4', ?, 'install-2', 'open', 'user-1', 0, 0)",
+                id)
         }
         #expect(try app.count("SELECT count(*) FROM user_event_installs WHERE user_id = 'user-1'") == 2)
         #expect(try app.request("DELETE", "/admin/v1/projects/\(id)/users/user-1").status == 204)
@@ -216,22 +222,42 @@ enum Fixtures {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         do {
             try c.run("INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES ('link-1', ?, 'abc', ?, ?)", projectID, now, now)
-            try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at, ip, ip_key, idfv, install_id) VALUES ('c1', ?, 'link-1', ?, '1.2.3.4', '1.2.3.4', 'IDFV-1', 'install-1')", projectID, now)
-            try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at, ip, ip_key) VALUES ('c2', ?, 'link-1', ?, '1.2.3.5', '1.2.3.5')", projectID, now)
+            try c.run(
+                "INSERT INTO clicks (click_id, project_id, link_id, created_at, ip, ip_key, idfv, install_id) VALUES ('c1', ?, 'link-1', ?, '1.2.3.4', '1.2.3.4', 'IDFV-1', 'install-1')",
+                projectID, now)
+            try c.run(
+                "INSERT INTO clicks (click_id, project_id, link_id, created_at, ip, ip_key) VALUES ('c2', ?, 'link-1', ?, '1.2.3.5', '1.2.3.5')",
+                projectID, now)
             try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at, is_bot) VALUES ('c3', ?, 'link-1', ?, TRUE)", projectID, now)
-            for (install, type, attributed, user) in [("install-1", "deterministic", true, "user-1"), ("install-2", "probabilistic", true, "user-2"), ("install-3", "none", false, "user-3")] {
-                try c.run("""
+            for (install, type, attributed, user) in [
+                ("install-1", "deterministic", true, "user-1"), ("install-2", "probabilistic", true, "user-2"),
+                ("install-3", "none", false, "user-3"),
+            ] {
+                try c.run(
+                    """
                     INSERT INTO installs (id, project_id, api, idfv, created_at, last_seen_at, match_type, attributed, link_id, user_id)
                     VALUES (?, ?, 'linkrunner', ?, ?, ?, ?, ?, ?, ?)
                     """, install, projectID, install == "install-1" ? "IDFV-1" : nil, now, now, type, attributed,
                     attributed ? "link-1" : nil, user)
             }
-            try c.run("INSERT INTO users (project_id, user_id, install_id, created_at, updated_at) VALUES (?, 'user-1', 'install-1', ?, ?)", projectID, now, now)
-            try c.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES ('e1', ?, 'install-1', 'signup', 'user-1', ?, ?)", projectID, now, now)
-            try c.run("INSERT INTO events (id, project_id, install_id, name, user_id, revenue, currency, occurred_at, received_at) VALUES ('e2', ?, 'install-1', 'purchase', 'user-1', 9.99, 'USD', ?, ?)", projectID, now, now)
-            try c.run("INSERT INTO events (id, project_id, install_id, name, occurred_at, received_at) VALUES ('e3', ?, 'install-2', 'open', ?, ?)", projectID, now, now)
-            try c.run("INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, created_at) VALUES ('p1', ?, 'install-1', 'pay-1', 'user-1', 20, 'USD', ?)", projectID, now)
-            try c.run("INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, created_at, removed_at) VALUES ('p2', ?, 'install-1', 'pay-2', 'user-1', 5, 'USD', ?, ?)", projectID, now, now)
+            try c.run(
+                "INSERT INTO users (project_id, user_id, install_id, created_at, updated_at) VALUES (?, 'user-1', 'install-1', ?, ?)", projectID, now,
+                now)
+            try c.run(
+                "INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at) VALUES ('e1', ?, 'install-1', 'signup', 'user-1', ?, ?)",
+                projectID, now, now)
+            try c.run(
+                "INSERT INTO events (id, project_id, install_id, name, user_id, revenue, currency, occurred_at, received_at) VALUES ('e2', ?, 'install-1', 'purchase', 'user-1', 9.99, 'USD', ?, ?)",
+                projectID, now, now)
+            try c.run(
+                "INSERT INTO events (id, project_id, install_id, name, occurred_at, received_at) VALUES ('e3', ?, 'install-2', 'open', ?, ?)",
+                projectID, now, now)
+            try c.run(
+                "INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, created_at) VALUES ('p1', ?, 'install-1', 'pay-1', 'user-1', 20, 'USD', ?)",
+                projectID, now)
+            try c.run(
+                "INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, created_at, removed_at) VALUES ('p2', ?, 'install-1', 'pay-2', 'user-1', 5, 'USD', ?, ?)",
+                projectID, now, now)
             try c.run(#"INSERT INTO skan_state (install_id, "window", fine, coarse, updated_at) VALUES ('install-1', 1, 9, 'medium', ?)"#, now)
         }
     }
@@ -276,11 +302,14 @@ enum Fixtures {
             return list.compactMap { $0["short_code"] as? String }
         }
         #expect(try codes("").count == 3)
-        let firstPage = try codes("?limit=2"), secondPage = try codes("?limit=2&offset=2")
+        let firstPage = try codes("?limit=2")
+        let secondPage = try codes("?limit=2&offset=2")
         #expect(firstPage.count == 2 && secondPage.count == 1)
         #expect(Set(firstPage + secondPage) == ["one", "two", "three"])
-        for (query, name) in [("?limit=0", "limit"), ("?limit=1001", "limit"), ("?limit=abc", "limit"), ("?offset=-1", "offset"),
-                              ("?offset=99999999999999999999", "offset")] {
+        for (query, name) in [
+            ("?limit=0", "limit"), ("?limit=1001", "limit"), ("?limit=abc", "limit"), ("?offset=-1", "offset"),
+            ("?offset=99999999999999999999", "offset"),
+        ] {
             let response = try app.request("GET", "/admin/v1/projects/\(id)/links\(query)")
             #expect(response.status == 422, "\(query)")
             #expect((response.json?["message"] as? String)?.hasPrefix("\(name): expected a whole number") == true, "\(response.bodyText)")

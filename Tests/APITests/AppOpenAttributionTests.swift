@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-@testable import API
 import Attribution
-@_spi(StoreInternals) @testable import Store
+import Foundation
 import TestSupport
+import Testing
+
+@testable import API
+@_spi(StoreInternals) @testable import Store
 
 /// In-app opens (an installed app resolving a link) and what they may attribute, through each
 /// family's own calls: phone A opens a link inside the app; phone C, which never tapped anything,
@@ -16,8 +17,9 @@ import TestSupport
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, _, _) = try app.projectWithLink()
         let key = try app.warpLinkKey(projectID)
-        let opened = try app.warpLink("GET", "/links/resolve/summer", key: key, ip: Self.network,
-                                      headers: ["Accept-Language": "fr-FR,fr;q=0.9"])
+        let opened = try app.warpLink(
+            "GET", "/links/resolve/summer", key: key, ip: Self.network,
+            headers: ["Accept-Language": "fr-FR,fr;q=0.9"])
         #expect(opened.status == 200)
         try app.settle()
         #expect(try app.count("SELECT count(*) FROM clicks WHERE source = 'app'") == 1)
@@ -36,8 +38,11 @@ import TestSupport
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (_, token) = try app.linkrunnerProject()
         #expect(try app.client("init", body("init", token: token, instance: "PHONE-A"), ip: Self.network).status == 200)
-        let handled = try app.client("handle-deeplink", body("handle-deeplink", token: token, instance: "PHONE-A",
-                                                             extra: #","deeplink_url":"http://test/summer""#), ip: Self.network)
+        let handled = try app.client(
+            "handle-deeplink",
+            body(
+                "handle-deeplink", token: token, instance: "PHONE-A",
+                extra: #","deeplink_url":"http://test/summer""#), ip: Self.network)
         #expect(handled.status == 200)
         try app.settle()
         // Phone C: the same model, language and zone as A (the seed device data), another IDFV.
@@ -53,15 +58,18 @@ import TestSupport
     @Test func aLinkFortyResolveInsideTheAppIsNoCandidateForAnotherPhonesInstall() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (_, apiKey, _) = try app.projectWithLink()
-        let resolved = try app.request("GET", "/api/sdk/v1/resolve/summer?fp_tz=Europe%2FParis&fp_lang=fr_FR&fp_sw=1170&fp_sh=2532&fp_platform=iOS&fp_pv=17.4.1",
-                                       adminKey: nil, headers: ["User-Agent": "Shop/2.1 CFNetwork/1490.0.4 Darwin/23.2.0", "X-Forwarded-For": Self.network])
+        let resolved = try app.request(
+            "GET", "/api/sdk/v1/resolve/summer?fp_tz=Europe%2FParis&fp_lang=fr_FR&fp_sw=1170&fp_sh=2532&fp_platform=iOS&fp_pv=17.4.1",
+            adminKey: nil, headers: ["User-Agent": "Shop/2.1 CFNetwork/1490.0.4 Darwin/23.2.0", "X-Forwarded-For": Self.network])
         #expect(resolved.status == 200)
         try app.settle()
         // Another iPhone of the same model, zone and language on the network: alike in everything the server sees.
-        let install = try app.request("POST", "/api/sdk/v1/install", json: """
-            {"userAgent":"Shop/2.1 iOS/17.4.1","timezone":"Europe/Paris","language":"fr_FR","screenWidth":1170,"screenHeight":2532,
-             "platform":"iOS","platformVersion":"17.4.1","appVersion":"2.1","sdkName":"ios","sdkVersion":"1.2.0"}
-            """, adminKey: apiKey, headers: ["X-Forwarded-For": Self.network])
+        let install = try app.request(
+            "POST", "/api/sdk/v1/install",
+            json: """
+                {"userAgent":"Shop/2.1 iOS/17.4.1","timezone":"Europe/Paris","language":"fr_FR","screenWidth":1170,"screenHeight":2532,
+                 "platform":"iOS","platformVersion":"17.4.1","appVersion":"2.1","sdkName":"ios","sdkVersion":"1.2.0"}
+                """, adminKey: apiKey, headers: ["X-Forwarded-For": Self.network])
         #expect(install.status == 200)
         #expect(install.json?["attributed"] as? Bool == false, "\(String(decoding: install.body, as: UTF8.self))")
     }
@@ -71,13 +79,18 @@ import TestSupport
     @Test func aClickWithoutScreenOrTimeZoneStaysBelowTheTopBand() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (_, apiKey, _) = try app.projectWithLink()
-        let click = try app.request("GET", "/summer", adminKey: nil, headers: [
-            "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
-            "X-Forwarded-For": Self.network])
+        let click = try app.request(
+            "GET", "/summer", adminKey: nil,
+            headers: [
+                "User-Agent":
+                    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+                "X-Forwarded-For": Self.network,
+            ])
         #expect(click.status == 200 || click.status == 302)
         try app.settle()
-        let install = try app.request("POST", "/api/sdk/v1/install", json: #"{"userAgent":"Shop/1.0 iOS/17.4","platform":"iOS","platformVersion":"17.4"}"#,
-                                      adminKey: apiKey, headers: ["X-Forwarded-For": Self.network])
+        let install = try app.request(
+            "POST", "/api/sdk/v1/install", json: #"{"userAgent":"Shop/1.0 iOS/17.4","platform":"iOS","platformVersion":"17.4"}"#,
+            adminKey: apiKey, headers: ["X-Forwarded-For": Self.network])
         let json = try #require(install.json)
         #expect(json["attributed"] as? Bool == true)
         #expect(json["confidenceScore"] as? Double == 65)

@@ -1,20 +1,24 @@
+import Attribution
 import Foundation
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
 @_spi(StoreInternals) @testable import Store
-import TestSupport
 
-let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+let safariIPhone =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 
 @Suite struct ClickTests {
     @Test func aClickIsRecordedWithEverySignal() throws {
         let app = try TestApp()
         let (projectID, _, link) = try app.projectWithLink()
-        let response = try app.request("GET", "/summer?utm_source=newsletter&ref=42", adminKey: nil, headers: [
-            "User-Agent": safariIPhone, "Accept-Language": "fr-FR,fr;q=0.9,en;q=0.8", "Referer": "https://mail.example/inbox",
-        ])
+        let response = try app.request(
+            "GET", "/summer?utm_source=newsletter&ref=42", adminKey: nil,
+            headers: [
+                "User-Agent": safariIPhone, "Accept-Language": "fr-FR,fr;q=0.9,en;q=0.8", "Referer": "https://mail.example/inbox",
+            ])
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "text/html; charset=utf-8")
         let clickID = try #require(response.header("X-Click-Id"))
@@ -56,7 +60,11 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         // Such a URL is refused when stored now; a row stored before that rule is still escaped.
         let (projectID, _, _) = try app.projectWithLink(#"{"short_code":"tricky","ios_url":"https://apps.apple.com/app/id1","app_scheme":"shop"}"#)
         let tricky = #"https://apps.apple.com/app/id1?x="</script><script>alert(1)</script>"#
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"tricky2","ios_url":"https://apps.apple.com/app/id1?x=\"</script>"}"#).status == 422)
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/links",
+                json: #"{"short_code":"tricky2","ios_url":"https://apps.apple.com/app/id1?x=\"</script>"}"#
+            ).status == 422)
         try app.run("UPDATE links SET ios_url = ? WHERE short_code = 'tricky'", tricky)
         app.services.app.links.invalidateCache()
         let response = try app.request("GET", "/tricky", adminKey: nil, headers: ["User-Agent": safariIPhone])
@@ -74,7 +82,9 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
 
     @Test func desktopIsRedirectedAndBotsGetOpenGraph() throws {
         let app = try TestApp()
-        _ = try app.projectWithLink(#"{"short_code":"ogp","max_clicks":100,"web_url":"https://example.com/sale","og":{"title":"Summer <sale>","image":"https://cdn.example.com/s.png"}}"#)
+        _ = try app.projectWithLink(
+            #"{"short_code":"ogp","max_clicks":100,"web_url":"https://example.com/sale","og":{"title":"Summer <sale>","image":"https://cdn.example.com/s.png"}}"#
+        )
         let desktop = try app.request("GET", "/ogp", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0"])
         #expect(desktop.status == 302)
         #expect(desktop.header("Location") == "https://example.com/sale")
@@ -98,7 +108,8 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         let expired = try app.request("GET", "/gone", adminKey: nil, headers: ["User-Agent": safariIPhone])
         #expect(expired.status == 410)
         #expect(expired.bodyText.contains("expired"))
-        _ = try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"once","max_clicks":1,"web_url":"https://e.com/"}"#)
+        _ = try app.request(
+            "POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"once","max_clicks":1,"web_url":"https://e.com/"}"#)
         #expect(try app.request("GET", "/once", adminKey: nil, headers: ["User-Agent": safariIPhone]).status == 200)
         #expect(try app.request("GET", "/once", adminKey: nil, headers: ["User-Agent": safariIPhone]).status == 404)
         _ = try app.request("POST", "/admin/v1/projects/\(projectID)/templates", json: #"{"slug":"promo"}"#)
@@ -141,8 +152,9 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         _ = try app.projectWithLink()
         let clickID = try #require(try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": safariIPhone]).header("X-Click-Id"))
         // sendBeacon posts text/plain.
-        let beacon = try app.request("POST", "/c/\(clickID)", json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#,
-                                     adminKey: nil, headers: ["Content-Type": "text/plain;charset=UTF-8"])
+        let beacon = try app.request(
+            "POST", "/c/\(clickID)", json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#,
+            adminKey: nil, headers: ["Content-Type": "text/plain;charset=UTF-8"])
         #expect(beacon.status == 204)
         let click = try #require(try app.store.clicks.find(clickID: clickID))
         #expect(click.screenWidth == 390 && click.screenHeight == 844 && click.pixelRatio == 3)
@@ -180,8 +192,9 @@ let safariIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         #expect(try app.request("POST", "/c/not-a-uuid", json: "{}", adminKey: nil).status == 404)
         // A click older than ten minutes no longer takes signals.
         let old = UUID().uuidString.lowercased()
-        try app.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES (?, ?, ?)",
-                    old, projectID, app.services.clock.now().milliseconds - 11 * 60_000)
+        try app.run(
+            "INSERT INTO clicks (click_id, project_id, created_at) VALUES (?, ?, ?)",
+            old, projectID, app.services.clock.now().milliseconds - 11 * 60_000)
         #expect(try app.request("POST", "/c/\(old)", json: #"{"sw":1}"#, adminKey: nil).status == 404)
     }
 }

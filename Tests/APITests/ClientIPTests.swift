@@ -1,7 +1,8 @@
-import Testing
-@testable import API
 import Attribution
 import HTTP
+import Testing
+
+@testable import API
 
 @Suite struct ClientIPTests {
     private let resolver = ClientIPResolver(trustedProxies: ["127.0.0.1", "10.0.0.0/8"])

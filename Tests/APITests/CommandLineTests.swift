@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The built `attributiond` executable, beside the test bundle in the build folder.
 func attributiondBinary() throws -> URL {
@@ -28,10 +28,12 @@ func run(_ arguments: [String], in directory: URL? = nil, environment: [String: 
     let directory = directory ?? temporary!
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
-    let result = try ChildProcess.run(try attributiondBinary().path, arguments, environment: childEnvironment(environment),
-                                      directory: directory.path)
-    return RunResult(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
-                     stderr: String(decoding: result.stderr, as: UTF8.self))
+    let result = try ChildProcess.run(
+        try attributiondBinary().path, arguments, environment: childEnvironment(environment),
+        directory: directory.path)
+    return RunResult(
+        status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
+        stderr: String(decoding: result.stderr, as: UTF8.self))
 }
 
 /// The test's environment without its ATTRIBUTIOND_* variables, plus `extra`.
@@ -55,8 +57,9 @@ final class ServerProcess {
         self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-cli-\(UUID().uuidString)")
         let database = defaultDatabase ? [] : ["--db", self.folder.appendingPathComponent("db.sqlite").path]
         try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
-        let child = try ChildProcess(try attributiondBinary().path, ["serve", "--host", "127.0.0.1", "--port", "0"] + database + arguments,
-                                     environment: childEnvironment(environment), directory: self.folder.path, error: true)
+        let child = try ChildProcess(
+            try attributiondBinary().path, ["serve", "--host", "127.0.0.1", "--port", "0"] + database + arguments,
+            environment: childEnvironment(environment), directory: self.folder.path, error: true)
         process = child
         // Reading stderr blocks while the child is silent: a child that neither listens nor ends
         // within 20 s is killed, so the read below sees the end of its output.
@@ -72,8 +75,9 @@ final class ServerProcess {
             if data.isEmpty { break }
             collected += String(decoding: data, as: UTF8.self)
             if let line = collected.split(separator: "\n").first(where: { $0.contains("\"listening\"") }),
-               let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
-               let address = json["address"], let port = address.split(separator: ":").last.flatMap({ UInt16($0) }) {
+                let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
+                let address = json["address"], let port = address.split(separator: ":").last.flatMap({ UInt16($0) })
+            {
                 self.port = port
                 // What came in the same read after that line (a start-up warning can).
                 if let range = collected.range(of: String(line)) {
@@ -106,7 +110,6 @@ final class ServerProcess {
         try? FileManager.default.removeItem(at: folder)
     }
 }
-
 
 @Suite struct CommandLineTests {
     @Test func badFlagsExitTwoNamingTheFlag() throws {
@@ -143,8 +146,9 @@ final class ServerProcess {
             _ = reading.wait(timeout: .now() + 5)
             output += more.withLock { $0 }
         }
-        let key = try #require(output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("adm_") },
-                               "\(output)")
+        let key = try #require(
+            output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("adm_") },
+            "\(output)")
         #expect(output.contains("sign in at http://127.0.0.1:\(server.port)/dashboard"))
         #expect(key.count >= 32)
         func get(_ path: String, key: String? = nil, port: UInt16) throws -> TestResponse {
@@ -173,7 +177,9 @@ final class ServerProcess {
     @Test func commandsRefuseADatabaseFileThatDoesNotExist() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-missing-\(UUID().uuidString)")
         let path = folder.appendingPathComponent("typo.sqlite").path
-        for arguments in [["project", "list"], ["stats", "--project", "p"], ["webhooks", "list", "--project", "p"], ["link", "create", "--project", "p"]] {
+        for arguments in [
+            ["project", "list"], ["stats", "--project", "p"], ["webhooks", "list", "--project", "p"], ["link", "create", "--project", "p"],
+        ] {
             let result = try run(arguments + ["--db", path])
             #expect(result.status == 1, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("no database at \(path)"), "\(arguments): \(result.stderr)")
@@ -192,8 +198,9 @@ final class ServerProcess {
         #expect(version.stdout.hasPrefix("attributiond "))
         #expect(version.stdout.contains("SQLite 3."))
         // The version lives in one place; the changelog's newest heading names the same.
-        let changelog = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let changelog = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
         let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }.map { String($0.dropFirst(3).prefix { $0 != " " }) }
         #expect(version.stdout.hasPrefix("attributiond \(newest ?? "?") "), "\(version.stdout) against CHANGELOG.md's \(newest ?? "nothing")")
         let help = try run(["--help"])

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import Attribution
+import Foundation
 import TestSupport
+import Testing
 
 /// A new temporary folder holding `attributiond.json` with `json` in it.
 private func configFolder(_ json: String) throws -> (folder: URL, file: String) {
@@ -14,8 +14,9 @@ private func configFolder(_ json: String) throws -> (folder: URL, file: String) 
 
 private func request(_ port: UInt16, _ method: String, _ path: String, body: String? = nil, adminKey: String? = nil) throws -> TestResponse? {
     let client = try RawClient(port: port)
-    client.send("\(method) \(path) HTTP/1.1\r\nHost: t\r\n" + (adminKey.map { "Authorization: Bearer \($0)\r\n" } ?? "")
-                + (body.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"))
+    client.send(
+        "\(method) \(path) HTTP/1.1\r\nHost: t\r\n" + (adminKey.map { "Authorization: Bearer \($0)\r\n" } ?? "")
+            + (body.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"))
     return client.readResponse()
 }
 
@@ -69,7 +70,8 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
 
     /// Prometheus gets a token of its own: it reads /metrics, and nothing else.
     @Test func aMetricsTokenReadsTheMetricsAndNothingElse() throws {
-        let admin = "metrics-test-admin-key-0123456789", token = "scraper-token-kq3ZpX81mLr7Tw2vN5"
+        let admin = "metrics-test-admin-key-0123456789"
+        let token = "scraper-token-kq3ZpX81mLr7Tw2vN5"
         let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": admin, "ATTRIBUTIOND_METRICS_TOKEN": token])
         defer { _ = server.terminateAndWait() }
         let scraped = try #require(try request(server.port, "GET", "/metrics", adminKey: token))
@@ -77,7 +79,8 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
         #expect(try request(server.port, "GET", "/admin/v1/projects", adminKey: token)?.status == 401)
         #expect(try request(server.port, "GET", "/metrics", adminKey: admin)?.status == 200)
         #expect(try request(server.port, "GET", "/metrics", adminKey: "not-the-token-0123456789")?.status == 401)
-        let weak = try run(["serve", "--port", "0"], environment: ["ATTRIBUTIOND_ADMIN_KEY": admin, "ATTRIBUTIOND_METRICS_TOKEN": "aaaaaaaaaaaaaaaaaaaa"])
+        let weak = try run(
+            ["serve", "--port", "0"], environment: ["ATTRIBUTIOND_ADMIN_KEY": admin, "ATTRIBUTIOND_METRICS_TOKEN": "aaaaaaaaaaaaaaaaaaaa"])
         #expect(weak.status == 2 && weak.stderr.contains("ATTRIBUTIOND_METRICS_TOKEN"))
     }
 
@@ -92,9 +95,9 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
 
     @Test func projectsDeclaredInTheFileAreCreatedThenUpdatedNotDuplicated() throws {
         let declared = #"""
-        {"admin_key": "admin-key-0123456789abc",
-         "projects": [{"name": "Shop", "token": "shop-token-0123456789", "api_keys": ["shop-key-0123456789abc"], "min_confidence": 0.4}]}
-        """#
+            {"admin_key": "admin-key-0123456789abc",
+             "projects": [{"name": "Shop", "token": "shop-token-0123456789", "api_keys": ["shop-key-0123456789abc"], "min_confidence": 0.4}]}
+            """#
         let (folder, file) = try configFolder(declared)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("db.sqlite").path
@@ -114,16 +117,18 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
 
     @Test func aDeclaredTestModeProjectHasItsClockAndTheModeCannotFlip() throws {
         let declared = #"""
-        {"admin_key": "admin-key-0123456789abc", "projects": [{"name": "Sandbox", "test_mode": true}]}
-        """#
+            {"admin_key": "admin-key-0123456789abc", "projects": [{"name": "Sandbox", "test_mode": true}]}
+            """#
         let (folder, file) = try configFolder(declared)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("db.sqlite").path
         let server = try ServerProcess(["--config", file, "--db", database])
         let list = try #require(try request(server.port, "GET", "/admin/v1/projects", adminKey: "admin-key-0123456789abc"))
         let id = try #require((try JSONSerialization.jsonObject(with: Data(list.body)) as? [[String: Any]])?.first?["id"] as? String)
-        let moved = try #require(try request(server.port, "POST", "/admin/v1/projects/\(id)/clock", body: #"{"advance_seconds":60}"#,
-                                             adminKey: "admin-key-0123456789abc"))
+        let moved = try #require(
+            try request(
+                server.port, "POST", "/admin/v1/projects/\(id)/clock", body: #"{"advance_seconds":60}"#,
+                adminKey: "admin-key-0123456789abc"))
         #expect(moved.status == 200)
         #expect(server.terminateAndWait() == 0)
 
@@ -160,8 +165,10 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
         #expect(try run(["project", "show", "nope", "--db", db]).status == 1)
         #expect(try run(["project", "create", "--db", db]).status == 2)  // --name missing
 
-        let link = try run(["link", "create", "--project", id, "--code", "launch", "--ios-url", "https://apps.apple.com/app/id1",
-                            "--base-url", "https://go.example.com", "--json", "--db", db])
+        let link = try run([
+            "link", "create", "--project", id, "--code", "launch", "--ios-url", "https://apps.apple.com/app/id1",
+            "--base-url", "https://go.example.com", "--json", "--db", db,
+        ])
         #expect(link.status == 0, "\(link.stderr)")
         let linkJSON = try #require(try JSONSerialization.jsonObject(with: Data(link.stdout.utf8)) as? [String: String])
         #expect(linkJSON["url"] == "https://go.example.com/launch")

@@ -1,7 +1,7 @@
 import Foundation
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// A node's connection to PostgreSQL as its operator sees it: while the database is down (a crash,
 /// a failover) requests are answered at once with 503 and `Retry-After`, and the node serves again
@@ -40,8 +40,9 @@ import TestSupport
         ]
         for request in requests {
             let started = Date()
-            let answer = try node.request(request.method, request.path, json: request.json, bearer: request.bearer,
-                                          headers: ["User-Agent": TwoNodeTests.android])
+            let answer = try node.request(
+                request.method, request.path, json: request.json, bearer: request.bearer,
+                headers: ["User-Agent": TwoNodeTests.android])
             let waited = Date().timeIntervalSince(started)
             #expect(answer.status == 503, "\(request.method) \(request.path): \(answer.status) \(answer.bodyText)")
             #expect(answer.header("Retry-After") != nil, "\(request.method) \(request.path)")
@@ -64,7 +65,10 @@ import TestSupport
         var created: TestResponse?
         while Date().timeIntervalSince(back) < 15 {
             let answer = try node.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"winter"}"#)
-            if answer.status != 503 { created = answer; break }
+            if answer.status != 503 {
+                created = answer
+                break
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(created?.status == 201, "\(created?.status ?? 0) \(created?.bodyText ?? "still 503 15 s after the database came back")")
@@ -109,7 +113,9 @@ import TestSupport
 
         // A certificate that does not chain to the given root is refused, not trusted.
         let stranger = try PostgresCluster(tls: true)
-        let unverified = #expect(throws: PGError.self) { try PGConnection(url: "\(cluster.url)?sslmode=verify-full&sslrootcert=\(try #require(stranger.certificatePath))") }
+        let unverified = #expect(throws: PGError.self) {
+            try PGConnection(url: "\(cluster.url)?sslmode=verify-full&sslrootcert=\(try #require(stranger.certificatePath))")
+        }
         #expect(unverified?.message.contains("certificate") == true, "\(unverified?.message ?? "")")
     }
 }

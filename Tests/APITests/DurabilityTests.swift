@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
-@_spi(StoreInternals) @testable import Store
 import TestSupport
+import Testing
+
+@_spi(StoreInternals) @testable import Store
 
 /// Eight writers creating templates against a server process (each 201 only after its commit),
 /// recording which were acknowledged.
@@ -17,19 +18,25 @@ private final class WriteLoad: @unchecked Sendable {
     /// closes kept-alive ones).
     init(port: UInt16, freshConnections: Bool) throws {
         let create = try RawClient(port: port)
-        create.send("POST /admin/v1/projects HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(Self.adminKey)\r\nContent-Length: 15\r\n\r\n{\"name\":\"Shop\"}")
+        create.send(
+            "POST /admin/v1/projects HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(Self.adminKey)\r\nContent-Length: 15\r\n\r\n{\"name\":\"Shop\"}")
         let projectID = try #require(create.readResponse()?.json?["id"] as? String)
         for writer in 0..<8 {
             DispatchQueue.global().async(group: group) { [self] in
                 var kept: RawClient?
                 var n = 0
                 while !stop.load(ordering: .relaxed) {
-                    guard let client = freshConnections ? try? RawClient(port: port, receiveTimeout: 10)
-                                                        : kept ?? (try? RawClient(port: port, receiveTimeout: 10)) else { return }
+                    guard
+                        let client = freshConnections
+                            ? try? RawClient(port: port, receiveTimeout: 10)
+                            : kept ?? (try? RawClient(port: port, receiveTimeout: 10))
+                    else { return }
                     kept = client
                     let slug = "w\(writer)-\(n)"
                     let body = #"{"slug":"\#(slug)"}"#
-                    client.send("POST /admin/v1/projects/\(projectID)/templates HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(Self.adminKey)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                    client.send(
+                        "POST /admin/v1/projects/\(projectID)/templates HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(Self.adminKey)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                    )
                     guard let response = client.readResponse(), response.status == 201 else { return }
                     acknowledged.withLock { $0.append(slug) }
                     n += 1

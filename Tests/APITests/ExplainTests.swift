@@ -1,12 +1,14 @@
 import Foundation
-import Testing
-@testable import API
 import TestSupport
+import Testing
+
+@testable import API
 
 /// Every install's match explained, as recorded in its own transaction: which tier decided, the
 /// candidates considered, each one's score, factors and why it won or lost.
 @Suite struct ExplainTests {
-    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+    static let iPhone =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
     static let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
 
     func explain(_ app: TestApp, _ projectID: String, _ installID: String) throws -> [String: Any] {
@@ -50,7 +52,8 @@ import TestSupport
     @Test func aDeterministicMatchNamesItsTierAndAnOldInstallSaysNothingWasRecorded() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, token) = try app.linkrunnerProject()
-        #expect(try app.client("handle-deeplink", body("handle-deeplink", token: token, extra: #","deeplink_url":"http://test/summer""#)).status == 200)
+        #expect(
+            try app.client("handle-deeplink", body("handle-deeplink", token: token, extra: #","deeplink_url":"http://test/summer""#)).status == 200)
         try app.settle()
         let initialized = try app.client("init", body("init", token: token, instance: "IID-2"), ip: "192.0.2.77")
         let installID = try #require((initialized.json?["data"] as? [String: Any])?["install_id"] as? String)
@@ -65,8 +68,11 @@ import TestSupport
         #expect(old["recorded"] as? Bool == false && old["match_type"] as? String == "deterministic")
 
         // An organic install that considered nothing stores nothing, and is explained as such.
-        let organic = try app.client("init", body("init", token: token, instance: "IID-3").replacingOccurrences(of: "6D92078A-8246-4BA4-AE5B-76104861E7DC",
-                                                                                                               with: "11111111-2222-4333-8444-555555555555"), ip: "203.0.113.200")
+        let organic = try app.client(
+            "init",
+            body("init", token: token, instance: "IID-3").replacingOccurrences(
+                of: "6D92078A-8246-4BA4-AE5B-76104861E7DC",
+                with: "11111111-2222-4333-8444-555555555555"), ip: "203.0.113.200")
         let organicID = try #require((organic.json?["data"] as? [String: Any])?["install_id"] as? String)
         #expect(try app.count("SELECT count(*) FROM installs WHERE id = '\(organicID)' AND explanation IS NULL") == 1)
         let nothing = try explain(app, projectID, organicID)

@@ -1,8 +1,8 @@
 import Attribution
 import Foundation
 @_spi(StoreInternals) import Store
-import Testing
 import TestSupport
+import Testing
 
 /// What the funnel and the charts count: signups from every SDK family, events at their own time.
 @Suite struct FunnelCountTests {
@@ -16,8 +16,9 @@ import TestSupport
 
     private func event(_ app: TestApp, key: String, installID: String, name: String, at time: Timestamp? = nil) throws {
         let timestamp = time.map { #","timestamp":"\#($0.iso8601)""# } ?? ""
-        let response = try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"\#(name)"\#(timestamp)}"#,
-                                       adminKey: key)
+        let response = try app.request(
+            "POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"\#(name)"\#(timestamp)}"#,
+            adminKey: key)
         #expect(response.status == 200, "\(response.bodyText)")
     }
 
@@ -43,7 +44,8 @@ import TestSupport
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, key, _) = try app.projectWithLink(testMode: true)
         let installID = try #require(try app.install(ip: "203.0.113.71", key: key).json?["installId"] as? String)
-        let installedAt = try #require(try app.queryOne("SELECT created_at FROM installs WHERE id = ?", installID) { Timestamp(milliseconds: $0.int(0)) })
+        let installedAt = try #require(
+            try app.queryOne("SELECT created_at FROM installs WHERE id = ?", installID) { Timestamp(milliseconds: $0.int(0)) })
         let now = try app.advanceClock(projectID, seconds: 3 * 86_400)
         // Sent three days late from an offline queue: charted an hour after the install.
         try event(app, key: key, installID: installID, name: "level_complete", at: installedAt.adding(seconds: 3_600))

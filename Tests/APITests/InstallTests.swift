@@ -1,11 +1,12 @@
+import Attribution
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
-@testable import API
-import Attribution
-@_spi(StoreInternals) @testable import Store
 import TestSupport
+import Testing
+
+@testable import API
+@_spi(StoreInternals) @testable import Store
 
 /// InstallResponse and DeepLinkData as the LinkForty iOS SDK decodes them (required keys and types).
 private struct SDKInstallResponse: Decodable {
@@ -28,9 +29,12 @@ private struct SDKInstallResponse: Decodable {
 private struct SDKEventResponse: Decodable { let success: Bool }
 
 /// The LinkForty iOS install body: app User-Agent, native pixels, Locale identifier.
-private func installBody(deviceID: String? = nil, timezone: String = "Europe/Paris", language: String = "fr_FR",
-                         width: Int = 1170, height: Int = 2532, userAgent: String = "Shop/2.1 iOS/17.4.1") -> String {
-    var body = #"{"userAgent":"\#(userAgent)","timezone":"\#(timezone)","language":"\#(language)","screenWidth":\#(width),"screenHeight":\#(height),"platform":"iOS","platformVersion":"17.4.1","appVersion":"2.1","sdkName":"ios","sdkVersion":"1.2.0""#
+private func installBody(
+    deviceID: String? = nil, timezone: String = "Europe/Paris", language: String = "fr_FR",
+    width: Int = 1170, height: Int = 2532, userAgent: String = "Shop/2.1 iOS/17.4.1"
+) -> String {
+    var body =
+        #"{"userAgent":"\#(userAgent)","timezone":"\#(timezone)","language":"\#(language)","screenWidth":\#(width),"screenHeight":\#(height),"platform":"iOS","platformVersion":"17.4.1","appVersion":"2.1","sdkName":"ios","sdkVersion":"1.2.0""#
     if let deviceID { body += #","deviceId":"\#(deviceID)""# }
     return body + "}"
 }
@@ -38,10 +42,15 @@ private func installBody(deviceID: String? = nil, timezone: String = "Europe/Par
 extension TestApp {
     /// A click on `/summer` from `ip` (through the trusted proxy), with the page's beacon.
     func clickWithBeacon(ip: String) throws -> String {
-        let click = try request("GET", "/summer", adminKey: nil, headers: ["User-Agent": safariIPhone, "X-Forwarded-For": ip,
-                                                                           "Accept-Language": "fr-FR,fr;q=0.9"])
+        let click = try request(
+            "GET", "/summer", adminKey: nil,
+            headers: [
+                "User-Agent": safariIPhone, "X-Forwarded-For": ip,
+                "Accept-Language": "fr-FR,fr;q=0.9",
+            ])
         let clickID = try #require(click.header("X-Click-Id"))
-        let beacon = try request("POST", "/c/\(clickID)", json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#, adminKey: nil)
+        let beacon = try request(
+            "POST", "/c/\(clickID)", json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#, adminKey: nil)
         #expect(beacon.status == 204)
         return clickID
     }
@@ -70,8 +79,10 @@ extension TestApp {
         #expect(response.json?["deepLinkData"].flatMap { ($0 as? [String: Any])?["clickId"] as? String } == clickID)
         #expect(try app.count("SELECT count(*) FROM clicks WHERE claimed_at IS NOT NULL AND install_id = '\(install.installId)'") == 1)
 
-        let event = try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(install.installId)","eventName":"purchase","eventData":{"revenue":9.99,"currency":"eur","sku":"a1"}}"#,
-                                    adminKey: key)
+        let event = try app.request(
+            "POST", "/api/sdk/v1/event",
+            json: #"{"installId":"\#(install.installId)","eventName":"purchase","eventData":{"revenue":9.99,"currency":"eur","sku":"a1"}}"#,
+            adminKey: key)
         #expect(event.status == 200)
         #expect(try JSONDecoder().decode(SDKEventResponse.self, from: Data(event.body)).success)
         #expect(event.json?["acknowledged"] as? Bool == true)
@@ -119,7 +130,8 @@ extension TestApp {
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 // Two devices with identical signals but different device ids: both want the click.
                 if let json = try? app.install(ip: "198.51.100.25", key: key, body: installBody(deviceID: "DEVICE-\(index)")).json,
-                   json["attributed"] as? Bool == true {
+                    json["attributed"] as? Bool == true
+                {
                     attributed.add(1, ordering: .relaxed)
                 }
             }
@@ -149,7 +161,7 @@ extension TestApp {
     @Test func badInstallReportsAre4xx() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (_, key, _) = try app.projectWithLink()
-        #expect(try app.install(ip: "1.2.3.4", key: key, body: #"{"timezone":"UTC"}"#).status == 400)         // userAgent missing
+        #expect(try app.install(ip: "1.2.3.4", key: key, body: #"{"timezone":"UTC"}"#).status == 400)  // userAgent missing
         #expect(try app.install(ip: "1.2.3.4", key: key, body: #"{"userAgent":"x","screenWidth":"wide"}"#).status == 400)
         #expect(try app.install(ip: "1.2.3.4", key: key, body: #"{"userAgent":"x","attributionWindowHours":0}"#).status == 422)
         #expect(try app.install(ip: "1.2.3.4", key: "ak_wrong").status == 401)
@@ -198,7 +210,8 @@ extension TestApp {
         }
         #expect(try app.count("SELECT count(*) FROM events") == 1)
         // The SDKs' extra fields are accepted and the data is stored as compact JSON with sorted keys.
-        let extras = #"{"installId":"\#(installID)","eventName":"signup","eventData":{"plan":"pro","a/b":1},"sessionId":"s1","sdkName":"ios","sdkVersion":"1.2.0"}"#
+        let extras =
+            #"{"installId":"\#(installID)","eventName":"signup","eventData":{"plan":"pro","a/b":1},"sessionId":"s1","sdkName":"ios","sdkVersion":"1.2.0"}"#
         #expect(try app.request("POST", "/api/sdk/v1/event", json: extras, adminKey: key).status == 200)
         let stored = try app.queryOne("SELECT data FROM events WHERE name = 'signup'") { $0.string(0) }
         #expect(stored == #"{"a/b":1,"plan":"pro"}"#)
@@ -217,14 +230,16 @@ extension TestApp {
     @Test func aProjectsOwnDecayStepsAndPenaltyAreUsed() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, key, _) = try app.projectWithLink()
-        let patched = try app.request("PATCH", "/admin/v1/projects/\(projectID)",
-                                      json: #"{"matching":{"decay":[{"under_hours":2,"confidence":0.9},{"under_hours":48,"confidence":0.5}],"candidate_penalty":0.2}}"#)
+        let patched = try app.request(
+            "PATCH", "/admin/v1/projects/\(projectID)",
+            json: #"{"matching":{"decay":[{"under_hours":2,"confidence":0.9},{"under_hours":48,"confidence":0.5}],"candidate_penalty":0.2}}"#)
         #expect(patched.status == 200, "\(patched.bodyText)")
         #expect(((patched.json?["matching"] as? [String: Any])?["decay"] as? [[String: Any]])?.count == 2)
         _ = try app.clickWithBeacon(ip: "198.51.100.70")
         #expect(try app.install(ip: "198.51.100.70", key: key).json?["confidenceScore"] as? Int == 90)
-        let bad = try app.request("PATCH", "/admin/v1/projects/\(projectID)",
-                                  json: #"{"matching":{"decay":[{"under_hours":5,"confidence":0.5},{"under_hours":2,"confidence":0.9}]}}"#)
+        let bad = try app.request(
+            "PATCH", "/admin/v1/projects/\(projectID)",
+            json: #"{"matching":{"decay":[{"under_hours":5,"confidence":0.5},{"under_hours":2,"confidence":0.9}]}}"#)
         #expect(bad.status == 422)
         #expect((bad.json?["message"] as? String)?.contains("matching.decay[1]") == true)
         #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"matching":{"decai":[]}}"#).status == 422)

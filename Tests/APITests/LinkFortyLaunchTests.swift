@@ -1,10 +1,11 @@
+import Attribution
 import Foundation
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
 @_spi(StoreInternals) @testable import Store
-import TestSupport
 
 /// What the LinkForty iOS SDK does with the install answer, on every launch: `initialize()` posts
 /// the install, caches `deepLinkData` (only when present) for `getInstallData()`, and calls
@@ -15,7 +16,8 @@ import TestSupport
     static let network = "198.51.100.23"
 
     static func launchBody(deviceID: String? = idfv, platform: String = "iOS") -> String {
-        var body = #"{"userAgent":"Shop/2.1 iOS/17.4.1","timezone":"Europe/Paris","language":"fr_FR","screenWidth":1170,"screenHeight":2532,"platform":"\#(platform)","platformVersion":"17.4.1","appVersion":"2.1","sdkName":"ios","sdkVersion":"1.1.3""#
+        var body =
+            #"{"userAgent":"Shop/2.1 iOS/17.4.1","timezone":"Europe/Paris","language":"fr_FR","screenWidth":1170,"screenHeight":2532,"platform":"\#(platform)","platformVersion":"17.4.1","appVersion":"2.1","sdkName":"ios","sdkVersion":"1.1.3""#
         if let deviceID { body += #","deviceId":"\#(deviceID)""# }
         return body + "}"
     }
@@ -74,16 +76,22 @@ import TestSupport
 
         // The same phone's Linkrunner client (its device_data.idfv) and WarpLink SDK (device_id).
         #expect(try app.client("init", body("init", token: token), ip: "203.0.113.9").status == 200)
-        let matched = try app.warpLink("POST", "/attribution/match", key: warpLinkKey, json: """
-            {"accept_language":"fr-FR","screen_width":390,"screen_height":844,"timezone_offset":-60,"user_agent":"WarpLink-iOS/0.1.0",
-             "platform":"ios","fingerprint_version":"enriched","sdk_version":"0.1.0","device_id":"\(Self.idfv)"}
-            """, ip: "203.0.113.10")
+        let matched = try app.warpLink(
+            "POST", "/attribution/match", key: warpLinkKey,
+            json: """
+                {"accept_language":"fr-FR","screen_width":390,"screen_height":844,"timezone_offset":-60,"user_agent":"WarpLink-iOS/0.1.0",
+                 "platform":"ios","fingerprint_version":"enriched","sdk_version":"0.1.0","device_id":"\(Self.idfv)"}
+                """, ip: "203.0.113.10")
         #expect(matched.json?["install_id"] as? String == installID)
         #expect(try app.count("SELECT count(*) FROM installs") == 1)
 
         // On Android, and for a deviceId not shaped like an IDFV, it stays an advertising id.
         _ = try app.install(ip: "203.0.113.77", key: key, body: Self.launchBody(deviceID: "gaid-not-a-uuid"))
-        _ = try app.install(ip: "203.0.113.78", key: key, body: Self.launchBody(deviceID: "38400000-8cf0-11bd-b23e-10b96e40000d", platform: "Android"))
-        #expect(try app.count("SELECT count(*) FROM installs WHERE advertising_id IN ('gaid-not-a-uuid', '38400000-8cf0-11bd-b23e-10b96e40000d') AND idfv IS NULL") == 2)
+        _ = try app.install(
+            ip: "203.0.113.78", key: key, body: Self.launchBody(deviceID: "38400000-8cf0-11bd-b23e-10b96e40000d", platform: "Android"))
+        #expect(
+            try app.count(
+                "SELECT count(*) FROM installs WHERE advertising_id IN ('gaid-not-a-uuid', '38400000-8cf0-11bd-b23e-10b96e40000d') AND idfv IS NULL")
+                == 2)
     }
 }

@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-@testable import API
 import Attribution
-@_spi(StoreInternals) @testable import Store
+import Foundation
 import TestSupport
+import Testing
+
+@testable import API
+@_spi(StoreInternals) @testable import Store
 
 /// DeepLinkData as the LinkForty iOS SDK decodes it: `shortCode` required, optional strings,
 /// UTM as an object, string maps, and `clickedAt` through a default ISO8601DateFormatter, which
@@ -22,8 +23,12 @@ private struct StrictDeepLinkData: Decodable {
     let linkId: String?
 
     enum CodingKeys: String, CodingKey {
-        case shortCode, iosURL = "iosUrl", androidURL = "androidUrl", webURL = "webUrl", utmParameters, customParameters,
-             deepLinkPath, appScheme, clickedAt, linkId
+        case shortCode
+        case iosURL = "iosUrl"
+        case androidURL = "androidUrl"
+        case webURL = "webUrl"
+        case utmParameters, customParameters,
+            deepLinkPath, appScheme, clickedAt, linkId
     }
 
     init(from decoder: any Decoder) throws {
@@ -42,19 +47,29 @@ private struct StrictDeepLinkData: Decodable {
 }
 
 /// The SDK's CreateLinkResult and the dashboard response it reads from POST /api/links.
-private struct CreateLinkResult: Decodable { let url: String; let shortCode: String; let linkId: String }
+private struct CreateLinkResult: Decodable {
+    let url: String
+    let shortCode: String
+    let linkId: String
+}
 private struct DashboardCreateLinkResponse: Decodable {
     let id: String
     let shortCode: String
-    enum CodingKeys: String, CodingKey { case id, shortCode = "short_code" }
+    enum CodingKeys: String, CodingKey {
+        case id
+        case shortCode = "short_code"
+    }
 }
 
 @Suite struct ResolveTests {
     @Test func resolveRecordsAClickAndAnswersDeepLinkDataTheSDKDecodes() throws {
         let app = try TestApp()
-        _ = try app.projectWithLink(#"{"short_code":"summer","app_scheme":"shop","deep_link_path":"/product/42","deep_link_parameters":{"id":"42","n":"7"},"utm":{"source":"mail","campaign":"summer"}}"#)
-        let response = try app.request("GET", "/api/sdk/v1/resolve/summer?fp_tz=Europe%2FParis&fp_lang=fr_FR&fp_sw=1170&fp_sh=2532&fp_platform=iOS&fp_pv=17.4.1&utm_medium=push",
-                                       adminKey: nil, headers: ["User-Agent": "Shop/2.1 CFNetwork/1490.0.4 Darwin/23.2.0", "Content-Type": "application/json"])
+        _ = try app.projectWithLink(
+            #"{"short_code":"summer","app_scheme":"shop","deep_link_path":"/product/42","deep_link_parameters":{"id":"42","n":"7"},"utm":{"source":"mail","campaign":"summer"}}"#
+        )
+        let response = try app.request(
+            "GET", "/api/sdk/v1/resolve/summer?fp_tz=Europe%2FParis&fp_lang=fr_FR&fp_sw=1170&fp_sh=2532&fp_platform=iOS&fp_pv=17.4.1&utm_medium=push",
+            adminKey: nil, headers: ["User-Agent": "Shop/2.1 CFNetwork/1490.0.4 Darwin/23.2.0", "Content-Type": "application/json"])
         #expect(response.status == 200)
         let data = try JSONDecoder().decode(StrictDeepLinkData.self, from: Data(response.body))
         #expect(data.shortCode == "summer")
@@ -90,7 +105,8 @@ private struct DashboardCreateLinkResponse: Decodable {
     @Test func sdkLinkCreationNeedsAKeyAndDeduplicates() throws {
         let app = try TestApp()
         let (projectID, key, _) = try app.projectWithLink()
-        _ = try app.request("POST", "/admin/v1/projects/\(projectID)/templates", json: #"{"slug":"share","ios_url":"https://apps.apple.com/app/id9"}"#)
+        _ = try app.request(
+            "POST", "/admin/v1/projects/\(projectID)/templates", json: #"{"slug":"share","ios_url":"https://apps.apple.com/app/id9"}"#)
         let body = #"{"deepLinkParameters":{"route":"VIDEO","id":"v1"},"title":"Watch","utmParameters":{"source":"share"},"externalUserId":"user-7"}"#
         #expect(try app.request("POST", "/api/sdk/v1/links", json: body, adminKey: nil).status == 401)
         #expect(try app.request("POST", "/api/sdk/v1/links", json: body, adminKey: "ak_wrong").status == 401)
@@ -121,9 +137,14 @@ private struct DashboardCreateLinkResponse: Decodable {
     @Test func dashboardLinksNeedATemplateAndSupportCRUD() throws {
         let app = try TestApp()
         let (projectID, key, _) = try app.projectWithLink()
-        let template = try #require(try app.request("POST", "/admin/v1/projects/\(projectID)/templates", json: #"{"slug":"promo"}"#).json?["id"] as? String)
+        let template = try #require(
+            try app.request("POST", "/admin/v1/projects/\(projectID)/templates", json: #"{"slug":"promo"}"#).json?["id"] as? String)
         #expect(try app.request("POST", "/api/links", json: #"{"title":"x"}"#, adminKey: key).status == 422)
-        let created = try app.request("POST", "/api/links", json: #"{"templateId":"\#(template)","customCode":"dash1","iosAppStoreUrl":"https://apps.apple.com/app/id5","attributionWindowHours":24}"#, adminKey: key)
+        let created = try app.request(
+            "POST", "/api/links",
+            json:
+                #"{"templateId":"\#(template)","customCode":"dash1","iosAppStoreUrl":"https://apps.apple.com/app/id5","attributionWindowHours":24}"#,
+            adminKey: key)
         #expect(created.status == 201)
         let dashboard = try JSONDecoder().decode(DashboardCreateLinkResponse.self, from: Data(created.body))
         #expect(dashboard.shortCode == "dash1")
@@ -142,9 +163,11 @@ private struct DashboardCreateLinkResponse: Decodable {
         #expect(try app.request("GET", "/api/links", adminKey: other).bodyText == "[]")
         // A revoked key stops working at once, although keys are cached.
         #expect(try app.request("GET", "/api/links", adminKey: key).status == 200)
-        let keyID = try #require((try app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").body).isEmpty == false
-            ? (try JSONSerialization.jsonObject(with: Data(app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").body)) as? [[String: Any]])?
-                .first(where: { (key as String).hasPrefix($0["prefix"] as! String) })?["id"] as? String : nil)
+        let keyID = try #require(
+            (try app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").body).isEmpty == false
+                ? (try JSONSerialization.jsonObject(with: Data(app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").body))
+                    as? [[String: Any]])?
+                    .first(where: { (key as String).hasPrefix($0["prefix"] as! String) })?["id"] as? String : nil)
         #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/api-keys/\(keyID)").status == 204)
         #expect(try app.request("GET", "/api/links", adminKey: key).status == 401)
     }

@@ -1,18 +1,25 @@
+import Attribution
 import Dispatch
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
 @_spi(StoreInternals) @testable import Store
-import TestSupport
 
 /// campaign_data read the strict way the Linkrunner iOS SDK does: string id/name/type, known
 /// enums, ISO 8601 dates without fractional seconds (`.iso8601` rejects them).
 private struct StrictCampaignData: Decodable {
-    enum CampaignType: String, Decodable { case organic = "ORGANIC", inorganic = "INORGANIC" }
-    enum AdNetwork: String, Decodable { case meta = "META", google = "GOOGLE" }
+    enum CampaignType: String, Decodable {
+        case organic = "ORGANIC"
+        case inorganic = "INORGANIC"
+    }
+    enum AdNetwork: String, Decodable {
+        case meta = "META"
+        case google = "GOOGLE"
+    }
     let id: String
     let name: String
     let type: CampaignType
@@ -43,21 +50,24 @@ private func strictDecoder() -> JSONDecoder {
 
 /// `device_data` exactly as the full seed client (002) builds it on an iPhone 13.
 private let seedDeviceData = #"""
-{"device":"iPhone","device_name":"Ana's iPhone","system_version":"17.4.1","device_display":{"width":390,"height":844,"scale":3},
- "idfv":"6D92078A-8246-4BA4-AE5B-76104861E7DC","brand":"Apple","manufacturer":"Apple","install_instance_id":"IID",
- "bundle_id":"com.example.shop","version":"2.1","build_number":"42","locale":"fr_FR","language":"fr","country":"FR",
- "timezone":"Europe/Paris","timezone_offset":60,"adservices_attribution_token":"tok=="}
-"""#
+    {"device":"iPhone","device_name":"Ana's iPhone","system_version":"17.4.1","device_display":{"width":390,"height":844,"scale":3},
+     "idfv":"6D92078A-8246-4BA4-AE5B-76104861E7DC","brand":"Apple","manufacturer":"Apple","install_instance_id":"IID",
+     "bundle_id":"com.example.shop","version":"2.1","build_number":"42","locale":"fr_FR","language":"fr","country":"FR",
+     "timezone":"Europe/Paris","timezone_offset":60,"adservices_attribution_token":"tok=="}
+    """#
 
 func body(_ endpoint: String, token: String, instance: String = "IID-1", extra: String = "") -> String {
     let device = seedDeviceData.replacingOccurrences(of: "\"IID\"", with: "\"\(instance)\"")
     switch endpoint {
     case "init":
-        return #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","package_version":"ios-rest-1.0","app_version":"2.1","device_data":\#(device),"debug":false\#(extra)}"#
+        return
+            #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","package_version":"ios-rest-1.0","app_version":"2.1","device_data":\#(device),"debug":false\#(extra)}"#
     case "trigger":
-        return #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","user_data":{"id":"user_123","name":"Ana","email":"ana@example.com"},"data":{"device_data":\#(device)},"time_since_app_install":42.5\#(extra)}"#
+        return
+            #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","user_data":{"id":"user_123","name":"Ana","email":"ana@example.com"},"data":{"device_data":\#(device)},"time_since_app_install":42.5\#(extra)}"#
     case "capture-payment":
-        return #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","amount":99.99,"user_id":"user_123","type":"FIRST_PAYMENT","status":"PAYMENT_COMPLETED","payment_id":"payment_123","event_data":{"plan":"pro"},"time_since_app_install":120,"data":{"device_data":\#(device)}\#(extra)}"#
+        return
+            #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","amount":99.99,"user_id":"user_123","type":"FIRST_PAYMENT","status":"PAYMENT_COMPLETED","payment_id":"payment_123","event_data":{"plan":"pro"},"time_since_app_install":120,"data":{"device_data":\#(device)}\#(extra)}"#
     default:
         return #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","device_data":\#(device)\#(extra)}"#
     }
@@ -106,7 +116,8 @@ extension TestApp {
 
     @Test func aLinkWithAPathButNoSchemeHandsTheAppItsUniversalLink() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
-        let (projectID, _, _) = try app.projectWithLink(#"{"short_code":"summer","deep_link_path":"/product/42","deep_link_parameters":{"ref":"mail"}}"#)
+        let (projectID, _, _) = try app.projectWithLink(
+            #"{"short_code":"summer","deep_link_path":"/product/42","deep_link_parameters":{"ref":"mail"}}"#)
         let token = "lr-token-0123456789abcdef"
         try app.services.app.projects.setToken(projectID: projectID, token: token)
         _ = try app.clickWithBeacon(ip: "198.51.100.80")
@@ -116,7 +127,8 @@ extension TestApp {
         #expect(initialized["deeplink"] as? String == "http://test/product/42?ref=mail")
         let polled = try #require(try app.client("attribution-data", body("attribution-data", token: token)).json?["data"] as? [String: Any])
         #expect(polled["deeplink"] as? String == "http://test/product/42?ref=mail")
-        let opened = try app.client("handle-deeplink", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","deeplink_url":"http://test/summer"}"#)
+        let opened = try app.client(
+            "handle-deeplink", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","deeplink_url":"http://test/summer"}"#)
         #expect((opened.json?["data"] as? [String: Any])?["deeplink"] as? String == "http://test/product/42?ref=mail")
     }
 
@@ -136,7 +148,8 @@ extension TestApp {
         let (_, token) = try app.linkrunnerProject()
         let ids = Mutex<Set<String>>([])
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
-            if let data = try? app.client("init", body("init", token: token)).json?["data"] as? [String: Any], let id = data["install_id"] as? String {
+            if let data = try? app.client("init", body("init", token: token)).json?["data"] as? [String: Any], let id = data["install_id"] as? String
+            {
                 ids.withLock { _ = $0.insert(id) }
             }
         }
@@ -189,10 +202,15 @@ extension TestApp {
         let trigger = try app.client("trigger", body("trigger", token: token))
         #expect(trigger.status == 200 && trigger.json?["msg"] is String)
         #expect(try app.count("SELECT count(*) FROM users WHERE user_id = 'user_123' AND email = 'ana@example.com'") == 1)
-        #expect(try app.client("set-user-data", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","user_data":{"id":"user_123","phone":"+33600000000"}}"#).status == 200)
+        #expect(
+            try app.client(
+                "set-user-data",
+                #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","user_data":{"id":"user_123","phone":"+33600000000"}}"#
+            ).status == 200)
         #expect(try app.count("SELECT count(*) FROM users WHERE phone = '+33600000000' AND email = 'ana@example.com'") == 1)
 
-        let event = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","event_name":"purchase_initiated","event_data":{"product_id":"12345","amount":99.99},"event_id":"evt-1","time_since_app_install":30}"#
+        let event =
+            #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","event_name":"purchase_initiated","event_data":{"product_id":"12345","amount":99.99},"event_id":"evt-1","time_since_app_install":30}"#
         let first = try app.client("capture-event", event)
         let again = try app.client("capture-event", event)
         #expect(first.status == 200)
@@ -204,17 +222,25 @@ extension TestApp {
         #expect((payment.json?["data"] as? [String: Any])?["payment_id"] as? String == "payment_123")
         #expect(try app.client("capture-payment", body("capture-payment", token: token)).status == 200)  // a retry
         #expect(try app.count("SELECT count(*) FROM payments WHERE payment_id = 'payment_123' AND amount = 99.99 AND type = 'FIRST_PAYMENT'") == 1)
-        let removed = try app.client("remove-captured-payment", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","user_id":"user_123","payment_id":"payment_123","data":{"device_data":{}}}"#)
+        let removed = try app.client(
+            "remove-captured-payment",
+            #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","user_id":"user_123","payment_id":"payment_123","data":{"device_data":{}}}"#
+        )
         #expect((removed.json?["data"] as? [String: Any])?["removed"] as? Int == 1)
         #expect(try app.count("SELECT count(*) FROM payments WHERE removed_at IS NOT NULL") == 1)  // kept for audit
 
-        for (endpoint, extra) in [("update-push-token", #","push_token":"apns-abc""#), ("integrations", #","integration_info":{"clevertap_id":"ct-1"}"#),
-                                  ("customer-user-id", #","user_id":"cust-9""#), ("deeplink-triggered", "")] {
+        for (endpoint, extra) in [
+            ("update-push-token", #","push_token":"apns-abc""#), ("integrations", #","integration_info":{"clevertap_id":"ct-1"}"#),
+            ("customer-user-id", #","user_id":"cust-9""#), ("deeplink-triggered", ""),
+        ] {
             let response = try app.client(endpoint, #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1"\#(extra)}"#)
             #expect(response.status == 200, "\(endpoint): \(response.bodyText)")
             #expect(response.json?["status"] as? Int == 200)
         }
-        #expect(try app.count("SELECT count(*) FROM installs WHERE push_token = 'apns-abc' AND integrations LIKE '%ct-1%' AND user_id = 'cust-9' AND deeplink_opened_at IS NOT NULL") == 1)
+        #expect(
+            try app.count(
+                "SELECT count(*) FROM installs WHERE push_token = 'apns-abc' AND integrations LIKE '%ct-1%' AND user_id = 'cust-9' AND deeplink_opened_at IS NOT NULL"
+            ) == 1)
 
         let stats = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json?["totals"] as? [String: Any])
         #expect(stats["event_revenue"] as? [String: Double] == ["USD": 99.99])  // the event's amount
@@ -238,8 +264,11 @@ extension TestApp {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (_, token) = try app.linkrunnerProject()
         #expect(try app.client("init", body("init", token: token, instance: "FIRST")).status == 200)
-        let handled = try app.client("handle-deeplink", body("handle-deeplink", token: token, instance: "FIRST",
-                                                             extra: #","deeplink_url":"https://go.example.com/summer?utm_source=push""#))
+        let handled = try app.client(
+            "handle-deeplink",
+            body(
+                "handle-deeplink", token: token, instance: "FIRST",
+                extra: #","deeplink_url":"https://go.example.com/summer?utm_source=push""#))
         let data = try #require(handled.json?["data"] as? [String: Any])
         #expect(data["is_linkrunner"] as? Bool == true)
         #expect(data["deeplink"] as? String == "shop://product/42")
@@ -252,7 +281,8 @@ extension TestApp {
         #expect(match["type"] as? String == "deterministic" && match["confidence"] as? Double == 1)
         #expect(match["matched_factors"] as? [String] == ["idfv"])
         #expect(try app.count("SELECT reinstall FROM installs WHERE install_instance_id = 'SECOND'") == 1)
-        let foreign = try app.client("handle-deeplink", body("handle-deeplink", token: token, instance: "FIRST", extra: #","deeplink_url":"https://elsewhere.example/x/y/z""#))
+        let foreign = try app.client(
+            "handle-deeplink", body("handle-deeplink", token: token, instance: "FIRST", extra: #","deeplink_url":"https://elsewhere.example/x/y/z""#))
         #expect((foreign.json?["data"] as? [String: Any])?["is_linkrunner"] as? Bool == false)
     }
 
@@ -263,16 +293,31 @@ extension TestApp {
             ("init", #"{"platform":"IOS","install_instance_id":"X"}"#, 401, "token"),
             ("init", #"{"token":"nope","install_instance_id":"X"}"#, 401, "unknown project token"),
             ("init", #"{"token":"\#(token)"}"#, 400, "install_instance_id"),
-            ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"timezone_offset":"east"}}"#, 400, "device_data.timezone_offset"),
-            ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":"wide"}}}"#, 400, "device_data.device_display.width"),
+            (
+                "init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"timezone_offset":"east"}}"#, 400,
+                "device_data.timezone_offset"
+            ),
+            (
+                "init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":"wide"}}}"#, 400,
+                "device_data.device_display.width"
+            ),
             // 1e300 points once trapped converting to pixels and took the server down.
-            ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":1e300,"height":844,"scale":3}}}"#,
-             422, "device_data.device_display.width: must be a number of points up to 20000"),
-            ("init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":390,"height":20001}}}"#,
-             422, "device_data.device_display.height"),
-            ("capture-event", #"{"token":"\#(token)","install_instance_id":"X","event_name":"x","event_data":{"amount":1e13}}"#, 422,
-             "event_data.amount: must be a finite number below 10^12"),
-            ("capture-event", #"{"token":"\#(token)","install_instance_id":"never-initialised","event_name":"x"}"#, 404, "call /api/client/init first"),
+            (
+                "init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":1e300,"height":844,"scale":3}}}"#,
+                422, "device_data.device_display.width: must be a number of points up to 20000"
+            ),
+            (
+                "init", #"{"token":"\#(token)","install_instance_id":"X","device_data":{"device_display":{"width":390,"height":20001}}}"#,
+                422, "device_data.device_display.height"
+            ),
+            (
+                "capture-event", #"{"token":"\#(token)","install_instance_id":"X","event_name":"x","event_data":{"amount":1e13}}"#, 422,
+                "event_data.amount: must be a finite number below 10^12"
+            ),
+            (
+                "capture-event", #"{"token":"\#(token)","install_instance_id":"never-initialised","event_name":"x"}"#, 404,
+                "call /api/client/init first"
+            ),
             ("attribution-data", #"{"token":"\#(token)","install_instance_id":"never-initialised"}"#, 404, "init"),
             ("init", "not json", 400, "JSON"),
         ]
@@ -284,8 +329,10 @@ extension TestApp {
             #expect((response.json?["msg"] as? String)?.contains(fragment) == true, "\(response.bodyText)")
         }
         _ = try app.client("init", body("init", token: token))
-        let missing: [(String, String)] = [("capture-event", "event_name"), ("capture-payment", "user_id"), ("remove-captured-payment", "user_id"),
-                                           ("update-push-token", "push_token"), ("integrations", "integration_info"), ("handle-deeplink", "deeplink_url")]
+        let missing: [(String, String)] = [
+            ("capture-event", "event_name"), ("capture-payment", "user_id"), ("remove-captured-payment", "user_id"),
+            ("update-push-token", "push_token"), ("integrations", "integration_info"), ("handle-deeplink", "deeplink_url"),
+        ]
         for (endpoint, field) in missing {
             let response = try app.client(endpoint, #"{"token":"\#(token)","install_instance_id":"IID-1"}"#)
             #expect(response.status == 400, "\(endpoint)")
@@ -312,21 +359,27 @@ struct LinkrunnerSigningTests {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, token) = try app.linkrunnerProject()
         let key = try #require(try app.request("POST", "/admin/v1/projects/\(projectID)/signing-keys").json)
-        let keyID = try #require(key["key_id"] as? String), secret = try #require(key["secret"] as? String)
+        let keyID = try #require(key["key_id"] as? String)
+        let secret = try #require(key["secret"] as? String)
         #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"signing":"required"}"#).status == 200)
 
         let json = body("init", token: token)
         func send(_ headers: [String: String]) throws -> TestResponse {
-            try app.request("POST", "/api/client/init", json: json, adminKey: nil, headers: headers.merging(["X-Forwarded-For": "198.51.100.81"]) { $1 })
+            try app.request(
+                "POST", "/api/client/init", json: json, adminKey: nil, headers: headers.merging(["X-Forwarded-For": "198.51.100.81"]) { $1 })
         }
         let now = String(Int64(Date().timeIntervalSince1970 * 1000))
         let good = try opensslSignature(body: json, timestamp: now, secret: secret)
         let signed = ["Authorization": "HMAC", "x-Key-Id": keyID, "x-Timestamp": now, "x-Signature": good]
         #expect(try send(signed).status == 200)
         #expect(try send([:]).status == 401)  // required: unsigned is refused
-        #expect(try send(signed.merging(["x-Signature": try opensslSignature(body: json + " ", timestamp: now, secret: secret)]) { $1 }).status == 401)
+        #expect(
+            try send(signed.merging(["x-Signature": try opensslSignature(body: json + " ", timestamp: now, secret: secret)]) { $1 }).status == 401)
         let stale = String(Int64(Date().timeIntervalSince1970 * 1000) - 6 * 60 * 1000)
-        #expect(try send(signed.merging(["x-Timestamp": stale, "x-Signature": try opensslSignature(body: json, timestamp: stale, secret: secret)]) { $1 }).status == 401)
+        #expect(
+            try send(
+                signed.merging(["x-Timestamp": stale, "x-Signature": try opensslSignature(body: json, timestamp: stale, secret: secret)]) { $1 }
+            ).status == 401)
         #expect(try send(signed.merging(["x-Key-Id": "sk_unknown"]) { $1 }).status == 401)
         // Timestamps at the ends of Int64 once overflowed the skew check, which traps.
         for extreme in ["-9223372036854775808", "9223372036854775807"] {
@@ -359,7 +412,8 @@ struct LinkrunnerSigningTests {
         let payment = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","user_id":"user_123","amount":29.99,"payment_id":"p-1"}"#
         #expect(try app.client("capture-payment", payment).status == 200)
         // And an event in another currency.
-        let euros = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","event_name":"tip","event_data":{"amount":4.5,"currency":"eur"}}"#
+        let euros =
+            #"{"token":"\#(token)","platform":"IOS","install_instance_id":"IID-1","event_name":"tip","event_data":{"amount":4.5,"currency":"eur"}}"#
         #expect(try app.client("capture-event", euros).status == 200)
 
         let body = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json)

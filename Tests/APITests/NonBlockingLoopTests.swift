@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
+import Testing
+
 @testable import API
 @testable import App
 @_spi(StoreInternals) @testable import Store
-import Testing
-import TestSupport
 
 /// Every kind of request, on a server whose event loops must never wait on the database: in debug
 /// builds the store records any read or waited-for write made on a loop thread.
@@ -33,8 +34,11 @@ import TestSupport
         }
         // An `open` project's install without a credential: the project is found by reading.
         #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"sdk_auth":"open"}"#).status == 200)
-        #expect(try app.request("POST", "/api/sdk/v1/install", json: #"{"userAgent":"Shop/2.1 iOS/17.4.1"}"#, adminKey: nil,
-                                headers: ["X-Forwarded-For": "198.51.100.91"]).status == 200)
+        #expect(
+            try app.request(
+                "POST", "/api/sdk/v1/install", json: #"{"userAgent":"Shop/2.1 iOS/17.4.1"}"#, adminKey: nil,
+                headers: ["X-Forwarded-For": "198.51.100.91"]
+            ).status == 200)
         _ = try app.request("GET", "/health", adminKey: nil)
         _ = try app.request("GET", "/health/ready", adminKey: nil)
         #expect(try app.factsAwaitingJobs() >= 5, "the requests above were reported to the endpoint")

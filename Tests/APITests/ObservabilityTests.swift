@@ -1,18 +1,27 @@
 import Foundation
-import Synchronization
-import Testing
-@testable import API
 import HTTP
-@_spi(StoreInternals) @testable import Store
+import Synchronization
 import TestSupport
+import Testing
+
+@testable import API
+@_spi(StoreInternals) @testable import Store
 
 @Suite struct ObservabilityTests {
     /// A server with metrics and a captured request log in front of the app.
     final class Captured: @unchecked Sendable {
         private let lock = NSLock()
         private var bytes: [UInt8] = []
-        func append(_ more: [UInt8]) { lock.lock(); bytes += more; lock.unlock() }
-        var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
+        func append(_ more: [UInt8]) {
+            lock.lock()
+            bytes += more
+            lock.unlock()
+        }
+        var text: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     @Test func anInternalErrorIsReportedWithItsDetailsAndTheClientGetsNone() throws {
@@ -32,16 +41,19 @@ import TestSupport
         }
         let lines = reported.withLock { $0 }
         #expect(lines.count == 2, "\(lines)")
-        #expect(lines.first?.hasPrefix("POST /api/client/capture-event: ") == true && lines.first?.contains(TestApp.backend == .postgres ? #"relation "events" does not exist"# : "no such table: events") == true,
-                "\(lines)")
+        #expect(
+            lines.first?.hasPrefix("POST /api/client/capture-event: ") == true
+                && lines.first?.contains(TestApp.backend == .postgres ? #"relation "events" does not exist"# : "no such table: events") == true,
+            "\(lines)")
         #expect(lines.last?.hasPrefix("GET /admin/v1/projects/\(projectID)/stats: ") == true && lines.last?.contains("events") == true, "\(lines)")
     }
 
     private func observed(_ app: TestApp, logIP: Bool) throws -> (HTTPServer, RequestLog, Captured) {
         let captured = Captured()
         let log = RequestLog(logIP: logIP) { bytes in captured.append(bytes) }
-        let server = HTTPServer(host: "127.0.0.1", port: 0,
-                                responder: Application.makeResponder(services: app.services, rateLimit: nil, log: log, openConnections: { 7 }))
+        let server = HTTPServer(
+            host: "127.0.0.1", port: 0,
+            responder: Application.makeResponder(services: app.services, rateLimit: nil, log: log, openConnections: { 7 }))
         try server.start()
         return (server, log, captured)
     }
@@ -93,9 +105,12 @@ import TestSupport
                 continue
             }
             let name = String(words[0].prefix { $0 != "{" })
-            let family = declared[name] != nil ? name : ["_bucket", "_sum", "_count"].compactMap { suffix in
-                name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : nil
-            }.first { declared[$0] == "histogram" }
+            let family =
+                declared[name] != nil
+                ? name
+                : ["_bucket", "_sum", "_count"].compactMap { suffix in
+                    name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : nil
+                }.first { declared[$0] == "histogram" }
             #expect(family.map { declared[$0] != nil && helped.contains($0) } == true, "\(name) has no declared family")
         }
         for (name, type) in declared where type == "histogram" {
@@ -129,10 +144,14 @@ import TestSupport
     /// holds at most `maximumPending` bytes, then says how many lines it dropped.
     @Test func aLogThatCannotKeepUpDropsLinesAndSaysHowMany() throws {
         let captured = Captured()
-        let firstWrite = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let firstWrite = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let writes = Mutex(0)
         let log = RequestLog(logIP: true, flushThreshold: 1024, maximumPending: 8192) { bytes in
-            let number = writes.withLock { count in count += 1; return count }
+            let number = writes.withLock { count in
+                count += 1
+                return count
+            }
             if number == 1 {
                 firstWrite.signal()
                 release.wait()  // the sink stalls on its first write
@@ -141,10 +160,16 @@ import TestSupport
         }
         func record(_ index: Int) { log.record(method: "GET", route: "/\(index)", status: 200, microseconds: 1, bytes: 1, ip: nil) }
         var index = 0
-        while index < 20 { record(index); index += 1 }  // ~2.5 KB: past the 1 KiB threshold, a flush is queued
+        while index < 20 {
+            record(index)
+            index += 1
+        }  // ~2.5 KB: past the 1 KiB threshold, a flush is queued
         try #require(firstWrite.wait(timeout: .now() + 10) == .success, "the threshold flush reached the sink")
         let beforeStall = index
-        for _ in 0..<2000 { record(index); index += 1 }  // ~150 KB while the sink is stuck
+        for _ in 0..<2000 {
+            record(index)
+            index += 1
+        }  // ~150 KB while the sink is stuck
         release.signal()
         log.flush()
         let lines = captured.text.split(separator: "\n").map(String.init)

@@ -1,7 +1,7 @@
 import Foundation
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// `--database`, `ATTRIBUTIOND_DATABASE_URL` and `database_url` on the command line, against a
 /// throwaway PostgreSQL cluster: `migrate` applies PostgreSQL's schema once; bad values and an
@@ -65,11 +65,13 @@ import TestSupport
         let (_, token, _, _) = try TwoNodeTests().project(on: node)
         let click = try node.request("GET", "/summer", bearer: nil, headers: ["User-Agent": TwoNodeTests.android])
         #expect(click.status == 200)
-        let initialized = try node.request("POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"one-lane"}"#,
-                                           bearer: nil)
+        let initialized = try node.request(
+            "POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"one-lane"}"#,
+            bearer: nil)
         #expect(initialized.status == 200, "\(initialized.bodyText)")
-        let event = try node.request("POST", "/api/client/capture-event",
-                                     json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"one-lane","event_name":"signup","event_id":"e-1"}"#, bearer: nil)
+        let event = try node.request(
+            "POST", "/api/client/capture-event",
+            json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"one-lane","event_name":"signup","event_id":"e-1"}"#, bearer: nil)
         #expect(event.status == 200, "\(event.bodyText)")
         let database = try PGConnection(url: url)
         #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'one-lane'").integer(0, 0) == 1)
@@ -94,7 +96,9 @@ import TestSupport
         #expect(down.status == 1)
         #expect(down.stderr.contains("cannot connect to PostgreSQL"))
         #expect(!down.stderr.contains("s3cret-password"))
-        let serve = try run(["serve", "--port", "0", "--database", "postgres://postgres:s3cret-password@127.0.0.1:\(cluster.port)/postgres?connect_timeout=2"])
+        let serve = try run([
+            "serve", "--port", "0", "--database", "postgres://postgres:s3cret-password@127.0.0.1:\(cluster.port)/postgres?connect_timeout=2",
+        ])
         #expect(serve.status == 1)
         #expect(serve.stderr.contains("cannot open the database") && serve.stderr.contains("cannot connect to PostgreSQL"), "\(serve.stderr)")
         #expect(!serve.stderr.contains("s3cret-password"))

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import TestSupport
 
 /// A project's credentials can be rotated and a project deleted: the token is shown once, so a
 /// lost or leaked one must be replaceable without breaking apps already shipped with it.
@@ -42,7 +43,8 @@ import TestSupport
         #expect(try app.request("POST", "/admin/v1/projects/\(other)/links", json: #"{"short_code":"stays"}"#).status == 201)
         _ = try app.clickWithBeacon(ip: "198.51.100.23")
         let install = try #require(try app.install(ip: "198.51.100.23", key: key).json?["installId"] as? String)
-        #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(install)","eventName":"purchase"}"#, adminKey: key).status == 200)
+        #expect(
+            try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(install)","eventName":"purchase"}"#, adminKey: key).status == 200)
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"https://hooks.example/x"}"#).status == 201)
         try app.settle()
 
@@ -69,8 +71,11 @@ import TestSupport
         #expect(try admin.get(settings).bodyText.contains("Delete the project"))
         #expect(try admin.submit(from: settings, to: settings + "/delete", [("confirm", "Shop?")]).status == 422)
         #expect(try app.count("SELECT count(*) FROM projects") == 1)
-        #expect(try admin.submit(from: settings, to: settings + "/users",
-                                 [("email", "owner@example.com"), ("password", "correct horse battery"), ("role", "admin")]).status == 201)
+        #expect(
+            try admin.submit(
+                from: settings, to: settings + "/users",
+                [("email", "owner@example.com"), ("password", "correct horse battery"), ("role", "admin")]
+            ).status == 201)
         let owner = DashboardClient(app)
         #expect(try owner.signIn(email: "owner@example.com", password: "correct horse battery").status == 303)
         #expect(!(try owner.get(settings).bodyText.contains("Delete the project")))

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-@testable import API
 import Attribution
+import Foundation
 import TestSupport
+import Testing
+
+@testable import API
 
 @Suite struct QRCodeRouteTests {
     @Test func aLinksQRCodeEncodesItsPublicURLAndRecordsNoClick() throws {

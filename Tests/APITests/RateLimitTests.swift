@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import API
 import HTTP
-@_spi(StoreInternals) @testable import Store
 import TestSupport
+import Testing
+
+@testable import API
+@_spi(StoreInternals) @testable import Store
 
 @Suite struct RateLimitTests {
     @Test func bucketsAllowTheBurstThenRefillAtTheRate() {
@@ -12,7 +13,7 @@ import TestSupport
         for _ in 0..<3 { #expect(limiter.retryAfter(client: "a", now: 0) == nil) }
         let wait = limiter.retryAfter(client: "a", now: 0)
         #expect(wait != nil && abs(wait! - 0.5) < 1e-9)
-        #expect(limiter.retryAfter(client: "b", now: 0) == nil)   // another address has its own bucket
+        #expect(limiter.retryAfter(client: "b", now: 0) == nil)  // another address has its own bucket
         #expect(limiter.retryAfter(client: "a", now: second / 2) == nil)  // half a second: one token back
         #expect(limiter.retryAfter(client: "a", now: second / 2) != nil)
     }
@@ -26,8 +27,9 @@ import TestSupport
     @Test func overHTTPPublicRoutesGet429AndRecoverWhileAdminIsExempt() throws {
         let app = try TestApp()
         let (_, _, _) = try app.projectWithLink()
-        let limited = HTTPServer(host: "127.0.0.1", port: 0,
-                                 responder: Application.makeResponder(services: app.services, rateLimit: .init(ratePerSecond: 2, burst: 2)))
+        let limited = HTTPServer(
+            host: "127.0.0.1", port: 0,
+            responder: Application.makeResponder(services: app.services, rateLimit: .init(ratePerSecond: 2, burst: 2)))
         try limited.start()
         defer { limited.shutdownAndWait() }
         func get(_ path: String, admin: Bool = false) throws -> TestResponse {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The README's Quickstart and webhook examples, run as written against a fresh server: only the
 /// address (a free port instead of 8080), the binary's path and the database's path are put in.
@@ -17,11 +17,18 @@ import TestSupport
         guard let start = readme.range(of: "\n" + heading + "\n") else { return [] }
         let level = heading.prefix { $0 == "#" }.count
         let lines = readme[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
-        var inFence = false, end = lines.endIndex
+        var inFence = false
+        var end = lines.endIndex
         for (index, line) in lines.enumerated() {
-            if line.hasPrefix("```") { inFence.toggle(); continue }
+            if line.hasPrefix("```") {
+                inFence.toggle()
+                continue
+            }
             let hashes = line.prefix { $0 == "#" }.count
-            if !inFence, hashes > 0, hashes <= level, line.dropFirst(hashes).hasPrefix(" ") { end = index; break }
+            if !inFence, hashes > 0, hashes <= level, line.dropFirst(hashes).hasPrefix(" ") {
+                end = index
+                break
+            }
         }
         let section = lines[..<end].joined(separator: "\n")
         return section.components(separatedBy: "```sh\n").dropFirst().map { String($0.components(separatedBy: "\n```")[0]) }
@@ -53,7 +60,9 @@ import TestSupport
         #expect(status == 0, "\(output)")
         #expect(output.contains(#""attributed":true"#) && output.contains(#""confidenceScore":65"#), "\(output)")
         #expect(output.contains(#""matchedFactors":["ip","platform","os_version"]"#), "\(output)")
-        #expect(output.contains(#""shortCode":"launch""#) && output.contains(#""deepLinkPath":"\/welcome""#) || output.contains(#""deepLinkPath":"/welcome""#), "\(output)")
+        #expect(
+            output.contains(#""shortCode":"launch""#) && output.contains(#""deepLinkPath":"\/welcome""#)
+                || output.contains(#""deepLinkPath":"/welcome""#), "\(output)")
         #expect(output.lowercased().contains("x-click-id:"), "the tap's headers")
         #expect(output.contains(#""secret":"whsec_"#), "the webhook example's answer: \(output)")
         #expect(output.contains(#""network":"tune""#), "the postback example's answer: \(output)")

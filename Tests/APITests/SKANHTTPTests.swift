@@ -1,13 +1,15 @@
+import Attribution
 import Foundation
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
 @_spi(StoreInternals) @testable import Store
-import TestSupport
 
 /// The spec schema (docs/skan.md) as the admin API takes it.
-let skanSchemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"INR":0.012},"monotonic":true,"windows":{"w1":{"aggregation":"window","fine":{"mode":"bitfield","segments":[{"type":"revenue_bucket","offset":0,"width":3,"edges":[0.01,5,10,25,50,100,200]},{"type":"event_flag","offset":3,"event":"signup"},{"type":"event_flag","offset":4,"event":"purchase"},{"type":"event_flag","offset":5,"event":"subscribe"}]},"coarse":{"rules":[{"value":"high","any":[{"event":"subscribe"},{"revenue_gte":25}]},{"value":"medium","any":[{"event":"signup"},{"event":"purchase"}]}],"default":"low"},"lock":{"any":[{"event":"subscribe"}]}},"w2":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":20}]},{"value":"medium","any":[{"event":"purchase"},{"event":"level_complete","count_gte":3}]}],"default":"low"}},"w3":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":50}]},{"value":"medium","any":[{"event":"purchase"}]}],"default":"low"}}}}"#
+let skanSchemaJSON =
+    #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"INR":0.012},"monotonic":true,"windows":{"w1":{"aggregation":"window","fine":{"mode":"bitfield","segments":[{"type":"revenue_bucket","offset":0,"width":3,"edges":[0.01,5,10,25,50,100,200]},{"type":"event_flag","offset":3,"event":"signup"},{"type":"event_flag","offset":4,"event":"purchase"},{"type":"event_flag","offset":5,"event":"subscribe"}]},"coarse":{"rules":[{"value":"high","any":[{"event":"subscribe"},{"revenue_gte":25}]},{"value":"medium","any":[{"event":"signup"},{"event":"purchase"}]}],"default":"low"},"lock":{"any":[{"event":"subscribe"}]}},"w2":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":20}]},{"value":"medium","any":[{"event":"purchase"},{"event":"level_complete","count_gte":3}]}],"default":"low"}},"w3":{"coarse":{"rules":[{"value":"high","any":[{"revenue_gte":50}]},{"value":"medium","any":[{"event":"purchase"}]}],"default":"low"}}}}"#
 
 @Suite struct SKANHTTPTests {
     @Test func vectors3_4_5_8_9ThroughTheLinkrunnerEndpoints() throws {
@@ -18,7 +20,9 @@ let skanSchemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"I
 
         func call(_ endpoint: String, _ instance: String, _ extra: String = "") throws -> TestResponse {
             let device = #""device_data":{"device":"iPhone","system_version":"17.4","idfv":"IDFV-\#(instance)"}"#
-            return try app.client(endpoint, #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)",\#(device)\#(extra)}"#, ip: "203.0.113.\(instance == "A" ? 1 : 2)")
+            return try app.client(
+                endpoint, #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)",\#(device)\#(extra)}"#,
+                ip: "203.0.113.\(instance == "A" ? 1 : 2)")
         }
         /// The SKAN keys of a response, checked to be exactly: integer, lower-case string, bool.
         func skan(_ response: TestResponse) throws -> String {
@@ -31,10 +35,10 @@ let skanSchemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"I
         }
 
         try clock.at(hours: 0)
-        #expect(try skan(call("init", "A")) == "0/low/false")                                         // vector 3
+        #expect(try skan(call("init", "A")) == "0/low/false")  // vector 3
         _ = try call("init", "B")
         try clock.at(hours: 1)
-        #expect(try skan(call("trigger", "A", #","user_data":{"id":"u-a"}"#)) == "8/medium/false")    // vector 4
+        #expect(try skan(call("trigger", "A", #","user_data":{"id":"u-a"}"#)) == "8/medium/false")  // vector 4
         _ = try call("trigger", "B", #","user_data":{"id":"u-b"}"#)
         try clock.at(hours: 2)
         _ = try call("capture-payment", "B", #","user_id":"u-b","amount":9.99,"payment_id":"pb1""#)
@@ -48,7 +52,9 @@ let skanSchemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"I
         // The same values through the admin API, and what was stored per window.
         let installB = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'B'") { $0.string(0) })
         let admin = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/installs/\(installB)/skan").json)
-        #expect(admin["fine_conversion_value"] as? Int == 58 && admin["coarse_conversion_value"] as? String == "high" && admin["lock_postback"] as? Bool == true)
+        #expect(
+            admin["fine_conversion_value"] as? Int == 58 && admin["coarse_conversion_value"] as? String == "high"
+                && admin["lock_postback"] as? Bool == true)
         #expect(try app.count("SELECT fine FROM skan_state WHERE install_id = '\(installB)' AND \"window\" = 1 AND locked = TRUE") == 58)
 
         // Past the SKAN period (840 h after the first init): no keys at all.
@@ -77,7 +83,8 @@ let skanSchemaJSON = #"{"enabled":true,"base_currency":"USD","fx":{"EUR":1.10,"I
         #expect(response.status == 422)
         #expect((response.json?["message"] as? String)?.contains("skan.windows.w1.fine.segments[3].offset") == true, "\(response.bodyText)")
         #expect(try app.services.app.projects.find(id: projectID)?.settings.skanSchema == nil)
-        let created = try app.request("POST", "/admin/v1/projects", json: #"{"name":"Bad","skan":{"windows":{"w1":{"lock":{"any":[{"colour":"red"}]}}}}}"#)
+        let created = try app.request(
+            "POST", "/admin/v1/projects", json: #"{"name":"Bad","skan":{"windows":{"w1":{"lock":{"any":[{"colour":"red"}]}}}}}"#)
         #expect(created.status == 422)
     }
 }

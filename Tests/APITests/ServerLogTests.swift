@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `log_level` filters every line the server writes, and the services start in order and stop in
 /// the reverse one (their lines at debug level).

@@ -11,14 +11,18 @@ import Testing
         let settings = try #require(report["settings"] as? [String: Any])
         #expect(settings["min_confidence"] as? Double == 0.5 && settings["attribution_window_hours"] as? Int == 168)
         let population = try #require(report["population"] as? [String: Any])
-        for knob in ["users", "click_share", "household_share", "carrier_nat_share", "popular_device_share", "ip_change_share",
-                     "repeat_click_share", "bot_clicks_per_click", "ios_share", "linkrunner_share", "delay_median_minutes"] {
+        for knob in [
+            "users", "click_share", "household_share", "carrier_nat_share", "popular_device_share", "ip_change_share",
+            "repeat_click_share", "bot_clicks_per_click", "ios_share", "linkrunner_share", "delay_median_minutes",
+        ] {
             #expect(population[knob] is Double || population[knob] is Int, "population.\(knob)")
         }
 
         let counts = try #require(report["counts"] as? [String: Int])
-        let tp = try #require(counts["true_positives"]), fp = try #require(counts["false_positives"])
-        let fn = try #require(counts["false_negatives"]), attributed = try #require(counts["attributed"])
+        let tp = try #require(counts["true_positives"])
+        let fp = try #require(counts["false_positives"])
+        let fn = try #require(counts["false_negatives"])
+        let attributed = try #require(counts["attributed"])
         #expect(tp > 0 && counts["installs"]! >= counts["clicked_installs"]! && counts["clicked_installs"]! > 0)
         #expect(tp + fp == attributed)
         #expect(counts["deterministic"]! + counts["probabilistic"]! == attributed)
@@ -31,7 +35,8 @@ import Testing
         #expect(abs(ceiling - Double(reachable) / Double(counts["clicked_installs"]!)) < 0.0001)
         #expect(abs((report["recall_of_ceiling"] as? Double ?? 0) - (report["recall"] as? Double ?? 0) / ceiling) < 0.001)
 
-        let precision = try #require(report["precision"] as? Double), recall = try #require(report["recall"] as? Double)
+        let precision = try #require(report["precision"] as? Double)
+        let recall = try #require(report["recall"] as? Double)
         let f1 = try #require(report["f1"] as? Double)
         for metric in [precision, recall, f1] { #expect((0...1).contains(metric)) }
         #expect(abs(precision - Double(tp) / Double(tp + fp)) < 0.0001)
@@ -43,7 +48,8 @@ import Testing
         #expect(bands.compactMap { $0["matches"] as? Int }.reduce(0, +) == attributed)
         #expect(bands.compactMap { $0["correct"] as? Int }.reduce(0, +) == tp)
         for band in bands {
-            let matches = band["matches"] as? Int ?? 0, correct = band["correct"] as? Int ?? 0
+            let matches = band["matches"] as? Int ?? 0
+            let correct = band["correct"] as? Int ?? 0
             let observed = try #require(band["observed_precision"] as? Double)
             #expect(abs(observed - (matches == 0 ? 0 : Double(correct) / Double(matches))) < 0.0001)
         }

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
 import Attribution
-@_spi(StoreInternals) @testable import Store
+import Foundation
 import TestSupport
+import Testing
+
+@_spi(StoreInternals) @testable import Store
 
 @Suite struct StatsCommandTests {
     @Test func statsPrintsTheSameCountsAsTheAdminAPIAsATableAndAsJSON() throws {
@@ -27,13 +28,17 @@ import TestSupport
         let table = try run(["stats", "--project", id, "--since", "7d", "--db", db])
         #expect(table.status == 0, "\(table.stderr)")
         let lines = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(lines.contains(["link", "clicks", "bot", "clicks", "installs", "attributed", "deterministic", "probabilistic", "organic",
-                                "events", "payments", "event", "values"]), "\(table.stdout)")
+        #expect(
+            lines.contains([
+                "link", "clicks", "bot", "clicks", "installs", "attributed", "deterministic", "probabilistic", "organic",
+                "events", "payments", "event", "values",
+            ]), "\(table.stdout)")
         #expect(lines.contains(["abc", "2", "1", "2", "2", "1", "1", "0", "3", "20.00", "USD", "9.99", "USD"]), "\(table.stdout)")
         #expect(lines.contains(["total", "2", "1", "3", "2", "1", "1", "1", "3", "20.00", "USD", "9.99", "USD"]), "\(table.stdout)")
 
         let long = try run(["stats", "--project", id, "--since", "2000-01-01T00:00:00Z", "--until", "2000-01-02T00:00:00Z", "--db", db])
-        #expect(long.stdout.split(separator: "\n").last?.split(separator: " ").map(String.init)
+        #expect(
+            long.stdout.split(separator: "\n").last?.split(separator: " ").map(String.init)
                 == ["total", "0", "0", "0", "0", "0", "0", "0", "0", "-", "-"])
     }
 

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A small tmpfs of the test's own: a file system that fills up, or that is read-only. Mounting
 /// needs root (as here and in CI); where it is refused the tests that need one are skipped.
@@ -13,7 +14,8 @@ final class TestFileSystem {
     init?(kilobytes: Int) {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-fs-\(UUID().uuidString)")
         guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
-              Self.command("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder.path]) else {
+            Self.command("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder.path])
+        else {
             try? FileManager.default.removeItem(at: folder)
             return nil
         }
@@ -74,9 +76,13 @@ struct StorageFailureTests {
         #expect(try run(["migrate", "--db", path]).status == 0)
         for file in [folder.path, path] { #expect(chown(file, 65534, 65534) == 0) }
         #expect(chmod(path, 0o444) == 0)
-        let started = try ChildProcess.run("/usr/bin/timeout", ["20", "/usr/sbin/runuser", "-u", "nobody", "--", try attributiondBinary().path,
-                                                                "serve", "--host", "127.0.0.1", "--port", "0", "--db", path],
-                                           environment: ["ATTRIBUTIOND_ADMIN_KEY": "storage-admin-key-0123456789", "PATH": "/usr/bin:/bin"])
+        let started = try ChildProcess.run(
+            "/usr/bin/timeout",
+            [
+                "20", "/usr/sbin/runuser", "-u", "nobody", "--", try attributiondBinary().path,
+                "serve", "--host", "127.0.0.1", "--port", "0", "--db", path,
+            ],
+            environment: ["ATTRIBUTIOND_ADMIN_KEY": "storage-admin-key-0123456789", "PATH": "/usr/bin:/bin"])
         let stderr = String(decoding: started.stderr, as: UTF8.self)
         #expect(started.status == 1, "\(started.status): \(stderr)")
         #expect(stderr.contains("cannot write the database \(path)"), "\(stderr)")
@@ -89,8 +95,9 @@ struct StorageFailureTests {
         defer { _ = server.terminateAndWait() }
         func send(_ method: String, _ path: String, _ body: String? = nil) throws -> TestResponse {
             let client = try RawClient(port: server.port)
-            client.send("\(method) \(path) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(key)\r\n"
-                        + (body.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"))
+            client.send(
+                "\(method) \(path) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(key)\r\n"
+                    + (body.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"))
             return try #require(client.readResponse())
         }
         let created = try send("POST", "/admin/v1/projects", #"{"name":"Shop"}"#)
@@ -100,8 +107,12 @@ struct StorageFailureTests {
         let filler = disk.fill()
         var refused: TestResponse?
         for index in 0..<200 {  // what the WAL still had room for goes first
-            let answer = try send("POST", "/admin/v1/projects/\(projectID)/links", #"{"short_code":"full\#(index)","title":"\#(String(repeating: "x", count: 2000))"}"#)
-            if answer.status != 201 { refused = answer; break }
+            let answer = try send(
+                "POST", "/admin/v1/projects/\(projectID)/links", #"{"short_code":"full\#(index)","title":"\#(String(repeating: "x", count: 2000))"}"#)
+            if answer.status != 201 {
+                refused = answer
+                break
+            }
         }
         let answer = try #require(refused)
         #expect(answer.status == 503, "\(answer.status) \(answer.bodyText)")

@@ -1,10 +1,11 @@
+import Attribution
 import Foundation
+import HTTP
+import TestSupport
+
 @testable import API
 @testable import App
-import Attribution
-import HTTP
 @_spi(StoreInternals) @testable import Store
-import TestSupport
 
 /// A real server on 127.0.0.1:0 over a fresh temporary database, with the admin API on: a SQLite
 /// file, or with `ATTRIBUTIOND_TEST_BACKEND=postgres` a new database on the shared throwaway
@@ -25,10 +26,12 @@ final class TestApp: @unchecked Sendable {
     let refusedResponses = LockedList()
 
     /// - Parameter allowedHosts: `request` sends `Host: test`, so that name is accepted by default.
-    init(adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil, allowedHosts: [String] = ["test"],
-         clock: any Clock = SystemClock(), allowPrivateOutbound: Bool = false, appleAds: AppleAdsSettings = AppleAdsSettings(),
-         dashboard: DashboardSettings = DashboardSettings(), writeLanes: Int = 2,
-         reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }) throws {
+    init(
+        adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil, allowedHosts: [String] = ["test"],
+        clock: any Clock = SystemClock(), allowPrivateOutbound: Bool = false, appleAds: AppleAdsSettings = AppleAdsSettings(),
+        dashboard: DashboardSettings = DashboardSettings(), writeLanes: Int = 2,
+        reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
         database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
         switch Self.backend {
@@ -40,13 +43,15 @@ final class TestApp: @unchecked Sendable {
             store = try PGStoreBackend(url: url, readers: 2, writeLanes: writeLanes, clock: clock)
             databaseArguments = ["--database", url]
         }
-        services = Services(store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
-                            allowedHosts: allowedHosts,
-                            outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds,
-                            dashboard: dashboard, reportInternalError: reportInternalError)
+        services = Services(
+            store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
+            allowedHosts: allowedHosts,
+            outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds,
+            dashboard: dashboard, reportInternalError: reportInternalError)
         let refused = refusedResponses
-        server = HTTPServer(host: "127.0.0.1", port: 0, onRefusedResponse: { problem in refused.append(problem) },
-                            responder: Application.makeRouter(services: services))
+        server = HTTPServer(
+            host: "127.0.0.1", port: 0, onRefusedResponse: { problem in refused.append(problem) },
+            responder: Application.makeRouter(services: services))
         try server.start()
         services.publicHosts.listening(on: "127.0.0.1", port: server.port)
     }
@@ -56,8 +61,10 @@ final class TestApp: @unchecked Sendable {
 
     /// Starts a delivery worker on this app's outbox, retrying after `waits` seconds.
     @discardableResult
-    func startOutbox(waits: [Double] = [0.2, 0.2, 0.2], timeout: Double = 10,
-                     onFinalFailure: @escaping @Sendable (OutboxMessage, Int, String) -> Void = { _, _, _ in }) -> OutboxWorker {
+    func startOutbox(
+        waits: [Double] = [0.2, 0.2, 0.2], timeout: Double = 10,
+        onFinalFailure: @escaping @Sendable (OutboxMessage, Int, String) -> Void = { _, _, _ in }
+    ) -> OutboxWorker {
         var settings = OutboxWorker.Settings()
         settings.schedule = DeliverySchedule(waits: waits, jitter: 0)
         settings.pollSeconds = 0.05
@@ -81,8 +88,10 @@ final class TestApp: @unchecked Sendable {
     }
 
     /// Sends one request on a new connection and reads the response.
-    func request(_ method: String, _ path: String, json: String? = nil, adminKey: String? = TestApp.adminKey,
-                 headers: [String: String] = [:]) throws -> TestResponse {
+    func request(
+        _ method: String, _ path: String, json: String? = nil, adminKey: String? = TestApp.adminKey,
+        headers: [String: String] = [:]
+    ) throws -> TestResponse {
         let client = try RawClient(port: port)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: test\r\n"
         if let adminKey { head += "Authorization: Bearer \(adminKey)\r\n" }
@@ -111,10 +120,17 @@ final class TestApp: @unchecked Sendable {
     }
 
     /// A project with store and web URLs, and a link on it; returns (projectID, apiKey, linkJSON).
-    func projectWithLink(_ link: String = #"{"short_code":"summer","app_scheme":"shop","deep_link_path":"/product/42","utm":{"source":"mail","campaign":"summer"}}"#,
-                         testMode: Bool = false) throws
-        -> (projectID: String, apiKey: String, link: [String: Any]) {
-        let project = try createProject("Shop", extra: #","ios_store_url":"https://apps.apple.com/app/id123","android_store_url":"https://play.google.com/store/apps/details?id=com.shop","web_url":"https://shop.example.com/","ios_team_id":"ABCDE12345","ios_bundle_id":"com.example.shop""# + (testMode ? #","test_mode":true"# : ""))
+    func projectWithLink(
+        _ link: String = #"{"short_code":"summer","app_scheme":"shop","deep_link_path":"/product/42","utm":{"source":"mail","campaign":"summer"}}"#,
+        testMode: Bool = false
+    ) throws
+        -> (projectID: String, apiKey: String, link: [String: Any])
+    {
+        let project = try createProject(
+            "Shop",
+            extra:
+                #","ios_store_url":"https://apps.apple.com/app/id123","android_store_url":"https://play.google.com/store/apps/details?id=com.shop","web_url":"https://shop.example.com/","ios_team_id":"ABCDE12345","ios_bundle_id":"com.example.shop""#
+                + (testMode ? #","test_mode":true"# : ""))
         let projectID = project["id"] as! String
         let response = try request("POST", "/admin/v1/projects/\(projectID)/links", json: link)
         guard response.status == 201, let json = response.json else { throw ConnectError(code: Int32(response.status)) }
@@ -134,7 +150,8 @@ final class TestApp: @unchecked Sendable {
     func factsAwaitingJobs() throws -> Int64 {
         var count = try self.count("SELECT count(*) FROM outbox_new")
         if Self.backend == .sqlite {
-            count += try self.count("""
+            count += try self.count(
+                """
                 SELECT (SELECT count(*) FROM events WHERE recorded_by IS NULL AND rowid > (SELECT position FROM outbox_cursors WHERE name = 'events'))
                     + (SELECT count(*) FROM installs WHERE rowid > (SELECT position FROM outbox_cursors WHERE name = 'installs'))
                 """)
@@ -192,7 +209,6 @@ struct TestSQL {
     @discardableResult
     func run(_ sql: String, _ values: [any StoreArgument]) throws -> Int { try execute(sql, values.map(\.pgValue)) }
 }
-
 
 final class LockedWorkers: @unchecked Sendable {
     private let lock = NSLock()

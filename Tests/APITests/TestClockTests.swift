@@ -1,10 +1,11 @@
+import Attribution
 import Foundation
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
 @_spi(StoreInternals) @testable import Store
-import TestSupport
 
 /// Moves a test-mode project's clock to "t hours after the driver was made", through the admin API.
 final class ProjectClockDriver {
@@ -25,7 +26,8 @@ final class ProjectClockDriver {
     }
 }
 
-let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/123.0.6312.52 Mobile/15E148 Safari/604.1"
+let chromeIPhone =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/123.0.6312.52 Mobile/15E148 Safari/604.1"
 
 @Suite struct TestClockTests {
     @Test func aTestModeClockStandsStillMovesOnlyForwardAndIsSaved() throws {
@@ -52,9 +54,11 @@ let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         #expect(try app.request("GET", "/admin/v1/projects/\(id)/clock").json?["now"] as? String == "2031-01-01T00:00:00Z")
 
         // Malformed bodies name the problem.
-        for (body, status, word) in [(#"{"advance_seconds":1,"now":"2032-01-01T00:00:00Z"}"#, 400, "not both"), ("{}", 400, "advance_seconds"),
-                                     (#"{"advance_seconds":"10"}"#, 422, "advance_seconds"), (#"{"now":"tomorrow"}"#, 422, "now"),
-                                     (#"{"speed":2}"#, 422, "speed"), (#"{"advance_seconds":1e300}"#, 422, "advance_seconds"), ("[1]", 400, "object")] {
+        for (body, status, word) in [
+            (#"{"advance_seconds":1,"now":"2032-01-01T00:00:00Z"}"#, 400, "not both"), ("{}", 400, "advance_seconds"),
+            (#"{"advance_seconds":"10"}"#, 422, "advance_seconds"), (#"{"now":"tomorrow"}"#, 422, "now"),
+            (#"{"speed":2}"#, 422, "speed"), (#"{"advance_seconds":1e300}"#, 422, "advance_seconds"), ("[1]", 400, "object"),
+        ] {
             let response = try app.request("POST", "/admin/v1/projects/\(id)/clock", json: body)
             #expect(response.status == status && response.bodyText.contains(word), "\(body) → \(response.status) \(response.bodyText)")
         }
@@ -109,8 +113,9 @@ let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         var clickIDs: [String] = []
         for (index, hoursBefore) in clicksHoursBefore.enumerated() {
             try clock.at(hours: installAt - hoursBefore)
-            let click = try app.request("GET", "/summer", adminKey: nil,
-                                        headers: ["User-Agent": index == 0 ? safariIPhone : chromeIPhone, "X-Forwarded-For": "198.51.100.9"])
+            let click = try app.request(
+                "GET", "/summer", adminKey: nil,
+                headers: ["User-Agent": index == 0 ? safariIPhone : chromeIPhone, "X-Forwarded-For": "198.51.100.9"])
             clickIDs.append(try #require(click.header("X-Click-Id")))
         }
         try clock.at(hours: installAt)
@@ -164,12 +169,14 @@ let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         let clock = ProjectClockDriver(app: app, projectID: projectID)
         func call(_ endpoint: String, _ instance: String, _ extra: String = "") throws -> String {
             let device = #""device_data":{"device":"iPhone","system_version":"17.4","idfv":"IDFV-\#(instance)"}"#
-            let response = try app.client(endpoint, #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)",\#(device)\#(extra)}"#)
+            let response = try app.client(
+                endpoint, #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)",\#(device)\#(extra)}"#)
             #expect(response.status == 200, "\(response.bodyText)")
             let text = response.bodyText
             guard let fine = text.firstMatch(of: /"fine_conversion_value":(\d+)[,}]/)?.1,
-                  let coarse = text.firstMatch(of: /"coarse_conversion_value":"(low|medium|high)"/)?.1,
-                  let lock = text.firstMatch(of: /"lock_postback":(true|false)[,}]/)?.1 else {
+                let coarse = text.firstMatch(of: /"coarse_conversion_value":"(low|medium|high)"/)?.1,
+                let lock = text.firstMatch(of: /"lock_postback":(true|false)[,}]/)?.1
+            else {
                 return text.contains("conversion_value") || text.contains("lock_postback") ? "partial keys: \(text)" : "no keys"
             }
             return "\(fine)/\(coarse)/\(lock)"
@@ -188,20 +195,20 @@ let chromeIPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) App
         #expect(try pay("B", 7, "b1") == "26/medium/false")
 
         try clock.at(seconds: 48 * 3600 - 1)
-        #expect(try pay("D", 30, "d1") == "20/high/false")                                      // 13b: still W1
+        #expect(try pay("D", 30, "d1") == "20/high/false")  // 13b: still W1
         try clock.at(hours: 48)
-        #expect(try pay("C", 30, "c1") == "0/high/false")                                       // 13: W2 from exactly 48 h
+        #expect(try pay("C", 30, "c1") == "0/high/false")  // 13: W2 from exactly 48 h
         try clock.at(hours: 49)
-        #expect(try call("capture-event", "A", #","event_name":"app_open""#) == "26/low/false")    // 10
+        #expect(try call("capture-event", "A", #","event_name":"app_open""#) == "26/low/false")  // 10
         try clock.at(hours: 50)
-        #expect(try pay("A", 15, "a2") == "26/medium/false")                                    // 11
+        #expect(try pay("A", 15, "a2") == "26/medium/false")  // 11
         for (hour, expected) in [(60.0, "26/low/false"), (61, "26/low/false"), (62, "26/medium/false")] {  // 12
             try clock.at(hours: hour)
             #expect(try call("capture-event", "B", #","event_name":"level_complete""#) == expected, "t\(hour)")
         }
         try clock.at(hours: 200)
-        #expect(try pay("A", 60, "a3") == "26/high/false")                                      // 14: W3
+        #expect(try pay("A", 60, "a3") == "26/high/false")  // 14: W3
         try clock.at(hours: 840)
-        #expect(try call("capture-event", "A", #","event_name":"app_open""#) == "no keys")        // 14: past the SKAN period
+        #expect(try call("capture-event", "A", #","event_name":"app_open""#) == "no keys")  // 14: past the SKAN period
     }
 }

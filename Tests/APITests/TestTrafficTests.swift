@@ -1,9 +1,10 @@
+import Attribution
 import Foundation
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
-import TestSupport
 @_spi(StoreInternals) @testable import Store
 
 /// A client's test mode (a WarpLink `wl_test_` key, Linkrunner's `debug: true`): its installs are
@@ -16,8 +17,11 @@ import TestSupport
         let (projectID, token) = try app.linkrunnerProject()
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"}"#).status == 201)
         for trigger in ["install", "payment", "purchase"] {
-            #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/postbacks",
-                                    json: #"{"network":"mail","trigger":"\#(trigger)","url":"\#(receiver.base)/postback?i={install_id}"}"#).status == 201)
+            #expect(
+                try app.request(
+                    "POST", "/admin/v1/projects/\(projectID)/postbacks",
+                    json: #"{"network":"mail","trigger":"\#(trigger)","url":"\#(receiver.base)/postback?i={install_id}"}"#
+                ).status == 201)
         }
         app.startOutbox()
         func click(_ ip: String) throws {
@@ -32,9 +36,17 @@ import TestSupport
             #expect(initialized.status == 200, "\(initialized.bodyText)")
             // The test build is attributed to the tap like any install: deferred deep links can be tried out.
             #expect(initialized.bodyText.contains("summer"), "\(initialized.bodyText)")
-            #expect(try app.client("capture-event", #"{"token":"\#(token)","install_instance_id":"\#(instance)","event_name":"purchase","event_data":{"amount":5}}"#, ip: ip).status == 200)
-            #expect(try app.client("capture-payment", body("capture-payment", token: token, instance: instance)
-                .replacingOccurrences(of: "payment_123", with: "pay-\(instance)"), ip: ip).status == 200)
+            #expect(
+                try app.client(
+                    "capture-event", #"{"token":"\#(token)","install_instance_id":"\#(instance)","event_name":"purchase","event_data":{"amount":5}}"#,
+                    ip: ip
+                ).status == 200)
+            #expect(
+                try app.client(
+                    "capture-payment",
+                    body("capture-payment", token: token, instance: instance)
+                        .replacingOccurrences(of: "payment_123", with: "pay-\(instance)"), ip: ip
+                ).status == 200)
             #expect(try app.client("trigger", body("trigger", token: token, instance: instance), ip: ip).status == 200)
         }
         try act(instance: "debug-build", ip: "198.51.100.90", debug: true)
@@ -73,8 +85,11 @@ import TestSupport
         let jobs = try app.query("SELECT coalesce(install_id, ''), kind, event_type FROM outbox_jobs") { ($0.string(0), $0.string(1), $0.string(2)) }
         #expect(!jobs.isEmpty)
         #expect(jobs.allSatisfy { !testInstalls.contains($0.0) }, "\(jobs)")
-        #expect(Set(jobs.map { "\($0.1) \($0.2)" }).isSuperset(of: ["webhook install.created", "postback install", "postback payment",
-                                                                       "postback purchase", "webhook payment.captured"]))
+        #expect(
+            Set(jobs.map { "\($0.1) \($0.2)" }).isSuperset(of: [
+                "webhook install.created", "postback install", "postback payment",
+                "postback purchase", "webhook payment.captured",
+            ]))
 
         // Listed apart on the dashboard.
         let dashboard = DashboardClient(app)

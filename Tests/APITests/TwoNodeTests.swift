@@ -1,8 +1,8 @@
 import Foundation
 import Store
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Two `attributiond serve` processes on one PostgreSQL database behave as one server: what one
 /// writes the other serves, a click is claimed once however the nodes race, a key revoked through
@@ -18,20 +18,26 @@ import TestSupport
         let server: ServerProcess
 
         init(_ url: String, environment: [String: String] = [:]) throws {
-            server = try ServerProcess(["--database", url], environment: [
-                "ATTRIBUTIOND_ADMIN_KEY": TwoNodeTests.adminKey, "ATTRIBUTIOND_TRUSTED_PROXIES": "127.0.0.1",
-                "ATTRIBUTIOND_LOG_LEVEL": "notice",
-            ].merging(environment) { $1 })
+            server = try ServerProcess(
+                ["--database", url],
+                environment: [
+                    "ATTRIBUTIOND_ADMIN_KEY": TwoNodeTests.adminKey, "ATTRIBUTIOND_TRUSTED_PROXIES": "127.0.0.1",
+                    "ATTRIBUTIOND_LOG_LEVEL": "notice",
+                ].merging(environment) { $1 })
         }
 
-        func request(_ method: String, _ path: String, json: String? = nil, bearer: String? = TwoNodeTests.adminKey,
-                     headers: [String: String] = [:]) throws -> TestResponse {
+        func request(
+            _ method: String, _ path: String, json: String? = nil, bearer: String? = TwoNodeTests.adminKey,
+            headers: [String: String] = [:]
+        ) throws -> TestResponse {
             try #require(try response(method, path, json: json, bearer: bearer, headers: headers))
         }
 
         /// nil when no response came (the node was killed).
-        func response(_ method: String, _ path: String, json: String? = nil, bearer: String? = TwoNodeTests.adminKey,
-                      headers: [String: String] = [:]) throws -> TestResponse? {
+        func response(
+            _ method: String, _ path: String, json: String? = nil, bearer: String? = TwoNodeTests.adminKey,
+            headers: [String: String] = [:]
+        ) throws -> TestResponse? {
             let client = try RawClient(port: server.port)
             var head = "\(method) \(path) HTTP/1.1\r\nHost: test\r\n"
             if let bearer { head += "Authorization: Bearer \(bearer)\r\n" }
@@ -45,11 +51,14 @@ import TestSupport
 
     /// A project with a link, made through `node`: (project id, token, link id, API key).
     func project(on node: Node) throws -> (id: String, token: String, linkID: String, apiKey: String) {
-        let created = try node.request("POST", "/admin/v1/projects", json: #"""
-            {"name":"Shop","web_url":"https://shop.example.com/","android_store_url":"https://play.google.com/store/apps/details?id=com.shop"}
-            """#)
+        let created = try node.request(
+            "POST", "/admin/v1/projects",
+            json: #"""
+                {"name":"Shop","web_url":"https://shop.example.com/","android_store_url":"https://play.google.com/store/apps/details?id=com.shop"}
+                """#)
         #expect(created.status == 201, "\(created.bodyText)")
-        let id = try #require(created.json?["id"] as? String), token = try #require(created.json?["token"] as? String)
+        let id = try #require(created.json?["id"] as? String)
+        let token = try #require(created.json?["token"] as? String)
         let link = try node.request("POST", "/admin/v1/projects/\(id)/links", json: #"{"short_code":"summer","app_scheme":"shop"}"#)
         #expect(link.status == 201, "\(link.bodyText)")
         return (id, token, try #require(link.json?["id"] as? String), try #require(created.json?["api_key"] as? String))
@@ -57,7 +66,8 @@ import TestSupport
 
     @Test func aLinkAKeyAndAClickAreSharedAndNoClickIsClaimedTwice() throws {
         let url = try PostgresCluster.shared().newDatabase()
-        let a = try Node(url), b = try Node(url)
+        let a = try Node(url)
+        let b = try Node(url)
         let (projectID, _, linkID, apiKey) = try project(on: a)
 
         // Made through A, served by B (B's link cache was empty; a miss reads the database).
@@ -72,7 +82,10 @@ import TestSupport
         var moved = false
         while Date().timeIntervalSince(renamedAt) < 1 {
             // As a crawler: a probe B still answers is a bot click, which no install can claim.
-            if try b.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.crawler]).status == 404 { moved = true; break }
+            if try b.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.crawler]).status == 404 {
+                moved = true
+                break
+            }
             Thread.sleep(forTimeInterval: 0.02)
         }
         #expect(moved, "B still served the old code 1 s after A renamed the link")
@@ -83,21 +96,28 @@ import TestSupport
         let renamedBackAt = Date()
         var servedAgain = false
         while Date().timeIntervalSince(renamedBackAt) < 1 {
-            if try b.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.crawler]).status != 404 { servedAgain = true; break }
+            if try b.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.crawler]).status != 404 {
+                servedAgain = true
+                break
+            }
             Thread.sleep(forTimeInterval: 0.02)
         }
         #expect(servedAgain, "B still missed /summer 1 s after A renamed the link back")
 
         // A WarpLink key issued through A works on B; revoked through A, B refuses it within 1 s.
         let issued = try a.request("POST", "/admin/v1/projects/\(projectID)/api-keys", json: #"{"format":"warplink","mode":"live"}"#)
-        let key = try #require(issued.json?["key"] as? String), keyID = try #require(issued.json?["id"] as? String)
+        let key = try #require(issued.json?["key"] as? String)
+        let keyID = try #require(issued.json?["id"] as? String)
         let resolve = "/v1/links/resolve/summer?domain=test"
         #expect(try b.request("GET", resolve, bearer: key).status == 200)
         #expect(try a.request("DELETE", "/admin/v1/projects/\(projectID)/api-keys/\(keyID)").status == 204)
         let revokedAt = Date()
         var refused = false
         while Date().timeIntervalSince(revokedAt) < 1 {
-            if try b.request("GET", resolve, bearer: key).status == 401 { refused = true; break }
+            if try b.request("GET", resolve, bearer: key).status == 401 {
+                refused = true
+                break
+            }
             Thread.sleep(forTimeInterval: 0.02)
         }
         #expect(refused, "B still took the key 1 s after A revoked it")
@@ -105,8 +125,11 @@ import TestSupport
 
         // Two more clicks on the link (five with B's two and the resolve's), then twelve installs
         // referred by it, half through each node at once: each click goes to one install.
-        let matchKey = try #require(try a.request("POST", "/admin/v1/projects/\(projectID)/api-keys",
-                                                  json: #"{"format":"warplink","mode":"live"}"#).json?["key"] as? String)
+        let matchKey = try #require(
+            try a.request(
+                "POST", "/admin/v1/projects/\(projectID)/api-keys",
+                json: #"{"format":"warplink","mode":"live"}"#
+            ).json?["key"] as? String)
         for index in 0..<2 {
             _ = try a.request("GET", "/summer", bearer: nil, headers: ["User-Agent": Self.android, "X-Forwarded-For": "198.51.100.1\(index)"])
         }
@@ -115,7 +138,8 @@ import TestSupport
         let database = try PGConnection(url: url)
         let deadline = Date().addingTimeInterval(10)
         let people = "SELECT count(*) FROM clicks WHERE is_bot = FALSE"
-        var stored: Int64 = -1, unchangedSince = Date()
+        var stored: Int64 = -1
+        var unchangedSince = Date()
         while Date() < deadline {
             let now = try database.query(people).integer(0, 0) ?? 0
             if now != stored { (stored, unchangedSince) = (now, Date()) } else if now >= 5, Date().timeIntervalSince(unchangedSince) > 0.3 { break }
@@ -125,9 +149,12 @@ import TestSupport
         let statuses = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 12) { index in
             let node = index.isMultiple(of: 2) ? a : b
-            let body = #"{"platform":"android","sdk_version":"0.1.2","referrer":"\#(linkID)","fingerprint_version":"basic","device_id":"device-\#(index)"}"#
-            let status = (try? node.request("POST", "/v1/attribution/match", json: body, bearer: matchKey,
-                                            headers: ["User-Agent": "WarpLink-Android/0.1.2", "X-Forwarded-For": "203.0.113.\(index + 1)"]))?.status ?? 0
+            let body =
+                #"{"platform":"android","sdk_version":"0.1.2","referrer":"\#(linkID)","fingerprint_version":"basic","device_id":"device-\#(index)"}"#
+            let status =
+                (try? node.request(
+                    "POST", "/v1/attribution/match", json: body, bearer: matchKey,
+                    headers: ["User-Agent": "WarpLink-Android/0.1.2", "X-Forwarded-For": "203.0.113.\(index + 1)"]))?.status ?? 0
             statuses.withLock { $0.append(status) }
         }
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 }, "\(statuses.withLock { $0 })")
@@ -138,9 +165,12 @@ import TestSupport
         #expect(try database.query(people + " AND source <> 'link' AND install_id IS NOT NULL").integer(0, 0) == 0)
         #expect(clicks == stored && claims.rows.count == taps, "every tap claimed once: \(claims.rows)")
         #expect(claims.rows.allSatisfy { $0[1] == "1" }, "\(claims.rows)")
-        #expect(try database.query("""
-            SELECT count(*) FROM clicks c JOIN installs i ON i.click_id = c.click_id WHERE c.install_id IS DISTINCT FROM i.id
-            """).integer(0, 0) == 0)
+        #expect(
+            try database.query(
+                """
+                SELECT count(*) FROM clicks c JOIN installs i ON i.click_id = c.click_id WHERE c.install_id IS DISTINCT FROM i.id
+                """
+            ).integer(0, 0) == 0)
         #expect(try database.query("SELECT count(*) FROM installs").integer(0, 0) == 12)
     }
 
@@ -148,14 +178,16 @@ import TestSupport
     /// balancer): one install, and every answer names it.
     @Test func oneInstanceIsOneInstallWhicheverNodesItsInitsReach() throws {
         let url = try PostgresCluster.shared().newDatabase()
-        let a = try Node(url), b = try Node(url)
+        let a = try Node(url)
+        let b = try Node(url)
         let (_, token, _, _) = try project(on: a)
         let answers = Mutex<[(Int, String?)]>([])
         for round in 0..<5 {
             DispatchQueue.concurrentPerform(iterations: 8) { index in
                 let node = index.isMultiple(of: 2) ? a : b
-                let response = try? node.request("POST", "/api/client/init",
-                                                  json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"same-\#(round)"}"#, bearer: nil)
+                let response = try? node.request(
+                    "POST", "/api/client/init",
+                    json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"same-\#(round)"}"#, bearer: nil)
                 answers.withLock { $0.append((response?.status ?? 0, (response?.json?["data"] as? [String: Any])?["install_id"] as? String)) }
             }
         }
@@ -167,14 +199,17 @@ import TestSupport
 
     @Test func aNodeKilledWithSIGKILLLosesNothingItAcknowledged() throws {
         let url = try PostgresCluster.shared().newDatabase()
-        let a = try Node(url), b = try Node(url)
+        let a = try Node(url)
+        let b = try Node(url)
         let (_, token, _, _) = try project(on: b)
-        let initialized = try a.request("POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1"}"#,
-                                         bearer: nil)
+        let initialized = try a.request(
+            "POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1"}"#,
+            bearer: nil)
         #expect(initialized.status == 200, "\(initialized.bodyText)")
 
         // Events through A from four clients at once; A is killed while they are under way.
-        let acknowledged = Atomic<Int>(0), sent = Atomic<Int>(0)
+        let acknowledged = Atomic<Int>(0)
+        let sent = Atomic<Int>(0)
         let killer = DispatchWorkItem { a.server.process.send(SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.5, execute: killer)
         DispatchQueue.concurrentPerform(iterations: 4) { client in
@@ -188,12 +223,14 @@ import TestSupport
         killer.wait()
         let database = try PGConnection(url: url)
         let stored = try #require(try database.query("SELECT count(*) FROM events").integer(0, 0))
-        #expect(acknowledged.load(ordering: .relaxed) > 0 && acknowledged.load(ordering: .relaxed) < sent.load(ordering: .relaxed),
-                "the kill came while events were under way")
+        #expect(
+            acknowledged.load(ordering: .relaxed) > 0 && acknowledged.load(ordering: .relaxed) < sent.load(ordering: .relaxed),
+            "the kill came while events were under way")
         #expect(stored >= Int64(acknowledged.load(ordering: .relaxed)), "stored \(stored), acknowledged \(acknowledged.load(ordering: .relaxed))")
         // B, untouched, still serves and sees what A stored.
-        let polled = try b.request("POST", "/api/client/attribution-data", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1"}"#,
-                                   bearer: nil)
+        let polled = try b.request(
+            "POST", "/api/client/attribution-data", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"I-1"}"#,
+            bearer: nil)
         #expect(polled.status == 200, "\(polled.bodyText)")
     }
 }

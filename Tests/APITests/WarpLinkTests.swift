@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-@testable import API
 import Attribution
-@_spi(StoreInternals) @testable import Store
+import Foundation
 import TestSupport
+import Testing
+
+@testable import API
+@_spi(StoreInternals) @testable import Store
 
 /// The bodies WarpLink's SDKs send, copied from their sources (docs/sdk-apis.md, "WarpLink").
 enum WarpLinkBodies {
@@ -18,7 +19,8 @@ enum WarpLinkBodies {
     }
 
     /// Android 1.x without a referrer: one BCP-47 tag, IANA zone, no screen, reinstall flag, package.
-    static let android1 = #"{"platform":"android","sdk_version":"1.2.0","accept_language":"fr-FR","timezone_offset":-60,"timezone":"Europe/Paris","fingerprint_version":"enriched_tz","is_reinstall":false,"app_package_name":"com.shop"}"#
+    static let android1 =
+        #"{"platform":"android","sdk_version":"1.2.0","accept_language":"fr-FR","timezone_offset":-60,"timezone":"Europe/Paris","fingerprint_version":"enriched_tz","is_reinstall":false,"app_package_name":"com.shop"}"#
 }
 
 private let chromeAndroid = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
@@ -31,10 +33,13 @@ extension TestApp {
         return key
     }
 
-    func warpLink(_ method: String, _ path: String, key: String?, json: String? = nil, ip: String = "198.51.100.23",
-                  agent: String = "WarpLink-iOS/0.1.0", headers: [String: String] = [:]) throws -> TestResponse {
-        try request(method, "/v1\(path)", json: json, adminKey: key,
-                    headers: ["User-Agent": agent, "X-Forwarded-For": ip].merging(headers) { $1 })
+    func warpLink(
+        _ method: String, _ path: String, key: String?, json: String? = nil, ip: String = "198.51.100.23",
+        agent: String = "WarpLink-iOS/0.1.0", headers: [String: String] = [:]
+    ) throws -> TestResponse {
+        try request(
+            method, "/v1\(path)", json: json, adminKey: key,
+            headers: ["User-Agent": agent, "X-Forwarded-For": ip].merging(headers) { $1 })
     }
 }
 
@@ -75,8 +80,10 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         #expect(try app.warpLink("GET", "/sdk/validate", key: test).status == 200)
         // Wrong shape (a standard key), unknown, missing: 401 in WarpLink's shape.
         #expect(isWarpLinkError(try app.warpLink("GET", "/sdk/validate", key: standardKey), status: 401, code: "UNAUTHORIZED"))
-        #expect(isWarpLinkError(try app.warpLink("GET", "/sdk/validate", key: "wl_live_" + String(repeating: "a", count: 32)),
-                                status: 401, code: "UNAUTHORIZED"))
+        #expect(
+            isWarpLinkError(
+                try app.warpLink("GET", "/sdk/validate", key: "wl_live_" + String(repeating: "a", count: 32)),
+                status: 401, code: "UNAUTHORIZED"))
         #expect(isWarpLinkError(try app.warpLink("GET", "/sdk/validate", key: nil), status: 401, code: "UNAUTHORIZED"))
         // A WarpLink key is an API key like any other.
         #expect(try app.request("GET", "/api/links", adminKey: live).status == 200)
@@ -95,9 +102,10 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         try app.settle()
 
         // Another phone on the same network (its screen's points disagree): not this click's.
-        let other = try app.warpLink("POST", "/attribution/match", key: key,
-                                     json: WarpLinkBodies.iOS(deviceID: "11111111-2222-4333-8444-555555555555")
-                                        .replacingOccurrences(of: "\"screen_width\":390", with: "\"screen_width\":430"))
+        let other = try app.warpLink(
+            "POST", "/attribution/match", key: key,
+            json: WarpLinkBodies.iOS(deviceID: "11111111-2222-4333-8444-555555555555")
+                .replacingOccurrences(of: "\"screen_width\":390", with: "\"screen_width\":430"))
         #expect(other.json?["matched"] as? Bool == false)
 
         let matched = try app.warpLink("POST", "/attribution/match", key: key, json: WarpLinkBodies.iOS())
@@ -115,7 +123,8 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         let installID = try #require(body["install_id"] as? String)
         // Screen in points, offset with JavaScript's sign, languages: all compared, none refused.
         let factors = try app.queryOne("SELECT matched_factors, click_id, api FROM installs WHERE id = ?", installID) {
-            ($0.string(0), $0.optionalString(1), $0.string(2)) }
+            ($0.string(0), $0.optionalString(1), $0.string(2))
+        }
         #expect(factors?.1 == clickID && factors?.2 == "warplink")
         for factor in ["ip", "platform", "screen", "timezone", "language"] { #expect(factors?.0.contains(factor) == true, "\(factors?.0 ?? "")") }
 
@@ -180,8 +189,9 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         #expect(page.contains("referrer=utm_source%3Dwarplink%26utm_content%3D\(linkID)%26click_id%3D\(clickID)"), "\(page)")
         try app.settle()
 
-        let matched = try app.warpLink("POST", "/attribution/match", key: key, json: WarpLinkBodies.androidReferrer(linkID: linkID),
-                                       ip: "203.0.113.77", agent: "WarpLink-Android/0.1.2")
+        let matched = try app.warpLink(
+            "POST", "/attribution/match", key: key, json: WarpLinkBodies.androidReferrer(linkID: linkID),
+            ip: "203.0.113.77", agent: "WarpLink-Android/0.1.2")
         let body = try #require(matched.json)
         #expect(hasNoNull(body))
         #expect(body["matched"] as? Bool == true && body["match_type"] as? String == "deterministic")
@@ -192,8 +202,9 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         #expect(claimed?.0 == clickID && claimed?.1 == #"["install_referrer"]"#)
 
         // A referrer that is not a link id is refused, naming the field.
-        let bad = try app.warpLink("POST", "/attribution/match", key: key, json: WarpLinkBodies.androidReferrer(linkID: "abc"),
-                                   agent: "WarpLink-Android/0.1.2")
+        let bad = try app.warpLink(
+            "POST", "/attribution/match", key: key, json: WarpLinkBodies.androidReferrer(linkID: "abc"),
+            agent: "WarpLink-Android/0.1.2")
         #expect(isWarpLinkError(bad, status: 422, code: "VALIDATION_ERROR"))
         #expect(bad.json.map { "\($0)".contains("referrer") } == true)
     }
@@ -234,8 +245,9 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         let params = "utm_campaign%3Dspring%26ref%3Dfriend%26gclid%3DG-1"
         var clickIDs: Set<String> = []
         for _ in 0..<3 {
-            let opened = try app.warpLink("GET", "/links/resolve/summer?domain=test&params=\(params)", key: key,
-                                          agent: "WarpLink-Android/1.2.0", headers: ["X-WarpLink-Tap-Id": tap])
+            let opened = try app.warpLink(
+                "GET", "/links/resolve/summer?domain=test&params=\(params)", key: key,
+                agent: "WarpLink-Android/1.2.0", headers: ["X-WarpLink-Tap-Id": tap])
             #expect(opened.status == 200)
             #expect(opened.json?["custom_params"] as? [String: String] == ["ref": "friend", "gclid": "G-1"])
             #expect(opened.json?["android_url"] as? String == "shop://product/42?gclid=G-1&ref=friend")
@@ -244,8 +256,10 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         try app.settle()
         #expect(clickIDs.count == 1)
         let recorded = try app.queryOne(
-            "SELECT utm_campaign, platform, network_click_id, source FROM clicks WHERE click_id = ?", clickIDs.first!) {
-            ($0.optionalString(0), $0.optionalString(1), $0.optionalString(2), $0.string(3)) }
+            "SELECT utm_campaign, platform, network_click_id, source FROM clicks WHERE click_id = ?", clickIDs.first!
+        ) {
+            ($0.optionalString(0), $0.optionalString(1), $0.optionalString(2), $0.string(3))
+        }
         #expect(recorded?.0 == "spring" && recorded?.1 == "android" && recorded?.2 == "G-1" && recorded?.3 == "app")
         #expect(try app.count("SELECT count(*) FROM clicks") == 2)  // the plain resolve and the one tap
 
@@ -260,7 +274,11 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, _, _) = try app.projectWithLink()
         let key = try app.warpLinkKey(projectID)
-        let created = try app.warpLink("POST", "/links", key: key, json: #"{"destination_url":"https://shop.example.com/p/1","ios_url":"shop://p/1?x=1","android_url":"shop://p/1?x=1","custom_params":{"k":"v","n":3}}"#)
+        let created = try app.warpLink(
+            "POST", "/links", key: key,
+            json:
+                #"{"destination_url":"https://shop.example.com/p/1","ios_url":"shop://p/1?x=1","android_url":"shop://p/1?x=1","custom_params":{"k":"v","n":3}}"#
+        )
         #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
         let body = try #require(created.json)
         #expect(hasNoNull(body))
@@ -275,7 +293,8 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
 
         let missing = try app.warpLink("POST", "/links", key: key, json: #"{"ios_url":"shop://p/1"}"#)
         #expect(isWarpLinkError(missing, status: 400, code: "INVALID_REQUEST"))
-        let clash = try app.warpLink("POST", "/links", key: key, json: #"{"destination_url":"https://a.example/","ios_url":"shop://a","android_url":"shop://b"}"#)
+        let clash = try app.warpLink(
+            "POST", "/links", key: key, json: #"{"destination_url":"https://a.example/","ios_url":"shop://a","android_url":"shop://b"}"#)
         #expect(isWarpLinkError(clash, status: 422, code: "VALIDATION_ERROR"))
         let badURL = try app.warpLink("POST", "/links", key: key, json: #"{"destination_url":"javascript:alert(1)"}"#)
         #expect(isWarpLinkError(badURL, status: 422, code: "VALIDATION_ERROR"))
@@ -289,7 +308,9 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true)
         let (projectID, _, link) = try app.projectWithLink()
         let key = try app.warpLinkKey(projectID)
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.created"]}"#).status == 201)
+        #expect(
+            try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.created"]}"#)
+                .status == 201)
         app.startOutbox()
         _ = try app.clickWithBeacon(ip: "198.51.100.23")
         try app.settle()
@@ -315,7 +336,9 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
             #expect(issued.status == 0, "\(issued.stderr)")
             let key = try #require((try JSONSerialization.jsonObject(with: Data(issued.stdout.utf8)) as? [String: String])?["key"])
             #expect(key.wholeMatch(of: shape) != nil && key.hasPrefix(prefix))
-            #expect(try Database(path: db).read { try $0.queryOne("SELECT count(*) FROM api_keys WHERE key_hash = ?", Secrets.sha256(key)) { $0.int(0) } } == 1)
+            #expect(
+                try Database(path: db).read { try $0.queryOne("SELECT count(*) FROM api_keys WHERE key_hash = ?", Secrets.sha256(key)) { $0.int(0) } }
+                    == 1)
         }
         #expect(try run(["project", "key", id, "--mode", "test", "--db", db]).status == 2)  // --mode needs --format warplink
         #expect(try run(["project", "key", id, "--format", "wl", "--db", db]).status == 2)
@@ -340,9 +363,15 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
             (#"{"fingerprint_version":"basic"}"#, 400, "INVALID_REQUEST", "platform"),
             (#"{"platform":"ios","fingerprint_version":"v9"}"#, 422, "VALIDATION_ERROR", "fingerprint_version"),
             (#"{"platform":"ios","fingerprint_version":"enriched","screen_width":"wide"}"#, 400, "INVALID_REQUEST", "screen_width"),
-            (#"{"platform":"ios","fingerprint_version":"enriched","screen_width":1e300,"screen_height":844}"#, 422, "VALIDATION_ERROR", "screen_width"),
+            (
+                #"{"platform":"ios","fingerprint_version":"enriched","screen_width":1e300,"screen_height":844}"#, 422, "VALIDATION_ERROR",
+                "screen_width"
+            ),
             (#"{"platform":"ios","fingerprint_version":"enriched","timezone_offset":99999}"#, 422, "VALIDATION_ERROR", "timezone_offset"),
-            (#"{"platform":"ios","fingerprint_version":"enriched","accept_language":"\#(String(repeating: "x", count: 300))"}"#, 422, "VALIDATION_ERROR", "accept_language"),
+            (
+                #"{"platform":"ios","fingerprint_version":"enriched","accept_language":"\#(String(repeating: "x", count: 300))"}"#, 422,
+                "VALIDATION_ERROR", "accept_language"
+            ),
             (#"{"platform":"ios","fingerprint_version":"enriched","device_id":7}"#, 400, "INVALID_REQUEST", "device_id"),
             (#"{"platform":"android","fingerprint_version":"enriched_tz","is_reinstall":"no"}"#, 400, "INVALID_REQUEST", "is_reinstall"),
             (#"{"platform":"ios","#, 400, "INVALID_REQUEST", "JSON"),
@@ -350,7 +379,9 @@ private func isWarpLinkError(_ response: TestResponse, status: Int, code: String
         ]
         for (json, status, code, field) in cases {
             let response = try app.warpLink("POST", "/attribution/match", key: key, json: json)
-            #expect(isWarpLinkError(response, status: status, code: code), "\(json) → \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+            #expect(
+                isWarpLinkError(response, status: status, code: code),
+                "\(json) → \(response.status) \(String(decoding: response.body, as: UTF8.self))")
             let message = (response.json?["error"] as? [String: Any])?["message"] as? String ?? ""
             #expect(message.contains(field), "\(json) → \(message)")
         }

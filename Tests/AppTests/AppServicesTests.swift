@@ -1,8 +1,9 @@
 import Attribution
 import Foundation
-import Testing
-@testable import App
 import Store
+import Testing
+
+@testable import App
 
 /// The application layer over the real SQLite store: validation, the caches following commits,
 /// the click path's link lookup.
@@ -28,7 +29,10 @@ import Store
         do {
             _ = try fixture.app.projects.create(name: "", settings: settings)
         } catch let error as AppError {
-            guard case .invalid(let problems) = error else { Issue.record("expected .invalid, got \(error)"); return }
+            guard case .invalid(let problems) = error else {
+                Issue.record("expected .invalid, got \(error)")
+                return
+            }
             #expect(Set(problems.map(\.key)) == ["name", "min_confidence"])
         }
         #expect(try fixture.app.projects.list().isEmpty)
@@ -47,8 +51,9 @@ import Store
     @Test func theClickPathSeesALinkChangeAtOnce() throws {
         let fixture = try Fixture()
         let project = try fixture.app.projects.create(name: "Shop", settings: ProjectSettings()).project
-        let link = Link(id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "spring", originalURL: "https://example.com/a",
-                        createdAt: fixture.app.now(for: project))
+        let link = Link(
+            id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "spring", originalURL: "https://example.com/a",
+            createdAt: fixture.app.now(for: project))
         let created = try fixture.app.links.create(link, codeIsCustom: true)
         #expect(try fixture.app.links.resolve(code: "spring", slug: nil)?.target.link.originalURL == "https://example.com/a")
         var changed = created
@@ -64,8 +69,9 @@ import Store
     @Test func aLinkWithABadURLIsRefusedByNameAndNotStored() throws {
         let fixture = try Fixture()
         let project = try fixture.app.projects.create(name: "Shop", settings: ProjectSettings()).project
-        let link = Link(id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "", originalURL: "https://ex ample.com",
-                        createdAt: fixture.app.now(for: project))
+        let link = Link(
+            id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "", originalURL: "https://ex ample.com",
+            createdAt: fixture.app.now(for: project))
         #expect(throws: AppError.self) { try fixture.app.links.create(link, codeIsCustom: false, fieldNames: ["original_url": "originalUrl"]) }
         do { _ = try fixture.app.links.create(link, codeIsCustom: false, fieldNames: ["original_url": "originalUrl"]) } catch let error as AppError {
             #expect(error.message.hasPrefix("originalUrl:"))

@@ -1,9 +1,10 @@
-@testable import App
 import Attribution
 import Foundation
 import Store
 import Synchronization
 import Testing
+
+@testable import App
 
 /// The dashboard's cache of past periods: one sum for viewers who arrive together, and the
 /// cached answer once it is there.
@@ -24,11 +25,12 @@ import Testing
         let key = DashboardStatsCache.Key(projectID: "p", since: 0, until: 1, currency: "USD")
         let tally = Tally()
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            let clicks = (try? cache.stats(for: key) {
-                tally.sums.withLock { $0 += 1 }
-                usleep(200_000)
-                return Self.stats(clicks: 7)
-            })?.totals.clicks ?? -1
+            let clicks =
+                (try? cache.stats(for: key) {
+                    tally.sums.withLock { $0 += 1 }
+                    usleep(200_000)
+                    return Self.stats(clicks: 7)
+                })?.totals.clicks ?? -1
             tally.answers.withLock { $0.append(clicks) }
         }
         #expect(tally.answers.withLock { $0 } == [7, 7, 7, 7])
@@ -48,15 +50,20 @@ import Testing
         let clock = TestClock(Timestamp(milliseconds: 20_000 * day + 3_600_000))  // 01:00 UTC
         let app = AppServices(store: SQLiteStore(database: try Database(path: folder.appendingPathComponent("db.sqlite").path)), clock: clock)
         let project = try app.projects.create(name: "Shop", settings: ProjectSettings()).project
-        let link = Link(id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "spring", originalURL: "https://example.com/a",
-                        createdAt: clock.now())
+        let link = Link(
+            id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "spring", originalURL: "https://example.com/a",
+            createdAt: clock.now())
         _ = try app.links.create(link, codeIsCustom: true)
         // Three clicks yesterday: the past of a 7-day period.
         let written = DispatchSemaphore(value: 0)
         for minute in 0..<3 {
             let at = Timestamp(milliseconds: 19_999 * day + Int64(minute) * 60_000)
-            app.store.clicks.record(countTowardLimit: false, Click(clickID: TimeOrderedID.secure(at: at), projectID: project.id, linkID: link.id,
-                                                                  source: .link, createdAt: at)) { _ in written.signal() }
+            app.store.clicks.record(
+                countTowardLimit: false,
+                Click(
+                    clickID: TimeOrderedID.secure(at: at), projectID: project.id, linkID: link.id,
+                    source: .link, createdAt: at)
+            ) { _ in written.signal() }
         }
         for _ in 0..<3 { written.wait() }
 
@@ -76,8 +83,12 @@ import Testing
         // A view answers from what the warm pass stored: a click of the past added since (the
         // entry is fresh) is not in it; today's clicks are counted live.
         let late = Timestamp(milliseconds: 19_999 * day + 3_600_000)
-        app.store.clicks.record(countTowardLimit: false, Click(clickID: TimeOrderedID.secure(at: late), projectID: project.id, linkID: link.id,
-                                                              source: .link, createdAt: late)) { _ in written.signal() }
+        app.store.clicks.record(
+            countTowardLimit: false,
+            Click(
+                clickID: TimeOrderedID.secure(at: late), projectID: project.id, linkID: link.id,
+                source: .link, createdAt: late)
+        ) { _ in written.signal() }
         written.wait()
         let (since, until) = try #require(sevenDays(project, clock.now()))
         #expect(try app.reports.dashboardStats(project: project, since: since, until: until).totals.clicks == 3)

@@ -2,21 +2,27 @@ import Attribution
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import App
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct OutboundPolicyTests {
     @Test func internalAddressesAreKnown() {
-        let internalAddresses: [[UInt8]] = [[127, 0, 0, 1], [10, 0, 0, 1], [172, 16, 0, 1], [172, 31, 255, 255], [192, 168, 1, 1], [169, 254, 169, 254],
-                                   [100, 64, 0, 1], [0, 0, 0, 0], [224, 0, 0, 1], [255, 255, 255, 255],
-                                   Array(repeating: 0, count: 15) + [1], [0xFD] + Array(repeating: 0, count: 15),
-                                   [0xFE, 0x80] + Array(repeating: 0, count: 14),
-                                   Array(repeating: 0, count: 10) + [0xFF, 0xFF, 127, 0, 0, 1]]
+        let internalAddresses: [[UInt8]] = [
+            [127, 0, 0, 1], [10, 0, 0, 1], [172, 16, 0, 1], [172, 31, 255, 255], [192, 168, 1, 1], [169, 254, 169, 254],
+            [100, 64, 0, 1], [0, 0, 0, 0], [224, 0, 0, 1], [255, 255, 255, 255],
+            Array(repeating: 0, count: 15) + [1], [0xFD] + Array(repeating: 0, count: 15),
+            [0xFE, 0x80] + Array(repeating: 0, count: 14),
+            Array(repeating: 0, count: 10) + [0xFF, 0xFF, 127, 0, 0, 1],
+        ]
         for address in internalAddresses { #expect(OutboundAddressPolicy.isInternal(address), "\(address)") }
-        let external: [[UInt8]] = [[8, 8, 8, 8], [172, 32, 0, 1], [100, 128, 0, 1], [93, 184, 216, 34],
-                                   [0x26, 0x06, 0x47, 0x00] + Array(repeating: 0, count: 12)]
+        let external: [[UInt8]] = [
+            [8, 8, 8, 8], [172, 32, 0, 1], [100, 128, 0, 1], [93, 184, 216, 34],
+            [0x26, 0x06, 0x47, 0x00] + Array(repeating: 0, count: 12),
+        ]
         for address in external { #expect(!OutboundAddressPolicy.isInternal(address), "\(address)") }
     }
 
@@ -27,9 +33,11 @@ import Glibc
             #expect(inet_pton(AF_INET6, text, &address) == 1, "\(text)")
             return withUnsafeBytes(of: &address) { Array($0) }
         }
-        for text in ["64:ff9b::7f00:1", "64:ff9b::a00:1", "64:ff9b:1::7f00:1", "64:ff9b:1:abcd::1", "::127.0.0.1", "::a00:1",
-                     "2002:7f00:1::", "2002:c0a8:101::1", "::ffff:0:7f00:1", "::ffff:0:a9fe:a9fe", "::ffff:127.0.0.1",
-                     "2001:0:4136:e378:8000:63bf:80ff:fffe", "fec0::1"] {
+        for text in [
+            "64:ff9b::7f00:1", "64:ff9b::a00:1", "64:ff9b:1::7f00:1", "64:ff9b:1:abcd::1", "::127.0.0.1", "::a00:1",
+            "2002:7f00:1::", "2002:c0a8:101::1", "::ffff:0:7f00:1", "::ffff:0:a9fe:a9fe", "::ffff:127.0.0.1",
+            "2001:0:4136:e378:8000:63bf:80ff:fffe", "fec0::1",
+        ] {
             #expect(OutboundAddressPolicy.isInternal(v6(text)), "\(text)")
         }
         for text in ["64:ff9b::808:808", "2002:808:808::1", "::ffff:0:808:808", "2606:4700::1111", "2001:0:4136:e378:8000:63bf:f7f7:f7f7"] {
@@ -49,7 +57,10 @@ import Glibc
                 done.signal()
             }
             #expect(done.wait(timeout: .now() + 10) == .success)
-            guard case .failure(let error)? = outcome.withLock({ $0 }) else { Issue.record("\(url) was sent"); continue }
+            guard case .failure(let error)? = outcome.withLock({ $0 }) else {
+                Issue.record("\(url) was sent")
+                continue
+            }
             #expect(error is OutboundAddressRefused, "\(url): \(error)")
         }
     }

@@ -1,9 +1,10 @@
-@testable import App
 import Attribution
 import Foundation
 import JSON
-@testable import Store
 import Testing
+
+@testable import App
+@testable import Store
 
 /// `event.created`'s fields are written straight into bytes on the request path: the same bytes
 /// as the object serialised the general way (keys sorted, whole numbers as integers, `data` only
@@ -23,7 +24,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (revenue: 99.99 as Double?, currency: "USD" as String?, data: nil as String?, value: ["product_id": JSONValue.string("12345"), "amount": .number(99.99)] as [String: JSONValue]?),
+        (
+            revenue: 99.99 as Double?, currency: "USD" as String?, data: nil as String?,
+            value: ["product_id": JSONValue.string("12345"), "amount": .number(99.99)] as [String: JSONValue]?
+        ),
         (revenue: 100, currency: nil, data: #"{"b":[1,2.5,"x\"y"],"a":{"z":null,"y":true}}"#, value: nil),
         (revenue: nil, currency: "EUR", data: nil, value: nil),
         (revenue: -0.5, currency: "JPY", data: "not json", value: nil),
@@ -32,9 +36,10 @@ import Testing
         (revenue: 5, currency: "USD", data: #"{"amount":5,"sku":"a\"b"}"#, value: ["sku": .string("a\"b"), "amount": .number(5)]),
     ])
     func fieldsAreTheGeneralSerialisation(revenue: Double?, currency: String?, data: String?, value: [String: JSONValue]?) {
-        let event = EventRecord(projectID: "p", install: .id("i"), name: "purchase \"gold\"", data: data, revenue: revenue,
-                                currency: currency, occurredAt: Timestamp(milliseconds: 1_764_000_000_123),
-                                receivedAt: Timestamp(milliseconds: 1_764_000_000_456), dataValue: value)
+        let event = EventRecord(
+            projectID: "p", install: .id("i"), name: "purchase \"gold\"", data: data, revenue: revenue,
+            currency: currency, occurredAt: Timestamp(milliseconds: 1_764_000_000_123),
+            receivedAt: Timestamp(milliseconds: 1_764_000_000_456), dataValue: value)
         if let value, let data { #expect(String(decoding: JSONValue.object(value).serialized(), as: UTF8.self) == data) }
         let written = WebhookEvents.eventFieldsJSON(event)
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: Self.general(event), as: UTF8.self))
@@ -43,30 +48,41 @@ import Testing
     /// Where the events are the outbox's log, the worker writes the fields from the event's row:
     /// the bytes the request would have written, for every shape the APIs store.
     @Test(arguments: [
-        (revenue: 99.99 as Double?, currency: "USD" as String?, value: ["product_id": JSONValue.string("12345"), "amount": .number(99.99)] as [String: JSONValue]?),
+        (
+            revenue: 99.99 as Double?, currency: "USD" as String?,
+            value: ["product_id": JSONValue.string("12345"), "amount": .number(99.99)] as [String: JSONValue]?
+        ),
         (revenue: nil, currency: nil, value: nil),
         (revenue: -0.5, currency: "JPY", value: [:]),
-        (revenue: 5, currency: "USD", value: ["emoji": .string("🎉 \u{1}\n"), "sku": .string("a\"b"), "nested": .array([.object(["k": .bool(false)]), .null])]),
+        (
+            revenue: 5, currency: "USD",
+            value: ["emoji": .string("🎉 \u{1}\n"), "sku": .string("a\"b"), "nested": .array([.object(["k": .bool(false)]), .null])]
+        ),
     ])
     func fieldsFromTheEventsRowAreTheRequests(revenue: Double?, currency: String?, value: [String: JSONValue]?) {
         let data = value.map { String(decoding: JSONValue.object($0).serialized(), as: UTF8.self) }
-        let event = EventRecord(projectID: "p", install: .id("i"), name: "purchase \"gold\"", data: data, revenue: revenue,
-                                currency: currency, occurredAt: Timestamp(milliseconds: 1_764_000_000_123),
-                                receivedAt: Timestamp(milliseconds: 1_764_000_000_456), dataValue: value)
-        let row = LoggedEvent(id: "e", projectID: "p", installID: "i", userID: nil, name: event.name, data: data, revenue: revenue,
-                              currency: currency, occurredAt: event.occurredAt, receivedAt: event.receivedAt)
-        #expect(String(decoding: WebhookEvents.eventFieldsJSON(row), as: UTF8.self)
-                    == String(decoding: WebhookEvents.eventFieldsJSON(event), as: UTF8.self))
+        let event = EventRecord(
+            projectID: "p", install: .id("i"), name: "purchase \"gold\"", data: data, revenue: revenue,
+            currency: currency, occurredAt: Timestamp(milliseconds: 1_764_000_000_123),
+            receivedAt: Timestamp(milliseconds: 1_764_000_000_456), dataValue: value)
+        let row = LoggedEvent(
+            id: "e", projectID: "p", installID: "i", userID: nil, name: event.name, data: data, revenue: revenue,
+            currency: currency, occurredAt: event.occurredAt, receivedAt: event.receivedAt)
+        #expect(
+            String(decoding: WebhookEvents.eventFieldsJSON(row), as: UTF8.self)
+                == String(decoding: WebhookEvents.eventFieldsJSON(event), as: UTF8.self))
     }
 
     @Test func aFactsWebhookIDIsItsFirstJobsIDWithoutDashes() {
         let endpoints = (0..<2).map { index in
-            WebhookEndpoint(id: "e\(index)", projectID: "p", url: "https://example.com/\(index)", events: nil, enabled: true, secret: "whsec_x",
-                            previousSecret: nil, previousSecretUntil: nil, disabledReason: nil,
-                            createdAt: Timestamp(milliseconds: 0), updatedAt: Timestamp(milliseconds: 0))
+            WebhookEndpoint(
+                id: "e\(index)", projectID: "p", url: "https://example.com/\(index)", events: nil, enabled: true, secret: "whsec_x",
+                previousSecret: nil, previousSecretUntil: nil, disabledReason: nil,
+                createdAt: Timestamp(milliseconds: 0), updatedAt: Timestamp(milliseconds: 0))
         }
-        let messages = WebhookEvents.messages(.eventCreated, data: ["a": .number(1)], projectID: "p", at: Timestamp(milliseconds: 1_764_000_000_000),
-                                              to: endpoints)
+        let messages = WebhookEvents.messages(
+            .eventCreated, data: ["a": .number(1)], projectID: "p", at: Timestamp(milliseconds: 1_764_000_000_000),
+            to: endpoints)
         #expect(messages.count == 2 && messages[0].id != messages[1].id)
         #expect(messages[0].eventID == "msg_" + messages[0].id.replacingOccurrences(of: "-", with: ""))
         #expect(messages[1].eventID == messages[0].eventID && messages[0].eventID.count == 36)
@@ -78,8 +94,9 @@ import Testing
 /// object built and serialised the general way, organic or attributed, with or without UTM
 /// parameters and a network click id.
 @Suite struct InstallPayloadTests {
-    static let project = Project(id: "p-1", name: "Shop", settings: ProjectSettings(), createdAt: Timestamp(milliseconds: 0),
-                                 updatedAt: Timestamp(milliseconds: 0))
+    static let project = Project(
+        id: "p-1", name: "Shop", settings: ProjectSettings(), createdAt: Timestamp(milliseconds: 0),
+        updatedAt: Timestamp(milliseconds: 0))
 
     /// The payload as a dictionary, the way it was built before it was written directly.
     static func general(_ outcome: InstallOutcome, networkClickID: NetworkClickID?) -> [UInt8] {
@@ -107,20 +124,25 @@ import Testing
     }
 
     static func outcome(_ match: MatchResult, link: Link?, platform: String?, reinstall: Bool) -> InstallOutcome {
-        var outcome = InstallOutcome(install: StoredInstall(id: "i-\"1\"", projectID: project.id, match: match, reinstall: reinstall,
-                                                           createdAt: Timestamp(milliseconds: 1_764_000_000_250), platform: platform),
-                                     isNew: true)
+        var outcome = InstallOutcome(
+            install: StoredInstall(
+                id: "i-\"1\"", projectID: project.id, match: match, reinstall: reinstall,
+                createdAt: Timestamp(milliseconds: 1_764_000_000_250), platform: platform),
+            isNew: true)
         outcome.link = link
         return outcome
     }
 
     @Test func everyShapeIsTheGeneralSerialisation() {
-        let link = Link(id: "l-1", projectID: Self.project.id, shortCode: "summer", utm: UTM(source: "google", medium: "cpc", campaign: "spring \"sale\""),
-                        createdAt: Timestamp(milliseconds: 0))
-        let attributed = MatchResult(matchType: .probabilistic, attributed: true, confidence: 0.85, matchedFactors: ["ip", "user_agent"],
-                                     clickID: "c-1", linkID: "l-1", clickedAt: Timestamp(milliseconds: 1_763_999_000_000))
-        let deterministic = MatchResult(matchType: .deterministic, attributed: true, confidence: 1, matchedFactors: ["click_id"],
-                                        clickID: "c-2", linkID: "l-1", clickedAt: Timestamp(milliseconds: 1_763_999_500_123))
+        let link = Link(
+            id: "l-1", projectID: Self.project.id, shortCode: "summer", utm: UTM(source: "google", medium: "cpc", campaign: "spring \"sale\""),
+            createdAt: Timestamp(milliseconds: 0))
+        let attributed = MatchResult(
+            matchType: .probabilistic, attributed: true, confidence: 0.85, matchedFactors: ["ip", "user_agent"],
+            clickID: "c-1", linkID: "l-1", clickedAt: Timestamp(milliseconds: 1_763_999_000_000))
+        let deterministic = MatchResult(
+            matchType: .deterministic, attributed: true, confidence: 1, matchedFactors: ["click_id"],
+            clickID: "c-2", linkID: "l-1", clickedAt: Timestamp(milliseconds: 1_763_999_500_123))
         let cases: [(InstallOutcome, NetworkClickID?)] = [
             (Self.outcome(.organic, link: nil, platform: "ios", reinstall: false), nil),
             (Self.outcome(.organic, link: nil, platform: nil, reinstall: true), nil),

@@ -1,8 +1,11 @@
 import Testing
+
 @testable import Attribution
 
-private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc", createdAt: Timestamp(milliseconds: 0)),
-                    template: LinkTemplate? = nil, project: ProjectSettings = ProjectSettings()) -> LinkTarget {
+private func target(
+    link: Link = Link(id: "l", projectID: "p", shortCode: "abc", createdAt: Timestamp(milliseconds: 0)),
+    template: LinkTemplate? = nil, project: ProjectSettings = ProjectSettings()
+) -> LinkTarget {
     LinkTarget(link: link, template: template, project: project)
 }
 
@@ -12,8 +15,9 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         project.iosStoreURL = "https://apps.apple.com/app/id1"
         project.androidStoreURL = "https://play.google.com/store/apps/details?id=a"
         project.webURL = "https://project.example"
-        let template = LinkTemplate(id: "t", projectID: "p", slug: "promo", name: "Promo", iosURL: "https://apps.apple.com/app/id2",
-                                    createdAt: Timestamp(milliseconds: 0))
+        let template = LinkTemplate(
+            id: "t", projectID: "p", slug: "promo", name: "Promo", iosURL: "https://apps.apple.com/app/id2",
+            createdAt: Timestamp(milliseconds: 0))
         var link = Link(id: "l", projectID: "p", shortCode: "abc", createdAt: Timestamp(milliseconds: 0))
         #expect(target(link: link, project: project).iosURL == "https://apps.apple.com/app/id1")
         #expect(target(link: link, template: template, project: project).iosURL == "https://apps.apple.com/app/id2")
@@ -29,8 +33,10 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         var link = Link(id: "l", projectID: "p", shortCode: "abc", createdAt: Timestamp(milliseconds: 0))
         link.appScheme = "shop"
         link.deepLinkParameters = ["offer": "50OFF"]
-        for (path, expected) in [("/offer", "shop://offer?offer=50OFF"), ("offer", "shop://offer?offer=50OFF"),
-                                 ("/product/7", "shop://product/7?offer=50OFF"), (nil, "shop://?offer=50OFF")] {
+        for (path, expected) in [
+            ("/offer", "shop://offer?offer=50OFF"), ("offer", "shop://offer?offer=50OFF"),
+            ("/product/7", "shop://product/7?offer=50OFF"), (nil, "shop://?offer=50OFF"),
+        ] {
             link.deepLinkPath = path
             #expect(target(link: link).appURL == expected, "\(path ?? "nil")")
         }
@@ -46,10 +52,16 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         link.deepLinkPath = "/product/42"
         link.deepLinkParameters = ["ref": "a b"]
         let t = target(link: link)
-        #expect(t.response(for: .ios, clickID: "C", utm: UTM()) == .interstitial(destination: "https://apps.apple.com/app/id1",
-                                                                                  appURL: "shop://product/42?ref=a%20b"))
-        #expect(t.response(for: .android, clickID: "C", utm: UTM()) == .interstitial(destination: "https://example.com/landing",
-                                                                                      appURL: "shop://product/42?ref=a%20b"))
+        #expect(
+            t.response(for: .ios, clickID: "C", utm: UTM())
+                == .interstitial(
+                    destination: "https://apps.apple.com/app/id1",
+                    appURL: "shop://product/42?ref=a%20b"))
+        #expect(
+            t.response(for: .android, clickID: "C", utm: UTM())
+                == .interstitial(
+                    destination: "https://example.com/landing",
+                    appURL: "shop://product/42?ref=a%20b"))
         #expect(t.response(for: .desktop, clickID: "C", utm: UTM()) == .redirect("https://example.com/landing"))
         #expect(t.response(for: .bot, clickID: "C", utm: UTM()) == .preview)
         #expect(target().response(for: .ios, clickID: "C", utm: UTM()) == .noDestination)
@@ -66,22 +78,28 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         let referrer = "referrer=utm_source%3Dwarplink%26utm_content%3D\(linkID)%26click_id%3D\(clickIDText)"
         let utm = UTM(source: "mail", campaign: "summer sale")
         let clickID = clickIDText
-        #expect(target(link: link).response(for: .android, clickID: clickID, utm: utm) == .interstitial(
-            destination: "https://play.google.com/store/apps/details?id=com.shop&utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)&\(referrer)",
-            appURL: nil))
-        #expect(target(link: link).response(for: .desktop, clickID: clickID, utm: utm) ==
-            .redirect("https://example.com/a?utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)#top"))
+        #expect(
+            target(link: link).response(for: .android, clickID: clickID, utm: utm)
+                == .interstitial(
+                    destination:
+                        "https://play.google.com/store/apps/details?id=com.shop&utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)&\(referrer)",
+                    appURL: nil))
+        #expect(
+            target(link: link).response(for: .desktop, clickID: clickID, utm: utm)
+                == .redirect("https://example.com/a?utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)#top"))
         // Play always carries the referrer, even when the link does not ask for click ids.
         link.appendClickID = false
         guard case .interstitial(let play, _) = target(link: link).response(for: .android, clickID: clickID, utm: UTM()) else {
-            Issue.record("expected an interstitial"); return
+            Issue.record("expected an interstitial")
+            return
         }
         #expect(play == "https://play.google.com/store/apps/details?id=com.shop&\(referrer)")
     }
 
     @Test func queryUTMOverridesTheLinksAndTemplateUTMIsTheBase() {
-        let template = LinkTemplate(id: "t", projectID: "p", slug: "s", name: "S", utm: ["source": "tmpl", "medium": "email"],
-                                    createdAt: Timestamp(milliseconds: 0))
+        let template = LinkTemplate(
+            id: "t", projectID: "p", slug: "s", name: "S", utm: ["source": "tmpl", "medium": "email"],
+            createdAt: Timestamp(milliseconds: 0))
         var link = Link(id: "l", projectID: "p", shortCode: "abc", createdAt: Timestamp(milliseconds: 0))
         link.utm = UTM(source: "link")
         let merged = target(link: link, template: template).utm
@@ -110,7 +128,8 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         #expect(!ShortCode.isValidCustom("ab"))
         #expect(!ShortCode.isValidCustom("a b c"))
         #expect(ShortCode.isValidCustom("summer-sale_2026"))
-        let good = BrowserSignals(screenWidth: 390, screenHeight: 844, pixelRatio: 3, timezone: "Europe/Paris", javascriptOffset: -60, languages: ["fr-FR", "fr"])
+        let good = BrowserSignals(
+            screenWidth: 390, screenHeight: 844, pixelRatio: 3, timezone: "Europe/Paris", javascriptOffset: -60, languages: ["fr-FR", "fr"])
         #expect(good.validate().isEmpty)
         #expect(good.utcOffsetMinutes == 60)
         let bad = BrowserSignals(screenWidth: -1, pixelRatio: 40, timezone: "Mars/Olympus", javascriptOffset: 5000, languages: ["<script>"])
@@ -125,9 +144,9 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         #expect(earlier < later)
         #expect(earlier.count == 36)
         let characters = Array(earlier)
-        #expect(characters[14] == "7")                        // version
-        #expect("89ab".contains(characters[19]))               // variant
-        #expect(earlier.hasPrefix("019aa4b6-4500-"))           // 48-bit milliseconds (0x019AA4B64500), big-endian
+        #expect(characters[14] == "7")  // version
+        #expect("89ab".contains(characters[19]))  // variant
+        #expect(earlier.hasPrefix("019aa4b6-4500-"))  // 48-bit milliseconds (0x019AA4B64500), big-endian
         let many = Set((0..<1000).map { _ in TimeOrderedID.generate(at: Timestamp(milliseconds: 5)) })
         #expect(many.count == 1000)
     }
@@ -140,6 +159,7 @@ private func target(link: Link = Link(id: "l", projectID: "p", shortCode: "abc",
         #expect(CountryCode.region(ofLocale: "en-US") == "US")
         #expect(CountryCode.region(ofLocale: "zh-Hant-TW") == "TW")
         #expect(CountryCode.region(ofLocale: "en_US@rg=gbzzzz") == "US")
-        #expect(CountryCode.region(ofLocale: "de") == nil && CountryCode.region(ofLocale: "es-419") == nil && CountryCode.region(ofLocale: nil) == nil)
+        #expect(
+            CountryCode.region(ofLocale: "de") == nil && CountryCode.region(ofLocale: "es-419") == nil && CountryCode.region(ofLocale: nil) == nil)
     }
 }

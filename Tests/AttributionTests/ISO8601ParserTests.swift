@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Attribution
 
 /// The parser before it was written by hand: Foundation's formatters, tried in the same order.
@@ -21,12 +22,20 @@ struct ISO8601ParserTests {
         var generator = SeededGenerator(seed: 2026)
         var texts: [String] = []
         for _ in 0..<3000 {
-            let year = Int.random(in: 1900...2100, using: &generator), month = Int.random(in: 1...12, using: &generator)
+            let year = Int.random(in: 1900...2100, using: &generator)
+            let month = Int.random(in: 1...12, using: &generator)
             let day = Int.random(in: 1...31, using: &generator)
-            let time = String(format: "%02d:%02d:%02d", Int.random(in: 0...23, using: &generator), Int.random(in: 0...59, using: &generator),
-                              Int.random(in: 0...59, using: &generator))
-            let fraction = Bool.random(using: &generator) ? "" : "." + String((0..<Int.random(in: 1...9, using: &generator)).map { _ in
-                Character(String(Int.random(in: 0...9, using: &generator))) })
+            let time = String(
+                format: "%02d:%02d:%02d", Int.random(in: 0...23, using: &generator), Int.random(in: 0...59, using: &generator),
+                Int.random(in: 0...59, using: &generator))
+            let fraction =
+                Bool.random(using: &generator)
+                ? ""
+                : "."
+                    + String(
+                        (0..<Int.random(in: 1...9, using: &generator)).map { _ in
+                            Character(String(Int.random(in: 0...9, using: &generator)))
+                        })
             let zone = ["Z", "+01:00", "-05:30", "+14:00", "-12:00", "+00:00"].randomElement(using: &generator)!
             let date = String(format: "%04d-%02d-%02d", year, month, day)
             texts.append(date)
@@ -34,7 +43,8 @@ struct ISO8601ParserTests {
         }
         var differences: [String] = []
         for text in texts where Timestamp(iso8601: text) != referenceParse(text) && !Self.namesADayTheMonthLacks(text) {
-            differences.append("\(text): ours \(String(describing: Timestamp(iso8601: text))), Foundation \(String(describing: referenceParse(text)))")
+            differences.append(
+                "\(text): ours \(String(describing: Timestamp(iso8601: text))), Foundation \(String(describing: referenceParse(text)))")
         }
         #expect(differences.isEmpty, "\(differences.prefix(20))")
     }
@@ -58,9 +68,11 @@ struct ISO8601ParserTests {
         #expect(Timestamp(iso8601: "1969-12-31T23:59:59.999Z") == Timestamp(milliseconds: -1))
         // Foundation took several of these: a date followed by anything became its midnight
         // ("2026-11-20T10:00:05", with no zone, was read as 00:00), and "26-11-20" was the year 26.
-        for text in ["2023-02-29", "2100-02-29", "2026-04-31", "2026-13-01", "2026-00-10", "2026-11-20T24:00:00Z", "2026-11-20T10:60:00Z",
-                     "2026-11-20T10:00:60Z", "2026-11-20T10:00:05", "2026-11-20T10:00:05.Z", "2026-11-20 10:00:05Z",
-                     "2026-11-20T10:00:05Zjunk", "2026-11-20junk", "26-11-20", "2026-1-20", "2026-11-20T10:00Z", "20261120", "", "T"] {
+        for text in [
+            "2023-02-29", "2100-02-29", "2026-04-31", "2026-13-01", "2026-00-10", "2026-11-20T24:00:00Z", "2026-11-20T10:60:00Z",
+            "2026-11-20T10:00:60Z", "2026-11-20T10:00:05", "2026-11-20T10:00:05.Z", "2026-11-20 10:00:05Z",
+            "2026-11-20T10:00:05Zjunk", "2026-11-20junk", "26-11-20", "2026-1-20", "2026-11-20T10:00Z", "20261120", "", "T",
+        ] {
             #expect(Timestamp(iso8601: text) == nil, "\(text)")
         }
     }

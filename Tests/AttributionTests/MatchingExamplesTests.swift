@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import JSON
 import Testing
+
 @testable import Attribution
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A click in an example: the store's view (ip key, bot flag, claimed) plus what the engine sees.
 private struct ExampleClick: Sendable {
@@ -27,9 +29,10 @@ private struct ExampleClick: Sendable {
 private struct Example: CustomTestStringConvertible, Sendable {
     let number: Int
     let clicks: [ExampleClick]
-    var install = InstallSignals(time: Timestamp(milliseconds: 1_763_700_000_000), ipKey: "203.0.113.7", platform: .ios,
-                                 osVersion: "17.4", deviceClass: .iphone, screen: ScreenSize(width: 2532, height: 1170),
-                                 timezone: "Europe/Paris", languages: ["fr_FR"])
+    var install = InstallSignals(
+        time: Timestamp(milliseconds: 1_763_700_000_000), ipKey: "203.0.113.7", platform: .ios,
+        osVersion: "17.4", deviceClass: .iphone, screen: ScreenSize(width: 2532, height: 1170),
+        timezone: "Europe/Paris", languages: ["fr_FR"])
     let expectedClick: String?
     let expectedType: MatchResult.MatchType
     let expectedConfidence: Double
@@ -53,13 +56,14 @@ struct InMemoryClicks: ClickSource {
     var stored: [Stored]
 
     private func usable(_ test: (Stored) -> Bool, limit: Int) -> [CandidateClick] {
-        Array(stored.filter { !$0.isBot && !$0.claimed && test($0) }.map { stored -> CandidateClick in
-            var click = stored.click
-            click.ipKey = stored.ipKey
-            click.idfv = stored.idfv
-            click.advertisingID = stored.advertisingID
-            return click
-        }.sorted { $0.createdAt > $1.createdAt }.prefix(limit))
+        Array(
+            stored.filter { !$0.isBot && !$0.claimed && test($0) }.map { stored -> CandidateClick in
+                var click = stored.click
+                click.ipKey = stored.ipKey
+                click.idfv = stored.idfv
+                click.advertisingID = stored.advertisingID
+                return click
+            }.sorted { $0.createdAt > $1.createdAt }.prefix(limit))
     }
 
     func click(referredBy clickID: String) throws -> CandidateClick? { usable({ $0.click.clickID == clickID }, limit: 1).first }
@@ -104,15 +108,17 @@ final class RecordingClicks: ClickSource {
 
 /// The example's clicks in memory.
 private func source(_ example: Example) -> InMemoryClicks {
-    InMemoryClicks(stored: example.clicks.map { click in
-        InMemoryClicks.Stored(
-            click: CandidateClick(clickID: click.id, linkID: "link-\(click.id)",
-                                  createdAt: Timestamp(milliseconds: example.install.time.milliseconds - Int64(click.minutesBefore * 60_000)),
-                                  platform: click.platform, osVersion: click.osVersion, deviceClass: click.device, screen: click.screen,
-                                  timezone: click.timezone, languages: click.languages, userAgent: click.userAgent,
-                                  isAppOpen: click.appOpen),
-            ipKey: click.ipKey, idfv: click.idfv, isBot: click.isBot, claimed: click.claimed)
-    })
+    InMemoryClicks(
+        stored: example.clicks.map { click in
+            InMemoryClicks.Stored(
+                click: CandidateClick(
+                    clickID: click.id, linkID: "link-\(click.id)",
+                    createdAt: Timestamp(milliseconds: example.install.time.milliseconds - Int64(click.minutesBefore * 60_000)),
+                    platform: click.platform, osVersion: click.osVersion, deviceClass: click.device, screen: click.screen,
+                    timezone: click.timezone, languages: click.languages, userAgent: click.userAgent,
+                    isAppOpen: click.appOpen),
+                ipKey: click.ipKey, idfv: click.idfv, isBot: click.isBot, claimed: click.claimed)
+        })
 }
 
 /// The example's clicks in memory, run through the whole cascade (`AttributionCascade`).
@@ -130,64 +136,112 @@ private let allFactors = ["ip", "platform", "os_version", "device", "screen", "t
 
 private let examples: [Example] = {
     var list: [Example] = []
-    list.append(Example(number: 1, clicks: [], expectedClick: nil, expectedType: .none, expectedConfidence: 0, expectedAttributed: false, expectedFactors: []))
-    list.append(Example(number: 2, clicks: [ExampleClick(id: "A", minutesBefore: 10)], expectedClick: "A", expectedType: .probabilistic,
-                        expectedConfidence: 0.85, expectedAttributed: true, expectedFactors: allFactors))
-    list.append(Example(number: 3, clicks: [ExampleClick(id: "A", minutesBefore: 60)], expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.65))
-    list.append(Example(number: 4, clicks: [ExampleClick(id: "A", minutesBefore: 30 * 60)], expectedClick: nil, expectedType: .probabilistic,
-                        expectedConfidence: 0.40, expectedAttributed: false))
-    list.append(Example(number: 5, clicks: [ExampleClick(id: "A", minutesBefore: 80 * 60)], expectedClick: nil, expectedType: .none, expectedConfidence: 0))
+    list.append(
+        Example(number: 1, clicks: [], expectedClick: nil, expectedType: .none, expectedConfidence: 0, expectedAttributed: false, expectedFactors: [])
+    )
+    list.append(
+        Example(
+            number: 2, clicks: [ExampleClick(id: "A", minutesBefore: 10)], expectedClick: "A", expectedType: .probabilistic,
+            expectedConfidence: 0.85, expectedAttributed: true, expectedFactors: allFactors))
+    list.append(
+        Example(
+            number: 3, clicks: [ExampleClick(id: "A", minutesBefore: 60)], expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.65)
+    )
+    list.append(
+        Example(
+            number: 4, clicks: [ExampleClick(id: "A", minutesBefore: 30 * 60)], expectedClick: nil, expectedType: .probabilistic,
+            expectedConfidence: 0.40, expectedAttributed: false))
+    list.append(
+        Example(number: 5, clicks: [ExampleClick(id: "A", minutesBefore: 80 * 60)], expectedClick: nil, expectedType: .none, expectedConfidence: 0))
     var six = Example(number: 6, clicks: [ExampleClick(id: "A", minutesBefore: 10)], expectedClick: nil, expectedType: .none, expectedConfidence: 0)
     six.install.timezone = "America/New_York"
     list.append(six)
-    var seven = Example(number: 7, clicks: [ExampleClick(id: "A", minutesBefore: 10, screen: ScreenSize(width: 1170, height: 2532), userAgent: "UA A"),
-                                            ExampleClick(id: "B", minutesBefore: 5, screen: ScreenSize(width: 1284, height: 2778), userAgent: "UA B")],
-                        expectedClick: "B", expectedType: .probabilistic, expectedConfidence: 0.70)
+    var seven = Example(
+        number: 7,
+        clicks: [
+            ExampleClick(id: "A", minutesBefore: 10, screen: ScreenSize(width: 1170, height: 2532), userAgent: "UA A"),
+            ExampleClick(id: "B", minutesBefore: 5, screen: ScreenSize(width: 1284, height: 2778), userAgent: "UA B"),
+        ],
+        expectedClick: "B", expectedType: .probabilistic, expectedConfidence: 0.70)
     seven.install.screen = nil  // the install matches both
     list.append(seven)
-    list.append(Example(number: 8, clicks: [ExampleClick(id: "A", minutesBefore: 50, userAgent: "UA A"), ExampleClick(id: "B", minutesBefore: 30, userAgent: "UA B"),
-                                            ExampleClick(id: "C", minutesBefore: 20, userAgent: "UA C")],
-                        expectedClick: "C", expectedType: .probabilistic, expectedConfidence: 0.55))
-    list.append(Example(number: 9, clicks: [ExampleClick(id: "A", minutesBefore: 30 * 60, userAgent: "UA A"), ExampleClick(id: "B", minutesBefore: 20 * 60, userAgent: "UA B")],
-                        expectedClick: "B", expectedType: .probabilistic, expectedConfidence: 0.50))
-    list.append(Example(number: 10, clicks: [ExampleClick(id: "A", minutesBefore: 50 * 60, userAgent: "UA A"), ExampleClick(id: "B", minutesBefore: 40 * 60, userAgent: "UA B")],
-                        expectedClick: nil, expectedType: .probabilistic, expectedConfidence: 0.25, expectedAttributed: false))
-    list.append(Example(number: 11, clicks: [ExampleClick(id: "A1", minutesBefore: 10), ExampleClick(id: "A2", minutesBefore: 5)],
-                        expectedClick: "A2", expectedType: .probabilistic, expectedConfidence: 0.85))
-    list.append(Example(number: 12, clicks: [ExampleClick(id: "A", minutesBefore: 10, platform: .android, osVersion: "14", device: .phone)],
-                        expectedClick: nil, expectedType: .none, expectedConfidence: 0))
-    var thirteen = Example(number: 13, clicks: [ExampleClick(id: "A", minutesBefore: 48 * 60, ipKey: "198.51.100.1", idfv: "X")],
-                           expectedClick: "A", expectedType: .deterministic, expectedConfidence: 1.0, expectedAttributed: true)
+    list.append(
+        Example(
+            number: 8,
+            clicks: [
+                ExampleClick(id: "A", minutesBefore: 50, userAgent: "UA A"), ExampleClick(id: "B", minutesBefore: 30, userAgent: "UA B"),
+                ExampleClick(id: "C", minutesBefore: 20, userAgent: "UA C"),
+            ],
+            expectedClick: "C", expectedType: .probabilistic, expectedConfidence: 0.55))
+    list.append(
+        Example(
+            number: 9,
+            clicks: [
+                ExampleClick(id: "A", minutesBefore: 30 * 60, userAgent: "UA A"), ExampleClick(id: "B", minutesBefore: 20 * 60, userAgent: "UA B"),
+            ],
+            expectedClick: "B", expectedType: .probabilistic, expectedConfidence: 0.50))
+    list.append(
+        Example(
+            number: 10,
+            clicks: [
+                ExampleClick(id: "A", minutesBefore: 50 * 60, userAgent: "UA A"), ExampleClick(id: "B", minutesBefore: 40 * 60, userAgent: "UA B"),
+            ],
+            expectedClick: nil, expectedType: .probabilistic, expectedConfidence: 0.25, expectedAttributed: false))
+    list.append(
+        Example(
+            number: 11, clicks: [ExampleClick(id: "A1", minutesBefore: 10), ExampleClick(id: "A2", minutesBefore: 5)],
+            expectedClick: "A2", expectedType: .probabilistic, expectedConfidence: 0.85))
+    list.append(
+        Example(
+            number: 12, clicks: [ExampleClick(id: "A", minutesBefore: 10, platform: .android, osVersion: "14", device: .phone)],
+            expectedClick: nil, expectedType: .none, expectedConfidence: 0))
+    var thirteen = Example(
+        number: 13, clicks: [ExampleClick(id: "A", minutesBefore: 48 * 60, ipKey: "198.51.100.1", idfv: "X")],
+        expectedClick: "A", expectedType: .deterministic, expectedConfidence: 1.0, expectedAttributed: true)
     thirteen.install.idfv = "X"
     list.append(thirteen)
-    list.append(Example(number: 14, clicks: [ExampleClick(id: "A", minutesBefore: 10, claimed: true)], expectedClick: nil, expectedType: .none, expectedConfidence: 0))
-    list.append(Example(number: 15, clicks: [ExampleClick(id: "A", minutesBefore: 10, isBot: true)], expectedClick: nil, expectedType: .none, expectedConfidence: 0))
-    var sixteen = Example(number: 16, clicks: [ExampleClick(id: "A", minutesBefore: 10, ipKey: ipv6Key("2001:db8:1:2::5"))],
-                          expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.85)
+    list.append(
+        Example(
+            number: 14, clicks: [ExampleClick(id: "A", minutesBefore: 10, claimed: true)], expectedClick: nil, expectedType: .none,
+            expectedConfidence: 0))
+    list.append(
+        Example(
+            number: 15, clicks: [ExampleClick(id: "A", minutesBefore: 10, isBot: true)], expectedClick: nil, expectedType: .none,
+            expectedConfidence: 0))
+    var sixteen = Example(
+        number: 16, clicks: [ExampleClick(id: "A", minutesBefore: 10, ipKey: ipv6Key("2001:db8:1:2::5"))],
+        expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.85)
     sixteen.install.ipKey = ipv6Key("2001:db8:1:2::9")
     list.append(sixteen)
     // 18: phone A opens a link inside the app; phone C, never tapped, installs on the same network.
-    var eighteen = Example(number: 18, clicks: [ExampleClick(id: "A", minutesBefore: 10, idfv: "A-IDFV", appOpen: true)],
-                           expectedClick: nil, expectedType: .none, expectedConfidence: 0)
+    var eighteen = Example(
+        number: 18, clicks: [ExampleClick(id: "A", minutesBefore: 10, idfv: "A-IDFV", appOpen: true)],
+        expectedClick: nil, expectedType: .none, expectedConfidence: 0)
     eighteen.install.idfv = "C-IDFV"
     list.append(eighteen)
     // 19: an app-side open without ids is no candidate for another device either, however alike.
-    list.append(Example(number: 19, clicks: [ExampleClick(id: "A", minutesBefore: 10, appOpen: true)],
-                        expectedClick: nil, expectedType: .none, expectedConfidence: 0))
+    list.append(
+        Example(
+            number: 19, clicks: [ExampleClick(id: "A", minutesBefore: 10, appOpen: true)],
+            expectedClick: nil, expectedType: .none, expectedConfidence: 0))
     // 20: a click that carries an IDFV never matches an install with another one.
-    var twenty = Example(number: 20, clicks: [ExampleClick(id: "A", minutesBefore: 10, idfv: "X")],
-                         expectedClick: nil, expectedType: .none, expectedConfidence: 0)
+    var twenty = Example(
+        number: 20, clicks: [ExampleClick(id: "A", minutesBefore: 10, idfv: "X")],
+        expectedClick: nil, expectedType: .none, expectedConfidence: 0)
     twenty.install.idfv = "Y"
     list.append(twenty)
     // 21: a click with no screen and no time zone (a plain redirect: User-Agent and
     // Accept-Language only) stays below the top band however recent.
-    list.append(Example(number: 21, clicks: [ExampleClick(id: "A", minutesBefore: 10, screen: nil, timezone: nil)],
-                        expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.65, expectedAttributed: true,
-                        expectedFactors: ["ip", "platform", "os_version", "device", "language"]))
+    list.append(
+        Example(
+            number: 21, clicks: [ExampleClick(id: "A", minutesBefore: 10, screen: nil, timezone: nil)],
+            expectedClick: "A", expectedType: .probabilistic, expectedConfidence: 0.65, expectedAttributed: true,
+            expectedFactors: ["ip", "platform", "os_version", "device", "language"]))
     // 22: the device's own app-side open still finds its own install, by its IDFV.
-    var twentyTwo = Example(number: 22, clicks: [ExampleClick(id: "A", minutesBefore: 10, idfv: "X", appOpen: true)],
-                            expectedClick: "A", expectedType: .deterministic, expectedConfidence: 1.0, expectedAttributed: true,
-                            expectedFactors: ["idfv"])
+    var twentyTwo = Example(
+        number: 22, clicks: [ExampleClick(id: "A", minutesBefore: 10, idfv: "X", appOpen: true)],
+        expectedClick: "A", expectedType: .deterministic, expectedConfidence: 1.0, expectedAttributed: true,
+        expectedFactors: ["idfv"])
     twentyTwo.install.idfv = "X"
     list.append(twentyTwo)
     return list
@@ -224,8 +278,11 @@ private let examples: [Example] = {
     /// Example 17 (tier 0): the same install reported again is the stored one, whatever else changed.
     @Test func example17SameInstallIsFoundNotCreated() {
         let now = Timestamp(milliseconds: 1_763_700_000_000)
-        let known = [KnownInstall(installID: "i1", installInstanceID: "lr-123", deviceID: nil, fingerprint: "fp", createdAt: now.adding(seconds: -30 * 86_400)),
-                     KnownInstall(installID: "i2", installInstanceID: nil, deviceID: "IDFA-9", fingerprint: "fp2", createdAt: now.adding(seconds: -3_600))]
+        let known = [
+            KnownInstall(
+                installID: "i1", installInstanceID: "lr-123", deviceID: nil, fingerprint: "fp", createdAt: now.adding(seconds: -30 * 86_400)),
+            KnownInstall(installID: "i2", installInstanceID: nil, deviceID: "IDFA-9", fingerprint: "fp2", createdAt: now.adding(seconds: -3_600)),
+        ]
         let policy = MatchingPolicy()
         #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "lr-123"), among: known, now: now, policy: policy)?.installID == "i1")
         #expect(MatchingEngine.sameInstall(InstallIdentity(deviceID: "IDFA-9"), among: known, now: now, policy: policy)?.installID == "i2")
@@ -234,15 +291,17 @@ private let examples: [Example] = {
         #expect(MatchingEngine.sameInstall(InstallIdentity(fingerprint: "fp"), among: known, now: now, policy: policy) == nil)
         #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "other"), among: known, now: now, policy: policy) == nil)
         // A fingerprint never merges two devices whose ids differ.
-        #expect(MatchingEngine.sameInstall(InstallIdentity(deviceID: "IDFA-OTHER", fingerprint: "fp2"), among: known, now: now, policy: policy) == nil)
+        #expect(
+            MatchingEngine.sameInstall(InstallIdentity(deviceID: "IDFA-OTHER", fingerprint: "fp2"), among: known, now: now, policy: policy) == nil)
     }
 
     /// The cascade's order and windows, beyond the numbered examples.
     @Test func theCascadePrefersTheReferrerThenTheIDFVAndNarrowsWindows() throws {
         let now = Timestamp(milliseconds: 1_763_700_000_000)
         func click(_ id: String, hoursBefore: Double, windowHours: Int = 168) -> CandidateClick {
-            CandidateClick(clickID: id, linkID: "l-\(id)", createdAt: now.adding(seconds: Int64(-hoursBefore * 3600)), platform: .android,
-                           windowHours: windowHours)
+            CandidateClick(
+                clickID: id, linkID: "l-\(id)", createdAt: now.adding(seconds: Int64(-hoursBefore * 3600)), platform: .android,
+                windowHours: windowHours)
         }
         let source = InMemoryClicks(stored: [
             .init(click: click("R", hoursBefore: 50), ipKey: "198.51.100.1"),
@@ -264,8 +323,10 @@ private let examples: [Example] = {
         #expect(network.clickID == "N" && network.matchType == .probabilistic && network.confidence == 0.65)
         // A link's own window counts too: a 1-hour link's click made 2 hours ago does not attribute.
         let shortLink = InMemoryClicks(stored: [.init(click: click("S", hoursBefore: 2, windowHours: 1), ipKey: "203.0.113.9")])
-        #expect(try AttributionCascade.attribute(InstallSignals(time: now, ipKey: "203.0.113.9", platform: .android),
-                                                 windowHoursLimit: nil, policy: policy, clicks: shortLink) == .organic)
+        #expect(
+            try AttributionCascade.attribute(
+                InstallSignals(time: now, ipKey: "203.0.113.9", platform: .android),
+                windowHoursLimit: nil, policy: policy, clicks: shortLink) == .organic)
     }
 
     /// WarpLink's Play Install Referrer names the link, not the click: the link is certain, and
@@ -302,8 +363,9 @@ private let examples: [Example] = {
     /// points of the click's page, not with its pixels.
     @Test func screensInPointsAreComparedWithTheClicksPoints() {
         let now = Timestamp(milliseconds: 1_763_700_000_000)
-        let click = CandidateClick(clickID: "C", linkID: "L", createdAt: now.adding(seconds: -600), platform: .ios,
-                                   screen: ScreenSize(width: 1170, height: 2532), screenPoints: ScreenSize(width: 390, height: 844))
+        let click = CandidateClick(
+            clickID: "C", linkID: "L", createdAt: now.adding(seconds: -600), platform: .ios,
+            screen: ScreenSize(width: 1170, height: 2532), screenPoints: ScreenSize(width: 390, height: 844))
         var install = InstallSignals(time: now, ipKey: "198.51.100.7", platform: .ios, screenPoints: ScreenSize(width: 844, height: 390))
         #expect(MatchingEngine.agreement(install: install, click: click) == ["ip", "platform", "screen"])
         install.screenPoints = ScreenSize(width: 430, height: 932)
@@ -318,14 +380,19 @@ private let examples: [Example] = {
     @Test func anIDFVFindsAnotherFamilysInstallButNotAnotherInstance() {
         let now = Timestamp(milliseconds: 1_763_700_000_000)
         let policy = MatchingPolicy()
-        let linkrunner = KnownInstall(installID: "lr", installInstanceID: "IID-1", deviceID: nil, fingerprint: nil, idfv: "V",
-                                      createdAt: now.adding(seconds: -3_600))
-        let warplink = KnownInstall(installID: "wl", installInstanceID: nil, deviceID: "V", fingerprint: "fp", idfv: "V",
-                                    createdAt: now.adding(seconds: -60))
+        let linkrunner = KnownInstall(
+            installID: "lr", installInstanceID: "IID-1", deviceID: nil, fingerprint: nil, idfv: "V",
+            createdAt: now.adding(seconds: -3_600))
+        let warplink = KnownInstall(
+            installID: "wl", installInstanceID: nil, deviceID: "V", fingerprint: "fp", idfv: "V",
+            createdAt: now.adding(seconds: -60))
         #expect(MatchingEngine.sameInstall(InstallIdentity(idfv: "V"), among: [linkrunner], now: now, policy: policy)?.installID == "lr")
-        #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "IID-2", idfv: "V"), among: [linkrunner], now: now, policy: policy) == nil)
-        #expect(MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "IID-2", idfv: "V"), among: [linkrunner, warplink],
-                                           now: now, policy: policy)?.installID == "wl")
+        #expect(
+            MatchingEngine.sameInstall(InstallIdentity(installInstanceID: "IID-2", idfv: "V"), among: [linkrunner], now: now, policy: policy) == nil)
+        #expect(
+            MatchingEngine.sameInstall(
+                InstallIdentity(installInstanceID: "IID-2", idfv: "V"), among: [linkrunner, warplink],
+                now: now, policy: policy)?.installID == "wl")
         #expect(MatchingEngine.sameInstall(InstallIdentity(idfv: "W"), among: [linkrunner, warplink], now: now, policy: policy) == nil)
     }
 
@@ -395,9 +462,15 @@ private let examples: [Example] = {
         let time = Timestamp(milliseconds: 1_763_700_000_000)  // November: Paris is UTC+1
         #expect(Normalize.utcOffset(of: "Europe/Paris", at: time) == 60)
         let install = InstallSignals(time: time, utcOffsetMinutes: 60)
-        #expect(MatchingEngine.timezoneAgreement(install: install, click: CandidateClick(clickID: "c", linkID: nil, createdAt: time, timezone: "Europe/Paris")) == true)
-        #expect(MatchingEngine.timezoneAgreement(install: install, click: CandidateClick(clickID: "c", linkID: nil, createdAt: time, utcOffsetMinutes: -300)) == false)
-        #expect(MatchingEngine.timezoneAgreement(install: InstallSignals(time: time), click: CandidateClick(clickID: "c", linkID: nil, createdAt: time)) == nil)
+        #expect(
+            MatchingEngine.timezoneAgreement(
+                install: install, click: CandidateClick(clickID: "c", linkID: nil, createdAt: time, timezone: "Europe/Paris")) == true)
+        #expect(
+            MatchingEngine.timezoneAgreement(
+                install: install, click: CandidateClick(clickID: "c", linkID: nil, createdAt: time, utcOffsetMinutes: -300)) == false)
+        #expect(
+            MatchingEngine.timezoneAgreement(install: InstallSignals(time: time), click: CandidateClick(clickID: "c", linkID: nil, createdAt: time))
+                == nil)
     }
 
     @Test func networkKeysKeepIPv4AndCutIPv6ToTheSlash64() {

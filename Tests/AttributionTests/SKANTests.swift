@@ -1,28 +1,29 @@
 import Foundation
 import Testing
+
 @testable import Attribution
 
 /// The schema of docs/skan.md, verbatim.
 let specSchemaJSON = #"""
-{ "enabled": true, "base_currency": "USD", "fx": {"EUR": 1.10, "INR": 0.012},
-  "monotonic": true,
-  "windows": {
-    "w1": { "aggregation": "window",
-            "fine": { "mode": "bitfield", "segments": [
-              {"type": "revenue_bucket", "offset": 0, "width": 3, "edges": [0.01, 5, 10, 25, 50, 100, 200]},
-              {"type": "event_flag", "offset": 3, "event": "signup"},
-              {"type": "event_flag", "offset": 4, "event": "purchase"},
-              {"type": "event_flag", "offset": 5, "event": "subscribe"} ] },
-            "coarse": { "rules": [ {"value": "high", "any": [{"event": "subscribe"}, {"revenue_gte": 25}]},
-                                   {"value": "medium", "any": [{"event": "signup"}, {"event": "purchase"}]} ],
-                        "default": "low" },
-            "lock": { "any": [{"event": "subscribe"}] } },
-    "w2": { "coarse": { "rules": [ {"value": "high", "any": [{"revenue_gte": 20}]},
-                                   {"value": "medium", "any": [{"event": "purchase"}, {"event": "level_complete", "count_gte": 3}]} ],
-                        "default": "low" } },
-    "w3": { "coarse": { "rules": [ {"value": "high", "any": [{"revenue_gte": 50}]},
-                                   {"value": "medium", "any": [{"event": "purchase"}]} ], "default": "low" } } } }
-"""#
+    { "enabled": true, "base_currency": "USD", "fx": {"EUR": 1.10, "INR": 0.012},
+      "monotonic": true,
+      "windows": {
+        "w1": { "aggregation": "window",
+                "fine": { "mode": "bitfield", "segments": [
+                  {"type": "revenue_bucket", "offset": 0, "width": 3, "edges": [0.01, 5, 10, 25, 50, 100, 200]},
+                  {"type": "event_flag", "offset": 3, "event": "signup"},
+                  {"type": "event_flag", "offset": 4, "event": "purchase"},
+                  {"type": "event_flag", "offset": 5, "event": "subscribe"} ] },
+                "coarse": { "rules": [ {"value": "high", "any": [{"event": "subscribe"}, {"revenue_gte": 25}]},
+                                       {"value": "medium", "any": [{"event": "signup"}, {"event": "purchase"}]} ],
+                            "default": "low" },
+                "lock": { "any": [{"event": "subscribe"}] } },
+        "w2": { "coarse": { "rules": [ {"value": "high", "any": [{"revenue_gte": 20}]},
+                                       {"value": "medium", "any": [{"event": "purchase"}, {"event": "level_complete", "count_gte": 3}]} ],
+                            "default": "low" } },
+        "w3": { "coarse": { "rules": [ {"value": "high", "any": [{"revenue_gte": 50}]},
+                                       {"value": "medium", "any": [{"event": "purchase"}]} ], "default": "low" } } } }
+    """#
 
 private let firstInit = Timestamp(milliseconds: 1_763_700_000_000)
 private func at(_ hours: Double) -> Timestamp { Timestamp(milliseconds: firstInit.milliseconds + Int64((hours * 3_600_000).rounded())) }
@@ -31,7 +32,7 @@ private func at(_ hours: Double) -> Timestamp { Timestamp(milliseconds: firstIni
 private struct Step: Sendable {
     var hours: Double
     var event: SKANEvent?
-    var removes: Int? = nil   // index of an earlier step whose payment is removed
+    var removes: Int? = nil  // index of an earlier step whose payment is removed
     static func call(_ hours: Double) -> Step { Step(hours: hours, event: nil) }
     static func event(_ name: String, _ hours: Double, _ amount: Double? = nil, _ currency: String? = nil) -> Step {
         Step(hours: hours, event: SKANEvent(name: name, receivedAt: at(hours), amount: amount, currency: currency))
@@ -62,12 +63,14 @@ private let vectors: [Vector] = [
     Vector(number: "6", steps: [.event("purchase", 1, 1000, "INR"), .event("purchase", 3, 20, "EUR")], expected: [v(20, .high, false, 1)]),
     Vector(number: "7", steps: [.event("purchase", 1, 30), Step(hours: 4, event: nil, removes: 0)], expected: [v(20, .high, false, 1)]),
     Vector(number: "8", steps: [.event("signup", 1), .event("purchase", 2, 9.99), .event("subscribe", 6)], expected: [v(58, .high, true, 1)]),
-    Vector(number: "9", steps: [.event("signup", 1), .event("purchase", 2, 9.99), .event("subscribe", 6), .event("purchase", 10, 100)],
-           expected: [v(58, .high, true, 1)]),
+    Vector(
+        number: "9", steps: [.event("signup", 1), .event("purchase", 2, 9.99), .event("subscribe", 6), .event("purchase", 10, 100)],
+        expected: [v(58, .high, true, 1)]),
     Vector(number: "10", priorW1Fine: 26, steps: [.event("app_open", 49)], expected: [v(26, .low, false, 2)]),
     Vector(number: "11", priorW1Fine: 26, steps: [.event("app_open", 49), .event("purchase", 50, 15)], expected: [v(26, .medium, false, 2)]),
-    Vector(number: "12", priorW1Fine: 26, steps: [.event("level_complete", 60), .event("level_complete", 61), .event("level_complete", 62)],
-           expected: [v(26, .low, false, 2), v(26, .low, false, 2), v(26, .medium, false, 2)]),
+    Vector(
+        number: "12", priorW1Fine: 26, steps: [.event("level_complete", 60), .event("level_complete", 61), .event("level_complete", 62)],
+        expected: [v(26, .low, false, 2), v(26, .low, false, 2), v(26, .medium, false, 2)]),
     Vector(number: "13", steps: [.event("purchase", 48, 30)], expected: [v(0, .high, false, 2)]),
     Vector(number: "13b", steps: [.event("purchase", 48 - 1.0 / 3600, 30)], expected: [v(20, .high, false, 1)]),
     Vector(number: "14", priorW1Fine: 26, steps: [.event("purchase", 200, 60), .call(840)], expected: [v(26, .high, false, 3), nil]),
@@ -84,8 +87,9 @@ private func replay(_ vector: Vector, schema: SKANSchema?) -> [SKANValues?] {
     for step in vector.steps {
         history.append(step.event)
         if let removed = step.removes { history[removed] = nil }
-        let outcome = SKANEvaluator.evaluate(schema: schema, isIOS: vector.iOS, firstInit: firstInit, now: at(step.hours),
-                                             events: history.compactMap { $0 }, state: state)
+        let outcome = SKANEvaluator.evaluate(
+            schema: schema, isIOS: vector.iOS, firstInit: firstInit, now: at(step.hours),
+            events: history.compactMap { $0 }, state: state)
         state = outcome.state
         outputs.append(outcome.values)
     }
@@ -102,8 +106,9 @@ private func replay(_ vector: Vector, schema: SKANSchema?) -> [SKANValues?] {
 
     @Test func anUnknownCurrencyCountsTheEventButNotItsAmountAndIsReported() throws {
         let schema = try SKANSchemaParser.parse(json: specSchemaJSON)
-        let outcome = SKANEvaluator.evaluate(schema: schema, isIOS: true, firstInit: firstInit, now: at(2),
-                                             events: [SKANEvent(name: "purchase", receivedAt: at(2), amount: 500, currency: "XYZ")], state: [:])
+        let outcome = SKANEvaluator.evaluate(
+            schema: schema, isIOS: true, firstInit: firstInit, now: at(2),
+            events: [SKANEvent(name: "purchase", receivedAt: at(2), amount: 500, currency: "XYZ")], state: [:])
         #expect(outcome.values == v(16, .medium, false, 1))
         #expect(outcome.unknownCurrencies == ["XYZ"])
     }
@@ -123,7 +128,10 @@ private func replay(_ vector: Vector, schema: SKANSchema?) -> [SKANValues?] {
             (mutated(#""offset": 3, "event": "signup""#, #""offset": 2, "event": "signup""#), "skan.windows.w1.fine.segments[1]"),
             (mutated("[0.01, 5, 10, 25, 50, 100, 200]", "[0.01, 10, 5]"), "skan.windows.w1.fine.segments[0].edges[2]"),
             (mutated(#""count_gte": 3"#, #""count_over": 3"#), "skan.windows.w2.coarse.rules[1].any[1].count_over"),
-            (mutated(#""value": "high", "any": [{"revenue_gte": 20}]"#, #""value": "top", "any": [{"revenue_gte": 20}]"#), "skan.windows.w2.coarse.rules[0].value"),
+            (
+                mutated(#""value": "high", "any": [{"revenue_gte": 20}]"#, #""value": "top", "any": [{"revenue_gte": 20}]"#),
+                "skan.windows.w2.coarse.rules[0].value"
+            ),
             (mutated(#""mode": "bitfield""#, #""mode": "bits""#), "skan.windows.w1.fine.mode"),
             (mutated(#""aggregation": "window""#, #""aggregation": "daily""#), "skan.windows.w1.aggregation"),
             (mutated(#""EUR": 1.10"#, #""EUR": -1"#), "skan.fx.EUR"),
@@ -147,20 +155,25 @@ private func replay(_ vector: Vector, schema: SKANSchema?) -> [SKANValues?] {
     }
 
     @Test func rulesAndFunnelModes() throws {
-        let schema = try SKANSchemaParser.parse(json: #"""
-            {"windows": {"w1": {"fine": {"mode": "funnel", "steps": [{"event": "signup", "value": 10}, {"event": "tutorial", "value": 20}, {"event": "purchase", "value": 40}]}}}}
-            """#)
+        let schema = try SKANSchemaParser.parse(
+            json: #"""
+                {"windows": {"w1": {"fine": {"mode": "funnel", "steps": [{"event": "signup", "value": 10}, {"event": "tutorial", "value": 20}, {"event": "purchase", "value": 40}]}}}}
+                """#)
         func fine(_ names: [String]) -> Int? {
-            SKANEvaluator.evaluate(schema: schema, isIOS: true, firstInit: firstInit, now: at(5),
-                                   events: names.map { SKANEvent(name: $0, receivedAt: at(1)) }, state: [:]).values?.fine
+            SKANEvaluator.evaluate(
+                schema: schema, isIOS: true, firstInit: firstInit, now: at(5),
+                events: names.map { SKANEvent(name: $0, receivedAt: at(1)) }, state: [:]
+            ).values?.fine
         }
         #expect(fine([]) == 0 && fine(["signup"]) == 10 && fine(["signup", "tutorial", "purchase"]) == 40)
         #expect(fine(["signup", "purchase"]) == 10)  // the funnel stops at the first step not reached
-        let rules = try SKANSchemaParser.parse(json: #"""
-            {"monotonic": false, "windows": {"w1": {"fine": {"mode": "rules", "rules": [{"value": 5, "all": [{"event": "a"}]}, {"value": 9, "all": [{"event": "a"}, {"revenue_gte": 10}]}, {"value": 3, "all": [{"after_hours": 24}]}]}}}}
-            """#)
-        let result = SKANEvaluator.evaluate(schema: rules, isIOS: true, firstInit: firstInit, now: at(2),
-                                            events: [SKANEvent(name: "a", receivedAt: at(1), amount: 12)], state: [:])
+        let rules = try SKANSchemaParser.parse(
+            json: #"""
+                {"monotonic": false, "windows": {"w1": {"fine": {"mode": "rules", "rules": [{"value": 5, "all": [{"event": "a"}]}, {"value": 9, "all": [{"event": "a"}, {"revenue_gte": 10}]}, {"value": 3, "all": [{"after_hours": 24}]}]}}}}
+                """#)
+        let result = SKANEvaluator.evaluate(
+            schema: rules, isIOS: true, firstInit: firstInit, now: at(2),
+            events: [SKANEvent(name: "a", receivedAt: at(1), amount: 12)], state: [:])
         #expect(result.values?.fine == 9)
     }
 
@@ -180,9 +193,13 @@ private func replay(_ vector: Vector, schema: SKANSchema?) -> [SKANValues?] {
                 hours += Double.random(in: 0...40, using: &generator)
                 if hours >= 840 { break }
                 let amount: Double? = Bool.random(using: &generator) ? Double.random(in: 0...120, using: &generator) : nil
-                events.append(SKANEvent(name: names.randomElement(using: &generator)!, receivedAt: at(hours), amount: amount,
-                                        currency: ["USD", "EUR", "INR", "XYZ"].randomElement(using: &generator)))
-                if Int.random(in: 0..<8, using: &generator) == 0, !events.isEmpty { events.remove(at: Int.random(in: 0..<events.count, using: &generator)) }
+                events.append(
+                    SKANEvent(
+                        name: names.randomElement(using: &generator)!, receivedAt: at(hours), amount: amount,
+                        currency: ["USD", "EUR", "INR", "XYZ"].randomElement(using: &generator)))
+                if Int.random(in: 0..<8, using: &generator) == 0, !events.isEmpty {
+                    events.remove(at: Int.random(in: 0..<events.count, using: &generator))
+                }
                 let outcome = SKANEvaluator.evaluate(schema: schema, isIOS: true, firstInit: firstInit, now: at(hours), events: events, state: state)
                 state = outcome.state
                 let values = try #require(outcome.values)
@@ -204,8 +221,9 @@ private func replay(_ vector: Vector, schema: SKANSchema?) -> [SKANValues?] {
     /// overflowed to infinity, and infinity failed `revenue_gte` (it is not below infinity).
     @Test func hugeRevenueStillMeetsARevenueFloor() throws {
         let schema = try SKANSchemaParser.parse(json: specSchemaJSON)
-        let facts = SKANEvaluator.Facts(events: [SKANEvent(name: "purchase", receivedAt: Timestamp(milliseconds: 0), amount: 1e300)],
-                                        schema: schema, hours: 1)
+        let facts = SKANEvaluator.Facts(
+            events: [SKANEvent(name: "purchase", receivedAt: Timestamp(milliseconds: 0), amount: 1e300)],
+            schema: schema, hours: 1)
         #expect(facts.holds(.revenue(atLeast: 25, below: nil)))
         #expect(!facts.holds(.revenue(atLeast: nil, below: 25)))
     }

@@ -1,5 +1,5 @@
-import Testing
 import Attribution
+import Testing
 
 @Suite struct TestClockUnitTests {
     @Test func standsStillAndMovesOnlyForward() {

@@ -1,5 +1,5 @@
-import Testing
 import Attribution
+import Testing
 
 struct TimeSpecificationTests {
     let now = Timestamp(milliseconds: 1_795_000_000_000)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Attribution
 
 @Suite struct URLGrammarTests {

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import Testing
-@testable import HTTP
 import TestSupport
+import Testing
+
+@testable import HTTP
 
 /// One client cannot take every connection: it is held to `maxConnectionsPerClient`, and when the
 /// server is full, idle connections of the client holding the most make room for others.
@@ -29,7 +30,8 @@ import TestSupport
         // these machines are shared, and a latency bound here failed under the suite's own load.)
         try healthIsAnswered(port: server.port, count: 200)
         // The flood holds at most its share; past it, connections are told 503 with Retry-After.
-        #expect(server.server.openConnectionCount <= HTTPServerLimits().maxConnectionsPerClient + 512 + 8)  // + lingering rejections, + health clients closing
+        // + lingering rejections, + health clients closing
+        #expect(server.server.openConnectionCount <= HTTPServerLimits().maxConnectionsPerClient + 512 + 8)
         // (Accepted in the order they connected: the 301st is past the cap of 256.)
         let answer = try #require(flood[300].readResponse())
         #expect(answer.status == 503)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import HTTP
 import TestSupport
+import Testing
+
+@testable import HTTP
 
 /// Drives the state machine with a mock clock (nanoseconds) and records what it asks for.
 private struct Harness {
@@ -37,7 +38,10 @@ private struct Harness {
         now += UInt64(seconds * 1_000_000_000)
         apply(machine.tick(now: now))
     }
-    mutating func takeWritten() -> String { defer { written = "" }; return written }
+    mutating func takeWritten() -> String {
+        defer { written = "" }
+        return written
+    }
 }
 
 @Suite struct ConnectionStateMachineTests {
@@ -50,7 +54,8 @@ private struct Harness {
         #expect(h.written.isEmpty)  // 0 is still owed
         h.respond(0, "one")
         let written = h.takeWritten()
-        let one = written.range(of: "one")!.lowerBound, two = written.range(of: "two")!.lowerBound
+        let one = written.range(of: "one")!.lowerBound
+        let two = written.range(of: "two")!.lowerBound
         let three = written.range(of: "three")!.lowerBound
         #expect(one < two && two < three)
         #expect(!h.closed)

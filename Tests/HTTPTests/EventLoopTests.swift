@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
-import Testing
-@testable import HTTP
 import TestSupport
+import Testing
+
+@testable import HTTP
 
 /// Records what a loop tells it, and signals each readiness report.
 private final class RecordingHandler: EventLoopHandler, @unchecked Sendable {

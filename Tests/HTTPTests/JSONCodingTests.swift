@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTP
 
 private struct Signup: Decodable {
@@ -31,7 +32,10 @@ private func decodeError(_ json: String) -> HTTPError? {
             ("", "invalid_json", "empty"),
             ("{not json", "invalid_json", "not valid JSON"),
             (#"{"device_data":{"screen_width":1,"languages":[]}}"#, "missing_field", "'token'"),
-            (#"{"token":"t","device_data":{"screen_width":"wide","languages":[]}}"#, "invalid_field", "'device_data.screen_width': expected a number"),
+            (
+                #"{"token":"t","device_data":{"screen_width":"wide","languages":[]}}"#, "invalid_field",
+                "'device_data.screen_width': expected a number"
+            ),
             (#"{"token":"t","device_data":{"screen_width":1,"languages":[1]}}"#, "invalid_field", "'device_data.languages[0]': expected a string"),
             (#"{"token":null,"device_data":{"screen_width":1,"languages":[]}}"#, "invalid_field", "'token'"),
             (#"{"token":"t","device_data":[]}"#, "invalid_field", "'device_data': expected an object"),
@@ -57,12 +61,15 @@ private func decodeError(_ json: String) -> HTTPError? {
             var items: [Item]
             struct Item: Decodable { var id: Int64 }
         }
-        let body = try JSONBody.decode(Body.self, from: Array(#"{"count":1e2,"ratio":3,"mode":"on","note":null,"tags":{"a":"b"},"items":[{"id":7}]}"#.utf8))
+        let body = try JSONBody.decode(
+            Body.self, from: Array(#"{"count":1e2,"ratio":3,"mode":"on","note":null,"tags":{"a":"b"},"items":[{"id":7}]}"#.utf8))
         #expect(body.count == 100 && body.ratio == 3 && body.mode == .on && body.note == nil && body.tags == ["a": "b"] && body.items[0].id == 7)
-        for (json, fragment) in [(#"{"count":1.5,"ratio":1,"mode":"on","tags":{},"items":[]}"#, "'count'"),
-                                 (#"{"count":1,"ratio":1,"mode":"sideways","tags":{},"items":[]}"#, "'mode'"),
-                                 (#"{"count":1,"ratio":1,"mode":"on","tags":{},"items":[{"id":"7"}]}"#, "'items[0].id': expected an integer"),
-                                 (#"{"count":1,"ratio":1,"mode":"on","tags":{},"items":[],}"#, "trailing comma")] {
+        for (json, fragment) in [
+            (#"{"count":1.5,"ratio":1,"mode":"on","tags":{},"items":[]}"#, "'count'"),
+            (#"{"count":1,"ratio":1,"mode":"sideways","tags":{},"items":[]}"#, "'mode'"),
+            (#"{"count":1,"ratio":1,"mode":"on","tags":{},"items":[{"id":"7"}]}"#, "'items[0].id': expected an integer"),
+            (#"{"count":1,"ratio":1,"mode":"on","tags":{},"items":[],}"#, "trailing comma"),
+        ] {
             do {
                 _ = try JSONBody.decode(Body.self, from: Array(json.utf8))
                 Issue.record("\(json) decoded")

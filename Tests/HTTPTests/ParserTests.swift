@@ -1,6 +1,7 @@
-import Testing
-@testable import HTTP
 import TestSupport
+import Testing
+
+@testable import HTTP
 
 /// Feeds `text` to a fresh parser in one piece and returns the first complete request, or the error.
 private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()) -> Result<HTTPRequest?, HTTPParseError> {
@@ -18,7 +19,8 @@ private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()
 
 @Suite struct ParserTests {
     @Test func parsesRequestLineHeadersAndBody() throws {
-        let request = try #require(try parse("POST /api/x?a=1&b=two%20words HTTP/1.1\r\nHost: h\r\nX-A:  spaced value \t\r\nContent-Length: 5\r\n\r\nhello").get())
+        let request = try #require(
+            try parse("POST /api/x?a=1&b=two%20words HTTP/1.1\r\nHost: h\r\nX-A:  spaced value \t\r\nContent-Length: 5\r\n\r\nhello").get())
         #expect(request.method == .post)
         #expect(request.target == "/api/x?a=1&b=two%20words")
         #expect(request.path == "/api/x")
@@ -46,7 +48,8 @@ private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()
     }
 
     @Test func byteAtATimeGivesTheSameRequest() throws {
-        let text = "POST /echo HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\nTrailer: x\r\n\r\n"
+        let text =
+            "POST /echo HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\nTrailer: x\r\n\r\n"
         var parser = HTTPRequestParser()
         var requests: [HTTPRequest] = []
         for byte in text.utf8 {
@@ -60,7 +63,8 @@ private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()
     }
 
     @Test func chunkedBodySplitAtEveryBoundary() throws {
-        let text = Array("POST /echo HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n1;a=b\r\n \r\nA\r\n0123456789\r\n0\r\n\r\n".utf8)
+        let text = Array(
+            "POST /echo HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n1;a=b\r\n \r\nA\r\n0123456789\r\n0\r\n\r\n".utf8)
         for split in 1..<text.count {
             var parser = HTTPRequestParser()
             var body: [UInt8]?
@@ -77,12 +81,18 @@ private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()
     @Test func headComesBeforeTheBody() throws {
         var parser = HTTPRequestParser()
         parser.append(Array("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n".utf8))
-        guard case .head(let head)? = try parser.next() else { Issue.record("expected head"); return }
+        guard case .head(let head)? = try parser.next() else {
+            Issue.record("expected head")
+            return
+        }
         #expect(head.expectsContinue)
         #expect(try parser.next() == nil)
         #expect(parser.phase == .body)
         parser.append(Array("abc".utf8))
-        guard case .request(let request)? = try parser.next() else { Issue.record("expected request"); return }
+        guard case .request(let request)? = try parser.next() else {
+            Issue.record("expected request")
+            return
+        }
         #expect(request.body == Array("abc".utf8))
         #expect(parser.phase == .idle)
     }
@@ -118,23 +128,33 @@ private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()
     /// Every framing rule of RFC 9112 the server enforces, one row each (after SwiftNIO's
     /// HTTPDecoderLengthTest). Each must be rejected with the given status.
     static let framingCases: [FramingCase] = [
-        .init(name: "Content-Length with Transfer-Encoding (§6.1)",
-              request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", status: 400),
-        .init(name: "Transfer-Encoding before Content-Length (§6.1)",
-              request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", status: 400),
-        .init(name: "duplicate Content-Length, same value (§6.3)",
-              request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc", status: 400),
-        .init(name: "Content-Length list (§6.3)",
-              request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 3\r\n\r\nabc", status: 400),
+        .init(
+            name: "Content-Length with Transfer-Encoding (§6.1)",
+            request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", status: 400),
+        .init(
+            name: "Transfer-Encoding before Content-Length (§6.1)",
+            request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", status: 400),
+        .init(
+            name: "duplicate Content-Length, same value (§6.3)",
+            request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc", status: 400),
+        .init(
+            name: "Content-Length list (§6.3)",
+            request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 3\r\n\r\nabc", status: 400),
         .init(name: "negative Content-Length", request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n", status: 400),
         .init(name: "signed Content-Length", request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: +3\r\n\r\nabc", status: 400),
         .init(name: "non-numeric Content-Length", request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3a\r\n\r\n", status: 400),
         .init(name: "empty Content-Length", request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: \r\n\r\n", status: 400),
-        .init(name: "huge Content-Length overflows", request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999999\r\n\r\n", status: 400),
+        .init(
+            name: "huge Content-Length overflows", request: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+            status: 400),
         .init(name: "chunked not final (§6.3)", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked, identity\r\n\r\n", status: 400),
-        .init(name: "chunked twice (§7)", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", status: 400),
+        .init(
+            name: "chunked twice (§7)", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+            status: 400),
         .init(name: "unknown coding only (§6.3)", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", status: 400),
-        .init(name: "unsupported coding before chunked (§6.1 → 501)", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", status: 501),
+        .init(
+            name: "unsupported coding before chunked (§6.1 → 501)", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+            status: 501),
         .init(name: "Transfer-Encoding in HTTP/1.0 (§6.1)", request: "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
         .init(name: "missing Host in HTTP/1.1 (§3.2)", request: "GET / HTTP/1.1\r\n\r\n", status: 400),
         .init(name: "duplicate Host (§3.2)", request: "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", status: 400),
@@ -158,10 +178,18 @@ private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()
         .init(name: "lowercase version", request: "GET / http/1.1\r\nHost: h\r\n\r\n", status: 400),
         .init(name: "HTTP/2.0 (§2.3 → 505)", request: "GET / HTTP/2.0\r\nHost: h\r\n\r\n", status: 505),
         .init(name: "malformed chunk size (§7.1)", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
-        .init(name: "chunk size with 0x prefix", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0x3\r\nabc\r\n0\r\n\r\n", status: 400),
-        .init(name: "chunk longer than its size (§7.1)", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n", status: 400),
-        .init(name: "chunk size line with bare LF", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\nabc\r\n0\r\n\r\n", status: 400),
-        .init(name: "chunk extension garbage", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3 x\r\nabc\r\n0\r\n\r\n", status: 400),
+        .init(
+            name: "chunk size with 0x prefix", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0x3\r\nabc\r\n0\r\n\r\n",
+            status: 400),
+        .init(
+            name: "chunk longer than its size (§7.1)",
+            request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n", status: 400),
+        .init(
+            name: "chunk size line with bare LF", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\nabc\r\n0\r\n\r\n",
+            status: 400),
+        .init(
+            name: "chunk extension garbage", request: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3 x\r\nabc\r\n0\r\n\r\n",
+            status: 400),
     ]
 
     @Test(arguments: framingCases)
@@ -182,7 +210,9 @@ private func parse(_ text: String, limits: HTTPServerLimits = HTTPServerLimits()
         let manyHeaders = (0...limits.maxHeaderFields).map { "X-\($0): v\r\n" }.joined()
         #expect(parse("GET / HTTP/1.1\r\nHost: h\r\n\(manyHeaders)\r\n", limits: limits).failureStatus == 431)
         #expect(parse("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 101\r\n\r\n", limits: limits).failureStatus == 413)
-        #expect(parse("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\n" + String(repeating: "x", count: 100), limits: limits).failureStatus == nil)
+        #expect(
+            parse("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\n" + String(repeating: "x", count: 100), limits: limits).failureStatus
+                == nil)
         let chunks = "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n\(String(repeating: "x", count: 64))\r\n40\r\n"
         #expect(parse(chunks, limits: limits).failureStatus == 413)
     }

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import Testing
-@testable import HTTP
 import TestSupport
+import Testing
+
+@testable import HTTP
 
 /// Carries out the machine's actions the harshest way an I/O layer could: re-entrantly, a handler
 /// that answers inline doing so in the middle of the burst's actions (as `Connection` once did).

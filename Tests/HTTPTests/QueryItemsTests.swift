@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP
 
 struct QueryItemsTests {
@@ -11,9 +12,9 @@ struct QueryItemsTests {
         #expect(items("/a?") == [])
         #expect(items("/a?x=1&y=two+words&z=%C3%A9&empty=&flag") == ["x=1", "y=two words", "z=é", "empty=", "flag="])
         #expect(items("/a?&&x=1&") == ["x=1"])
-        #expect(items("/a?eq=a=b") == ["eq=a=b"])                    // only the first "=" splits
-        #expect(items("http://h.example/a?x=1") == ["x=1"])           // absolute form
-        #expect(items("/a?%26=%3D") == ["&=="])                      // encoded separators are data: name "&", value "="
+        #expect(items("/a?eq=a=b") == ["eq=a=b"])  // only the first "=" splits
+        #expect(items("http://h.example/a?x=1") == ["x=1"])  // absolute form
+        #expect(items("/a?%26=%3D") == ["&=="])  // encoded separators are data: name "&", value "="
         #expect(items("/a?e=%C3%A9%CC%81&x=1") == ["e=é́", "x=1"])  // a combining mark does not hide the "&"
     }
 

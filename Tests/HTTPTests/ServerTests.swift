@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
-@testable import HTTP
 import TestSupport
+import Testing
+
+@testable import HTTP
 
 @Suite struct ServerTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
@@ -35,7 +36,9 @@ import TestSupport
     @Test func chunkedBodySplitAtEveryByteBoundaryOverTheSocket() throws {
         let server = try TestServer()
         let client = try server.client()
-        let request = Array("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n6;note=x\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nX-Trailer: 1\r\n\r\n".utf8)
+        let request = Array(
+            "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n6;note=x\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nX-Trailer: 1\r\n\r\n"
+                .utf8)
         for split in 1..<request.count {
             client.send(Array(request[0..<split]))
             usleep(300)  // let the first part arrive on its own
@@ -173,8 +176,10 @@ import TestSupport
         #expect(elapsed < 4.0)
     }
 
-    @Test(arguments: [("Location", "https://a.example/\r\nSet-Cookie: sid=x"), ("X-Bad", "a\nb"), ("X-Bad", "a\rb"),
-                      ("X-Bad", "a\u{0}b"), ("Bad Name", "v"), ("Bad:Name", "v"), ("", "v")])
+    @Test(arguments: [
+        ("Location", "https://a.example/\r\nSet-Cookie: sid=x"), ("X-Bad", "a\nb"), ("X-Bad", "a\rb"),
+        ("X-Bad", "a\u{0}b"), ("Bad Name", "v"), ("Bad:Name", "v"), ("", "v"),
+    ])
     func aHeaderThatWouldSplitTheResponseBecomesA500(name: String, value: String) throws {
         let refused = RefusalLog()
         let server = try TestServer(onRefusedResponse: refused.append) { router in

@@ -1,9 +1,9 @@
 import Dispatch
+import HTTP
 import Lifecycle
 import Synchronization
-import Testing
-import HTTP
 import TestSupport
+import Testing
 
 /// Start in order, stop in reverse, a failed start undoes the ones before it, and the HTTP
 /// server stops as a service by draining.
@@ -17,10 +17,12 @@ import TestSupport
     struct Refused: Error {}
 
     func part(_ name: String, _ recorder: Recorder, failing: Bool = false) -> ClosureService {
-        ClosureService(name, start: {
-            if failing { throw Refused() }
-            recorder.add("start \(name)")
-        }, stop: { _ in recorder.add("stop \(name)") })
+        ClosureService(
+            name,
+            start: {
+                if failing { throw Refused() }
+                recorder.add("start \(name)")
+            }, stop: { _ in recorder.add("stop \(name)") })
     }
 
     @Test func servicesStartInOrderAndStopInReverseOnce() throws {
@@ -35,8 +37,10 @@ import TestSupport
     @Test func aServiceThatCannotStartStopsTheOnesBeforeIt() {
         let recorder = Recorder()
         let events = Recorder()
-        let group = ServiceGroup([part("store", recorder), part("outbox", recorder), part("listeners", recorder, failing: true),
-                                  part("never", recorder)]) { event in
+        let group = ServiceGroup([
+            part("store", recorder), part("outbox", recorder), part("listeners", recorder, failing: true),
+            part("never", recorder),
+        ]) { event in
             if case .stopped(let name, _) = event { events.add(name) }
         }
         #expect(throws: Refused.self) { try group.start() }
@@ -51,14 +55,19 @@ import TestSupport
         let arrived = Mutex(0)
         let both = DispatchSemaphore(value: 0)
         let parts = (0..<2).map { index in
-            ClosureService("part \(index)", stop: { _ in
-                if arrived.withLock({ count in count += 1; return count }) == 2 {
-                    both.signal()
-                    both.signal()
-                }
-                let together = both.wait(timeout: .now() + .seconds(10)) == .success
-                recorder.add(together ? "together" : "alone")
-            })
+            ClosureService(
+                "part \(index)",
+                stop: { _ in
+                    if arrived.withLock({ count in
+                        count += 1
+                        return count
+                    }) == 2 {
+                        both.signal()
+                        both.signal()
+                    }
+                    let together = both.wait(timeout: .now() + .seconds(10)) == .success
+                    recorder.add(together ? "together" : "alone")
+                })
         }
         let pair = ConcurrentServices("pair", parts)
         try pair.start()

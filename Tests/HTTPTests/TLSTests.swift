@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import HTTP
 import TestSupport
+import Testing
+
+@testable import HTTP
 
 private let tools = ["/usr/bin/openssl", "/usr/bin/curl"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -17,9 +18,14 @@ struct TLSTests {
     private func certificate() throws -> (folder: URL, cert: String, key: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
-        let made = try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                                                "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+        let cert = folder.appendingPathComponent("cert.pem").path
+        let key = folder.appendingPathComponent("key.pem").path
+        let made = try run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
         #expect(made.status == 0)
         return (folder, cert, key)
     }
@@ -30,8 +36,9 @@ struct TLSTests {
         var router = RouterBuilder()
         router.get("/health") { _ in .json(bytes: Array(#"{"status":"ok"}"#.utf8)) }
         router.post("/echo") { request in HTTPResponse(status: .ok, body: request.body) }
-        let server = HTTPServer(host: "127.0.0.1", port: 0, tls: try TLSContext(certificatePath: cert, privateKeyPath: key),
-                                responder: router.build())
+        let server = HTTPServer(
+            host: "127.0.0.1", port: 0, tls: try TLSContext(certificatePath: cert, privateKeyPath: key),
+            responder: router.build())
         try server.start()
         defer { server.shutdownAndWait() }
         let base = "https://127.0.0.1:\(server.port)"
@@ -53,8 +60,9 @@ struct TLSTests {
         router.get("/health") { _ in .json(bytes: Array(#"{"status":"ok"}"#.utf8)) }
         var limits = HTTPServerLimits()
         limits.tlsHandshakeTimeout = .milliseconds(400)
-        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, tls: try TLSContext(certificatePath: cert, privateKeyPath: key),
-                                responder: router.build())
+        let server = HTTPServer(
+            host: "127.0.0.1", port: 0, limits: limits, tls: try TLSContext(certificatePath: cert, privateKeyPath: key),
+            responder: router.build())
         try server.start()
         defer { server.shutdownAndWait() }
 
@@ -68,15 +76,24 @@ struct TLSTests {
         #expect(waited >= 0.3 && waited < 3, "closed after \(waited) s")
 
         // A handshake that completes is not cut: two requests on one connection, 0.6 s apart.
-        let kept = try run("/bin/sh", ["-c", "(printf 'GET /health HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n'; sleep 0.6; "
-                                          + "printf 'GET /health HTTP/1.1\\r\\nHost: a\\r\\nConnection: close\\r\\n\\r\\n'; sleep 1) | "
-                                          + "/usr/bin/openssl s_client -quiet -connect 127.0.0.1:\(server.port) 2>/dev/null"])
+        let kept = try run(
+            "/bin/sh",
+            [
+                "-c",
+                "(printf 'GET /health HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n'; sleep 0.6; "
+                    + "printf 'GET /health HTTP/1.1\\r\\nHost: a\\r\\nConnection: close\\r\\n\\r\\n'; sleep 1) | "
+                    + "/usr/bin/openssl s_client -quiet -connect 127.0.0.1:\(server.port) 2>/dev/null",
+            ])
         #expect(kept.output.components(separatedBy: #"{"status":"ok"}"#).count == 3, "\(kept.output)")
     }
 
     @Test func aKeyThatDoesNotMatchIsRefusedNamingTheSetting() throws {
-        let first = try certificate(), second = try certificate()
-        defer { try? FileManager.default.removeItem(at: first.folder); try? FileManager.default.removeItem(at: second.folder) }
+        let first = try certificate()
+        let second = try certificate()
+        defer {
+            try? FileManager.default.removeItem(at: first.folder)
+            try? FileManager.default.removeItem(at: second.folder)
+        }
         #expect { try TLSContext(certificatePath: first.cert, privateKeyPath: second.key) } throws: {
             ($0 as? TLSContext.Failure)?.description.contains("tls.key") == true
         }

@@ -1,12 +1,16 @@
 import Attribution
-@_spi(StoreInternals) @testable import Store
 import Testing
+
+@_spi(StoreInternals) @testable import Store
 
 /// Apple Ads tokens are kept only until Apple answered for good or they are 24 h old.
 @Suite struct AppleAdsClaimTests {
     private func claimRow(_ temp: TemporaryDatabase, _ installID: String) throws -> (status: String, token: String?)? {
-        try temp.database.read { try $0.queryOne("SELECT status, token FROM apple_ads_claims WHERE install_id = ?", installID) {
-            ($0.string(0), $0.optionalString(1)) } }
+        try temp.database.read {
+            try $0.queryOne("SELECT status, token FROM apple_ads_claims WHERE install_id = ?", installID) {
+                ($0.string(0), $0.optionalString(1))
+            }
+        }
     }
 
     @Test func tokensOlderThanTheirLifeAreDroppedAndTheirClaimsFail() throws {
@@ -16,7 +20,8 @@ import Testing
             try connection.run("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', x'01', 0, 0)")
             for (id, age, status) in [("old", 25 * 3600, "pending"), ("young", 3600, "pending"), ("answered-old", 25 * 3600, "attributed")] {
                 try connection.run("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES (?, 'p', 'linkrunner', 0, 0)", id)
-                try connection.run("""
+                try connection.run(
+                    """
                     INSERT INTO apple_ads_claims (install_id, project_id, token, token_received_at, status) VALUES (?, 'p', 'dG9rZW4=', ?, ?)
                     """, id, now.milliseconds - Int64(age) * 1000, status)
             }

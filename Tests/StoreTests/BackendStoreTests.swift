@@ -1,9 +1,9 @@
 import Attribution
 import Foundation
-import Synchronization
 @_spi(StoreInternals) import Store
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 
 /// One backend's stores on a fresh database, kept alive (the cluster or the file) for the test.
 final class BackendStores {
@@ -34,7 +34,9 @@ final class BackendStores {
             let url = try cluster?.url ?? PostgresCluster.shared().newDatabase()
             try PGMigrator.migrate(url: url)
             let pool = PGPool(url: url, size: 4, checkoutTimeout: .seconds(2))
-            (projects, signingKeys, sqlite, self.cluster, self.pool) = (PGProjectStore(pool: pool, clock: clock), pool.signingKeyStore(), nil, cluster, pool)
+            (projects, signingKeys, sqlite, self.cluster, self.pool) = (
+                PGProjectStore(pool: pool, clock: clock), pool.signingKeyStore(), nil, cluster, pool
+            )
             (links, templates) = (PGLinkStore(pool: pool), pool.templateStore())
             clicks = PGClickStore(pool: pool, writer: PGWriter(pool: pool))
             dashboard = pool.dashboardStore()
@@ -93,8 +95,9 @@ final class BackendStores {
         renamed.name = "Shop"
         #expect(throws: StoreError.conflict("a project named 'Shop' already exists")) { try stores.projects.update(renamed) }
         #expect(try stores.projects.find(id: second.project.id)?.name == "Renamed")  // the refused update changed nothing
-        let missing = Project(id: "nope", name: "Nope", settings: ProjectSettings(), testMode: false,
-                              createdAt: Timestamp(milliseconds: 0), updatedAt: Timestamp(milliseconds: 0))
+        let missing = Project(
+            id: "nope", name: "Nope", settings: ProjectSettings(), testMode: false,
+            createdAt: Timestamp(milliseconds: 0), updatedAt: Timestamp(milliseconds: 0))
         #expect(try stores.projects.update(missing) == nil)
 
         try stores.projects.setToken(projectID: second.project.id, token: "tok_declared_in_config")
@@ -146,24 +149,26 @@ final class BackendStores {
     }
 
     static func fullLink(projectID: String, templateID: String?, code: String, at milliseconds: Int64) -> Link {
-        Link(id: UUID().uuidString.lowercased(), projectID: projectID, templateID: templateID, shortCode: code, title: "Summer Sale 50%_off",
-             description: "Everything, it's half", originalURL: "https://example.com/sale", iosURL: "https://example.com/ios",
-             androidURL: "https://example.com/android", webURL: "https://example.com/web", appScheme: "shop",
-             deepLinkPath: "/sale", deepLinkParameters: ["ref": "mail", "ü": "ß"],
-             utm: UTM(source: "newsletter", medium: "email", campaign: "summer", term: "sale", content: "hero"),
-             targeting: #"{"countries":["DE"]}"#, og: Link.OpenGraph(title: "OG", description: "OG text", image: "https://example.com/og.png"),
-             attributionWindowHours: 72, appendClickID: true, expiresAt: Timestamp(milliseconds: milliseconds + 86_400_000), maxClicks: 500,
-             active: true, externalUserID: "user-1", optionsHash: "hash-1", createdAt: Timestamp(milliseconds: milliseconds),
-             updatedAt: Timestamp(milliseconds: milliseconds))
+        Link(
+            id: UUID().uuidString.lowercased(), projectID: projectID, templateID: templateID, shortCode: code, title: "Summer Sale 50%_off",
+            description: "Everything, it's half", originalURL: "https://example.com/sale", iosURL: "https://example.com/ios",
+            androidURL: "https://example.com/android", webURL: "https://example.com/web", appScheme: "shop",
+            deepLinkPath: "/sale", deepLinkParameters: ["ref": "mail", "ü": "ß"],
+            utm: UTM(source: "newsletter", medium: "email", campaign: "summer", term: "sale", content: "hero"),
+            targeting: #"{"countries":["DE"]}"#, og: Link.OpenGraph(title: "OG", description: "OG text", image: "https://example.com/og.png"),
+            attributionWindowHours: 72, appendClickID: true, expiresAt: Timestamp(milliseconds: milliseconds + 86_400_000), maxClicks: 500,
+            active: true, externalUserID: "user-1", optionsHash: "hash-1", createdAt: Timestamp(milliseconds: milliseconds),
+            updatedAt: Timestamp(milliseconds: milliseconds))
     }
 
     @Test(arguments: Backend.allCases)
     func linksRoundTripSearchPageAndRefuseTakenCodes(_ backend: Backend) throws {
         let stores = try BackendStores(backend)
         let project = try stores.projects.create(name: "Shop", settings: ProjectSettings()).project
-        let template = LinkTemplate(id: "t1", projectID: project.id, slug: "promo", name: "Promo", iosURL: "https://example.com/t",
-                                    deepLinkParameters: ["a": "b"], utm: ["utm_source": "x"], attributionWindowHours: 24,
-                                    createdAt: Timestamp(milliseconds: 1_000))
+        let template = LinkTemplate(
+            id: "t1", projectID: project.id, slug: "promo", name: "Promo", iosURL: "https://example.com/t",
+            deepLinkParameters: ["a": "b"], utm: ["utm_source": "x"], attributionWindowHours: 24,
+            createdAt: Timestamp(milliseconds: 1_000))
         #expect(try stores.templates.create(template) == template)
         #expect(throws: StoreError.conflict("the project already has a template with slug 'promo'")) { try stores.templates.create(template) }
         let later = LinkTemplate(id: "t2", projectID: project.id, slug: "later", name: "Later", createdAt: Timestamp(milliseconds: 2_000))
@@ -185,15 +190,18 @@ final class BackendStores {
         #expect(drawnAgain.shortCode != "summer")
 
         for index in 0..<5 {
-            _ = try stores.links.create(Link(id: "plain-\(index)", projectID: project.id, shortCode: "plain\(index)",
-                                             createdAt: Timestamp(milliseconds: 1_600_000_000_000 + Int64(index))), codeIsCustom: true)
+            _ = try stores.links.create(
+                Link(
+                    id: "plain-\(index)", projectID: project.id, shortCode: "plain\(index)",
+                    createdAt: Timestamp(milliseconds: 1_600_000_000_000 + Int64(index))), codeIsCustom: true)
         }
         #expect(try stores.links.list(projectID: project.id, limit: 3, offset: 0).map(\.shortCode) == [drawnAgain.shortCode, "summer", "plain4"])
         #expect(try stores.links.list(projectID: project.id, limit: 3, offset: 3).map(\.shortCode) == ["plain3", "plain2", "plain1"])
         // Any case, and % _ \ taken as themselves.
         #expect(try stores.links.search(projectID: project.id, text: "PLAIN3", limit: 10, offset: 0).map(\.id) == ["plain-3"])
         #expect(try stores.links.search(projectID: project.id, text: "PLAIN", limit: 2, offset: 1).map(\.id) == ["plain-3", "plain-2"])
-        #expect(try stores.links.search(projectID: project.id, text: "50%_OFF", limit: 10, offset: 0).map(\.id).sorted()
+        #expect(
+            try stores.links.search(projectID: project.id, text: "50%_OFF", limit: 10, offset: 0).map(\.id).sorted()
                 == [full.id, drawnAgain.id].sorted())
         #expect(try stores.links.search(projectID: project.id, text: "%", limit: 10, offset: 0).count == 2)
         #expect(try stores.links.search(projectID: project.id, text: "ain_", limit: 10, offset: 0).isEmpty)
@@ -224,7 +232,10 @@ final class BackendStores {
     static func wait<T: Sendable>(_ call: (@escaping @Sendable (Result<T, any Error>) -> Void) -> Void) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<T, any Error>?>(nil)
-        call { result in outcome.withLock { $0 = result }; done.signal() }
+        call { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
         #expect(done.wait(timeout: .now() + 30) == .success)
         return try outcome.withLock { $0! }.get()
     }
@@ -233,14 +244,17 @@ final class BackendStores {
     func clicksAreQueuedCountedOnceAndTakeTheirBeacon(_ backend: Backend) throws {
         let stores = try BackendStores(backend)
         let project = try stores.projects.create(name: "Shop", settings: ProjectSettings()).project
-        _ = try stores.links.create(Link(id: "l1", projectID: project.id, shortCode: "sale", maxClicks: 10,
-                                         createdAt: Timestamp(milliseconds: 0)), codeIsCustom: true)
+        _ = try stores.links.create(
+            Link(
+                id: "l1", projectID: project.id, shortCode: "sale", maxClicks: 10,
+                createdAt: Timestamp(milliseconds: 0)), codeIsCustom: true)
         let now = Timestamp(milliseconds: 1_700_000_000_000)
-        let full = Click(clickID: "c-full", projectID: project.id, linkID: "l1", source: .link, createdAt: now, ip: "203.0.113.9",
-                         ipKey: "203.0.113.9", userAgent: "Mozilla/5.0 (iPhone)", acceptLanguage: "de-DE", referer: "https://ref.example/",
-                         query: ["gclid": "G-1", "utm_source": "ads"], utm: UTM(source: "ads", campaign: "spring"), platform: .ios,
-                         osVersion: "17.4", deviceClass: .iphone, isBot: false, languages: ["de-DE", "en"], idfv: nil,
-                         advertisingID: nil, networkClickID: NetworkClickID(parameter: "gclid", value: "G-1"))
+        let full = Click(
+            clickID: "c-full", projectID: project.id, linkID: "l1", source: .link, createdAt: now, ip: "203.0.113.9",
+            ipKey: "203.0.113.9", userAgent: "Mozilla/5.0 (iPhone)", acceptLanguage: "de-DE", referer: "https://ref.example/",
+            query: ["gclid": "G-1", "utm_source": "ads"], utm: UTM(source: "ads", campaign: "spring"), platform: .ios,
+            osVersion: "17.4", deviceClass: .iphone, isBot: false, languages: ["de-DE", "en"], idfv: nil,
+            advertisingID: nil, networkClickID: NetworkClickID(parameter: "gclid", value: "G-1"))
         try Self.wait { stores.clicks.record(countTowardLimit: true, full, completion: $0) }
         #expect(try stores.clicks.find(clickID: "c-full") == full)
         // Many at once (the writer batches them), a repeat of a stored id, and a bot: each counted as SQLite counts them.
@@ -248,8 +262,9 @@ final class BackendStores {
         let failures = Mutex(0)
         for index in 0..<40 {
             group.enter()
-            let click = Click(clickID: index == 39 ? "c-full" : "c-\(index)", projectID: project.id, linkID: "l1", source: .link,
-                              createdAt: now, isBot: index == 38)
+            let click = Click(
+                clickID: index == 39 ? "c-full" : "c-\(index)", projectID: project.id, linkID: "l1", source: .link,
+                createdAt: now, isBot: index == 38)
             stores.clicks.record(countTowardLimit: true, click) { result in
                 if case .failure = result { failures.withLock { $0 += 1 } }
                 group.leave()
@@ -260,18 +275,29 @@ final class BackendStores {
         #expect(try stores.links.find(shortCode: "sale")?.clicks == 1 + 38)  // not the repeat, not the bot
         #expect(try stores.clicks.find(clickID: "c-38")?.isBot == true)
 
-        let signals = BrowserSignals(screenWidth: 390, screenHeight: 844, pixelRatio: 3, timezone: "Europe/Berlin", javascriptOffset: -60,
-                                     languages: ["de-DE"])
-        let taken = try Self.wait { stores.clicks.recordBeacon(clickID: "c-0", signals: signals, maximumAgeSeconds: 600,
-                                                                now: { _ in now.adding(seconds: 60) }, delivery: nil, completion: $0) }
+        let signals = BrowserSignals(
+            screenWidth: 390, screenHeight: 844, pixelRatio: 3, timezone: "Europe/Berlin", javascriptOffset: -60,
+            languages: ["de-DE"])
+        let taken = try Self.wait {
+            stores.clicks.recordBeacon(
+                clickID: "c-0", signals: signals, maximumAgeSeconds: 600,
+                now: { _ in now.adding(seconds: 60) }, delivery: nil, completion: $0)
+        }
         #expect(taken)
         let beaconed = try #require(try stores.clicks.find(clickID: "c-0"))
-        #expect(beaconed.screenWidth == 390 && beaconed.pixelRatio == 3 && beaconed.timezone == "Europe/Berlin"
+        #expect(
+            beaconed.screenWidth == 390 && beaconed.pixelRatio == 3 && beaconed.timezone == "Europe/Berlin"
                 && beaconed.utcOffsetMinutes == 60 && beaconed.languages == ["de-DE"])
-        let late = try Self.wait { stores.clicks.recordBeacon(clickID: "c-1", signals: signals, maximumAgeSeconds: 600,
-                                                               now: { _ in now.adding(seconds: 601) }, delivery: nil, completion: $0) }
-        let unknown = try Self.wait { stores.clicks.recordBeacon(clickID: "nope", signals: signals, maximumAgeSeconds: 600,
-                                                                  now: { _ in now }, delivery: nil, completion: $0) }
+        let late = try Self.wait {
+            stores.clicks.recordBeacon(
+                clickID: "c-1", signals: signals, maximumAgeSeconds: 600,
+                now: { _ in now.adding(seconds: 601) }, delivery: nil, completion: $0)
+        }
+        let unknown = try Self.wait {
+            stores.clicks.recordBeacon(
+                clickID: "nope", signals: signals, maximumAgeSeconds: 600,
+                now: { _ in now }, delivery: nil, completion: $0)
+        }
         #expect(!late && !unknown)
         #expect(try stores.clicks.find(clickID: "c-1")?.screenWidth == nil)
     }
@@ -280,13 +306,15 @@ final class BackendStores {
     func postbackTemplatesRoundTrip(_ backend: Backend) throws {
         let stores = try BackendStores(backend)
         let project = try stores.projects.create(name: "Shop", settings: ProjectSettings()).project
-        var template = PostbackTemplate(id: "pb1", projectID: project.id, network: "tiktok", trigger: "install", method: "POST",
-                                        url: "https://ads.example/postback?click={network_click_id}", body: #"{"e":"{event_name}"}"#,
-                                        enabled: true, createdAt: Timestamp(milliseconds: 1), updatedAt: Timestamp(milliseconds: 1))
+        var template = PostbackTemplate(
+            id: "pb1", projectID: project.id, network: "tiktok", trigger: "install", method: "POST",
+            url: "https://ads.example/postback?click={network_click_id}", body: #"{"e":"{event_name}"}"#,
+            enabled: true, createdAt: Timestamp(milliseconds: 1), updatedAt: Timestamp(milliseconds: 1))
         try stores.postbacks.create(template)
-        let second = PostbackTemplate(id: "pb2", projectID: project.id, network: "google", trigger: "payment", method: "GET",
-                                      url: "https://ads.example/g", body: nil, enabled: false, createdAt: Timestamp(milliseconds: 2),
-                                      updatedAt: Timestamp(milliseconds: 2))
+        let second = PostbackTemplate(
+            id: "pb2", projectID: project.id, network: "google", trigger: "payment", method: "GET",
+            url: "https://ads.example/g", body: nil, enabled: false, createdAt: Timestamp(milliseconds: 2),
+            updatedAt: Timestamp(milliseconds: 2))
         try stores.postbacks.create(second)
         #expect(try stores.postbacks.templates(projectID: project.id) == [second, template])
         #expect(try stores.postbacks.allTemplates().count == 2)
@@ -296,9 +324,12 @@ final class BackendStores {
         template.updatedAt = Timestamp(milliseconds: 5)
         #expect(try stores.postbacks.update(template))
         #expect(try stores.postbacks.template(id: "pb1", projectID: project.id) == template)
-        #expect(try !stores.postbacks.update(PostbackTemplate(id: "nope", projectID: project.id, network: "x", trigger: "install", method: "GET",
-                                                              url: "https://x", body: nil, enabled: true, createdAt: Timestamp(milliseconds: 0),
-                                                              updatedAt: Timestamp(milliseconds: 0))))
+        #expect(
+            try !stores.postbacks.update(
+                PostbackTemplate(
+                    id: "nope", projectID: project.id, network: "x", trigger: "install", method: "GET",
+                    url: "https://x", body: nil, enabled: true, createdAt: Timestamp(milliseconds: 0),
+                    updatedAt: Timestamp(milliseconds: 0))))
         #expect(try stores.postbacks.delete(id: "pb1", projectID: project.id))
         #expect(try !stores.postbacks.delete(id: "pb1", projectID: project.id))
         #expect(try stores.postbacks.template(id: "pb1", projectID: project.id) == nil)
@@ -309,8 +340,9 @@ final class BackendStores {
         let stores = try BackendStores(backend)
         let project = try stores.projects.create(name: "Shop", settings: ProjectSettings()).project
         #expect(try stores.appleAdsNames.credentials(projectID: project.id) == nil)
-        let first = AppleAdsCredentials(clientID: "SEARCHADS.1", teamID: "SEARCHADS.1", keyID: "k1", orgID: "40669820",
-                                        privateKey: "-----BEGIN EC PRIVATE KEY-----\nAAA\n-----END EC PRIVATE KEY-----")
+        let first = AppleAdsCredentials(
+            clientID: "SEARCHADS.1", teamID: "SEARCHADS.1", keyID: "k1", orgID: "40669820",
+            privateKey: "-----BEGIN EC PRIVATE KEY-----\nAAA\n-----END EC PRIVATE KEY-----")
         try stores.appleAdsNames.setCredentials(first, projectID: project.id, at: Timestamp(milliseconds: 1))
         let second = AppleAdsCredentials(clientID: "SEARCHADS.2", teamID: "SEARCHADS.2", keyID: "k2", orgID: "1", privateKey: "pem")
         try stores.appleAdsNames.setCredentials(second, projectID: project.id, at: Timestamp(milliseconds: 2))  // replaces
@@ -337,20 +369,27 @@ final class BackendStores {
         let ana = DashboardUser(id: "u1", projectID: shop.id, email: "Ana@Example.com", role: .admin, createdAt: Timestamp(milliseconds: 1))
         #expect(try stores.dashboard.createUser(ana, passwordHash: "hash-1") == ana)
         // The same address in another case is the same user in this project; another project may have it.
-        #expect(try stores.dashboard.createUser(DashboardUser(id: "u2", projectID: shop.id, email: "ana@example.COM", role: .viewer,
-                                                              createdAt: Timestamp(milliseconds: 2)), passwordHash: "h") == nil)
+        #expect(
+            try stores.dashboard.createUser(
+                DashboardUser(
+                    id: "u2", projectID: shop.id, email: "ana@example.COM", role: .viewer,
+                    createdAt: Timestamp(milliseconds: 2)), passwordHash: "h") == nil)
         let elsewhere = DashboardUser(id: "u3", projectID: other.id, email: "ana@example.com", role: .viewer, createdAt: Timestamp(milliseconds: 3))
         #expect(try stores.dashboard.createUser(elsewhere, passwordHash: "hash-3") == elsewhere)
         let found = try stores.dashboard.credentials(email: "ANA@example.com")
         #expect(found.map(\.user.id) == ["u1", "u3"] && found.map(\.passwordHash) == ["hash-1", "hash-3"])
         #expect(try stores.dashboard.users(projectID: shop.id) == [ana])
 
-        let token: [UInt8] = Array(repeating: 7, count: 32), adminToken: [UInt8] = Array(repeating: 9, count: 32)
-        try stores.dashboard.createSession(tokenHash: token, userID: "u1", csrfToken: "csrf-1", at: Timestamp(milliseconds: 100),
-                                           expiresAt: Timestamp(milliseconds: 1_000))
-        try stores.dashboard.createSession(tokenHash: adminToken, userID: nil, csrfToken: "csrf-admin", at: Timestamp(milliseconds: 100),
-                                           expiresAt: Timestamp(milliseconds: 1_000))
-        #expect(try stores.dashboard.session(tokenHash: token, at: Timestamp(milliseconds: 500))
+        let token: [UInt8] = Array(repeating: 7, count: 32)
+        let adminToken: [UInt8] = Array(repeating: 9, count: 32)
+        try stores.dashboard.createSession(
+            tokenHash: token, userID: "u1", csrfToken: "csrf-1", at: Timestamp(milliseconds: 100),
+            expiresAt: Timestamp(milliseconds: 1_000))
+        try stores.dashboard.createSession(
+            tokenHash: adminToken, userID: nil, csrfToken: "csrf-admin", at: Timestamp(milliseconds: 100),
+            expiresAt: Timestamp(milliseconds: 1_000))
+        #expect(
+            try stores.dashboard.session(tokenHash: token, at: Timestamp(milliseconds: 500))
                 == DashboardSession(user: ana, csrfToken: "csrf-1", expiresAt: Timestamp(milliseconds: 1_000)))
         #expect(try stores.dashboard.session(tokenHash: adminToken, at: Timestamp(milliseconds: 500))?.user == nil)
         #expect(try stores.dashboard.session(tokenHash: token, at: Timestamp(milliseconds: 1_000)) == nil)  // expired
@@ -359,8 +398,9 @@ final class BackendStores {
         try stores.dashboard.revokeSession(tokenHash: adminToken, at: Timestamp(milliseconds: 700))
         #expect(try stores.dashboard.session(tokenHash: adminToken, at: Timestamp(milliseconds: 800)) == nil)
         // A new sign-in sweeps expired sessions; deleting a user takes theirs.
-        try stores.dashboard.createSession(tokenHash: Array(repeating: 1, count: 32), userID: "u3", csrfToken: "c", at: Timestamp(milliseconds: 2_000),
-                                           expiresAt: Timestamp(milliseconds: 9_000))
+        try stores.dashboard.createSession(
+            tokenHash: Array(repeating: 1, count: 32), userID: "u3", csrfToken: "c", at: Timestamp(milliseconds: 2_000),
+            expiresAt: Timestamp(milliseconds: 9_000))
         #expect(try stores.dashboard.deleteUser(id: "u3", projectID: other.id))
         #expect(try !stores.dashboard.deleteUser(id: "u3", projectID: other.id))
         #expect(try stores.dashboard.session(tokenHash: Array(repeating: 1, count: 32), at: Timestamp(milliseconds: 3_000)) == nil)
@@ -398,7 +438,8 @@ final class BackendStores {
         let counts = Mutex<[Int: Result<Int, any Error>]>([:])
         for index in 0..<300 {
             group.enter()
-            writer.write(statement: "INSERT INTO t (id, txid) VALUES (?, txid_current())", [.integer(Int64(index == 250 ? 1000 : 1000 + index))]) { result in
+            writer.write(statement: "INSERT INTO t (id, txid) VALUES (?, txid_current())", [.integer(Int64(index == 250 ? 1000 : 1000 + index))]) {
+                result in
                 counts.withLock { $0[index] = result }
                 group.leave()
             }

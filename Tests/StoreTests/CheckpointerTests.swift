@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @_spi(StoreInternals) @testable import Store
 
 @Suite struct CheckpointerTests {

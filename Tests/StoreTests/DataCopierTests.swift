@@ -1,8 +1,8 @@
 import Attribution
 import Foundation
 @_spi(StoreInternals) import Store
-import Testing
 import TestSupport
+import Testing
 
 /// `migrate-data`'s copier: a SQLite deployment's rows arrive in PostgreSQL as they were —
 /// hashed tokens, booleans, rollups, click ids — the counts agree, and a second run adds nothing.
@@ -15,9 +15,10 @@ import TestSupport
         let created = try sqlite.projects.create(name: "Moved", settings: BackendStoreTests.everySetting())
         let link = BackendStoreTests.fullLink(projectID: created.project.id, templateID: nil, code: "moved", at: 1_700_000_000_000)
         _ = try sqlite.links.create(link, codeIsCustom: true)
-        let click = Click(clickID: "moved-click", projectID: created.project.id, linkID: link.id, source: .link,
-                          createdAt: Timestamp(milliseconds: 1_700_000_000_500), ip: "198.51.100.7", isBot: true, languages: ["fr"],
-                          networkClickID: NetworkClickID(parameter: "fbclid", value: "F"))
+        let click = Click(
+            clickID: "moved-click", projectID: created.project.id, linkID: link.id, source: .link,
+            createdAt: Timestamp(milliseconds: 1_700_000_000_500), ip: "198.51.100.7", isBot: true, languages: ["fr"],
+            networkClickID: NetworkClickID(parameter: "fbclid", value: "F"))
         try BackendStoreTests.wait { sqlite.clicks.record(countTowardLimit: false, click, completion: $0) }
 
         let url = try PostgresCluster.shared().newDatabase()
@@ -44,15 +45,19 @@ import TestSupport
         try same("SELECT sum(clicks + bot_clicks + installs + events) FROM rollup_link_hours")
         #expect(try connection.query("SELECT sum(clicks + bot_clicks) FROM rollup_project_hours WHERE project_id = 'p'").text(0, 0) == "600")
         let range = (Timestamp(milliseconds: 0), Timestamp(milliseconds: RollupTests.start + 30 * RollupTests.day))
-        RollupTests.expectSame(try Stats(source: PGSource(pool: pool, writer: PGWriter(pool: pool))).stats(projectID: "p", since: range.0, until: range.1, currency: "USD"),
-                               try Stats(source: temp.database).stats(projectID: "p", since: range.0, until: range.1, currency: "USD"), "copied")
+        RollupTests.expectSame(
+            try Stats(source: PGSource(pool: pool, writer: PGWriter(pool: pool))).stats(
+                projectID: "p", since: range.0, until: range.1, currency: "USD"),
+            try Stats(source: temp.database).stats(projectID: "p", since: range.0, until: range.1, currency: "USD"), "copied")
         try same("SELECT sum(id * length(click_id)) FROM clicks")  // each id with its own click
 
         // A click stored after the copy gets an id after the copied ones (not counted: the
         // second copy below compares the rollups' rows too).
         try connection.execute("SET attributiond.copying = 'on'")
         try connection.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES ('later', ?, 1)", created.project.id)
-        #expect(try connection.query("SELECT id > (SELECT max(id) FROM clicks WHERE click_id <> 'later') FROM clicks WHERE click_id = 'later'").boolean(0, 0) == true)
+        #expect(
+            try connection.query("SELECT id > (SELECT max(id) FROM clicks WHERE click_id <> 'later') FROM clicks WHERE click_id = 'later'").boolean(
+                0, 0) == true)
         try connection.execute("DELETE FROM clicks WHERE click_id = 'later'")
 
         let again = try copier.copy()

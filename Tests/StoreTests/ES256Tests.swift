@@ -1,6 +1,6 @@
 @_spi(StoreInternals) import Store
-import Testing
 import TestSupport
+import Testing
 
 /// ES256 through OpenSSL: the raw `r ‖ s` JWS wants, checked against the key's public half.
 @Suite struct ES256Tests {

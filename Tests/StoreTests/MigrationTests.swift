@@ -1,7 +1,8 @@
-import Foundation
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
+
 @_spi(StoreInternals) @testable import Store
 
 @Suite struct MigrationTests {
@@ -27,7 +28,9 @@ import Testing
         let tables = try temp.database.read { connection in
             try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.string(0) }
         }
-        for table in ["projects", "api_keys", "templates", "links", "clicks", "installs", "users", "events", "payments", "skan_state", "schema_migrations"] {
+        for table in [
+            "projects", "api_keys", "templates", "links", "clicks", "installs", "users", "events", "payments", "skan_state", "schema_migrations",
+        ] {
             #expect(tables.contains(table), "\(table)")
         }
         let again = try temp.database.writer.barrier { connection in try Migrator.migrate(connection) }
@@ -64,17 +67,24 @@ import Testing
         let before = Migration.bundled.filter { $0.name < "0011" }
         _ = try Database(path: path, migrations: before)
         let early = try SQLiteConnection(path: path, mode: .readWrite)
-        try early.execute("""
+        try early.execute(
+            """
             INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', x'00', 0, 0);
             INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('i', 'p', 'linkforty', 0, 0);
             INSERT INTO events (id, project_id, install_id, name, occurred_at, received_at) VALUES ('e', 'p', 'i', 'open', 0, 0);
             """)
-        #expect(throws: SQLiteError.self) { try early.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('w0', 'p', 'warplink', 0, 0)") }
+        #expect(throws: SQLiteError.self) {
+            try early.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('w0', 'p', 'warplink', 0, 0)")
+        }
 
         let database = try Database(path: path)
-        try database.writeAndWait { try $0.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('w', 'p', 'warplink', 0, 0)") }
+        try database.writeAndWait {
+            try $0.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('w', 'p', 'warplink', 0, 0)")
+        }
         try early.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('w2', 'p', 'warplink', 0, 0)")
-        #expect(throws: SQLiteError.self) { try early.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('x', 'p', 'other', 0, 0)") }
+        #expect(throws: SQLiteError.self) {
+            try early.execute("INSERT INTO installs (id, project_id, api, created_at, last_seen_at) VALUES ('x', 'p', 'other', 0, 0)")
+        }
         #expect(try database.read { try $0.queryOne("SELECT count(*) FROM installs") { $0.int(0) } } == 3)
         #expect(try database.read { try $0.queryOne("SELECT count(*) FROM events") { $0.int(0) } } == 1)
         #expect(try database.read { try $0.queryOne("PRAGMA integrity_check") { $0.string(0) } } == "ok")

@@ -2,8 +2,8 @@ import Attribution
 import Foundation
 @_spi(StoreInternals) import Store
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Cache coherence across nodes on PostgreSQL: what one node changes, another hears within a
 /// second (migration postgres/0002's notifications, `PGChangeListener`).
@@ -12,7 +12,10 @@ import TestSupport
     final class Heard: Sendable {
         let tables = Mutex<[String]>([])
         let arrived = DispatchSemaphore(value: 0)
-        func record(_ changed: [String]) { tables.withLock { $0 += changed }; arrived.signal() }
+        func record(_ changed: [String]) {
+            tables.withLock { $0 += changed }
+            arrived.signal()
+        }
         /// Waits up to `seconds` for `table`; how long it took, nil when it did not come.
         func wait(for table: String, seconds: Double = 5) -> Double? {
             let start = Date()
@@ -28,7 +31,8 @@ import TestSupport
     @Test func aChangeThroughOneNodeReachesTheOtherWithinASecond() throws {
         let url = try PostgresCluster.shared().newDatabase()
         try PGMigrator.migrate(url: url)
-        let nodeA = PGPool(url: url, size: 2), nodeB = PGPool(url: url, size: 2)
+        let nodeA = PGPool(url: url, size: 2)
+        let nodeB = PGPool(url: url, size: 2)
         let listenerB = try PGChangeListener(url: url)
         defer { listenerB.stop() }
         let heard = Heard()
@@ -44,15 +48,21 @@ import TestSupport
         #expect(try PGProjectStore(pool: nodeB).project(forAPIKey: created.apiKey.key) == nil)
 
         heard.clear()
-        let link = try PGLinkStore(pool: nodeA).create(Link(id: "l1", projectID: created.project.id, shortCode: "sale", maxClicks: 5,
-                                                             createdAt: Timestamp(milliseconds: 0)), codeIsCustom: true)
+        let link = try PGLinkStore(pool: nodeA).create(
+            Link(
+                id: "l1", projectID: created.project.id, shortCode: "sale", maxClicks: 5,
+                createdAt: Timestamp(milliseconds: 0)), codeIsCustom: true)
         #expect(heard.wait(for: "links") != nil)
         // A counted click moves click_count only: no cache holds it, so nothing is sent.
         heard.clear()
         let writer = PGWriter(pool: nodeA)
-        try BackendStoreTests.wait { PGClickStore(pool: nodeA, writer: writer).record(
-            countTowardLimit: true, Click(clickID: "c1", projectID: created.project.id, linkID: link.id, source: .link,
-                                          createdAt: Timestamp(milliseconds: 1)), completion: $0) }
+        try BackendStoreTests.wait {
+            PGClickStore(pool: nodeA, writer: writer).record(
+                countTowardLimit: true,
+                Click(
+                    clickID: "c1", projectID: created.project.id, linkID: link.id, source: .link,
+                    createdAt: Timestamp(milliseconds: 1)), completion: $0)
+        }
         #expect(try PGLinkStore(pool: nodeB).find(shortCode: "sale")?.clicks == 1)
         #expect(heard.wait(for: "links", seconds: 0.5) == nil)
         // A change that is rolled back is never heard.

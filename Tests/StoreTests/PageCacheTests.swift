@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(StoreInternals) @testable import Store
 
 /// The page-cache wrapper skips a commit's truncation only when no page can be at or above the

@@ -1,7 +1,7 @@
 import Foundation
 @_spi(StoreInternals) import Store
-import Testing
 import TestSupport
+import Testing
 
 /// The libpq connection the PostgreSQL backend builds on, against a real throwaway cluster:
 /// bound parameters (never spliced), prepared once, NULLs, SQLSTATEs, and a reconnect after the
@@ -63,7 +63,9 @@ import TestSupport
 
         // Refused at once, with a clear message, when nothing listens.
         cluster.stop()
-        let refused = #expect(throws: PGError.self) { try PGConnection(url: "postgres://postgres@127.0.0.1:\(cluster.port)/postgres?connect_timeout=2") }
+        let refused = #expect(throws: PGError.self) {
+            try PGConnection(url: "postgres://postgres@127.0.0.1:\(cluster.port)/postgres?connect_timeout=2")
+        }
         #expect(refused?.message.hasPrefix("cannot connect to PostgreSQL") == true)
     }
 }

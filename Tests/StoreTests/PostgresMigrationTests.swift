@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 @_spi(StoreInternals) import Store
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 
 /// PostgreSQL's schema (`migrations/postgres/`) against a real throwaway cluster: it holds the
 /// same tables and columns as SQLite's migrations leave, two nodes migrating at once apply each
@@ -29,7 +29,8 @@ import TestSupport
             }
             return columns
         }
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position
             """)
         var postgresColumns: [String: [String]] = [:]

@@ -1,9 +1,10 @@
 import Attribution
 import Foundation
-@_spi(StoreInternals) @testable import Store
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@_spi(StoreInternals) @testable import Store
 
 /// What several nodes on one PostgreSQL database share at the store: each outbox job leased by one
 /// node's worker however many claim at once, and click retention pruned by one node at a time.
@@ -24,8 +25,9 @@ import TestSupport
         let project = try projects.create(name: "Shop", settings: ProjectSettings()).project
         let now = Timestamp(milliseconds: 1_760_000_000_000)
         let messages = (0..<300).map { index in
-            OutboxMessage(id: "job-\(index)", projectID: project.id, kind: "webhook", targetID: nil, targetURL: "https://example.com/hook",
-                          eventID: "msg_\(index)", eventType: "install.created", payload: "{}", createdAt: now)
+            OutboxMessage(
+                id: "job-\(index)", projectID: project.id, kind: "webhook", targetID: nil, targetURL: "https://example.com/hook",
+                eventID: "msg_\(index)", eventType: "install.created", payload: "{}", createdAt: now)
         }
         try Outbox(source: nodes[0]).enqueue(messages)
 
@@ -72,17 +74,20 @@ import TestSupport
     /// its own, so where each answer came from shows.)
     @Test func statsAndDashboardReadsGoToTheReadURL() throws {
         let cluster = try PostgresCluster.shared()
-        let primaryURL = try cluster.newDatabase(), replicaURL = try cluster.newDatabase()
+        let primaryURL = try cluster.newDatabase()
+        let replicaURL = try cluster.newDatabase()
         let backend = try PGStoreBackend(url: primaryURL, readURL: replicaURL, readers: 2, writeLanes: 2)
         defer { try? backend.close() }
         let project = try backend.projects.create(name: "Shop", settings: ProjectSettings()).project
         try PGMigrator.migrate(PGConnection(url: replicaURL))
         let replica = try PGConnection(url: replicaURL)
-        _ = try replica.query("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ($1, 'Shop', '\\x01', 0, 0)",
-                              [.text(project.id)])
+        _ = try replica.query(
+            "INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ($1, 'Shop', '\\x01', 0, 0)",
+            [.text(project.id)])
         for index in 0..<3 {
-            _ = try replica.query("INSERT INTO clicks (click_id, project_id, created_at) VALUES ($1, $2, 1760000000000)",
-                                  [.text("replica-\(index)"), .text(project.id)])
+            _ = try replica.query(
+                "INSERT INTO clicks (click_id, project_id, created_at) VALUES ($1, $2, 1760000000000)",
+                [.text("replica-\(index)"), .text(project.id)])
         }
         _ = try replica.query("SELECT rollup_fold()")
         let range = (Timestamp(milliseconds: 1_759_000_000_000), Timestamp(milliseconds: 1_761_000_000_000))
@@ -102,11 +107,13 @@ import TestSupport
         let project = try PGProjectStore(pool: nodes[0].pool).create(name: "Shop", settings: ProjectSettings()).project
         let now = Timestamp(milliseconds: 1_760_000_000_000)
         func message(_ id: String) -> OutboxMessage {
-            OutboxMessage(id: id, projectID: project.id, kind: "webhook", targetID: nil, targetURL: "https://example.com/hook",
-                          eventID: "msg_\(id)", eventType: "event.created", payload: "{}", createdAt: now)
+            OutboxMessage(
+                id: id, projectID: project.id, kind: "webhook", targetID: nil, targetURL: "https://example.com/hook",
+                eventID: "msg_\(id)", eventType: "event.created", payload: "{}", createdAt: now)
         }
         let setup = try PGConnection(url: url)
-        try setup.execute("""
+        try setup.execute(
+            """
             CREATE FUNCTION hold_the_move() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.6); RETURN NULL; END $$;
             CREATE TRIGGER hold_the_move AFTER INSERT ON outbox_jobs FOR EACH STATEMENT EXECUTE FUNCTION hold_the_move();
             """)
@@ -115,9 +122,13 @@ import TestSupport
         let older = try PGConnection(url: url)
         try older.execute("BEGIN")
         let job = message("older")
-        try older.query(OutboxRepository.insertJob, [.text(job.id), .text(job.projectID), .text(job.kind), .null, .text(job.targetURL),
-                                                     .text(job.eventID), .text(job.eventType), .text(job.payload),
-                                                     .integer(now.milliseconds), .null])
+        try older.query(
+            OutboxRepository.insertJob,
+            [
+                .text(job.id), .text(job.projectID), .text(job.kind), .null, .text(job.targetURL),
+                .text(job.eventID), .text(job.eventType), .text(job.payload),
+                .integer(now.milliseconds), .null,
+            ])
         let outbox = Outbox(source: nodes[0])
         try outbox.enqueue([message("newer")])
 

@@ -1,9 +1,10 @@
 import Attribution
 import Foundation
 import Synchronization
-@_spi(StoreInternals) @testable import Store
-import Testing
 import TestSupport
+import Testing
+
+@_spi(StoreInternals) @testable import Store
 
 /// A batch's installs send their tier-0 and candidate reads with its BEGIN, read before any of
 /// them writes (`InstallRepository.readsAhead`). Installs queued behind a write that holds the
@@ -13,8 +14,9 @@ import TestSupport
     static let now = Timestamp(milliseconds: 1_763_700_000_000)
 
     static func report(_ projectID: String, instance: String) -> InstallReport {
-        InstallReport(projectID: projectID, reporter: "linkrunner", identity: InstallIdentity(installInstanceID: instance),
-                      signals: InstallSignals(time: now, ipKey: "198.51.100.7", platform: .ios))
+        InstallReport(
+            projectID: projectID, reporter: "linkrunner", identity: InstallIdentity(installInstanceID: instance),
+            signals: InstallSignals(time: now, ipKey: "198.51.100.7", platform: .ios))
     }
 
     /// A backend (one lane besides the clicks') on a new database with project `p`, and a
@@ -36,8 +38,13 @@ import TestSupport
     /// Runs `enqueue` while a write holds the lane, so that what it queues commits as one batch
     /// once the lane is let go; returns when every write it entered in the group has left.
     static func holdingTheLane(_ backend: PGStoreBackend, _ enqueue: (DispatchGroup) -> Void) {
-        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        backend.writer.write({ _ in held.signal(); release.wait() }, completion: { _ in })
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        backend.writer.write(
+            { _ in
+                held.signal()
+                release.wait()
+            }, completion: { _ in })
         held.wait()
         let done = DispatchGroup()
         enqueue(done)
@@ -54,8 +61,10 @@ import TestSupport
         holdingTheLane(backend) { done in
             for (index, report) in reports.enumerated() {
                 done.enter()
-                backend.installs.report(report, policy: MatchingPolicy(), installID: UUID().uuidString, skan: nil, notify: nil,
-                                        delivery: nil) { result in
+                backend.installs.report(
+                    report, policy: MatchingPolicy(), installID: UUID().uuidString, skan: nil, notify: nil,
+                    delivery: nil
+                ) { result in
                     outcomes.withLock { $0[index] = result }
                     done.leave()
                 }
@@ -66,8 +75,10 @@ import TestSupport
 
     @Test func installsOfOneBatchClaimAClickOnceAndOneInstanceOnce() throws {
         let fixture = try Fixture()
-        let backend = fixture.backend, database = fixture.database
-        try database.execute("""
+        let backend = fixture.backend
+        let database = fixture.database
+        try database.execute(
+            """
             INSERT INTO clicks (click_id, project_id, created_at, ip_key, platform)
             VALUES ('only-click', 'p', \(Self.now.milliseconds - 60_000), '198.51.100.7', 'ios')
             """)
@@ -78,9 +89,12 @@ import TestSupport
         #expect(installs.allSatisfy { outcome in outcome.isNew })
         #expect(installs.filter { outcome in outcome.install.match.clickID == "only-click" }.count == 1)
         #expect(try database.query("SELECT count(*) FROM installs WHERE click_id = 'only-click'").integer(0, 0) == 1)
-        #expect(try database.query("""
-            SELECT count(*) FROM clicks c JOIN installs i ON i.id = c.install_id WHERE c.click_id = 'only-click' AND i.click_id = 'only-click'
-            """).integer(0, 0) == 1)
+        #expect(
+            try database.query(
+                """
+                SELECT count(*) FROM clicks c JOIN installs i ON i.id = c.install_id WHERE c.click_id = 'only-click' AND i.click_id = 'only-click'
+                """
+            ).integer(0, 0) == 1)
 
         // One instance reported four times in one batch: one install, named by every answer.
         let again = try Self.oneBatch(backend, (0..<4).map { _ -> InstallReport in Self.report("p", instance: "same-instance") })
@@ -97,9 +111,12 @@ import TestSupport
         try connection.execute("CREATE TABLE notes (owner text, body text, at bigint)")
         let owners = ["plain", "it's \"quoted\"", "back\\slash", "a,b", "{braces}", "NULL", "", "naïve ✓"]
         for (index, owner) in owners.enumerated() {
-            try connection.query("INSERT INTO notes VALUES (?, ?, ?), (?, ?, ?)",
-                                 [.text(owner), .text("first of \(index)"), .integer(Int64(index)),
-                                  .text(owner), .text("second of \(index)"), .integer(Int64(index) + 100)])
+            try connection.query(
+                "INSERT INTO notes VALUES (?, ?, ?), (?, ?, ?)",
+                [
+                    .text(owner), .text("first of \(index)"), .integer(Int64(index)),
+                    .text(owner), .text("second of \(index)"), .integer(Int64(index) + 100),
+                ])
         }
         try connection.execute("INSERT INTO notes VALUES (NULL, 'no owner', 7)")
         let read = "SELECT body, at FROM notes WHERE owner IS NOT DISTINCT FROM ? AND at >= ? ORDER BY at DESC"
@@ -117,7 +134,8 @@ import TestSupport
         connection.transactionEnded()
         // Prepared once, and run on its cached plan: one made for its values would be made again
         // on every call (see `sendAhead`). (The query's own text does not hold the words joined.)
-        let batched = try connection.query("""
+        let batched = try connection.query(
+            """
             SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE position('WITH ' || 'ORDINALITY' IN statement) > 0
             """)
         #expect(batched.rows == [["1", "0"]])
@@ -129,14 +147,17 @@ import TestSupport
     /// the click's network claims it.
     @Test func aBatchsTier0ReadsAnswerEachInstallWithItsOwnRows() throws {
         let fixture = try Fixture()
-        let backend = fixture.backend, database = fixture.database
+        let backend = fixture.backend
+        let database = fixture.database
         let known = try Self.oneBatch(backend, [Self.report("p", instance: "known")])[0].get()
-        try database.execute("""
+        try database.execute(
+            """
             INSERT INTO clicks (click_id, project_id, created_at, ip_key, platform)
             VALUES ('the-click', 'p', \(Self.now.milliseconds - 60_000), '198.51.100.7', 'ios')
             """)
         let outcomes = try Self.oneBatch(backend, [Self.report("p", instance: "known"), Self.report("p", instance: "new-one")])
-        let again = try outcomes[0].get(), new = try outcomes[1].get()
+        let again = try outcomes[0].get()
+        let new = try outcomes[1].get()
         #expect(!again.isNew && again.install.id == known.install.id)
         #expect(new.isNew && new.install.id != known.install.id)
         #expect(new.install.match.clickID == "the-click", "\(new.install.match)")
@@ -150,21 +171,25 @@ import TestSupport
     /// the same (the second insert, refused, fails the batch's first run).
     @Test func writesOfOneBatchSeeTheWritesBeforeThem() throws {
         let fixture = try Fixture()
-        let backend = fixture.backend, database = fixture.database
+        let backend = fixture.backend
+        let database = fixture.database
 
         let install = Mutex<Result<InstallOutcome, any Error>?>(nil)
         let events = Mutex<[Int: Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>]>([:])
         Self.holdingTheLane(backend) { done in
             done.enter()
-            backend.installs.report(Self.report("p", instance: "fresh"), policy: MatchingPolicy(), installID: "install-1", skan: nil,
-                                    notify: nil, delivery: nil) { result in
+            backend.installs.report(
+                Self.report("p", instance: "fresh"), policy: MatchingPolicy(), installID: "install-1", skan: nil,
+                notify: nil, delivery: nil
+            ) { result in
                 install.withLock { $0 = result }
                 done.leave()
             }
             for index in 0..<3 {
                 done.enter()
-                let event = EventRecord(projectID: "p", install: .instance("fresh"), name: "purchase",
-                                        clientEventID: index == 0 ? nil : "order-7", occurredAt: Self.now, receivedAt: Self.now)
+                let event = EventRecord(
+                    projectID: "p", install: .instance("fresh"), name: "purchase",
+                    clientEventID: index == 0 ? nil : "order-7", occurredAt: Self.now, receivedAt: Self.now)
                 backend.events.record(event, eventID: "event-\(index)", skan: nil, notify: nil, delivery: nil) { result in
                     events.withLock { $0[index] = result }
                     done.leave()
@@ -185,18 +210,21 @@ import TestSupport
     /// id, by its device id): read in tier 0's row, with the batch's BEGIN.
     @Test func aReReportCarriesItsLinkWhicheverWayItWasFound() throws {
         let fixture = try Fixture()
-        let backend = fixture.backend, database = fixture.database
+        let backend = fixture.backend
+        let database = fixture.database
         try database.execute("INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES ('summer-link', 'p', 'summer', 0, 0)")
         try database.execute("INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES ('other-link', 'p', 'other', 0, 0)")
         for (click, link) in [("click-1", "summer-link"), ("click-2", "other-link")] {
-            try database.execute("""
+            try database.execute(
+                """
                 INSERT INTO clicks (click_id, project_id, link_id, created_at, ip_key, platform)
                 VALUES ('\(click)', 'p', '\(link)', \(Self.now.milliseconds - 60_000), '198.51.100.7', 'ios')
                 """)
         }
         func report(_ identity: InstallIdentity) throws -> InstallOutcome {
-            let report = InstallReport(projectID: "p", reporter: "linkrunner", identity: identity,
-                                       signals: InstallSignals(time: Self.now, ipKey: "198.51.100.7", platform: .ios))
+            let report = InstallReport(
+                projectID: "p", reporter: "linkrunner", identity: identity,
+                signals: InstallSignals(time: Self.now, ipKey: "198.51.100.7", platform: .ios))
             return try Self.oneBatch(backend, [report])[0].get()
         }
 
@@ -222,17 +250,22 @@ import TestSupport
     /// candidates are read in the transaction then, and the install is still matched.
     @Test func candidatesAreReadWithTier0OnlyWhenItFindsNothing() throws {
         let fixture = try Fixture()
-        let backend = fixture.backend, database = fixture.database
-        for (click, minutesAgo, network) in [("older-click", 2, "198.51.100.7"), ("newer-click", 1, "198.51.100.7"),
-                                             ("reinstall-click", 1, "198.51.100.8")] {
-            try database.execute("""
+        let backend = fixture.backend
+        let database = fixture.database
+        for (click, minutesAgo, network) in [
+            ("older-click", 2, "198.51.100.7"), ("newer-click", 1, "198.51.100.7"),
+            ("reinstall-click", 1, "198.51.100.8"),
+        ] {
+            try database.execute(
+                """
                 INSERT INTO clicks (click_id, project_id, created_at, ip_key, platform)
                 VALUES ('\(click)', 'p', \(Self.now.milliseconds - Int64(minutesAgo) * 60_000), '\(network)', 'ios')
                 """)
         }
         func report(device: String) -> InstallReport {
-            InstallReport(projectID: "p", reporter: "linkforty", identity: InstallIdentity(deviceID: device, fingerprint: "same-look"),
-                          signals: InstallSignals(time: Self.now, ipKey: "198.51.100.7", platform: .ios))
+            InstallReport(
+                projectID: "p", reporter: "linkforty", identity: InstallIdentity(deviceID: device, fingerprint: "same-look"),
+                signals: InstallSignals(time: Self.now, ipKey: "198.51.100.7", platform: .ios))
         }
         /// The rows of the statement sent ahead: tier 0's, the candidates'.
         func readAhead(_ report: InstallReport) throws -> (tier0: Int, candidates: Int) {
@@ -261,8 +294,9 @@ import TestSupport
 
         // A reinstall: the IDFV's row, which is another install.
         func reinstall(_ instance: String) -> InstallReport {
-            InstallReport(projectID: "p", reporter: "linkrunner", identity: InstallIdentity(installInstanceID: instance, idfv: "idfv-1"),
-                          signals: InstallSignals(time: Self.now, ipKey: "198.51.100.9", platform: .ios, idfv: "idfv-1"))
+            InstallReport(
+                projectID: "p", reporter: "linkrunner", identity: InstallIdentity(installInstanceID: instance, idfv: "idfv-1"),
+                signals: InstallSignals(time: Self.now, ipKey: "198.51.100.9", platform: .ios, idfv: "idfv-1"))
         }
         _ = try Self.oneBatch(backend, [reinstall("first-instance")])[0].get()
         var second = reinstall("second-instance")
@@ -280,9 +314,11 @@ import TestSupport
     /// (the fingerprint has no unique index to refuse the second insert, as an instance id has).
     @Test func aFingerprintStoredInABatchIsFoundByTheNextReportOfIt() throws {
         let fixture = try Fixture()
-        let backend = fixture.backend, database = fixture.database
-        let report = InstallReport(projectID: "p", reporter: "linkforty", identity: InstallIdentity(fingerprint: "one-device"),
-                                   signals: InstallSignals(time: Self.now, ipKey: "198.51.100.7", platform: .ios))
+        let backend = fixture.backend
+        let database = fixture.database
+        let report = InstallReport(
+            projectID: "p", reporter: "linkforty", identity: InstallIdentity(fingerprint: "one-device"),
+            signals: InstallSignals(time: Self.now, ipKey: "198.51.100.7", platform: .ios))
         let outcomes = try Self.oneBatch(backend, [report, report, report]).map { try $0.get() }
         #expect(outcomes.filter(\.isNew).count == 1, "\(outcomes.map(\.isNew))")
         #expect(Set(outcomes.map(\.install.id)).count == 1)
@@ -303,19 +339,21 @@ import TestSupport
             let done = DispatchGroup()
             for index in 0..<60 {
                 done.enter()
-                backend.writer.write(laneKey: key(index), { _ in
-                    running.withLock { state in
-                        state.byGroup[index % groups, default: 0] += 1
-                        state.all += 1
-                        state.mostInGroup = max(state.mostInGroup, state.byGroup[index % groups]!)
-                        state.most = max(state.most, state.all)
-                    }
-                    usleep(2_000)
-                    running.withLock { state in
-                        state.byGroup[index % groups]! -= 1
-                        state.all -= 1
-                    }
-                }, completion: { _ in done.leave() })
+                backend.writer.write(
+                    laneKey: key(index),
+                    { _ in
+                        running.withLock { state in
+                            state.byGroup[index % groups, default: 0] += 1
+                            state.all += 1
+                            state.mostInGroup = max(state.mostInGroup, state.byGroup[index % groups]!)
+                            state.most = max(state.most, state.all)
+                        }
+                        usleep(2_000)
+                        running.withLock { state in
+                            state.byGroup[index % groups]! -= 1
+                            state.all -= 1
+                        }
+                    }, completion: { _ in done.leave() })
             }
             done.wait()
             return running.withLock { ($0.mostInGroup, $0.most) }

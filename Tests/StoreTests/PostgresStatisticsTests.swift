@@ -1,7 +1,7 @@
 import Foundation
 @_spi(StoreInternals) import Store
-import Testing
 import TestSupport
+import Testing
 
 /// Plans made on a table of a row or two outlive its growth: the node analyzes young tables that grew, so
 /// that a statement prepared when `installs` was empty finds an install by its own index again.
@@ -25,12 +25,15 @@ import TestSupport
         try connection.execute("ALTER TABLE installs SET (autovacuum_enabled = false)")
         // Planned while the table holds one install (one page, never analyzed), kept for the
         // session as the pool's connections keep theirs.
-        try connection.execute("INSERT INTO installs (id, project_id, api, install_instance_id, created_at, last_seen_at) VALUES ('i-0', 'p', 'linkrunner', 'instance-0', 0, 0)")
+        try connection.execute(
+            "INSERT INTO installs (id, project_id, api, install_instance_id, created_at, last_seen_at) VALUES ('i-0', 'p', 'linkrunner', 'instance-0', 0, 0)"
+        )
         try connection.execute("SET plan_cache_mode = force_generic_plan")
         try connection.execute("PREPARE tier0(text, text) AS \(Self.lookup)")
         #expect(try Self.plan(connection).contains("installs_by_time"), "the plan made on a table of one row")
 
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO installs (id, project_id, api, install_instance_id, created_at, last_seen_at)
             SELECT 'i-' || n, 'p', 'linkrunner', 'instance-' || n, n, n FROM generate_series(1, 3000) AS n
             """)

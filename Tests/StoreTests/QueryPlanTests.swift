@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(StoreInternals) @testable import Store
 
 /// The lines of `EXPLAIN QUERY PLAN` for `sql`. Its parameters are left unbound, so NULL: the plan
@@ -76,8 +77,9 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
     func clicksAreReadForThePeriodOnly(_ sql: String) throws {
         let temp = try TemporaryDatabase()
         let plan = try temp.database.read { try queryPlan(of: sql, $0) }
-        #expect(plan.contains { $0.hasPrefix("SEARCH c") && $0.hasSuffix("USING INDEX clicks_by_link (link_id=? AND created_at>? AND created_at<?)") },
-                "\(plan)")
+        #expect(
+            plan.contains { $0.hasPrefix("SEARCH c") && $0.hasSuffix("USING INDEX clicks_by_link (link_id=? AND created_at>? AND created_at<?)") },
+            "\(plan)")
         #expect(!plan.contains { $0.contains("clicks_by_ip") }, "\(plan)")
     }
 }
@@ -102,8 +104,9 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
         #expect(plans.count >= 16, "\(plans.map(\.key))")
         for (key, plan) in plans {
             // A WITHOUT ROWID table's primary key is its index.
-            #expect(plan.count == 1 && plan[0].hasPrefix("SEARCH ") && (plan[0].contains("INDEX") || plan[0].contains("PRIMARY KEY")),
-                    "\(key): \(plan)")
+            #expect(
+                plan.count == 1 && plan[0].hasPrefix("SEARCH ") && (plan[0].contains("INDEX") || plan[0].contains("PRIMARY KEY")),
+                "\(key): \(plan)")
         }
     }
 }

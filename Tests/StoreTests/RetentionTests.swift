@@ -1,6 +1,7 @@
+import Attribution
 import Foundation
 import Testing
-import Attribution
+
 @_spi(StoreInternals) @testable import Store
 
 @Suite struct RetentionTests {
@@ -13,8 +14,9 @@ import Attribution
             // 2,500 old clicks then 300 recent ones, in time order as the server writes them.
             for index in 0..<2800 {
                 let hoursAgo: Int64 = index < 2500 ? 400 - Int64(index / 100) : 10
-                let click = Click(clickID: "c\(index)", projectID: project.id, linkID: nil, source: .link,
-                                  createdAt: now.adding(seconds: -hoursAgo * 3600))
+                let click = Click(
+                    clickID: "c\(index)", projectID: project.id, linkID: nil, source: .link,
+                    createdAt: now.adding(seconds: -hoursAgo * 3600))
                 try ClickRepository.insert(click, connection)
             }
         }
@@ -39,18 +41,23 @@ import Attribution
         try database.writeAndWait { connection in
             // Written in this order: a sandbox click old by the server's clock comes first, so
             // the sweep has to step past a row it must keep.
-            let rows: [(String, Project, Int64)] = [("s-old", sandbox, -300), ("l-old", live, -300), ("s-new", sandbox, -100),
-                                                     ("l-mid", live, -250), ("l-new", live, -10)]
+            let rows: [(String, Project, Int64)] = [
+                ("s-old", sandbox, -300), ("l-old", live, -300), ("s-new", sandbox, -100),
+                ("l-mid", live, -250), ("l-new", live, -10),
+            ]
             for (id, project, hours) in rows {
-                try ClickRepository.insert(Click(clickID: id, projectID: project.id, linkID: nil, source: .link,
-                                                 createdAt: now.adding(seconds: hours * 3600)), connection)
+                try ClickRepository.insert(
+                    Click(
+                        clickID: id, projectID: project.id, linkID: nil, source: .link,
+                        createdAt: now.adding(seconds: hours * 3600)), connection)
             }
         }
         var retention = ClickRetention(database: database)
         retention.batchSize = 1
         // The sandbox clock stands 200 h behind the server: by it, none of its clicks is 192 h old yet.
-        let deleted = try retention.deleteClicks(before: now.adding(seconds: -192 * 3600),
-                                                 testProjectCutoffs: [sandbox.id: now.adding(seconds: -392 * 3600)])
+        let deleted = try retention.deleteClicks(
+            before: now.adding(seconds: -192 * 3600),
+            testProjectCutoffs: [sandbox.id: now.adding(seconds: -392 * 3600)])
         #expect(deleted == 2)
         let left = try database.read { try $0.query("SELECT click_id FROM clicks ORDER BY id") { $0.string(0) } }
         #expect(left == ["s-old", "s-new", "l-new"])

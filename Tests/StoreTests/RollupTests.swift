@@ -1,8 +1,9 @@
 import Attribution
 import Foundation
-@_spi(StoreInternals) @testable import Store
-import Testing
 import TestSupport
+import Testing
+
+@_spi(StoreInternals) @testable import Store
 
 /// The rollups (migration 0015) against the rows they count: after every kind of write the
 /// store makes — clicks (bots, unlinked), installs of every match type, Apple Ads re-attribution,
@@ -17,9 +18,11 @@ import TestSupport
     /// for the later changes by the number in their id rather than SQLite's rowid.
     static func populate(_ connection: some StoreSession, seed: UInt64, mutate: Bool = true) throws {
         var random = SeededGenerator(seed: seed)
-        try connection.run("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', ?, 0, 0), ('q', 'Other', ?, 0, 0)",
-                           [UInt8(1)], [UInt8(2)])
-        try connection.run("""
+        try connection.run(
+            "INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', ?, 0, 0), ('q', 'Other', ?, 0, 0)",
+            [UInt8(1)], [UInt8(2)])
+        try connection.run(
+            """
             INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES
                 ('l1', 'p', 'one', 0, 0), ('l2', 'p', 'two', 0, 0), ('l3', 'p', 'three', 0, 0), ('lq', 'q', 'other', 0, 0)
             """)
@@ -27,8 +30,9 @@ import TestSupport
         func time() -> Int64 { start + Int64.random(in: 0..<(12 * day), using: &random) }
         for index in 0..<600 {
             let link = links.randomElement(using: &random)!
-            try connection.run("INSERT INTO clicks (click_id, project_id, link_id, created_at, is_bot) VALUES (?, 'p', ?, ?, ?)",
-                               "c\(index)", link, time(), Int.random(in: 0..<8, using: &random) == 0)
+            try connection.run(
+                "INSERT INTO clicks (click_id, project_id, link_id, created_at, is_bot) VALUES (?, 'p', ?, ?, ?)",
+                "c\(index)", link, time(), Int.random(in: 0..<8, using: &random) == 0)
         }
         try connection.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('cq', 'q', 'lq', ?)", start + day)
         let matchTypes = ["deterministic", "probabilistic", "none"]
@@ -36,29 +40,33 @@ import TestSupport
             let matchType = matchTypes.randomElement(using: &random)!
             let attributed = matchType != "none"
             let link = attributed ? links.randomElement(using: &random)! : nil
-            try connection.run("""
+            try connection.run(
+                """
                 INSERT INTO installs (id, project_id, api, created_at, last_seen_at, match_type, attributed, matched_factors, link_id, user_id, confidence)
                 VALUES (?, 'p', 'linkrunner', ?, 0, ?, ?, ?, ?, ?, ?)
                 """, "i\(index)", time(), matchType, attributed, attributed ? #"["ip"]"# : "[]", link, index % 4 == 0 ? "u\(index)" : nil,
                 attributed ? [1.0, 0.85, 0.65, 0.40, 0.25].randomElement(using: &random)! : 0)
             for window in 1...3 where Int.random(in: 0..<3, using: &random) == 0 {
                 let fine: Int? = window == 1 || Bool.random(using: &random) ? Int.random(in: 0...63, using: &random) : nil
-                try connection.run(#"INSERT INTO skan_state (install_id, "window", fine, coarse, updated_at) VALUES (?, ?, ?, ?, 0)"#,
-                                   "i\(index)", window, fine, fine == nil ? ["low", "medium", "high"].randomElement(using: &random)! : nil)
+                try connection.run(
+                    #"INSERT INTO skan_state (install_id, "window", fine, coarse, updated_at) VALUES (?, ?, ?, ?, 0)"#,
+                    "i\(index)", window, fine, fine == nil ? ["low", "medium", "high"].randomElement(using: &random)! : nil)
             }
         }
         for index in 0..<500 {
             let install = "i\(Int.random(in: 0..<200, using: &random))"
             let revenue: Double? = Bool.random(using: &random) ? Double(Int.random(in: 1...5000, using: &random)) / 100 : nil
             let currency: String? = [nil, "USD", "EUR"].randomElement(using: &random)!
-            try connection.run("""
+            try connection.run(
+                """
                 INSERT INTO events (id, project_id, install_id, name, occurred_at, received_at, revenue, currency, user_id)
                 VALUES (?, 'p', ?, 'purchase', 0, ?, ?, ?, ?)
                 """, "e\(index)", install, time(), revenue, currency, index % 3 == 0 ? "u1" : nil)
         }
         for index in 0..<150 {
             let install = "i\(Int.random(in: 0..<200, using: &random))"
-            try connection.run("""
+            try connection.run(
+                """
                 INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, created_at)
                 VALUES (?, 'p', ?, ?, 'u2', ?, ?, ?)
                 """, "pay\(index)", install, "pid\(index)", Double(Int.random(in: 0...9999, using: &random)) / 100,
@@ -73,7 +81,8 @@ import TestSupport
     }
 
     static var mutations: [String] {
-        let install = "CAST(substr(id, 2) AS INTEGER)", payment = "CAST(substr(id, 4) AS INTEGER)"
+        let install = "CAST(substr(id, 2) AS INTEGER)"
+        let payment = "CAST(substr(id, 4) AS INTEGER)"
         return [
             "UPDATE payments SET removed_at = 1 WHERE \(payment) % 7 = 0",
             "UPDATE installs SET user_id = 'late' WHERE \(install) % 5 = 1 AND user_id IS NULL",
@@ -98,8 +107,12 @@ import TestSupport
 
     static func expectSame(_ rollups: ProjectStats, _ rows: ProjectStats, _ note: String) {
         func same(_ a: ProjectStats.Counts, _ b: ProjectStats.Counts) -> Bool {
-            var a2 = a, b2 = b
-            a2.paymentRevenue = [:]; a2.eventRevenue = [:]; b2.paymentRevenue = [:]; b2.eventRevenue = [:]
+            var a2 = a
+            var b2 = b
+            a2.paymentRevenue = [:]
+            a2.eventRevenue = [:]
+            b2.paymentRevenue = [:]
+            b2.eventRevenue = [:]
             func money(_ x: [String: Double], _ y: [String: Double]) -> Bool {
                 Set(x.keys) == Set(y.keys) && x.allSatisfy { abs($0.value - y[$0.key]!) < 1e-6 }
             }
@@ -128,8 +141,9 @@ import TestSupport
         let pool = PGPool(url: try PostgresCluster.shared().newDatabase(), size: 2)
         _ = try pool.session { try PGMigrator.migrate($0) }
         try pool.transaction { try Self.populate($0, seed: seed) }
-        try Self.expectAgreement(Stats(source: PGSource(pool: pool, writer: PGWriter(pool: pool)), beforeRollupRead: { try pool.foldRollups() }),
-                                 seed: seed)
+        try Self.expectAgreement(
+            Stats(source: PGSource(pool: pool, writer: PGWriter(pool: pool)), beforeRollupRead: { try pool.foldRollups() }),
+            seed: seed)
     }
 
     static func expectAgreement<Source: SessionSource>(_ stats: Stats<Source>, seed: UInt64, mutated: Bool = true, phase: String = "") throws {
@@ -147,17 +161,21 @@ import TestSupport
             ranges.append((a, a + Int64.random(in: 1..<(5 * 24), using: &random) * hour))
         }
         for (from, to) in ranges {
-            let since = Timestamp(milliseconds: from), until = Timestamp(milliseconds: to)
-            Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
-                            try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "\(phase) [\(from), \(to))")
+            let since = Timestamp(milliseconds: from)
+            let until = Timestamp(milliseconds: to)
+            Self.expectSame(
+                try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
+                try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "\(phase) [\(from), \(to))")
         }
         // Two adjacent periods added up are the period they make (the dashboard's closed days + today).
         let (a, b, c) = (Self.start - Self.day, Self.start + 5 * Self.day + 7, Self.start + 13 * Self.day)
-        Self.expectSame(try stats.stats(projectID: "p", since: Timestamp(milliseconds: a), until: Timestamp(milliseconds: b), currency: "JPY")
-                            .adding(try stats.stats(projectID: "p", since: Timestamp(milliseconds: b), until: Timestamp(milliseconds: c), currency: "JPY")),
-                        try stats.statsFromRows(projectID: "p", since: Timestamp(milliseconds: a), until: Timestamp(milliseconds: c), currency: "JPY"),
-                        "added periods")
-        let everything = try stats.stats(projectID: "p", since: Timestamp(milliseconds: 0), until: Timestamp(milliseconds: start + 30 * day), currency: "JPY")
+        Self.expectSame(
+            try stats.stats(projectID: "p", since: Timestamp(milliseconds: a), until: Timestamp(milliseconds: b), currency: "JPY")
+                .adding(try stats.stats(projectID: "p", since: Timestamp(milliseconds: b), until: Timestamp(milliseconds: c), currency: "JPY")),
+            try stats.statsFromRows(projectID: "p", since: Timestamp(milliseconds: a), until: Timestamp(milliseconds: c), currency: "JPY"),
+            "added periods")
+        let everything = try stats.stats(
+            projectID: "p", since: Timestamp(milliseconds: 0), until: Timestamp(milliseconds: start + 30 * day), currency: "JPY")
         #expect(everything.totals.clicks + everything.totals.botClicks == 600)
         #expect(everything.totals.appleAdsInstalls > 0 || !mutated)
         #expect(everything.totals.eventRevenue["JPY"] != nil)
@@ -178,32 +196,40 @@ import TestSupport
             let install = Int.random(in: 0..<200, using: &random)
             let revenue: Double? = Bool.random(using: &random) ? Double(Int.random(in: 1...5000, using: &random)) / 100 : nil
             let at = Timestamp(milliseconds: Self.start + Int64.random(in: 0..<(12 * Self.day), using: &random))
-            let record = EventRecord(projectID: "p", install: index % 2 == 0 ? .id("i\(install)") : .instance("instance-i\(install)"),
-                                     name: "purchase", clientEventID: index % 5 == 0 ? "client-\(index / 10)" : nil,
-                                     contentKey: index % 7 == 0 ? "content-\(index / 14)" : nil, data: nil, revenue: revenue,
-                                     currency: [nil, "USD", "EUR"].randomElement(using: &random)!,
-                                     occurredAt: Timestamp(milliseconds: Self.start), receivedAt: at)
+            let record = EventRecord(
+                projectID: "p", install: index % 2 == 0 ? .id("i\(install)") : .instance("instance-i\(install)"),
+                name: "purchase", clientEventID: index % 5 == 0 ? "client-\(index / 10)" : nil,
+                contentKey: index % 7 == 0 ? "content-\(index / 14)" : nil, data: nil, revenue: revenue,
+                currency: [nil, "USD", "EUR"].randomElement(using: &random)!,
+                occurredAt: Timestamp(milliseconds: Self.start), receivedAt: at)
             let done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var outcome: Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>?
-            events.record(record, eventID: "repo-event-\(index)") { outcome = $0; done.signal() }
+            events.record(record, eventID: "repo-event-\(index)") {
+                outcome = $0
+                done.signal()
+            }
             done.wait()
             if try !outcome!.get().duplicate { stored += 1 }
         }
         #expect(stored < 300 && stored > 250)  // some were repeats
         let stats = Stats(source: temp.database)
-        let since = Timestamp(milliseconds: 0), until = Timestamp(milliseconds: Self.start + 30 * Self.day)
-        Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
-                        try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "after the repository's events")
+        let since = Timestamp(milliseconds: 0)
+        let until = Timestamp(milliseconds: Self.start + 30 * Self.day)
+        Self.expectSame(
+            try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
+            try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "after the repository's events")
         #expect(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY").totals.events == 500 + stored)
         try temp.database.writeAndWait { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE installs SET attributed = 1, match_type = 'probabilistic', link_id = 'l2', confidence = 0.65 WHERE rowid % 3 = 1 AND attributed = 0;
                 DELETE FROM installs WHERE rowid % 17 = 0;
                 DELETE FROM events WHERE id LIKE 'repo-event-%' AND rowid % 4 = 0;
                 """)
         }
-        Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
-                        try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "after later changes")
+        Self.expectSame(
+            try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
+            try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "JPY"), "after later changes")
     }
 
     @Test func theHourlySeriesAddsUpToTheRowsOfEachBucket() throws {
@@ -211,7 +237,8 @@ import TestSupport
         try temp.database.writeAndWait { try Self.populate($0, seed: 7) }
         let stats = Stats(source: temp.database)
         let midnight = Self.start - Self.start % Self.day
-        let since = Timestamp(milliseconds: midnight), until = Timestamp(milliseconds: midnight + 13 * Self.day)
+        let since = Timestamp(milliseconds: midnight)
+        let until = Timestamp(milliseconds: midnight + 13 * Self.day)
         let boundaries = (0...13).map { since.adding(seconds: Int64($0) * 86_400) }
         #expect(boundaries.last == until)
         let buckets = try stats.series(projectID: "p", boundaries: boundaries, currency: "USD")
@@ -267,9 +294,17 @@ import TestSupport
         try reference.database.writeAndWait { try Self.populate($0, seed: seed, mutate: false) }
         try reference.database.writeAndWait { try Self.mutate($0) }
         // Rows whose counts add up to nothing may be left on one side (a fact and its removal).
-        for (table, columns, counted) in [("rollup_link_days", 14, "clicks <> 0 OR bot_clicks <> 0 OR installs <> 0 OR events <> 0 OR signups <> 0 OR paying_installs <> 0 OR organic_installs <> 0 OR attributed_installs <> 0"),
-                                          ("rollup_project_hours", 13, "clicks <> 0 OR bot_clicks <> 0 OR installs <> 0 OR events <> 0 OR signups <> 0 OR paying_installs <> 0 OR organic_installs <> 0 OR attributed_installs <> 0"),
-                                          ("rollup_money", 8, "entries <> 0")] {
+        for (table, columns, counted) in [
+            (
+                "rollup_link_days", 14,
+                "clicks <> 0 OR bot_clicks <> 0 OR installs <> 0 OR events <> 0 OR signups <> 0 OR paying_installs <> 0 OR organic_installs <> 0 OR attributed_installs <> 0"
+            ),
+            (
+                "rollup_project_hours", 13,
+                "clicks <> 0 OR bot_clicks <> 0 OR installs <> 0 OR events <> 0 OR signups <> 0 OR paying_installs <> 0 OR organic_installs <> 0 OR attributed_installs <> 0"
+            ),
+            ("rollup_money", 8, "entries <> 0"),
+        ] {
             func rows(_ database: Database) throws -> [String] {
                 try database.read { connection in
                     try connection.query("SELECT * FROM \(table) WHERE \(counted)") { row in
@@ -321,12 +356,17 @@ import TestSupport
         try Self.populate(early, seed: 11)
         let database = try Database(path: path)
         let stats = Stats(source: database)
-        let hour: Int64 = 3_600_000, startHour = Self.start / hour * hour
-        for (from, to) in [(Int64(0), Self.start + 20 * Self.day), (Self.start + Self.day / 2, Self.start + 9 * Self.day + 5),
-                           (startHour + 3 * hour, startHour + 2 * Self.day + 5 * hour)] {
-            let since = Timestamp(milliseconds: from), until = Timestamp(milliseconds: to)
-            Self.expectSame(try stats.stats(projectID: "p", since: since, until: until, currency: "USD"),
-                            try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "USD"), "[\(from), \(to))")
+        let hour: Int64 = 3_600_000
+        let startHour = Self.start / hour * hour
+        for (from, to) in [
+            (Int64(0), Self.start + 20 * Self.day), (Self.start + Self.day / 2, Self.start + 9 * Self.day + 5),
+            (startHour + 3 * hour, startHour + 2 * Self.day + 5 * hour),
+        ] {
+            let since = Timestamp(milliseconds: from)
+            let until = Timestamp(milliseconds: to)
+            Self.expectSame(
+                try stats.stats(projectID: "p", since: since, until: until, currency: "USD"),
+                try stats.statsFromRows(projectID: "p", since: since, until: until, currency: "USD"), "[\(from), \(to))")
         }
         #expect(try database.read { try $0.queryOne("SELECT sum(clicks) FROM rollup_link_days WHERE project_id = 'q'") { $0.int(0) } } == 1)
     }
@@ -370,8 +410,9 @@ import TestSupport
         #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_link_days WHERE project_id = 'p'") == 601)
         let stats = Stats(source: database)
         let range = (Timestamp(milliseconds: 0), Timestamp(milliseconds: Self.start + 20 * Self.day))
-        Self.expectSame(try stats.stats(projectID: "p", since: range.0, until: range.1, currency: "USD"),
-                        try stats.statsFromRows(projectID: "p", since: range.0, until: range.1, currency: "USD"), "after the shell's click")
+        Self.expectSame(
+            try stats.stats(projectID: "p", since: range.0, until: range.1, currency: "USD"),
+            try stats.statsFromRows(projectID: "p", since: range.0, until: range.1, currency: "USD"), "after the shell's click")
     }
 
     /// Retention prunes clicks that matching no longer needs; the counts stay.

@@ -15,7 +15,8 @@ import Testing
 
     @Test func numbersCoverAllBits() {
         var generator = SecureRandom()
-        var seenOnes: UInt64 = 0, seenZeros: UInt64 = 0
+        var seenOnes: UInt64 = 0
+        var seenZeros: UInt64 = 0
         for _ in 0..<64 {
             let value = generator.next()
             seenOnes |= value

@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(StoreInternals) @testable import Store
 
 /// Values bound as a parameter pack reach SQLite with their own storage class, in order.
@@ -8,8 +9,10 @@ import Testing
         let absent: String? = nil
         let present: Double? = 2.5
         let row = try temp.database.read { connection in
-            try connection.queryOne("SELECT typeof(?1), ?1, typeof(?2), ?2, typeof(?3), ?3, typeof(?4), ?4, typeof(?5), typeof(?6), ?6, typeof(?7), hex(?7), typeof(?8), ?8",
-                                    Int64(-7), 42, 1.25, true, absent, present, [UInt8]([0, 0xFF]), "") { row in
+            try connection.queryOne(
+                "SELECT typeof(?1), ?1, typeof(?2), ?2, typeof(?3), ?3, typeof(?4), ?4, typeof(?5), typeof(?6), ?6, typeof(?7), hex(?7), typeof(?8), ?8",
+                Int64(-7), 42, 1.25, true, absent, present, [UInt8]([0, 0xFF]), ""
+            ) { row in
                 (0..<15).map { row.isNull(Int32($0)) ? "NULL" : row.string(Int32($0)) }
             }
         }
@@ -37,8 +40,10 @@ import Testing
     @Test func aWrongNumberOfValuesIsAnErrorNamingBoth() throws {
         let temp = try TemporaryDatabase()
         let messages = try temp.database.read { connection in
-            [try message { try connection.queryOne("SELECT ?, ?", 1) { $0.int(0) } },
-             try message { try connection.queryOne("SELECT ?, ?", 1, 2, 3) { $0.int(0) } }]
+            [
+                try message { try connection.queryOne("SELECT ?, ?", 1) { $0.int(0) } },
+                try message { try connection.queryOne("SELECT ?, ?", 1, 2, 3) { $0.int(0) } },
+            ]
         }
         #expect(messages == ["statement takes 2 values, got 1", "statement takes 2 values, got 3"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(StoreInternals) @testable import Store
 
 /// The VFS gathers a commit's WAL frames into one write, and nothing SQLite or another connection
@@ -9,7 +10,9 @@ import Testing
     private static func blob(_ seed: Int, length: Int = 3_000) -> [UInt8] {
         var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 | 1
         return (0..<length).map { _ in
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             return UInt8(truncatingIfNeeded: state)
         }
     }

@@ -2,9 +2,11 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @_spi(StoreInternals) @testable import Store
 
-private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, thread INTEGER, n INTEGER, UNIQUE (thread, n));")
+private let createCounter = Migration(
+    name: "0001_t.sql", sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, thread INTEGER, n INTEGER, UNIQUE (thread, n));")
 
 @Suite struct WriterTests {
     @Test func concurrentWritersFromManyThreadsAreAllCommittedAndAcknowledged() throws {
@@ -16,15 +18,17 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
             DispatchQueue.global().async(group: group) {
                 for n in 0..<50 {
                     group.enter()
-                    temp.database.write({ connection in
-                        try connection.run("INSERT INTO t (thread, n) VALUES (?, ?)", thread, n)
-                    }, completion: { result in
-                        switch result {
-                        case .success: acknowledged.add(1, ordering: .relaxed)
-                        case .failure: failures.add(1, ordering: .relaxed)
-                        }
-                        group.leave()
-                    })
+                    temp.database.write(
+                        { connection in
+                            try connection.run("INSERT INTO t (thread, n) VALUES (?, ?)", thread, n)
+                        },
+                        completion: { result in
+                            switch result {
+                            case .success: acknowledged.add(1, ordering: .relaxed)
+                            case .failure: failures.add(1, ordering: .relaxed)
+                            }
+                            group.leave()
+                        })
                 }
             }
         }
@@ -42,14 +46,16 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         let outcomes = Mutex<[Int: Bool]>([:])
         for n in 1...20 {
             group.enter()
-            temp.database.write({ connection in
-                try connection.run("INSERT INTO t (thread, n) VALUES (1, ?)", n)
-                // Every fifth write inserts a duplicate after its first row: the whole write must vanish.
-                if n % 5 == 0 { try connection.run("INSERT INTO t (thread, n) VALUES (0, 0)") }
-            }, completion: { result in
-                outcomes.withLock { $0[n] = (try? result.get()) != nil }
-                group.leave()
-            })
+            temp.database.write(
+                { connection in
+                    try connection.run("INSERT INTO t (thread, n) VALUES (1, ?)", n)
+                    // Every fifth write inserts a duplicate after its first row: the whole write must vanish.
+                    if n % 5 == 0 { try connection.run("INSERT INTO t (thread, n) VALUES (0, 0)") }
+                },
+                completion: { result in
+                    outcomes.withLock { $0[n] = (try? result.get()) != nil }
+                    group.leave()
+                })
         }
         #expect(group.wait(timeout: .now() + 10) == .success)
         let stored = Set(try temp.database.read { try $0.query("SELECT n FROM t WHERE thread = 1") { Int($0.int(0)) } })
@@ -78,20 +84,23 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         let committed = Mutex<[Int: Bool]>([:])
         for n in 1...10 {
             group.enter()
-            temp.database.write(delivery: DatabaseWriter.Delivery(target: ObjectIdentifier(target)) { work in
-                delivered.add(1, ordering: .relaxed)
-                target.async(execute: work)
-            }, { connection in
-                try connection.run("INSERT INTO t (thread, n) VALUES (9, ?)", n)
-                // The fifth fails alone; its failure is delivered the same way.
-                if n == 5 { try connection.run("INSERT INTO t (thread, n) VALUES (9, 1)") }
-            }, completion: { result in
-                ranOnTarget.withLock { $0[n] = DispatchQueue.getSpecific(key: key) == true }
-                // Visible to a reader by the time the completion runs: delivered only after COMMIT.
-                let stored = (try? temp.database.read { try $0.queryOne("SELECT 1 FROM t WHERE thread = 9 AND n = ?", n) { _ in true } }) ?? nil
-                committed.withLock { $0[n] = (try? result.get()) != nil && stored == true }
-                group.leave()
-            })
+            temp.database.write(
+                delivery: DatabaseWriter.Delivery(target: ObjectIdentifier(target)) { work in
+                    delivered.add(1, ordering: .relaxed)
+                    target.async(execute: work)
+                },
+                { connection in
+                    try connection.run("INSERT INTO t (thread, n) VALUES (9, ?)", n)
+                    // The fifth fails alone; its failure is delivered the same way.
+                    if n == 5 { try connection.run("INSERT INTO t (thread, n) VALUES (9, 1)") }
+                },
+                completion: { result in
+                    ranOnTarget.withLock { $0[n] = DispatchQueue.getSpecific(key: key) == true }
+                    // Visible to a reader by the time the completion runs: delivered only after COMMIT.
+                    let stored = (try? temp.database.read { try $0.queryOne("SELECT 1 FROM t WHERE thread = 9 AND n = ?", n) { _ in true } }) ?? nil
+                    committed.withLock { $0[n] = (try? result.get()) != nil && stored == true }
+                    group.leave()
+                })
         }
         #expect(group.wait(timeout: .now() + 10) == .success)
         // One hand-over per commit at most: ten writes, however they were batched.
@@ -107,9 +116,15 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
         // A first write holds the writer until every other write is queued, so those all commit
         // together; they are queued only once it runs, so none joins its batch.
         let writer = temp.database.writer
-        let commitsBefore = writer.commitCount, writesBefore = writer.committedWriteCount
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        temp.database.write({ _ in started.signal(); release.wait() }, completion: { _ in })
+        let commitsBefore = writer.commitCount
+        let writesBefore = writer.committedWriteCount
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        temp.database.write(
+            { _ in
+                started.signal()
+                release.wait()
+            }, completion: { _ in })
         #expect(started.wait(timeout: .now() + 10) == .success)
         let targets = [DispatchQueue(label: "loop A"), DispatchQueue(label: "loop B")]
         let sends = Mutex<[Int]>([0, 0])
@@ -119,15 +134,18 @@ private let createCounter = Migration(name: "0001_t.sql", sql: "CREATE TABLE t (
             let which = n % 2
             let target = targets[which]
             group.enter()
-            temp.database.write(delivery: DatabaseWriter.Delivery(target: ObjectIdentifier(target)) { work in
-                sends.withLock { $0[which] += 1 }
-                target.async(execute: work)
-            }, { connection in
-                try connection.run("INSERT INTO t (thread, n) VALUES (7, ?)", n)
-            }, completion: { result in
-                if (try? result.get()) != nil { finishedOn.withLock { $0[n] = which } }
-                group.leave()
-            })
+            temp.database.write(
+                delivery: DatabaseWriter.Delivery(target: ObjectIdentifier(target)) { work in
+                    sends.withLock { $0[which] += 1 }
+                    target.async(execute: work)
+                },
+                { connection in
+                    try connection.run("INSERT INTO t (thread, n) VALUES (7, ?)", n)
+                },
+                completion: { result in
+                    if (try? result.get()) != nil { finishedOn.withLock { $0[n] = which } }
+                    group.leave()
+                })
         }
         release.signal()
         #expect(group.wait(timeout: .now() + 10) == .success)

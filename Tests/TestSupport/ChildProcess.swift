@@ -1,6 +1,7 @@
 public import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process started with `posix_spawn`, for tests that run the binary, `openssl` or `node`.
@@ -21,8 +22,10 @@ public final class ChildProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var exitStatus: Int32?
 
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                directory: String? = nil, input: Bool = false, output: Bool = false, error: Bool = false) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        directory: String? = nil, input: Bool = false, output: Bool = false, error: Bool = false
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -55,7 +58,8 @@ public final class ChildProcess: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), allSignals = sigset_t()
+        var noSignals = sigset_t()
+        var allSignals = sigset_t()
         sigemptyset(&noSignals)
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
@@ -114,10 +118,13 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Runs to the end: stdin fed with `input`, stdout and stderr collected (stderr on a second
     /// thread, so that neither pipe can fill up and stall the child).
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           directory: String? = nil, input: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: Data) {
-        let child = try ChildProcess(executable, arguments, environment: environment, directory: directory,
-                                     input: input != nil, output: true, error: true)
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        directory: String? = nil, input: Data? = nil
+    ) throws -> (status: Int32, stdout: Data, stderr: Data) {
+        let child = try ChildProcess(
+            executable, arguments, environment: environment, directory: directory,
+            input: input != nil, output: true, error: true)
         let stderrDone = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var stderr = Data()
         Thread.detachNewThread {

@@ -1,6 +1,6 @@
 public import Foundation
-import Synchronization
 import Glibc
+import Synchronization
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` into a temporary folder, `pg_ctl start` on a
 /// free port of 127.0.0.1 (and a socket in that folder), removed on `stop()` or deinit. Run as
@@ -24,10 +24,12 @@ public final class PostgresCluster: @unchecked Sendable {
     /// - Parameter tls: serve TLS with a new self-signed certificate for 127.0.0.1 and refuse
     ///   connections that do not use it (`hostnossl … reject`).
     public init(tls: Bool = false) throws {
-        guard let version = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
-            .sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }).first(where: {
-                FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/pg_ctl")
-            }) else {
+        guard
+            let version = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
+                .sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }).first(where: {
+                    FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/pg_ctl")
+                })
+        else {
             throw Unavailable(description: "no PostgreSQL server under /usr/lib/postgresql: run scripts/ensure-deps --test")
         }
         bin = "/usr/lib/postgresql/\(version)/bin"
@@ -60,7 +62,8 @@ public final class PostgresCluster: @unchecked Sendable {
         if let certificatePath {
             options += " -c ssl=on -c ssl_cert_file=\(certificatePath) -c ssl_key_file=\(folder.appendingPathComponent("server.key").path)"
         }
-        let started = try run("pg_ctl", ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-o", options, "-w", "-t", "30", "start"])
+        let started = try run(
+            "pg_ctl", ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-o", options, "-w", "-t", "30", "start"])
         guard started.status == 0 else {
             let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
             throw Unavailable(description: "pg_ctl start failed: \(String(decoding: started.stderr, as: UTF8.self)) \(log)")
@@ -98,7 +101,11 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// A new empty database on this cluster; its URL.
     public func newDatabase() throws -> String {
-        let name = "test_\(databases.withLock { count in count += 1; return count })"
+        let number = databases.withLock { count in
+            count += 1
+            return count
+        }
+        let name = "test_\(number)"
         let created = try run("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", name])
         guard created.status == 0 else { throw Unavailable(description: "createdb failed: \(String(decoding: created.stderr, as: UTF8.self))") }
         return "postgres://postgres@127.0.0.1:\(port)/\(name)"
@@ -107,11 +114,13 @@ public final class PostgresCluster: @unchecked Sendable {
     /// A self-signed certificate whose subject alternative name is 127.0.0.1 (so `verify-full`
     /// accepts it when it is also the root), and its key, readable by its owner only.
     private static func makeCertificate(in folder: URL) throws {
-        let made = try ChildProcess.run("/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1",
-            "-keyout", folder.appendingPathComponent("server.key").path, "-out", folder.appendingPathComponent("server.crt").path,
-        ])
+        let made = try ChildProcess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1",
+                "-keyout", folder.appendingPathComponent("server.key").path, "-out", folder.appendingPathComponent("server.crt").path,
+            ])
         guard made.status == 0 else { throw Unavailable(description: "openssl req failed: \(String(decoding: made.stderr, as: UTF8.self))") }
         chmod(folder.appendingPathComponent("server.key").path, 0o600)
     }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A blocking TCP client for tests: sends exact bytes, reads exact responses. Every read has a
 /// timeout so a broken server fails the test instead of hanging it.

@@ -38,8 +38,9 @@ struct AdminAuth: Sendable {
             }
             guard let presented = BearerToken.from(request), Secrets.matches(presented, hash: keyHash) else {
                 if let wait = failures.retryAfter(client: client, now: now) { throw Self.tooManyFailures(wait) }
-                throw HTTPError(.unauthorized, code: "unauthorized", message: "a valid admin key is required (Authorization: Bearer <admin key>)",
-                                headers: ["WWW-Authenticate": "Bearer"])
+                throw HTTPError(
+                    .unauthorized, code: "unauthorized", message: "a valid admin key is required (Authorization: Bearer <admin key>)",
+                    headers: ["WWW-Authenticate": "Bearer"])
             }
         }
     }
@@ -55,9 +56,10 @@ struct AdminAuth: Sendable {
 
     private static func tooManyFailures(_ wait: Double) -> HTTPError {
         let seconds = max(1, Int(wait.rounded(.up)))
-        return HTTPError(.tooManyRequests, code: "rate_limited",
-                         message: "too many failed admin authentications from this address; retry in \(seconds) s",
-                         headers: ["Retry-After": String(seconds)])
+        return HTTPError(
+            .tooManyRequests, code: "rate_limited",
+            message: "too many failed admin authentications from this address; retry in \(seconds) s",
+            headers: ["Retry-After": String(seconds)])
     }
 }
 

@@ -11,8 +11,9 @@ enum AdminLinkRoutes {
         let linkService = services.app.links
         return ProjectScoped.sync(services) { request, project in
             let payload = try request.decodeJSON(AdminLinkPayload.self)
-            let template = try linkService.template(id: payload.template_id, slug: payload.template_slug, projectID: project.id,
-                                                    key: payload.template_id != nil ? "template_id" : "template_slug")
+            let template = try linkService.template(
+                id: payload.template_id, slug: payload.template_slug, projectID: project.id,
+                key: payload.template_id != nil ? "template_id" : "template_slug")
             let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.now(for: project))
             let created = try linkService.create(link, codeIsCustom: payload.short_code != nil)
             let base = LinkURLs.base(for: request, services: services)
@@ -29,8 +30,9 @@ enum AdminLinkRoutes {
             let limit = try integerQuery(request, "limit", in: 1...1000) ?? 100
             let offset = try integerQuery(request, "offset", in: 0...Int(Int32.max)) ?? 0
             let links = try linkService.list(projectID: project.id, limit: limit, offset: offset)
-            return try .json(links.map { AdminLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base) },
-                             encoder: JSONCoders.encoder)
+            return try .json(
+                links.map { AdminLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base) },
+                encoder: JSONCoders.encoder)
         }
     }
 }
@@ -45,7 +47,11 @@ func integerQuery(_ request: HTTPRequest, _ name: String, in range: ClosedRange<
 }
 
 struct AdminLinkPayload: Decodable {
-    struct OpenGraph: Decodable { var title: String?; var description: String?; var image: String? }
+    struct OpenGraph: Decodable {
+        var title: String?
+        var description: String?
+        var image: String?
+    }
 
     var short_code: String?
     var template_id: String?
@@ -70,8 +76,8 @@ struct AdminLinkPayload: Decodable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case short_code, template_id, template_slug, title, description, original_url, ios_url, android_url, web_url, app_scheme,
-             deep_link_path, deep_link_parameters, utm, targeting, og, attribution_window_hours, append_click_id, expires_at,
-             max_clicks, active
+            deep_link_path, deep_link_parameters, utm, targeting, og, attribution_window_hours, append_click_id, expires_at,
+            max_clicks, active
     }
 
     init(from decoder: any Decoder) throws {
@@ -106,15 +112,18 @@ struct AdminLinkPayload: Decodable {
     /// `existing` as this payload describes it in full (absent fields cleared), keeping its id,
     /// its short code unless one is given, and its creation time: the dashboard's edit form.
     func replacing(_ existing: Link, templateID: String?, now: Timestamp) throws -> Link {
-        var link = try link(id: existing.id, projectID: existing.projectID, templateID: templateID, shortCode: short_code ?? existing.shortCode,
-                            createdAt: existing.createdAt, updatedAt: now)
+        var link = try link(
+            id: existing.id, projectID: existing.projectID, templateID: templateID, shortCode: short_code ?? existing.shortCode,
+            createdAt: existing.createdAt, updatedAt: now)
         link.externalUserID = existing.externalUserID
         link.optionsHash = existing.optionsHash
         return link
     }
 
-    private func link(id: String, projectID: String, templateID: String?, shortCode: String, createdAt: Timestamp,
-                      updatedAt: Timestamp) throws -> Link {
+    private func link(
+        id: String, projectID: String, templateID: String?, shortCode: String, createdAt: Timestamp,
+        updatedAt: Timestamp
+    ) throws -> Link {
         for key in (utm ?? [:]).keys where !LinkTemplate.utmKeys.contains(key) {
             throw HTTPError.invalidField("utm.\(key)", "unknown UTM key; use source, medium, campaign, term or content")
         }
@@ -122,13 +131,14 @@ struct AdminLinkPayload: Decodable {
             guard let timestamp = Timestamp(iso8601: text) else { throw HTTPError.invalidField("expires_at", "must be an ISO 8601 time") }
             return timestamp
         }
-        return Link(id: id, projectID: projectID, templateID: templateID, shortCode: shortCode,
-                    title: title, description: description, originalURL: original_url, iosURL: ios_url, androidURL: android_url,
-                    webURL: web_url, appScheme: app_scheme, deepLinkPath: deep_link_path, deepLinkParameters: deep_link_parameters ?? [:],
-                    utm: UTM(utm ?? [:]), targeting: try targeting.map { String(decoding: try JSONCoders.sortedEncoder.encode($0), as: UTF8.self) },
-                    og: Link.OpenGraph(title: og?.title, description: og?.description, image: og?.image),
-                    attributionWindowHours: attribution_window_hours, appendClickID: append_click_id ?? false,
-                    expiresAt: expiresAt, maxClicks: max_clicks, active: active ?? true, createdAt: createdAt, updatedAt: updatedAt)
+        return Link(
+            id: id, projectID: projectID, templateID: templateID, shortCode: shortCode,
+            title: title, description: description, originalURL: original_url, iosURL: ios_url, androidURL: android_url,
+            webURL: web_url, appScheme: app_scheme, deepLinkPath: deep_link_path, deepLinkParameters: deep_link_parameters ?? [:],
+            utm: UTM(utm ?? [:]), targeting: try targeting.map { String(decoding: try JSONCoders.sortedEncoder.encode($0), as: UTF8.self) },
+            og: Link.OpenGraph(title: og?.title, description: og?.description, image: og?.image),
+            attributionWindowHours: attribution_window_hours, appendClickID: append_click_id ?? false,
+            expiresAt: expiresAt, maxClicks: max_clicks, active: active ?? true, createdAt: createdAt, updatedAt: updatedAt)
     }
 }
 

@@ -12,8 +12,9 @@ enum AdminRoutes {
         return .sync { request in
             let creation = try request.decodeJSON(ProjectCreation.self)
             let created = try projects.create(name: creation.name, settings: creation.settings, testMode: creation.testMode)
-            return try .json(ProjectBody(created.project, token: created.token, apiKey: created.apiKey.key), status: .created,
-                             encoder: JSONCoders.encoder)
+            return try .json(
+                ProjectBody(created.project, token: created.token, apiKey: created.apiKey.key), status: .created,
+                encoder: JSONCoders.encoder)
         }
     }
 
@@ -52,9 +53,11 @@ enum AdminRoutes {
         let projects = services.app.projects
         return ProjectScoped.sync(services) { request, project in
             let issued = try projects.issueAPIKey(projectID: project.id, format: try keyFormat(of: request))
-            return try .json(APIKeyBody(id: issued.id, key: issued.key, prefix: issued.prefix,
-                                        created_at: services.clock.now().iso8601, revoked_at: nil),
-                             status: .created, encoder: JSONCoders.encoder)
+            return try .json(
+                APIKeyBody(
+                    id: issued.id, key: issued.key, prefix: issued.prefix,
+                    created_at: services.clock.now().iso8601, revoked_at: nil),
+                status: .created, encoder: JSONCoders.encoder)
         }
     }
 
@@ -202,7 +205,8 @@ enum AdminRoutes {
                 "click_id": install.match.clickID.map(JSONValue.string) ?? .null,
             ]
             if let text = try services.app.reports.browse.explanation(installID: install.id, projectID: project.id),
-               case .object(let explanation) = try JSONValueParser.parse(Array(text.utf8)) {
+                case .object(let explanation) = try JSONValueParser.parse(Array(text.utf8))
+            {
                 body.merge(explanation) { own, _ in own }
                 body["recorded"] = .bool(true)
             } else {

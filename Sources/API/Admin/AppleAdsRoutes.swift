@@ -41,7 +41,9 @@ enum AppleAdsRoutes {
     }
 
     private static func shown(_ credentials: AppleAdsCredentials) -> JSONValue {
-        .object(["configured": .bool(true), "client_id": .string(credentials.clientID), "team_id": .string(credentials.teamID),
-                 "key_id": .string(credentials.keyID), "org_id": .string(credentials.orgID)])
+        .object([
+            "configured": .bool(true), "client_id": .string(credentials.clientID), "team_id": .string(credentials.teamID),
+            "key_id": .string(credentials.keyID), "org_id": .string(credentials.orgID),
+        ])
     }
 }

@@ -37,7 +37,9 @@ public enum DeclaredProjects {
 
             if var existing = try services.app.projects.find(name: declared.creation.name) {
                 guard existing.testMode == declared.creation.testMode else {
-                    throw Problem(key: "\(path).test_mode", message: "is fixed when a project is created; '\(existing.name)' was created with test_mode \(existing.testMode)")
+                    throw Problem(
+                        key: "\(path).test_mode",
+                        message: "is fixed when a project is created; '\(existing.name)' was created with test_mode \(existing.testMode)")
                 }
                 existing.settings = declared.creation.settings
                 _ = try services.app.projects.update(existing)
@@ -47,9 +49,10 @@ public enum DeclaredProjects {
                 }
                 report.append("updated project '\(existing.name)' (\(existing.id))")
             } else {
-                let created = try services.app.projects.create(name: declared.creation.name, settings: declared.creation.settings,
-                                                           testMode: declared.creation.testMode, token: declared.token,
-                                                           apiKey: declared.apiKeys.first)
+                let created = try services.app.projects.create(
+                    name: declared.creation.name, settings: declared.creation.settings,
+                    testMode: declared.creation.testMode, token: declared.token,
+                    apiKey: declared.apiKeys.first)
                 for key in declared.apiKeys.dropFirst() { _ = try services.app.projects.issueAPIKey(projectID: created.project.id, key: key) }
                 report.append("created project '\(created.project.name)' (\(created.project.id))")
             }

@@ -18,8 +18,9 @@ enum PostbackRoutes {
     /// `GET /admin/v1/projects/:id/postbacks`
     static func list(_ services: Services) -> RouteHandler {
         ProjectScoped.sync(services) { request, project in
-            return try .json(["postbacks": try services.app.postbacks.list(projectID: project.id).map(PostbackBody.init)],
-                             encoder: JSONCoders.encoder)
+            return try .json(
+                ["postbacks": try services.app.postbacks.list(projectID: project.id).map(PostbackBody.init)],
+                encoder: JSONCoders.encoder)
         }
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import Attribution
+import Foundation
 import HTTP
 
 /// `POST /admin/v1/projects` and config-declared projects: a name and any settings.
@@ -237,10 +237,11 @@ struct MatchingPayload: Codable, Sendable {
 
     var overrides: MatchingOverrides {
         // Int64(_:) traps on a Double beyond its range: such a step gets a value validation refuses.
-        MatchingOverrides(decay: decay?.map { step in
-            let seconds = (step.under_hours * 3600).rounded()
-            return .init(underSeconds: seconds.isFinite && seconds.magnitude < 1e15 ? Int64(seconds) : .max, confidence: step.confidence)
-        },
-                          candidatePenalty: candidate_penalty)
+        MatchingOverrides(
+            decay: decay?.map { step in
+                let seconds = (step.under_hours * 3600).rounded()
+                return .init(underSeconds: seconds.isFinite && seconds.magnitude < 1e15 ? Int64(seconds) : .max, confidence: step.confidence)
+            },
+            candidatePenalty: candidate_penalty)
     }
 }

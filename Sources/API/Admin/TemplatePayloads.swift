@@ -1,9 +1,9 @@
-public import Store
-typealias ProjectStatsCounts = ProjectStats.Counts
-
 public import Attribution
 import Foundation
 import HTTP
+public import Store
+
+typealias ProjectStatsCounts = ProjectStats.Counts
 
 struct TemplatePayload: Decodable {
     var slug: String
@@ -37,10 +37,11 @@ struct TemplatePayload: Decodable {
     }
 
     func template(projectID: String, now: Timestamp) -> LinkTemplate {
-        LinkTemplate(id: UUID().uuidString.lowercased(), projectID: projectID, slug: slug, name: name ?? slug,
-                     iosURL: ios_url, androidURL: android_url, webURL: web_url, appScheme: app_scheme,
-                     deepLinkPath: deep_link_path, deepLinkParameters: deep_link_parameters ?? [:], utm: utm ?? [:],
-                     attributionWindowHours: attribution_window_hours, createdAt: now)
+        LinkTemplate(
+            id: UUID().uuidString.lowercased(), projectID: projectID, slug: slug, name: name ?? slug,
+            iosURL: ios_url, androidURL: android_url, webURL: web_url, appScheme: app_scheme,
+            deepLinkPath: deep_link_path, deepLinkParameters: deep_link_parameters ?? [:], utm: utm ?? [:],
+            attributionWindowHours: attribution_window_hours, createdAt: now)
     }
 }
 
@@ -104,10 +105,14 @@ public struct StatsBody: Encodable {
             installs = counts.installs
             attributed_installs = counts.attributedInstalls
             organic_installs = counts.organicInstalls
-            installs_by_match_type = ["deterministic": counts.deterministicInstalls, "probabilistic": counts.probabilisticInstalls,
-                                      "none": counts.organicInstalls]
-            installs_by_source = ["link": counts.attributedInstalls - counts.appleAdsInstalls, "apple_ads": counts.appleAdsInstalls,
-                                  "organic": counts.organicInstalls]
+            installs_by_match_type = [
+                "deterministic": counts.deterministicInstalls, "probabilistic": counts.probabilisticInstalls,
+                "none": counts.organicInstalls,
+            ]
+            installs_by_source = [
+                "link": counts.attributedInstalls - counts.appleAdsInstalls, "apple_ads": counts.appleAdsInstalls,
+                "organic": counts.organicInstalls,
+            ]
             events = counts.events
             signups = counts.signups
             paying_installs = counts.payingInstalls
@@ -148,8 +153,9 @@ public struct StatsBody: Encodable {
         totals = Counts(stats.totals)
         links = stats.links.map { Link(link_id: $0.linkID, short_code: $0.shortCode, counts: Counts($0.counts)) }
         apple_ads = stats.appleAds.map {
-            AppleAds(campaign_id: $0.campaignID, ad_group_id: $0.adGroupID, keyword_id: $0.keywordID, campaign_name: $0.campaignName,
-                     ad_group_name: $0.adGroupName, keyword: $0.keyword, test: $0.test, counts: Counts($0.counts))
+            AppleAds(
+                campaign_id: $0.campaignID, ad_group_id: $0.adGroupID, keyword_id: $0.keywordID, campaign_name: $0.campaignName,
+                ad_group_name: $0.adGroupName, keyword: $0.keyword, test: $0.test, counts: Counts($0.counts))
         }
     }
 }

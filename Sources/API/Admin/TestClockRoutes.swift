@@ -1,5 +1,5 @@
-import Attribution
 import App
+import Attribution
 import HTTP
 
 /// `GET|POST /admin/v1/projects/{id}/clock`: a test-mode project's own clock, read and moved
@@ -58,11 +58,12 @@ enum TestClockRoutes {
     }
 
     static func body(_ project: Project, now: Timestamp) -> HTTPResponse {
-        .json(bytes: JSONValue.object([
-            "project_id": .string(project.id),
-            "test_mode": .bool(project.testMode),
-            "now": .string(now.iso8601),
-            "now_ms": .number(Double(now.milliseconds)),
-        ]).serialized())
+        .json(
+            bytes: JSONValue.object([
+                "project_id": .string(project.id),
+                "test_mode": .bool(project.testMode),
+                "now": .string(now.iso8601),
+                "now_ms": .number(Double(now.milliseconds)),
+            ]).serialized())
     }
 }

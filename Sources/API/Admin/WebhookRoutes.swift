@@ -39,13 +39,15 @@ enum WebhookRoutes {
     static func updateEndpoint(_ services: Services) -> RouteHandler {
         ProjectScoped.sync(services) { request, project in
             let payload = try request.decodeJSON(WebhookPayload.self)
-            let events: [String]?? = switch payload.events {
-            case .absent: nil
-            case .null: .some(nil)
-            case .value(let list): .some(list)
-            }
-            let endpoint = try services.app.webhooks.update(id: try request.parameter("webhookId"), projectID: project.id,
-                                                            changes: .init(url: payload.url, events: events, enabled: payload.enabled))
+            let events: [String]?? =
+                switch payload.events {
+                case .absent: nil
+                case .null: .some(nil)
+                case .value(let list): .some(list)
+                }
+            let endpoint = try services.app.webhooks.update(
+                id: try request.parameter("webhookId"), projectID: project.id,
+                changes: .init(url: payload.url, events: events, enabled: payload.enabled))
             return try .json(WebhookBody(endpoint), encoder: JSONCoders.encoder)
         }
     }
@@ -112,7 +114,8 @@ enum WebhookRoutes {
             guard let status = OutboxJob.Status(rawValue: statusText), status != .pending else {
                 throw HTTPError.invalidField("status", "expected failed or delivered")
             }
-            let since = try TimeParameter.parse(try body.string("since"), name: "since", now: services.now(for: project))
+            let since =
+                try TimeParameter.parse(try body.string("since"), name: "since", now: services.now(for: project))
                 ?? Timestamp(milliseconds: 0)
             let count = try services.app.webhooks.replay(projectID: project.id, status: status, since: since)
             return try .json(["replayed": count], status: .accepted, encoder: JSONCoders.encoder)

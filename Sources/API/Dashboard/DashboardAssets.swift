@@ -4,7 +4,8 @@ import Store
 /// Files the dashboard's pages load, built into the binary. Each is named by a hash of its bytes,
 /// so it can be cached for good and a new build is fetched at once.
 enum DashboardAssets {
-    static let stylesheet = Array("""
+    static let stylesheet = Array(
+        """
         *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d232b;background:#f6f7f9}
         header{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.6rem 1.25rem;background:#14202e;color:#fff}
         header a{color:#cfe0f5;text-decoration:none}header a[aria-current]{color:#fff;font-weight:600;border-bottom:2px solid #6cb2ff}
@@ -37,7 +38,11 @@ enum DashboardAssets {
 
     static func serve(_ name: String) -> HTTPResponse? {
         guard name == stylesheetName else { return nil }
-        return HTTPResponse(status: .ok, headers: ["Content-Type": "text/css; charset=utf-8", "X-Content-Type-Options": "nosniff",
-                                                  "Cache-Control": "public, max-age=31536000, immutable"], body: stylesheet)
+        return HTTPResponse(
+            status: .ok,
+            headers: [
+                "Content-Type": "text/css; charset=utf-8", "X-Content-Type-Options": "nosniff",
+                "Cache-Control": "public, max-age=31536000, immutable",
+            ], body: stylesheet)
     }
 }

@@ -39,10 +39,12 @@ struct DashboardAuth: Sendable {
             guard let viewer = try viewer(of: request) else { return DashboardPage.redirect(to: prefix + "/sign-in") }
             let form = try DashboardForm(request)
             guard Self.sameOrigin(request), let presented = form["csrf"],
-                  Secrets.constantTimeEquals(Array(presented.utf8), Array(viewer.session.csrfToken.utf8)) else {
-                return DashboardPage.message(status: .forbidden, title: "Refused",
-                                             text: "This form was not sent from this dashboard (its CSRF token is missing or stale). Reload the page and try again.",
-                                             prefix: prefix)
+                Secrets.constantTimeEquals(Array(presented.utf8), Array(viewer.session.csrfToken.utf8))
+            else {
+                return DashboardPage.message(
+                    status: .forbidden, title: "Refused",
+                    text: "This form was not sent from this dashboard (its CSRF token is missing or stale). Reload the page and try again.",
+                    prefix: prefix)
             }
             return try handler(request, viewer, form)
         }
@@ -67,13 +69,15 @@ struct DashboardAuth: Sendable {
     }
 
     private func refused(_ viewer: DashboardViewer) -> HTTPResponse {
-        DashboardPage.message(status: .forbidden, title: "Not allowed", text: "Your role can look at this project but not change it.",
-                              prefix: prefix, viewer: viewer)
+        DashboardPage.message(
+            status: .forbidden, title: "Not allowed", text: "Your role can look at this project but not change it.",
+            prefix: prefix, viewer: viewer)
     }
 
     func viewer(of request: HTTPRequest) throws -> DashboardViewer? {
         guard let token = Self.cookie(Self.cookieName, in: request), token.utf8.count <= 64,
-              let session = try services.app.dashboard.session(token: token) else { return nil }
+            let session = try services.app.dashboard.session(token: token)
+        else { return nil }
         return DashboardViewer(session: session, token: token)
     }
 

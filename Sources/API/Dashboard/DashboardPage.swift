@@ -14,14 +14,17 @@ enum DashboardPage {
     }
 
     /// A full page: `body` is already-escaped HTML.
-    static func render(title: String, prefix: String, viewer: DashboardViewer?, projectNav: (id: String, name: String, current: String)? = nil,
-                       body: String, status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]) -> HTTPResponse {
+    static func render(
+        title: String, prefix: String, viewer: DashboardViewer?, projectNav: (id: String, name: String, current: String)? = nil,
+        body: String, status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]
+    ) -> HTTPResponse {
         var header = #"<header><a class="brand" href="\#(prefix)/">attributiond</a>"#
         if let projectNav {
             let base = "\(prefix)/projects/\(Escape.html(projectNav.id))"
             header += #"<nav><span class="project">\#(Escape.html(projectNav.name))</span>"#
             let adminPages = viewer?.canChange(projectID: projectNav.id) ?? false
-            let pages = [("", "Overview"), ("/links", "Links"), ("/installs", "Installs")]
+            let pages =
+                [("", "Overview"), ("/links", "Links"), ("/installs", "Installs")]
                 + (adminPages ? [("/outbound", "Outbound"), ("/settings", "Settings")] : [])
             for (path, label) in pages {
                 let current = projectNav.current == label ? #" aria-current="page""# : ""
@@ -30,7 +33,8 @@ enum DashboardPage {
             header += "</nav>"
         }
         if let viewer {
-            header += #"<form class="signout" method="post" action="\#(prefix)/sign-out">"#
+            header +=
+                #"<form class="signout" method="post" action="\#(prefix)/sign-out">"#
                 + hiddenCSRF(viewer) + #"<span>\#(Escape.html(viewer.name))</span> <button>Sign out</button></form>"#
         }
         header += "</header>"
@@ -43,7 +47,8 @@ enum DashboardPage {
             """
         var headers: HTTPHeaders = [
             "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-            "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+            "Content-Security-Policy":
+                "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
             "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
         ]
         for field in extra { headers.add(field.name, field.value) }
@@ -51,9 +56,10 @@ enum DashboardPage {
     }
 
     static func message(status: HTTPStatus, title: String, text: String, prefix: String, viewer: DashboardViewer? = nil) -> HTTPResponse {
-        render(title: title, prefix: prefix, viewer: viewer,
-               body: "<h1>\(Escape.html(title))</h1><p>\(Escape.html(text))</p><p><a href=\"\(prefix)/\">Back to projects</a></p>",
-               status: status)
+        render(
+            title: title, prefix: prefix, viewer: viewer,
+            body: "<h1>\(Escape.html(title))</h1><p>\(Escape.html(text))</p><p><a href=\"\(prefix)/\">Back to projects</a></p>",
+            status: status)
     }
 
     static func hiddenCSRF(_ viewer: DashboardViewer) -> String {

@@ -9,12 +9,14 @@ enum DashboardRoutes {
         router.reserve(String(p.dropFirst()))
         router.on(.get, p, OverviewRoutes.projects(services))
         router.on(.get, p + "/", OverviewRoutes.projects(services))
-        router.on(.get, p + "/assets/:name", .inline { request in
-            guard let response = DashboardAssets.serve(request.pathParameters["name"] ?? "") else {
-                throw HTTPError.notFound("no dashboard asset \(request.pathParameters["name"] ?? "")")
-            }
-            return response
-        })
+        router.on(
+            .get, p + "/assets/:name",
+            .inline { request in
+                guard let response = DashboardAssets.serve(request.pathParameters["name"] ?? "") else {
+                    throw HTTPError.notFound("no dashboard asset \(request.pathParameters["name"] ?? "")")
+                }
+                return response
+            })
         router.on(.get, p + "/sign-in", SignInRoutes.form(services))
         router.on(.post, p + "/sign-in", SignInRoutes.signIn(services))
         router.on(.post, p + "/sign-out", SignInRoutes.signOut(services))

@@ -14,10 +14,12 @@ public struct DashboardSettings: Sendable {
         var segment = Substring(text)
         while segment.hasPrefix("/") { segment = segment.dropFirst() }
         while segment.hasSuffix("/") { segment = segment.dropLast() }
-        guard (1...64).contains(segment.utf8.count), segment.utf8.allSatisfy({ byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }) else { return nil }
+        guard (1...64).contains(segment.utf8.count),
+            segment.utf8.allSatisfy({ byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            })
+        else { return nil }
         return "/" + segment
     }
 }

@@ -41,7 +41,12 @@ public final class DashboardWarmup: Service, @unchecked Sendable {
         let pending = Mutex(false)
         let queue = self.queue
         app.store.observeCommits(changing: ["projects"]) { _ in
-            guard pending.withLock({ scheduled in defer { scheduled = true }; return !scheduled }) else { return }
+            guard
+                pending.withLock({ scheduled in
+                    defer { scheduled = true }
+                    return !scheduled
+                })
+            else { return }
             queue.async {
                 pending.withLock { $0 = false }
                 warm()

@@ -26,22 +26,26 @@ enum InstallPages {
                 """
             }.joined()
             if rows.isEmpty {
-                rows = test
+                rows =
+                    test
                     ? #"<tr><td colspan="7" class="muted">No test installs. A WarpLink <code>wl_test_</code> key or Linkrunner's <code>debug</code> sends them.</td></tr>"#
                     : #"<tr><td colspan="7" class="muted">No installs yet.</td></tr>"#
             }
             let traffic = test ? "&amp;traffic=test" : ""
-            let older = installs.count > pageSize
+            let older =
+                installs.count > pageSize
                 ? #"<p><a href="\#(base)/installs?before=\#(installs[pageSize - 1].createdAt.milliseconds)\#(traffic)">Older</a></p>"# : ""
-            let switcher = test
+            let switcher =
+                test
                 ? #"<p class="switch"><a href="\#(base)/installs">Live</a> · <strong>Test</strong> <span class="muted">(not counted in the overview, never sent to webhooks or postbacks)</span></p>"#
                 : #"<p class="switch"><strong>Live</strong> · <a href="\#(base)/installs?traffic=test">Test</a></p>"#
             let body = """
                 <h1>Installs</h1>\(switcher)<table><thead><tr><th>Time (UTC)</th><th>Platform</th><th>Source</th><th>Match</th>\
                 <th class="n">Confidence</th><th class="hide-narrow">Matched on</th><th>Link</th></tr></thead><tbody>\(rows)</tbody></table>\(older)
                 """
-            return DashboardPage.render(title: "Installs · \(project.name)", prefix: auth.prefix, viewer: viewer,
-                                        projectNav: (project.id, project.name, "Installs"), body: body)
+            return DashboardPage.render(
+                title: "Installs · \(project.name)", prefix: auth.prefix, viewer: viewer,
+                projectNav: (project.id, project.name, "Installs"), body: body)
         }
     }
 
@@ -72,7 +76,8 @@ enum InstallPages {
                 """
             }.joined()
             // Deliveries carry receivers' answers: admins only, like the webhooks page.
-            let deliveries = viewer.canChange(projectID: project.id)
+            let deliveries =
+                viewer.canChange(projectID: project.id)
                 ? try services.app.webhooks.deliveries(projectID: project.id, installID: install.id, limit: 50).map { job in
                     """
                     <tr><td>\(job.message.createdAt.iso8601)</td><td>\(Escape.html(job.message.kind))</td><td>\(Escape.html(job.message.eventType))</td>\
@@ -80,9 +85,10 @@ enum InstallPages {
                     """
                 }.joined() : nil
             let explanation = try Self.explanation(try browse.explanation(installID: install.id, projectID: project.id), base: base)
-            let clickRow = click.map { click in
-                "\(click.createdAt.iso8601) · \(Escape.html(click.platform ?? "–")) · \(Escape.html(click.source))\(click.isBot ? #" · <span class="bot">bot</span>"# : "")"
-            } ?? "–"
+            let clickRow =
+                click.map { click in
+                    "\(click.createdAt.iso8601) · \(Escape.html(click.platform ?? "–")) · \(Escape.html(click.source))\(click.isBot ? #" · <span class="bot">bot</span>"# : "")"
+                } ?? "–"
             let body = """
                 <h1>Install <code>\(Escape.html(install.id))</code>\(install.isTest ? #" <span class="badge">Test</span>"# : "")</h1>\
                 \(install.isTest ? #"<p class="muted">Reported in a client's test mode: not counted in the overview, never sent to webhooks or postbacks.</p>"# : "")<table><tbody>\
@@ -118,8 +124,9 @@ enum InstallPages {
                     <button class="danger">Erase this install</button></form>
                     """ : "")
                 """
-            return DashboardPage.render(title: "Install · \(project.name)", prefix: auth.prefix, viewer: viewer,
-                                        projectNav: (project.id, project.name, "Installs"), body: body)
+            return DashboardPage.render(
+                title: "Install · \(project.name)", prefix: auth.prefix, viewer: viewer,
+                projectNav: (project.id, project.name, "Installs"), body: body)
         }
     }
 
@@ -129,12 +136,14 @@ enum InstallPages {
         return auth.adminForm { request, viewer, form, project in
             let installID = request.pathParameters["installId"] ?? ""
             guard form.text("confirm") == "erase" else {
-                return DashboardPage.message(status: .unprocessableContent, title: "Not erased",
-                                             text: "Type erase in the confirmation field to erase the install.", prefix: auth.prefix, viewer: viewer)
+                return DashboardPage.message(
+                    status: .unprocessableContent, title: "Not erased",
+                    text: "Type erase in the confirmation field to erase the install.", prefix: auth.prefix, viewer: viewer)
             }
             try services.app.reports.eraseInstall(installID, project: project)
-            return DashboardPage.message(status: .ok, title: "Install erased",
-                                         text: "Install \(installID) and everything stored about it are gone.", prefix: auth.prefix, viewer: viewer)
+            return DashboardPage.message(
+                status: .ok, title: "Install erased",
+                text: "Install \(installID) and everything stored about it are gone.", prefix: auth.prefix, viewer: viewer)
         }
     }
 
@@ -151,7 +160,11 @@ enum InstallPages {
         if case .array(let candidates)? = fields["candidates"] {
             for case .object(let candidate) in candidates {
                 let factors: String
-                if case .array(let list)? = candidate["factors"] { factors = list.compactMap(\.stringValue).joined(separator: ", ") } else { factors = "" }
+                if case .array(let list)? = candidate["factors"] {
+                    factors = list.compactMap(\.stringValue).joined(separator: ", ")
+                } else {
+                    factors = ""
+                }
                 rows += """
                     <tr><td><code>\(Escape.html(candidate["click_id"]?.stringValue ?? ""))</code></td>\
                     <td>\(Escape.html(candidate["clicked_at"]?.stringValue ?? ""))</td><td>\(Escape.html(candidate["found_by"]?.stringValue ?? ""))</td>\

@@ -13,8 +13,10 @@ enum LinkDetailPage {
             let project = try DashboardProjects.readable(request, viewer, services)
             let link = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
             let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: link.shortCode, templateSlug: nil)
-            var headers: HTTPHeaders = ["Content-Type": "image/svg+xml", "Cache-Control": "private, max-age=3600",
-                                        "X-Content-Type-Options": "nosniff"]
+            var headers: HTTPHeaders = [
+                "Content-Type": "image/svg+xml", "Cache-Control": "private, max-age=3600",
+                "X-Content-Type-Options": "nosniff",
+            ]
             if request.queryValue("download") != nil {
                 headers.add("Content-Disposition", #"attachment; filename="qr-\#(link.shortCode).svg""#)
             }
@@ -39,23 +41,29 @@ enum LinkDetailPage {
             do {
                 let payload = try LinkForm.payload(form)
                 let template = try services.app.links.template(id: nil, slug: payload.template_slug, projectID: project.id, key: "template_slug")
-                let updated = try services.app.links.update(try payload.replacing(existing, templateID: template?.id, now: services.now(for: project)),
-                                                            previousCode: existing.shortCode)
+                let updated = try services.app.links.update(
+                    try payload.replacing(existing, templateID: template?.id, now: services.now(for: project)),
+                    previousCode: existing.shortCode)
                 return try page(request, viewer, project, updated, services, auth: auth, notice: "Saved.")
             } catch {
                 guard let problem = ClientErrors.httpError(for: error) else { throw error }
-                return try page(request, viewer, project, existing, services, auth: auth, form: form, problem: problem.message,
-                                status: .unprocessableContent)
+                return try page(
+                    request, viewer, project, existing, services, auth: auth, form: form, problem: problem.message,
+                    status: .unprocessableContent)
             }
         }
     }
 
-    private static func page(_ request: HTTPRequest, _ viewer: DashboardViewer, _ project: Project, _ link: Link, _ services: Services,
-                             auth: DashboardAuth, form: DashboardForm? = nil, problem: String? = nil, notice: String? = nil,
-                             status: HTTPStatus = .ok) throws -> HTTPResponse {
+    private static func page(
+        _ request: HTTPRequest, _ viewer: DashboardViewer, _ project: Project, _ link: Link, _ services: Services,
+        auth: DashboardAuth, form: DashboardForm? = nil, problem: String? = nil, notice: String? = nil,
+        status: HTTPStatus = .ok
+    ) throws -> HTTPResponse {
         let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
         let month = try DashboardRange.resolve([("range", "30d")], calendar: calendar, now: services.now(for: project))
-        var labels: [String] = [], clicks: [Double] = [], installs: [Double] = []
+        var labels: [String] = []
+        var clicks: [Double] = []
+        var installs: [Double] = []
         for day in try services.app.reports.browse.linkSeries(projectID: project.id, linkID: link.id, boundaries: month.boundaries) {
             labels.append(month.label(day.day, calendar: calendar))
             clicks.append(Double(day.clicks))
@@ -71,9 +79,14 @@ enum LinkDetailPage {
             """
         }.joined()
         let templateSlug = try services.app.links.template(of: link)?.slug
-        let editForm = viewer.canChange(projectID: project.id) ? "<h2 id=\"edit\">Edit</h2>" + LinkForm.render(
-            action: "\(auth.prefix)/projects/\(Escape.html(project.id))/links/\(Escape.html(link.id))", csrf: DashboardPage.hiddenCSRF(viewer),
-            values: form.map(LinkForm.values(of:)) ?? LinkForm.values(of: link, templateSlug: templateSlug), problem: problem, submit: "Save") : ""
+        let editForm =
+            viewer.canChange(projectID: project.id)
+            ? "<h2 id=\"edit\">Edit</h2>"
+                + LinkForm.render(
+                    action: "\(auth.prefix)/projects/\(Escape.html(project.id))/links/\(Escape.html(link.id))",
+                    csrf: DashboardPage.hiddenCSRF(viewer),
+                    values: form.map(LinkForm.values(of:)) ?? LinkForm.values(of: link, templateSlug: templateSlug), problem: problem, submit: "Save")
+            : ""
         let body = """
             \(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <h1>\(Escape.html(link.title ?? link.shortCode))</h1><p><a href="\(Escape.html(url))">\(Escape.html(url))</a>\
@@ -86,7 +99,8 @@ enum LinkDetailPage {
             <tbody>\(recent.isEmpty ? #"<tr><td colspan="4" class="muted">No clicks yet.</td></tr>"# : recent)</tbody></table>\
             \(editForm)
             """
-        return DashboardPage.render(title: "\(link.shortCode) · \(project.name)", prefix: auth.prefix, viewer: viewer,
-                                    projectNav: (project.id, project.name, "Links"), body: body, status: status)
+        return DashboardPage.render(
+            title: "\(link.shortCode) · \(project.name)", prefix: auth.prefix, viewer: viewer,
+            projectNav: (project.id, project.name, "Links"), body: body, status: status)
     }
 }

@@ -26,7 +26,9 @@ enum LinkForm {
 
     /// The form's fields as the admin API's JSON body, decoded by its payload.
     static func payload(_ form: DashboardForm) throws -> AdminLinkPayload {
-        var body: [String: JSONValue] = [:], utm: [String: JSONValue] = [:], og: [String: JSONValue] = [:]
+        var body: [String: JSONValue] = [:]
+        var utm: [String: JSONValue] = [:]
+        var og: [String: JSONValue] = [:]
         for field in fields {
             if field.kind == .checkbox {
                 // A hidden 0 precedes each checkbox, whose 1 comes after it when ticked; a form
@@ -48,9 +50,13 @@ enum LinkForm {
             default:
                 value = .string(text)
             }
-            if field.name.hasPrefix("utm_") { utm[String(field.name.dropFirst(4))] = value }
-            else if field.name.hasPrefix("og_") { og[String(field.name.dropFirst(3))] = value }
-            else { body[field.name] = value }
+            if field.name.hasPrefix("utm_") {
+                utm[String(field.name.dropFirst(4))] = value
+            } else if field.name.hasPrefix("og_") {
+                og[String(field.name.dropFirst(3))] = value
+            } else {
+                body[field.name] = value
+            }
         }
         if !utm.isEmpty { body["utm"] = .object(utm) }
         if !og.isEmpty { body["og"] = .object(og) }
@@ -72,7 +78,8 @@ enum LinkForm {
         values["app_scheme"] = link.appScheme
         values["deep_link_path"] = link.deepLinkPath
         if !link.deepLinkParameters.isEmpty {
-            values["deep_link_parameters"] = String(decoding: JSONValue.object(link.deepLinkParameters.mapValues { .string($0) }).serialized(), as: UTF8.self)
+            values["deep_link_parameters"] = String(
+                decoding: JSONValue.object(link.deepLinkParameters.mapValues { .string($0) }).serialized(), as: UTF8.self)
         }
         for (key, value) in link.utm.map { values["utm_" + key] = value }
         values["og_title"] = link.og.title
@@ -92,7 +99,8 @@ enum LinkForm {
             let value = Escape.html(values[field.name] ?? "")
             switch field.kind {
             case .checkbox:
-                html += #"<input type="hidden" name="\#(field.name)" value="0"><label><input type="checkbox" name="\#(field.name)" value="1"\#(values[field.name] == "1" ? " checked" : "")> \#(Escape.html(field.label))</label>"#
+                html +=
+                    #"<input type="hidden" name="\#(field.name)" value="0"><label><input type="checkbox" name="\#(field.name)" value="1"\#(values[field.name] == "1" ? " checked" : "")> \#(Escape.html(field.label))</label>"#
             case .json:
                 html += #"<label>\#(Escape.html(field.label))<textarea name="\#(field.name)" rows="2">\#(value)</textarea></label>"#
             case .url:

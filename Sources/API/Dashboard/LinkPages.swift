@@ -25,12 +25,14 @@ enum LinkPages {
                 let template = try services.app.links.template(id: nil, slug: payload.template_slug, projectID: project.id, key: "template_slug")
                 let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.now(for: project))
                 let created = try services.app.links.create(link, codeIsCustom: payload.short_code != nil)
-                let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: created.shortCode, templateSlug: template?.slug)
+                let url = LinkURLs.url(
+                    base: LinkURLs.base(for: request, services: services), shortCode: created.shortCode, templateSlug: template?.slug)
                 return try page(request, viewer, project, services, auth: auth, notice: "Created \(url)", problem: nil, form: nil, status: .created)
             } catch {
                 guard let problem = ClientErrors.httpError(for: error) else { throw error }
-                return try page(request, viewer, project, services, auth: auth, notice: nil, problem: problem.message, form: form,
-                                status: .unprocessableContent)
+                return try page(
+                    request, viewer, project, services, auth: auth, notice: nil, problem: problem.message, form: form,
+                    status: .unprocessableContent)
             }
         }
     }
@@ -46,12 +48,15 @@ enum LinkPages {
         }
     }
 
-    private static func page(_ request: HTTPRequest, _ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
-                             notice: String?, problem: String?, form: DashboardForm?, status: HTTPStatus = .ok) throws -> HTTPResponse {
+    private static func page(
+        _ request: HTTPRequest, _ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
+        notice: String?, problem: String?, form: DashboardForm?, status: HTTPStatus = .ok
+    ) throws -> HTTPResponse {
         let search = request.queryValue("q")?.trimmingCharacters(in: .whitespaces) ?? ""
         let pageNumber = max(1, min(Int(request.queryValue("page") ?? "") ?? 1, 100_000))
         let offset = (pageNumber - 1) * pageSize
-        let links = search.isEmpty
+        let links =
+            search.isEmpty
             ? try services.app.links.list(projectID: project.id, limit: pageSize + 1, offset: offset)
             : try services.app.links.search(projectID: project.id, text: search, limit: pageSize + 1, offset: offset)
         let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
@@ -60,7 +65,9 @@ enum LinkPages {
         var rows = ""
         for link in links.prefix(pageSize) {
             let url = LinkURLs.url(base: urlBase, shortCode: link.shortCode, templateSlug: nil)
-            let toggle = canChange ? """
+            let toggle =
+                canChange
+                ? """
                 <form class="inline" method="post" action="\(base)/links/\(Escape.html(link.id))/active">\(DashboardPage.hiddenCSRF(viewer))\
                 <input type="hidden" name="active" value="\(link.active ? "0" : "1")"><button\(link.active ? #" class="danger""# : "")>\
                 \(link.active ? "Disable" : "Enable")</button></form>
@@ -76,17 +83,21 @@ enum LinkPages {
         var pager = ""
         if pageNumber > 1 { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber - 1)">Newer</a> "# }
         if links.count > pageSize { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber + 1)">Older</a>"# }
-        let createForm = canChange ? "<h2>New link</h2>" + LinkForm.render(
-            action: "\(base)/links", csrf: DashboardPage.hiddenCSRF(viewer), values: form.map(LinkForm.values(of:)) ?? ["active": "1"],
-            problem: problem, submit: "Create link") : ""
+        let createForm =
+            canChange
+            ? "<h2>New link</h2>"
+                + LinkForm.render(
+                    action: "\(base)/links", csrf: DashboardPage.hiddenCSRF(viewer), values: form.map(LinkForm.values(of:)) ?? ["active": "1"],
+                    problem: problem, submit: "Create link") : ""
         let body = """
             <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\
             <table><thead><tr><th>Code</th><th>Title</th><th class="hide-narrow">Campaign</th><th>State</th><th class="hide-narrow">QR</th><th></th></tr></thead>\
             <tbody>\(rows)</tbody></table><p>\(pager)</p>\(createForm)
             """
-        return DashboardPage.render(title: "Links · \(project.name)", prefix: auth.prefix, viewer: viewer,
-                                    projectNav: (project.id, project.name, "Links"), body: body, status: status)
+        return DashboardPage.render(
+            title: "Links · \(project.name)", prefix: auth.prefix, viewer: viewer,
+            projectNav: (project.id, project.name, "Links"), body: body, status: status)
     }
 
     private static func percentEncoded(_ text: String) -> String {

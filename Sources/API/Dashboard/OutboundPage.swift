@@ -65,8 +65,9 @@ enum OutboundPage {
         let auth = DashboardAuth(services: services)
         return auth.adminForm { _, viewer, form, project in
             try answer(viewer, project, services, auth: auth, form: form) {
-                let fields = PostbackService.Fields(network: form.text("network"), trigger: form.text("trigger"), method: form.text("method"),
-                                                    url: form.text("url"), body: form.text("body").map { .some($0) } ?? nil)
+                let fields = PostbackService.Fields(
+                    network: form.text("network"), trigger: form.text("trigger"), method: form.text("method"),
+                    url: form.text("url"), body: form.text("body").map { .some($0) } ?? nil)
                 let template = try services.app.postbacks.create(projectID: project.id, fields)
                 return "Postback for \(template.network) on \(template.trigger) added."
             }
@@ -85,20 +86,25 @@ enum OutboundPage {
     }
 
     /// The page with `change`'s notice, or with its problem (422) and the form as it was sent.
-    private static func answer(_ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
-                               form: DashboardForm, _ change: () throws -> String) throws -> HTTPResponse {
+    private static func answer(
+        _ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
+        form: DashboardForm, _ change: () throws -> String
+    ) throws -> HTTPResponse {
         do {
             return try page(viewer, project, services, auth: auth, status: nil, notice: try change())
         } catch {
             guard let problem = ClientErrors.httpError(for: error) else { throw error }
-            return try page(viewer, project, services, auth: auth, status: nil, notice: nil, problem: problem.message, form: form,
-                            code: problem.status == .notFound ? .notFound : .unprocessableContent)
+            return try page(
+                viewer, project, services, auth: auth, status: nil, notice: nil, problem: problem.message, form: form,
+                code: problem.status == .notFound ? .notFound : .unprocessableContent)
         }
     }
 
-    private static func page(_ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
-                             status: String?, notice: String?, problem: String? = nil, form: DashboardForm? = nil,
-                             code: HTTPStatus = .ok) throws -> HTTPResponse {
+    private static func page(
+        _ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
+        status: String?, notice: String?, problem: String? = nil, form: DashboardForm? = nil,
+        code: HTTPStatus = .ok
+    ) throws -> HTTPResponse {
         let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
         let csrf = DashboardPage.hiddenCSRF(viewer)
         func button(_ action: String, _ label: String, danger: Bool = false) -> String {
@@ -107,10 +113,10 @@ enum OutboundPage {
         let endpoints = try services.app.webhooks.list(projectID: project.id).map { endpoint in
             let path = "\(base)/outbound/webhooks/\(Escape.html(endpoint.id))"
             return """
-            <tr><td>\(Escape.html(endpoint.url))</td><td>\(Escape.html(endpoint.events?.joined(separator: ", ") ?? "every event"))</td>\
-            <td>\(endpoint.enabled ? "on" : "off\(endpoint.disabledReason.map { " (\(Escape.html($0)))" } ?? "")")</td>\
-            <td>\(button(path + "/rotate", "Rotate secret")) \(button(path + "/delete", "Remove", danger: true))</td></tr>
-            """
+                <tr><td>\(Escape.html(endpoint.url))</td><td>\(Escape.html(endpoint.events?.joined(separator: ", ") ?? "every event"))</td>\
+                <td>\(endpoint.enabled ? "on" : "off\(endpoint.disabledReason.map { " (\(Escape.html($0)))" } ?? "")")</td>\
+                <td>\(button(path + "/rotate", "Rotate secret")) \(button(path + "/delete", "Remove", danger: true))</td></tr>
+                """
         }.joined()
         let templates = try services.app.postbacks.list(projectID: project.id).map { template in
             """
@@ -137,7 +143,9 @@ enum OutboundPage {
             """
         let filter = status.flatMap(OutboxJob.Status.init(rawValue:))
         let deliveries = try services.app.webhooks.deliveries(projectID: project.id, status: filter, kind: nil, since: nil, limit: 50).map { job in
-            let replay = job.status == .failed ? """
+            let replay =
+                job.status == .failed
+                ? """
                 <form class="inline" method="post" action="\(base)/outbound/deliveries/\(Escape.html(job.message.id))/replay">\
                 \(DashboardPage.hiddenCSRF(viewer))<button>Replay</button></form>
                 """ : ""
@@ -163,7 +171,8 @@ enum OutboundPage {
             <th class="hide-narrow">Last answer</th><th></th></tr></thead>\
             <tbody>\(deliveries.isEmpty ? #"<tr><td colspan="8" class="muted">No deliveries.</td></tr>"# : deliveries)</tbody></table>
             """
-        return DashboardPage.render(title: "Outbound · \(project.name)", prefix: auth.prefix, viewer: viewer,
-                                    projectNav: (project.id, project.name, "Outbound"), body: body, status: code)
+        return DashboardPage.render(
+            title: "Outbound · \(project.name)", prefix: auth.prefix, viewer: viewer,
+            projectNav: (project.id, project.name, "Outbound"), body: body, status: code)
     }
 }

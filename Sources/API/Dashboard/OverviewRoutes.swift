@@ -1,6 +1,6 @@
 import App
-import Foundation
 import Attribution
+import Foundation
 import HTTP
 import Store
 
@@ -29,7 +29,10 @@ enum OverviewRoutes {
                     <td class="hide-narrow">\(SVGChart.sparkline(daily))</td></tr>
                     """
             }
-            if projects.isEmpty { rows = #"<tr><td colspan="7" class="muted">No projects yet: create one with the admin API or `attributiond project create`.</td></tr>"# }
+            if projects.isEmpty {
+                rows =
+                    #"<tr><td colspan="7" class="muted">No projects yet: create one with the admin API or `attributiond project create`.</td></tr>"#
+            }
             let body = """
                 <h1>Projects</h1><p class="muted">The last 7 days in each project's time zone, today included.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
                 <th class="n">Installs</th><th class="n">Attributed</th><th class="n">Payments</th><th class="n">Event revenue</th>\
@@ -50,8 +53,9 @@ enum OverviewRoutes {
             do {
                 range = try DashboardRange.resolve(query.map { ($0.name, $0.value) }, calendar: calendar, now: services.now(for: project))
             } catch let problem as DashboardRange.Problem {
-                return DashboardPage.message(status: .unprocessableContent, title: "Unknown range", text: problem.message,
-                                             prefix: auth.prefix, viewer: viewer)
+                return DashboardPage.message(
+                    status: .unprocessableContent, title: "Unknown range", text: problem.message,
+                    prefix: auth.prefix, viewer: viewer)
             }
             DashboardWarmup.watch(range.key, projectID: project.id, services)
             let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)
@@ -65,8 +69,13 @@ enum OverviewRoutes {
             case "campaigns.csv": return campaignCSV(campaignGroups, project: project, range: rangeName)
             default: break
             }
-            var labels: [String] = [], clicks: [Double] = [], attributed: [Double] = [], organic: [Double] = []
-            var events: [Double] = [], payments: [Double] = [], eventValues: [Double] = []
+            var labels: [String] = []
+            var clicks: [Double] = []
+            var attributed: [Double] = []
+            var organic: [Double] = []
+            var events: [Double] = []
+            var payments: [Double] = []
+            var eventValues: [Double] = []
             let currency = project.settings.currency
             for bucket in try services.app.reports.series(project: project, boundaries: range.boundaries) {
                 labels.append(range.label(bucket.start, calendar: calendar))
@@ -79,9 +88,10 @@ enum OverviewRoutes {
             }
             let totals = stats.totals
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
-            let rangeLinks = DashboardRange.presets.map { entry in
-                #"<a href="\#(base)?range=\#(entry.key)"\#(entry.key == range.key ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
-            }.joined() + customRangeForm(base: base, range: range, calendar: calendar)
+            let rangeLinks =
+                DashboardRange.presets.map { entry in
+                    #"<a href="\#(base)?range=\#(entry.key)"\#(entry.key == range.key ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
+                }.joined() + customRangeForm(base: base, range: range, calendar: calendar)
             let cards = [
                 ("Clicks", "\(totals.clicks)", "\(totals.botClicks) from bots, not counted"),
                 ("Installs", "\(totals.installs)", "\(share(totals)) attributed"),
@@ -126,8 +136,9 @@ enum OverviewRoutes {
                 <h2>Links</h2><p><a href="\(base)?\(range.query)&amp;sort=\(Escape.html(sort))&amp;format=csv">Download CSV</a></p>\
                 \(linkTable(links, base: base, range: range.query, sort: sort))
                 """
-            return DashboardPage.render(title: project.name, prefix: auth.prefix, viewer: viewer,
-                                        projectNav: (project.id, project.name, "Overview"), body: body)
+            return DashboardPage.render(
+                title: project.name, prefix: auth.prefix, viewer: viewer,
+                projectNav: (project.id, project.name, "Overview"), body: body)
         }
     }
 
@@ -159,7 +170,8 @@ enum OverviewRoutes {
             <td class="n">\(Escape.html(money(link.counts.paymentRevenue)))</td></tr>
             """
         }.joined()
-        return "<table><thead><tr>\(head)</tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="5" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>"
+        return
+            "<table><thead><tr>\(head)</tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="5" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>"
     }
 
     struct Campaign {
@@ -213,8 +225,11 @@ enum OverviewRoutes {
         var text = "utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\n"
         for group in campaigns {
             let payments = group.counts.paymentRevenue.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
-            text += [group.source, group.medium, group.campaign, "\(group.counts.clicks)", "\(group.counts.botClicks)",
-                     "\(group.counts.attributedInstalls)", "\(group.counts.events)", payments].map(csvField).joined(separator: ",") + "\r\n"
+            text +=
+                [
+                    group.source, group.medium, group.campaign, "\(group.counts.clicks)", "\(group.counts.botClicks)",
+                    "\(group.counts.attributedInstalls)", "\(group.counts.events)", payments,
+                ].map(csvField).joined(separator: ",") + "\r\n"
         }
         return csvResponse(text, filename: "campaigns-\(project.id)-\(range).csv")
     }
@@ -223,17 +238,23 @@ enum OverviewRoutes {
         var text = "short_code,utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\n"
         for link in links {
             let payments = link.counts.paymentRevenue.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
-            text += [link.shortCode, link.utmSource ?? "", link.utmMedium ?? "", link.utmCampaign ?? "", "\(link.counts.clicks)", "\(link.counts.botClicks)", "\(link.counts.attributedInstalls)",
-                     "\(link.counts.events)", payments].map(csvField).joined(separator: ",") + "\r\n"
+            text +=
+                [
+                    link.shortCode, link.utmSource ?? "", link.utmMedium ?? "", link.utmCampaign ?? "", "\(link.counts.clicks)",
+                    "\(link.counts.botClicks)", "\(link.counts.attributedInstalls)",
+                    "\(link.counts.events)", payments,
+                ].map(csvField).joined(separator: ",") + "\r\n"
         }
         return csvResponse(text, filename: "links-\(project.id)-\(range).csv")
     }
 
     private static func csvResponse(_ text: String, filename: String) -> HTTPResponse {
-        HTTPResponse(status: .ok, headers: [
-            "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-            "Content-Disposition": #"attachment; filename="\#(filename)""#,
-        ], body: Array(text.utf8))
+        HTTPResponse(
+            status: .ok,
+            headers: [
+                "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+                "Content-Disposition": #"attachment; filename="\#(filename)""#,
+            ], body: Array(text.utf8))
     }
 
     /// The custom range: two dates in the project's time zone (a GET form, so it works without script).
@@ -264,7 +285,8 @@ enum OverviewRoutes {
             <td class="n">\(Escape.html(amount(totals.eventRevenue[currency] ?? 0, currency)))</td></tr>
             """
         }.joined()
-        return #"<table><thead><tr><th>Currency</th><th class="n">Payments</th><th class="n">Event values</th></tr></thead><tbody>\#(rows)</tbody></table>"#
+        return
+            #"<table><thead><tr><th>Currency</th><th class="n">Payments</th><th class="n">Event values</th></tr></thead><tbody>\#(rows)</tbody></table>"#
     }
 
     /// Installs Apple Ads attributed, by campaign, ad group and keyword (names when the project has

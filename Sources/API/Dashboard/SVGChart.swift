@@ -2,13 +2,18 @@
 /// stays one request with no script.
 enum SVGChart {
     /// Grouped bars, one group per label, one bar per series (colours `k0`, `k1`, … of the stylesheet).
-    static func bars(labels: [String], series: [(name: String, values: [Double])], colorOffset: Int = 0, width: Int = 960, height: Int = 220) -> String {
+    static func bars(labels: [String], series: [(name: String, values: [Double])], colorOffset: Int = 0, width: Int = 960, height: Int = 220)
+        -> String
+    {
         let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700"]
         let top = niceCeiling(series.flatMap(\.values).max() ?? 0)
-        let left = 44, bottom = 24, plotHeight = Double(height - bottom - 8)
+        let left = 44
+        let bottom = 24
+        let plotHeight = Double(height - bottom - 8)
         let groupWidth = Double(width - left) / Double(max(labels.count, 1))
         let barWidth = max(1, groupWidth * 0.8 / Double(max(series.count, 1)))
-        var svg = ##"<svg viewBox="0 0 \##(width) \##(height)" role="img" aria-label="\##(Escape.html(series.map(\.name).joined(separator: ", ")))">"##
+        var svg =
+            ##"<svg viewBox="0 0 \##(width) \##(height)" role="img" aria-label="\##(Escape.html(series.map(\.name).joined(separator: ", ")))">"##
         for step in 0...4 {
             let y = 8 + plotHeight * Double(step) / 4
             let value = top * Double(4 - step) / 4
@@ -22,7 +27,8 @@ enum SVGChart {
                 let value = entry.values[index]
                 let barHeight = plotHeight * value / top
                 let x = groupX + barWidth * Double(seriesIndex)
-                svg += ##"<rect x="\##(format(x))" y="\##(format(8 + plotHeight - barHeight))" width="\##(format(barWidth))" height="\##(format(barHeight))" fill="\##(colors[(seriesIndex + colorOffset) % colors.count])"><title>\##(Escape.html(label)) \##(Escape.html(entry.name)): \##(compact(value))</title></rect>"##
+                svg +=
+                    ##"<rect x="\##(format(x))" y="\##(format(8 + plotHeight - barHeight))" width="\##(format(barWidth))" height="\##(format(barHeight))" fill="\##(colors[(seriesIndex + colorOffset) % colors.count])"><title>\##(Escape.html(label)) \##(Escape.html(entry.name)): \##(compact(value))</title></rect>"##
             }
             if index % labelEvery == 0 {
                 svg += ##"<text x="\##(format(groupX))" y="\##(height - 6)" font-size="11" fill="#5b6775">\##(Escape.html(label))</text>"##
@@ -46,7 +52,8 @@ enum SVGChart {
         let points = values.enumerated().map { index, value in
             "\(format(1 + step * Double(index))),\(format(Double(height - 2) - Double(height - 4) * value / top))"
         }.joined(separator: " ")
-        return ##"<svg viewBox="0 0 \##(width) \##(height)" width="\##(width)" height="\##(height)" role="img" aria-label="trend"><polyline points="\##(points)" fill="none" stroke="#1f6feb" stroke-width="2"/></svg>"##
+        return
+            ##"<svg viewBox="0 0 \##(width) \##(height)" width="\##(width)" height="\##(height)" role="img" aria-label="trend"><polyline points="\##(points)" fill="none" stroke="#1f6feb" stroke-width="2"/></svg>"##
     }
 
     static func format(_ value: Double) -> String {

@@ -19,16 +19,19 @@ enum SettingsPages {
         let auth = DashboardAuth(services: services)
         return auth.adminForm { _, viewer, form, project in
             guard viewer.session.user == nil else {
-                return DashboardPage.message(status: .forbidden, title: "Not allowed",
-                                             text: "Only the server admin (signed in with the admin key) deletes projects.", prefix: auth.prefix, viewer: viewer)
+                return DashboardPage.message(
+                    status: .forbidden, title: "Not allowed",
+                    text: "Only the server admin (signed in with the admin key) deletes projects.", prefix: auth.prefix, viewer: viewer)
             }
             guard form.text("confirm") == project.name else {
-                return DashboardPage.message(status: .unprocessableContent, title: "Not deleted",
-                                             text: "Type the project's name exactly to delete it.", prefix: auth.prefix, viewer: viewer)
+                return DashboardPage.message(
+                    status: .unprocessableContent, title: "Not deleted",
+                    text: "Type the project's name exactly to delete it.", prefix: auth.prefix, viewer: viewer)
             }
             try services.app.projects.delete(projectID: project.id)
-            return DashboardPage.message(status: .ok, title: "Project deleted",
-                                         text: "\(project.name) and everything stored for it are gone.", prefix: auth.prefix, viewer: viewer)
+            return DashboardPage.message(
+                status: .ok, title: "Project deleted",
+                text: "\(project.name) and everything stored for it are gone.", prefix: auth.prefix, viewer: viewer)
         }
     }
 
@@ -52,15 +55,22 @@ enum SettingsPages {
             var problems: [String: String] = [:]
             for field in fields {
                 guard let text = form[field.name]?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
-                if text.isEmpty { body[field.name] = field.name == "currency" || field.kind == .number ? nil : .null; continue }
+                if text.isEmpty {
+                    body[field.name] = field.name == "currency" || field.kind == .number ? nil : .null
+                    continue
+                }
                 switch field.kind {
                 case .text: body[field.name] = .string(text)
                 case .number:
-                    guard let number = Double(text) else { problems[field.name] = "must be a number"; continue }
+                    guard let number = Double(text) else {
+                        problems[field.name] = "must be a number"
+                        continue
+                    }
                     body[field.name] = .number(number)
                 case .json:
                     guard let value = try? JSONBody.decode(JSONValue.self, from: Array(text.utf8)) else {
-                        problems[field.name] = "is not valid JSON"; continue
+                        problems[field.name] = "is not valid JSON"
+                        continue
                     }
                     body[field.name] = value
                 }
@@ -81,8 +91,9 @@ enum SettingsPages {
                 default:
                     throw error
                 }
-                return try page(viewer, project, services, auth: auth, notice: nil, problem: "The settings were not saved.",
-                                status: .unprocessableContent, form: form, problems: problems)
+                return try page(
+                    viewer, project, services, auth: auth, notice: nil, problem: "The settings were not saved.",
+                    status: .unprocessableContent, form: form, problems: problems)
             }
         }
     }
@@ -106,10 +117,12 @@ enum SettingsPages {
         var html = #"<form class="stack" method="post" action="\#(base)/settings/project">"# + csrf
         if let general = problems["settings"] { html += #"<p class="error" role="alert">\#(Escape.html(general))</p>"# }
         for field in fields {
-            let problem = problems.first { $0.key == field.name || $0.key.hasPrefix(field.name + ".") }
+            let problem =
+                problems.first { $0.key == field.name || $0.key.hasPrefix(field.name + ".") }
                 .map { #"<span class="error" id="\#(field.name)-error">\#(Escape.html($0.value))</span>"# } ?? ""
             let described = problem.isEmpty ? "" : #" aria-invalid="true" aria-describedby="\#(field.name)-error""#
-            let input = field.kind == .json
+            let input =
+                field.kind == .json
                 ? #"<textarea name="\#(field.name)" rows="6"\#(described)>\#(Escape.html(current(field.name)))</textarea>"#
                 : #"<input name="\#(field.name)" value="\#(Escape.html(current(field.name)))"\#(described)>"#
             html += "<label>\(field.label)\(input)\(problem)</label>"
@@ -122,8 +135,9 @@ enum SettingsPages {
         return auth.adminForm { request, viewer, form, project in
             let format: APIKeyFormat = form["format"] == "warplink" ? .warplink(test: form["mode"] == "test") : .standard
             let issued = try services.app.projects.issueAPIKey(projectID: project.id, format: format)
-            return try page(viewer, project, services, auth: auth,
-                            notice: "New API key (shown only now, copy it): \(issued.key)", problem: nil, status: .created)
+            return try page(
+                viewer, project, services, auth: auth,
+                notice: "New API key (shown only now, copy it): \(issued.key)", problem: nil, status: .created)
         }
     }
 
@@ -140,10 +154,12 @@ enum SettingsPages {
         return auth.adminForm { request, viewer, form, project in
             do {
                 let role = DashboardRole(rawValue: form["role"] ?? "") ?? .viewer
-                let user = try services.app.dashboard.createUser(projectID: project.id, email: form.text("email") ?? "",
-                                                                  password: form["password"] ?? "", role: role)
-                return try page(viewer, project, services, auth: auth, notice: "Added \(user.email) (\(user.role.rawValue))", problem: nil,
-                                status: .created)
+                let user = try services.app.dashboard.createUser(
+                    projectID: project.id, email: form.text("email") ?? "",
+                    password: form["password"] ?? "", role: role)
+                return try page(
+                    viewer, project, services, auth: auth, notice: "Added \(user.email) (\(user.role.rawValue))", problem: nil,
+                    status: .created)
             } catch let error as AppError {
                 return try page(viewer, project, services, auth: auth, notice: nil, problem: error.message, status: .unprocessableContent)
             }
@@ -158,13 +174,17 @@ enum SettingsPages {
         }
     }
 
-    private static func page(_ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
-                             notice: String?, problem: String?, status: HTTPStatus = .ok,
-                             form: DashboardForm? = nil, problems: [String: String] = [:]) throws -> HTTPResponse {
+    private static func page(
+        _ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
+        notice: String?, problem: String?, status: HTTPStatus = .ok,
+        form: DashboardForm? = nil, problems: [String: String] = [:]
+    ) throws -> HTTPResponse {
         let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
         let csrf = DashboardPage.hiddenCSRF(viewer)
         let keys = try services.app.projects.apiKeys(projectID: project.id).map { key in
-            let revoke = key.revokedAt == nil ? """
+            let revoke =
+                key.revokedAt == nil
+                ? """
                 <form class="inline" method="post" action="\(base)/settings/api-keys/\(Escape.html(key.id))/revoke">\(csrf)\
                 <button class="danger">Revoke</button></form>
                 """ : ""
@@ -201,7 +221,8 @@ enum SettingsPages {
                 <button class="danger">Delete the project</button></form>
                 """ : "")
             """
-        return DashboardPage.render(title: "Settings · \(project.name)", prefix: auth.prefix, viewer: viewer,
-                                    projectNav: (project.id, project.name, "Settings"), body: body, status: status)
+        return DashboardPage.render(
+            title: "Settings · \(project.name)", prefix: auth.prefix, viewer: viewer,
+            projectNav: (project.id, project.name, "Settings"), body: body, status: status)
     }
 }

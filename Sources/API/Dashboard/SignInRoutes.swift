@@ -20,8 +20,9 @@ enum SignInRoutes {
         return .sync { request in
             let form = try DashboardForm(request)
             guard DashboardAuth.sameOrigin(request) else {
-                return DashboardPage.message(status: .forbidden, title: "Refused", text: "Sign in from this dashboard's own page.",
-                                             prefix: auth.prefix)
+                return DashboardPage.message(
+                    status: .forbidden, title: "Refused", text: "Sign in from this dashboard's own page.",
+                    prefix: auth.prefix)
             }
             let withAdminKey = form["admin_key"].map { !$0.isEmpty } ?? false
             if let wait = auth.signInBlocked(request, withAdminKey: withAdminKey, consume: false) { return tooMany(auth, wait) }
@@ -44,8 +45,9 @@ enum SignInRoutes {
             }
             guard signedIn else {
                 if let wait = auth.signInBlocked(request, withAdminKey: withAdminKey, consume: true) { return tooMany(auth, wait) }
-                return page(auth, error: "That email and password, or admin key, did not sign you in.", email: form.text("email") ?? "",
-                            status: .unauthorized)
+                return page(
+                    auth, error: "That email and password, or admin key, did not sign you in.", email: form.text("email") ?? "",
+                    status: .unauthorized)
             }
             let (token, _) = try services.app.dashboard.startSession(for: user)
             let home = user.map { "\(auth.prefix)/projects/\($0.projectID)" } ?? auth.prefix + "/"
@@ -63,8 +65,9 @@ enum SignInRoutes {
 
     private static func tooMany(_ auth: DashboardAuth, _ wait: Double) -> HTTPResponse {
         let seconds = max(1, Int(wait.rounded(.up)))
-        var response = page(auth, error: "Too many failed sign-ins from this address; try again in \(seconds) s.", email: "",
-                            status: .tooManyRequests)
+        var response = page(
+            auth, error: "Too many failed sign-ins from this address; try again in \(seconds) s.", email: "",
+            status: .tooManyRequests)
         response.headers.add("Retry-After", String(seconds))
         return response
     }
@@ -82,8 +85,10 @@ enum SignInRoutes {
 
     /// - Parameter choosing: the projects one email's password opened, for the person to pick from
     ///   (the password is asked again, never carried in the page).
-    private static func page(_ auth: DashboardAuth, error: String?, email: String, status: HTTPStatus = .ok,
-                             choosing projects: [(id: String, name: String)] = []) -> HTTPResponse {
+    private static func page(
+        _ auth: DashboardAuth, error: String?, email: String, status: HTTPStatus = .ok,
+        choosing projects: [(id: String, name: String)] = []
+    ) -> HTTPResponse {
         var message = error.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? ""
         var projectField = ""
         if !projects.isEmpty {

@@ -36,7 +36,9 @@ struct DeepLinkData: Encodable {
         webFallbackUrl = target.webURL
         deepLinkPath = target.deepLinkPath
         appScheme = target.appScheme
-        utmParameters = utm.isEmpty ? nil
+        utmParameters =
+            utm.isEmpty
+            ? nil
             : UTMParameters(source: utm.source, medium: utm.medium, campaign: utm.campaign, term: utm.term, content: utm.content)
         let parameters = target.deepLinkParameters
         customParameters = parameters.isEmpty ? nil : parameters

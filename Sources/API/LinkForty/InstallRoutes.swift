@@ -18,15 +18,19 @@ enum LinkFortyInstallRoutes {
                 let report = try body.report(project: project, request: request, services: services)
                 var policy = MatchingPolicy(project: project.settings)
                 policy.defaultWindowHours = project.settings.attributionWindowHours
-                try services.app.installs.report(report, project: project, policy: policy, conversionValues: false,
-                                             delivery: request.writeDelivery) { result in
-                    done(Result {
-                        let outcome = try result.get()
-                        if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
-                        let deepLink = deliversDeferredDeepLink(outcome, reportedAt: report.signals.time)
-                            ? deepLinkData(for: outcome, project: project) : nil
-                        return try .json(InstallResponse(outcome.install, deepLink: deepLink), encoder: JSONCoders.encoder)
-                    })
+                try services.app.installs.report(
+                    report, project: project, policy: policy, conversionValues: false,
+                    delivery: request.writeDelivery
+                ) { result in
+                    done(
+                        Result {
+                            let outcome = try result.get()
+                            if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
+                            let deepLink =
+                                deliversDeferredDeepLink(outcome, reportedAt: report.signals.time)
+                                ? deepLinkData(for: outcome, project: project) : nil
+                            return try .json(InstallResponse(outcome.install, deepLink: deepLink), encoder: JSONCoders.encoder)
+                        })
                 }
             } catch {
                 done(.failure(error))
@@ -46,11 +50,12 @@ enum LinkFortyInstallRoutes {
                 try auth.authorize(request, appToken: body.appToken, forInstallOf: projectID)
                 let event = try body.record(projectID: projectID, now: services.app.clocks.now(projectID: projectID))
                 try services.app.activity.recordEvent(event, project: nil, conversionValues: false, delivery: request.writeDelivery) { result in
-                    done(Result {
-                        let stored = try result.get()
-                        if stored.duplicate { services.metrics.recordCollapsedEvent() }
-                        return .json(bytes: EventResponse.body(eventID: stored.eventID))
-                    })
+                    done(
+                        Result {
+                            let stored = try result.get()
+                            if stored.duplicate { services.metrics.recordCollapsedEvent() }
+                            return .json(bytes: EventResponse.body(eventID: stored.eventID))
+                        })
                 }
             } catch {
                 done(.failure(error))
@@ -121,17 +126,20 @@ struct InstallBody: Decodable {
         // Apps are told to pass the IDFV as `deviceId` on iOS: a UUID there is the IDFV (the one
         // install across SDK families); anything else, and any `deviceId` on Android, is an advertising id.
         let idfv = platform == .ios ? deviceID.flatMap { Identifiers.isUUID($0) ? $0 : nil } : nil
-        let fingerprint = Secrets.sha256Hex(InstallIdentity.fingerprintSource(
-            ipKey: ipKey, userAgent: userAgent, timezone: zone, language: languageTag, screen: screen, platformVersion: platformVersion))
-        let signals = InstallSignals(time: services.now(for: project), ipKey: ipKey, platform: platform,
-                                     osVersion: platformVersion ?? agent.osVersion, deviceClass: nil, screen: screen, timezone: zone,
-                                     languages: languageTag.map { [$0] } ?? [], idfv: idfv, advertisingID: idfv == nil ? deviceID : nil)
-        return InstallReport(projectID: project.id, reporter: "linkforty",
-                             identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint, idfv: idfv), signals: signals,
-                             appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
-                             userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours,
-                             country: CountryCode.region(ofLocale: languageTag),
-                             isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false)
+        let fingerprint = Secrets.sha256Hex(
+            InstallIdentity.fingerprintSource(
+                ipKey: ipKey, userAgent: userAgent, timezone: zone, language: languageTag, screen: screen, platformVersion: platformVersion))
+        let signals = InstallSignals(
+            time: services.now(for: project), ipKey: ipKey, platform: platform,
+            osVersion: platformVersion ?? agent.osVersion, deviceClass: nil, screen: screen, timezone: zone,
+            languages: languageTag.map { [$0] } ?? [], idfv: idfv, advertisingID: idfv == nil ? deviceID : nil)
+        return InstallReport(
+            projectID: project.id, reporter: "linkforty",
+            identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint, idfv: idfv), signals: signals,
+            appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
+            userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours,
+            country: CountryCode.region(ofLocale: languageTag),
+            isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false)
     }
 }
 
@@ -152,8 +160,11 @@ struct InstallResponse: Encodable {
         try c.encode(install.match.attributed, forKey: AnyCodingKey(stringValue: "attributed"))
         try c.encode(Int((install.match.confidence * 100).rounded()), forKey: AnyCodingKey(stringValue: "confidenceScore"))
         try c.encode(install.match.matchedFactors, forKey: AnyCodingKey(stringValue: "matchedFactors"))
-        if let deepLink { try c.encode(deepLink, forKey: AnyCodingKey(stringValue: "deepLinkData")) }
-        else { try c.encodeNil(forKey: AnyCodingKey(stringValue: "deepLinkData")) }
+        if let deepLink {
+            try c.encode(deepLink, forKey: AnyCodingKey(stringValue: "deepLinkData"))
+        } else {
+            try c.encodeNil(forKey: AnyCodingKey(stringValue: "deepLinkData"))
+        }
     }
 }
 
@@ -186,7 +197,9 @@ struct EventBody {
             guard now.milliseconds - parsed.milliseconds <= LinkFortyInstallRoutes.maximumEventAge * 1000 else {
                 throw HTTPError.invalidField("timestamp", "is more than 30 days old")
             }
-            guard parsed.milliseconds - now.milliseconds <= 86_400_000 else { throw HTTPError.invalidField("timestamp", "is more than a day in the future") }
+            guard parsed.milliseconds - now.milliseconds <= 86_400_000 else {
+                throw HTTPError.invalidField("timestamp", "is more than a day in the future")
+            }
             occurredAt = parsed
         }
         var revenue: Double?
@@ -208,8 +221,9 @@ struct EventBody {
         // data is one event. Without it the time is ours, and every request is a new event.
         // 64 bits of SHA-256: compared only among one install's events at one millisecond.
         let contentKey = timestamp.map { _ in String(Secrets.sha256Hex(name + "\u{1F}" + (data ?? "")).prefix(16)) }
-        return EventRecord(projectID: projectID, install: .id(installId), name: name, contentKey: contentKey, data: data,
-                           revenue: revenue, currency: currency, occurredAt: occurredAt, receivedAt: now, dataValue: eventData)
+        return EventRecord(
+            projectID: projectID, install: .id(installId), name: name, contentKey: contentKey, data: data,
+            revenue: revenue, currency: currency, occurredAt: occurredAt, receivedAt: now, dataValue: eventData)
     }
 }
 

@@ -24,8 +24,9 @@ struct LinkFortyAuth: Sendable {
     func project(for request: HTTPRequest, appToken: String?) throws -> Project {
         if let credentialed = try credentialedProject(request, appToken: appToken) { return credentialed }
         guard let project = try services.app.projects.defaultProject(named: services.defaultProject) else {
-            throw HTTPError(.unauthorized, code: "unauthorized",
-                            message: "cannot tell which project this is: send an API key (Authorization: Bearer) or configure default_project")
+            throw HTTPError(
+                .unauthorized, code: "unauthorized",
+                message: "cannot tell which project this is: send an API key (Authorization: Bearer) or configure default_project")
         }
         try requireOpen(project)
         return project
@@ -56,9 +57,10 @@ struct LinkFortyAuth: Sendable {
 
     private func requireOpen(_ project: Project) throws {
         guard project.settings.sdkAuth == .open else {
-            throw HTTPError(.unauthorized, code: "unauthorized",
-                            message: "project '\(project.name)' requires a credential on SDK writes (sdk_auth: required): "
-                                + "send its API key (Authorization: Bearer) or its token as appToken")
+            throw HTTPError(
+                .unauthorized, code: "unauthorized",
+                message: "project '\(project.name)' requires a credential on SDK writes (sdk_auth: required): "
+                    + "send its API key (Authorization: Bearer) or its token as appToken")
         }
     }
 }

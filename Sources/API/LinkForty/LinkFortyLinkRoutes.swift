@@ -14,8 +14,10 @@ enum LinkFortyLinkRoutes {
         return .sync { request in
             let project = try auth.projectRequiringKey(request)
             let options = try request.decodeJSON(LinkFortyLinkPayload.self)
-            let template = try linkService.template(id: options.templateId, slug: options.templateSlug, projectID: project.id,
-                                                    key: options.templateId != nil ? "templateId" : "templateSlug")
+            let template =
+                try linkService.template(
+                    id: options.templateId, slug: options.templateSlug, projectID: project.id,
+                    key: options.templateId != nil ? "templateId" : "templateSlug")
                 ?? linkService.mostRecentTemplate(projectID: project.id)
             return try create(options, project: project, template: template, request: request, services: services, linkService: linkService)
         }
@@ -43,8 +45,9 @@ enum LinkFortyLinkRoutes {
             let templates = try linkService.templatesByID(projectID: project.id)
             let base = LinkURLs.base(for: request, services: services)
             let links = try linkService.list(projectID: project.id, limit: 1000)
-            return try .json(links.map { LinkFortyLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base, deduplicated: false) },
-                             encoder: JSONCoders.encoder)
+            return try .json(
+                links.map { LinkFortyLinkBody($0, template: $0.templateID.flatMap { templates[$0] }, base: base, deduplicated: false) },
+                encoder: JSONCoders.encoder)
         }
     }
 
@@ -56,8 +59,9 @@ enum LinkFortyLinkRoutes {
             let project = try auth.projectRequiringKey(request)
             let link = try linkService.existing(id: request.pathParameters["id"] ?? "", projectID: project.id)
             let template = try linkService.template(of: link)
-            return try .json(LinkFortyLinkBody(link, template: template, base: LinkURLs.base(for: request, services: services), deduplicated: false),
-                             encoder: JSONCoders.encoder)
+            return try .json(
+                LinkFortyLinkBody(link, template: template, base: LinkURLs.base(for: request, services: services), deduplicated: false),
+                encoder: JSONCoders.encoder)
         }
     }
 
@@ -76,8 +80,9 @@ enum LinkFortyLinkRoutes {
             link.updatedAt = services.now(for: project)
             let updated = try linkService.update(link, previousCode: previousCode, fieldNames: LinkFortyLinkPayload.fieldNames)
             let shownTemplate = try linkService.template(of: updated)
-            return try .json(LinkFortyLinkBody(updated, template: shownTemplate, base: LinkURLs.base(for: request, services: services), deduplicated: false),
-                             encoder: JSONCoders.encoder)
+            return try .json(
+                LinkFortyLinkBody(updated, template: shownTemplate, base: LinkURLs.base(for: request, services: services), deduplicated: false),
+                encoder: JSONCoders.encoder)
         }
     }
 
@@ -92,21 +97,26 @@ enum LinkFortyLinkRoutes {
         }
     }
 
-    static func create(_ options: LinkFortyLinkPayload, project: Project, template: LinkTemplate?, request: HTTPRequest,
-                       services: Services, linkService: LinkService) throws -> HTTPResponse {
+    static func create(
+        _ options: LinkFortyLinkPayload, project: Project, template: LinkTemplate?, request: HTTPRequest,
+        services: Services, linkService: LinkService
+    ) throws -> HTTPResponse {
         let base = LinkURLs.base(for: request, services: services)
         // The same external user asking for the same link gets the one they already have.
         let optionsHash = options.externalUserId.map { _ in options.fingerprint(templateID: template?.id) }
         if let user = options.externalUserId, let hash = optionsHash,
-           let existing = try linkService.duplicate(projectID: project.id, externalUserID: user, optionsHash: hash) {
+            let existing = try linkService.duplicate(projectID: project.id, externalUserID: user, optionsHash: hash)
+        {
             return try .json(LinkFortyLinkBody(existing, template: template, base: base, deduplicated: true), encoder: JSONCoders.encoder)
         }
-        var link = Link(id: Identifiers.newID(), projectID: project.id, templateID: template?.id, shortCode: options.customCode ?? "",
-                        externalUserID: options.externalUserId, optionsHash: optionsHash, createdAt: services.now(for: project))
+        var link = Link(
+            id: Identifiers.newID(), projectID: project.id, templateID: template?.id, shortCode: options.customCode ?? "",
+            externalUserID: options.externalUserId, optionsHash: optionsHash, createdAt: services.now(for: project))
         try options.apply(to: &link)
         let created = try linkService.create(link, codeIsCustom: options.customCode != nil, fieldNames: LinkFortyLinkPayload.fieldNames)
-        return try .json(LinkFortyLinkBody(created, template: template, base: base, deduplicated: false), status: .created,
-                         encoder: JSONCoders.encoder)
+        return try .json(
+            LinkFortyLinkBody(created, template: template, base: base, deduplicated: false), status: .created,
+            encoder: JSONCoders.encoder)
     }
 }
 

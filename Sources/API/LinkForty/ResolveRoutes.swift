@@ -39,14 +39,15 @@ enum ResolveRoutes {
         let height = fingerprint["fp_sh"].flatMap(Double.init).flatMap { ScreenSize.isPlausibleSide($0) ? $0 : nil }
         let language = fingerprint["fp_lang"].flatMap { LanguageTag.isPlausible($0) ? $0 : nil }
         let clickID = ClickRecorder(services: services).record(at: now, for: request) { clickID, ip, ipKey in
-            Click(clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,
-                  ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: request.headers["Accept-Language"],
-                  query: ClickQuery.kept(queryItems), utm: utm, platform: platform, osVersion: fingerprint["fp_pv"] ?? agent.osVersion,
-                  deviceClass: agent.deviceClass, isBot: false, screenWidth: width, screenHeight: height,
-                  pixelRatio: width == nil && height == nil ? nil : 1,
-                  timezone: fingerprint["fp_tz"].flatMap { TimeZoneNames.isValid($0) ? $0 : nil },
-                  languages: language.map { [$0] } ?? Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]),
-                  networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
+            Click(
+                clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,
+                ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: request.headers["Accept-Language"],
+                query: ClickQuery.kept(queryItems), utm: utm, platform: platform, osVersion: fingerprint["fp_pv"] ?? agent.osVersion,
+                deviceClass: agent.deviceClass, isBot: false, screenWidth: width, screenHeight: height,
+                pixelRatio: width == nil && height == nil ? nil : 1,
+                timezone: fingerprint["fp_tz"].flatMap { TimeZoneNames.isValid($0) ? $0 : nil },
+                languages: language.map { [$0] } ?? Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]),
+                networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
         }
         var response = try HTTPResponse.json(DeepLinkData(target: target, utm: utm, clickID: clickID, clickedAt: now), encoder: JSONCoders.encoder)
         response.headers.add("X-Click-Id", clickID)

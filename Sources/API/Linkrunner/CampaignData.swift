@@ -31,7 +31,8 @@ enum CampaignData {
     /// Apple's answer for an install Apple Ads attributed (a read: off the event loops only).
     static func appleAds(of install: StoredInstall, services: Services) throws -> (answer: AppleAdsAnswer, names: AppleAdsNames)? {
         guard install.match.matchedFactors == [AppleAdsAttribution.factor],
-              let answer = try services.app.appleAds.claim(installID: install.id)?.answer else { return nil }
+            let answer = try services.app.appleAds.claim(installID: install.id)?.answer
+        else { return nil }
         return (answer, try services.app.appleAds.names(of: answer, projectID: install.projectID))
     }
 
@@ -61,11 +62,14 @@ enum CampaignData {
     ///   transaction returns it); else it is read (only off the event loops).
     /// - Parameter appleAds: Apple's answer, when Apple Ads attributed the install, with the names
     ///   fetched for it.
-    static func attribution(of install: StoredInstall, target known: LinkTarget? = nil,
-                            appleAds: (answer: AppleAdsAnswer, names: AppleAdsNames)? = nil, project: Project,
-                            services: Services, base: String, includeMatch: Bool) throws -> [String: JSONValue] {
+    static func attribution(
+        of install: StoredInstall, target known: LinkTarget? = nil,
+        appleAds: (answer: AppleAdsAnswer, names: AppleAdsNames)? = nil, project: Project,
+        services: Services, base: String, includeMatch: Bool
+    ) throws -> [String: JSONValue] {
         var data: [String: JSONValue] = [:]
-        let target = install.match.attributed
+        let target =
+            install.match.attributed
             ? try known ?? install.match.linkID.flatMap { try services.app.links.target(linkID: $0, project: project) } : nil
         if install.match.attributed, let appleAds {
             data["attribution_source"] = .string("APPLE_SEARCH_ADS")
@@ -78,8 +82,10 @@ enum CampaignData {
         } else {
             // An organic install still gets a campaign_data object (a Flutter bridge casts it non-null).
             data["attribution_source"] = .string("ORGANIC")
-            data["campaign_data"] = .object(["id": .string("organic"), "name": .string("Organic"), "type": .string("ORGANIC"),
-                                             "installed_at": .string(install.createdAt.iso8601)])
+            data["campaign_data"] = .object([
+                "id": .string("organic"), "name": .string("Organic"), "type": .string("ORGANIC"),
+                "installed_at": .string(install.createdAt.iso8601),
+            ])
             data["deeplink"] = .null
         }
         if includeMatch {

@@ -16,7 +16,8 @@ enum DeeplinkHandling {
             try call.services.app.activity.conversionValues(installID: install.id, project: call.project)
         }
         guard let (code, slug) = shortLinkPath(url), let (_, target) = try call.services.app.links.resolve(code: code, slug: slug),
-              target.link.projectID == call.project.id else {
+            target.link.projectID == call.project.id
+        else {
             var data: [String: JSONValue] = ["deeplink": .string(url), "is_linkrunner": .bool(false)]
             SKANFields.add(skan, to: &data)
             return data
@@ -26,13 +27,14 @@ enum DeeplinkHandling {
         let now = call.now
         let platform = device.platform(declared: try call.body.string("platform"))
         let clickID = ClickRecorder(services: services).record(at: now, for: call.request) { clickID, ip, ipKey in
-            Click(clickID: clickID, projectID: call.project.id, linkID: target.link.id, source: .app, createdAt: now, ip: ip,
-                  ipKey: ipKey, userAgent: device.userAgent, query: [:], utm: target.utm, platform: platform,
-                  osVersion: device.systemVersion, deviceClass: Normalize.deviceClass(model: device.model, platform: platform),
-                  screenWidth: device.screenPoints?.width, screenHeight: device.screenPoints?.height, pixelRatio: device.screenPoints?.scale,
-                  timezone: device.timezone, utcOffsetMinutes: device.utcOffsetMinutes,
-                  languages: [device.locale, device.language].compactMap { $0 }, idfv: device.idfv, advertisingID: device.advertisingID,
-                  networkClickID: NetworkClickID.find(in: queryItems(of: url), extraParameters: target.project.clickIDParameters))
+            Click(
+                clickID: clickID, projectID: call.project.id, linkID: target.link.id, source: .app, createdAt: now, ip: ip,
+                ipKey: ipKey, userAgent: device.userAgent, query: [:], utm: target.utm, platform: platform,
+                osVersion: device.systemVersion, deviceClass: Normalize.deviceClass(model: device.model, platform: platform),
+                screenWidth: device.screenPoints?.width, screenHeight: device.screenPoints?.height, pixelRatio: device.screenPoints?.scale,
+                timezone: device.timezone, utcOffsetMinutes: device.utcOffsetMinutes,
+                languages: [device.locale, device.language].compactMap { $0 }, idfv: device.idfv, advertisingID: device.advertisingID,
+                networkClickID: NetworkClickID.find(in: queryItems(of: url), extraParameters: target.project.clickIDParameters))
         }
         var data: [String: JSONValue] = [
             "deeplink": .string(target.deepLink(base: LinkURLs.base(for: call.request, services: services))),
@@ -52,7 +54,8 @@ enum DeeplinkHandling {
     /// `https://host/{code}` or `https://host/{slug}/{code}` → (code, slug).
     static func shortLinkPath(_ url: String) -> (code: String, slug: String?)? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", components.host != nil else { return nil }
+            scheme == "https" || scheme == "http", components.host != nil
+        else { return nil }
         let segments = components.path.split(separator: "/").map(String.init)
         switch segments.count {
         case 1: return (segments[0], nil)

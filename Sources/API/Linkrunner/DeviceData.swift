@@ -67,10 +67,11 @@ struct DeviceData: Sendable {
         // Play Install Referrer: `utm_source=...&click_id=<uuid>` (the store URL we decorated).
         if let referrer = try text("install_ref") ?? text("install_referrer") {
             let decoded = referrer.removingPercentEncoding ?? referrer
-            referrerClickID = decoded.split(separator: "&").compactMap { pair -> String? in
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                return parts.count == 2 && parts[0] == "click_id" ? String(parts[1]) : nil
-            }.first
+            referrerClickID =
+                decoded.split(separator: "&").compactMap { pair -> String? in
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    return parts.count == 2 && parts[0] == "click_id" ? String(parts[1]) : nil
+                }.first
         }
     }
 
@@ -78,7 +79,10 @@ struct DeviceData: Sendable {
         if let platform = UserAgentInfo.Platform(declared: declared) { return platform }
         // Cross-platform wrappers (FLUTTER, EXPO): tell by what the device sent.
         if idfv != nil || model?.lowercased().hasPrefix("iphone") == true || model?.lowercased().hasPrefix("ipad") == true { return .ios }
-        if let agent = userAgent { let parsed = UserAgentParser.parse(agent).platform; return parsed == .bot ? nil : parsed }
+        if let agent = userAgent {
+            let parsed = UserAgentParser.parse(agent).platform
+            return parsed == .bot ? nil : parsed
+        }
         return nil
     }
 
@@ -87,9 +91,10 @@ struct DeviceData: Sendable {
         var languages: [String] = []
         if let locale { languages.append(locale) }
         if let language { languages.append(language) }
-        return InstallSignals(time: time, ipKey: ipKey, platform: platform, osVersion: systemVersion,
-                              deviceClass: Normalize.deviceClass(model: model, platform: platform), screen: screen, timezone: timezone,
-                              utcOffsetMinutes: utcOffsetMinutes, languages: languages, idfv: idfv, advertisingID: advertisingID,
-                              referrerClickID: referrerClickID)
+        return InstallSignals(
+            time: time, ipKey: ipKey, platform: platform, osVersion: systemVersion,
+            deviceClass: Normalize.deviceClass(model: model, platform: platform), screen: screen, timezone: timezone,
+            utcOffsetMinutes: utcOffsetMinutes, languages: languages, idfv: idfv, advertisingID: advertisingID,
+            referrerClickID: referrerClickID)
     }
 }

@@ -47,28 +47,35 @@ enum LinkrunnerRoutes {
                 let client = services.clientIP.clientAddress(of: call.request)
                 let now = call.now
                 let report = InstallReport(
-                    projectID: call.project.id, reporter: "linkrunner", identity: InstallIdentity(installInstanceID: try call.instanceID, idfv: device.idfv),
+                    projectID: call.project.id, reporter: "linkrunner",
+                    identity: InstallIdentity(installInstanceID: try call.instanceID, idfv: device.idfv),
                     signals: device.signals(time: now, ipKey: client?.matchingKey, declaredPlatform: try call.body.string("platform")),
                     deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
                     ip: client?.ipString, userAgent: device.userAgent, country: device.country,
                     isTest: try call.body.bool("debug") ?? false)  // the SDK's debug build: test traffic
-                try services.app.installs.report(report, project: call.project, conversionValues: true,
-                                             delivery: call.request.writeDelivery) { result in
+                try services.app.installs.report(
+                    report, project: call.project, conversionValues: true,
+                    delivery: call.request.writeDelivery
+                ) { result in
                     guard case .success(let outcome) = result else { return done(result.map { _ in [:] }) }
                     // The token's exchange is queued before the answer, so it is durable by then;
                     // a token that cannot be kept never fails the init.
-                    services.app.appleAds.capture(device.appleAdsToken, installID: outcome.install.id, project: call.project, at: now,
-                                                  delivery: call.request.writeDelivery) { _ in
-                        done(Result {
-                            if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
-                            var data = try CampaignData.attribution(of: outcome.install, target: CampaignData.target(of: outcome, project: call.project),
-                                                                    appleAds: outcome.appleAds.map { ($0, outcome.appleAdsNames) },
-                                                                    project: call.project, services: services,
-                                                                    base: LinkURLs.base(for: call.request, services: services), includeMatch: false)
-                            data["install_id"] = .string(outcome.install.id)
-                            SKANFields.add(outcome.skan, to: &data)
-                            return data
-                        })
+                    services.app.appleAds.capture(
+                        device.appleAdsToken, installID: outcome.install.id, project: call.project, at: now,
+                        delivery: call.request.writeDelivery
+                    ) { _ in
+                        done(
+                            Result {
+                                if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
+                                var data = try CampaignData.attribution(
+                                    of: outcome.install, target: CampaignData.target(of: outcome, project: call.project),
+                                    appleAds: outcome.appleAds.map { ($0, outcome.appleAdsNames) },
+                                    project: call.project, services: services,
+                                    base: LinkURLs.base(for: call.request, services: services), includeMatch: false)
+                                data["install_id"] = .string(outcome.install.id)
+                                SKANFields.add(outcome.skan, to: &data)
+                                return data
+                            })
                     }
                 }
             } catch {
@@ -82,9 +89,10 @@ enum LinkrunnerRoutes {
         sync(services) { call in
             let install = try call.install()
             try captureAppleAdsToken(call, install: install)
-            return try CampaignData.attribution(of: install, appleAds: CampaignData.appleAds(of: install, services: services),
-                                                project: call.project, services: services,
-                                                base: LinkURLs.base(for: call.request, services: services), includeMatch: true)
+            return try CampaignData.attribution(
+                of: install, appleAds: CampaignData.appleAds(of: install, services: services),
+                project: call.project, services: services,
+                base: LinkURLs.base(for: call.request, services: services), includeMatch: true)
         }
     }
 
@@ -110,8 +118,10 @@ enum LinkrunnerRoutes {
         let device = try call.deviceData()
         guard device.appleAdsToken != nil else { return }
         let stored = DispatchSemaphore(value: 0)
-        call.services.app.appleAds.capture(device.appleAdsToken, installID: install.id, project: call.project, at: call.now,
-                                           delivery: nil) { _ in stored.signal() }
+        call.services.app.appleAds.capture(
+            device.appleAdsToken, installID: install.id, project: call.project, at: call.now,
+            delivery: nil
+        ) { _ in stored.signal() }
         stored.wait()
     }
 
@@ -134,24 +144,28 @@ enum LinkrunnerRoutes {
                 let amount = try eventData?.amount("amount", path: "event_data.amount")
                 let currency = try eventData?.string("currency", path: "event_data.currency").map { $0.uppercased() }
                 let now = call.now
-                let event = EventRecord(projectID: call.project.id, install: .instance(try call.instanceID), name: name,
-                                        clientEventID: try call.body.string("event_id", maxLength: 256),
-                                        userID: try call.body.identifier("user_id"),
-                                        data: eventData.map { String(decoding: JSONValue.object($0.fields).serialized(), as: UTF8.self) },
-                                        revenue: amount, currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
-                                        occurredAt: now, receivedAt: now, dataValue: eventData?.fields)
-                try services.app.activity.recordEvent(event, project: call.project, conversionValues: true,
-                                                  delivery: call.request.writeDelivery) { result in
+                let event = EventRecord(
+                    projectID: call.project.id, install: .instance(try call.instanceID), name: name,
+                    clientEventID: try call.body.string("event_id", maxLength: 256),
+                    userID: try call.body.identifier("user_id"),
+                    data: eventData.map { String(decoding: JSONValue.object($0.fields).serialized(), as: UTF8.self) },
+                    revenue: amount, currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
+                    occurredAt: now, receivedAt: now, dataValue: eventData?.fields)
+                try services.app.activity.recordEvent(
+                    event, project: call.project, conversionValues: true,
+                    delivery: call.request.writeDelivery
+                ) { result in
                     // The store names what is missing; the hint is this API's (its clients call init).
                     let result = result.mapError { error -> any Error in
                         if case StoreError.notFound(let message) = error { return HTTPError.notFound("\(message): call /api/client/init first") }
                         return error
                     }
-                    done(result.map { stored in
-                        var data: [String: JSONValue] = ["event_id": .string(stored.eventID)]
-                        SKANFields.add(stored.skan, to: &data)
-                        return data
-                    })
+                    done(
+                        result.map { stored in
+                            var data: [String: JSONValue] = ["event_id": .string(stored.eventID)]
+                            SKANFields.add(stored.skan, to: &data)
+                            return data
+                        })
                 }
             } catch {
                 done(.failure(error))
@@ -180,13 +194,16 @@ enum LinkrunnerRoutes {
                     paymentID: try call.body.identifier("payment_id") ?? TimeOrderedID.secure(at: now), userID: userID, amount: amount,
                     currency: currency, type: try call.body.string("type", maxLength: 64) ?? "DEFAULT",
                     status: try call.body.string("status", maxLength: 64) ?? "PAYMENT_COMPLETED", data: try call.body.json("event_data"))
-                try services.app.activity.capturePayment(payment, install: install, project: call.project,
-                                                     delivery: call.request.writeDelivery) { result in
-                    done(result.map { stored in
-                        var data: [String: JSONValue] = ["payment_id": .string(payment.paymentID)]
-                        SKANFields.add(stored.skan, to: &data)
-                        return data
-                    })
+                try services.app.activity.capturePayment(
+                    payment, install: install, project: call.project,
+                    delivery: call.request.writeDelivery
+                ) { result in
+                    done(
+                        result.map { stored in
+                            var data: [String: JSONValue] = ["payment_id": .string(payment.paymentID)]
+                            SKANFields.add(stored.skan, to: &data)
+                            return data
+                        })
                 }
             } catch {
                 done(.failure(error))
@@ -201,8 +218,9 @@ enum LinkrunnerRoutes {
             guard let userID = try call.body.identifier("user_id"), !userID.isEmpty else {
                 throw HTTPError.badRequest("missing required field 'user_id'", code: "missing_field")
             }
-            let removed = try services.app.activity.removePayments(install: install, project: call.project, userID: userID,
-                                                                   paymentID: try call.body.identifier("payment_id"))
+            let removed = try services.app.activity.removePayments(
+                install: install, project: call.project, userID: userID,
+                paymentID: try call.body.identifier("payment_id"))
             return ["removed": .number(Double(removed))]
         }
     }
@@ -263,8 +281,9 @@ enum LinkrunnerRoutes {
         var others = user.fields
         for key in ["id", "name", "email", "phone"] { others[key] = nil }
         let attributes = others.isEmpty ? nil : String(decoding: try JSONCoders.sortedEncoder.encode(JSONValue.object(others)), as: UTF8.self)
-        return .init(id: id, name: try user.string("name", path: "user_data.name"), email: try user.string("email", path: "user_data.email"),
-                     phone: try user.string("phone", path: "user_data.phone"), attributes: attributes)
+        return .init(
+            id: id, name: try user.string("name", path: "user_data.name"), email: try user.string("email", path: "user_data.email"),
+            phone: try user.string("phone", path: "user_data.phone"), attributes: attributes)
     }
 
     /// A `POST /api/client/*` endpoint: decode, authenticate by token, run, wrap in the envelope.
@@ -281,9 +300,11 @@ enum LinkrunnerRoutes {
                 guard let project = try services.app.projects.project(forToken: token) else {
                     return done(.success(Envelope.error(.unauthorized, "unknown project token")))
                 }
-                try RequestSignature.check(request, project: project, secret: { keyID in
-                    try services.app.projects.signingSecret(keyID: keyID, projectID: project.id)
-                }, now: services.clock.now())
+                try RequestSignature.check(
+                    request, project: project,
+                    secret: { keyID in
+                        try services.app.projects.signingSecret(keyID: keyID, projectID: project.id)
+                    }, now: services.clock.now())
                 call = Call(request: request, body: body, project: project, services: services)
             } catch is MoveToPool {
                 return done(.failure(MoveToPool()))  // a cache miss on an event loop: the router moves the request

@@ -26,7 +26,8 @@ enum RequestSignature {
         }
         // Subtracting a timestamp near Int64.min would overflow, and overflow traps.
         guard let timestamp = Int64(timestampText), case let (skew, false) = now.milliseconds.subtractingReportingOverflow(timestamp),
-              skew.magnitude <= UInt64(maximumSkewMilliseconds) else {
+            skew.magnitude <= UInt64(maximumSkewMilliseconds)
+        else {
             throw unauthorized("x-Timestamp is missing or more than 5 minutes from the server's time")
         }
         guard let secret = try secret(keyID) else { throw unauthorized("unknown signing key") }

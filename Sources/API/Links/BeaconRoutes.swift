@@ -22,8 +22,10 @@ enum BeaconRoutes {
         }
     }
 
-    static func store(_ request: HTTPRequest, signals parse: () throws -> BrowserSignals, services: Services,
-                      done: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) {
+    static func store(
+        _ request: HTTPRequest, signals parse: () throws -> BrowserSignals, services: Services,
+        done: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) {
         let clickID = request.pathParameters["clickId"] ?? ""
         guard Identifiers.isUUID(clickID) else {
             return done(.failure(HTTPError.notFound("no click \(clickID)")))
@@ -38,8 +40,10 @@ enum BeaconRoutes {
         } catch {
             return done(.failure(error))
         }
-        services.app.clicks.addBrowserSignals(signals, clickID: clickID.lowercased(), maximumAgeSeconds: maximumAge,
-                                              delivery: request.writeDelivery) { result in
+        services.app.clicks.addBrowserSignals(
+            signals, clickID: clickID.lowercased(), maximumAgeSeconds: maximumAge,
+            delivery: request.writeDelivery
+        ) { result in
             switch result {
             case .success(true): done(.success(HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])))
             case .success(false): done(.failure(HTTPError.notFound("no click \(clickID) in the last 10 minutes")))
@@ -62,7 +66,9 @@ enum BeaconRoutes {
         case nil, .null?: break
         case .array(let items)?:
             signals.languages = try items.enumerated().map { index, item in
-                guard case .string(let tag) = item else { throw HTTPError.badRequest("field 'langs[\(index)]': expected a string", code: "invalid_field") }
+                guard case .string(let tag) = item else {
+                    throw HTTPError.badRequest("field 'langs[\(index)]': expected a string", code: "invalid_field")
+                }
                 return tag
             }
         case .string(let text)?: signals.languages = text.split(separator: ",").map(String.init)

@@ -13,8 +13,10 @@ struct ClickRecorder: Sendable {
     /// Records the click `make` builds from the new id (or `clickID`, an id the app made, whose
     /// repeats record nothing more) and the client's address and network key; returns the id.
     @discardableResult
-    func record(at now: Timestamp, for request: HTTPRequest, countTowardLimit: Bool = false, clickID given: String? = nil,
-                _ make: (_ clickID: String, _ ip: String?, _ ipKey: String?) -> Click) -> String {
+    func record(
+        at now: Timestamp, for request: HTTPRequest, countTowardLimit: Bool = false, clickID given: String? = nil,
+        _ make: (_ clickID: String, _ ip: String?, _ ipKey: String?) -> Click
+    ) -> String {
         let clickID = given ?? TimeOrderedID.secure(at: now)
         let client = services.clientIP.clientAddress(of: request)
         services.app.clicks.record(make(clickID, client?.ipString, client?.matchingKey), countTowardLimit: countTowardLimit)

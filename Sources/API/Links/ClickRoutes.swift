@@ -30,13 +30,15 @@ enum ClickRoutes {
         let queryItems = request.queryItems
         let utm = target.utm.overridden(by: ClickQuery.utm(queryItems))
         let acceptLanguage = request.headers["Accept-Language"]
-        let clickID = ClickRecorder(services: services).record(at: now, for: request, countTowardLimit: target.link.maxClicks != nil) { clickID, ip, ipKey in
-            Click(clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
-                  ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: acceptLanguage,
-                  referer: request.headers["Referer"], query: ClickQuery.kept(queryItems), utm: utm, platform: platform,
-                  osVersion: agent.osVersion, deviceClass: agent.deviceClass, isBot: isBot,
-                  languages: Click.languages(fromAcceptLanguage: acceptLanguage),
-                  networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
+        let clickID = ClickRecorder(services: services).record(at: now, for: request, countTowardLimit: target.link.maxClicks != nil) {
+            clickID, ip, ipKey in
+            Click(
+                clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
+                ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: acceptLanguage,
+                referer: request.headers["Referer"], query: ClickQuery.kept(queryItems), utm: utm, platform: platform,
+                osVersion: agent.osVersion, deviceClass: agent.deviceClass, isBot: isBot,
+                languages: Click.languages(fromAcceptLanguage: acceptLanguage),
+                networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
         }
         if !isBot { entry.clicks.add(1, ordering: .relaxed) }
 
@@ -47,16 +49,18 @@ enum ClickRoutes {
             var headers = clickHeader
             headers.add("Content-Security-Policy", Pages.interstitialPolicy(nonce: nonce))
             headers.add("Referrer-Policy", "no-referrer")
-            return Pages.htmlResponse(bytes: Pages.interstitial(clickID: clickID, destination: destination, appURL: appURL, nonce: nonce),
-                                      headers: headers)
+            return Pages.htmlResponse(
+                bytes: Pages.interstitial(clickID: clickID, destination: destination, appURL: appURL, nonce: nonce),
+                headers: headers)
         case .redirect(let destination):
             var headers = clickHeader
             headers.add("Location", destination)
             headers.add("Cache-Control", "no-store")
             return HTTPResponse(status: .found, headers: headers)
         case .preview:
-            let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: target.link.shortCode,
-                                   templateSlug: slug)
+            let url = LinkURLs.url(
+                base: LinkURLs.base(for: request, services: services), shortCode: target.link.shortCode,
+                templateSlug: slug)
             return Pages.htmlResponse(Pages.preview(target: target, url: url), headers: clickHeader)
         case .noDestination:
             var response = Pages.noDestination

@@ -43,10 +43,12 @@ enum Escape {
         bytes.append(UInt8(ascii: "\""))
         defer { bytes.append(UInt8(ascii: "\"")) }
         // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8: any E2 sends the value the slow way.
-        guard text.utf8.contains(where: { byte in
-            byte < 0x20 || byte == 0xE2 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&")
-        }) else {
+        guard
+            text.utf8.contains(where: { byte in
+                byte < 0x20 || byte == 0xE2 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&")
+            })
+        else {
             bytes.append(contentsOf: text.utf8)
             return
         }

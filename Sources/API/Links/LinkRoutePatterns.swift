@@ -5,8 +5,10 @@ import HTTP
 /// the first pattern).
 enum LinkAddressed {
     /// `inline` handlers run on the connection's event loop (they must do no I/O).
-    static func handler(inline: Bool,
-                        _ handler: @escaping @Sendable (_ request: HTTPRequest, _ code: String, _ slug: String?) throws -> HTTPResponse) -> RouteHandler {
+    static func handler(
+        inline: Bool,
+        _ handler: @escaping @Sendable (_ request: HTTPRequest, _ code: String, _ slug: String?) throws -> HTTPResponse
+    ) -> RouteHandler {
         let handle: @Sendable (HTTPRequest) throws -> HTTPResponse = { request in
             try handler(request, request.pathParameters["code"]!, request.pathParameters["slug"])
         }

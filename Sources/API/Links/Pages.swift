@@ -28,13 +28,15 @@ enum Pages {
     }
 
     private enum InterstitialFragments {
-        static let head = Array("""
+        static let head = Array(
+            """
             <!doctype html><html lang="en"><head><meta charset="utf-8">\
             <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">\
             <title>Opening…</title><noscript><meta http-equiv="refresh" content="0;url=
             """.utf8)
         static let styleOpen = Array(#""></noscript><style nonce=""#.utf8)
-        static let bodyOpen = Array("""
+        static let bodyOpen = Array(
+            """
             ">body{font:16px system-ui,sans-serif;display:flex;align-items:center;justify-content:center;\
             min-height:90vh;margin:0;color:#333}a{color:#06c}</style></head><body><p>Opening… <a id="go" href="
             """.utf8)
@@ -42,7 +44,8 @@ enum Pages {
         static let beaconVariable = Array(#"">(function(){var c="#.utf8)
         static let destinationVariable = Array(",d=".utf8)
         static let appVariable = Array(",a=".utf8)
-        static let scriptBody = Array("""
+        static let scriptBody = Array(
+            """
             ;var n=navigator,s={sw:screen.width,sh:screen.height,\
             dpr:window.devicePixelRatio||1,tzo:new Date().getTimezoneOffset(),\
             langs:((n.languages&&n.languages.length)?n.languages:[n.language]).slice(0,10)};\
@@ -77,9 +80,9 @@ enum Pages {
             tags.append(#"<meta name="twitter:card" content="summary_large_image">"#)
         }
         return """
-        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>\(Escape.html(title))</title>\(tags.joined())</head>\
-        <body><h1>\(Escape.html(title))</h1>\(description.map { "<p>\(Escape.html($0))</p>" } ?? "")</body></html>
-        """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><title>\(Escape.html(title))</title>\(tags.joined())</head>\
+            <body><h1>\(Escape.html(title))</h1>\(description.map { "<p>\(Escape.html($0))</p>" } ?? "")</body></html>
+            """
     }
 
     static func message(_ title: String, _ text: String) -> String {
@@ -95,8 +98,10 @@ enum Pages {
     }
 
     static func htmlResponse(bytes: [UInt8], status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]) -> HTTPResponse {
-        var headers: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                                    "X-Content-Type-Options": "nosniff"]
+        var headers: HTTPHeaders = [
+            "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff",
+        ]
         for field in extra { headers.add(field.name, field.value) }
         return HTTPResponse(status: status, headers: headers, body: bytes)
     }

@@ -14,7 +14,10 @@ enum WellKnownRoutes {
         struct Component: Encodable {
             let path: String
             let exclude: Bool?
-            enum CodingKeys: String, CodingKey { case path = "/", exclude }
+            enum CodingKeys: String, CodingKey {
+                case path = "/"
+                case exclude
+            }
         }
         let applinks: AppLinks
     }
@@ -54,9 +57,11 @@ enum WellKnownRoutes {
         return .sync { _ in
             let statements = try services.app.projects.list().compactMap { project -> AssetStatement? in
                 guard let package = project.settings.androidPackage, !project.settings.androidSHA256.isEmpty else { return nil }
-                return AssetStatement(relation: ["delegate_permission/common.handle_all_urls"],
-                                      target: .init(namespace: "android_app", package_name: package,
-                                                    sha256_cert_fingerprints: project.settings.androidSHA256))
+                return AssetStatement(
+                    relation: ["delegate_permission/common.handle_all_urls"],
+                    target: .init(
+                        namespace: "android_app", package_name: package,
+                        sha256_cert_fingerprints: project.settings.androidSHA256))
             }
             guard !statements.isEmpty else { throw HTTPError.notFound("no project has android_package and android_sha256") }
             var response = try HTTPResponse.json(statements, encoder: JSONCoders.sortedEncoder)

@@ -1,5 +1,5 @@
-public import HTTP
 import Attribution
+public import HTTP
 
 /// An IPv4 or IPv6 network (`10.0.0.0/8`, `2001:db8::/32`, or one address).
 public struct CIDRBlock: Sendable, Equatable {
@@ -96,7 +96,10 @@ public struct ClientIPResolver: Sendable {
     public func scheme(of request: HTTPRequest, servingTLS: Bool = false) -> String {
         if let peer = request.remoteAddress, isTrusted(peer) {
             if let proto = request.headers["X-Forwarded-Proto"]?.split(separator: ",").first?.trimmingOWS().lowercased(),
-               proto == "https" || proto == "http" { return proto }
+                proto == "https" || proto == "http"
+            {
+                return proto
+            }
         }
         return servingTLS ? "https" : "http"
     }

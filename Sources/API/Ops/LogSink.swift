@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where log lines go: stderr, or a file opened for appending. SIGHUP calls `reopen()` so a
@@ -35,9 +36,9 @@ public final class LogSink: @unchecked Sendable {
 
     private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
+            Glibc.write(descriptor, bytes, count)
         #else
-        Darwin.write(descriptor, bytes, count)
+            Darwin.write(descriptor, bytes, count)
         #endif
     }
 

@@ -9,9 +9,9 @@ public final class Metrics: @unchecked Sendable {
 
     // Everything below is guarded by `lock`.
     private let lock = NSLock()
-    private var requests: [String: [Int: Int]] = [:]           // route → status → count
+    private var requests: [String: [Int: Int]] = [:]  // route → status → count
     private var durations = Histogram(bounds: Metrics.durationBuckets)
-    private var installs: [String: Int] = [:]                  // match type → count
+    private var installs: [String: Int] = [:]  // match type → count
     private let clicks = Atomic<Int>(0)
     private let collapsedEvents = Atomic<Int>(0)
 
@@ -39,18 +39,25 @@ public final class Metrics: @unchecked Sendable {
     /// The request, click, install and event families.
     func render(to out: inout PrometheusText) {
         lock.lock()
-        let requests = self.requests, durations = self.durations, installs = self.installs
+        let requests = self.requests
+        let durations = self.durations
+        let installs = self.installs
         lock.unlock()
-        out.counter("attributiond_http_requests_total", "Requests answered, by route pattern and status.",
-                    requests.keys.sorted().flatMap { route in
-                        requests[route]!.keys.sorted().map { status in ([("route", route), ("status", "\(status)")], requests[route]![status]!) }
-                    })
+        out.counter(
+            "attributiond_http_requests_total", "Requests answered, by route pattern and status.",
+            requests.keys.sorted().flatMap { route in
+                requests[route]!.keys.sorted().map { status in ([("route", route), ("status", "\(status)")], requests[route]![status]!) }
+            })
         out.histogram("attributiond_http_request_duration_seconds", "Time from a complete request to its response.", durations)
-        out.counter("attributiond_clicks_recorded_total", "Clicks recorded (link taps, LinkForty resolves, Linkrunner app opens).",
-                    clicks.load(ordering: .relaxed))
-        out.counter("attributiond_installs_total", "New installs by match type.",
-                    ["deterministic", "probabilistic", "none"].map { ([("match_type", $0)], installs[$0] ?? 0) })
-        out.counter("attributiond_events_collapsed_total", "LinkForty events identical to one already stored (same install, name, data and second), answered with its id and not stored again.",
-                    collapsedEvents.load(ordering: .relaxed))
+        out.counter(
+            "attributiond_clicks_recorded_total", "Clicks recorded (link taps, LinkForty resolves, Linkrunner app opens).",
+            clicks.load(ordering: .relaxed))
+        out.counter(
+            "attributiond_installs_total", "New installs by match type.",
+            ["deterministic", "probabilistic", "none"].map { ([("match_type", $0)], installs[$0] ?? 0) })
+        out.counter(
+            "attributiond_events_collapsed_total",
+            "LinkForty events identical to one already stored (same install, name, data and second), answered with its id and not stored again.",
+            collapsedEvents.load(ordering: .relaxed))
     }
 }

@@ -19,7 +19,8 @@ enum MetricsRoutes {
         }
     }
 
-    private static func render(_ services: Services, openConnections: @escaping @Sendable () -> Int) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
+    private static func render(_ services: Services, openConnections: @escaping @Sendable () -> Int) -> @Sendable (HTTPRequest) throws -> HTTPResponse
+    {
         { _ in
             let writes = services.app.reports.writeStatistics
             // Metrics are how an operator sees an outage: they keep answering, the database's
@@ -37,8 +38,9 @@ enum MetricsRoutes {
             out.gauge("attributiond_store_commit_batch_last", "Writes in the writer's last commit.", Double(writes.lastBatchSize))
             out.gauge("attributiond_database_up", "1 when the database answered this scrape, 0 when it could not be reached.", backlog == nil ? 0 : 1)
             OutboxMetrics.render(backlog: backlog ?? [], deliveries: services.app.deliveryCounters.snapshot(), now: services.clock.now(), to: &out)
-            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
-                                body: Array(out.text.utf8))
+            return HTTPResponse(
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
+                body: Array(out.text.utf8))
         }
     }
 }

@@ -1,6 +1,6 @@
+import Attribution
 import Dispatch
 public import HTTP
-import Attribution
 
 /// The outermost responder: times every request, counts it by route pattern and status for
 /// `/metrics`, and logs it.
@@ -19,7 +19,9 @@ public struct ObservedResponder: HTTPResponder {
 
     public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let metrics = self.metrics, services = self.services, requestLog = self.log
+        let metrics = self.metrics
+        let services = self.services
+        let requestLog = self.log
         // The router says which pattern answered: the path is matched once per request.
         inner.respond(to: request) { response, pattern in
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
@@ -28,8 +30,9 @@ public struct ObservedResponder: HTTPResponder {
             let isProbe = route.hasPrefix("/health") || route == "/api/sdk/v1/health"
             let log = isProbe ? nil : requestLog
             metrics.recordRequest(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
-            log?.record(method: request.method.rawValue, route: route, status: response.status.code, microseconds: Int(elapsed / 1000),
-                        bytes: response.body.count, ip: services.clientIP.clientAddress(of: request)?.ipString)
+            log?.record(
+                method: request.method.rawValue, route: route, status: response.status.code, microseconds: Int(elapsed / 1000),
+                bytes: response.body.count, ip: services.clientIP.clientAddress(of: request)?.ipString)
             completion(response)
         }
     }

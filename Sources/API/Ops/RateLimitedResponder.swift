@@ -24,13 +24,15 @@ public struct RateLimitedResponder: RoutedResponder {
         let path = request.path
         let exempt = path.hasPrefix("/admin/") || path == "/health" || path.hasPrefix("/health/") || path == "/metrics"
         guard !exempt, let client = clientIP.clientAddress(of: request),
-              let wait = limiter.retryAfter(client: client.clientKey, now: now()) else {
+            let wait = limiter.retryAfter(client: client.clientKey, now: now())
+        else {
             inner.respond(to: request, completion: completion)
             return
         }
         let seconds = max(1, Int(wait.rounded(.up)))
         let message = "too many requests from this address; retry in \(seconds) s"
-        var response = path.hasPrefix("/api/client/")
+        var response =
+            path.hasPrefix("/api/client/")
             ? Envelope.error(.tooManyRequests, message)
             : ErrorBody.response(status: .tooManyRequests, code: "rate_limited", message: message)
         response.headers.add("Retry-After", String(seconds))

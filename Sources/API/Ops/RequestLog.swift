@@ -23,11 +23,11 @@ public final class RequestLog: @unchecked Sendable {
 
     private let lock = NSLock()
     private var buffer: [UInt8] = []  // guarded by `lock`
-    private var dropped = 0           // guarded by `lock`
+    private var dropped = 0  // guarded by `lock`
     private var flushScheduled = false  // guarded by `lock`
     /// Held for a whole flush: the timer, a full buffer and shutdown may all ask for one.
     private let flushLock = NSLock()
-    private var spare: [UInt8] = []   // guarded by `flushLock`
+    private var spare: [UInt8] = []  // guarded by `flushLock`
     private let queue = DispatchQueue(label: "attributiond.log", qos: .utility)
     private let timer: any DispatchSourceTimer
     private let logIP: Bool

@@ -7,7 +7,10 @@ import Store
 /// turned into the matcher's install report. Unknown keys are ignored; a known key of the wrong
 /// type is a 400, a value out of range a 422, each naming the field.
 struct MatchRequest {
-    enum FingerprintVersion: String { case enrichedWithZone = "enriched_tz", enriched, basic }
+    enum FingerprintVersion: String {
+        case enrichedWithZone = "enriched_tz"
+        case enriched, basic
+    }
 
     var platform: UserAgentInfo.Platform
     var fingerprintVersion: FingerprintVersion
@@ -48,7 +51,8 @@ struct MatchRequest {
         }
         // A zone this machine does not know is left out rather than failing the match.
         timezone = try body.string("timezone", maxLength: 64).flatMap { TimeZoneNames.isValid($0) ? $0 : nil }
-        let width = try body.number("screen_width"), height = try body.number("screen_height")
+        let width = try body.number("screen_width")
+        let height = try body.number("screen_height")
         for (key, value) in [("screen_width", width), ("screen_height", height)] {
             // Zero is what the SDK sends when it has no screen to read: unknown, not wrong.
             if let value, !(value == 0 || ScreenSize.isPlausibleSide(value)) {
@@ -82,19 +86,22 @@ struct MatchRequest {
         let ipKey = client?.matchingKey
         let idfv = platform == .ios ? deviceID : nil
         let languages = languages
-        let signals = InstallSignals(time: services.now(for: project), ipKey: ipKey, platform: platform, screenPoints: screenPoints,
-                                     timezone: timezone, utcOffsetMinutes: utcOffsetMinutes, languages: languages, idfv: idfv,
-                                     referrerLinkID: referrerLinkID)
+        let signals = InstallSignals(
+            time: services.now(for: project), ipKey: ipKey, platform: platform, screenPoints: screenPoints,
+            timezone: timezone, utcOffsetMinutes: utcOffsetMinutes, languages: languages, idfv: idfv,
+            referrerLinkID: referrerLinkID)
         // One identifier is enough to find the device again: iOS's IDFV (its own index), else
         // Android's device id, else the fingerprint. Each more would be one more random index
         // entry written per install (measured: docs/performance.md, "WarpLink").
-        let identity = InstallIdentity(deviceID: idfv == nil ? deviceID : nil,
-                                       fingerprint: deviceID == nil ? fingerprint(ipKey: ipKey, languages: languages) : nil, idfv: idfv)
-        return InstallReport(projectID: project.id, reporter: "warplink", identity: identity, signals: signals,
-                             appVersion: nil, ip: client?.ipString,
-                             userAgent: (userAgent ?? request.headers["User-Agent"]).map { $0.prefix(characters: 512) },
-                             country: CountryCode.region(ofLocale: languages.first),
-                             isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false)
+        let identity = InstallIdentity(
+            deviceID: idfv == nil ? deviceID : nil,
+            fingerprint: deviceID == nil ? fingerprint(ipKey: ipKey, languages: languages) : nil, idfv: idfv)
+        return InstallReport(
+            projectID: project.id, reporter: "warplink", identity: identity, signals: signals,
+            appVersion: nil, ip: client?.ipString,
+            userAgent: (userAgent ?? request.headers["User-Agent"]).map { $0.prefix(characters: 512) },
+            country: CountryCode.region(ofLocale: languages.first),
+            isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false)
     }
 
     /// What makes a repeated call from one device recognisable without a device id: the same

@@ -13,8 +13,9 @@ struct WarpLinkAuth: Sendable {
             throw HTTPError.unauthorized("an API key is required (Authorization: Bearer wl_live_… or wl_test_…)")
         }
         guard APIKeyFormat.isWarpLinkShaped(key) else {
-            throw HTTPError.unauthorized("the API key does not have WarpLink's shape (wl_live_ or wl_test_ and 32 letters or digits); "
-                                         + "issue one with {\"format\": \"warplink\"}")
+            throw HTTPError.unauthorized(
+                "the API key does not have WarpLink's shape (wl_live_ or wl_test_ and 32 letters or digits); "
+                    + "issue one with {\"format\": \"warplink\"}")
         }
         guard let project = try services.app.projects.project(forAPIKey: key) else {
             throw HTTPError.unauthorized("the API key is not valid")
@@ -40,8 +41,11 @@ enum WarpLinkErrors {
     /// Any error a handler throws: client mistakes keep their 4xx, the rest is a 500 without details.
     static func response(for error: any Error, request: HTTPRequest, services: Services) -> HTTPResponse {
         let known = ClientErrors.httpError(for: error)
-        let response = response(known ?? HTTPError(.internalServerError, code: "internal_error",
-                                                    message: "the server could not complete the request"))
+        let response = response(
+            known
+                ?? HTTPError(
+                    .internalServerError, code: "internal_error",
+                    message: "the server could not complete the request"))
         return services.reported(response, for: error, to: request)
     }
 
@@ -62,7 +66,8 @@ enum WarpLinkErrors {
     /// A handler whose errors answer in WarpLink's shape (a cache miss on an event loop still
     /// moves the request to the pool).
     static func guarded(_ services: Services, _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse)
-        -> @Sendable (HTTPRequest) throws -> HTTPResponse {
+        -> @Sendable (HTTPRequest) throws -> HTTPResponse
+    {
         { request in
             do { return try handler(request) } catch let error as MoveToPool { throw error } catch {
                 return response(for: error, request: request, services: services)

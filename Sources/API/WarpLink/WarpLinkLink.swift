@@ -9,8 +9,10 @@ enum WarpLinkLink {
     /// - Parameters:
     ///   - parameters: the link's deep-link parameters, with those of the opened URL merged in.
     ///   - platform: whose store URL stands in for a link without a web URL.
-    static func fields(_ target: LinkTarget, parameters: [String: String], domain: String, base: String,
-                       platform: UserAgentInfo.Platform?) -> [String: JSONValue] {
+    static func fields(
+        _ target: LinkTarget, parameters: [String: String], domain: String, base: String,
+        platform: UserAgentInfo.Platform?
+    ) -> [String: JSONValue] {
         var merged = target
         merged.link.deepLinkParameters = target.deepLinkParameters.merging(parameters) { _, opened in opened }
         let shortURL = LinkURLs.url(base: base, shortCode: target.link.shortCode, templateSlug: target.templateSlug)

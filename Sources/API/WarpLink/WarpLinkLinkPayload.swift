@@ -14,8 +14,10 @@ struct WarpLinkLinkPayload {
     var customParams: [String: String]
 
     /// The link's fields as this payload names them, for validation messages.
-    static let fieldNames = ["web_url": "destination_url", "ios_url": "ios_url", "android_url": "android_url",
-                             "app_scheme": "ios_url", "deep_link_path": "ios_url"]
+    static let fieldNames = [
+        "web_url": "destination_url", "ios_url": "ios_url", "android_url": "android_url",
+        "app_scheme": "ios_url", "deep_link_path": "ios_url",
+    ]
 
     init(_ body: JSONFields) throws {
         destinationURL = try body.requiredString("destination_url", maxLength: 2048)

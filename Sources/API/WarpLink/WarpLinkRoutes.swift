@@ -11,56 +11,64 @@ enum WarpLinkRoutes {
     /// `GET /v1/sdk/validate`: 200 with the link domains the SDK should accept.
     static func validate(_ services: Services) -> RouteHandler {
         let auth = WarpLinkAuth(services: services)
-        return .inline(WarpLinkErrors.guarded(services) { request in
-            _ = try auth.project(request)
-            let base = LinkURLs.base(for: request, services: services)
-            let domains = URLQuery.host(of: base).map { [JSONValue.string($0)] } ?? []
-            return .json(bytes: JSONValue.object(["valid": .bool(true), "domains": .array(domains)]).serialized())
-        })
+        return .inline(
+            WarpLinkErrors.guarded(services) { request in
+                _ = try auth.project(request)
+                let base = LinkURLs.base(for: request, services: services)
+                let domains = URLQuery.host(of: base).map { [JSONValue.string($0)] } ?? []
+                return .json(bytes: JSONValue.object(["valid": .bool(true), "domains": .array(domains)]).serialized())
+            })
     }
 
     /// `GET /v1/links/resolve/:slug?domain=…[&params=…]`
     static func resolve(_ services: Services) -> RouteHandler {
         let auth = WarpLinkAuth(services: services)
-        return .inline(WarpLinkErrors.guarded(services) { request in
-            let project = try auth.project(request)
-            let code = request.pathParameters["slug"] ?? ""
-            guard let (_, target) = try services.app.links.resolve(code: code, slug: nil) else {
-                throw HTTPError.notFound("no active link '\(code)'")
-            }
-            guard target.link.projectID == project.id else {
-                throw HTTPError.unauthorized("the API key belongs to another project than link '\(code)'")
-            }
-            let now = services.now(for: project)
-            guard ![.inactive, .expired].contains(LinkAvailability.of(target.link, clicks: 0, now: now)) else {
-                throw HTTPError.notFound("no active link '\(code)'")
-            }
-            let queryItems = request.queryItems
-            // `params` is the opened URL's own query, URL-encoded once by the SDK: decoded once
-            // above, parsed here.
-            let opened = queryItems.first { $0.name == "params" }.map { HTTPRequest.queryItems(of: Substring($0.value)) } ?? []
-            let platform = WarpLinkLink.platform(userAgent: request.headers["User-Agent"])
-            let utm = target.utm.overridden(by: ClickQuery.utm(opened))
-            let tapID = request.headers["X-WarpLink-Tap-Id"].flatMap { Identifiers.isUUID($0) ? $0.lowercased() : nil }
-            let clickID = ClickRecorder(services: services).record(
-                at: now, for: request, clickID: tapID.map { Identifiers.clickID(forTap: $0, projectID: project.id) }
-            ) { clickID, ip, ipKey in
-                Click(clickID: clickID, projectID: project.id, linkID: target.link.id, source: .app, createdAt: now, ip: ip, ipKey: ipKey,
-                      userAgent: request.headers["User-Agent"], acceptLanguage: request.headers["Accept-Language"],
-                      query: ClickQuery.kept(opened), utm: utm, platform: platform, isBot: false,
-                      languages: Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]),
-                      networkClickID: NetworkClickID.find(in: opened, extraParameters: target.project.clickIDParameters))
-            }
-            let parameters = Dictionary(opened.filter { !$0.name.hasPrefix("utm_") && !$0.name.isEmpty }
-                .prefix(50).map { ($0.name.prefix(characters: 64), $0.value.prefix(characters: 512)) }) { first, _ in first }
-            let base = LinkURLs.base(for: request, services: services)
-            let domain = queryItems.first { $0.name == "domain" }.flatMap { PublicHosts.hostName(of: $0.value) }
-                ?? URLQuery.host(of: base) ?? "localhost"
-            var response = HTTPResponse.json(bytes: JSONValue.object(
-                WarpLinkLink.fields(target, parameters: parameters, domain: domain, base: base, platform: platform)).serialized())
-            response.headers.add("X-Click-Id", clickID)
-            return response
-        })
+        return .inline(
+            WarpLinkErrors.guarded(services) { request in
+                let project = try auth.project(request)
+                let code = request.pathParameters["slug"] ?? ""
+                guard let (_, target) = try services.app.links.resolve(code: code, slug: nil) else {
+                    throw HTTPError.notFound("no active link '\(code)'")
+                }
+                guard target.link.projectID == project.id else {
+                    throw HTTPError.unauthorized("the API key belongs to another project than link '\(code)'")
+                }
+                let now = services.now(for: project)
+                guard ![.inactive, .expired].contains(LinkAvailability.of(target.link, clicks: 0, now: now)) else {
+                    throw HTTPError.notFound("no active link '\(code)'")
+                }
+                let queryItems = request.queryItems
+                // `params` is the opened URL's own query, URL-encoded once by the SDK: decoded once
+                // above, parsed here.
+                let opened = queryItems.first { $0.name == "params" }.map { HTTPRequest.queryItems(of: Substring($0.value)) } ?? []
+                let platform = WarpLinkLink.platform(userAgent: request.headers["User-Agent"])
+                let utm = target.utm.overridden(by: ClickQuery.utm(opened))
+                let tapID = request.headers["X-WarpLink-Tap-Id"].flatMap { Identifiers.isUUID($0) ? $0.lowercased() : nil }
+                let clickID = ClickRecorder(services: services).record(
+                    at: now, for: request, clickID: tapID.map { Identifiers.clickID(forTap: $0, projectID: project.id) }
+                ) { clickID, ip, ipKey in
+                    Click(
+                        clickID: clickID, projectID: project.id, linkID: target.link.id, source: .app, createdAt: now, ip: ip, ipKey: ipKey,
+                        userAgent: request.headers["User-Agent"], acceptLanguage: request.headers["Accept-Language"],
+                        query: ClickQuery.kept(opened), utm: utm, platform: platform, isBot: false,
+                        languages: Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]),
+                        networkClickID: NetworkClickID.find(in: opened, extraParameters: target.project.clickIDParameters))
+                }
+                let parameters = Dictionary(
+                    opened.filter { !$0.name.hasPrefix("utm_") && !$0.name.isEmpty }
+                        .prefix(50).map { ($0.name.prefix(characters: 64), $0.value.prefix(characters: 512)) }
+                ) { first, _ in first }
+                let base = LinkURLs.base(for: request, services: services)
+                let domain =
+                    queryItems.first { $0.name == "domain" }.flatMap { PublicHosts.hostName(of: $0.value) }
+                    ?? URLQuery.host(of: base) ?? "localhost"
+                var response = HTTPResponse.json(
+                    bytes: JSONValue.object(
+                        WarpLinkLink.fields(target, parameters: parameters, domain: domain, base: base, platform: platform)
+                    ).serialized())
+                response.headers.add("X-Click-Id", clickID)
+                return response
+            })
     }
 
     /// `POST /v1/attribution/match`
@@ -94,8 +102,10 @@ enum WarpLinkRoutes {
 
     /// The match answer: `matched` and `install_id` always; the rest only for an attributed
     /// install, the link's fields only while the link exists.
-    static func matchFields(_ outcome: InstallOutcome, project: Project, platform: UserAgentInfo.Platform,
-                            base: String) -> [String: JSONValue] {
+    static func matchFields(
+        _ outcome: InstallOutcome, project: Project, platform: UserAgentInfo.Platform,
+        base: String
+    ) -> [String: JSONValue] {
         let match = outcome.install.match
         var fields: [String: JSONValue] = ["matched": .bool(match.attributed), "install_id": .string(outcome.install.id)]
         guard match.attributed else { return fields }
@@ -115,18 +125,20 @@ enum WarpLinkRoutes {
     static func createLink(_ services: Services) -> RouteHandler {
         let auth = WarpLinkAuth(services: services)
         let linkService = services.app.links
-        return .sync(WarpLinkErrors.guarded(services) { request in
-            let project = try auth.project(request)
-            let payload = try WarpLinkLinkPayload(JSONFields(request))
-            var link = Link(id: Identifiers.newID(), projectID: project.id, shortCode: "", createdAt: services.now(for: project))
-            payload.apply(to: &link)
-            let created = try linkService.create(link, codeIsCustom: false, fieldNames: WarpLinkLinkPayload.fieldNames)
-            let target = LinkTarget(link: created, template: nil, project: project.settings)
-            let base = LinkURLs.base(for: request, services: services)
-            var fields = WarpLinkLink.fields(target, parameters: [:], domain: URLQuery.host(of: base) ?? "localhost", base: base,
-                                             platform: nil)
-            fields["url"] = .string(LinkURLs.url(base: base, shortCode: created.shortCode, templateSlug: nil))
-            return .json(bytes: JSONValue.object(fields).serialized(), status: .created)
-        })
+        return .sync(
+            WarpLinkErrors.guarded(services) { request in
+                let project = try auth.project(request)
+                let payload = try WarpLinkLinkPayload(JSONFields(request))
+                var link = Link(id: Identifiers.newID(), projectID: project.id, shortCode: "", createdAt: services.now(for: project))
+                payload.apply(to: &link)
+                let created = try linkService.create(link, codeIsCustom: false, fieldNames: WarpLinkLinkPayload.fieldNames)
+                let target = LinkTarget(link: created, template: nil, project: project.settings)
+                let base = LinkURLs.base(for: request, services: services)
+                var fields = WarpLinkLink.fields(
+                    target, parameters: [:], domain: URLQuery.host(of: base) ?? "localhost", base: base,
+                    platform: nil)
+                fields["url"] = .string(LinkURLs.url(base: base, shortCode: created.shortCode, templateSlug: nil))
+                return .json(bytes: JSONValue.object(fields).serialized(), status: .created)
+            })
     }
 }

@@ -14,8 +14,10 @@ public struct ActivityService: Sendable {
     /// was a repeat, and the install's SKAN values when asked for. A new event's `event.created`
     /// webhooks are written in its transaction, or, where the stored events are the outbox's log,
     /// made from its row by the outbox worker (`OutboxLogJobs`).
-    public func recordEvent(_ event: EventRecord, project: Project?, conversionValues: Bool, delivery: DatabaseWriter.Delivery?,
-                            completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) throws {
+    public func recordEvent(
+        _ event: EventRecord, project: Project?, conversionValues: Bool, delivery: DatabaseWriter.Delivery?,
+        completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void
+    ) throws {
         let skan = conversionValues ? try project.flatMap { try outbound.skanContext(skanSchemas, project: $0, at: event.receivedAt) } : nil
         // The event's own fields are made here, and only when someone listens: the notifier runs on the writer.
         let notify: Notifier<StoredEvent>? = try outbound.notifier(
@@ -28,20 +30,25 @@ public struct ActivityService: Sendable {
                 values["currency"] = event.currency
                 return values
             })
-        store.events.record(event, eventID: TimeOrderedID.secure(at: event.receivedAt), skan: skan, notify: notify, delivery: delivery,
-                            completion: completion)
+        store.events.record(
+            event, eventID: TimeOrderedID.secure(at: event.receivedAt), skan: skan, notify: notify, delivery: delivery,
+            completion: completion)
     }
 
     /// Links the user to the install; a trigger (signup/login) also counts as the event `signup`.
     @discardableResult
     public func saveUser(_ user: UserProfile, install: StoredInstall, project: Project, signupEvent: Bool = false) throws -> SKANValues? {
         let now = clocks.clock(for: project).now()
-        let notify: Notifier<UserProfile>? = install.isTest ? nil : try outbound.notifier(
-            .userIdentified, trigger: nil, projectID: project.id, at: now,
-            data: { user, install in WebhookEvents.user(user, installID: install.installID) })
-        return try store.users.saveUser(user, projectID: project.id, installID: install.id, now: now,
-                                        signupEvent: signupEvent, skan: try outbound.skanContext(skanSchemas, project: project, at: now),
-                                        notify: notify)
+        let notify: Notifier<UserProfile>? =
+            install.isTest
+            ? nil
+            : try outbound.notifier(
+                .userIdentified, trigger: nil, projectID: project.id, at: now,
+                data: { user, install in WebhookEvents.user(user, installID: install.installID) })
+        return try store.users.saveUser(
+            user, projectID: project.id, installID: install.id, now: now,
+            signupEvent: signupEvent, skan: try outbound.skanContext(skanSchemas, project: project, at: now),
+            notify: notify)
     }
 
     /// The install's SKAN values now (nil when the project has no schema).
@@ -50,38 +57,55 @@ public struct ActivityService: Sendable {
         return try store.users.skanValues(installID: installID, now: now, skan: try outbound.skanContext(skanSchemas, project: project, at: now))
     }
 
-    public func updateInstall(_ installID: String, pushToken: String? = nil, integrations: String? = nil,
-                              userID: String? = nil, deeplinkOpenedAt: Timestamp? = nil) throws {
-        try store.users.updateInstall(installID, pushToken: pushToken, integrations: integrations, userID: userID,
-                                      deeplinkOpenedAt: deeplinkOpenedAt)
+    public func updateInstall(
+        _ installID: String, pushToken: String? = nil, integrations: String? = nil,
+        userID: String? = nil, deeplinkOpenedAt: Timestamp? = nil
+    ) throws {
+        try store.users.updateInstall(
+            installID, pushToken: pushToken, integrations: integrations, userID: userID,
+            deeplinkOpenedAt: deeplinkOpenedAt)
     }
 
     /// Stores the payment once per payment id.
-    public func capturePayment(_ payment: PaymentRecord, install: StoredInstall, project: Project, delivery: DatabaseWriter.Delivery?,
-                               completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void) throws {
+    public func capturePayment(
+        _ payment: PaymentRecord, install: StoredInstall, project: Project, delivery: DatabaseWriter.Delivery?,
+        completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void
+    ) throws {
         let now = clocks.clock(for: project).now()
-        let notify: Notifier<PaymentRecord>? = install.isTest ? nil : try outbound.notifier(
-            .paymentCaptured, trigger: "payment", projectID: project.id, at: now,
-            data: { payment, install in WebhookEvents.payment(payment, installID: install.installID) },
-            values: { payment in
-                ["event_name": "payment", "event_id": payment.paymentID, "revenue": PostbackMacros.number(payment.amount),
-                 "currency": payment.currency]
-            })
-        store.users.capturePayment(payment, projectID: project.id, installID: install.id, now: now,
-                                   skan: try outbound.skanContext(skanSchemas, project: project, at: now), notify: notify,
-                                   delivery: delivery, completion: completion)
+        let notify: Notifier<PaymentRecord>? =
+            install.isTest
+            ? nil
+            : try outbound.notifier(
+                .paymentCaptured, trigger: "payment", projectID: project.id, at: now,
+                data: { payment, install in WebhookEvents.payment(payment, installID: install.installID) },
+                values: { payment in
+                    [
+                        "event_name": "payment", "event_id": payment.paymentID, "revenue": PostbackMacros.number(payment.amount),
+                        "currency": payment.currency,
+                    ]
+                })
+        store.users.capturePayment(
+            payment, projectID: project.id, installID: install.id, now: now,
+            skan: try outbound.skanContext(skanSchemas, project: project, at: now), notify: notify,
+            delivery: delivery, completion: completion)
     }
 
     /// Removes the user's payments on the install (one, when `paymentID` is given); how many.
     public func removePayments(install: StoredInstall, project: Project, userID: String, paymentID: String?) throws -> Int {
         let now = clocks.clock(for: project).now()
-        let notify: Notifier<Int>? = install.isTest ? nil : try outbound.notifier(
-            .paymentRemoved, trigger: nil, projectID: project.id, at: now,
-            data: { removed, install in
-                ["install_id": .string(install.installID), "user_id": .string(userID),
-                 "payment_id": paymentID.map(JSONValue.string) ?? .null, "removed": .number(Double(removed))]
-            })
-        return try store.users.removePayments(projectID: project.id, installID: install.id, userID: userID, paymentID: paymentID,
-                                              now: now, notify: notify)
+        let notify: Notifier<Int>? =
+            install.isTest
+            ? nil
+            : try outbound.notifier(
+                .paymentRemoved, trigger: nil, projectID: project.id, at: now,
+                data: { removed, install in
+                    [
+                        "install_id": .string(install.installID), "user_id": .string(userID),
+                        "payment_id": paymentID.map(JSONValue.string) ?? .null, "removed": .number(Double(removed)),
+                    ]
+                })
+        return try store.users.removePayments(
+            projectID: project.id, installID: install.id, userID: userID, paymentID: paymentID,
+            now: now, notify: notify)
     }
 }

@@ -1,8 +1,8 @@
 import Attribution
 import Foundation
 import JSON
-import Store
 import Logging
+import Store
 
 /// How the delivery worker sends an `apple_ads` job and what Apple's answer does (docs/outbound.md,
 /// "Apple Ads (AdServices) exchange"): the install's token as `text/plain`; 200 records the answer (and the
@@ -44,9 +44,11 @@ struct AppleAdsExchange: Sendable {
             recordFailure(installID: installID)
             return .failure(.init(reason: "the token expired before Apple answered"))
         }
-        return .success(OutboundRequest(method: "POST", url: message.targetURL,
-                                        headers: [("content-type", "text/plain"), ("user-agent", userAgent)], body: Array(pending.token.utf8),
-                                        keptResponseBytes: Self.answerBytes))
+        return .success(
+            OutboundRequest(
+                method: "POST", url: message.targetURL,
+                headers: [("content-type", "text/plain"), ("user-agent", userAgent)], body: Array(pending.token.utf8),
+                keptResponseBytes: Self.answerBytes))
     }
 
     func handle(_ result: Result<OutboundResponse, any Error>, job: OutboxJob, now: Timestamp) -> Handling {
@@ -54,7 +56,9 @@ struct AppleAdsExchange: Sendable {
         do {
             switch response.statusCode {
             case 200:
-                guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)), let answer = AppleAdsAnswer(json: json) else {
+                guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)),
+                    let answer = AppleAdsAnswer(json: json)
+                else {
                     try store.appleAds.recordFailure(installID: installID)
                     return .record(.failed(statusCode: 200, error: "Apple's answer is not an attribution record", response: response.shownBody))
                 }
@@ -67,8 +71,10 @@ struct AppleAdsExchange: Sendable {
                     return .record(.failed(statusCode: 404, error: "no attribution record after \(answers) tries", response: response.shownBody))
                 }
                 let wait = settings.retrySeconds * (answers == Self.quickRetries ? Self.lateRetryFactor : 1)
-                return .record(.retry(at: Timestamp(milliseconds: now.milliseconds + Int64(wait * 1000)), statusCode: 404,
-                                      error: "not available yet", response: response.shownBody))
+                return .record(
+                    .retry(
+                        at: Timestamp(milliseconds: now.milliseconds + Int64(wait * 1000)), statusCode: 404,
+                        error: "not available yet", response: response.shownBody))
             case 400:
                 try store.appleAds.recordFailure(installID: installID)
                 return .record(.failed(statusCode: 400, error: "Apple refused the token", response: response.shownBody))
@@ -101,12 +107,13 @@ struct AppleAdsExchange: Sendable {
             }
         }
         defer { if answer.attribution { onAttributed?(projectID, answer) } }
-        _ = try store.appleAds.recordAnswer(installID: installID, answer: answer, payload: payload, at: now,
-                                            wins: { match, installedAt in
-                                                // Developer-mode answers never become a production project's paid installs.
-                                                guard !answer.isTest || project?.testMode == true else { return false }
-                                                return AppleAdsPrecedence.claimWins(answer, over: match, installedAt: installedAt)
-                                            },
-                                            notify: notify)
+        _ = try store.appleAds.recordAnswer(
+            installID: installID, answer: answer, payload: payload, at: now,
+            wins: { match, installedAt in
+                // Developer-mode answers never become a production project's paid installs.
+                guard !answer.isTest || project?.testMode == true else { return false }
+                return AppleAdsPrecedence.claimWins(answer, over: match, installedAt: installedAt)
+            },
+            notify: notify)
     }
 }

@@ -32,8 +32,9 @@ final class AppleAdsNameFetcher: Sendable {
     /// What is missing of the names `answer` refers to, fetched in the background.
     func fetchMissing(projectID: String, answer: AppleAdsAnswer) {
         guard answer.attribution, let campaign = answer.campaignID,
-              let credentials = try? store.appleAdsNames.credentials(projectID: projectID),
-              let known = try? store.appleAdsNames.names(projectID: projectID) else { return }
+            let credentials = try? store.appleAdsNames.credentials(projectID: projectID),
+            let known = try? store.appleAdsNames.names(projectID: projectID)
+        else { return }
         var wanted: [(kind: AppleAdsNames.Kind, id: String, path: String, field: String)] = []
         if known.name(.campaign, campaign) == nil { wanted.append((.campaign, campaign, "campaigns/\(campaign)", "name")) }
         if let adGroup = answer.adGroupID {
@@ -46,17 +47,21 @@ final class AppleAdsNameFetcher: Sendable {
         let fetches = wanted
         withToken(projectID: projectID, credentials) { [self] token in
             for item in fetches {
-                let request = OutboundRequest(method: "GET", url: settings.apiURL + item.path, headers: [
-                    ("authorization", "Bearer \(token)"), ("x-ap-context", "orgId=\(credentials.orgID)"), ("user-agent", userAgent),
-                ], body: [], keptResponseBytes: Self.answerBytes)
+                let request = OutboundRequest(
+                    method: "GET", url: settings.apiURL + item.path,
+                    headers: [
+                        ("authorization", "Bearer \(token)"), ("x-ap-context", "orgId=\(credentials.orgID)"), ("user-agent", userAgent),
+                    ], body: [], keptResponseBytes: Self.answerBytes)
                 transport.send(request) { [self] result in
                     guard case .success(let response) = result, response.statusCode == 200,
-                          case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)),
-                          case .object(let data)? = body["data"], case .string(let name)? = data[item.field], !name.isEmpty else { return }
+                        case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)),
+                        case .object(let data)? = body["data"], case .string(let name)? = data[item.field], !name.isEmpty
+                    else { return }
                     // A waited-for write: not on the transport's thread, which deliveries share.
                     DispatchQueue.global().async { [self] in
-                        try? store.appleAdsNames.saveName(String(name.prefix(512)), kind: item.kind, id: item.id, projectID: projectID,
-                                                          at: clock.now())
+                        try? store.appleAdsNames.saveName(
+                            String(name.prefix(512)), kind: item.kind, id: item.id, projectID: projectID,
+                            at: clock.now())
                     }
                 }
             }
@@ -70,15 +75,20 @@ final class AppleAdsNameFetcher: Sendable {
         let now = clock.now()
         if let cached = tokens.withLock({ $0[projectID] }), cached.until > now { return use(cached.token) }
         guard let secret = AppleAdsClientSecret.make(credentials, at: now) else { return }
-        let form = [("grant_type", "client_credentials"), ("client_id", credentials.clientID), ("client_secret", secret),
-                    ("scope", "searchadsorg")].map { "\($0.0)=\(URLQuery.encode($0.1))" }.joined(separator: "&")
-        let request = OutboundRequest(method: "POST", url: settings.oauthURL, headers: [
-            ("content-type", "application/x-www-form-urlencoded"), ("user-agent", userAgent),
-        ], body: Array(form.utf8), keptResponseBytes: Self.answerBytes)
+        let form = [
+            ("grant_type", "client_credentials"), ("client_id", credentials.clientID), ("client_secret", secret),
+            ("scope", "searchadsorg"),
+        ].map { "\($0.0)=\(URLQuery.encode($0.1))" }.joined(separator: "&")
+        let request = OutboundRequest(
+            method: "POST", url: settings.oauthURL,
+            headers: [
+                ("content-type", "application/x-www-form-urlencoded"), ("user-agent", userAgent),
+            ], body: Array(form.utf8), keptResponseBytes: Self.answerBytes)
         transport.send(request) { [self] result in
             guard case .success(let response) = result, response.statusCode == 200,
-                  case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)),
-                  case .string(let token)? = body["access_token"] else { return }
+                case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)),
+                case .string(let token)? = body["access_token"]
+            else { return }
             let lifetime: Int64 = if case .number(let seconds)? = body["expires_in"], seconds > 0, seconds < 1e7 { Int64(seconds) } else { 3_600 }
             tokens.withLock { $0[projectID] = (token, now.adding(seconds: max(0, lifetime - Self.tokenMarginSeconds))) }
             use(token)

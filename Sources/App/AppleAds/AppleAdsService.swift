@@ -12,15 +12,19 @@ public struct AppleAdsService: Sendable {
     /// off, the text is not a token, or Apple already answered for this install. `completion`
     /// gets whether an exchange was queued; the caller answers its client after it, so the job is
     /// durable before the client hears anything.
-    public func capture(_ rawToken: String?, installID: String, project: Project, at time: Timestamp,
-                        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+    public func capture(
+        _ rawToken: String?, installID: String, project: Project, at time: Timestamp,
+        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
         guard project.settings.appleAds, let token = AppleAdsTokenText.valid(rawToken) else { return completion(.success(false)) }
         let id = TimeOrderedID.secure(at: time)
-        let exchange = OutboxMessage(id: id, projectID: project.id, kind: "apple_ads", targetID: installID, targetURL: settings.url,
-                                     eventID: "aa_" + String(id.filter { $0 != "-" }), eventType: "apple_ads.exchange", payload: "{}",
-                                     createdAt: time)
-        store.appleAds.capture(installID: installID, projectID: project.id, token: token, at: time, exchange: exchange,
-                               delivery: delivery, completion: completion)
+        let exchange = OutboxMessage(
+            id: id, projectID: project.id, kind: "apple_ads", targetID: installID, targetURL: settings.url,
+            eventID: "aa_" + String(id.filter { $0 != "-" }), eventType: "apple_ads.exchange", payload: "{}",
+            createdAt: time)
+        store.appleAds.capture(
+            installID: installID, projectID: project.id, token: token, at: time, exchange: exchange,
+            delivery: delivery, completion: completion)
     }
 
     /// The install's claim: pending, Apple's answer, or failed; nil when it never carried a token.
@@ -32,7 +36,7 @@ public struct AppleAdsService: Sendable {
     public func setCredentials(_ credentials: AppleAdsCredentials, projectID: String, at time: Timestamp) throws {
         var problems: [ValidationProblem] = []
         for (key, value) in [("client_id", credentials.clientID), ("team_id", credentials.teamID), ("key_id", credentials.keyID)]
-            where value.isEmpty || value.count > 128 || value.contains(where: { $0.isWhitespace }) {
+        where value.isEmpty || value.count > 128 || value.contains(where: { $0.isWhitespace }) {
             problems.append(.init(key, "must be 1 to 128 characters without spaces"))
         }
         if !AppleAdsNameFetcher.isPathSegmentSafe(credentials.orgID) { problems.append(.init("org_id", "must be Apple's numeric organisation id")) }

@@ -15,8 +15,10 @@ public struct AppleAdsSettings: Sendable {
     public var oauthURL: String
     public var apiURL: String
 
-    public init(url: String = AppleAdsSettings.appleURL, retrySeconds: Double = 5, oauthURL: String = AppleAdsSettings.appleOAuthURL,
-                apiURL: String = AppleAdsSettings.appleAPIURL) {
+    public init(
+        url: String = AppleAdsSettings.appleURL, retrySeconds: Double = 5, oauthURL: String = AppleAdsSettings.appleOAuthURL,
+        apiURL: String = AppleAdsSettings.appleAPIURL
+    ) {
         self.url = url
         self.retrySeconds = retrySeconds
         self.oauthURL = oauthURL
@@ -40,7 +42,8 @@ public enum AppleAdsTokenText {
             case UInt8(ascii: "="): padding += 1
             case _ where padding > 0: return nil  // '=' only at the end
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "+"), UInt8(ascii: "/"): continue
+                UInt8(ascii: "+"), UInt8(ascii: "/"):
+                continue
             default: return nil
             }
         }

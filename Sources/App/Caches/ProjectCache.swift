@@ -60,8 +60,10 @@ final class ProjectCache: @unchecked Sendable {
         try cached(id, in: \.byID) { try repository.find(id: id) }
     }
 
-    func cached<Key: Hashable, Value>(_ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Value]>,
-                                              load: () throws -> Value?) throws -> Value? {
+    func cached<Key: Hashable, Value>(
+        _ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Value]>,
+        load: () throws -> Value?
+    ) throws -> Value? {
         lock.lock()
         if let project = self[keyPath: table][hash] {
             lock.unlock()

@@ -13,10 +13,13 @@ public struct ClickService: Sendable {
 
     /// Adds `signals` to a click younger than `maximumAgeSeconds` (by its project's clock);
     /// `completion` gets false when there is no such click.
-    public func addBrowserSignals(_ signals: BrowserSignals, clickID: String, maximumAgeSeconds: Int64, delivery: DatabaseWriter.Delivery?,
-                                  completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+    public func addBrowserSignals(
+        _ signals: BrowserSignals, clickID: String, maximumAgeSeconds: Int64, delivery: DatabaseWriter.Delivery?,
+        completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
         let clocks = self.clocks
-        store.clicks.recordBeacon(clickID: clickID, signals: signals, maximumAgeSeconds: maximumAgeSeconds,
-                                  now: { clocks.now(projectID: $0) }, delivery: delivery, completion: completion)
+        store.clicks.recordBeacon(
+            clickID: clickID, signals: signals, maximumAgeSeconds: maximumAgeSeconds,
+            now: { clocks.now(projectID: $0) }, delivery: delivery, completion: completion)
     }
 }

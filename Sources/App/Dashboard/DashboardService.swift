@@ -1,6 +1,6 @@
 import Attribution
-public import Store
 import Foundation
+public import Store
 
 /// Dashboard sign-ins: users of a project with a password, and sessions that a cookie carries.
 /// The cookie holds a random token; the store keeps only its SHA-256, so a copy of the database
@@ -20,8 +20,9 @@ public struct DashboardService: Sendable {
         }
         try AppError.throwIfAny(problems)
         let now = clock.now()
-        let user = DashboardUser(id: "du_" + TimeOrderedID.secure(at: now).replacingOccurrences(of: "-", with: ""), projectID: projectID,
-                                 email: email, role: role, createdAt: now)
+        let user = DashboardUser(
+            id: "du_" + TimeOrderedID.secure(at: now).replacingOccurrences(of: "-", with: ""), projectID: projectID,
+            email: email, role: role, createdAt: now)
         guard let created = try store.dashboard.createUser(user, passwordHash: PasswordHash.make(password)) else {
             throw AppError.invalidField("email", "project \(projectID) already has a user \(email)")
         }

@@ -17,21 +17,27 @@ public struct InstallService: Sendable {
     /// A new install's `install` postbacks are written in its transaction, and its
     /// `install.created` webhooks too, or, where the stored installs are the outbox's log, made
     /// from its row by the outbox worker (`OutboxLogJobs`).
-    public func report(_ report: InstallReport, project: Project, policy: MatchingPolicy? = nil, conversionValues: Bool,
-                       delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) throws {
+    public func report(
+        _ report: InstallReport, project: Project, policy: MatchingPolicy? = nil, conversionValues: Bool,
+        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void
+    ) throws {
         // A client's test mode sends nothing out (docs/outbound.md, "Test traffic").
-        let notify: Notifier<InstallOutcome>? = report.isTest ? nil : try outbound.notifier(
-            .installCreated, trigger: "install", projectID: project.id, at: report.signals.time,
-            webhooks: !store.outbox.factsAreALog, prepare: {},
-            appendData: { outcome, install, _, body in
-                // Only an attributed install has a click whose network id is worth a read.
-                let network = outcome.install.match.attributed ? (try? install.facts())??.click?.networkClickID : nil
-                WebhookEvents.appendInstall(outcome, project: project, networkClickID: network, to: &body)
-            })
-        store.installs.report(report, policy: policy ?? MatchingPolicy(project: project.settings),
-                              installID: TimeOrderedID.secure(at: report.signals.time),
-                              skan: conversionValues ? try outbound.skanContext(skanSchemas, project: project, at: report.signals.time) : nil,
-                              notify: notify, delivery: delivery, completion: completion)
+        let notify: Notifier<InstallOutcome>? =
+            report.isTest
+            ? nil
+            : try outbound.notifier(
+                .installCreated, trigger: "install", projectID: project.id, at: report.signals.time,
+                webhooks: !store.outbox.factsAreALog, prepare: {},
+                appendData: { outcome, install, _, body in
+                    // Only an attributed install has a click whose network id is worth a read.
+                    let network = outcome.install.match.attributed ? (try? install.facts())??.click?.networkClickID : nil
+                    WebhookEvents.appendInstall(outcome, project: project, networkClickID: network, to: &body)
+                })
+        store.installs.report(
+            report, policy: policy ?? MatchingPolicy(project: project.settings),
+            installID: TimeOrderedID.secure(at: report.signals.time),
+            skan: conversionValues ? try outbound.skanContext(skanSchemas, project: project, at: report.signals.time) : nil,
+            notify: notify, delivery: delivery, completion: completion)
     }
 
     /// The install, or `AppError.notFound`.

@@ -64,7 +64,8 @@ public struct LinkService: Sendable {
         let entry = try cache.entry(for: code) {
             try beforeBlocking()  // a miss reads the store
             guard let (link, clicks) = try store.links.find(shortCode: code),
-                  let project = try store.projects.find(id: link.projectID) else { return nil }
+                let project = try store.projects.find(id: link.projectID)
+            else { return nil }
             _ = clocks.clock(for: project)  // a test-mode project's clicks read its clock from now on
             let template = try link.templateID.flatMap { try store.templates.find(id: $0, projectID: link.projectID) }
             return (LinkTarget(link: link, template: template, project: project.settings), clicks)

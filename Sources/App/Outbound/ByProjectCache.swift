@@ -12,8 +12,10 @@ final class ByProjectCache<Value: Sendable>: @unchecked Sendable {
     private let projectID: @Sendable (Value) -> String
     private let beforeBlocking: @Sendable () throws -> Void
 
-    init(load: @escaping @Sendable () throws -> [Value], projectID: @escaping @Sendable (Value) -> String,
-         beforeBlocking: @escaping @Sendable () throws -> Void) {
+    init(
+        load: @escaping @Sendable () throws -> [Value], projectID: @escaping @Sendable (Value) -> String,
+        beforeBlocking: @escaping @Sendable () throws -> Void
+    ) {
         self.load = load
         self.projectID = projectID
         self.beforeBlocking = beforeBlocking

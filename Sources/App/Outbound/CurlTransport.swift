@@ -2,14 +2,17 @@ import CCurl
 import Dispatch
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The address a connection would have gone to, refused by the outbound policy at connect time.
 public struct OutboundAddressRefused: Error, CustomStringConvertible {
     public let address: String
-    public var description: String { "refused: the receiver's address \(address) is private or local (set outbound.allow_private_addresses to allow)" }
+    public var description: String {
+        "refused: the receiver's address \(address) is private or local (set outbound.allow_private_addresses to allow)"
+    }
 }
 
 /// Outbound HTTP through libcurl (the system's, with its certificate store and OpenSSL): one
@@ -35,8 +38,10 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
         var responseHeaders: [String: String] = [:]
         var refusedAddress: String?
 
-        init(easy: UnsafeMutableRawPointer, url: String, allowPrivate: Bool,
-             completion: @escaping @Sendable (Result<OutboundResponse, any Error>) -> Void) {
+        init(
+            easy: UnsafeMutableRawPointer, url: String, allowPrivate: Bool,
+            completion: @escaping @Sendable (Result<OutboundResponse, any Error>) -> Void
+        ) {
             self.easy = easy
             self.url = Array(url.utf8CString)
             self.allowPrivate = allowPrivate
@@ -109,29 +114,37 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
         _ = attributiond_curl_set_long(easy, CURLOPT_TIMEOUT_MS, totalTimeoutMilliseconds)
         _ = attributiond_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         _ = attributiond_curl_set_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = attributiond_curl_set_write_function(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            let length = size * count
-            let room = max(0, transfer.responseLimit - transfer.responsePrefix.count)
-            if room > 0, let data {
-                data.withMemoryRebound(to: UInt8.self, capacity: length) { transfer.responsePrefix.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(room, length))) }
-            }
-            return length
-        })
-        _ = attributiond_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
-        _ = attributiond_curl_set_write_function(easy, CURLOPT_HEADERFUNCTION, { data, size, count, context in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            let length = size * count
-            if let data, length < 8192 {
-                let line = data.withMemoryRebound(to: UInt8.self, capacity: length) { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) }
-                if line.hasPrefix("HTTP/") { transfer.responseHeaders.removeAll() }  // a new response (after 100 Continue)
-                if let colon = line.firstIndex(of: ":") {
-                    let name = line[..<colon].lowercased()
-                    transfer.responseHeaders[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = attributiond_curl_set_write_function(
+            easy, CURLOPT_WRITEFUNCTION,
+            { data, size, count, context in
+                let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                let length = size * count
+                let room = max(0, transfer.responseLimit - transfer.responsePrefix.count)
+                if room > 0, let data {
+                    data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                        transfer.responsePrefix.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(room, length)))
+                    }
                 }
-            }
-            return length
-        })
+                return length
+            })
+        _ = attributiond_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
+        _ = attributiond_curl_set_write_function(
+            easy, CURLOPT_HEADERFUNCTION,
+            { data, size, count, context in
+                let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                let length = size * count
+                if let data, length < 8192 {
+                    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+                    }
+                    if line.hasPrefix("HTTP/") { transfer.responseHeaders.removeAll() }  // a new response (after 100 Continue)
+                    if let colon = line.firstIndex(of: ":") {
+                        let name = line[..<colon].lowercased()
+                        transfer.responseHeaders[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+                    }
+                }
+                return length
+            })
         _ = attributiond_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
         _ = attributiond_curl_set_opensocket_function(easy) { context, _, address in
             guard let context, let address else { return CURL_SOCKET_BAD }
@@ -197,7 +210,8 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                      let transfer = running.removeValue(forKey: easy) else { continue }
+                    let transfer = running.removeValue(forKey: easy)
+                else { continue }
                 finish(transfer, result: message.pointee.data.result)
             }
             curl_multi_poll(multi, nil, 0, 1000, nil)
@@ -212,8 +226,10 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
         if let refused = transfer.refusedAddress {
             outcome = .failure(OutboundAddressRefused(address: refused))
         } else if result == CURLE_OK {
-            outcome = .success(OutboundResponse(statusCode: code, headers: transfer.responseHeaders,
-                                                bodyPrefix: String(decoding: transfer.responsePrefix, as: UTF8.self)))
+            outcome = .success(
+                OutboundResponse(
+                    statusCode: code, headers: transfer.responseHeaders,
+                    bodyPrefix: String(decoding: transfer.responsePrefix, as: UTF8.self)))
         } else {
             outcome = .failure(CurlError(code: Int(result.rawValue), message: String(cString: curl_easy_strerror(result))))
         }

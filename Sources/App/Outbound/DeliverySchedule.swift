@@ -18,8 +18,10 @@ public struct DeliverySchedule: Sendable {
     }
 
     /// The time of the next attempt after `attempts` failed ones, or nil when none is left.
-    public func nextAttempt(afterAttempts attempts: Int, now: Timestamp, retryAfterSeconds: Double?,
-                            random: Double = Double.random(in: 0...1)) -> Timestamp? {
+    public func nextAttempt(
+        afterAttempts attempts: Int, now: Timestamp, retryAfterSeconds: Double?,
+        random: Double = Double.random(in: 0...1)
+    ) -> Timestamp? {
         guard attempts >= 1, attempts <= waits.count else { return nil }
         let wait = retryAfterSeconds.map { min(max($0, 0), 86_400) } ?? waits[attempts - 1] * (1 + jitter * random)
         return Timestamp(milliseconds: now.milliseconds + Int64(wait * 1000))

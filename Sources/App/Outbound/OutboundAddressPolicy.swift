@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where outbound requests may go (outbound.md, "SSRF"): http(s) URLs only, and by default no host
@@ -30,7 +31,8 @@ public struct OutboundAddressPolicy: Sendable {
     /// Why `url` is not an absolute http(s) URL without credentials, or nil (no DNS).
     public static func syntaxRefusal(for url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty else {
+            scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty
+        else {
             return "must be an absolute http or https URL"
         }
         if components.user != nil || components.password != nil { return "must not carry credentials" }
@@ -70,44 +72,44 @@ public struct OutboundAddressPolicy: Sendable {
     static func isInternal(_ address: [UInt8]) -> Bool {
         if address.count == 4 { return isInternalIPv4(address) }
         guard address.count == 16 else { return true }
-        if address.allSatisfy({ $0 == 0 }) { return true }                       // ::
+        if address.allSatisfy({ $0 == 0 }) { return true }  // ::
         if address[0..<15].allSatisfy({ $0 == 0 }) && address[15] == 1 { return true }  // ::1
         if let embedded = embeddedIPv4(address) { return isInternalIPv4(embedded) }
         if address[0] == 0x00 && address[1] == 0x64 && address[2] == 0xFF && address[3] == 0x9B && address[4] == 0 && address[5] == 1 {
-            return true                                                          // 64:ff9b:1::/48 local-use NAT64
+            return true  // 64:ff9b:1::/48 local-use NAT64
         }
-        if address[0] & 0xFE == 0xFC { return true }                             // fc00::/7 unique local
-        if address[0] == 0xFE && address[1] & 0xC0 == 0x80 { return true }       // fe80::/10 link-local
-        if address[0] == 0xFE && address[1] & 0xC0 == 0xC0 { return true }       // fec0::/10 site-local (deprecated)
-        if address[0] == 0xFF { return true }                                    // ff00::/8 multicast
+        if address[0] & 0xFE == 0xFC { return true }  // fc00::/7 unique local
+        if address[0] == 0xFE && address[1] & 0xC0 == 0x80 { return true }  // fe80::/10 link-local
+        if address[0] == 0xFE && address[1] & 0xC0 == 0xC0 { return true }  // fec0::/10 site-local (deprecated)
+        if address[0] == 0xFF { return true }  // ff00::/8 multicast
         return false
     }
 
     /// The IPv4 address inside an IPv6 one that stands for it, or nil.
     static func embeddedIPv4(_ a: [UInt8]) -> [UInt8]? {
         let last = Array(a[12..<16])
-        if a[0..<10].allSatisfy({ $0 == 0 }) && a[10] == 0xFF && a[11] == 0xFF { return last }      // ::ffff:0:0/96 mapped
+        if a[0..<10].allSatisfy({ $0 == 0 }) && a[10] == 0xFF && a[11] == 0xFF { return last }  // ::ffff:0:0/96 mapped
         if a[0..<8].allSatisfy({ $0 == 0 }) && a[8] == 0xFF && a[9] == 0xFF && a[10] == 0 && a[11] == 0 {
-            return last                                                                              // ::ffff:0:0:0/96 translated
+            return last  // ::ffff:0:0:0/96 translated
         }
-        if a[0..<12].allSatisfy({ $0 == 0 }) { return last }                                         // ::/96 compatible
+        if a[0..<12].allSatisfy({ $0 == 0 }) { return last }  // ::/96 compatible
         if a[0] == 0x00 && a[1] == 0x64 && a[2] == 0xFF && a[3] == 0x9B && a[4..<12].allSatisfy({ $0 == 0 }) {
-            return last                                                                              // 64:ff9b::/96 NAT64
+            return last  // 64:ff9b::/96 NAT64
         }
-        if a[0] == 0x20 && a[1] == 0x02 { return Array(a[2..<6]) }                                   // 2002::/16 6to4
+        if a[0] == 0x20 && a[1] == 0x02 { return Array(a[2..<6]) }  // 2002::/16 6to4
         if a[0] == 0x20 && a[1] == 0x01 && a[2] == 0 && a[3] == 0 { return last.map { $0 ^ 0xFF } }  // 2001::/32 Teredo client
         return nil
     }
 
     static func isInternalIPv4(_ a: [UInt8]) -> Bool {
         switch a[0] {
-        case 0, 10, 127: return true                               // this network, private, loopback
-        case 100: return a[1] & 0xC0 == 64                         // 100.64.0.0/10 shared (CGNAT)
-        case 169: return a[1] == 254                               // link-local (cloud metadata)
-        case 172: return a[1] & 0xF0 == 16                         // 172.16.0.0/12
-        case 192: return (a[1] == 168) || (a[1] == 0 && a[2] == 0) // 192.168/16, 192.0.0/24
-        case 198: return a[1] & 0xFE == 18                         // 198.18.0.0/15 benchmarking
-        default: return a[0] >= 224                                // multicast and reserved
+        case 0, 10, 127: return true  // this network, private, loopback
+        case 100: return a[1] & 0xC0 == 64  // 100.64.0.0/10 shared (CGNAT)
+        case 169: return a[1] == 254  // link-local (cloud metadata)
+        case 172: return a[1] & 0xF0 == 16  // 172.16.0.0/12
+        case 192: return (a[1] == 168) || (a[1] == 0 && a[2] == 0)  // 192.168/16, 192.0.0/24
+        case 198: return a[1] & 0xFE == 18  // 198.18.0.0/15 benchmarking
+        default: return a[0] >= 224  // multicast and reserved
         }
     }
 

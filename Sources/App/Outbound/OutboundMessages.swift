@@ -24,32 +24,40 @@ struct OutboundMessages: Sendable {
     ///   - trigger: the postback trigger of the fact (`install`, `payment`, an event name); nil: none.
     ///   - data: the webhook's `data`.
     ///   - values: the postback macros only the fact knows (event name and id, revenue, currency).
-    func notifier<Fact>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
-                        data: @escaping @Sendable (Fact, InstallFactsSource) -> [String: JSONValue],
-                        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
-        try notifier(type, trigger: trigger, projectID: projectID, at: time, prepare: {}, data: { fact, install, _ in data(fact, install) },
-                     values: values)
+    func notifier<Fact>(
+        _ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
+        data: @escaping @Sendable (Fact, InstallFactsSource) -> [String: JSONValue],
+        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }
+    ) throws -> Notifier<Fact>? {
+        try notifier(
+            type, trigger: trigger, projectID: projectID, at: time, prepare: {}, data: { fact, install, _ in data(fact, install) },
+            values: values)
     }
 
     /// The same, with work done once before the transaction and only when something listens
     /// (`prepare`), its result handed to `data` on the writer.
-    func notifier<Fact, Prepared: Sendable>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
-                                            prepare: () -> Prepared,
-                                            data: @escaping @Sendable (Fact, InstallFactsSource, Prepared) -> [String: JSONValue],
-                                            values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
-        try notifier(type, trigger: trigger, projectID: projectID, at: time, prepare: prepare,
-                     appendData: { fact, install, prepared, body in JSONValue.object(data(fact, install, prepared)).append(to: &body) },
-                     values: values)
+    func notifier<Fact, Prepared: Sendable>(
+        _ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
+        prepare: () -> Prepared,
+        data: @escaping @Sendable (Fact, InstallFactsSource, Prepared) -> [String: JSONValue],
+        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }
+    ) throws -> Notifier<Fact>? {
+        try notifier(
+            type, trigger: trigger, projectID: projectID, at: time, prepare: prepare,
+            appendData: { fact, install, prepared, body in JSONValue.object(data(fact, install, prepared)).append(to: &body) },
+            values: values)
     }
 
     /// The same, `data` written straight into the job's body by `appendData` (a fact whose
     /// webhook is mostly serialised before its transaction).
     /// - Parameter webhooks: false where the store makes the fact's webhooks later, from the
     ///   stored facts (`OutboxLogJobs`): then only postbacks are written with the fact.
-    func notifier<Fact, Prepared: Sendable>(_ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
-                                            webhooks: Bool = true, prepare: () -> Prepared,
-                                            appendData: @escaping @Sendable (Fact, InstallFactsSource, Prepared, inout [UInt8]) -> Void,
-                                            values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }) throws -> Notifier<Fact>? {
+    func notifier<Fact, Prepared: Sendable>(
+        _ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
+        webhooks: Bool = true, prepare: () -> Prepared,
+        appendData: @escaping @Sendable (Fact, InstallFactsSource, Prepared, inout [UInt8]) -> Void,
+        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }
+    ) throws -> Notifier<Fact>? {
         let subscribers = webhooks ? try subscribers(of: type, projectID: projectID) : []
         let postbacks = try trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []
         guard !subscribers.isEmpty || !postbacks.isEmpty else { return nil }
@@ -72,10 +80,12 @@ struct OutboundMessages: Sendable {
     func skanContext(_ schemas: SKANSchemaCache, project: Project, at time: Timestamp) throws -> SKANStore.Context? {
         guard var context = schemas.context(for: project) else { return nil }
         context.notify = try notifier(.skanUpdated, trigger: nil, projectID: project.id, at: time) { (change: SKANStore.SKANChange, _) in
-            ["install_id": .string(change.installID), "window": .number(Double(change.window)),
-             "fine_conversion_value": change.fine.map { .number(Double($0)) } ?? .null,
-             "coarse_conversion_value": change.coarse.map { .string($0.rawValue) } ?? .null,
-             "lock_postback": .bool(change.locked)]
+            [
+                "install_id": .string(change.installID), "window": .number(Double(change.window)),
+                "fine_conversion_value": change.fine.map { .number(Double($0)) } ?? .null,
+                "coarse_conversion_value": change.coarse.map { .string($0.rawValue) } ?? .null,
+                "lock_postback": .bool(change.locked),
+            ]
         }
         return context
     }
@@ -113,8 +123,9 @@ struct OutboundMessages: Sendable {
             payload["content_type"] = .string(json ? "application/json" : "application/x-www-form-urlencoded")
         }
         let id = TimeOrderedID.secure(at: time)
-        return OutboxMessage(id: id, projectID: template.projectID, kind: "postback", targetID: template.id, targetURL: url,
-                             eventID: "pb_" + String(id.filter { $0 != "-" }), eventType: template.trigger,
-                             payload: String(decoding: JSONValue.object(payload).serialized(), as: UTF8.self), createdAt: time)
+        return OutboxMessage(
+            id: id, projectID: template.projectID, kind: "postback", targetID: template.id, targetURL: url,
+            eventID: "pb_" + String(id.filter { $0 != "-" }), eventType: template.trigger,
+            payload: String(decoding: JSONValue.object(payload).serialized(), as: UTF8.self), createdAt: time)
     }
 }

@@ -1,11 +1,11 @@
 import Attribution
+public import Dispatch
 import Foundation
 import JSON
-import Synchronization
-public import Dispatch
 public import Lifecycle
 import Logging
 public import Store
+import Synchronization
 
 /// Delivers outbox jobs: claims due ones with a lease, sends each through the transport
 /// (signed, for webhooks), and records the attempt. At most `perHost` requests to one host at a
@@ -54,9 +54,11 @@ public final class OutboxWorker: Service, @unchecked Sendable {
     private var waiting: [OutboxJob] = []
     private var inFlight = 0
 
-    init(store: any StoreBackend, transport: any OutboundTransport, clock: any Clock,
-         settings: Settings, counters: DeliveryCounters, appleAds: AppleAdsExchange? = nil, factLog: OutboxLogJobs? = nil,
-         endpoint: @escaping @Sendable (String, String) throws -> WebhookEndpoint?) {
+    init(
+        store: any StoreBackend, transport: any OutboundTransport, clock: any Clock,
+        settings: Settings, counters: DeliveryCounters, appleAds: AppleAdsExchange? = nil, factLog: OutboxLogJobs? = nil,
+        endpoint: @escaping @Sendable (String, String) throws -> WebhookEndpoint?
+    ) {
         self.store = store
         self.appleAds = appleAds
         self.factLog = store.outbox.factsAreALog ? factLog : nil
@@ -109,12 +111,14 @@ public final class OutboxWorker: Service, @unchecked Sendable {
         stopping = true
         lock.broadcast()
         let deadline = Date().addingTimeInterval(drainSeconds)
-        while (inFlight > 0 || running), lock.wait(until: deadline) {}
+        while inFlight > 0 || running, lock.wait(until: deadline) {}
         let unsent = waiting.map(\.message.id)
         waiting.removeAll()
         lock.unlock()
         do { try store.outbox.release(jobIDs: unsent) } catch {
-            logger.warning("could not release the leases of unsent jobs; they go out when the leases end", metadata: ["jobs": "\(unsent.count)", "error": "\(error)"])
+            logger.warning(
+                "could not release the leases of unsent jobs; they go out when the leases end",
+                metadata: ["jobs": "\(unsent.count)", "error": "\(error)"])
         }
     }
 
@@ -167,12 +171,15 @@ public final class OutboxWorker: Service, @unchecked Sendable {
             if Date().timeIntervalSince(lastPrune) > 600 {
                 lastPrune = Date()
                 if settings.deliveredRetentionHours > 0 {
-                    do { _ = try store.outbox.pruneDelivered(before: clock.now().adding(seconds: -Int64(settings.deliveredRetentionHours) * 3600)) } catch {
+                    do {
+                        _ = try store.outbox.pruneDelivered(before: clock.now().adding(seconds: -Int64(settings.deliveredRetentionHours) * 3600))
+                    } catch {
                         logger.warning("could not prune delivered jobs", metadata: ["error": "\(error)"])
                     }
                 }
                 // AdServices tokens are not kept past their 24 h life, answered or not.
-                do { _ = try store.appleAds.expireTokens(receivedBefore: clock.now().adding(seconds: -AppleAdsExchange.tokenLifetimeSeconds)) } catch {
+                do { _ = try store.appleAds.expireTokens(receivedBefore: clock.now().adding(seconds: -AppleAdsExchange.tokenLifetimeSeconds)) } catch
+                {
                     logger.warning("could not expire AdServices tokens", metadata: ["error": "\(error)"])
                 }
             }
@@ -289,8 +296,10 @@ public final class OutboxWorker: Service, @unchecked Sendable {
 
     /// What an attempt comes to for every kind: 2xx delivered, 410 disables a webhook endpoint,
     /// anything else retried on the schedule (`Retry-After` honoured), a refused address final.
-    private func recordStandard(_ result: Result<OutboundResponse, any Error>, job: OutboxJob, now: Timestamp,
-                                then done: @escaping @Sendable () -> Void) {
+    private func recordStandard(
+        _ result: Result<OutboundResponse, any Error>, job: OutboxJob, now: Timestamp,
+        then done: @escaping @Sendable () -> Void
+    ) {
         let message = job.message
         let attempts = job.attempts + 1
         switch result {
@@ -302,22 +311,27 @@ public final class OutboxWorker: Service, @unchecked Sendable {
                     logger.warning("could not disable an endpoint that answered 410", metadata: ["endpoint": "\(id)", "error": "\(error)"])
                 }
             }
-            record(.failed(statusCode: 410, error: "the receiver answered 410 Gone: endpoint disabled", response: response.shownBody),
-                   job: job, then: done)
+            record(
+                .failed(statusCode: 410, error: "the receiver answered 410 Gone: endpoint disabled", response: response.shownBody),
+                job: job, then: done)
         case .success(let response):
             let retryAfter = DeliverySchedule.retryAfterSeconds(response.headers["retry-after"], now: now)
-            retryOrFail(job, attempts: attempts, now: now, retryAfter: retryAfter, statusCode: response.statusCode,
-                        error: "HTTP \(response.statusCode)", response: response.shownBody, then: done)
+            retryOrFail(
+                job, attempts: attempts, now: now, retryAfter: retryAfter, statusCode: response.statusCode,
+                error: "HTTP \(response.statusCode)", response: response.shownBody, then: done)
         case .failure(let error as OutboundAddressRefused):
             record(.failed(statusCode: nil, error: error.description, response: nil), job: job, then: done)
         case .failure(let error):
-            retryOrFail(job, attempts: attempts, now: now, retryAfter: nil, statusCode: nil,
-                        error: String(describing: error).prefix(characters: 512), response: nil, then: done)
+            retryOrFail(
+                job, attempts: attempts, now: now, retryAfter: nil, statusCode: nil,
+                error: String(describing: error).prefix(characters: 512), response: nil, then: done)
         }
     }
 
-    private func retryOrFail(_ job: OutboxJob, attempts: Int, now: Timestamp, retryAfter: Double?, statusCode: Int?,
-                             error: String, response: String?, then done: @escaping @Sendable () -> Void) {
+    private func retryOrFail(
+        _ job: OutboxJob, attempts: Int, now: Timestamp, retryAfter: Double?, statusCode: Int?,
+        error: String, response: String?, then done: @escaping @Sendable () -> Void
+    ) {
         if let next = settings.schedule.nextAttempt(afterAttempts: attempts, now: now, retryAfterSeconds: retryAfter) {
             record(.retry(at: next, statusCode: statusCode, error: error, response: response), job: job, then: done)
         } else {
@@ -350,17 +364,21 @@ public final class OutboxWorker: Service, @unchecked Sendable {
         var secrets = [endpoint.secret]
         if let previous = endpoint.previousSecret, let until = endpoint.previousSecretUntil, until > now { secrets.append(previous) }
         let timestamp = now.milliseconds / 1000
-        return .success(OutboundRequest(method: "POST", url: endpoint.url, headers: [
-            ("content-type", "application/json"), ("user-agent", settings.userAgent),
-            ("webhook-id", message.eventID), ("webhook-timestamp", String(timestamp)),
-            ("webhook-signature", WebhookSignature.header(id: message.eventID, timestamp: timestamp, body: body, secrets: secrets)),
-        ], body: body))
+        return .success(
+            OutboundRequest(
+                method: "POST", url: endpoint.url,
+                headers: [
+                    ("content-type", "application/json"), ("user-agent", settings.userAgent),
+                    ("webhook-id", message.eventID), ("webhook-timestamp", String(timestamp)),
+                    ("webhook-signature", WebhookSignature.header(id: message.eventID, timestamp: timestamp, body: body, secrets: secrets)),
+                ], body: body))
     }
 
     /// A postback as its template made it: method, URL and body in the job.
     private func postbackRequest(_ message: OutboxMessage) -> Result<OutboundRequest, Refusal> {
         guard case .object(let payload)? = try? JSONDecoder().decode(JSONValue.self, from: Data(message.payload.utf8)),
-              case .string(let method)? = payload["method"] else {
+            case .string(let method)? = payload["method"]
+        else {
             return .failure(Refusal(reason: "the postback job's payload is not readable"))
         }
         var headers: [(name: String, value: String)] = [("user-agent", settings.userAgent)]

@@ -16,13 +16,17 @@ public enum PostbackMacros {
         var found: [String] = []
         var current: String?
         for character in text {
-            if character == "{" { current = "" }
-            else if character == "}" {
+            if character == "{" {
+                current = ""
+            } else if character == "}" {
                 if let name = current, !name.isEmpty { found.append(name) }
                 current = nil
             } else if current != nil {
-                if character.isASCII && (character.isLetter || character.isNumber || character == "_") { current!.append(character) }
-                else { current = nil }
+                if character.isASCII && (character.isLetter || character.isNumber || character == "_") {
+                    current!.append(character)
+                } else {
+                    current = nil
+                }
             }
         }
         return found

@@ -18,8 +18,10 @@ public struct PostbackService: Sendable {
         public var body: String??
         public var enabled: Bool?
 
-        public init(network: String? = nil, trigger: String? = nil, method: String? = nil, url: String? = nil, body: String?? = nil,
-                    enabled: Bool? = nil) {
+        public init(
+            network: String? = nil, trigger: String? = nil, method: String? = nil, url: String? = nil, body: String?? = nil,
+            enabled: Bool? = nil
+        ) {
             self.network = network
             self.trigger = trigger
             self.method = method
@@ -36,10 +38,11 @@ public struct PostbackService: Sendable {
         }
         try AppError.throwIfAny(missing)
         let now = clock.now()
-        let template = PostbackTemplate(id: "pb_" + TimeOrderedID.secure(at: now).replacingOccurrences(of: "-", with: ""),
-                                        projectID: projectID, network: fields.network!, trigger: fields.trigger!,
-                                        method: (fields.method ?? "GET").uppercased(), url: fields.url!, body: fields.body ?? nil,
-                                        enabled: fields.enabled ?? true, createdAt: now, updatedAt: now)
+        let template = PostbackTemplate(
+            id: "pb_" + TimeOrderedID.secure(at: now).replacingOccurrences(of: "-", with: ""),
+            projectID: projectID, network: fields.network!, trigger: fields.trigger!,
+            method: (fields.method ?? "GET").uppercased(), url: fields.url!, body: fields.body ?? nil,
+            enabled: fields.enabled ?? true, createdAt: now, updatedAt: now)
         try validate(template)
         try store.postbacks.create(template)
         return template
@@ -87,7 +90,9 @@ public struct PostbackService: Sendable {
         if template.url.count > 4096 { problems.append(ValidationProblem("url", "must be at most 4096 characters")) }
         for (key, text) in [("url", template.url), ("body", template.body ?? "")] {
             if let unknown = PostbackMacros.used(in: text).first(where: { !PostbackMacros.names.contains($0) }) {
-                problems.append(ValidationProblem(key, "unknown macro {\(unknown)}; known: \(PostbackMacros.names.sorted().map { "{\($0)}" }.joined(separator: ", "))"))
+                problems.append(
+                    ValidationProblem(
+                        key, "unknown macro {\(unknown)}; known: \(PostbackMacros.names.sorted().map { "{\($0)}" }.joined(separator: ", "))"))
             }
         }
         if (template.body ?? "").utf8.count > 16_384 { problems.append(ValidationProblem("body", "must be at most 16 KB")) }

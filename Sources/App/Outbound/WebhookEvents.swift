@@ -6,8 +6,10 @@ import Store
 /// The webhook jobs of one fact: the Standard Webhooks body `{"type", "timestamp", "data"}`, one
 /// job per endpoint that wants the type, all under one event id (the receiver's dedupe key).
 enum WebhookEvents {
-    static func messages(_ type: WebhookEventType, data: [String: JSONValue], projectID: String, at time: Timestamp,
-                         to subscribers: [WebhookEndpoint]) -> [OutboxMessage] {
+    static func messages(
+        _ type: WebhookEventType, data: [String: JSONValue], projectID: String, at time: Timestamp,
+        to subscribers: [WebhookEndpoint]
+    ) -> [OutboxMessage] {
         Prepared(type, projectID: projectID, at: time, to: subscribers).messages(data: data)
     }
 
@@ -78,8 +80,9 @@ enum WebhookEvents {
             body += tail
             let payload = String(decoding: body, as: UTF8.self)
             return zip(subscribers, jobIDs).map { endpoint, id in
-                OutboxMessage(id: id, projectID: projectID, kind: "webhook", targetID: endpoint.id, targetURL: endpoint.url,
-                              eventID: eventID, eventType: type.rawValue, payload: payload, createdAt: time)
+                OutboxMessage(
+                    id: id, projectID: projectID, kind: "webhook", targetID: endpoint.id, targetURL: endpoint.url,
+                    eventID: eventID, eventType: type.rawValue, payload: payload, createdAt: time)
             }
         }
     }
@@ -177,18 +180,22 @@ enum WebhookEvents {
             "click_id": .null, "link_id": .null, "clicked_at": optional(answer.claimedAt?.iso8601),
             "apple_ads": appleAds(answer),
         ]
-        return ["install_id": .string(install.id), "project_id": .string(project.id), "platform": optional(install.platform),
-                "reinstall": .bool(install.reinstall), "created_at": .string(install.createdAt.iso8601),
-                "attribution": .object(attribution)]
+        return [
+            "install_id": .string(install.id), "project_id": .string(project.id), "platform": optional(install.platform),
+            "reinstall": .bool(install.reinstall), "created_at": .string(install.createdAt.iso8601),
+            "attribution": .object(attribution),
+        ]
     }
 
     /// Apple's answer as webhooks carry it (ids as strings).
     static func appleAds(_ answer: AppleAdsAnswer) -> JSONValue {
-        .object(["org_id": optional(answer.orgID), "campaign_id": optional(answer.campaignID), "ad_group_id": optional(answer.adGroupID),
-                 "keyword_id": optional(answer.keywordID), "ad_id": optional(answer.adID), "conversion_type": optional(answer.conversionType),
-                 "claim_type": optional(answer.claimType?.rawValue), "claimed_at": optional(answer.claimedAt?.iso8601),
-                 "country_or_region": optional(answer.countryOrRegion), "supply_placement": optional(answer.supplyPlacement),
-                 "test": .bool(answer.isTest)])
+        .object([
+            "org_id": optional(answer.orgID), "campaign_id": optional(answer.campaignID), "ad_group_id": optional(answer.adGroupID),
+            "keyword_id": optional(answer.keywordID), "ad_id": optional(answer.adID), "conversion_type": optional(answer.conversionType),
+            "claim_type": optional(answer.claimType?.rawValue), "claimed_at": optional(answer.claimedAt?.iso8601),
+            "country_or_region": optional(answer.countryOrRegion), "supply_placement": optional(answer.supplyPlacement),
+            "test": .bool(answer.isTest),
+        ])
     }
 
     /// The event's own fields as JSON (`currency`, `data` when it has some, `name`, `occurred_at`,
@@ -221,8 +228,10 @@ enum WebhookEvents {
         }
     }
 
-    private static func eventFieldsJSON(name: String, currency: String?, revenue: Double?, occurredAt: Timestamp,
-                                        appendData: (inout [UInt8]) -> Void) -> [UInt8] {
+    private static func eventFieldsJSON(
+        name: String, currency: String?, revenue: Double?, occurredAt: Timestamp,
+        appendData: (inout [UInt8]) -> Void
+    ) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         typealias F = EventFragments
@@ -268,14 +277,18 @@ enum WebhookEvents {
     }
 
     static func payment(_ payment: PaymentRecord, installID: String) -> [String: JSONValue] {
-        ["payment_id": .string(payment.paymentID), "install_id": .string(installID), "user_id": .string(payment.userID),
-         "amount": .number(payment.amount), "currency": .string(payment.currency), "type": .string(payment.type),
-         "status": .string(payment.status)]
+        [
+            "payment_id": .string(payment.paymentID), "install_id": .string(installID), "user_id": .string(payment.userID),
+            "amount": .number(payment.amount), "currency": .string(payment.currency), "type": .string(payment.type),
+            "status": .string(payment.status),
+        ]
     }
 
     static func user(_ user: UserProfile, installID: String) -> [String: JSONValue] {
-        ["user_id": .string(user.id), "install_id": .string(installID), "name": optional(user.name), "email": optional(user.email),
-         "phone": optional(user.phone)]
+        [
+            "user_id": .string(user.id), "install_id": .string(installID), "name": optional(user.name), "email": optional(user.email),
+            "phone": optional(user.phone),
+        ]
     }
 
     private static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }

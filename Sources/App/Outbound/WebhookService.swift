@@ -30,9 +30,10 @@ public struct WebhookService: Sendable {
     public func create(projectID: String, url: String, events: [String]?, enabled: Bool = true) throws -> WebhookEndpoint {
         try validate(url: url, events: events)
         let now = clock.now()
-        let endpoint = WebhookEndpoint(id: "we_" + TimeOrderedID.secure(at: now).replacingOccurrences(of: "-", with: ""), projectID: projectID,
-                                       url: url, events: events, enabled: enabled, secret: WebhookSignature.newSecret(),
-                                       createdAt: now, updatedAt: now)
+        let endpoint = WebhookEndpoint(
+            id: "we_" + TimeOrderedID.secure(at: now).replacingOccurrences(of: "-", with: ""), projectID: projectID,
+            url: url, events: events, enabled: enabled, secret: WebhookSignature.newSecret(),
+            createdAt: now, updatedAt: now)
         try store.outbox.createEndpoint(endpoint)
         return endpoint
     }
@@ -83,10 +84,14 @@ public struct WebhookService: Sendable {
     public func sendTest(id: String, projectID: String) throws -> OutboxMessage {
         let endpoint = try existing(id: id, projectID: projectID)
         let now = clock.now()
-        let message = WebhookEvents.messages(.test, data: ["endpoint_id": .string(endpoint.id), "project_id": .string(projectID)],
-                                             projectID: projectID, at: now, to: [WebhookEndpoint(
-                                                id: endpoint.id, projectID: projectID, url: endpoint.url, events: nil, enabled: true,
-                                                secret: endpoint.secret, createdAt: endpoint.createdAt, updatedAt: endpoint.updatedAt)])[0]
+        let message = WebhookEvents.messages(
+            .test, data: ["endpoint_id": .string(endpoint.id), "project_id": .string(projectID)],
+            projectID: projectID, at: now,
+            to: [
+                WebhookEndpoint(
+                    id: endpoint.id, projectID: projectID, url: endpoint.url, events: nil, enabled: true,
+                    secret: endpoint.secret, createdAt: endpoint.createdAt, updatedAt: endpoint.updatedAt)
+            ])[0]
         try store.outbox.enqueue([message])
         return message
     }
@@ -116,13 +121,18 @@ public struct WebhookService: Sendable {
 
     private func validate(url: String, events: [String]?) throws {
         var problems: [ValidationProblem] = []
-        if url.count > 2048 { problems.append(ValidationProblem("url", "must be at most 2048 characters")) }
-        else if let refusal = policy.refusal(for: url) { problems.append(ValidationProblem("url", refusal)) }
+        if url.count > 2048 {
+            problems.append(ValidationProblem("url", "must be at most 2048 characters"))
+        } else if let refusal = policy.refusal(for: url) {
+            problems.append(ValidationProblem("url", refusal))
+        }
         if let events {
             let known = Set(WebhookEventType.allCases.filter { $0 != .test }.map(\.rawValue))
             if events.isEmpty { problems.append(ValidationProblem("events", "must name at least one event type, or be left out for all")) }
             if let unknown = events.first(where: { !known.contains($0) }) {
-                problems.append(ValidationProblem("events", "unknown event type '\(unknown.prefix(characters: 64))'; known: \(known.sorted().joined(separator: ", "))"))
+                problems.append(
+                    ValidationProblem(
+                        "events", "unknown event type '\(unknown.prefix(characters: 64))'; known: \(known.sorted().joined(separator: ", "))"))
             }
         }
         try AppError.throwIfAny(problems)

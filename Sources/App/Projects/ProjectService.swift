@@ -10,8 +10,10 @@ public struct ProjectService: Sendable {
     let clock: any Clock
     let beforeBlocking: @Sendable () throws -> Void
 
-    public func create(name: String, settings: ProjectSettings, testMode: Bool = false,
-                       token: String? = nil, apiKey: String? = nil) throws -> CreatedProject {
+    public func create(
+        name: String, settings: ProjectSettings, testMode: Bool = false,
+        token: String? = nil, apiKey: String? = nil
+    ) throws -> CreatedProject {
         try AppError.throwIfAny([Project.validateName(name)].compactMap { $0 } + settings.validate())
         let created = try store.projects.create(name: name, settings: settings, testMode: testMode, token: token, apiKey: apiKey)
         clocks.register(created.project)

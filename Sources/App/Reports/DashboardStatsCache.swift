@@ -1,6 +1,6 @@
-import Store
 import Dispatch
 import Glibc
+import Store
 import Synchronization
 
 /// Dashboard stats of closed periods, so that people reloading a 90-day overview do not each add
@@ -38,7 +38,11 @@ final class DashboardStatsCache: Sendable {
     /// refresh and is answered meanwhile.
     func stats(for key: Key, compute: @escaping @Sendable () throws -> ProjectStats) throws -> ProjectStats {
         let now = DispatchTime.now().uptimeNanoseconds
-        enum Found { case fresh(ProjectStats), stale(ProjectStats, refresh: Bool), none }
+        enum Found {
+            case fresh(ProjectStats)
+            case stale(ProjectStats, refresh: Bool)
+            case none
+        }
         let found: Found = entries.withLock { entries in
             guard var entry = entries[key], now - entry.stored < Self.usableNanoseconds else { return .none }
             if now - entry.stored < Self.freshNanoseconds { return .fresh(entry.stats) }

@@ -39,8 +39,9 @@ public struct ReportService: Sendable {
     public func dashboardStats(project: Project, since: Timestamp, until: Timestamp) throws -> ProjectStats {
         let todayStart = Timestamp(milliseconds: StatsRepository.floorDiv(clocks.now(projectID: project.id).milliseconds, Self.day) * Self.day)
         func closed(_ end: Timestamp) throws -> ProjectStats {
-            let key = DashboardStatsCache.Key(projectID: project.id, since: since.milliseconds, until: end.milliseconds,
-                                              currency: project.settings.currency)
+            let key = DashboardStatsCache.Key(
+                projectID: project.id, since: since.milliseconds, until: end.milliseconds,
+                currency: project.settings.currency)
             return try dashboardCache.stats(for: key) { [self] in try stats(project: project, since: since, until: end) }
         }
         if until <= todayStart { return try closed(until) }
@@ -50,8 +51,10 @@ public struct ReportService: Sendable {
 
     /// Asks for the dashboard period `name` of the project to be kept summed ahead of its views
     /// (`warmWatchedPeriods`); `bounds` finds it again at any later time.
-    public func watchDashboardPeriod(_ name: String, projectID: String,
-                                     bounds: @escaping @Sendable (Project, Timestamp) -> (since: Timestamp, until: Timestamp)?) {
+    public func watchDashboardPeriod(
+        _ name: String, projectID: String,
+        bounds: @escaping @Sendable (Project, Timestamp) -> (since: Timestamp, until: Timestamp)?
+    ) {
         watchedPeriods.watch(name, projectID: projectID, bounds: bounds)
     }
 
@@ -66,8 +69,9 @@ public struct ReportService: Sendable {
             let todayStart = Timestamp(milliseconds: StatsRepository.floorDiv(now.milliseconds, Self.day) * Self.day)
             let end = min(until, todayStart)
             guard since < end else { continue }
-            let key = DashboardStatsCache.Key(projectID: project.id, since: since.milliseconds, until: end.milliseconds,
-                                              currency: project.settings.currency)
+            let key = DashboardStatsCache.Key(
+                projectID: project.id, since: since.milliseconds, until: end.milliseconds,
+                currency: project.settings.currency)
             dashboardCache.refresh(key, ifOlderThanSeconds: olderThanSeconds) { [self] in try stats(project: project, since: since, until: end) }
         }
     }

@@ -4,7 +4,10 @@ public import JSON
 /// an Apple Ads campaign drove the install and, if so, which. Ids are integers on the wire and
 /// kept as text (clients get them as strings).
 public struct AppleAdsAnswer: Sendable, Equatable {
-    public enum ClaimType: String, Sendable { case click = "Click", impression = "Impression" }
+    public enum ClaimType: String, Sendable {
+        case click = "Click"
+        case impression = "Impression"
+    }
 
     public var attribution: Bool
     public var orgID: String?
@@ -21,9 +24,11 @@ public struct AppleAdsAnswer: Sendable, Equatable {
     public var countryOrRegion: String?
     public var supplyPlacement: String?
 
-    public init(attribution: Bool, orgID: String? = nil, campaignID: String? = nil, adGroupID: String? = nil, keywordID: String? = nil,
-                adID: String? = nil, conversionType: String? = nil, claimType: ClaimType? = nil, claimedAt: Timestamp? = nil,
-                countryOrRegion: String? = nil, supplyPlacement: String? = nil) {
+    public init(
+        attribution: Bool, orgID: String? = nil, campaignID: String? = nil, adGroupID: String? = nil, keywordID: String? = nil,
+        adID: String? = nil, conversionType: String? = nil, claimType: ClaimType? = nil, claimedAt: Timestamp? = nil,
+        countryOrRegion: String? = nil, supplyPlacement: String? = nil
+    ) {
         self.attribution = attribution
         self.orgID = orgID
         self.campaignID = campaignID
@@ -64,9 +69,10 @@ public struct AppleAdsAnswer: Sendable, Equatable {
             }
         }
         guard let org = identifier("orgId"), let campaign = identifier("campaignId"), let adGroup = identifier("adGroupId"),
-              let keyword = identifier("keywordId"), let ad = identifier("adId"), let conversion = text("conversionType"),
-              let claim = text("claimType"), let country = text("countryOrRegion"), let placement = text("supplyPlacement"),
-              let clickDate = text("clickDate"), let impressionDate = text("impressionDate") else { return nil }
+            let keyword = identifier("keywordId"), let ad = identifier("adId"), let conversion = text("conversionType"),
+            let claim = text("claimType"), let country = text("countryOrRegion"), let placement = text("supplyPlacement"),
+            let clickDate = text("clickDate"), let impressionDate = text("impressionDate")
+        else { return nil }
         orgID = org
         campaignID = campaign
         adGroupID = adGroup
@@ -89,7 +95,8 @@ public struct AppleAdsAnswer: Sendable, Equatable {
         // Insert the seconds Apple leaves out: `…T17:17Z` → `…T17:17:00Z`.
         let bytes = Array(text.utf8)
         guard bytes.count >= 17, let t = bytes.firstIndex(of: UInt8(ascii: "T")), bytes.count > t + 6,
-              bytes[t + 3] == UInt8(ascii: ":") else { return nil }
+            bytes[t + 3] == UInt8(ascii: ":")
+        else { return nil }
         let minutesEnd = text.utf8.index(text.utf8.startIndex, offsetBy: t + 6)
         return Timestamp(iso8601: String(text[..<minutesEnd]) + ":00" + String(text[minutesEnd...]))
     }

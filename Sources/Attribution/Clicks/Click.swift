@@ -42,12 +42,14 @@ public struct Click: Sendable, Equatable {
     /// The ad network's click id that came on the link URL, if any.
     public var networkClickID: NetworkClickID?
 
-    public init(clickID: String, projectID: String, linkID: String?, source: Source, createdAt: Timestamp, ip: String? = nil,
-                ipKey: String? = nil, userAgent: String? = nil, acceptLanguage: String? = nil, referer: String? = nil,
-                query: [String: String] = [:], utm: UTM = UTM(), platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
-                deviceClass: UserAgentInfo.DeviceClass? = nil, isBot: Bool = false, screenWidth: Double? = nil,
-                screenHeight: Double? = nil, pixelRatio: Double? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil,
-                languages: [String] = [], idfv: String? = nil, advertisingID: String? = nil, networkClickID: NetworkClickID? = nil) {
+    public init(
+        clickID: String, projectID: String, linkID: String?, source: Source, createdAt: Timestamp, ip: String? = nil,
+        ipKey: String? = nil, userAgent: String? = nil, acceptLanguage: String? = nil, referer: String? = nil,
+        query: [String: String] = [:], utm: UTM = UTM(), platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
+        deviceClass: UserAgentInfo.DeviceClass? = nil, isBot: Bool = false, screenWidth: Double? = nil,
+        screenHeight: Double? = nil, pixelRatio: Double? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil,
+        languages: [String] = [], idfv: String? = nil, advertisingID: String? = nil, networkClickID: NetworkClickID? = nil
+    ) {
         self.clickID = clickID
         self.projectID = projectID
         self.linkID = linkID
@@ -115,8 +117,10 @@ public struct BrowserSignals: Sendable, Equatable {
     public var javascriptOffset: Int?
     public var languages: [String]?
 
-    public init(screenWidth: Double? = nil, screenHeight: Double? = nil, pixelRatio: Double? = nil, timezone: String? = nil,
-                javascriptOffset: Int? = nil, languages: [String]? = nil) {
+    public init(
+        screenWidth: Double? = nil, screenHeight: Double? = nil, pixelRatio: Double? = nil, timezone: String? = nil,
+        javascriptOffset: Int? = nil, languages: [String]? = nil
+    ) {
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
         self.pixelRatio = pixelRatio
@@ -155,7 +159,8 @@ public enum TimeZoneNames {
     public static func isValid(_ identifier: String) -> Bool {
         // ASCII without blanks or line breaks, 1 to 64 bytes.
         guard (1...64).contains(identifier.utf8.count),
-              identifier.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 && !(0x09...0x0D).contains($0) }) else { return false }
+            identifier.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 && !(0x09...0x0D).contains($0) })
+        else { return false }
         if let known = answers.withLock({ $0[identifier] }) { return known }
         // Asking Foundation costs microseconds, and clients send the same few dozen zones.
         let valid = TimeZone(identifier: identifier) != nil

@@ -14,7 +14,7 @@ public enum TimeOrderedID {
         func byte(_ index: Int) -> UInt8 {
             switch index {
             case 0..<6: return UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
-            case 6: return 0x70 | UInt8(truncatingIfNeeded: random & 0x0F)          // version 7
+            case 6: return 0x70 | UInt8(truncatingIfNeeded: random & 0x0F)  // version 7
             case 7: return UInt8(truncatingIfNeeded: random >> 8)
             case 8: return 0x80 | UInt8(truncatingIfNeeded: (random >> 16) & 0x3F)  // variant 10
             default: return UInt8(truncatingIfNeeded: random2 >> (8 * (index - 9)))

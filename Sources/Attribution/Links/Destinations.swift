@@ -100,7 +100,7 @@ public enum URLQuery {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 result.unicodeScalars.append(UnicodeScalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF".unicodeScalars)
@@ -125,8 +125,9 @@ public enum URLQuery {
         // own scheme: there the first segment is the route (`shop://offer?code=1`, as
         // `shop://product/7?color=red` has no `/` before its `?` either), which app routers match.
         if let colon = base.firstIndex(of: ":"), base[colon...].hasPrefix("://"),
-           ["http", "https"].contains(base[..<colon].lowercased()),
-           !base[base.index(colon, offsetBy: 3)...].contains(where: { $0 == "/" || $0 == "?" }) {
+            ["http", "https"].contains(base[..<colon].lowercased()),
+            !base[base.index(colon, offsetBy: 3)...].contains(where: { $0 == "/" || $0 == "?" })
+        {
             base += "/"
         }
         let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
@@ -138,7 +139,8 @@ public enum URLQuery {
     public static func host(of url: String) -> String? {
         let bytes = Array(url.utf8)
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
-              bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
+            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else { return nil }
         var authority = bytes[(colon + 3)...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
         if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
         if let port = authority.lastIndex(of: UInt8(ascii: ":")), authority.first != UInt8(ascii: "[") { authority = authority[..<port] }

@@ -39,13 +39,15 @@ public struct Link: Sendable, Equatable, Identifiable {
     public let createdAt: Timestamp
     public var updatedAt: Timestamp
 
-    public init(id: String, projectID: String, templateID: String? = nil, shortCode: String, title: String? = nil,
-                description: String? = nil, originalURL: String? = nil, iosURL: String? = nil, androidURL: String? = nil,
-                webURL: String? = nil, appScheme: String? = nil, deepLinkPath: String? = nil,
-                deepLinkParameters: [String: String] = [:], utm: UTM = UTM(), targeting: String? = nil,
-                og: OpenGraph = OpenGraph(), attributionWindowHours: Int? = nil, appendClickID: Bool = false,
-                expiresAt: Timestamp? = nil, maxClicks: Int? = nil, active: Bool = true, externalUserID: String? = nil,
-                optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil) {
+    public init(
+        id: String, projectID: String, templateID: String? = nil, shortCode: String, title: String? = nil,
+        description: String? = nil, originalURL: String? = nil, iosURL: String? = nil, androidURL: String? = nil,
+        webURL: String? = nil, appScheme: String? = nil, deepLinkPath: String? = nil,
+        deepLinkParameters: [String: String] = [:], utm: UTM = UTM(), targeting: String? = nil,
+        og: OpenGraph = OpenGraph(), attributionWindowHours: Int? = nil, appendClickID: Bool = false,
+        expiresAt: Timestamp? = nil, maxClicks: Int? = nil, active: Bool = true, externalUserID: String? = nil,
+        optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil
+    ) {
         self.id = id
         self.projectID = projectID
         self.templateID = templateID
@@ -81,8 +83,10 @@ public struct Link: Sendable, Equatable, Identifiable {
         } else if ShortCode.isReserved(shortCode) {
             problems.append(.init("short_code", "'\(shortCode)' is the path of one of the server's own routes; choose another"))
         }
-        problems += ProjectSettings.urlProblems([("original_url", originalURL), ("ios_url", iosURL), ("android_url", androidURL),
-                                                 ("web_url", webURL), ("og_image", og.image)])
+        problems += ProjectSettings.urlProblems([
+            ("original_url", originalURL), ("ios_url", iosURL), ("android_url", androidURL),
+            ("web_url", webURL), ("og_image", og.image),
+        ])
         problems += LinkTemplate.appLinkProblems(scheme: appScheme, path: deepLinkPath)
         if let hours = attributionWindowHours, !ProjectSettings.attributionWindowRange.contains(hours) {
             problems.append(.init("attribution_window_hours", "must be between 1 and 2160"))

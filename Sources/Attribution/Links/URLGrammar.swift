@@ -26,7 +26,8 @@ public enum URLGrammar {
             host = authority[authority.startIndex...close]
             let rest = authority[(close + 1)...]
             if !rest.isEmpty, let problem = portProblem(rest) { return problem }
-            guard host.count > 2, host.dropFirst().dropLast().allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
+            guard host.count > 2, host.dropFirst().dropLast().allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            else {
                 return "has an invalid IPv6 host"
             }
             return nil
@@ -84,8 +85,9 @@ public enum URLGrammar {
     private static func portProblem(_ colonAndPort: ArraySlice<UInt8>) -> String? {
         let digits = colonAndPort.dropFirst()
         guard colonAndPort.first == UInt8(ascii: ":"), !digits.isEmpty, digits.count <= 5,
-              digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let port = Int(String(decoding: digits, as: UTF8.self)), port <= 65_535 else { return "has an invalid port" }
+            digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let port = Int(String(decoding: digits, as: UTF8.self)), port <= 65_535
+        else { return "has an invalid port" }
         return nil
     }
 

@@ -39,7 +39,8 @@ public struct UTM: Sendable, Equatable, Hashable {
 
     /// These values, each replaced by `other`'s where `other` has one.
     public func overridden(by other: UTM) -> UTM {
-        UTM(source: other.source ?? source, medium: other.medium ?? medium, campaign: other.campaign ?? campaign,
+        UTM(
+            source: other.source ?? source, medium: other.medium ?? medium, campaign: other.campaign ?? campaign,
             term: other.term ?? term, content: other.content ?? content)
     }
 }

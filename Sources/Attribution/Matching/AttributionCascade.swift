@@ -11,15 +11,19 @@ public enum AttributionCascade {
 
     /// - Parameter windowHoursLimit: narrows every click's window for this install (LinkForty's
     ///   `attributionWindowHours`).
-    public static func attribute(_ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
-                                 clicks: some ClickSource) throws -> MatchResult {
+    public static func attribute(
+        _ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
+        clicks: some ClickSource
+    ) throws -> MatchResult {
         try evaluate(install, windowHoursLimit: windowHoursLimit, policy: policy, clicks: clicks).result
     }
 
     /// The same decision, with why each candidate won or lost (`MatchExplanation`), made from the
     /// very candidates the decision was made from.
-    public static func attributeExplaining(_ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
-                                           clicks: some ClickSource) throws -> (result: MatchResult, explanation: MatchExplanation) {
+    public static func attributeExplaining(
+        _ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
+        clicks: some ClickSource
+    ) throws -> (result: MatchResult, explanation: MatchExplanation) {
         let (result, considered) = try evaluate(install, windowHoursLimit: windowHoursLimit, policy: policy, clicks: clicks)
         return (result, MatchExplanation(install: install, considered: considered, result: result, policy: policy))
     }
@@ -33,11 +37,17 @@ public enum AttributionCascade {
         var sameNetwork: [CandidateClick] = []
     }
 
-    private static func evaluate(_ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
-                                 clicks: some ClickSource) throws -> (result: MatchResult, considered: Considered) {
+    private static func evaluate(
+        _ install: InstallSignals, windowHoursLimit: Int?, policy: MatchingPolicy,
+        clicks: some ClickSource
+    ) throws -> (result: MatchResult, considered: Considered) {
         func limited(_ candidates: [CandidateClick]) -> [CandidateClick] {
             guard let limit = windowHoursLimit else { return candidates }
-            return candidates.map { var click = $0; click.windowHours = min(click.windowHours, limit); return click }
+            return candidates.map {
+                var click = $0
+                click.windowHours = min(click.windowHours, limit)
+                return click
+            }
         }
         let oldest = install.time.adding(seconds: -policy.probabilisticHorizonSeconds)
         try clicks.prefetch(reads(for: install, policy: policy))
@@ -45,11 +55,14 @@ public enum AttributionCascade {
         let byReferrerLink = try install.referrerLinkID.map { try clicks.clicks(onLink: $0, limit: referredLinkCandidates) } ?? []
         let byIDFV = try install.idfv.map { try clicks.clicks(idfv: $0, limit: deterministicCandidates) } ?? []
         let byAdvertisingID = try install.advertisingID.map { try clicks.clicks(advertisingID: $0, limit: deterministicCandidates) } ?? []
-        var considered = Considered(byReferrer: byReferrer.map { limited([$0]) } ?? [], byReferrerLink: limited(byReferrerLink),
-                                    byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID))
-        if let result = MatchingEngine.deterministic(install: install, byReferrer: considered.byReferrer.first,
-                                                     byReferrerLink: considered.byReferrerLink,
-                                                     byIDFV: considered.byIDFV, byAdvertisingID: considered.byAdvertisingID) {
+        var considered = Considered(
+            byReferrer: byReferrer.map { limited([$0]) } ?? [], byReferrerLink: limited(byReferrerLink),
+            byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID))
+        if let result = MatchingEngine.deterministic(
+            install: install, byReferrer: considered.byReferrer.first,
+            byReferrerLink: considered.byReferrerLink,
+            byIDFV: considered.byIDFV, byAdvertisingID: considered.byAdvertisingID)
+        {
             return (result, considered)
         }
         guard let ipKey = install.ipKey else { return (.organic, considered) }

@@ -19,9 +19,11 @@ public struct InstallReport: Sendable {
     /// like any install, kept apart from the live counts, and never sent to webhooks or postbacks.
     public var isTest: Bool
 
-    public init(projectID: String, reporter: String, identity: InstallIdentity, signals: InstallSignals, deviceModel: String? = nil,
-                appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil, country: String? = nil,
-                isTest: Bool = false) {
+    public init(
+        projectID: String, reporter: String, identity: InstallIdentity, signals: InstallSignals, deviceModel: String? = nil,
+        appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil, country: String? = nil,
+        isTest: Bool = false
+    ) {
         self.projectID = projectID
         self.reporter = reporter
         self.identity = identity

@@ -51,7 +51,8 @@ public struct MatchExplanation: Sendable, Equatable {
 
     init(install: InstallSignals, considered: AttributionCascade.Considered, result: MatchResult, policy: MatchingPolicy) {
         if considered.byReferrer.isEmpty, considered.byReferrerLink.isEmpty, considered.byIDFV.isEmpty, considered.byAdvertisingID.isEmpty,
-           considered.sameNetwork.isEmpty {
+            considered.sameNetwork.isEmpty
+        {
             self.init(decidedBy: "none", minConfidence: policy.minConfidence, considered: 0, candidates: [])
             return
         }
@@ -61,14 +62,21 @@ public struct MatchExplanation: Sendable, Equatable {
             return age >= 0 && age < window
         }
         var listed: [(rank: Int, candidate: Candidate)] = []
-        let deterministic: [(String, [CandidateClick])] = [("install_referrer", considered.byReferrer + considered.byReferrerLink),
-                                                            ("idfv", considered.byIDFV), ("advertising_id", considered.byAdvertisingID)]
+        let deterministic: [(String, [CandidateClick])] = [
+            ("install_referrer", considered.byReferrer + considered.byReferrerLink),
+            ("idfv", considered.byIDFV), ("advertising_id", considered.byAdvertisingID),
+        ]
         for (foundBy, clicks) in deterministic {
             for click in clicks {
                 let won = result.clickID == click.clickID && result.matchType == .deterministic
                 let outcome = won ? "won" : !inWindow(click) ? "outside its attribution window" : "not chosen: another click of this tier won"
-                listed.append((won ? 0 : 3, Candidate(clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: foundBy,
-                                                      score: won ? 1 : nil, factors: won ? result.matchedFactors : [], outcome: outcome)))
+                listed.append(
+                    (
+                        won ? 0 : 3,
+                        Candidate(
+                            clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: foundBy,
+                            score: won ? 1 : nil, factors: won ? result.matchedFactors : [], outcome: outcome)
+                    ))
             }
         }
         // One comparison per candidate; the compatible ones learn their outcome once the newest
@@ -76,8 +84,9 @@ public struct MatchExplanation: Sendable, Equatable {
         var comparison = MatchingEngine.Comparison(install)
         var compatible: [Int] = []
         for click in considered.sameNetwork {
-            var candidate = Candidate(clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: "network",
-                                      score: nil, factors: [], outcome: "")
+            var candidate = Candidate(
+                clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: "network",
+                score: nil, factors: [], outcome: "")
             if click.isAppOpen {
                 candidate.outcome = "an in-app open: it can explain only its own device's install"
             } else if !inWindow(click, horizon: policy.probabilisticHorizonSeconds * 1000) {
@@ -103,7 +112,9 @@ public struct MatchExplanation: Sendable, Equatable {
         for index in compatible {
             if index == newest {
                 listed[index].rank = result.attributed ? 0 : 1
-                listed[index].candidate.outcome = result.attributed ? "won"
+                listed[index].candidate.outcome =
+                    result.attributed
+                    ? "won"
                     : "the best candidate, but \(result.confidence) is below min_confidence \(policy.minConfidence)"
             } else {
                 listed[index].rank = 2
@@ -116,9 +127,11 @@ public struct MatchExplanation: Sendable, Equatable {
         case .probabilistic: decided = result.attributed ? "probabilistic" : "none"
         case .none: decided = "none"
         }
-        self.init(decidedBy: decided, minConfidence: policy.minConfidence, considered: listed.count,
-                  candidates: Array(listed.sorted { ($0.rank, $1.candidate.clickedAt) < ($1.rank, $0.candidate.clickedAt) }
-                      .prefix(Self.limit).map(\.candidate)))
+        self.init(
+            decidedBy: decided, minConfidence: policy.minConfidence, considered: listed.count,
+            candidates: Array(
+                listed.sorted { ($0.rank, $1.candidate.clickedAt) < ($1.rank, $0.candidate.clickedAt) }
+                    .prefix(Self.limit).map(\.candidate)))
     }
 }
 
@@ -130,7 +143,8 @@ extension MatchExplanation {
         if candidates.isEmpty, claimedByOtherInstalls.isEmpty, (0...1).contains(minConfidence) {
             // Whole numbers as the JSON writer prints them: `1`, not `1.0`.
             let minimum = minConfidence == minConfidence.rounded() ? String(Int(minConfidence)) : String(minConfidence)
-            return #"{"candidates":[],"candidates_considered":\#(considered),"claimed_by_other_installs":[],"decided_by":"\#(decidedBy)","min_confidence":\#(minimum)}"#
+            return
+                #"{"candidates":[],"candidates_considered":\#(considered),"claimed_by_other_installs":[],"decided_by":"\#(decidedBy)","min_confidence":\#(minimum)}"#
         }
         return String(decoding: json.serialized(), as: UTF8.self)
     }
@@ -145,16 +159,17 @@ extension MatchExplanation {
         .object([
             "decided_by": .string(decidedBy), "min_confidence": .number(minConfidence), "candidates_considered": .number(Double(considered)),
             "claimed_by_other_installs": .array(claimedByOtherInstalls.map(JSONValue.string)),
-            "candidates": .array(candidates.map { candidate in
-                var fields: [String: JSONValue] = [
-                    "click_id": .string(candidate.clickID), "clicked_at": .string(candidate.clickedAt.iso8601),
-                    "found_by": .string(candidate.foundBy), "factors": .array(candidate.factors.map(JSONValue.string)),
-                    "outcome": .string(candidate.outcome),
-                ]
-                fields["link_id"] = candidate.linkID.map(JSONValue.string) ?? .null
-                fields["score"] = candidate.score.map(JSONValue.number) ?? .null
-                return .object(fields)
-            }),
+            "candidates": .array(
+                candidates.map { candidate in
+                    var fields: [String: JSONValue] = [
+                        "click_id": .string(candidate.clickID), "clicked_at": .string(candidate.clickedAt.iso8601),
+                        "found_by": .string(candidate.foundBy), "factors": .array(candidate.factors.map(JSONValue.string)),
+                        "outcome": .string(candidate.outcome),
+                    ]
+                    fields["link_id"] = candidate.linkID.map(JSONValue.string) ?? .null
+                    fields["score"] = candidate.score.map(JSONValue.number) ?? .null
+                    return .object(fields)
+                }),
         ])
     }
 }

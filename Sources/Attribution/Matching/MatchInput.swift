@@ -23,10 +23,12 @@ public struct InstallSignals: Sendable, Equatable {
     /// A link id carried back by the Play Install Referrer (`utm_content=<link uuid>`, WarpLink).
     public var referrerLinkID: String?
 
-    public init(time: Timestamp, ipKey: String? = nil, platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
-                deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil, screenPoints: ScreenSize? = nil,
-                timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [], idfv: String? = nil,
-                advertisingID: String? = nil, referrerClickID: String? = nil, referrerLinkID: String? = nil) {
+    public init(
+        time: Timestamp, ipKey: String? = nil, platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
+        deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil, screenPoints: ScreenSize? = nil,
+        timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [], idfv: String? = nil,
+        advertisingID: String? = nil, referrerClickID: String? = nil, referrerLinkID: String? = nil
+    ) {
         self.time = time
         self.ipKey = ipKey
         self.platform = platform
@@ -64,14 +66,16 @@ public struct ScreenSize: Sendable, Equatable, Hashable {
     /// From CSS points (or iOS points) and the pixel ratio; nil when either is missing.
     public init?(points width: Double?, _ height: Double?, scale: Double?) {
         guard let width, let height, let scale, width > 0, height > 0, scale > 0 else { return nil }
-        let pixelWidth = (width * scale).rounded(), pixelHeight = (height * scale).rounded()
+        let pixelWidth = (width * scale).rounded()
+        let pixelHeight = (height * scale).rounded()
         // Int(_:) traps beyond its range; no screen has a million pixels on a side.
         guard pixelWidth <= 1_000_000, pixelHeight <= 1_000_000 else { return nil }
         self.init(width: Int(pixelWidth), height: Int(pixelHeight))
     }
 
     public func matches(_ other: ScreenSize) -> Bool {
-        let a = (min(width, height), max(width, height)), b = (min(other.width, other.height), max(other.width, other.height))
+        let a = (min(width, height), max(width, height))
+        let b = (min(other.width, other.height), max(other.width, other.height))
         // A pixel of tolerance for fractional device pixel ratios (2.625 × 411 = 1078.9).
         return abs(a.0 - b.0) <= 2 && abs(a.1 - b.1) <= 2
     }
@@ -104,11 +108,13 @@ public struct CandidateClick: Sendable, Equatable {
     public var idfv: String?
     public var advertisingID: String?
 
-    public init(clickID: String, linkID: String?, createdAt: Timestamp, platform: UserAgentInfo.Platform? = nil,
-                osVersion: String? = nil, deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil,
-                screenPoints: ScreenSize? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [],
-                userAgent: String? = nil, ipKey: String? = nil, windowHours: Int = 168, isAppOpen: Bool = false,
-                idfv: String? = nil, advertisingID: String? = nil) {
+    public init(
+        clickID: String, linkID: String?, createdAt: Timestamp, platform: UserAgentInfo.Platform? = nil,
+        osVersion: String? = nil, deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil,
+        screenPoints: ScreenSize? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [],
+        userAgent: String? = nil, ipKey: String? = nil, windowHours: Int = 168, isAppOpen: Bool = false,
+        idfv: String? = nil, advertisingID: String? = nil
+    ) {
         self.clickID = clickID
         self.linkID = linkID
         self.createdAt = createdAt

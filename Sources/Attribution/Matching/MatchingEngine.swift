@@ -12,8 +12,10 @@ public struct MatchResult: Sendable, Equatable {
     public var linkID: String?
     public var clickedAt: Timestamp?
 
-    public init(matchType: MatchType, attributed: Bool, confidence: Double, matchedFactors: [String], clickID: String? = nil,
-                linkID: String? = nil, clickedAt: Timestamp? = nil) {
+    public init(
+        matchType: MatchType, attributed: Bool, confidence: Double, matchedFactors: [String], clickID: String? = nil,
+        linkID: String? = nil, clickedAt: Timestamp? = nil
+    ) {
         self.matchType = matchType
         self.attributed = attributed
         self.confidence = confidence
@@ -32,8 +34,10 @@ public enum MatchingEngine {
     /// Tier 1: the first click found by install referrer (its click id, else its link's clicks),
     /// then idfv, then advertising id, that is inside its link's attribution window and made
     /// before the install.
-    public static func deterministic(install: InstallSignals, byReferrer: CandidateClick?, byReferrerLink: [CandidateClick] = [],
-                                     byIDFV: [CandidateClick], byAdvertisingID: [CandidateClick]) -> MatchResult? {
+    public static func deterministic(
+        install: InstallSignals, byReferrer: CandidateClick?, byReferrerLink: [CandidateClick] = [],
+        byIDFV: [CandidateClick], byAdvertisingID: [CandidateClick]
+    ) -> MatchResult? {
         func eligible(_ clicks: [CandidateClick]) -> [CandidateClick] {
             clicks.filter { click in
                 let age = install.time.milliseconds - click.createdAt.milliseconds
@@ -41,8 +45,9 @@ public enum MatchingEngine {
             }
         }
         func result(_ click: CandidateClick, _ factor: String) -> MatchResult {
-            MatchResult(matchType: .deterministic, attributed: true, confidence: 1.0, matchedFactors: [factor],
-                        clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt)
+            MatchResult(
+                matchType: .deterministic, attributed: true, confidence: 1.0, matchedFactors: [factor],
+                clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt)
         }
         if let click = eligible(byReferrer.map { [$0] } ?? []).first { return result(click, "install_referrer") }
         if let click = referredLinkClick(install: install, among: eligible(byReferrerLink)) { return result(click, "install_referrer") }
@@ -88,9 +93,10 @@ public enum MatchingEngine {
         }
         let confidence = max(0, rounded(base - policy.candidatePenalty * Double(groups - 1)))
         let attributed = confidence >= policy.minConfidence && confidence > 0
-        return MatchResult(matchType: .probabilistic, attributed: attributed, confidence: confidence,
-                           matchedFactors: winner.factors, clickID: attributed ? winner.click.clickID : nil,
-                           linkID: attributed ? winner.click.linkID : nil, clickedAt: attributed ? winner.click.createdAt : nil)
+        return MatchResult(
+            matchType: .probabilistic, attributed: attributed, confidence: confidence,
+            matchedFactors: winner.factors, clickID: attributed ? winner.click.clickID : nil,
+            linkID: attributed ? winner.click.linkID : nil, clickedAt: attributed ? winner.click.createdAt : nil)
     }
 
     /// The matched factors when no signal both sides have disagrees; nil when one does.
@@ -134,7 +140,9 @@ public enum MatchingEngine {
             }
             if let a = installVersion, let version = click.osVersion {
                 let b: String?
-                if let known = clickVersions[version] { b = known } else {
+                if let known = clickVersions[version] {
+                    b = known
+                } else {
                     b = Normalize.majorMinor(version)
                     clickVersions[version] = b
                 }
@@ -160,7 +168,9 @@ public enum MatchingEngine {
             }
             if !installLanguages.isEmpty, !click.languages.isEmpty {
                 let languages: Set<String>
-                if let known = clickLanguages[click.languages] { languages = known } else {
+                if let known = clickLanguages[click.languages] {
+                    languages = known
+                } else {
                     languages = Normalize.primaryLanguages(click.languages)
                     clickLanguages[click.languages] = languages
                 }

@@ -36,10 +36,14 @@ public struct InstallIdentity: Sendable, Equatable {
     }
 
     /// The signals whose exact repetition identifies a LinkForty device, as one string to hash.
-    public static func fingerprintSource(ipKey: String?, userAgent: String?, timezone: String?, language: String?,
-                                         screen: ScreenSize?, platformVersion: String?) -> String {
-        [ipKey ?? "", userAgent ?? "", timezone ?? "", language ?? "", screen.map { "\($0.width)x\($0.height)" } ?? "",
-         platformVersion ?? ""].joined(separator: "\u{1F}")
+    public static func fingerprintSource(
+        ipKey: String?, userAgent: String?, timezone: String?, language: String?,
+        screen: ScreenSize?, platformVersion: String?
+    ) -> String {
+        [
+            ipKey ?? "", userAgent ?? "", timezone ?? "", language ?? "", screen.map { "\($0.width)x\($0.height)" } ?? "",
+            platformVersion ?? "",
+        ].joined(separator: "\u{1F}")
     }
 }
 
@@ -54,8 +58,10 @@ public struct KnownInstall: Sendable, Equatable {
     /// When the install last reported (kept at an hour's resolution by the store).
     public var lastSeenAt: Timestamp
 
-    public init(installID: String, installInstanceID: String?, deviceID: String?, fingerprint: String?, idfv: String? = nil,
-                createdAt: Timestamp, lastSeenAt: Timestamp? = nil) {
+    public init(
+        installID: String, installInstanceID: String?, deviceID: String?, fingerprint: String?, idfv: String? = nil,
+        createdAt: Timestamp, lastSeenAt: Timestamp? = nil
+    ) {
         self.installID = installID
         self.installInstanceID = installInstanceID
         self.deviceID = deviceID
@@ -77,15 +83,19 @@ extension MatchingEngine {
     /// hour of resolution `lastSeenAt` is kept at). The window runs from the last report, not from
     /// the first: an app that keeps launching on the same network stays one install for as long as
     /// it does (it once became a new organic install 24 h after it was first seen).
-    public static func sameInstall(_ identity: InstallIdentity, among known: [KnownInstall], now: Timestamp,
-                                   policy: MatchingPolicy) -> KnownInstall? {
+    public static func sameInstall(
+        _ identity: InstallIdentity, among known: [KnownInstall], now: Timestamp,
+        policy: MatchingPolicy
+    ) -> KnownInstall? {
         if let instance = identity.installInstanceID, let found = known.first(where: { $0.installInstanceID == instance }) {
             return found
         }
         if let device = identity.deviceID, let found = known.first(where: { $0.deviceID == device }) { return found }
-        if let idfv = identity.idfv, let found = known.filter({ install in
-            install.idfv == idfv && (identity.installInstanceID == nil || install.installInstanceID == nil)
-        }).max(by: { $0.createdAt < $1.createdAt }) {
+        if let idfv = identity.idfv,
+            let found = known.filter({ install in
+                install.idfv == idfv && (identity.installInstanceID == nil || install.installInstanceID == nil)
+            }).max(by: { $0.createdAt < $1.createdAt })
+        {
             return found
         }
         if let fingerprint = identity.fingerprint {

@@ -31,7 +31,8 @@ public enum MoneyAmount {
         // Beyond what Int64 holds in minor units, no real amount lives: shown as it is.
         guard value.isFinite, abs(value) * scale < 9e15 else { return "\(currency) \(value)" }
         let units = Int64((abs(value) * scale).rounded())
-        let whole = units / Int64(scale), fraction = units % Int64(scale)
+        let whole = units / Int64(scale)
+        let fraction = units % Int64(scale)
         var text = (value < 0 && units > 0 ? "-" : "") + String(whole)
         if places > 0 {
             let digits = String(fraction)

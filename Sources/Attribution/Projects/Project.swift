@@ -10,8 +10,10 @@ public struct Project: Sendable, Equatable, Identifiable {
     public let createdAt: Timestamp
     public var updatedAt: Timestamp
 
-    public init(id: String, name: String, settings: ProjectSettings, testMode: Bool = false,
-                createdAt: Timestamp, updatedAt: Timestamp) {
+    public init(
+        id: String, name: String, settings: ProjectSettings, testMode: Bool = false,
+        createdAt: Timestamp, updatedAt: Timestamp
+    ) {
         self.id = id
         self.name = name
         self.settings = settings
@@ -45,10 +47,12 @@ public struct LinkTemplate: Sendable, Equatable, Identifiable {
     public var attributionWindowHours: Int?
     public let createdAt: Timestamp
 
-    public init(id: String, projectID: String, slug: String, name: String, iosURL: String? = nil, androidURL: String? = nil,
-                webURL: String? = nil, appScheme: String? = nil, deepLinkPath: String? = nil,
-                deepLinkParameters: [String: String] = [:], utm: [String: String] = [:],
-                attributionWindowHours: Int? = nil, createdAt: Timestamp) {
+    public init(
+        id: String, projectID: String, slug: String, name: String, iosURL: String? = nil, androidURL: String? = nil,
+        webURL: String? = nil, appScheme: String? = nil, deepLinkPath: String? = nil,
+        deepLinkParameters: [String: String] = [:], utm: [String: String] = [:],
+        attributionWindowHours: Int? = nil, createdAt: Timestamp
+    ) {
         self.id = id
         self.projectID = projectID
         self.slug = slug

@@ -82,9 +82,10 @@ public struct ProjectSettings: Sendable, Equatable {
 
     static func isReverseDNS(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count >= 2 && parts.allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
-        }
+        return parts.count >= 2
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+            }
     }
 
     static func isSHA256Fingerprint(_ text: String) -> Bool {

@@ -2,7 +2,10 @@
 /// at the chosen error correction level, with the mask of lowest penalty unless one is given.
 public struct QRCode: Sendable, Equatable {
     public enum Correction: String, Sendable, CaseIterable {
-        case low = "L", medium = "M", quartile = "Q", high = "H"
+        case low = "L"
+        case medium = "M"
+        case quartile = "Q"
+        case high = "H"
 
         /// The two bits the format information carries (Table 12): not in L, M, Q, H order.
         var formatBits: Int {
@@ -87,7 +90,8 @@ public struct QRCode: Sendable, Equatable {
         let shortBlockData = total / blockCount - correctionLength
         let longBlocks = total % blockCount
         let code = ReedSolomon(degree: correctionLength)
-        var dataBlocks: [ArraySlice<UInt8>] = [], correctionBlocks: [[UInt8]] = []
+        var dataBlocks: [ArraySlice<UInt8>] = []
+        var correctionBlocks: [[UInt8]] = []
         var start = 0
         for index in 0..<blockCount {
             let length = shortBlockData + (index >= blockCount - longBlocks ? 1 : 0)

@@ -48,7 +48,8 @@ struct QRCodeGrid {
     private mutating func drawFinder(centreX: Int, centreY: Int) {
         for dy in -4...4 {
             for dx in -4...4 {
-                let x = centreX + dx, y = centreY + dy
+                let x = centreX + dx
+                let y = centreY + dy
                 guard (0..<size).contains(x), (0..<size).contains(y) else { continue }
                 let ring = max(abs(dx), abs(dy))
                 setFunction(x: x, y: y, ring != 2 && ring != 4)
@@ -85,7 +86,8 @@ struct QRCodeGrid {
         let bits = version << 12 | remainder
         for index in 0..<18 {
             let isDark = bits >> index & 1 == 1
-            let a = size - 11 + index % 3, b = index / 3
+            let a = size - 11 + index % 3
+            let b = index / 3
             setFunction(x: a, y: b, isDark)
             setFunction(x: b, y: a, isDark)
         }

@@ -26,7 +26,8 @@ enum QRCodePenalty {
 
     /// 3 + (n − 5) for each run of n ≥ 5 modules of one colour.
     static func runs(_ line: Line) -> Int {
-        var total = 0, length = 1
+        var total = 0
+        var length = 1
         for index in 1...line.count {
             if index < line.count && line[index] == line[index - 1] {
                 length += 1

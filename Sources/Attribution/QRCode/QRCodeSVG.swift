@@ -7,7 +7,10 @@ extension QRCode {
         for y in 0..<size {
             var x = 0
             while x < size {
-                guard isDark(x: x, y: y) else { x += 1; continue }
+                guard isDark(x: x, y: y) else {
+                    x += 1
+                    continue
+                }
                 var length = 1
                 while x + length < size, isDark(x: x + length, y: y) { length += 1 }
                 path += "M\(x + margin) \(y + margin)h\(length)v1h-\(length)z"

@@ -2,7 +2,8 @@
 /// x⁸ + x⁴ + x³ + x² + 1 (ISO/IEC 18004, 7.5.2).
 struct ReedSolomon {
     private static let (exponents, logarithms): ([UInt8], [UInt8]) = {
-        var exponents = [UInt8](repeating: 0, count: 256), logarithms = [UInt8](repeating: 0, count: 256)
+        var exponents = [UInt8](repeating: 0, count: 256)
+        var logarithms = [UInt8](repeating: 0, count: 256)
         var value = 1
         for power in 0..<255 {
             exponents[power] = UInt8(value)

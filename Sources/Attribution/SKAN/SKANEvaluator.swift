@@ -57,8 +57,10 @@ public enum SKANEvaluator {
         public var unknownCurrencies: Set<String> = []
     }
 
-    public static func evaluate(schema: SKANSchema?, isIOS: Bool, firstInit: Timestamp, now: Timestamp, events: [SKANEvent],
-                                state: [Int: SKANWindowState]) -> Outcome {
+    public static func evaluate(
+        schema: SKANSchema?, isIOS: Bool, firstInit: Timestamp, now: Timestamp, events: [SKANEvent],
+        state: [Int: SKANWindowState]
+    ) -> Outcome {
         guard let schema, schema.enabled, isIOS else { return Outcome(values: nil, state: state) }
         let hours = Double(now.milliseconds - firstInit.milliseconds) / 3_600_000
         guard hours < windowEnds[2] else { return Outcome(values: nil, state: state) }
@@ -96,8 +98,9 @@ public enum SKANEvaluator {
         current.coarse = coarse
         current.locked = lock
         newState[windowIndex + 1] = current
-        return Outcome(values: SKANValues(fine: fine, coarse: coarse, lock: lock, window: windowIndex + 1), state: newState,
-                       unknownCurrencies: facts.unknownCurrencies)
+        return Outcome(
+            values: SKANValues(fine: fine, coarse: coarse, lock: lock, window: windowIndex + 1), state: newState,
+            unknownCurrencies: facts.unknownCurrencies)
     }
 
     /// What the events in scope amount to.
@@ -114,9 +117,13 @@ public enum SKANEvaluator {
                 guard let amount = event.amount, amount.isFinite else { continue }
                 let currency = event.currency ?? schema.baseCurrency
                 // An unknown currency counts the event but not its amount.
-                if currency == schema.baseCurrency { revenue += amount }
-                else if let rate = schema.fx[currency] { revenue += amount * rate }
-                else { unknownCurrencies.insert(currency) }
+                if currency == schema.baseCurrency {
+                    revenue += amount
+                } else if let rate = schema.fx[currency] {
+                    revenue += amount * rate
+                } else {
+                    unknownCurrencies.insert(currency)
+                }
             }
             // Rounded to micro-units against float noise; beyond 10^12 the product would overflow to
             // infinity, and infinity fails `revenue < .infinity`.

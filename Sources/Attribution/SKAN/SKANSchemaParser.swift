@@ -68,8 +68,11 @@ public enum SKANSchemaParser {
             for (index, rule) in try array(spec["rules"], "\(path).coarse.rules").enumerated() {
                 let rulePath = "\(path).coarse.rules[\(index)]"
                 let ruleObject = try dictionary(rule, rulePath, allowed: ["value", "any"])
-                window.coarseRules.append((try coarseValue(ruleObject["value"], "\(rulePath).value"),
-                                           try conditions(ruleObject["any"], "\(rulePath).any")))
+                window.coarseRules.append(
+                    (
+                        try coarseValue(ruleObject["value"], "\(rulePath).value"),
+                        try conditions(ruleObject["any"], "\(rulePath).any")
+                    ))
             }
             if let fallback = spec["default"] { window.coarseDefault = try coarseValue(fallback, "\(path).coarse.default") }
         }
@@ -98,12 +101,15 @@ public enum SKANSchemaParser {
                 usedBits.formUnion(bits)
                 switch type {
                 case "revenue_bucket"?:
-                    segments.append(.revenueBucket(offset: offset, width: width, edges: try edges(segment["edges"], "\(segmentPath).edges", width: width)))
+                    segments.append(
+                        .revenueBucket(offset: offset, width: width, edges: try edges(segment["edges"], "\(segmentPath).edges", width: width)))
                 case "event_flag"?:
                     segments.append(.eventFlag(offset: offset, event: try eventName(segment["event"], "\(segmentPath).event")))
                 case "count_bucket"?:
-                    segments.append(.countBucket(offset: offset, width: width, event: try eventName(segment["event"], "\(segmentPath).event"),
-                                                 edges: try edges(segment["edges"], "\(segmentPath).edges", width: width)))
+                    segments.append(
+                        .countBucket(
+                            offset: offset, width: width, event: try eventName(segment["event"], "\(segmentPath).event"),
+                            edges: try edges(segment["edges"], "\(segmentPath).edges", width: width)))
                 default:
                     throw Problem(path: "\(segmentPath).type", message: "must be revenue_bucket, event_flag or count_bucket")
                 }
@@ -134,22 +140,29 @@ public enum SKANSchemaParser {
         var list: [SKANSchema.Condition] = []
         for (index, item) in try array(value, path).enumerated() {
             let conditionPath = "\(path)[\(index)]"
-            let object = try dictionary(item, conditionPath, allowed: ["event", "count_gte", "count_lte", "revenue_gte", "revenue_lt", "after_hours"])
+            let object = try dictionary(
+                item, conditionPath, allowed: ["event", "count_gte", "count_lte", "revenue_gte", "revenue_lt", "after_hours"])
             if object["event"] != nil {
                 guard object["revenue_gte"] == nil, object["revenue_lt"] == nil, object["after_hours"] == nil else {
                     throw Problem(path: conditionPath, message: "an event condition takes only event, count_gte and count_lte")
                 }
-                list.append(.event(name: try eventName(object["event"], "\(conditionPath).event"),
-                                   countAtLeast: try optionalInteger(object["count_gte"], "\(conditionPath).count_gte"),
-                                   countAtMost: try optionalInteger(object["count_lte"], "\(conditionPath).count_lte")))
+                list.append(
+                    .event(
+                        name: try eventName(object["event"], "\(conditionPath).event"),
+                        countAtLeast: try optionalInteger(object["count_gte"], "\(conditionPath).count_gte"),
+                        countAtMost: try optionalInteger(object["count_lte"], "\(conditionPath).count_lte")))
             } else if object["revenue_gte"] != nil || object["revenue_lt"] != nil {
                 guard object["after_hours"] == nil, object["count_gte"] == nil, object["count_lte"] == nil else {
                     throw Problem(path: conditionPath, message: "a revenue condition takes only revenue_gte and revenue_lt")
                 }
-                list.append(.revenue(atLeast: try number(object["revenue_gte"], "\(conditionPath).revenue_gte"),
-                                     below: try number(object["revenue_lt"], "\(conditionPath).revenue_lt")))
+                list.append(
+                    .revenue(
+                        atLeast: try number(object["revenue_gte"], "\(conditionPath).revenue_gte"),
+                        below: try number(object["revenue_lt"], "\(conditionPath).revenue_lt")))
             } else if let hours = try number(object["after_hours"], "\(conditionPath).after_hours") {
-                guard object.count == 1, hours >= 0 else { throw Problem(path: conditionPath, message: "after_hours stands alone and is not negative") }
+                guard object.count == 1, hours >= 0 else {
+                    throw Problem(path: conditionPath, message: "after_hours stands alone and is not negative")
+                }
                 list.append(.afterHours(hours))
             } else {
                 throw Problem(path: conditionPath, message: "needs event, revenue_gte/revenue_lt or after_hours")
@@ -200,7 +213,8 @@ public enum SKANSchemaParser {
     static func integer(_ value: JSONValue?, _ path: String, _ range: ClosedRange<Int>) throws(Problem) -> Int {
         // The range is checked on the Double: Int(_:) traps on one beyond Int's range (1e300).
         guard let number = try number(value, path), number.rounded() == number,
-              Double(range.lowerBound) <= number, number <= Double(range.upperBound) else {
+            Double(range.lowerBound) <= number, number <= Double(range.upperBound)
+        else {
             throw Problem(path: path, message: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return Int(number)

@@ -6,7 +6,8 @@ extension StringProtocol {
         // grapheme clusters (and Unicode property tables) on every field of every request.
         let text = String(self)
         if let first = text.utf8.first, let last = text.utf8.last, first < 0x80, last < 0x80,
-           first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
+            first != 0x20, first != 0x09, last != 0x20, last != 0x09
+        {
             return text
         }
         func isBlank(_ character: Character) -> Bool { character.isWhitespace && !character.isNewline }

@@ -23,8 +23,12 @@ extension Timestamp {
                 put(parts.tm_hour, width: 2, at: 11)
                 put(parts.tm_min, width: 2, at: 14)
                 put(parts.tm_sec, width: 2, at: 17)
-                text[4] = UInt8(ascii: "-"); text[7] = UInt8(ascii: "-"); text[10] = UInt8(ascii: "T")
-                text[13] = UInt8(ascii: ":"); text[16] = UInt8(ascii: ":"); text[19] = UInt8(ascii: "Z")
+                text[4] = UInt8(ascii: "-")
+                text[7] = UInt8(ascii: "-")
+                text[10] = UInt8(ascii: "T")
+                text[13] = UInt8(ascii: ":")
+                text[16] = UInt8(ascii: ":")
+                text[19] = UInt8(ascii: "Z")
                 return 20
             }
         }
@@ -45,7 +49,7 @@ extension Timestamp {
     public init?(iso8601 text: String) {
         var reader = DigitReader(Array(text.utf8))
         guard let year = reader.number(digits: 4), reader.skip("-"), let month = reader.number(digits: 2), reader.skip("-"),
-              let day = reader.number(digits: 2), (1...12).contains(month), (1...Self.days(inMonth: month, of: year)).contains(day)
+            let day = reader.number(digits: 2), (1...12).contains(month), (1...Self.days(inMonth: month, of: year)).contains(day)
         else { return nil }
         let midnight = Self.daysSinceEpoch(year: year, month: month, day: day) * 86_400_000
         if reader.atEnd {
@@ -53,7 +57,8 @@ extension Timestamp {
             return
         }
         guard reader.skip("T"), let hour = reader.number(digits: 2), reader.skip(":"), let minute = reader.number(digits: 2),
-              reader.skip(":"), let second = reader.number(digits: 2), hour < 24, minute < 60, second < 60 else { return nil }
+            reader.skip(":"), let second = reader.number(digits: 2), hour < 24, minute < 60, second < 60
+        else { return nil }
         var fraction: Int64 = 0
         if reader.skip(".") {
             guard let milliseconds = reader.fractionInMilliseconds() else { return nil }
@@ -124,7 +129,8 @@ private struct DigitReader {
     /// dropped, as Foundation's formatter did).
     mutating func fractionInMilliseconds() -> Int64? {
         let start = index
-        var milliseconds: Int64 = 0, scale: Int64 = 100
+        var milliseconds: Int64 = 0
+        var scale: Int64 = 100
         while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
             milliseconds += Int64(bytes[index] - 0x30) * scale
             scale /= 10

@@ -42,8 +42,9 @@ public struct LocalCalendar: Sendable {
     public func startOfDay(dateText text: String) -> Timestamp? {
         let fields = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.count == 10, fields.count == 3, fields.allSatisfy({ $0.allSatisfy(\.isASCII) }),
-              let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]),
-              (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
+            let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]),
+            (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         let parts = DateComponents(year: year, month: month, day: day)
         guard let date = calendar.date(from: parts), calendar.dateComponents([.year, .month, .day], from: date) == parts else { return nil }
         return startOfDay(Timestamp(date))

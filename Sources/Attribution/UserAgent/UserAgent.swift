@@ -82,7 +82,8 @@ public enum UserAgentParser {
         if lower.contains("android") {
             // Chrome's reduced UA (Chrome 110 on) says "Android 10; K" on every phone: no version at all.
             let reduced = ByteSearch.contains(lower, reducedAndroid)
-            let version = reduced ? nil : version(after: "android ", in: original, lower: lower) ?? version(after: "android/", in: original, lower: lower)
+            let version =
+                reduced ? nil : version(after: "android ", in: original, lower: lower) ?? version(after: "android/", in: original, lower: lower)
             // Android phones' browsers say "Mobile"; tablets' do not.
             let deviceClass: UserAgentInfo.DeviceClass = lower.contains("mobile") ? .phone : .tablet
             return UserAgentInfo(platform: .android, osVersion: version, deviceClass: deviceClass, inAppBrowser: inApp)
@@ -95,8 +96,11 @@ public enum UserAgentParser {
             return UserAgentInfo(platform: .ios)
         }
         var desktopVersion: String?
-        if lower.contains("windows nt") { desktopVersion = version(after: "windows nt ", in: original, lower: lower) }
-        else if lower.contains("mac os x") { desktopVersion = version(after: "mac os x ", in: original, lower: lower) }
+        if lower.contains("windows nt") {
+            desktopVersion = version(after: "windows nt ", in: original, lower: lower)
+        } else if lower.contains("mac os x") {
+            desktopVersion = version(after: "mac os x ", in: original, lower: lower)
+        }
         return UserAgentInfo(platform: .desktop, osVersion: desktopVersion, deviceClass: .desktop, inAppBrowser: inApp)
     }
 
@@ -121,9 +125,13 @@ public enum UserAgentParser {
         guard let found = ByteSearch.index(of: pattern, in: lower ?? original, from: 0) else { return nil }
         var bytes: [UInt8] = []
         for byte in original[(found + pattern.count)...] {
-            if byte >= 0x30 && byte <= 0x39 { bytes.append(byte) }
-            else if byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") { bytes.append(UInt8(ascii: ".")) }
-            else { break }
+            if byte >= 0x30 && byte <= 0x39 {
+                bytes.append(byte)
+            } else if byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") {
+                bytes.append(UInt8(ascii: "."))
+            } else {
+                break
+            }
         }
         while bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
         guard let first = bytes.first, first >= 0x30 && first <= 0x39 else { return nil }

@@ -36,8 +36,9 @@ final class BodyBudget: Sendable {
                 state.shares.removeValue(forKey: key)
                 return []
             }
-            state.shares[key] = Share(connection: connection, held: held,
-                                      lastProgress: held > before ? now : state.shares[key]?.lastProgress ?? now)
+            state.shares[key] = Share(
+                connection: connection, held: held,
+                lastProgress: held > before ? now : state.shares[key]?.lastProgress ?? now)
             guard held > before, state.total > limit else { return [] }
             var released: [Connection] = []
             let bySlowest = state.shares.values.sorted { $0.lastProgress < $1.lastProgress }

@@ -41,8 +41,10 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     private let handshakeDeadline: UInt64
     private var tornDown = false
 
-    init(fd: Int32, peer: SocketAddress?, context: ConnectionContext, loop: EventLoop,
-         isRejection: Bool = false, onClosed: @escaping @Sendable (Connection) -> Void) {
+    init(
+        fd: Int32, peer: SocketAddress?, context: ConnectionContext, loop: EventLoop,
+        isRejection: Bool = false, onClosed: @escaping @Sendable (Connection) -> Void
+    ) {
         self.fd = fd
         self.peer = peer
         self.isRejection = isRejection
@@ -67,8 +69,10 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             registered = true
             if let rejection {
                 // The server's own constant 503: its headers always serialize.
-                let bytes = ResponseSerializer.serialize(rejection, dateLine: HTTPDateCache.shared.headerLine(),
-                                                         omitBody: false, close: true, keepAliveHTTP10: false) ?? []
+                let bytes =
+                    ResponseSerializer.serialize(
+                        rejection, dateLine: HTTPDateCache.shared.headerLine(),
+                        omitBody: false, close: true, keepAliveHTTP10: false) ?? []
                 perform([.write(bytes), .close])
             }
         }
@@ -96,7 +100,6 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             teardown()
         }
     }
-
 
     // MARK: - Events from the loop
 

@@ -16,15 +16,18 @@ final class ConnectionContext: Sendable {
     /// Request bytes held by every connection together (`maxBufferedBodyBytes`).
     let bodyBudget: BodyBudget
 
-    init(responder: any HTTPResponder, limits: HTTPServerLimits, tls: TLSContext? = nil,
-         onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(
+        responder: any HTTPResponder, limits: HTTPServerLimits, tls: TLSContext? = nil,
+        onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.responder = responder
         self.limits = limits
         self.tls = tls
         self.onRefusedResponse = onRefusedResponse
         self.bodyBudget = BodyBudget(limit: limits.maxBufferedBodyBytes)
-        var response = ErrorBody.response(status: .serviceUnavailable, code: "overloaded",
-                                          message: "the server is busy; retry shortly")
+        var response = ErrorBody.response(
+            status: .serviceUnavailable, code: "overloaded",
+            message: "the server is busy; retry shortly")
         response.headers.add("Retry-After", String(limits.retryAfterSeconds))
         self.overloaded = response
     }

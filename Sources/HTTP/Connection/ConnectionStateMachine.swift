@@ -83,8 +83,9 @@ public struct ConnectionStateMachine {
         guard !closed, acceptingRequests else { return [] }
         parser.discardHeldBytes()
         var actions: [Action] = []
-        queueError(HTTPParseError(.overloaded, "the server is holding too many request bodies; retry shortly"),
-                   retryAfter: limits.retryAfterSeconds, now: now, into: &actions)
+        queueError(
+            HTTPParseError(.overloaded, "the server is holding too many request bodies; retry shortly"),
+            retryAfter: limits.retryAfterSeconds, now: now, into: &actions)
         return actions
     }
 
@@ -194,8 +195,9 @@ public struct ConnectionStateMachine {
                 let keepAlive = request.wantsKeepAlive
                 let sequence = nextSequence
                 nextSequence += 1
-                pending[sequence] = Pending(isHead: request.method == .head, closeAfter: !keepAlive,
-                                            keepAliveHTTP10: keepAlive && request.version == .http1_0)
+                pending[sequence] = Pending(
+                    isHead: request.method == .head, closeAfter: !keepAlive,
+                    keepAliveHTTP10: keepAlive && request.version == .http1_0)
                 continueOwed = false
                 headerDeadline = nil
                 bodyDeadline = nil
@@ -230,13 +232,15 @@ public struct ConnectionStateMachine {
             let request = pending.removeValue(forKey: nextToWrite)!
             nextToWrite += 1
             let close = request.closeAfter || response.closesConnection || (!acceptingRequests && pending.isEmpty)
-            var serialized = ResponseSerializer.serialize(response, dateLine: dateLine(), omitBody: request.isHead,
-                                                          close: close, keepAliveHTTP10: request.keepAliveHTTP10 && !close)
+            var serialized = ResponseSerializer.serialize(
+                response, dateLine: dateLine(), omitBody: request.isHead,
+                close: close, keepAliveHTTP10: request.keepAliveHTTP10 && !close)
             if serialized == nil {
                 // A header value with CR/LF/NUL would split the response: a 500 goes out instead.
                 actions.append(.refusedResponse(ResponseSerializer.headerProblem(response.headers) ?? "invalid header"))
-                serialized = ResponseSerializer.serialize(ResponseSerializer.refusedResponse, dateLine: dateLine(), omitBody: request.isHead,
-                                                          close: close, keepAliveHTTP10: request.keepAliveHTTP10 && !close)
+                serialized = ResponseSerializer.serialize(
+                    ResponseSerializer.refusedResponse, dateLine: dateLine(), omitBody: request.isHead,
+                    close: close, keepAliveHTTP10: request.keepAliveHTTP10 && !close)
             }
             let bytes = serialized!
             actions.append(.write(bytes))

@@ -68,7 +68,6 @@ final class EventLoop: @unchecked Sendable {
 
     var inLoop: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
-
     /// Runs `task` on the loop's thread, after the events it is handling now.
     func execute(_ task: @escaping @Sendable () -> Void) {
         tasks.withLock { $0.append(task) }
@@ -108,13 +107,15 @@ final class EventLoop: @unchecked Sendable {
     private func startThread(name: String) {
         let context = Unmanaged.passRetained(ThreadStart(loop: self, name: name)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            let start = Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue()
-            cevent_set_thread_name(start.name)
-            cevent_mark_loop_thread()
-            start.loop.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { argument in
+                let start = Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue()
+                cevent_set_thread_name(start.name)
+                cevent_mark_loop_thread()
+                start.loop.run()
+                return nil
+            }, context)
         precondition(status == 0, "could not start an event loop thread: \(status)")
         pthread_detach(thread)
     }
@@ -150,9 +151,11 @@ final class EventLoop: @unchecked Sendable {
                 // Gone when an earlier event of this batch closed it.
                 guard let handler = handlers[fd] else { continue }
                 let flags = event.events
-                handler.ready(Readiness(readable: flags & UInt32(CEVENT_READABLE) != 0,
-                                        writable: flags & UInt32(CEVENT_WRITABLE) != 0,
-                                        closed: flags & UInt32(CEVENT_CLOSED) != 0))
+                handler.ready(
+                    Readiness(
+                        readable: flags & UInt32(CEVENT_READABLE) != 0,
+                        writable: flags & UInt32(CEVENT_WRITABLE) != 0,
+                        closed: flags & UInt32(CEVENT_CLOSED) != 0))
             }
             runTasks()
             let after = Self.now()

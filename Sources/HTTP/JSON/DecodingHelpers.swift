@@ -2,8 +2,14 @@
 public struct AnyCodingKey: CodingKey, Hashable {
     public let stringValue: String
     public let intValue: Int?
-    public init(stringValue: String) { self.stringValue = stringValue; intValue = nil }
-    public init?(intValue: Int) { stringValue = String(intValue); self.intValue = intValue }
+    public init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+    public init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
 }
 
 extension Decoder {

@@ -18,7 +18,8 @@ public struct JSONValueParser {
     public static func parse(_ body: [UInt8]) throws(HTTPError) -> JSONValue {
         let parsed = body.withUnsafeBufferPointer { bytes -> Result<JSONValue, HTTPError> in
             if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-                return .failure(HTTPError.badRequest("request body is not valid JSON: a byte order mark is not allowed (RFC 8259 §8.1)", code: "invalid_json"))
+                return .failure(
+                    HTTPError.badRequest("request body is not valid JSON: a byte order mark is not allowed (RFC 8259 §8.1)", code: "invalid_json"))
             }
             if let offset = UTF8Validation.firstInvalidByte(bytes) {
                 return .failure(HTTPError.badRequest("request body is not valid JSON: invalid UTF-8 at byte \(offset)", code: "invalid_json"))
@@ -59,9 +60,15 @@ public struct JSONValueParser {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         default: return .number(try number())
         }
     }
@@ -78,7 +85,10 @@ public struct JSONValueParser {
         // Room for a typical client object up front: growing rehashes every key so far.
         var fields: [String: JSONValue] = Dictionary(minimumCapacity: 12)
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(fields)
+        }
         while true {
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw failure("trailing comma before '}'") }
@@ -93,8 +103,14 @@ public struct JSONValueParser {
             guard fields.updateValue(try value(depth: depth + 1), forKey: key) == nil else { throw failure("duplicate key '\(key)'") }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(fields)
+            }
             throw failure("expected ',' or '}'")
         }
     }
@@ -103,15 +119,24 @@ public struct JSONValueParser {
         index += 1
         var items: [JSONValue] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
         while true {
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw failure("trailing comma before ']'") }
             items.append(try value(depth: depth + 1))
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             throw failure("expected ',' or ']'")
         }
     }

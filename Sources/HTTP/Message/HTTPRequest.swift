@@ -13,8 +13,10 @@ public struct HTTPRequest: Sendable {
     /// Where to finish this request from another thread; nil for requests built in tests.
     public var executor: ResponseExecutor?
 
-    public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
-                headers: HTTPHeaders = [:], body: [UInt8] = [], remoteAddress: SocketAddress? = nil) {
+    public init(
+        method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
+        headers: HTTPHeaders = [:], body: [UInt8] = [], remoteAddress: SocketAddress? = nil
+    ) {
         self.method = method
         self.target = target
         self.version = version
@@ -61,8 +63,11 @@ public struct HTTPRequest: Sendable {
                 items.append((name: PercentDecoding.decode(text, plusAsSpace: true), value: ""))
                 continue
             }
-            items.append((name: PercentDecoding.decode(text[..<equals], plusAsSpace: true),
-                          value: PercentDecoding.decode(text[text.utf8.index(after: equals)...], plusAsSpace: true)))
+            items.append(
+                (
+                    name: PercentDecoding.decode(text[..<equals], plusAsSpace: true),
+                    value: PercentDecoding.decode(text[text.utf8.index(after: equals)...], plusAsSpace: true)
+                ))
         }
         return items
     }
@@ -92,7 +97,8 @@ enum PercentDecoding {
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
                 // A "%" without two hex digits after it stays as it is, with what follows it.
-                let high = iterator.next(), low = high == nil ? nil : iterator.next()
+                let high = iterator.next()
+                let low = high == nil ? nil : iterator.next()
                 if let high, let low, let h = hexValue(high), let l = hexValue(low) {
                     bytes.append(h << 4 | l)
                 } else {

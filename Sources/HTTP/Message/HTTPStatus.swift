@@ -56,7 +56,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         .internalServerError, .notImplemented, .serviceUnavailable, .httpVersionNotSupported,
     ]
     private static let reasonPhrases: [Int: String] = Dictionary(uniqueKeysWithValues: known.map { ($0.code, $0.reasonPhrase) })
-    private static let statusLines: [Int: [UInt8]] = Dictionary(uniqueKeysWithValues: known.map {
-        ($0.code, Array("HTTP/1.1 \($0.code) \($0.reasonPhrase)\r\n".utf8))
-    })
+    private static let statusLines: [Int: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: known.map {
+            ($0.code, Array("HTTP/1.1 \($0.code) \($0.reasonPhrase)\r\n".utf8))
+        })
 }

@@ -248,14 +248,16 @@ public struct HTTPRequestParser {
     private func validateTarget(_ target: ArraySlice<UInt8>, method: HTTPMethod) throws(HTTPParseError) {
         guard let first = target.first else { throw .bad("empty request-target") }
         for byte in target where !ByteClass.target[Int(byte)] {
-            throw .bad(byte == UInt8(ascii: "#")
-                ? "request-target must not contain a fragment ('#')"
-                : "request-target contains a character that must be percent-encoded")
+            throw .bad(
+                byte == UInt8(ascii: "#")
+                    ? "request-target must not contain a fragment ('#')"
+                    : "request-target contains a character that must be percent-encoded")
         }
         var index = target.startIndex
         while let percent = target[index...].firstIndex(of: UInt8(ascii: "%")) {
             guard percent + 2 < target.endIndex,
-                  ByteClass.isHexDigit(target[percent + 1]), ByteClass.isHexDigit(target[percent + 2]) else {
+                ByteClass.isHexDigit(target[percent + 1]), ByteClass.isHexDigit(target[percent + 2])
+            else {
                 throw .bad("request-target has an invalid percent-encoding")
             }
             index = percent + 3
@@ -276,7 +278,8 @@ public struct HTTPRequestParser {
         // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3), case-sensitive.
         let text = Array(bytes)
         guard text.count == 8, text.starts(with: Array("HTTP/".utf8)),
-              (0x30...0x39).contains(text[5]), text[6] == UInt8(ascii: "."), (0x30...0x39).contains(text[7]) else {
+            (0x30...0x39).contains(text[5]), text[6] == UInt8(ascii: "."), (0x30...0x39).contains(text[7])
+        else {
             throw .bad("malformed HTTP version")
         }
         switch (text[5], text[7]) {
@@ -379,7 +382,8 @@ public struct HTTPRequestParser {
         let rest = line[index...]
         if let first = rest.first {
             guard first == UInt8(ascii: ";") || first == 0x20 || first == 0x09,
-                  rest.allSatisfy({ ByteClass.fieldValue[Int($0)] }) else {
+                rest.allSatisfy({ ByteClass.fieldValue[Int($0)] })
+            else {
                 throw .bad("malformed chunk-size line")
             }
             let trimmed = rest.drop { $0 == 0x20 || $0 == 0x09 }
@@ -392,8 +396,9 @@ public struct HTTPRequestParser {
 
     private mutating func finishRequest() -> HTTPRequest {
         let finished = head!
-        var request = HTTPRequest(method: finished.method, target: finished.target, version: finished.version,
-                                  headers: finished.headers, body: body)
+        var request = HTTPRequest(
+            method: finished.method, target: finished.target, version: finished.version,
+            headers: finished.headers, body: body)
         request.remoteAddress = nil
         head = nil
         body = []

@@ -11,8 +11,9 @@ public enum ErrorBody {
     }
 
     public static func response(status: HTTPStatus, code: String, message: String, closesConnection: Bool = false) -> HTTPResponse {
-        HTTPResponse(status: status,
-                     headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-                     body: json(code: code, message: message), closesConnection: closesConnection)
+        HTTPResponse(
+            status: status,
+            headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+            body: json(code: code, message: message), closesConnection: closesConnection)
     }
 }

@@ -36,7 +36,8 @@ enum ResponseSerializer {
             func allowed(_ byte: UInt8) -> Bool {
                 name ? byte > 0x20 && byte != 0x7F && byte != UInt8(ascii: ":") : (byte >= 0x20 || byte == 0x09) && byte != 0x7F
             }
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
             /// Whether some byte of `word` is zero (the classic test on 64 bits).
             func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
             let lowest: UInt64 = name ? 0x21 : 0x20
@@ -56,8 +57,9 @@ enum ResponseSerializer {
     }
 
     /// What is written in place of a response whose header section is refused by `headerProblem`.
-    static let refusedResponse = ErrorBody.response(status: .internalServerError, code: "internal_error",
-                                                    message: "the server could not produce a valid response")
+    static let refusedResponse = ErrorBody.response(
+        status: .internalServerError, code: "internal_error",
+        message: "the server could not produce a valid response")
 
     /// - Parameters:
     ///   - omitBody: true for a response to HEAD: headers as for GET, no content (RFC 9110 §9.3.2).
@@ -72,7 +74,10 @@ enum ResponseSerializer {
         for field in response.headers.fields {
             // Framing headers are ours to set; a handler's copy would contradict them.
             if field.name.equalsIgnoringASCIICase("Content-Length") || field.name.equalsIgnoringASCIICase("Connection")
-                || field.name.equalsIgnoringASCIICase("Transfer-Encoding") { continue }
+                || field.name.equalsIgnoringASCIICase("Transfer-Encoding")
+            {
+                continue
+            }
             let nameStart = bytes.count
             bytes.append(contentsOf: field.name.utf8)
             guard isToken(bytes[nameStart...]) else { return nil }

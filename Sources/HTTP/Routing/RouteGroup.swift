@@ -27,8 +27,16 @@ public struct RouteGroup {
         guard !guards.isEmpty else { return handler }
         let check: RouteGuard = { request in for check in guards { try check(request) } }
         switch handler {
-        case .sync(let handle): return .sync { request in try check(request); return try handle(request) }
-        case .inline(let handle): return .inline { request in try check(request); return try handle(request) }
+        case .sync(let handle):
+            return .sync { request in
+                try check(request)
+                return try handle(request)
+            }
+        case .inline(let handle):
+            return .inline { request in
+                try check(request)
+                return try handle(request)
+            }
         case .deferred(let handle):
             return .deferred { request, done in
                 do { try check(request) } catch { return done(.failure(error)) }

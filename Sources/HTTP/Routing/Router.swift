@@ -86,8 +86,10 @@ public final class Router: RoutedResponder {
         return (node.routes[method] ?? (method == .head ? node.routes[.get] : nil))?.pattern
     }
 
-    private func find(_ node: Node, _ segments: ArraySlice<Substring>, depth: Int,
-                      captured: inout [Substring]) -> Node? {
+    private func find(
+        _ node: Node, _ segments: ArraySlice<Substring>, depth: Int,
+        captured: inout [Substring]
+    ) -> Node? {
         guard let segment = segments.first else { return node.routes.isEmpty ? nil : node }
         let rest = segments.dropFirst()
         if let literal = node.literals[String(segment)], let found = find(literal, rest, depth: depth + 1, captured: &captured) {
@@ -130,8 +132,9 @@ public final class Router: RoutedResponder {
         case .notFound:
             routed(notFound(request), nil)
         case .methodNotAllowed(let allow):
-            var response = ErrorBody.response(status: .methodNotAllowed, code: "method_not_allowed",
-                                              message: "\(request.method) is not allowed here; allowed: \(allow)")
+            var response = ErrorBody.response(
+                status: .methodNotAllowed, code: "method_not_allowed",
+                message: "\(request.method) is not allowed here; allowed: \(allow)")
             response.headers.add("Allow", allow)
             routed(response, nil)
         case .found(let handler, let pattern, let parameters):
@@ -162,8 +165,10 @@ public final class Router: RoutedResponder {
     }
 
     /// Runs a handler that answers at once on the handler pool.
-    private func onPool(_ request: HTTPRequest, _ handle: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse,
-                        _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+    private func onPool(
+        _ request: HTTPRequest, _ handle: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse,
+        _ completion: @escaping @Sendable (HTTPResponse) -> Void
+    ) {
         let errorResponse = self.errorResponse
         handlerQueue.async {
             do {
@@ -176,9 +181,11 @@ public final class Router: RoutedResponder {
 
     /// Runs a handler that answers through its completion, here; `movedToPool` is called instead
     /// of answering when the handler says it must move off the loop (nil: it is off it already).
-    private func answer(_ request: HTTPRequest,
-                        _ handle: @Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void,
-                        _ completion: @escaping @Sendable (HTTPResponse) -> Void, movedToPool: (@Sendable () -> Void)?) {
+    private func answer(
+        _ request: HTTPRequest,
+        _ handle: @Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void,
+        _ completion: @escaping @Sendable (HTTPResponse) -> Void, movedToPool: (@Sendable () -> Void)?
+    ) {
         let errorResponse = self.errorResponse
         handle(request) { result in
             switch result {
@@ -191,7 +198,8 @@ public final class Router: RoutedResponder {
 
     public static let defaultErrorResponse: @Sendable (any Error, HTTPRequest) -> HTTPResponse = { error, _ in
         if let error = error as? HTTPError { return error.response }
-        return ErrorBody.response(status: .internalServerError, code: "internal_error",
-                                  message: "the server could not complete the request")
+        return ErrorBody.response(
+            status: .internalServerError, code: "internal_error",
+            message: "the server could not complete the request")
     }
 }

@@ -33,9 +33,11 @@ public final class HTTPServer: Sendable {
     ///   - onRefusedResponse: told when a handler's response had a header that cannot be sent
     ///     (a control character in a value, or a control, space or colon in a name) and a 500 went
     ///     out instead.
-    public init(host: String = "0.0.0.0", port: UInt16 = 8080, limits: HTTPServerLimits = HTTPServerLimits(),
-                tls: TLSContext? = nil, onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in },
-                responder: any HTTPResponder) {
+    public init(
+        host: String = "0.0.0.0", port: UInt16 = 8080, limits: HTTPServerLimits = HTTPServerLimits(),
+        tls: TLSContext? = nil, onRefusedResponse: @escaping @Sendable (String) -> Void = { _ in },
+        responder: any HTTPResponder
+    ) {
         self.host = host
         self.requestedPort = port
         self.limits = limits
@@ -51,9 +53,11 @@ public final class HTTPServer: Sendable {
 
     public func start() throws {
         Socket.raiseOpenFileLimit()
-        let loops = try EventLoopGroup(count: limits.eventLoops ?? EventLoopGroup.availableCores,
-                                       tickInterval: limits.tickInterval)
-        let fd: Int32, address: SocketAddress
+        let loops = try EventLoopGroup(
+            count: limits.eventLoops ?? EventLoopGroup.availableCores,
+            tickInterval: limits.tickInterval)
+        let fd: Int32
+        let address: SocketAddress
         do {
             (fd, address) = try Socket.listen(host: host, port: requestedPort, backlog: limits.listenBacklog)
         } catch {
@@ -138,8 +142,9 @@ public final class HTTPServer: Sendable {
             // is someone else. Each admission past the cap asks for closes not already asked for,
             // so the count comes back under the cap; it never goes a sixteenth over.
             guard served < limits.maxConnections + max(1, limits.maxConnections / 16),
-                  let busiest = state.byClient.max(by: { $0.value.count < $1.value.count }),
-                  busiest.value.count > own + 1 else { return (rejectOrDrop, loops, []) }
+                let busiest = state.byClient.max(by: { $0.value.count < $1.value.count }),
+                busiest.value.count > own + 1
+            else { return (rejectOrDrop, loops, []) }
             // Whether a connection is idle is known on its loop only: `closeIfIdle` leaves a busy
             // one open (and pickable again), and the ceiling above bounds what that lets through.
             func victims(_ connections: [ObjectIdentifier: Connection]) -> [Connection] {
@@ -163,8 +168,10 @@ public final class HTTPServer: Sendable {
             Socket.close(fd)
             return
         }
-        let connection = Connection(fd: fd, peer: peer, context: context, loop: loops.next(),
-                                    isRejection: admission == .reject) { [weak self] closed in
+        let connection = Connection(
+            fd: fd, peer: peer, context: context, loop: loops.next(),
+            isRejection: admission == .reject
+        ) { [weak self] closed in
             self?.connectionClosed(closed)
         }
         let id = ObjectIdentifier(connection)

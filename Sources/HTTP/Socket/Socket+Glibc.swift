@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Thin wrappers over the POSIX calls the server makes. Nothing here knows about HTTP.
@@ -25,7 +25,10 @@ enum Socket {
         while let info = candidate {
             candidate = info.pointee.ai_next
             let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { lastError = SocketError("socket"); continue }
+            guard fd >= 0 else {
+                lastError = SocketError("socket")
+                continue
+            }
             var on: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
             if info.pointee.ai_family == AF_INET6 {

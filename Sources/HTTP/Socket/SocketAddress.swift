@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An IPv4 or IPv6 address and port, as the kernel reported it for a peer or a bound socket.
@@ -71,9 +71,18 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         String(unsafeUninitializedCapacity: 15) { text in
             var count = 0
             for (position, byte) in bytes.enumerated() {
-                if position > 0 { text[count] = UInt8(ascii: "."); count += 1 }
-                if byte >= 100 { text[count] = 0x30 + byte / 100; count += 1 }
-                if byte >= 10 { text[count] = 0x30 + byte / 10 % 10; count += 1 }
+                if position > 0 {
+                    text[count] = UInt8(ascii: ".")
+                    count += 1
+                }
+                if byte >= 100 {
+                    text[count] = 0x30 + byte / 100
+                    count += 1
+                }
+                if byte >= 10 {
+                    text[count] = 0x30 + byte / 10 % 10
+                    count += 1
+                }
                 text[count] = 0x30 + byte % 10
                 count += 1
             }
@@ -84,7 +93,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     /// The IPv4 address inside an IPv4-mapped IPv6 address, if this is one.
     public var ipv4Mapped: SocketAddress? {
         guard family == .ipv6, addressBytes.count == 16,
-              addressBytes[0..<10].allSatisfy({ $0 == 0 }), addressBytes[10] == 0xFF, addressBytes[11] == 0xFF
+            addressBytes[0..<10].allSatisfy({ $0 == 0 }), addressBytes[10] == 0xFF, addressBytes[11] == 0xFF
         else { return nil }
         return SocketAddress(family: .ipv4, addressBytes: Array(addressBytes[12..<16]), port: port)
     }
@@ -99,13 +108,15 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         case AF_INET:
             let sin = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in.self) }
             var address = sin.sin_addr
-            self.init(family: .ipv4, addressBytes: withUnsafeBytes(of: &address) { Array($0) },
-                      port: UInt16(bigEndian: sin.sin_port))
+            self.init(
+                family: .ipv4, addressBytes: withUnsafeBytes(of: &address) { Array($0) },
+                port: UInt16(bigEndian: sin.sin_port))
         case AF_INET6:
             let sin6 = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in6.self) }
             var address = sin6.sin6_addr
-            self.init(family: .ipv6, addressBytes: withUnsafeBytes(of: &address) { Array($0) },
-                      port: UInt16(bigEndian: sin6.sin6_port))
+            self.init(
+                family: .ipv6, addressBytes: withUnsafeBytes(of: &address) { Array($0) },
+                port: UInt16(bigEndian: sin6.sin6_port))
         default:
             return nil
         }

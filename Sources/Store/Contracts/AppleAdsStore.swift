@@ -2,7 +2,11 @@ public import Attribution
 
 /// What an install's Apple Ads claim holds: the token until it is exchanged, then Apple's answer.
 public struct AppleAdsClaim: Sendable, Equatable {
-    public enum Status: String, Sendable { case pending, attributed, notAttributed = "not_attributed", failed }
+    public enum Status: String, Sendable {
+        case pending, attributed
+        case notAttributed = "not_attributed"
+        case failed
+    }
 
     public var installID: String
     public var projectID: String
@@ -50,16 +54,19 @@ public protocol AppleAdsStore: Sendable {
     /// Keeps `token` for the install and queues `exchange` when no answer is recorded: a first
     /// token, or a fresh one after a failed exchange (a pending exchange sends the newest token).
     /// `completion` gets whether an exchange job was queued.
-    func capture(installID: String, projectID: String, token: String, at time: Timestamp, exchange: OutboxMessage,
-                 delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
+    func capture(
+        installID: String, projectID: String, token: String, at time: Timestamp, exchange: OutboxMessage,
+        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     /// The token to send for the install, while its claim is pending.
     func pendingToken(installID: String) throws -> AppleAdsToken?
     /// Records Apple's answer; when the claim wins over the install's current attribution
     /// (`wins`), the install takes it (a click it had claimed is released) and `notify`'s jobs are
     /// written in the same transaction. Returns the install when it changed.
-    func recordAnswer(installID: String, answer: AppleAdsAnswer, payload: String, at time: Timestamp,
-                      wins: @escaping @Sendable (MatchResult, Timestamp) -> Bool,
-                      notify: Notifier<AppleAdsAttribution>?) throws -> StoredInstall?
+    func recordAnswer(
+        installID: String, answer: AppleAdsAnswer, payload: String, at time: Timestamp,
+        wins: @escaping @Sendable (MatchResult, Timestamp) -> Bool,
+        notify: Notifier<AppleAdsAttribution>?
+    ) throws -> StoredInstall?
     /// Counts a 404 (not available yet); returns how many the claim has had.
     func recordNotFound(installID: String) throws -> Int
     /// No answer will come: the token is dropped and the claim failed (a new token may try again).
@@ -91,7 +98,11 @@ public struct AppleAdsCredentials: Sendable, Equatable {
 
 /// The names of a project's campaigns, ad groups and keywords, as far as they were fetched.
 public struct AppleAdsNames: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable { case campaign, adGroup = "ad_group", keyword }
+    public enum Kind: String, Sendable, CaseIterable {
+        case campaign
+        case adGroup = "ad_group"
+        case keyword
+    }
 
     public var byKind: [Kind: [String: String]] = [:]
 

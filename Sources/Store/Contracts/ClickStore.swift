@@ -5,9 +5,10 @@ public protocol ClickStore: Sendable {
     func record(countTowardLimit: Bool, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)?)
     /// Adds the interstitial's browser signals to a click younger than `maximumAgeSeconds`;
     /// false when there is no such click.
-    func recordBeacon(clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
-                      now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery?,
-                      completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
+    func recordBeacon(
+        clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
+        now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery?,
+        completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     func find(clickID: String) throws -> Click?
 }
 

@@ -4,9 +4,10 @@ public import Attribution
 /// claimed), and what later calls read of an install.
 public protocol InstallStore: Sendable {
     /// - Parameter notify: the outbox jobs a new install causes, written in its transaction.
-    func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context?,
-                notify: Notifier<InstallOutcome>?, delivery: DatabaseWriter.Delivery?,
-                completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void)
+    func report(
+        _ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context?,
+        notify: Notifier<InstallOutcome>?, delivery: DatabaseWriter.Delivery?,
+        completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void)
     func reportAndWait(_ report: InstallReport, policy: MatchingPolicy, installID: String) throws -> InstallOutcome
     func find(id: String, projectID: String) throws -> StoredInstall?
     func attributionRecords(projectID: String) throws -> [InstallAttributionRecord]
@@ -16,24 +17,30 @@ public protocol InstallStore: Sendable {
 /// In-app events (idempotent by client event id).
 public protocol EventStore: Sendable {
     /// - Parameter notify: the outbox jobs a new (not repeated) event causes, in its transaction.
-    func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context?, notify: Notifier<StoredEvent>?, delivery: DatabaseWriter.Delivery?,
-                completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void)
+    func record(
+        _ event: EventRecord, eventID: String, skan: SKANStore.Context?, notify: Notifier<StoredEvent>?, delivery: DatabaseWriter.Delivery?,
+        completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void)
 }
 
 /// What an install's user does after `init`: identity, payments, install fields, SKAN values.
 public protocol UserStore: Sendable {
     func install(projectID: String, instanceID: String) throws -> StoredInstall?
-    func saveUser(_ user: UserProfile, projectID: String, installID: String, now: Timestamp, signupEvent: Bool,
-                  skan: SKANStore.Context?, notify: Notifier<UserProfile>?) throws -> SKANValues?
+    func saveUser(
+        _ user: UserProfile, projectID: String, installID: String, now: Timestamp, signupEvent: Bool,
+        skan: SKANStore.Context?, notify: Notifier<UserProfile>?
+    ) throws -> SKANValues?
     func skanValues(installID: String, now: Timestamp, skan: SKANStore.Context?) throws -> SKANValues?
     func updateInstall(_ installID: String, pushToken: String?, integrations: String?, userID: String?, deeplinkOpenedAt: Timestamp?) throws
     /// - Parameter notify: the outbox jobs a new (not repeated) payment causes, in its transaction.
-    func capturePayment(_ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp,
-                        skan: SKANStore.Context?, notify: Notifier<PaymentRecord>?, delivery: DatabaseWriter.Delivery?,
-                        completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void)
+    func capturePayment(
+        _ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp,
+        skan: SKANStore.Context?, notify: Notifier<PaymentRecord>?, delivery: DatabaseWriter.Delivery?,
+        completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void)
     /// - Parameter notify: the outbox jobs written when something was removed (given the count).
-    func removePayments(projectID: String, installID: String, userID: String, paymentID: String?, now: Timestamp,
-                        notify: Notifier<Int>?) throws -> Int
+    func removePayments(
+        projectID: String, installID: String, userID: String, paymentID: String?, now: Timestamp,
+        notify: Notifier<Int>?
+    ) throws -> Int
 }
 
 /// Counts for the stats API and CLI.

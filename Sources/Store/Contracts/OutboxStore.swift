@@ -17,8 +17,10 @@ public struct OutboxMessage: Sendable, Equatable {
     /// The install the job is about (its page lists the job); set by the store from the fact.
     public var installID: String?
 
-    public init(id: String, projectID: String, kind: String, targetID: String?, targetURL: String, eventID: String,
-                eventType: String, payload: String, createdAt: Timestamp, installID: String? = nil) {
+    public init(
+        id: String, projectID: String, kind: String, targetID: String?, targetURL: String, eventID: String,
+        eventType: String, payload: String, createdAt: Timestamp, installID: String? = nil
+    ) {
         self.installID = installID
         self.id = id
         self.projectID = projectID
@@ -78,9 +80,11 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public var createdAt: Timestamp
     public var updatedAt: Timestamp
 
-    public init(id: String, projectID: String, url: String, events: [String]?, enabled: Bool, secret: String,
-                previousSecret: String? = nil, previousSecretUntil: Timestamp? = nil, disabledReason: String? = nil,
-                createdAt: Timestamp, updatedAt: Timestamp) {
+    public init(
+        id: String, projectID: String, url: String, events: [String]?, enabled: Bool, secret: String,
+        previousSecret: String? = nil, previousSecretUntil: Timestamp? = nil, disabledReason: String? = nil,
+        createdAt: Timestamp, updatedAt: Timestamp
+    ) {
         self.id = id
         self.projectID = projectID
         self.url = url
@@ -213,8 +217,10 @@ public struct LoggedEvent: Sendable, Equatable {
     public var occurredAt: Timestamp
     public var receivedAt: Timestamp
 
-    public init(id: String, projectID: String, installID: String, userID: String?, name: String, data: String?, revenue: Double?,
-                currency: String?, occurredAt: Timestamp, receivedAt: Timestamp) {
+    public init(
+        id: String, projectID: String, installID: String, userID: String?, name: String, data: String?, revenue: Double?,
+        currency: String?, occurredAt: Timestamp, receivedAt: Timestamp
+    ) {
         self.id = id
         self.projectID = projectID
         self.installID = installID
@@ -266,8 +272,10 @@ public struct InstallFacts: Sendable, Equatable {
     public var country: String?
     public var click: AttributedClick?
 
-    public init(installID: String, platform: String? = nil, appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil,
-                idfv: String? = nil, advertisingID: String? = nil, country: String? = nil, click: AttributedClick? = nil) {
+    public init(
+        installID: String, platform: String? = nil, appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil,
+        idfv: String? = nil, advertisingID: String? = nil, country: String? = nil, click: AttributedClick? = nil
+    ) {
         self.installID = installID
         self.platform = platform
         self.appVersion = appVersion

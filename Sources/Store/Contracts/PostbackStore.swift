@@ -16,8 +16,10 @@ public struct PostbackTemplate: Sendable, Equatable {
     public var createdAt: Timestamp
     public var updatedAt: Timestamp
 
-    public init(id: String, projectID: String, network: String, trigger: String, method: String, url: String, body: String?,
-                enabled: Bool, createdAt: Timestamp, updatedAt: Timestamp) {
+    public init(
+        id: String, projectID: String, network: String, trigger: String, method: String, url: String, body: String?,
+        enabled: Bool, createdAt: Timestamp, updatedAt: Timestamp
+    ) {
         self.id = id
         self.projectID = projectID
         self.network = network

@@ -37,7 +37,8 @@ public enum Migrator {
     @discardableResult
     @_spi(StoreInternals) public static func migrate(_ connection: SQLiteConnection, migrations: [Migration] = Migration.bundled) throws -> [String] {
         let now = SystemClock().now().milliseconds
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 name TEXT PRIMARY KEY,
                 applied_at INTEGER NOT NULL
@@ -60,8 +61,10 @@ public enum Migrator {
                 try connection.execute("COMMIT")
             } catch {
                 _ = try? connection.execute("ROLLBACK")
-                throw MigrationError(migration: migration.name, underlying: error as? SQLiteError
-                                     ?? SQLiteError(code: 1, message: "\(error)"))
+                throw MigrationError(
+                    migration: migration.name,
+                    underlying: error as? SQLiteError
+                        ?? SQLiteError(code: 1, message: "\(error)"))
             }
             newlyApplied.append(migration.name)
         }

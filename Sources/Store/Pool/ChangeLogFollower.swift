@@ -40,13 +40,15 @@ final class ChangeLogFollower: @unchecked Sendable {  // the timer is set up in 
 
     private func poll() {
         let after = cursor
-        guard let (rows, oldest) = try? readers.read({ connection -> ([(Int64, TableChange)], Int64) in
-            let rows = try connection.query("SELECT seq, table_name, link_code FROM change_log WHERE seq > ? ORDER BY seq", after) {
-                ($0.int(0), TableChange(table: $0.string(1), linkCode: $0.optionalString(2)))
-            }
-            let oldest = rows.isEmpty ? 0 : try connection.queryOne("SELECT min(seq) FROM change_log") { $0.int(0) } ?? 0
-            return (rows, oldest)
-        }), let last = rows.last?.0 else { return }
+        guard
+            let (rows, oldest) = try? readers.read({ connection -> ([(Int64, TableChange)], Int64) in
+                let rows = try connection.query("SELECT seq, table_name, link_code FROM change_log WHERE seq > ? ORDER BY seq", after) {
+                    ($0.int(0), TableChange(table: $0.string(1), linkCode: $0.optionalString(2)))
+                }
+                let oldest = rows.isEmpty ? 0 : try connection.queryOne("SELECT min(seq) FROM change_log") { $0.int(0) } ?? 0
+                return (rows, oldest)
+            }), let last = rows.last?.0
+        else { return }
         cursor = last
         // Rows after the cursor were pruned before this read: what they said is lost, so everything may be stale.
         observer(after + 1 < oldest ? TableChange.everything : rows.map(\.1))

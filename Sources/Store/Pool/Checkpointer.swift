@@ -1,9 +1,10 @@
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Held while our own checkpointer copies, so that the writer, which restarts the WAL, can tell
@@ -61,9 +62,9 @@ final class Checkpointer: @unchecked Sendable {
 
     private static func syncData(_ file: Int32) -> Int32 {
         #if canImport(Glibc)
-        fdatasync(file)
+            fdatasync(file)
         #else
-        fsync(file)
+            fsync(file)
         #endif
     }
 

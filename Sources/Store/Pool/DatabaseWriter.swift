@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Logging
+import Synchronization
 
 /// The single writer connection, behind a serial queue, with group commit: writes submitted while
 /// a transaction is being committed are gathered and committed together in the next one. Each
@@ -137,8 +137,10 @@ public final class DatabaseWriter: @unchecked Sendable {
     public var queueDepth: Int { queuedCount.load(ordering: .relaxed) }
 
     /// Queues `work`; `completion` runs after its transaction committed (or failed), off the caller.
-    @_spi(StoreInternals) public func write<T>(priority: Priority = .acknowledged, delivery: Delivery? = nil, _ work: @escaping (SQLiteConnection) throws -> T,
-                         completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    @_spi(StoreInternals) public func write<T>(
+        priority: Priority = .acknowledged, delivery: Delivery? = nil, _ work: @escaping (SQLiteConnection) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
         let item = WriteItem(work: work, completion: completion, acknowledged: priority == .acknowledged, delivery: delivery)
         queuedCount.add(1, ordering: .relaxed)
         let next = pending.withLock { state -> NextStep in
@@ -382,8 +384,11 @@ public final class DatabaseWriter: @unchecked Sendable {
 
     /// What connections without a collector left pending (a sqlite3 shell, tools), at start.
     private func addUpPendingRollups() {
-        guard (try? connection.queryOne("SELECT EXISTS (SELECT 1 FROM rollup_pending) OR EXISTS (SELECT 1 FROM rollup_pending_money) OR EXISTS (SELECT 1 FROM rollup_pending_tallies)",
-                                        map: { $0.bool(0) })) == true else { return }
+        guard
+            (try? connection.queryOne(
+                "SELECT EXISTS (SELECT 1 FROM rollup_pending) OR EXISTS (SELECT 1 FROM rollup_pending_money) OR EXISTS (SELECT 1 FROM rollup_pending_tallies)",
+                map: { $0.bool(0) })) == true
+        else { return }
         do {
             try connection.run("BEGIN IMMEDIATE")
             for statement in RollupCollector.pendingFlush { try connection.run(statement) }
@@ -401,7 +406,10 @@ public final class DatabaseWriter: @unchecked Sendable {
         // Few targets per batch (one per event loop): a linear search beats hashing here.
         var groups: [(delivery: Delivery, indices: [Int])] = []
         for (index, item) in batch.enumerated() {
-            guard let delivery = item.delivery else { undelivered = true; continue }
+            guard let delivery = item.delivery else {
+                undelivered = true
+                continue
+            }
             if let group = groups.firstIndex(where: { $0.delivery.target == delivery.target }) {
                 groups[group].indices.append(index)
             } else {
@@ -427,8 +435,10 @@ private final class WriteItem: @unchecked Sendable {
     let delivery: DatabaseWriter.Delivery?
     private let report: ((any Error)?) -> Void
 
-    init<T>(work: @escaping (SQLiteConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void,
-            acknowledged: Bool, delivery: DatabaseWriter.Delivery?) {
+    init<T>(
+        work: @escaping (SQLiteConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void,
+        acknowledged: Bool, delivery: DatabaseWriter.Delivery?
+    ) {
         self.acknowledged = acknowledged
         self.delivery = delivery
         let outcome = Outcome<T>()

@@ -62,8 +62,10 @@ final class RollupCollector {
         counts[Self.eventsIndex] = 1
         add(CountDelta(projectID: projectID, at: at, linkID: linkID, inHours: true, counts: counts))
         if let revenue {
-            add(MoneyDelta(projectID: projectID, at: at, linkID: linkID, inHours: true, kind: "event", currency: currency ?? "",
-                           amount: revenue, entries: 1))
+            add(
+                MoneyDelta(
+                    projectID: projectID, at: at, linkID: linkID, inHours: true, kind: "event", currency: currency ?? "",
+                    amount: revenue, entries: 1))
         }
     }
 
@@ -97,17 +99,31 @@ final class RollupCollector {
     }
 
     /// A link's day or hour (`period` in days or hours since the epoch; link '' is "no link").
-    private struct LinkPeriodKey: Hashable { let projectID: String; let period: Int64; let linkID: String }
-    private struct HourKey: Hashable { let projectID: String; let hour: Int64 }
+    private struct LinkPeriodKey: Hashable {
+        let projectID: String
+        let period: Int64
+        let linkID: String
+    }
+    private struct HourKey: Hashable {
+        let projectID: String
+        let hour: Int64
+    }
     /// scope: 'day' and 'hour' in rollup_money, 'link_hour' in rollup_link_hour_money.
     private struct MoneyKey: Hashable {
         let projectID: String, scope: String, period: Int64, linkID: String, kind: String, currency: String
     }
-    private struct TallyKey: Hashable { let projectID: String; let dimension: String; let hour: Int64; let value: String }
+    private struct TallyKey: Hashable {
+        let projectID: String
+        let dimension: String
+        let hour: Int64
+        let value: String
+    }
 
     /// Adds the collected deltas into the rollups on `connection` (inside the batch's transaction).
     func flush(_ connection: SQLiteConnection) throws {
-        var days: [LinkPeriodKey: [Int64]] = [:], linkHours: [LinkPeriodKey: [Int64]] = [:], hours: [HourKey: [Int64]] = [:]
+        var days: [LinkPeriodKey: [Int64]] = [:]
+        var linkHours: [LinkPeriodKey: [Int64]] = [:]
+        var hours: [HourKey: [Int64]] = [:]
         func add(_ delta: CountDelta, to total: inout [Int64]?) {
             var sums = total ?? [Int64](repeating: 0, count: Self.counterCount)
             for index in 0..<Self.counterCount { sums[index] += delta.counts[index] }
@@ -124,20 +140,32 @@ final class RollupCollector {
         var sums: [MoneyKey: (amount: Double, entries: Int64)] = [:]
         for delta in money {
             let hour = delta.at / 3_600_000
-            Self.add(delta, to: &sums[MoneyKey(projectID: delta.projectID, scope: "link_hour", period: hour, linkID: delta.linkID,
-                                               kind: delta.kind, currency: delta.currency), default: (0, 0)])
+            Self.add(
+                delta,
+                to: &sums[
+                    MoneyKey(
+                        projectID: delta.projectID, scope: "link_hour", period: hour, linkID: delta.linkID,
+                        kind: delta.kind, currency: delta.currency), default: (0, 0)])
             guard hour <= foldedThroughHour else { continue }
-            Self.add(delta, to: &sums[MoneyKey(projectID: delta.projectID, scope: "day", period: delta.at / 86_400_000, linkID: delta.linkID,
-                                               kind: delta.kind, currency: delta.currency), default: (0, 0)])
+            Self.add(
+                delta,
+                to: &sums[
+                    MoneyKey(
+                        projectID: delta.projectID, scope: "day", period: delta.at / 86_400_000, linkID: delta.linkID,
+                        kind: delta.kind, currency: delta.currency), default: (0, 0)])
             if delta.inHours {
-                Self.add(delta, to: &sums[MoneyKey(projectID: delta.projectID, scope: "hour", period: hour, linkID: "",
-                                                   kind: delta.kind, currency: delta.currency), default: (0, 0)])
+                Self.add(
+                    delta,
+                    to: &sums[
+                        MoneyKey(
+                            projectID: delta.projectID, scope: "hour", period: hour, linkID: "",
+                            kind: delta.kind, currency: delta.currency), default: (0, 0)])
             }
         }
         var tallySums: [TallyKey: Int64] = [:]
         for delta in tallies {
-            tallySums[TallyKey(projectID: delta.projectID, dimension: delta.dimension, hour: delta.at / 3_600_000, value: delta.value), default: 0]
-                += delta.installs
+            tallySums[TallyKey(projectID: delta.projectID, dimension: delta.dimension, hour: delta.at / 3_600_000, value: delta.value), default: 0] +=
+                delta.installs
         }
         let statements = try prepared(connection)
         for (key, c) in days where c.contains(where: { $0 != 0 }) {
@@ -210,15 +238,18 @@ final class RollupCollector {
 
     private func prepared(_ connection: SQLiteConnection) throws -> Upserts {
         if let statements { return statements }
-        let fresh = Upserts(day: try connection.statement(Self.upsertDay), linkHour: try connection.statement(Self.upsertLinkHour),
-                            hour: try connection.statement(Self.upsertHour), money: try connection.statement(Self.upsertMoney),
-                            linkHourMoney: try connection.statement(Self.upsertLinkHourMoney), tally: try connection.statement(Self.upsertTally))
+        let fresh = Upserts(
+            day: try connection.statement(Self.upsertDay), linkHour: try connection.statement(Self.upsertLinkHour),
+            hour: try connection.statement(Self.upsertHour), money: try connection.statement(Self.upsertMoney),
+            linkHourMoney: try connection.statement(Self.upsertLinkHourMoney), tally: try connection.statement(Self.upsertTally))
         statements = fresh
         return fresh
     }
 
-    private static let addCounters = "clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs"
-    private static let counterColumns = "clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs"
+    private static let addCounters =
+        "clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs"
+    private static let counterColumns =
+        "clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs"
 
     static let upsertLinkHour = """
         INSERT INTO rollup_link_hours (project_id, hour, link_id, \(counterColumns))
@@ -295,6 +326,6 @@ final class RollupCollector {
         """,
         """
         DELETE FROM rollup_pending_tallies
-        """
+        """,
     ]
 }

@@ -15,7 +15,8 @@ struct BatchedReads {
     /// `?` (no `$`), and a parameter's values all text or all integers (NULL among them).
     init?(_ sql: String, valueSets: [[PGValue]]) {
         guard valueSets.count > 1, let count = valueSets.first?.count, count > 0,
-              valueSets.allSatisfy({ $0.count == count }) else { return nil }
+            valueSets.allSatisfy({ $0.count == count })
+        else { return nil }
         var types: [ElementType] = []
         for position in 0..<count {
             guard let type = ElementType(valueSets.map { $0[position] }) else { return nil }

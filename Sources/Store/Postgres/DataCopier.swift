@@ -39,11 +39,14 @@ public struct DataCopier {
         try PGMigrator.migrate(target)
         // SQLite keeps the hours it has not folded yet in the link hours alone (migration 0022);
         // PostgreSQL's rollups hold every hour in every table.
-        let lastHour = try source.read { connection in
-            try connection.queryOne("""
-                SELECT max(coalesce((SELECT max(hour) FROM rollup_link_hours), -1), coalesce((SELECT max(hour) FROM rollup_link_hour_money), -1))
-                """) { $0.int(0) }
-        } ?? -1
+        let lastHour =
+            try source.read { connection in
+                try connection.queryOne(
+                    """
+                    SELECT max(coalesce((SELECT max(hour) FROM rollup_link_hours), -1), coalesce((SELECT max(hour) FROM rollup_link_hour_money), -1))
+                    """
+                ) { $0.int(0) }
+            } ?? -1
         try source.writer.foldRollups(through: lastHour)
         // The rollups arrive as SQLite counted them (clicks that retention deleted included): the
         // triggers of postgres/0003 must not count the copied rows a second time.
@@ -52,7 +55,8 @@ public struct DataCopier {
         for table in Self.tables { try copy(table) }
         for (table, column) in [("clicks", "id"), ("outbox_new", "seq")] {
             // Rows arrived with their ids: the identity continues after the largest.
-            _ = try target.query("SELECT setval(pg_get_serial_sequence('\(table)', '\(column)'), coalesce((SELECT max(\(column)) FROM \(table)), 0) + 1, false)")
+            _ = try target.query(
+                "SELECT setval(pg_get_serial_sequence('\(table)', '\(column)'), coalesce((SELECT max(\(column)) FROM \(table)), 0) + 1, false)")
         }
         return try counts()
     }
@@ -83,12 +87,18 @@ public struct DataCopier {
         let withoutRowID = try source.read { connection in
             try connection.queryOne("SELECT sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = ?", table) { $0.bool(0) } ?? false
         }
-        let types = try target.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1",
-                                     [.text(table)])
+        let types = try target.query(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1",
+            [.text(table)])
         let typeOf = Dictionary(uniqueKeysWithValues: types.rows.map { ($0[0]!, $0[1]!) })
         for (name, _) in info {
-            guard let type = typeOf[name] else { throw PGMigrationError(migration: "migrate-data", underlying: PGError(sqlState: nil,
-                message: "PostgreSQL's \(table) has no column \(name): its schema is older than the SQLite file's")) }
+            guard let type = typeOf[name] else {
+                throw PGMigrationError(
+                    migration: "migrate-data",
+                    underlying: PGError(
+                        sqlState: nil,
+                        message: "PostgreSQL's \(table) has no column \(name): its schema is older than the SQLite file's"))
+            }
             layout.columns.append(name)
             layout.types.append(type)
         }
@@ -124,8 +134,9 @@ public struct DataCopier {
             }
             try target.execute("BEGIN")
             do {
-                _ = try target.query("INSERT INTO \(table) (\(layout.columns.map { $0 == "window" ? "\"window\"" : $0 }.joined(separator: ", ")))"
-                                     + override + " VALUES " + tuples.joined(separator: ", ") + " ON CONFLICT DO NOTHING", values)
+                _ = try target.query(
+                    "INSERT INTO \(table) (\(layout.columns.map { $0 == "window" ? "\"window\"" : $0 }.joined(separator: ", ")))"
+                        + override + " VALUES " + tuples.joined(separator: ", ") + " ON CONFLICT DO NOTHING", values)
                 try target.execute("COMMIT")
             } catch {
                 _ = try? target.execute("ROLLBACK")
@@ -137,33 +148,43 @@ public struct DataCopier {
     }
 
     /// One page of rows as PostgreSQL parameters, and the key of its last row.
-    private static func page(_ connection: SQLiteConnection, sql: String, bind key: [any SQLiteValue],
-                             layout: Layout) throws -> ([PGValue], Int, [any SQLiteValue]) {
+    private static func page(
+        _ connection: SQLiteConnection, sql: String, bind key: [any SQLiteValue],
+        layout: Layout
+    ) throws -> ([PGValue], Int, [any SQLiteValue]) {
         let statement = try connection.statement(sql)
         defer { statement.reset() }
         for (index, value) in key.enumerated() { _ = value.bind(to: statement.pointer, at: Int32(index + 1)) }
         let offset: Int32 = layout.keyIsRowID ? 1 : 0
-        var values: [PGValue] = [], rows = 0, lastKey: [any SQLiteValue] = []
+        var values: [PGValue] = []
+        var rows = 0
+        var lastKey: [any SQLiteValue] = []
         while try statement.step() {
             let row = Row(statement: statement)
             rows += 1
             for (index, type) in layout.types.enumerated() {
                 let column = Int32(index) + offset
-                if row.isNull(column) { values.append(.null); continue }
+                if row.isNull(column) {
+                    values.append(.null)
+                    continue
+                }
                 switch type {
                 case "boolean": values.append(.boolean(row.int(column) != 0))
                 case "bytea": values.append(.bytes(row.blob(column)))
                 default: values.append(.text(row.string(column)))
                 }
             }
-            lastKey = layout.keyIsRowID ? [row.int(0)] : layout.key.map { name in
-                let column = Int32(layout.columns.firstIndex(of: name)!)
-                switch sqlite3_column_type(statement.pointer, column) {
-                case SQLITE_INTEGER: return row.int(column) as any SQLiteValue
-                case SQLITE_BLOB: return row.blob(column) as any SQLiteValue
-                default: return row.string(column) as any SQLiteValue
+            lastKey =
+                layout.keyIsRowID
+                ? [row.int(0)]
+                : layout.key.map { name in
+                    let column = Int32(layout.columns.firstIndex(of: name)!)
+                    switch sqlite3_column_type(statement.pointer, column) {
+                    case SQLITE_INTEGER: return row.int(column) as any SQLiteValue
+                    case SQLITE_BLOB: return row.blob(column) as any SQLiteValue
+                    default: return row.string(column) as any SQLiteValue
+                    }
                 }
-            }
         }
         return (values, rows, lastKey)
     }

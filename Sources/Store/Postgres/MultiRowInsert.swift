@@ -28,11 +28,15 @@ enum MultiRowInsert {
     private static func rowStart(in sql: String) -> String.Index? {
         let bytes = sql.utf8
         guard bytes.starts(with: "INSERT ".utf8), bytes.last == UInt8(ascii: ")"),
-              let open = bytes.lastIndex(of: UInt8(ascii: "(")) else { return nil }
+            let open = bytes.lastIndex(of: UInt8(ascii: "("))
+        else { return nil }
         let row = bytes[open...]
-        guard row.dropFirst().dropLast().allSatisfy({ $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }),
-              row.contains(UInt8(ascii: "?")),
-              bytes[..<open].reversed().drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }).starts(with: "SEULAV".utf8)
+        guard
+            row.dropFirst().dropLast().allSatisfy({
+                $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n")
+            }),
+            row.contains(UInt8(ascii: "?")),
+            bytes[..<open].reversed().drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }).starts(with: "SEULAV".utf8)
         else { return nil }
         return open
     }

@@ -9,7 +9,11 @@ import Foundation
     /// With another `prefix`, the numbers follow it instead of `$` (`q.p1`: a column named for
     /// the parameter).
     public static func numbered(_ sql: String, prefix: String = "$") -> String {
-        var output = "", number = 0, quote: Character?, inComment = false, previous: Character = " "
+        var output = ""
+        var number = 0
+        var quote: Character?
+        var inComment = false
+        var previous: Character = " "
         output.reserveCapacity(sql.utf8.count + 16)
         var characters = Array(sql)[...]
         while let character = characters.popFirst() {
@@ -83,11 +87,17 @@ public struct PGRow {
     /// BYTEA in its hex text form.
     public func blob(_ column: Int32) -> [UInt8] {
         guard let text = text(column), text.hasPrefix("\\x") else { return [] }
-        var bytes: [UInt8] = [], high: UInt8?
+        var bytes: [UInt8] = []
+        var high: UInt8?
         bytes.reserveCapacity((text.utf8.count - 2) / 2)
         for character in text.utf8.dropFirst(2) {
             let nibble: UInt8 = character <= 57 ? character - 48 : (character | 0x20) - 87
-            if let first = high { bytes.append(first << 4 | nibble); high = nil } else { high = nibble }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
         }
         return bytes
     }
@@ -170,7 +180,8 @@ extension SQLiteConnection {
     func bound(_ sql: String, _ values: [PGValue]) throws -> Statement {
         let statement = try statement(sql)
         guard Int(sqlite3_bind_parameter_count(statement.pointer)) == values.count else {
-            throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(statement.pointer)) parameters", sql: sql)
+            throw SQLiteError(
+                code: SQLITE_RANGE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(statement.pointer)) parameters", sql: sql)
         }
         for (index, value) in values.enumerated() {
             let result = value.bind(to: statement.pointer, at: Int32(index + 1))

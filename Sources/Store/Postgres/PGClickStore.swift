@@ -20,7 +20,8 @@ public struct PGClickStore: ClickStore {
         let tuples = (0..<rows).map { row in
             "(" + (0..<(columns + 1)).map { "$\(row * (columns + 1) + $0 + 1)" + ($0 == columns ? "::boolean" : "") }.joined(separator: ", ") + ")"
         }
-        let names = "click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query, utm_source, "
+        let names =
+            "click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query, utm_source, "
             + "utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot, screen_width, screen_height, "
             + "pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id, network_click_id, network_click_parameter"
         let typed = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -48,14 +49,16 @@ public struct PGClickStore: ClickStore {
     ]
 
     public func record(countTowardLimit: Bool, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)?) {
-        let values: [any PGBindable] = [click.clickID, click.projectID, click.linkID, click.source.rawValue,
+        let values: [any PGBindable] = [
+            click.clickID, click.projectID, click.linkID, click.source.rawValue,
             click.createdAt.milliseconds, click.ip, click.ipKey, click.userAgent, click.acceptLanguage, click.referer,
             click.query.isEmpty ? nil : JSONText.encode(click.query), click.utm.source, click.utm.medium, click.utm.campaign,
             click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
             click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
             click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
             click.networkClickID?.value, click.networkClickID?.parameter,
-            countTowardLimit && !click.isBot]  // crawlers do not use up max_clicks
+            countTowardLimit && !click.isBot,
+        ]  // crawlers do not use up max_clicks
         writer.write(row: values.map(\.pgValue), into: Self.insert) { [writer] result in
             guard let completion else {
                 if case .failure = result { writer.noteLostWrite() }
@@ -65,18 +68,25 @@ public struct PGClickStore: ClickStore {
         }
     }
 
-    public func recordBeacon(clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
-                             now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery?,
-                             completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
-        writer.write(delivery: delivery, ordered: true, { connection in  // after its click
-            guard let (projectID, createdAt) = try connection.queryOne(
-                "SELECT project_id, created_at FROM clicks WHERE click_id = ? AND source = 'link'", clickID,
-                map: { ($0.string(0), $0.int(1)) }) else { return false }
-            let now = now(projectID)
-            guard createdAt >= now.adding(seconds: -maximumAgeSeconds).milliseconds else { return false }
-            return try connection.run(ClickRepository.beaconSQL, signals.screenWidth, signals.screenHeight, signals.pixelRatio,
-                signals.timezone, signals.utcOffsetMinutes, signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID) > 0
-        }, completion: completion)
+    public func recordBeacon(
+        clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
+        now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery?,
+        completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        writer.write(
+            delivery: delivery, ordered: true,
+            { connection in  // after its click
+                guard
+                    let (projectID, createdAt) = try connection.queryOne(
+                        "SELECT project_id, created_at FROM clicks WHERE click_id = ? AND source = 'link'", clickID,
+                        map: { ($0.string(0), $0.int(1)) })
+                else { return false }
+                let now = now(projectID)
+                guard createdAt >= now.adding(seconds: -maximumAgeSeconds).milliseconds else { return false }
+                return try connection.run(
+                    ClickRepository.beaconSQL, signals.screenWidth, signals.screenHeight, signals.pixelRatio,
+                    signals.timezone, signals.utcOffsetMinutes, signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID) > 0
+            }, completion: completion)
     }
 
     public func find(clickID: String) throws -> Click? {

@@ -133,7 +133,8 @@ public final class PGConnection {
         guard PQsendQuery(handle, "SELECT current_setting('\(name)', true); COMMIT") == 1 else {
             throw PGError(sqlState: nil, message: Self.clientMessage(handle))
         }
-        var value: String?, failure: PGError?
+        var value: String?
+        var failure: PGError?
         while let result = PQgetResult(handle) {
             defer { PQclear(result) }
             do throws(PGError) {
@@ -255,7 +256,8 @@ public final class PGConnection {
     }
 
     static func rows(_ result: OpaquePointer?) -> PGRows {
-        let columnCount = PQnfields(result), rowCount = PQntuples(result)
+        let columnCount = PQnfields(result)
+        let rowCount = PQntuples(result)
         let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
         let rows = (0..<rowCount).map { row in
             (0..<columnCount).map { column -> String? in

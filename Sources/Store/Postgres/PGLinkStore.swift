@@ -57,15 +57,17 @@ public struct PGLinkStore: LinkStore {
 
     public func list(projectID: String, limit: Int, offset: Int) throws -> [Link] {
         try pool.read { connection in
-            try connection.query("\(Self.select) WHERE project_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
-                                 projectID, limit, offset, map: LinkRepository.link)
+            try connection.query(
+                "\(Self.select) WHERE project_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+                projectID, limit, offset, map: LinkRepository.link)
         }
     }
 
     /// ILIKE: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
     public func search(projectID: String, text: String, limit: Int, offset: Int) throws -> [Link] {
         try pool.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 \(Self.select) WHERE project_id = $1 AND (short_code ILIKE $2 ESCAPE '\\' OR title ILIKE $2 ESCAPE '\\')
                 ORDER BY created_at DESC, id LIMIT $3 OFFSET $4
                 """, projectID, LinkRepository.containsPattern(text), limit, offset, map: LinkRepository.link)
@@ -86,7 +88,8 @@ public struct PGLinkStore: LinkStore {
 
     public func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
         try pool.read { connection in
-            try connection.queryOne("""
+            try connection.queryOne(
+                """
                 \(Self.select) WHERE project_id = ? AND external_user_id = ? AND options_hash = ? AND active
                 ORDER BY created_at LIMIT 1
                 """, projectID, externalUserID, optionsHash, map: LinkRepository.link)

@@ -74,12 +74,16 @@ extension PGConnection {
         for group in beginning ? Self.byStatement(distinct) : distinct.map({ [$0] }) {
             let first = group[0].read
             if group.count > 1, let batch = BatchedReads(first.sql, valueSets: group.map(\.read.values)),
-               let name = try? statementName(for: batch.sql, parameterCount: batch.values.count) {  // refused: each alone
+                let name = try? statementName(for: batch.sql, parameterCount: batch.values.count)
+            {  // refused: each alone
                 sent.append((group.map(\.key), name, batch.values))
             } else {
                 for member in group {
-                    sent.append(([member.key], try statementName(for: member.read.sql, parameterCount: member.read.values.count),
-                                 member.read.values))
+                    sent.append(
+                        (
+                            [member.key], try statementName(for: member.read.sql, parameterCount: member.read.values.count),
+                            member.read.values
+                        ))
                 }
             }
         }
@@ -205,7 +209,8 @@ extension PGConnection {
         answers.reserveCapacity(count)
         var refused: PGError?
         for position in 0..<(writes + count) {
-            var answer: PGRows?, failure: PGError?
+            var answer: PGRows?
+            var failure: PGError?
             // Each statement's answer is a result, then NULL.
             while let result = PQgetResult(handle) {
                 defer { PQclear(result) }

@@ -57,8 +57,10 @@ public final class PGPool: Sendable {
     /// - Parameter deferringWrites: writes whose answers the body does not read go without
     ///   waiting (`PGConnection.runUnanswered`); one refused throws `PGError.sentUnanswered`.
     @discardableResult
-    public func transaction<T>(attempts: Int = 3, readingAhead: [(sql: String, values: [PGValue])] = [],
-                               deferringWrites: Bool = false, _ body: (PGConnection) throws -> T) throws -> T {
+    public func transaction<T>(
+        attempts: Int = 3, readingAhead: [(sql: String, values: [PGValue])] = [],
+        deferringWrites: Bool = false, _ body: (PGConnection) throws -> T
+    ) throws -> T {
         try withConnection { connection in
             defer { connection.transactionEnded() }
             return try Self.mapped {
@@ -108,7 +110,7 @@ public final class PGPool: Sendable {
 
     private func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
         #if DEBUG
-        if let check = mustNotBlock.withLock({ $0 }), check() { BlockingCalls.report("a PostgreSQL call on an event-loop thread") }
+            if let check = mustNotBlock.withLock({ $0 }), check() { BlockingCalls.report("a PostgreSQL call on an event-loop thread") }
         #endif
         guard slots.wait(timeout: .now() + checkoutTimeout) == .success else {
             throw StoreError.unavailable("every database connection is busy; try again")

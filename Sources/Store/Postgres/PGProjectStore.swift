@@ -17,20 +17,25 @@ public struct PGProjectStore: ProjectStore {
     public func create(name: String, settings: ProjectSettings, testMode: Bool, token: String?, apiKey: String?) throws -> CreatedProject {
         let token = token ?? Secrets.generate(prefix: "tok_")
         let key = apiKey ?? Secrets.generate(prefix: "ak_")
-        let id = UUID().uuidString.lowercased(), keyID = UUID().uuidString.lowercased()
+        let id = UUID().uuidString.lowercased()
+        let keyID = UUID().uuidString.lowercased()
         let now = clock.now().milliseconds
         do {
             try pool.transaction { connection in
-                try connection.run(ProjectRepository.insertSQL, values: ProjectRepository.insertValues(
-                    id: id, name: name, token: token, settings: settings, testMode: testMode, now: now))
+                try connection.run(
+                    ProjectRepository.insertSQL,
+                    values: ProjectRepository.insertValues(
+                        id: id, name: name, token: token, settings: settings, testMode: testMode, now: now))
                 try Self.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
             }
         } catch let error as PGError where error.isUniqueViolation {
-            throw StoreError.conflict(error.message.contains("projects_name_key")
-                ? "a project named '\(name)' already exists" : "that token or API key is already in use")
+            throw StoreError.conflict(
+                error.message.contains("projects_name_key")
+                    ? "a project named '\(name)' already exists" : "that token or API key is already in use")
         }
-        let project = Project(id: id, name: name, settings: settings, testMode: testMode,
-                              createdAt: Timestamp(milliseconds: now), updatedAt: Timestamp(milliseconds: now))
+        let project = Project(
+            id: id, name: name, settings: settings, testMode: testMode,
+            createdAt: Timestamp(milliseconds: now), updatedAt: Timestamp(milliseconds: now))
         return CreatedProject(project: project, token: token, apiKey: IssuedAPIKey(id: keyID, key: key, prefix: ProjectRepository.prefix(of: key)))
     }
 
@@ -89,8 +94,9 @@ public struct PGProjectStore: ProjectStore {
     /// Never goes back, even if two saves (from two nodes) cross.
     public func saveClock(projectID: String, now: Timestamp) throws {
         try pool.transaction { connection in
-            try connection.run("UPDATE projects SET clock_ms = greatest(coalesce(clock_ms, 0), ?) WHERE id = ? AND test_mode",
-                               now.milliseconds, projectID)
+            try connection.run(
+                "UPDATE projects SET clock_ms = greatest(coalesce(clock_ms, 0), ?) WHERE id = ? AND test_mode",
+                now.milliseconds, projectID)
         }
     }
 
@@ -128,31 +134,38 @@ public struct PGProjectStore: ProjectStore {
 
     public func hasAPIKey(projectID: String, key: String) throws -> Bool {
         try pool.read { connection in
-            try connection.queryOne("SELECT 1 FROM api_keys WHERE project_id = ? AND key_hash = ? AND revoked_at IS NULL",
-                                    projectID, Secrets.sha256(key)) { _ in true } ?? false
+            try connection.queryOne(
+                "SELECT 1 FROM api_keys WHERE project_id = ? AND key_hash = ? AND revoked_at IS NULL",
+                projectID, Secrets.sha256(key)
+            ) { _ in true } ?? false
         }
     }
 
     public func revokeAPIKey(projectID: String, keyID: String) throws -> Bool {
         let now = clock.now().milliseconds
         return try pool.transaction { connection in
-            try connection.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
-                               now, keyID, projectID) > 0
+            try connection.run(
+                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
+                now, keyID, projectID) > 0
         }
     }
 
     public func apiKeys(projectID: String) throws -> [APIKeyInfo] {
         try pool.read { connection in
-            try connection.query("SELECT id, prefix, created_at, revoked_at FROM api_keys WHERE project_id = ? ORDER BY created_at, id",
-                                 projectID) { row in
-                APIKeyInfo(id: row.string(0), prefix: row.string(1), createdAt: Timestamp(milliseconds: row.int(2)),
-                           revokedAt: row.optionalInt(3).map { Timestamp(milliseconds: $0) })
+            try connection.query(
+                "SELECT id, prefix, created_at, revoked_at FROM api_keys WHERE project_id = ? ORDER BY created_at, id",
+                projectID
+            ) { row in
+                APIKeyInfo(
+                    id: row.string(0), prefix: row.string(1), createdAt: Timestamp(milliseconds: row.int(2)),
+                    revokedAt: row.optionalInt(3).map { Timestamp(milliseconds: $0) })
             }
         }
     }
 
     private static func insertKey(_ connection: PGConnection, id: String, projectID: String, key: String, now: Int64) throws {
-        try connection.run("INSERT INTO api_keys (id, project_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)",
-                           id, projectID, Secrets.sha256(key), ProjectRepository.prefix(of: key), now)
+        try connection.run(
+            "INSERT INTO api_keys (id, project_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)",
+            id, projectID, Secrets.sha256(key), ProjectRepository.prefix(of: key), now)
     }
 }

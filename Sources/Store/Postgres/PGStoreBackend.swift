@@ -38,7 +38,8 @@ public final class PGStoreBackend: StoreBackend {
     public init(url: String, readURL: String? = nil, readers: Int = 8, writeLanes: Int = 4, clock: any Clock = SystemClock()) throws {
         try PGMigrator.migrate(PGConnection(url: url))
         let lanes = max(1, writeLanes)
-        let pool = PGPool(url: url, size: max(1, readers) + lanes), writer = PGWriter(pool: pool, lanes: lanes)
+        let pool = PGPool(url: url, size: max(1, readers) + lanes)
+        let writer = PGWriter(pool: pool, lanes: lanes)
         (self.pool, self.writer) = (pool, writer)
         listener = try PGChangeListener(url: url)
         let source = PGSource(pool: pool, writer: writer)

@@ -94,10 +94,11 @@ public final class PGWriter: Sendable {
 
     /// The write path's counters, as SQLite's writer keeps them (/metrics).
     public var statistics: WriteStatistics {
-        WriteStatistics(commits: commits.load(ordering: .relaxed), committedWrites: committedWrites.load(ordering: .relaxed),
-                        queueDepth: queued.load(ordering: .relaxed),
-                        lastCommitSeconds: Double(lastCommitNanoseconds.load(ordering: .relaxed)) / 1e9,
-                        lastBatchSize: lastBatch.load(ordering: .relaxed), lostWrites: lostWrites.load(ordering: .relaxed))
+        WriteStatistics(
+            commits: commits.load(ordering: .relaxed), committedWrites: committedWrites.load(ordering: .relaxed),
+            queueDepth: queued.load(ordering: .relaxed),
+            lastCommitSeconds: Double(lastCommitNanoseconds.load(ordering: .relaxed)) / 1e9,
+            lastBatchSize: lastBatch.load(ordering: .relaxed), lostWrites: lostWrites.load(ordering: .relaxed))
     }
 
     /// - Parameter lanes: connections committing side by side (the pool needs that many more
@@ -118,14 +119,17 @@ public final class PGWriter: Sendable {
     ///   they commit one after another: on two lanes, two inserts of one instance each wait for
     ///   the other's uncommitted row, and with the writes of a batch sent without waiting, two
     ///   such pairs crossed deadlocked (PostgreSQL breaks a deadlock after a second).
-    public func write<T: Sendable>(delivery: DatabaseWriter.Delivery? = nil, ordered: Bool = false,
-                                   readingAhead: [(sql: String, values: [PGValue])] = [], laneKey: String? = nil,
-                                   _ work: @escaping @Sendable (PGConnection) throws -> T,
-                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        var item = Item(run: { connection in
-            let value = try work(connection)
-            return { completion(.success(value)) }
-        }, fail: { completion(.failure($0)) }, delivery: delivery)
+    public func write<T: Sendable>(
+        delivery: DatabaseWriter.Delivery? = nil, ordered: Bool = false,
+        readingAhead: [(sql: String, values: [PGValue])] = [], laneKey: String? = nil,
+        _ work: @escaping @Sendable (PGConnection) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        var item = Item(
+            run: { connection in
+                let value = try work(connection)
+                return { completion(.success(value)) }
+            }, fail: { completion(.failure($0)) }, delivery: delivery)
         item.readAhead = readingAhead
         enqueue(item, on: ordered ? lanes[0] : unorderedLane(for: laneKey))
     }
@@ -141,25 +145,31 @@ public final class PGWriter: Sendable {
 
     /// Queues one statement (`?` placeholders); `completion` hears the rows it changed once its
     /// transaction committed. Batches made only of these are pipelined: one round trip a batch.
-    public func write(statement sql: String, _ values: [PGValue], delivery: DatabaseWriter.Delivery? = nil,
-                      completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
-        let item = Item(run: { connection in
-            let changed = try connection.query(sql, values).affected
-            return { completion(.success(changed)) }
-        }, fail: { completion(.failure($0)) }, delivery: delivery, statement: (sql, values, { completion(.success($0)) }))
+    public func write(
+        statement sql: String, _ values: [PGValue], delivery: DatabaseWriter.Delivery? = nil,
+        completion: @escaping @Sendable (Result<Int, any Error>) -> Void
+    ) {
+        let item = Item(
+            run: { connection in
+                let changed = try connection.query(sql, values).affected
+                return { completion(.success(changed)) }
+            }, fail: { completion(.failure($0)) }, delivery: delivery, statement: (sql, values, { completion(.success($0)) }))
         enqueue(item, on: lanes[0])
     }
 
     /// Queues one row of `statement`, on lane 0 in order. Rows queued together are written by one
     /// statement; when that statement is refused, each row is written alone so that the refused
     /// one fails by itself.
-    public func write(row values: [PGValue], into statement: RowsStatement, delivery: DatabaseWriter.Delivery? = nil,
-                      completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    public func write(
+        row values: [PGValue], into statement: RowsStatement, delivery: DatabaseWriter.Delivery? = nil,
+        completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
         let sql = statement.sql(rows: 1)
-        var item = Item(run: { connection in
-            _ = try connection.query(sql, values)
-            return { completion(.success(())) }
-        }, fail: { completion(.failure($0)) }, delivery: delivery, statement: (sql, values, { _ in completion(.success(())) }))
+        var item = Item(
+            run: { connection in
+                _ = try connection.query(sql, values)
+                return { completion(.success(())) }
+            }, fail: { completion(.failure($0)) }, delivery: delivery, statement: (sql, values, { _ in completion(.success(())) }))
         item.row = (statement, values)
         enqueue(item, on: lanes[0])
     }
@@ -242,7 +252,8 @@ public final class PGWriter: Sendable {
     /// write (two more round trips each) when one threw, so that the refused write fails alone.
     private func commit(_ batch: [Item]) {
         if batch.count > 1, let statement = batch[0].row?.statement, batch.allSatisfy({ $0.row?.statement === statement }),
-           (try? pool.session({ try $0.pipelinedTransaction([(statement.sql(rows: batch.count), batch.flatMap { $0.row!.values })]) })) != nil {
+            (try? pool.session({ try $0.pipelinedTransaction([(statement.sql(rows: batch.count), batch.flatMap { $0.row!.values })]) })) != nil
+        {
             for item in batch {
                 let told = item.statement!.told
                 if let delivery = item.delivery { delivery.send { told(1) } } else { completionQueue.async { told(1) } }
@@ -251,7 +262,8 @@ public final class PGWriter: Sendable {
         }
         if batch.allSatisfy({ $0.statement != nil }), let counts = pipelined(batch) {
             for (index, item) in batch.enumerated() {
-                let told = item.statement!.told, count = counts[index]
+                let told = item.statement!.told
+                let count = counts[index]
                 if let delivery = item.delivery { delivery.send { told(count) } } else { completionQueue.async { told(count) } }
             }
             return
@@ -296,7 +308,8 @@ public final class PGWriter: Sendable {
                             throw error
                         } catch {
                             try connection.execute("ROLLBACK TO write")
-                            outcomes[index] = (error as? PGError).map { $0.isUnstorable ? StoreError.unstorable($0.message) as any Error : $0 } ?? error
+                            outcomes[index] =
+                                (error as? PGError).map { $0.isUnstorable ? StoreError.unstorable($0.message) as any Error : $0 } ?? error
                         }
                     }
                 }
@@ -322,8 +335,11 @@ public final class PGWriter: Sendable {
 
     private func deliver(_ batch: [Item], outcomes: [(any Error)?], finishers: [(@Sendable () -> Void)?]) {
         for (index, item) in batch.enumerated() {
-            let outcome = outcomes[index], finisher = finishers[index]
-            let finish: @Sendable () -> Void = { if let finisher, outcome == nil { finisher() } else { item.fail(outcome ?? StoreError.unavailable("the write was not committed")) } }
+            let outcome = outcomes[index]
+            let finisher = finishers[index]
+            let finish: @Sendable () -> Void = {
+                if let finisher, outcome == nil { finisher() } else { item.fail(outcome ?? StoreError.unavailable("the write was not committed")) }
+            }
             if let delivery = item.delivery { delivery.send(finish) } else { completionQueue.async(execute: finish) }
         }
     }

@@ -22,8 +22,10 @@ enum AppleAdsNameRepository {
     }
 
     static func upsertValues(_ credentials: AppleAdsCredentials, projectID: String, at time: Timestamp) -> [PGValue] {
-        let values: [any PGBindable] = [projectID, credentials.clientID, credentials.teamID, credentials.keyID, credentials.orgID,
-                                        credentials.privateKey, time.milliseconds, time.milliseconds]
+        let values: [any PGBindable] = [
+            projectID, credentials.clientID, credentials.teamID, credentials.keyID, credentials.orgID,
+            credentials.privateKey, time.milliseconds, time.milliseconds,
+        ]
         return values.map(\.pgValue)
     }
 
@@ -58,12 +60,15 @@ struct AppleAdsNameRecords<Source: SessionSource>: AppleAdsNameStore {
     let source: Source
 
     func credentials(projectID: String) throws -> AppleAdsCredentials? {
-        try source.read { try $0.query(AppleAdsNameRepository.credentialsOfProject, values: sqlValues(projectID), map: AppleAdsNameRepository.credentials).first }
+        try source.read {
+            try $0.query(AppleAdsNameRepository.credentialsOfProject, values: sqlValues(projectID), map: AppleAdsNameRepository.credentials).first
+        }
     }
 
     func setCredentials(_ credentials: AppleAdsCredentials, projectID: String, at time: Timestamp) throws {
         try source.writeSession { session in
-            try session.run(AppleAdsNameRepository.upsertCredentials, values: AppleAdsNameRepository.upsertValues(credentials, projectID: projectID, at: time))
+            try session.run(
+                AppleAdsNameRepository.upsertCredentials, values: AppleAdsNameRepository.upsertValues(credentials, projectID: projectID, at: time))
         }
     }
 
@@ -73,9 +78,10 @@ struct AppleAdsNameRecords<Source: SessionSource>: AppleAdsNameStore {
 
     func names(projectID: String) throws -> AppleAdsNames {
         try source.read { session in
-            AppleAdsNameRepository.names(try session.query(AppleAdsNameRepository.namesOfProject, values: sqlValues(projectID)) {
-                ($0.string(0), $0.string(1), $0.string(2))
-            })
+            AppleAdsNameRepository.names(
+                try session.query(AppleAdsNameRepository.namesOfProject, values: sqlValues(projectID)) {
+                    ($0.string(0), $0.string(1), $0.string(2))
+                })
         }
     }
 
@@ -88,6 +94,8 @@ struct AppleAdsNameRecords<Source: SessionSource>: AppleAdsNameStore {
     }
 
     func saveName(_ name: String, kind: AppleAdsNames.Kind, id: String, projectID: String, at time: Timestamp) throws {
-        try source.writeSession { try $0.run(AppleAdsNameRepository.upsertName, values: sqlValues(projectID, kind.rawValue, id, name, time.milliseconds)) }
+        try source.writeSession {
+            try $0.run(AppleAdsNameRepository.upsertName, values: sqlValues(projectID, kind.rawValue, id, name, time.milliseconds))
+        }
     }
 }

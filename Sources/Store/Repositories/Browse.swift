@@ -16,16 +16,18 @@ struct Browse<Source: SessionSource>: BrowseStore {
     }
 
     private static func install(_ row: some ColumnReader) -> InstallSummary {
-        InstallSummary(id: row.string(0), createdAt: Timestamp(milliseconds: row.int(1)), api: row.string(2), platform: row.optionalString(3),
-                       matchType: row.string(4), attributed: row.bool(5), confidence: row.optionalDouble(6) ?? 0,
-                       matchedFactors: JSONText.decodeStrings(row.string(7)), linkID: row.optionalString(8), shortCode: row.optionalString(9),
-                       clickID: row.optionalString(10), userID: row.optionalString(11), country: row.optionalString(12),
-                       isTest: row.bool(13))
+        InstallSummary(
+            id: row.string(0), createdAt: Timestamp(milliseconds: row.int(1)), api: row.string(2), platform: row.optionalString(3),
+            matchType: row.string(4), attributed: row.bool(5), confidence: row.optionalDouble(6) ?? 0,
+            matchedFactors: JSONText.decodeStrings(row.string(7)), linkID: row.optionalString(8), shortCode: row.optionalString(9),
+            clickID: row.optionalString(10), userID: row.optionalString(11), country: row.optionalString(12),
+            isTest: row.bool(13))
     }
 
     func recentInstalls(projectID: String, test: Bool, before: Timestamp?, limit: Int) throws -> [InstallSummary] {
         try source.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT \(Self.installColumns) FROM installs i LEFT JOIN links l ON l.id = i.link_id
                 WHERE i.project_id = ? AND \(test ? "" : "NOT ")i.is_test AND i.created_at < ? ORDER BY i.created_at DESC, i.id LIMIT ?
                 """, values: [.text(projectID), .integer(before?.milliseconds ?? Int64.max), .integer(Int64(limit))], map: Self.install)
@@ -34,9 +36,11 @@ struct Browse<Source: SessionSource>: BrowseStore {
 
     func install(id: String, projectID: String) throws -> InstallSummary? {
         try source.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT \(Self.installColumns) FROM installs i LEFT JOIN links l ON l.id = i.link_id WHERE i.id = ? AND i.project_id = ?
-                """, values: [.text(id), .text(projectID)], map: Self.install).first
+                """, values: [.text(id), .text(projectID)], map: Self.install
+            ).first
         }
     }
 
@@ -44,43 +48,55 @@ struct Browse<Source: SessionSource>: BrowseStore {
         // An install matched since explanations exist with nothing considered stores none (the
         // hot path of organic installs): its explanation is the empty one.
         try source.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT i.explanation, i.created_at >= coalesce((SELECT min(applied_at) FROM schema_migrations WHERE name LIKE '%install_explanation%'), 0)
                 FROM installs i WHERE i.id = ? AND i.project_id = ?
-                """, values: [.text(installID), .text(projectID)]) { row -> String? in
-                row.optionalString(0) ?? (row.bool(1) ? MatchExplanation(decidedBy: "none", minConfidence: 0, considered: 0, candidates: []).emptyText : nil)
+                """, values: [.text(installID), .text(projectID)]
+            ) { row -> String? in
+                row.optionalString(0)
+                    ?? (row.bool(1) ? MatchExplanation(decidedBy: "none", minConfidence: 0, considered: 0, candidates: []).emptyText : nil)
             }.first ?? nil
         }
     }
 
     func events(installID: String, limit: Int) throws -> [EventSummary] {
         try source.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT name, received_at, revenue, currency FROM events WHERE install_id = ? ORDER BY occurred_at DESC LIMIT ?
-                """, values: [.text(installID), .integer(Int64(limit))]) {
-                EventSummary(name: $0.string(0), receivedAt: Timestamp(milliseconds: $0.int(1)), revenue: $0.optionalDouble(2),
-                             currency: $0.optionalString(3))
+                """, values: [.text(installID), .integer(Int64(limit))]
+            ) {
+                EventSummary(
+                    name: $0.string(0), receivedAt: Timestamp(milliseconds: $0.int(1)), revenue: $0.optionalDouble(2),
+                    currency: $0.optionalString(3))
             }
         }
     }
 
     func payments(installID: String) throws -> [PaymentSummary] {
         try source.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT payment_id, amount, currency, created_at, removed_at FROM payments WHERE install_id = ? ORDER BY created_at DESC LIMIT 500
-                """, values: [.text(installID)]) {
-                PaymentSummary(paymentID: $0.string(0), amount: $0.double(1), currency: $0.string(2),
-                               createdAt: Timestamp(milliseconds: $0.int(3)), removedAt: $0.optionalInt(4).map { Timestamp(milliseconds: $0) })
+                """, values: [.text(installID)]
+            ) {
+                PaymentSummary(
+                    paymentID: $0.string(0), amount: $0.double(1), currency: $0.string(2),
+                    createdAt: Timestamp(milliseconds: $0.int(3)), removedAt: $0.optionalInt(4).map { Timestamp(milliseconds: $0) })
             }
         }
     }
 
     func skanWindows(installID: String) throws -> [SKANWindowSummary] {
         try source.read { connection in
-            try connection.query(#"SELECT "window", fine, coarse, locked, updated_at FROM skan_state WHERE install_id = ? ORDER BY "window""#,
-                                 values: [.text(installID)]) {
-                SKANWindowSummary(window: Int($0.int(0)), fine: $0.optionalInt(1).map(Int.init), coarse: $0.optionalString(2), locked: $0.bool(3),
-                                  updatedAt: Timestamp(milliseconds: $0.int(4)))
+            try connection.query(
+                #"SELECT "window", fine, coarse, locked, updated_at FROM skan_state WHERE install_id = ? ORDER BY "window""#,
+                values: [.text(installID)]
+            ) {
+                SKANWindowSummary(
+                    window: Int($0.int(0)), fine: $0.optionalInt(1).map(Int.init), coarse: $0.optionalString(2), locked: $0.bool(3),
+                    updatedAt: Timestamp(milliseconds: $0.int(4)))
             }
         }
     }
@@ -88,22 +104,26 @@ struct Browse<Source: SessionSource>: BrowseStore {
     private static var clickColumns: String { "click_id, created_at, source, platform, device_class, is_bot, utm_source, utm_campaign, install_id" }
 
     private static func click(_ row: some ColumnReader) -> ClickSummary {
-        ClickSummary(clickID: row.string(0), createdAt: Timestamp(milliseconds: row.int(1)), source: row.string(2), platform: row.optionalString(3),
-                     deviceClass: row.optionalString(4), isBot: row.bool(5), utmSource: row.optionalString(6), utmCampaign: row.optionalString(7),
-                     installID: row.optionalString(8))
+        ClickSummary(
+            clickID: row.string(0), createdAt: Timestamp(milliseconds: row.int(1)), source: row.string(2), platform: row.optionalString(3),
+            deviceClass: row.optionalString(4), isBot: row.bool(5), utmSource: row.optionalString(6), utmCampaign: row.optionalString(7),
+            installID: row.optionalString(8))
     }
 
     func click(clickID: String, projectID: String) throws -> ClickSummary? {
         try source.read { connection in
-            try connection.query("SELECT \(Self.clickColumns) FROM clicks WHERE click_id = ? AND project_id = ?",
-                                 values: [.text(clickID), .text(projectID)], map: Self.click).first
+            try connection.query(
+                "SELECT \(Self.clickColumns) FROM clicks WHERE click_id = ? AND project_id = ?",
+                values: [.text(clickID), .text(projectID)], map: Self.click
+            ).first
         }
     }
 
     func recentClicks(linkID: String, limit: Int) throws -> [ClickSummary] {
         try source.read { connection in
-            try connection.query("SELECT \(Self.clickColumns) FROM clicks WHERE link_id = ? ORDER BY created_at DESC LIMIT ?",
-                                 values: [.text(linkID), .integer(Int64(limit))], map: Self.click)
+            try connection.query(
+                "SELECT \(Self.clickColumns) FROM clicks WHERE link_id = ? ORDER BY created_at DESC LIMIT ?",
+                values: [.text(linkID), .integer(Int64(limit))], map: Self.click)
         }
     }
 
@@ -117,13 +137,17 @@ struct Browse<Source: SessionSource>: BrowseStore {
         return try source.read { connection in
             // One key lookup per hour: the table's key leads with the hour, so a range over the
             // hours would read every link's.
-            _ = try connection.query("""
+            _ = try connection.query(
+                """
                 WITH RECURSIVE hours(hour) AS (SELECT CAST(? AS BIGINT) UNION ALL SELECT hour + 1 FROM hours WHERE hour + 1 < ?)
                 SELECT r.hour, r.clicks, r.bot_clicks, r.attributed_installs, r.events FROM hours
                 JOIN rollup_link_hours r ON r.project_id = ? AND r.hour = hours.hour AND r.link_id = ?
-                """, values: [.integer(firstHour), .integer(endHour), .text(projectID), .text(linkID)]) { row -> Void in
+                """, values: [.integer(firstHour), .integer(endHour), .text(projectID), .text(linkID)]
+            ) { row -> Void in
                 let at = row.int(0) * hour
-                guard let index = buckets.lastIndex(where: { $0.day.milliseconds <= at }), at < boundaries[boundaries.count - 1].milliseconds else { return }
+                guard let index = buckets.lastIndex(where: { $0.day.milliseconds <= at }), at < boundaries[boundaries.count - 1].milliseconds else {
+                    return
+                }
                 buckets[index].clicks += Int(row.int(1))
                 buckets[index].botClicks += Int(row.int(2))
                 buckets[index].installs += Int(row.int(3))

@@ -11,10 +11,11 @@ public struct ClickRepository: ClickStore {
     /// - Parameter countTowardLimit: the link has a `max_clicks` budget, so its stored count must
     ///   follow (other links are counted from the clicks table when needed).
     public func record(countTowardLimit: Bool = false, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)? = nil) {
-        database.write(priority: .background, { connection in try Self.insert(click, countTowardLimit: countTowardLimit, connection) },
-                       completion: completion ?? { [writer = database.writer] result in
-                           if case .failure = result { writer.noteLostWrite() }
-                       })
+        database.write(
+            priority: .background, { connection in try Self.insert(click, countTowardLimit: countTowardLimit, connection) },
+            completion: completion ?? { [writer = database.writer] result in
+                if case .failure = result { writer.noteLostWrite() }
+            })
     }
 
     /// The columns a `Click` is read from, by `click(_:)`.
@@ -26,25 +27,27 @@ public struct ClickRepository: ClickStore {
         """
 
     static func click(_ row: some ColumnReader) -> Click {
-        Click(clickID: row.string("click_id"), projectID: row.string("project_id"), linkID: row.optionalString("link_id"),
-              source: Click.Source(rawValue: row.string("source")) ?? .link, createdAt: Timestamp(milliseconds: row.int("created_at")),
-              ip: row.optionalString("ip"), ipKey: row.optionalString("ip_key"), userAgent: row.optionalString("user_agent"),
-              acceptLanguage: row.optionalString("accept_language"), referer: row.optionalString("referer"),
-              query: row.optionalString("query").map(JSONText.decodeMap) ?? [:],
-              utm: UTM(source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
-                       campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
-                       content: row.optionalString("utm_content")),
-              platform: row.optionalString("platform").flatMap(UserAgentInfo.Platform.init(rawValue:)),
-              osVersion: row.optionalString("os_version"),
-              deviceClass: row.optionalString("device_class").flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
-              isBot: row.bool("is_bot"), screenWidth: row.optionalDouble("screen_width"), screenHeight: row.optionalDouble("screen_height"),
-              pixelRatio: row.optionalDouble("pixel_ratio"), timezone: row.optionalString("timezone"),
-              utcOffsetMinutes: row.optionalInt("utc_offset_min").map(Int.init),
-              languages: row.optionalString("languages").map(JSONText.decodeStrings) ?? [], idfv: row.optionalString("idfv"),
-              advertisingID: row.optionalString("advertising_id"),
-              networkClickID: row.optionalString("network_click_id").map {
-                  NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
-              })
+        Click(
+            clickID: row.string("click_id"), projectID: row.string("project_id"), linkID: row.optionalString("link_id"),
+            source: Click.Source(rawValue: row.string("source")) ?? .link, createdAt: Timestamp(milliseconds: row.int("created_at")),
+            ip: row.optionalString("ip"), ipKey: row.optionalString("ip_key"), userAgent: row.optionalString("user_agent"),
+            acceptLanguage: row.optionalString("accept_language"), referer: row.optionalString("referer"),
+            query: row.optionalString("query").map(JSONText.decodeMap) ?? [:],
+            utm: UTM(
+                source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
+                campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
+                content: row.optionalString("utm_content")),
+            platform: row.optionalString("platform").flatMap(UserAgentInfo.Platform.init(rawValue:)),
+            osVersion: row.optionalString("os_version"),
+            deviceClass: row.optionalString("device_class").flatMap(UserAgentInfo.DeviceClass.init(rawValue:)),
+            isBot: row.bool("is_bot"), screenWidth: row.optionalDouble("screen_width"), screenHeight: row.optionalDouble("screen_height"),
+            pixelRatio: row.optionalDouble("pixel_ratio"), timezone: row.optionalString("timezone"),
+            utcOffsetMinutes: row.optionalInt("utc_offset_min").map(Int.init),
+            languages: row.optionalString("languages").map(JSONText.decodeStrings) ?? [], idfv: row.optionalString("idfv"),
+            advertisingID: row.optionalString("advertising_id"),
+            networkClickID: row.optionalString("network_click_id").map {
+                NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
+            })
     }
 
     /// The insert of a click, less its verb: SQLite says `INSERT OR IGNORE`, PostgreSQL `ON CONFLICT DO NOTHING`.
@@ -66,7 +69,8 @@ public struct ClickRepository: ClickStore {
 
     @_spi(StoreInternals) public static func insert(_ click: Click, countTowardLimit: Bool = false, _ connection: SQLiteConnection) throws {
         // OR IGNORE: a click id an app sends (WarpLink's tap id) arrives again on every retry.
-        let inserted = try connection.run(insertSQL, click.clickID, click.projectID, click.linkID, click.source.rawValue, click.createdAt.milliseconds, click.ip,
+        let inserted = try connection.run(
+            insertSQL, click.clickID, click.projectID, click.linkID, click.source.rawValue, click.createdAt.milliseconds, click.ip,
             click.ipKey, click.userAgent, click.acceptLanguage, click.referer,
             click.query.isEmpty ? nil : JSONText.encode(click.query), click.utm.source, click.utm.medium, click.utm.campaign,
             click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
@@ -81,20 +85,27 @@ public struct ClickRepository: ClickStore {
     /// Stores the interstitial page's report on its click. Runs on the writer after every click
     /// queued before it, so a beacon never races its own click. False when the click is unknown
     /// or older than `maximumAgeSeconds` by its project's clock.
-    public func recordBeacon(clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
-                             now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery? = nil,
-                             completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
-        database.write(delivery: delivery, { connection in
-            // "Now" is the click's project's (a test-mode project has its own clock), so the
-            // project is read first, in the same transaction.
-            guard let (projectID, createdAt) = try connection.queryOne(
-                "SELECT project_id, created_at FROM clicks WHERE click_id = ? AND source = 'link'", clickID,
-                map: { ($0.string(0), $0.int(1)) }) else { return false }
-            let now = now(projectID)
-            guard createdAt >= now.adding(seconds: -maximumAgeSeconds).milliseconds else { return false }
-            return try connection.run(Self.beaconSQL, signals.screenWidth, signals.screenHeight, signals.pixelRatio, signals.timezone, signals.utcOffsetMinutes,
-                signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID) > 0
-        }, completion: completion)
+    public func recordBeacon(
+        clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
+        now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery? = nil,
+        completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        database.write(
+            delivery: delivery,
+            { connection in
+                // "Now" is the click's project's (a test-mode project has its own clock), so the
+                // project is read first, in the same transaction.
+                guard
+                    let (projectID, createdAt) = try connection.queryOne(
+                        "SELECT project_id, created_at FROM clicks WHERE click_id = ? AND source = 'link'", clickID,
+                        map: { ($0.string(0), $0.int(1)) })
+                else { return false }
+                let now = now(projectID)
+                guard createdAt >= now.adding(seconds: -maximumAgeSeconds).milliseconds else { return false }
+                return try connection.run(
+                    Self.beaconSQL, signals.screenWidth, signals.screenHeight, signals.pixelRatio, signals.timezone, signals.utcOffsetMinutes,
+                    signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID) > 0
+            }, completion: completion)
     }
 
     public func find(clickID: String) throws -> Click? {

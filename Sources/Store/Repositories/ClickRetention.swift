@@ -1,7 +1,7 @@
 public import Attribution
 public import Dispatch
-public import Lifecycle
 import Foundation
+public import Lifecycle
 
 /// Deletes clicks nobody can be attributed to any more: older than the longest attribution window
 /// in use (projects, templates, links) plus a margin. In batches of `batchSize`, each its own
@@ -39,12 +39,14 @@ struct ClickPruner<Source: SessionSource>: ClickPruning {
 
     func longestWindowHours() throws -> Int64? {
         try source.read { connection in
-            try connection.queryOne("""
+            try connection.queryOne(
+                """
                 SELECT max(h) FROM (
                     SELECT max(attribution_window_hours) AS h FROM projects
                     UNION ALL SELECT max(attribution_window_hours) FROM templates
                     UNION ALL SELECT max(attribution_window_hours) FROM links) AS windows
-                """) { $0.optionalInt(0) } ?? nil
+                """
+            ) { $0.optionalInt(0) } ?? nil
         }
     }
 
@@ -67,10 +69,13 @@ struct ClickPruner<Source: SessionSource>: ClickPruning {
         while true {
             let (deleted, next) = try source.writeSession { connection -> (Int, Int64?) in
                 guard try Self.mayPrune(connection) else { return (0, nil) }
-                guard let (oldestID, oldestTime) = try connection.queryOne(
-                    "SELECT id, created_at FROM clicks WHERE id >= ? AND \(others) ORDER BY id LIMIT 1", from,
-                    map: { ($0.int(0), $0.int(1)) }), oldestTime < cutoff.milliseconds else { return (0, nil) }
-                let deleted = try connection.run("""
+                guard
+                    let (oldestID, oldestTime) = try connection.queryOne(
+                        "SELECT id, created_at FROM clicks WHERE id >= ? AND \(others) ORDER BY id LIMIT 1", from,
+                        map: { ($0.int(0), $0.int(1)) }), oldestTime < cutoff.milliseconds
+                else { return (0, nil) }
+                let deleted = try connection.run(
+                    """
                     DELETE FROM clicks WHERE id >= ? AND id < ? AND created_at < ? AND \(others)
                     """, oldestID, oldestID + Int64(batchSize), cutoff.milliseconds)
                 return (deleted, oldestID + Int64(batchSize))
@@ -91,9 +96,11 @@ public final class RetentionJob: Service, @unchecked Sendable {
 
     /// - Parameter hours: clicks to keep in hours; nil: the automatic value. Never started for 0.
     /// - Parameter testProjectTimes: "now" of each test-mode project, by id.
-    public init(retention: ClickRetention, hours: Int?, clock: any Clock,
-                testProjectTimes: @escaping @Sendable () -> [String: Timestamp] = { [:] },
-                every interval: DispatchTimeInterval = .seconds(600), log: @escaping @Sendable (Int, Timestamp) -> Void) {
+    public init(
+        retention: ClickRetention, hours: Int?, clock: any Clock,
+        testProjectTimes: @escaping @Sendable () -> [String: Timestamp] = { [:] },
+        every interval: DispatchTimeInterval = .seconds(600), log: @escaping @Sendable (Int, Timestamp) -> Void
+    ) {
         self.interval = interval
         timer = DispatchSource.makeTimerSource(queue: queue)
         // Resumed now and scheduled by `start`: a source released while suspended traps.

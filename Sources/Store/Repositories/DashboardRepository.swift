@@ -17,8 +17,9 @@ enum DashboardRepository {
     static let revokeOfUser = "UPDATE dashboard_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL"
 
     static func user(_ row: some ColumnReader, from column: Int32 = 0) -> DashboardUser {
-        DashboardUser(id: row.string(column), projectID: row.string(column + 1), email: row.string(column + 2),
-                      role: DashboardRole(rawValue: row.string(column + 3)) ?? .viewer, createdAt: Timestamp(milliseconds: row.int(column + 4)))
+        DashboardUser(
+            id: row.string(column), projectID: row.string(column + 1), email: row.string(column + 2),
+            role: DashboardRole(rawValue: row.string(column + 3)) ?? .viewer, createdAt: Timestamp(milliseconds: row.int(column + 4)))
     }
 
     /// A `liveSession` row; nil for a session whose user is gone.
@@ -27,8 +28,9 @@ enum DashboardRepository {
         // A session whose user was deleted went with it (cascade); a NULL join here would be a
         // session of a user deleted while foreign keys were off: no access.
         if signedInAsUser && row.optionalString(3) == nil { return nil }
-        return DashboardSession(user: signedInAsUser ? user(row, from: 3) : nil, csrfToken: row.string(0),
-                                expiresAt: Timestamp(milliseconds: row.int(1)))
+        return DashboardSession(
+            user: signedInAsUser ? user(row, from: 3) : nil, csrfToken: row.string(0),
+            expiresAt: Timestamp(milliseconds: row.int(1)))
     }
 }
 
@@ -41,8 +43,11 @@ struct DashboardRecords<Source: SessionSource>: DashboardStore {
     func createUser(_ user: DashboardUser, passwordHash: String) throws -> DashboardUser? {
         do {
             try source.writeSession { session in
-                try session.run(DashboardRepository.insertUser, values: sqlValues(user.id, user.projectID, user.email, passwordHash,
-                                                                                user.role.rawValue, user.createdAt.milliseconds))
+                try session.run(
+                    DashboardRepository.insertUser,
+                    values: sqlValues(
+                        user.id, user.projectID, user.email, passwordHash,
+                        user.role.rawValue, user.createdAt.milliseconds))
             }
             return user
         } catch let error where isUniqueViolation(error) {
@@ -56,10 +61,12 @@ struct DashboardRecords<Source: SessionSource>: DashboardStore {
 
     func credentials(email: String) throws -> [(user: DashboardUser, passwordHash: String)] {
         try source.read { session in
-            try session.query("""
+            try session.query(
+                """
                 SELECT \(DashboardRepository.userColumns), u.password_hash FROM dashboard_users u WHERE lower(u.email) = lower(?)
                 ORDER BY u.created_at
-                """, values: sqlValues(email)) { (DashboardRepository.user($0), $0.string(5)) }
+                """, values: sqlValues(email)
+            ) { (DashboardRepository.user($0), $0.string(5)) }
         }
     }
 
@@ -69,7 +76,8 @@ struct DashboardRecords<Source: SessionSource>: DashboardStore {
 
     func createSession(tokenHash: [UInt8], userID: String?, csrfToken: String, at time: Timestamp, expiresAt: Timestamp) throws {
         try source.writeSession { session in
-            try session.run(DashboardRepository.insertSession, values: sqlValues(tokenHash, userID, csrfToken, time.milliseconds, expiresAt.milliseconds))
+            try session.run(
+                DashboardRepository.insertSession, values: sqlValues(tokenHash, userID, csrfToken, time.milliseconds, expiresAt.milliseconds))
             // Sign-ins leave expired sessions behind; each new one sweeps them.
             try session.run(DashboardRepository.sweepSessions, values: sqlValues(time.milliseconds))
         }
@@ -77,7 +85,8 @@ struct DashboardRecords<Source: SessionSource>: DashboardStore {
 
     func session(tokenHash: [UInt8], at time: Timestamp) throws -> DashboardSession? {
         try source.read { session in
-            try session.query(DashboardRepository.liveSession, values: sqlValues(tokenHash, time.milliseconds), map: DashboardRepository.session).first ?? nil
+            try session.query(DashboardRepository.liveSession, values: sqlValues(tokenHash, time.milliseconds), map: DashboardRepository.session)
+                .first ?? nil
         }
     }
 
@@ -95,8 +104,9 @@ struct DashboardRecords<Source: SessionSource>: DashboardStore {
 
     func keepGeneratedAdminKeyHash(_ keyHash: [UInt8], at time: Timestamp) throws -> [UInt8] {
         try source.writeSession { session in
-            try session.run("INSERT INTO server_admin_key (id, key_hash, created_at) VALUES (1, ?, ?) ON CONFLICT DO NOTHING",
-                            values: sqlValues(keyHash, time.milliseconds))
+            try session.run(
+                "INSERT INTO server_admin_key (id, key_hash, created_at) VALUES (1, ?, ?) ON CONFLICT DO NOTHING",
+                values: sqlValues(keyHash, time.milliseconds))
             return try session.query("SELECT key_hash FROM server_admin_key WHERE id = 1", values: []) { $0.blob(0) }.first ?? keyHash
         }
     }

@@ -13,8 +13,10 @@ struct Erasure<Source: SessionSource>: ErasureStore {
     /// other installs. False when the project knows nothing of that user.
     public func eraseUser(projectID: String, userID: String) throws -> Bool {
         try source.writeSession { connection in
-            let installIDs = try connection.query("SELECT id FROM installs WHERE project_id = ? AND user_id = ?",
-                                                  projectID, userID) { $0.string(0) }
+            let installIDs = try connection.query(
+                "SELECT id FROM installs WHERE project_id = ? AND user_id = ?",
+                projectID, userID
+            ) { $0.string(0) }
             var erased = try ErasureRepository.erase(installIDs: installIDs, projectID: projectID, connection)
             let eventInstalls = try connection.query(ErasureRepository.SQL.userEventInstalls, projectID, userID) { $0.string(0) }
             for installID in eventInstalls {
@@ -37,9 +39,11 @@ enum ErasureRepository {
     static func erase(installIDs: [String], projectID: String, _ connection: some StoreSession) throws -> Int {
         var erased = 0
         for installID in installIDs {
-            guard let (idfv, advertisingID) = try connection.queryOne(
-                "SELECT idfv, advertising_id FROM installs WHERE id = ? AND project_id = ?", installID, projectID,
-                map: { ($0.optionalString(0), $0.optionalString(1)) }) else { continue }
+            guard
+                let (idfv, advertisingID) = try connection.queryOne(
+                    "SELECT idfv, advertising_id FROM installs WHERE id = ? AND project_id = ?", installID, projectID,
+                    map: { ($0.optionalString(0), $0.optionalString(1)) })
+            else { continue }
             // The click stays counted (and stays used), but no longer identifies the device.
             try connection.run(SQL.releaseClaimedClicks, projectID, installID)
             if let idfv { try connection.run("UPDATE clicks SET idfv = NULL WHERE project_id = ? AND idfv = ?", projectID, idfv) }

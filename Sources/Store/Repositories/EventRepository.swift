@@ -29,9 +29,11 @@ public struct EventRecord: Sendable {
     public var occurredAt: Timestamp
     public var receivedAt: Timestamp
 
-    public init(projectID: String, install: InstallReference, name: String, clientEventID: String? = nil,
-                contentKey: String? = nil, userID: String? = nil, data: String? = nil, revenue: Double? = nil,
-                currency: String? = nil, occurredAt: Timestamp, receivedAt: Timestamp, dataValue: [String: JSONValue]? = nil) {
+    public init(
+        projectID: String, install: InstallReference, name: String, clientEventID: String? = nil,
+        contentKey: String? = nil, userID: String? = nil, data: String? = nil, revenue: Double? = nil,
+        currency: String? = nil, occurredAt: Timestamp, receivedAt: Timestamp, dataValue: [String: JSONValue]? = nil
+    ) {
         self.projectID = projectID
         self.install = install
         self.name = name
@@ -53,62 +55,77 @@ struct Events<Source: SessionSource>: EventStore {
 
     /// Stores the event, committed before `completion` runs: its id, and whether it was already
     /// stored. `StoreError.notFound` when the project has no such install.
-    public func record(_ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil, notify: Notifier<StoredEvent>? = nil,
-                       delivery: DatabaseWriter.Delivery? = nil,
-                       completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
+    public func record(
+        _ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil, notify: Notifier<StoredEvent>? = nil,
+        delivery: DatabaseWriter.Delivery? = nil,
+        completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void
+    ) {
         // On PostgreSQL the install is read with the batch's BEGIN. One not found then fails the
         // batch's first run, and the run after it, a write at a time, reads it again after the
         // batch's earlier writes (an install stored just before).
         let ahead = Source.Session.dialect == .postgres ? EventRepository.readsAhead(event) : []
-        let key = switch event.install { case .id(let id): id; case .instance(let instance): instance }
-        source.write(delivery: delivery, readingAhead: ahead, laneKey: key, { connection in
-            // Resolved inside the transaction: one trip, and the install cannot vanish in between.
-            let found: (id: String, userID: String?, rollupLink: String, createdAt: Timestamp, isTest: Bool)?
+        let key =
             switch event.install {
-            case .id(let id):
-                found = try connection.queryOne(EventRepository.installByID, id, event.projectID) {
-                    ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)), $0.bool(4))
+            case .id(let id): id
+            case .instance(let instance): instance
+            }
+        source.write(
+            delivery: delivery, readingAhead: ahead, laneKey: key,
+            { connection in
+                // Resolved inside the transaction: one trip, and the install cannot vanish in between.
+                let found: (id: String, userID: String?, rollupLink: String, createdAt: Timestamp, isTest: Bool)?
+                switch event.install {
+                case .id(let id):
+                    found = try connection.queryOne(EventRepository.installByID, id, event.projectID) {
+                        ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)), $0.bool(4))
+                    }
+                    guard found != nil else { throw StoreError.notFound("no install \(id)") }
+                case .instance(let instance):
+                    found = try connection.queryOne(EventRepository.installByInstance, instance, event.projectID) {
+                        ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)), $0.bool(4))
+                    }
+                    guard found != nil else {
+                        throw StoreError.notFound("unknown install_instance_id '\(instance)'")
+                    }
                 }
-                guard found != nil else { throw StoreError.notFound("no install \(id)") }
-            case .instance(let instance):
-                found = try connection.queryOne(EventRepository.installByInstance, instance, event.projectID) {
-                    ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)), $0.bool(4))
+                let install = found!
+                let chartedAt = ChartedTime.of(occurredAt: event.occurredAt, installedAt: install.createdAt, receivedAt: event.receivedAt)
+                if let contentKey = event.contentKey,
+                    let existing = try connection.queryOne(
+                        EventRepository.sameContent, install.id, event.occurredAt.milliseconds, contentKey, map: { $0.string(0) })
+                {
+                    return (existing, true, try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection))
                 }
-                guard found != nil else {
-                    throw StoreError.notFound("unknown install_instance_id '\(instance)'")
+                // On SQLite counted here rather than by rollup_event_insert (migration 0021), which
+                // steps aside; PostgreSQL's trigger counts every event (postgres/0003).
+                let collector = (connection as? SQLiteConnection)?.rollupCollector
+                collector?.countedByCaller = true
+                defer { collector?.countedByCaller = false }
+                // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch
+                // runs again, answered) where the client's event id is taken.
+                let inserted = try connection.run(
+                    EventRepository.insertUnlessKnown, orUnanswered: EventRepository.insert,
+                    eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID,
+                    event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds, chartedAt.milliseconds)
+                if inserted > 0, !install.isTest {
+                    collector?.addEvent(
+                        projectID: event.projectID, at: chartedAt.milliseconds, linkID: install.rollupLink,
+                        revenue: event.revenue, currency: event.currency)
                 }
-            }
-            let install = found!
-            let chartedAt = ChartedTime.of(occurredAt: event.occurredAt, installedAt: install.createdAt, receivedAt: event.receivedAt)
-            if let contentKey = event.contentKey, let existing = try connection.queryOne(
-                EventRepository.sameContent, install.id, event.occurredAt.milliseconds, contentKey, map: { $0.string(0) }) {
-                return (existing, true, try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection))
-            }
-            // On SQLite counted here rather than by rollup_event_insert (migration 0021), which
-            // steps aside; PostgreSQL's trigger counts every event (postgres/0003).
-            let collector = (connection as? SQLiteConnection)?.rollupCollector
-            collector?.countedByCaller = true
-            defer { collector?.countedByCaller = false }
-            // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch
-            // runs again, answered) where the client's event id is taken.
-            let inserted = try connection.run(EventRepository.insertUnlessKnown, orUnanswered: EventRepository.insert,
-                eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID,
-                event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds, chartedAt.milliseconds)
-            if inserted > 0, !install.isTest {
-                collector?.addEvent(projectID: event.projectID, at: chartedAt.milliseconds, linkID: install.rollupLink,
-                                    revenue: event.revenue, currency: event.currency)
-            }
-            let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
-            if inserted > 0 {
-                // A test install's events are not counted (its rollup triggers step aside) nor sent.
-                try OutboxRepository.notify(install.isTest ? nil : notify, StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID),
-                                            installID: install.id, connection)
-                return (eventID, false, values)
-            }
-            let existing = try connection.queryOne("SELECT id FROM events WHERE project_id = ? AND client_event_id = ?",
-                                                   event.projectID, event.clientEventID) { $0.string(0) }
-            return (existing ?? eventID, true, values)
-        }, completion: completion)
+                let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
+                if inserted > 0 {
+                    // A test install's events are not counted (its rollup triggers step aside) nor sent.
+                    try OutboxRepository.notify(
+                        install.isTest ? nil : notify, StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID),
+                        installID: install.id, connection)
+                    return (eventID, false, values)
+                }
+                let existing = try connection.queryOne(
+                    "SELECT id FROM events WHERE project_id = ? AND client_event_id = ?",
+                    event.projectID, event.clientEventID
+                ) { $0.string(0) }
+                return (existing ?? eventID, true, values)
+            }, completion: completion)
     }
 }
 

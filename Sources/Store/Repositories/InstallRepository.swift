@@ -37,18 +37,22 @@ struct Installs<Source: SessionSource>: InstallStore {
 
     /// Finds the install again (tier 0) or matches and stores it, all in one write transaction on
     /// the single writer: a click is claimed by at most one install, whatever runs concurrently.
-    public func report(_ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context? = nil,
-                       notify: Notifier<InstallOutcome>? = nil, delivery: DatabaseWriter.Delivery? = nil,
-                       completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void) {
+    public func report(
+        _ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context? = nil,
+        notify: Notifier<InstallOutcome>? = nil, delivery: DatabaseWriter.Delivery? = nil,
+        completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void
+    ) {
         let ahead = Source.Session.dialect == .postgres ? InstallRepository.readsAhead(report, policy: policy) : []
         let identity = report.identity
         let key = identity.installInstanceID ?? identity.deviceID ?? identity.idfv ?? identity.fingerprint
-        source.write(delivery: delivery, readingAhead: ahead, laneKey: key, { connection in
-            var outcome = try InstallRepository.report(report, policy: policy, installID: installID, connection)
-            outcome.skan = try SKANStore.evaluate(installID: outcome.install.id, context: skan, now: report.signals.time, connection)
-            if outcome.isNew { try OutboxRepository.notify(notify, outcome, installID: outcome.install.id, connection) }
-            return outcome
-        }, completion: completion)
+        source.write(
+            delivery: delivery, readingAhead: ahead, laneKey: key,
+            { connection in
+                var outcome = try InstallRepository.report(report, policy: policy, installID: installID, connection)
+                outcome.skan = try SKANStore.evaluate(installID: outcome.install.id, context: skan, now: report.signals.time, connection)
+                if outcome.isNew { try OutboxRepository.notify(notify, outcome, installID: outcome.install.id, connection) }
+                return outcome
+            }, completion: completion)
     }
 
     public func reportAndWait(_ report: InstallReport, policy: MatchingPolicy, installID: String) throws -> InstallOutcome {
@@ -62,11 +66,14 @@ struct Installs<Source: SessionSource>: InstallStore {
     /// Every install of a project with how it was attributed.
     public func attributionRecords(projectID: String) throws -> [InstallAttributionRecord] {
         try source.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT id, attributed, match_type, confidence, click_id, clicked_at, created_at FROM installs WHERE project_id = ?
-                """, projectID) { row in
-                InstallAttributionRecord(id: row.string(0), attributed: row.bool(1), matchType: row.string(2), confidence: row.double(3),
-                                         clickID: row.optionalString(4), clickedAt: row.optionalInt(5), createdAt: row.int(6))
+                """, projectID
+            ) { row in
+                InstallAttributionRecord(
+                    id: row.string(0), attributed: row.bool(1), matchType: row.string(2), confidence: row.double(3),
+                    clickID: row.optionalString(4), clickedAt: row.optionalInt(5), createdAt: row.int(6))
             }
         }
     }
@@ -110,7 +117,8 @@ enum InstallRepository {
         WHERE click_id = (SELECT click_id FROM clicks WHERE click_id = ?3 AND claimed_at IS NULL FOR UPDATE SKIP LOCKED)
         """
 
-    static func report<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: C) throws -> InstallOutcome {
+    static func report<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: C) throws -> InstallOutcome
+    {
         let now = report.signals.time
         let tier0 = try sameInstall(report, policy: policy, connection)
         if let existing = tier0.install {
@@ -137,8 +145,9 @@ enum InstallRepository {
         var match = MatchResult.organic
         var explanation: MatchExplanation?
         for _ in 0..<claimAttempts {
-            (match, explanation) = try AttributionCascade.attributeExplaining(signals, windowHoursLimit: report.windowHoursLimit,
-                                                                              policy: policy, clicks: clicks)
+            (match, explanation) = try AttributionCascade.attributeExplaining(
+                signals, windowHoursLimit: report.windowHoursLimit,
+                policy: policy, clicks: clicks)
             guard match.attributed, let clickID = match.clickID else { break }
             // On one SQLite writer the claim always holds. On PostgreSQL another transaction (a
             // lane of this node's writer, another node) may have claimed the click since it was
@@ -148,8 +157,9 @@ enum InstallRepository {
             let claimSQL = C.dialect == .postgres ? claimUnlessClaimed : claim
             if C.dialect == .postgres {
                 // The claim, and the reads the answer makes if it holds, in one round trip.
-                try connection.runAhead([(claimSQL, [.text(installID), .integer(now.milliseconds), .text(clickID)])]
-                                        + linkReads(match, projectID: report.projectID))
+                try connection.runAhead(
+                    [(claimSQL, [.text(installID), .integer(now.milliseconds), .text(clickID)])]
+                        + linkReads(match, projectID: report.projectID))
             }
             if try connection.run(claimSQL, installID, now.milliseconds, clickID) > 0 { break }
             clicks.taken.insert(clickID)
@@ -157,7 +167,8 @@ enum InstallRepository {
         }
         // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch runs
         // again, answered) where an install of the same instance took its place.
-        let inserted = try connection.run(C.dialect == .postgres ? insertUnlessInstanceTaken : insert, orUnanswered: insert,
+        let inserted = try connection.run(
+            C.dialect == .postgres ? insertUnlessInstanceTaken : insert, orUnanswered: insert,
             installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID, signals.idfv,
             signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
             report.deviceModel, signals.deviceClass?.rawValue, report.appVersion, report.ip, signals.ipKey, report.userAgent,
@@ -174,7 +185,8 @@ enum InstallRepository {
                 try connection.run("UPDATE clicks SET install_id = NULL, claimed_at = NULL WHERE click_id = ? AND install_id = ?", clickID, installID)
             }
             guard let stored = try connection.queryOne(KnownInstallSQL.byInstance, report.projectID, instance, map: { $0.string(0) }),
-                  let existing = try find(id: stored, projectID: report.projectID, connection) else {
+                let existing = try find(id: stored, projectID: report.projectID, connection)
+            else {
                 throw StoreError.conflict("install_instance_id '\(instance)' is being registered; try again")
             }
             return try withLink(InstallOutcome(install: existing, isNew: false), connection)
@@ -184,10 +196,12 @@ enum InstallRepository {
         // which has none, would make a second install.)
         if C.dialect == .postgres {
             let identity = report.identity
-            connection.forgetReadsAhead(naming: [identity.installInstanceID, identity.deviceID, identity.idfv, identity.fingerprint].compactMap { $0 })
+            connection.forgetReadsAhead(
+                naming: [identity.installInstanceID, identity.deviceID, identity.idfv, identity.fingerprint].compactMap { $0 })
         }
-        let install = StoredInstall(id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
-                                    platform: signals.platform?.rawValue, isTest: report.isTest)
+        let install = StoredInstall(
+            id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
+            platform: signals.platform?.rawValue, isTest: report.isTest)
         return try withLink(InstallOutcome(install: install, isNew: true), connection)
     }
 
@@ -210,7 +224,8 @@ enum InstallRepository {
     /// The reads `withLink` makes for an install of `match`, as they may be sent ahead.
     static func linkReads(_ match: MatchResult, projectID: String) -> [(sql: String, values: [PGValue])] {
         guard match.attributed, match.matchedFactors != [AppleAdsAttribution.factor], let linkID = match.linkID else { return [] }
-        let project = PGValue.text(projectID), link = PGValue.text(linkID)
+        let project = PGValue.text(projectID)
+        let link = PGValue.text(linkID)
         return [(linkOfInstall, [link, project]), (templateOfLink, [project, link, project])]
     }
 
@@ -258,8 +273,10 @@ enum InstallRepository {
     }
 
     /// Tier 0 candidates: by instance id, device id, IDFV, or a recent identical fingerprint.
-    static func sameInstall<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy,
-                                             _ connection: C) throws -> Tier0 {
+    static func sameInstall<C: StoreSession>(
+        _ report: InstallReport, policy: MatchingPolicy,
+        _ connection: C
+    ) throws -> Tier0 {
         if C.dialect == .postgres { return try sameInstallInOneTrip(report, policy: policy, connection) }
         var known: [KnownInstall] = []
         let identity = report.identity
@@ -280,39 +297,51 @@ enum InstallRepository {
         }
         if let fingerprint = identity.fingerprint {
             let window = (policy.sameInstallSeconds + MatchingEngine.lastSeenResolutionSeconds) * 1000
-            known += try connection.query(KnownInstallSQL.byFingerprint, project, fingerprint,
-                                          report.signals.time.milliseconds - window, map: map)
+            known += try connection.query(
+                KnownInstallSQL.byFingerprint, project, fingerprint,
+                report.signals.time.milliseconds - window, map: map)
         }
         guard let found = MatchingEngine.sameInstall(identity, among: known, now: report.signals.time, policy: policy) else {
             return Tier0(install: nil, adopted: false, sameIDFV: sameIDFV)
         }
-        return Tier0(install: try find(id: found.installID, projectID: project, connection), adopted: found.installInstanceID == nil,
-                     sameIDFV: sameIDFV, lastSeenAt: found.lastSeenAt)
+        return Tier0(
+            install: try find(id: found.installID, projectID: project, connection), adopted: found.installInstanceID == nil,
+            sameIDFV: sameIDFV, lastSeenAt: found.lastSeenAt)
     }
 
     /// Tier 0 on PostgreSQL, where each statement is a round trip to another process: the lookups
     /// of the keys the report has, as one `UNION ALL` (only present keys, so every parameter is
     /// bound and a cached plan fits every call; one text per combination of keys). The rows found
     /// are used as `sameInstall` uses them: by IDFV only when nothing else names the install.
-    static func sameInstallInOneTrip<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy,
-                                                      _ connection: C) throws -> Tier0 {
+    static func sameInstallInOneTrip<C: StoreSession>(
+        _ report: InstallReport, policy: MatchingPolicy,
+        _ connection: C
+    ) throws -> Tier0 {
         let identity = report.identity
         let reads = AttributionCascade.reads(for: report.signals, policy: policy)
         guard let statement = sameInstallStatement(report, policy: policy, candidates: reads) else {
             return Tier0(install: nil, adopted: false, sameIDFV: nil)
         }
         typealias Found = (branch: Int64, install: KnownInstall, stored: StoredInstall, link: Tier0.Link)
-        var rows: [Found] = [], candidates: [PrefetchedCandidate] = []
+        var rows: [Found] = []
+        var candidates: [PrefetchedCandidate] = []
         _ = try connection.query(statement.sql, values: statement.values) { row in
             // A candidate's row has no tier-0 branch; its columns come after tier 0's.
             guard let branch = row.optionalInt(0) else {
-                candidates.append(CandidateFilter.prefetched(row, from: Int32(KnownInstallSQL.width),
-                                                             defaultWindowHours: policy.defaultWindowHours))
+                candidates.append(
+                    CandidateFilter.prefetched(
+                        row, from: Int32(KnownInstallSQL.width),
+                        defaultWindowHours: policy.defaultWindowHours))
                 return
             }
-            rows.append((branch, KnownInstallSQL.known(row, from: 1), stored(row, from: KnownInstallSQL.storedFrom),
-                         Tier0.Link(link: row.optionalString(KnownInstallSQL.linkFrom) == nil ? nil
-                                    : LinkRepository.link(PrefixedColumns(row, prefix: "l_")))))
+            rows.append(
+                (
+                    branch, KnownInstallSQL.known(row, from: 1), stored(row, from: KnownInstallSQL.storedFrom),
+                    Tier0.Link(
+                        link: row.optionalString(KnownInstallSQL.linkFrom) == nil
+                            ? nil
+                            : LinkRepository.link(PrefixedColumns(row, prefix: "l_")))
+                ))
         }
         // The candidates come only when tier 0 found no row; else they were not read.
         let read = reads.isEmpty || !rows.isEmpty ? nil : (reads: reads, rows: candidates)
@@ -329,8 +358,9 @@ enum InstallRepository {
         }
         // Its row has the whole install: no second read.
         let row = rows.first { $0.install.installID == found.installID }
-        return Tier0(install: row?.stored, adopted: found.installInstanceID == nil, sameIDFV: sameIDFV, lastSeenAt: found.lastSeenAt,
-                     link: row?.link)
+        return Tier0(
+            install: row?.stored, adopted: found.installInstanceID == nil, sameIDFV: sameIDFV, lastSeenAt: found.lastSeenAt,
+            link: row?.link)
     }
 
     /// Tier 0's statement on PostgreSQL (nil: the report has no key to look for), with the
@@ -338,10 +368,13 @@ enum InstallRepository {
     /// row, each candidate in a row of its own after tier 0's columns (`KnownInstallSQL.width`),
     /// which are NULL in it. A re-report (most reports) reads no clicks for nothing, and a new
     /// install's candidates cost no statement of their own; one statement, so one snapshot.
-    static func sameInstallStatement(_ report: InstallReport, policy: MatchingPolicy,
-                                     candidates: [CandidateRead] = []) -> (sql: String, values: [PGValue])? {
+    static func sameInstallStatement(
+        _ report: InstallReport, policy: MatchingPolicy,
+        candidates: [CandidateRead] = []
+    ) -> (sql: String, values: [PGValue])? {
         let identity = report.identity
-        var lookups: [KnownInstallSQL.Lookup] = [], values: [PGValue] = []
+        var lookups: [KnownInstallSQL.Lookup] = []
+        var values: [PGValue] = []
         func branch(_ lookup: KnownInstallSQL.Lookup, _ keys: [PGValue]) {
             lookups.append(lookup)
             values.append(.text(report.projectID))
@@ -378,9 +411,10 @@ enum InstallRepository {
     enum KnownInstallSQL {
         /// A tier-0 row whose `columns` start at `first`.
         static func known(_ row: some ColumnReader, from first: Int32) -> KnownInstall {
-            KnownInstall(installID: row.string(first), installInstanceID: row.optionalString(first + 1), deviceID: row.optionalString(first + 2),
-                         fingerprint: row.optionalString(first + 3), idfv: row.optionalString(first + 6),
-                         createdAt: Timestamp(milliseconds: row.int(first + 4)), lastSeenAt: Timestamp(milliseconds: row.int(first + 5)))
+            KnownInstall(
+                installID: row.string(first), installInstanceID: row.optionalString(first + 1), deviceID: row.optionalString(first + 2),
+                fingerprint: row.optionalString(first + 3), idfv: row.optionalString(first + 6),
+                createdAt: Timestamp(milliseconds: row.int(first + 4)), lastSeenAt: Timestamp(milliseconds: row.int(first + 5)))
         }
 
         static let columns = "id, install_instance_id, device_id, fingerprint, created_at, last_seen_at, idfv"
@@ -469,12 +503,16 @@ enum InstallRepository {
     static func seenBefore(_ report: InstallReport, sameIDFV: Bool?, _ connection: some StoreSession) throws -> Bool {
         if sameIDFV == true { return true }
         if sameIDFV == nil, let idfv = report.signals.idfv,
-           try connection.queryOne("SELECT 1 FROM installs WHERE project_id = ? AND idfv = ? LIMIT 1", report.projectID, idfv, map: { _ in true }) != nil {
+            try connection.queryOne("SELECT 1 FROM installs WHERE project_id = ? AND idfv = ? LIMIT 1", report.projectID, idfv, map: { _ in true })
+                != nil
+        {
             return true
         }
         if let advertisingID = report.signals.advertisingID,
-           try connection.queryOne("SELECT 1 FROM installs WHERE project_id = ? AND advertising_id = ? LIMIT 1", report.projectID,
-                                   advertisingID, map: { _ in true }) != nil {
+            try connection.queryOne(
+                "SELECT 1 FROM installs WHERE project_id = ? AND advertising_id = ? LIMIT 1", report.projectID,
+                advertisingID, map: { _ in true }) != nil
+        {
             return true
         }
         return false
@@ -494,14 +532,16 @@ enum InstallRepository {
 
     /// The install whose `storedColumns` start at `first`.
     static func stored(_ row: some ColumnReader, from first: Int32) -> StoredInstall {
-        StoredInstall(id: row.string(first), projectID: row.string(first + 1),
-                      match: MatchResult(matchType: MatchResult.MatchType(rawValue: row.string(first + 2)) ?? .none,
-                                         attributed: row.bool(first + 3), confidence: row.double(first + 4),
-                                         matchedFactors: JSONText.decodeStrings(row.string(first + 5)),
-                                         clickID: row.optionalString(first + 6), linkID: row.optionalString(first + 7),
-                                         clickedAt: row.optionalInt(first + 8).map { Timestamp(milliseconds: $0) }),
-                      reinstall: row.bool(first + 9), createdAt: Timestamp(milliseconds: row.int(first + 10)),
-                      platform: row.optionalString(first + 11), userID: row.optionalString(first + 12), isTest: row.bool(first + 13))
+        StoredInstall(
+            id: row.string(first), projectID: row.string(first + 1),
+            match: MatchResult(
+                matchType: MatchResult.MatchType(rawValue: row.string(first + 2)) ?? .none,
+                attributed: row.bool(first + 3), confidence: row.double(first + 4),
+                matchedFactors: JSONText.decodeStrings(row.string(first + 5)),
+                clickID: row.optionalString(first + 6), linkID: row.optionalString(first + 7),
+                clickedAt: row.optionalInt(first + 8).map { Timestamp(milliseconds: $0) }),
+            reinstall: row.bool(first + 9), createdAt: Timestamp(milliseconds: row.int(first + 10)),
+            platform: row.optionalString(first + 11), userID: row.optionalString(first + 12), isTest: row.bool(first + 13))
     }
 }
 

@@ -14,23 +14,26 @@ public struct LinkRepository: LinkStore {
         """
 
     static func link(_ row: some ColumnReader) -> Link {
-        Link(id: row.string("id"), projectID: row.string("project_id"), templateID: row.optionalString("template_id"),
-             shortCode: row.string("short_code"), title: row.optionalString("title"), description: row.optionalString("description"),
-             originalURL: row.optionalString("original_url"), iosURL: row.optionalString("ios_url"),
-             androidURL: row.optionalString("android_url"), webURL: row.optionalString("web_url"),
-             appScheme: row.optionalString("app_scheme"), deepLinkPath: row.optionalString("deep_link_path"),
-             deepLinkParameters: JSONText.decodeMap(row.string("deep_link_parameters")),
-             utm: UTM(source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
-                      campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
-                      content: row.optionalString("utm_content")),
-             targeting: row.optionalString("targeting"),
-             og: Link.OpenGraph(title: row.optionalString("og_title"), description: row.optionalString("og_description"),
-                                image: row.optionalString("og_image")),
-             attributionWindowHours: row.optionalInt("attribution_window_hours").map(Int.init), appendClickID: row.bool("append_click_id"),
-             expiresAt: row.optionalInt("expires_at").map { Timestamp(milliseconds: $0) },
-             maxClicks: row.optionalInt("max_clicks").map(Int.init), active: row.bool("active"),
-             externalUserID: row.optionalString("external_user_id"), optionsHash: row.optionalString("options_hash"),
-             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
+        Link(
+            id: row.string("id"), projectID: row.string("project_id"), templateID: row.optionalString("template_id"),
+            shortCode: row.string("short_code"), title: row.optionalString("title"), description: row.optionalString("description"),
+            originalURL: row.optionalString("original_url"), iosURL: row.optionalString("ios_url"),
+            androidURL: row.optionalString("android_url"), webURL: row.optionalString("web_url"),
+            appScheme: row.optionalString("app_scheme"), deepLinkPath: row.optionalString("deep_link_path"),
+            deepLinkParameters: JSONText.decodeMap(row.string("deep_link_parameters")),
+            utm: UTM(
+                source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
+                campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
+                content: row.optionalString("utm_content")),
+            targeting: row.optionalString("targeting"),
+            og: Link.OpenGraph(
+                title: row.optionalString("og_title"), description: row.optionalString("og_description"),
+                image: row.optionalString("og_image")),
+            attributionWindowHours: row.optionalInt("attribution_window_hours").map(Int.init), appendClickID: row.bool("append_click_id"),
+            expiresAt: row.optionalInt("expires_at").map { Timestamp(milliseconds: $0) },
+            maxClicks: row.optionalInt("max_clicks").map(Int.init), active: row.bool("active"),
+            externalUserID: row.optionalString("external_user_id"), optionsHash: row.optionalString("options_hash"),
+            createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
 
     /// Stores a new link. A generated code that collides is drawn again; a custom code that is
@@ -64,21 +67,25 @@ public struct LinkRepository: LinkStore {
         """
 
     static func insertValues(_ link: Link) -> [PGValue] {
-        let values: [any PGBindable] = [link.id, link.projectID, link.templateID, link.shortCode, link.title, link.description,
+        let values: [any PGBindable] = [
+            link.id, link.projectID, link.templateID, link.shortCode, link.title, link.description,
             link.originalURL, link.iosURL, link.androidURL, link.webURL, link.appScheme, link.deepLinkPath,
             JSONText.encode(link.deepLinkParameters), link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term,
             link.utm.content, link.targeting, link.og.title, link.og.description, link.og.image, link.attributionWindowHours,
             link.appendClickID, link.expiresAt?.milliseconds, link.maxClicks, link.active, link.externalUserID, link.optionsHash,
-            link.createdAt.milliseconds, link.updatedAt.milliseconds]
+            link.createdAt.milliseconds, link.updatedAt.milliseconds,
+        ]
         return values.map(\.pgValue)
     }
 
     static func updateValues(_ link: Link) -> [PGValue] {
-        let values: [any PGBindable] = [link.templateID, link.shortCode, link.title, link.description, link.originalURL, link.iosURL,
+        let values: [any PGBindable] = [
+            link.templateID, link.shortCode, link.title, link.description, link.originalURL, link.iosURL,
             link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
             link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
             link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
-            link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.id, link.projectID]
+            link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.id, link.projectID,
+        ]
         return values.map(\.pgValue)
     }
 
@@ -119,8 +126,9 @@ public struct LinkRepository: LinkStore {
 
     public func list(projectID: String, limit: Int = 100, offset: Int = 0) throws -> [Link] {
         try database.read { connection in
-            try connection.query("SELECT \(Self.columns) FROM links WHERE project_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
-                                 projectID, limit, offset, map: Self.link)
+            try connection.query(
+                "SELECT \(Self.columns) FROM links WHERE project_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+                projectID, limit, offset, map: Self.link)
         }
     }
 
@@ -128,7 +136,8 @@ public struct LinkRepository: LinkStore {
     public func search(projectID: String, text: String, limit: Int, offset: Int) throws -> [Link] {
         let pattern = Self.containsPattern(text)
         return try database.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT \(Self.columns) FROM links WHERE project_id = ? AND (short_code LIKE ?2 ESCAPE '\\' OR title LIKE ?2 ESCAPE '\\')
                 ORDER BY created_at DESC, id LIMIT ? OFFSET ?
                 """, projectID, pattern, limit, offset, map: Self.link)
@@ -137,7 +146,8 @@ public struct LinkRepository: LinkStore {
 
     /// A LIKE pattern (escape `\`) for text containing `text`.
     static func containsPattern(_ text: String) -> String {
-        "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+        "%"
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 
@@ -157,7 +167,8 @@ public struct LinkRepository: LinkStore {
     /// An SDK-created link with the same external user and the same options (deduplication).
     public func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
         try database.read { connection in
-            try connection.queryOne("""
+            try connection.queryOne(
+                """
                 SELECT \(Self.columns) FROM links WHERE project_id = ? AND external_user_id = ? AND options_hash = ? AND active = TRUE
                 ORDER BY created_at LIMIT 1
                 """, projectID, externalUserID, optionsHash, map: Self.link)

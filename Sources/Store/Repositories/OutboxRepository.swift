@@ -11,7 +11,8 @@ struct Outbox<Source: SessionSource>: OutboxStore {
 
     public func createEndpoint(_ endpoint: WebhookEndpoint) throws {
         try source.writeSession { connection in
-            try connection.run("""
+            try connection.run(
+                """
                 INSERT INTO webhook_endpoints (id, project_id, url, events, enabled, secret, previous_secret, previous_secret_until,
                     disabled_reason, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -23,27 +24,31 @@ struct Outbox<Source: SessionSource>: OutboxStore {
 
     public func endpoints(projectID: String) throws -> [WebhookEndpoint] {
         try source.read { connection in
-            try connection.query("SELECT \(OutboxRepository.endpointColumns) FROM webhook_endpoints WHERE project_id = ? ORDER BY created_at, id",
-                                 projectID, map: OutboxRepository.endpoint)
+            try connection.query(
+                "SELECT \(OutboxRepository.endpointColumns) FROM webhook_endpoints WHERE project_id = ? ORDER BY created_at, id",
+                projectID, map: OutboxRepository.endpoint)
         }
     }
 
     public func allEndpoints() throws -> [WebhookEndpoint] {
         try source.read { connection in
-            try connection.query("SELECT \(OutboxRepository.endpointColumns) FROM webhook_endpoints ORDER BY project_id, created_at", map: OutboxRepository.endpoint)
+            try connection.query(
+                "SELECT \(OutboxRepository.endpointColumns) FROM webhook_endpoints ORDER BY project_id, created_at", map: OutboxRepository.endpoint)
         }
     }
 
     public func endpoint(id: String, projectID: String) throws -> WebhookEndpoint? {
         try source.read { connection in
-            try connection.queryOne("SELECT \(OutboxRepository.endpointColumns) FROM webhook_endpoints WHERE id = ? AND project_id = ?",
-                                    id, projectID, map: OutboxRepository.endpoint)
+            try connection.queryOne(
+                "SELECT \(OutboxRepository.endpointColumns) FROM webhook_endpoints WHERE id = ? AND project_id = ?",
+                id, projectID, map: OutboxRepository.endpoint)
         }
     }
 
     public func updateEndpoint(_ endpoint: WebhookEndpoint) throws -> Bool {
         try source.writeSession { connection in
-            try connection.run("""
+            try connection.run(
+                """
                 UPDATE webhook_endpoints SET url = ?, events = ?, enabled = ?, secret = ?, previous_secret = ?, previous_secret_until = ?,
                     disabled_reason = ?, updated_at = ?
                 WHERE id = ? AND project_id = ?
@@ -61,8 +66,9 @@ struct Outbox<Source: SessionSource>: OutboxStore {
 
     public func disableEndpoint(id: String, reason: String, now: Timestamp) throws {
         try source.writeSession { connection in
-            _ = try connection.run("UPDATE webhook_endpoints SET enabled = FALSE, disabled_reason = ?, updated_at = ? WHERE id = ?",
-                                   reason, now.milliseconds, id)
+            _ = try connection.run(
+                "UPDATE webhook_endpoints SET enabled = FALSE, disabled_reason = ?, updated_at = ? WHERE id = ?",
+                reason, now.milliseconds, id)
         }
     }
 
@@ -77,8 +83,9 @@ struct Outbox<Source: SessionSource>: OutboxStore {
         // PostgreSQL: rows another node is leasing at this moment are skipped, not waited for.
         try source.writeSession { connection in
             try OutboxRepository.promote(connection)
-            return try connection.query(type(of: connection).dialect == .postgres ? OutboxRepository.claimSkippingLocked : OutboxRepository.claim,
-                                        leaseUntil.milliseconds, now.milliseconds, now.milliseconds, limit, map: OutboxRepository.job)
+            return try connection.query(
+                type(of: connection).dialect == .postgres ? OutboxRepository.claimSkippingLocked : OutboxRepository.claim,
+                leaseUntil.milliseconds, now.milliseconds, now.milliseconds, limit, map: OutboxRepository.job)
         }
     }
 
@@ -89,33 +96,41 @@ struct Outbox<Source: SessionSource>: OutboxStore {
         }
     }
 
-    public func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp,
-                       completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        source.write(delivery: nil, { connection in
-            switch outcome {
-            case .delivered(let code, let response):
-                try connection.run("""
-                    UPDATE outbox_jobs SET status = 'delivered', attempts = attempts + 1, lease_until = NULL, last_status_code = ?,
-                        last_error = NULL, last_response = ?, delivered_at = ? WHERE id = ?
-                    """, code, response, now.milliseconds, jobID)
-            case .retry(let at, let code, let error, let response):
-                try connection.run("""
-                    UPDATE outbox_jobs SET attempts = attempts + 1, lease_until = NULL, next_attempt_at = ?, last_status_code = ?,
-                        last_error = ?, last_response = ? WHERE id = ?
-                    """, at.milliseconds, code, error, response, jobID)
-            case .failed(let code, let error, let response):
-                try connection.run("""
-                    UPDATE outbox_jobs SET status = 'failed', attempts = attempts + 1, lease_until = NULL, last_status_code = ?,
-                        last_error = ?, last_response = ? WHERE id = ?
-                    """, code, error, response, jobID)
-            }
-        }, completion: completion)
+    public func record(
+        _ outcome: DeliveryOutcome, jobID: String, now: Timestamp,
+        completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        source.write(
+            delivery: nil,
+            { connection in
+                switch outcome {
+                case .delivered(let code, let response):
+                    try connection.run(
+                        """
+                        UPDATE outbox_jobs SET status = 'delivered', attempts = attempts + 1, lease_until = NULL, last_status_code = ?,
+                            last_error = NULL, last_response = ?, delivered_at = ? WHERE id = ?
+                        """, code, response, now.milliseconds, jobID)
+                case .retry(let at, let code, let error, let response):
+                    try connection.run(
+                        """
+                        UPDATE outbox_jobs SET attempts = attempts + 1, lease_until = NULL, next_attempt_at = ?, last_status_code = ?,
+                            last_error = ?, last_response = ? WHERE id = ?
+                        """, at.milliseconds, code, error, response, jobID)
+                case .failed(let code, let error, let response):
+                    try connection.run(
+                        """
+                        UPDATE outbox_jobs SET status = 'failed', attempts = attempts + 1, lease_until = NULL, last_status_code = ?,
+                            last_error = ?, last_response = ? WHERE id = ?
+                        """, code, error, response, jobID)
+                }
+            }, completion: completion)
     }
 
     /// Jobs not yet moved out of `outbox_new` show as pending with no attempt.
     public func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob] {
         try source.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT \(OutboxRepository.jobColumns) FROM (
                     SELECT \(OutboxRepository.jobColumns) FROM outbox_jobs
                     UNION ALL
@@ -132,7 +147,8 @@ struct Outbox<Source: SessionSource>: OutboxStore {
 
     public func jobs(projectID: String, installID: String, limit: Int) throws -> [OutboxJob] {
         try source.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT \(OutboxRepository.jobColumns) FROM (
                     SELECT \(OutboxRepository.jobColumns) FROM outbox_jobs WHERE install_id = ?2
                     UNION ALL
@@ -147,7 +163,8 @@ struct Outbox<Source: SessionSource>: OutboxStore {
 
     public func replay(jobID: String, projectID: String, now: Timestamp) throws -> Bool {
         try source.writeSession { connection in
-            try connection.run("""
+            try connection.run(
+                """
                 UPDATE outbox_jobs SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL, delivered_at = NULL
                 WHERE id = ? AND project_id = ?
                 """, now.milliseconds, jobID, projectID) > 0
@@ -156,7 +173,8 @@ struct Outbox<Source: SessionSource>: OutboxStore {
 
     public func replay(projectID: String, status: OutboxJob.Status, since: Timestamp, now: Timestamp) throws -> Int {
         try source.writeSession { connection in
-            try connection.run("""
+            try connection.run(
+                """
                 UPDATE outbox_jobs SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL, delivered_at = NULL
                 WHERE project_id = ? AND status = ? AND created_at >= ?
                 """, now.milliseconds, projectID, status.rawValue, since.milliseconds)
@@ -173,15 +191,18 @@ struct Outbox<Source: SessionSource>: OutboxStore {
     /// as pending jobs too, one per endpoint that wants them.
     public func backlog() throws -> [OutboxBacklog] {
         try source.read { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT kind, status, count(*), min(created_at) FROM (
                     SELECT kind, status, created_at FROM outbox_jobs WHERE status IN ('pending', 'failed')
                     UNION ALL SELECT kind, 'pending', created_at FROM outbox_new
                     \(factsAreALog ? OutboxRepository.loggedFactsAwaitingJobs : "")) AS jobs
                 GROUP BY kind, status ORDER BY kind, status
-                """) { row in
-                OutboxBacklog(kind: row.string(0), status: OutboxJob.Status(rawValue: row.string(1)) ?? .pending, count: Int(row.int(2)),
-                              oldest: Timestamp(milliseconds: row.int(3)))
+                """
+            ) { row in
+                OutboxBacklog(
+                    kind: row.string(0), status: OutboxJob.Status(rawValue: row.string(1)) ?? .pending, count: Int(row.int(2)),
+                    oldest: Timestamp(milliseconds: row.int(3)))
             }
         }
     }
@@ -203,28 +224,35 @@ extension Outbox {
     }
 
     public func loggedInstalls(limit: Int) throws -> OutboxLogBatch<LoggedInstall> {
-        try logged(.installs, sql: OutboxRepository.installsAfter, limit: limit, fact: { row in
-            LoggedInstall(outcome: InstallOutcome(install: InstallRepository.stored(row, from: 1), isNew: true),
-                          networkClickID: row.optionalString(15).map { NetworkClickID(parameter: row.optionalString(16) ?? "", value: $0) })
-        }, finish: { install, connection in
-            // The link and template as the install's own transaction reads them.
-            install.outcome = try InstallRepository.withLink(install.outcome, connection)
-        })
+        try logged(
+            .installs, sql: OutboxRepository.installsAfter, limit: limit,
+            fact: { row in
+                LoggedInstall(
+                    outcome: InstallOutcome(install: InstallRepository.stored(row, from: 1), isNew: true),
+                    networkClickID: row.optionalString(15).map { NetworkClickID(parameter: row.optionalString(16) ?? "", value: $0) })
+            },
+            finish: { install, connection in
+                // The link and template as the install's own transaction reads them.
+                install.outcome = try InstallRepository.withLink(install.outcome, connection)
+            })
     }
 
     /// The facts after `log`'s cursor up to the newest one, read by `sql` (rowid first; bound to
     /// the cursor, the newest rowid and `limit`).
     /// `finish` completes each fact on the same connection once the log's rows are read.
-    private func logged<Fact>(_ log: OutboxLog, sql: String, limit: Int, fact: (Source.Session.Reader) throws -> Fact,
-                              finish: (inout Fact, Source.Session) throws -> Void = { _, _ in }) throws -> OutboxLogBatch<Fact> {
+    private func logged<Fact>(
+        _ log: OutboxLog, sql: String, limit: Int, fact: (Source.Session.Reader) throws -> Fact,
+        finish: (inout Fact, Source.Session) throws -> Void = { _, _ in }
+    ) throws -> OutboxLogBatch<Fact> {
         guard factsAreALog else { return OutboxLogBatch(position: .unread(log), facts: []) }
         return try source.read { connection in
             // Read in this order, each statement on its own snapshot: a newest fact deleted after
             // the cursor was read changes its generation; a fact stored after `newest` was read is
             // left for the next move.
-            var position = try connection.queryOne("SELECT position, generation FROM outbox_cursors WHERE name = ?", log.rawValue) {
-                OutboxLogPosition(log: log, cursor: $0.int(0), generation: $0.int(1), through: $0.int(0))
-            } ?? .unread(log)
+            var position =
+                try connection.queryOne("SELECT position, generation FROM outbox_cursors WHERE name = ?", log.rawValue) {
+                    OutboxLogPosition(log: log, cursor: $0.int(0), generation: $0.int(1), through: $0.int(0))
+                } ?? .unread(log)
             let newest = try connection.queryOne(OutboxRepository.newest(log)) { $0.int(0) } ?? 0
             guard newest != position.cursor else { return OutboxLogBatch(position: position, facts: []) }
             var last = position.cursor
@@ -242,12 +270,16 @@ extension Outbox {
 
     public func enqueue(_ messages: [OutboxMessage], movingLog position: OutboxLogPosition) throws -> Bool {
         try source.writeSession { connection in
-            guard try connection.run("UPDATE outbox_cursors SET position = ? WHERE name = ? AND position = ? AND generation = ?",
-                                     position.through, position.log.rawValue, position.cursor, position.generation) == 1 else { return false }
+            guard
+                try connection.run(
+                    "UPDATE outbox_cursors SET position = ? WHERE name = ? AND position = ? AND generation = ?",
+                    position.through, position.log.rawValue, position.cursor, position.generation) == 1
+            else { return false }
             for message in messages {
-                try connection.run(OutboxRepository.insertLoggedJob, message.id, message.projectID, message.kind, message.targetID,
-                                   message.targetURL, message.eventID, message.eventType, message.payload,
-                                   message.createdAt.milliseconds, message.installID)
+                try connection.run(
+                    OutboxRepository.insertLoggedJob, message.id, message.projectID, message.kind, message.targetID,
+                    message.targetURL, message.eventID, message.eventType, message.payload,
+                    message.createdAt.milliseconds, message.installID)
             }
             return true
         }
@@ -261,22 +293,26 @@ extension Outbox {
         """
 
     static func endpoint(_ row: some ColumnReader) -> WebhookEndpoint {
-        WebhookEndpoint(id: row.string("id"), projectID: row.string("project_id"), url: row.string("url"),
-                        events: row.optionalString("events").map(JSONText.decodeStrings), enabled: row.bool("enabled"),
-                        secret: row.string("secret"), previousSecret: row.optionalString("previous_secret"),
-                        previousSecretUntil: row.optionalInt("previous_secret_until").map(Timestamp.init(milliseconds:)),
-                        disabledReason: row.optionalString("disabled_reason"),
-                        createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
+        WebhookEndpoint(
+            id: row.string("id"), projectID: row.string("project_id"), url: row.string("url"),
+            events: row.optionalString("events").map(JSONText.decodeStrings), enabled: row.bool("enabled"),
+            secret: row.string("secret"), previousSecret: row.optionalString("previous_secret"),
+            previousSecretUntil: row.optionalInt("previous_secret_until").map(Timestamp.init(milliseconds:)),
+            disabledReason: row.optionalString("disabled_reason"),
+            createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
 
     /// Writes the jobs on the caller's transaction (the fact's own), into `outbox_new`: one row in
     /// one tree per job on the request's path.
     /// - Parameter installID: the install the jobs are about, when the fact has one (else each
     ///   message's own).
-    @_spi(StoreInternals) public static func insert(_ messages: [OutboxMessage], installID: String? = nil,
-                                                    _ connection: some StoreSession) throws {
+    @_spi(StoreInternals) public static func insert(
+        _ messages: [OutboxMessage], installID: String? = nil,
+        _ connection: some StoreSession
+    ) throws {
         for message in messages {
-            try connection.runUnanswered(insertJob, message.id, message.projectID, message.kind, message.targetID, message.targetURL,
+            try connection.runUnanswered(
+                insertJob, message.id, message.projectID, message.kind, message.targetID, message.targetURL,
                 message.eventID, message.eventType, message.payload, message.createdAt.milliseconds, installID ?? message.installID)
         }
     }
@@ -342,9 +378,10 @@ extension Outbox {
     }
 
     static func loggedEvent(_ row: some ColumnReader) -> LoggedEvent {
-        LoggedEvent(id: row.string(1), projectID: row.string(2), installID: row.string(3), userID: row.optionalString(4),
-                    name: row.string(5), data: row.optionalString(6), revenue: row.optionalDouble(7), currency: row.optionalString(8),
-                    occurredAt: Timestamp(milliseconds: row.int(9)), receivedAt: Timestamp(milliseconds: row.int(10)))
+        LoggedEvent(
+            id: row.string(1), projectID: row.string(2), installID: row.string(3), userID: row.optionalString(4),
+            name: row.string(5), data: row.optionalString(6), revenue: row.optionalDouble(7), currency: row.optionalString(8),
+            occurredAt: Timestamp(milliseconds: row.int(9)), receivedAt: Timestamp(milliseconds: row.int(10)))
     }
 
     /// How many new jobs one move takes into `outbox_jobs`.
@@ -361,14 +398,16 @@ extension Outbox {
     /// lanes). SQLite's one writer commits nothing between them, and has no DELETE in a `WITH`.
     @discardableResult
     static func promote<C: StoreSession>(_ connection: C) throws -> Bool {
-        guard let last = try connection.queryOne(
-            "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?) AS batch", promotionBatch, map: { $0.optionalInt(0) }) ?? nil
+        guard
+            let last = try connection.queryOne(
+                "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?) AS batch", promotionBatch, map: { $0.optionalInt(0) }) ?? nil
         else { return false }
         if C.dialect == .postgres {
             try connection.run(promoteInOneStatement, last)
             return true
         }
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
                 next_attempt_at, created_at, install_id)
             SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, created_at, install_id
@@ -412,24 +451,29 @@ extension Outbox {
 
     /// The install's fields and its attributed click, in one read (the click by its unique id).
     static func installFacts(installID: String, _ connection: some StoreSession) throws -> InstallFacts? {
-        try connection.queryOne("""
+        try connection.queryOne(
+            """
             SELECT i.id, i.platform, i.app_version, i.ip, i.user_agent, i.idfv, i.advertising_id, i.country, c.click_id, c.link_id,
                 c.utm_source, c.utm_medium, c.utm_campaign, c.utm_term, c.utm_content, c.network_click_id, c.network_click_parameter
             FROM installs i LEFT JOIN clicks c ON i.attributed AND c.click_id = i.click_id
             WHERE i.id = ?
-            """, installID) { row in
+            """, installID
+        ) { row in
             let click = row.optionalString("click_id").map { clickID in
-                AttributedClick(clickID: clickID, linkID: row.optionalString("link_id"),
-                                utm: UTM(source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
-                                         campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
-                                         content: row.optionalString("utm_content")),
-                                networkClickID: row.optionalString("network_click_id").map {
-                                    NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
-                                })
+                AttributedClick(
+                    clickID: clickID, linkID: row.optionalString("link_id"),
+                    utm: UTM(
+                        source: row.optionalString("utm_source"), medium: row.optionalString("utm_medium"),
+                        campaign: row.optionalString("utm_campaign"), term: row.optionalString("utm_term"),
+                        content: row.optionalString("utm_content")),
+                    networkClickID: row.optionalString("network_click_id").map {
+                        NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
+                    })
             }
-            return InstallFacts(installID: row.string("id"), platform: row.optionalString("platform"), appVersion: row.optionalString("app_version"),
-                                ip: row.optionalString("ip"), userAgent: row.optionalString("user_agent"), idfv: row.optionalString("idfv"),
-                                advertisingID: row.optionalString("advertising_id"), country: row.optionalString("country"), click: click)
+            return InstallFacts(
+                installID: row.string("id"), platform: row.optionalString("platform"), appVersion: row.optionalString("app_version"),
+                ip: row.optionalString("ip"), userAgent: row.optionalString("user_agent"), idfv: row.optionalString("idfv"),
+                advertisingID: row.optionalString("advertising_id"), country: row.optionalString("country"), click: click)
         }
     }
 
@@ -439,15 +483,17 @@ extension Outbox {
         """
 
     static func job(_ row: some ColumnReader) -> OutboxJob {
-        OutboxJob(message: OutboxMessage(id: row.string("id"), projectID: row.string("project_id"), kind: row.string("kind"),
-                                         targetID: row.optionalString("target_id"), targetURL: row.string("target_url"),
-                                         eventID: row.string("event_id"), eventType: row.string("event_type"),
-                                         payload: row.string("payload"), createdAt: Timestamp(milliseconds: row.int("created_at"))),
-                  status: OutboxJob.Status(rawValue: row.string("status")) ?? .pending, attempts: Int(row.int("attempts")),
-                  nextAttemptAt: Timestamp(milliseconds: row.int("next_attempt_at")),
-                  lastStatusCode: row.optionalInt("last_status_code").map(Int.init), lastError: row.optionalString("last_error"),
-                  lastResponse: row.optionalString("last_response"),
-                  deliveredAt: row.optionalInt("delivered_at").map(Timestamp.init(milliseconds:)))
+        OutboxJob(
+            message: OutboxMessage(
+                id: row.string("id"), projectID: row.string("project_id"), kind: row.string("kind"),
+                targetID: row.optionalString("target_id"), targetURL: row.string("target_url"),
+                eventID: row.string("event_id"), eventType: row.string("event_type"),
+                payload: row.string("payload"), createdAt: Timestamp(milliseconds: row.int("created_at"))),
+            status: OutboxJob.Status(rawValue: row.string("status")) ?? .pending, attempts: Int(row.int("attempts")),
+            nextAttemptAt: Timestamp(milliseconds: row.int("next_attempt_at")),
+            lastStatusCode: row.optionalInt("last_status_code").map(Int.init), lastError: row.optionalString("last_error"),
+            lastResponse: row.optionalString("last_response"),
+            deliveredAt: row.optionalInt("delivered_at").map(Timestamp.init(milliseconds:)))
     }
 
     static let claim = """

@@ -10,8 +10,10 @@ enum PostbackRepository {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static func insertValues(_ template: PostbackTemplate) -> [PGValue] {
-        let values: [any PGBindable] = [template.id, template.projectID, template.network, template.trigger, template.method, template.url,
-                                        template.body, template.enabled, template.createdAt.milliseconds, template.updatedAt.milliseconds]
+        let values: [any PGBindable] = [
+            template.id, template.projectID, template.network, template.trigger, template.method, template.url,
+            template.body, template.enabled, template.createdAt.milliseconds, template.updatedAt.milliseconds,
+        ]
         return values.map(\.pgValue)
     }
     static let updateSQL = """
@@ -19,8 +21,10 @@ enum PostbackRepository {
         WHERE id = ? AND project_id = ?
         """
     static func updateValues(_ template: PostbackTemplate) -> [PGValue] {
-        let values: [any PGBindable] = [template.network, template.trigger, template.method, template.url, template.body, template.enabled,
-                                        template.updatedAt.milliseconds, template.id, template.projectID]
+        let values: [any PGBindable] = [
+            template.network, template.trigger, template.method, template.url, template.body, template.enabled,
+            template.updatedAt.milliseconds, template.id, template.projectID,
+        ]
         return values.map(\.pgValue)
     }
     static let ofProject = "SELECT \(columns) FROM postback_templates WHERE project_id = ? ORDER BY network, created_at"
@@ -29,10 +33,11 @@ enum PostbackRepository {
     static let deleteByID = "DELETE FROM postback_templates WHERE id = ? AND project_id = ?"
 
     static func template(_ row: some ColumnReader) -> PostbackTemplate {
-        PostbackTemplate(id: row.string("id"), projectID: row.string("project_id"), network: row.string("network"),
-                         trigger: row.string("trigger"), method: row.string("method"), url: row.string("url"),
-                         body: row.optionalString("body"), enabled: row.bool("enabled"),
-                         createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
+        PostbackTemplate(
+            id: row.string("id"), projectID: row.string("project_id"), network: row.string("network"),
+            trigger: row.string("trigger"), method: row.string("method"), url: row.string("url"),
+            body: row.optionalString("body"), enabled: row.bool("enabled"),
+            createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
 }
 

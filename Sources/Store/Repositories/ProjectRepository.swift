@@ -47,12 +47,14 @@ public struct ProjectRepository: ProjectStore {
         """
 
     static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [PGValue] {
-        let values: [any PGBindable] = [id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
+        let values: [any PGBindable] = [
+            id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
             JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
             settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
             settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode),
             settings.sdkAuth.rawValue, settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters),
-            settings.appleAds, settings.timeZone]
+            settings.appleAds, settings.timeZone,
+        ]
         return values.map(\.pgValue)
     }
 
@@ -66,12 +68,14 @@ public struct ProjectRepository: ProjectStore {
 
     static func updateValues(_ project: Project, now: Int64) -> [PGValue] {
         let settings = project.settings
-        let values: [any PGBindable] = [project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
+        let values: [any PGBindable] = [
+            project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
             JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
             settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
             settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue,
             settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
-            now, project.id]
+            now, project.id,
+        ]
         return values.map(\.pgValue)
     }
 
@@ -94,13 +98,16 @@ public struct ProjectRepository: ProjectStore {
         settings.clickIDParameters = row.optionalString("click_id_parameters").map(JSONText.decodeStrings) ?? []
         settings.appleAds = row.bool("apple_ads")
         settings.timeZone = row.string("time_zone")
-        return Project(id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),
-                       createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
+        return Project(
+            id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),
+            createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
 
     /// Creates a project with a new token and API key, or with the given ones (declared in config).
-    public func create(name: String, settings: ProjectSettings, testMode: Bool = false,
-                       token: String? = nil, apiKey: String? = nil) throws -> CreatedProject {
+    public func create(
+        name: String, settings: ProjectSettings, testMode: Bool = false,
+        token: String? = nil, apiKey: String? = nil
+    ) throws -> CreatedProject {
         let token = token ?? Secrets.generate(prefix: "tok_")
         let key = apiKey ?? Secrets.generate(prefix: "ak_")
         let id = UUID().uuidString.lowercased()
@@ -108,16 +115,21 @@ public struct ProjectRepository: ProjectStore {
         let now = clock.now().milliseconds
         do {
             try database.writeAndWait { connection in
-                try connection.run(Self.insertSQL, values: Self.insertValues(id: id, name: name, token: token, settings: settings,
-                                                                            testMode: testMode, now: now))
+                try connection.run(
+                    Self.insertSQL,
+                    values: Self.insertValues(
+                        id: id, name: name, token: token, settings: settings,
+                        testMode: testMode, now: now))
                 try Self.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
             }
         } catch let error as SQLiteError where error.isUniqueViolation {
-            throw StoreError.conflict(error.message.contains("projects.name")
-                ? "a project named '\(name)' already exists" : "that token or API key is already in use")
+            throw StoreError.conflict(
+                error.message.contains("projects.name")
+                    ? "a project named '\(name)' already exists" : "that token or API key is already in use")
         }
-        let project = Project(id: id, name: name, settings: settings, testMode: testMode,
-                              createdAt: Timestamp(milliseconds: now), updatedAt: Timestamp(milliseconds: now))
+        let project = Project(
+            id: id, name: name, settings: settings, testMode: testMode,
+            createdAt: Timestamp(milliseconds: now), updatedAt: Timestamp(milliseconds: now))
         return CreatedProject(project: project, token: token, apiKey: IssuedAPIKey(id: keyID, key: key, prefix: Self.prefix(of: key)))
     }
 
@@ -181,8 +193,9 @@ public struct ProjectRepository: ProjectStore {
     /// Saves a test-mode project's clock; it never goes back, even if two saves cross.
     public func saveClock(projectID: String, now: Timestamp) throws {
         try database.writeAndWait { connection in
-            try connection.run("UPDATE projects SET clock_ms = max(coalesce(clock_ms, 0), ?) WHERE id = ? AND test_mode = 1",
-                               now.milliseconds, projectID)
+            try connection.run(
+                "UPDATE projects SET clock_ms = max(coalesce(clock_ms, 0), ?) WHERE id = ? AND test_mode = 1",
+                now.milliseconds, projectID)
         }
     }
 
@@ -230,8 +243,10 @@ public struct ProjectRepository: ProjectStore {
     /// Whether this key (in clear) is already one of the project's keys.
     public func hasAPIKey(projectID: String, key: String) throws -> Bool {
         try database.read { connection in
-            try connection.queryOne("SELECT 1 FROM api_keys WHERE project_id = ? AND key_hash = ? AND revoked_at IS NULL",
-                                    projectID, Secrets.sha256(key)) { _ in true } ?? false
+            try connection.queryOne(
+                "SELECT 1 FROM api_keys WHERE project_id = ? AND key_hash = ? AND revoked_at IS NULL",
+                projectID, Secrets.sha256(key)
+            ) { _ in true } ?? false
         }
     }
 
@@ -239,24 +254,29 @@ public struct ProjectRepository: ProjectStore {
     public func revokeAPIKey(projectID: String, keyID: String) throws -> Bool {
         let now = clock.now().milliseconds
         return try database.writeAndWait { connection in
-            try connection.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
-                               now, keyID, projectID) > 0
+            try connection.run(
+                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
+                now, keyID, projectID) > 0
         }
     }
 
     public func apiKeys(projectID: String) throws -> [APIKeyInfo] {
         try database.read { connection in
-            try connection.query("SELECT id, prefix, created_at, revoked_at FROM api_keys WHERE project_id = ? ORDER BY created_at, id",
-                                 projectID) { row in
-                APIKeyInfo(id: row.string(0), prefix: row.string(1), createdAt: Timestamp(milliseconds: row.int(2)),
-                           revokedAt: row.optionalInt(3).map { Timestamp(milliseconds: $0) })
+            try connection.query(
+                "SELECT id, prefix, created_at, revoked_at FROM api_keys WHERE project_id = ? ORDER BY created_at, id",
+                projectID
+            ) { row in
+                APIKeyInfo(
+                    id: row.string(0), prefix: row.string(1), createdAt: Timestamp(milliseconds: row.int(2)),
+                    revokedAt: row.optionalInt(3).map { Timestamp(milliseconds: $0) })
             }
         }
     }
 
     private static func insertKey(_ connection: SQLiteConnection, id: String, projectID: String, key: String, now: Int64) throws {
-        try connection.run("INSERT INTO api_keys (id, project_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)",
-                           id, projectID, Secrets.sha256(key), prefix(of: key), now)
+        try connection.run(
+            "INSERT INTO api_keys (id, project_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)",
+            id, projectID, Secrets.sha256(key), prefix(of: key), now)
     }
 
     static func prefix(of key: String) -> String { String(key.prefix(7)) }
@@ -267,8 +287,10 @@ public struct ProjectRepository: ProjectStore {
 /// after the project's row goes, so that rows its cascade adds to them go too.
 enum ProjectDeletion {
     static func tables(_ dialect: SQLDialect) -> [String] {
-        let common = ["user_event_installs", "outbox_new", "rollup_project_hours", "rollup_link_days", "rollup_money",
-                      "rollup_link_hours", "rollup_link_hour_money", "rollup_tallies"]
+        let common = [
+            "user_event_installs", "outbox_new", "rollup_project_hours", "rollup_link_days", "rollup_money",
+            "rollup_link_hours", "rollup_link_hour_money", "rollup_tallies",
+        ]
         switch dialect {
         case .sqlite: return common + ["rollup_pending", "rollup_pending_money", "rollup_pending_tallies"]
         case .postgres: return common + ["rollup_count_deltas", "rollup_money_deltas", "rollup_tally_deltas"]

@@ -62,8 +62,10 @@ public struct ProjectStats: Sendable, Equatable {
     /// the coarse one ("low", "medium", "high") where the window has no fine value.
     public var skanValues: [Int: [String: Int]] = [:]
 
-    public init(totals: Counts, links: [LinkCounts], appleAds: [AppleAdsCounts] = [], installsByConfidence: [String: Int] = [:],
-                skanValues: [Int: [String: Int]] = [:]) {
+    public init(
+        totals: Counts, links: [LinkCounts], appleAds: [AppleAdsCounts] = [], installsByConfidence: [String: Int] = [:],
+        skanValues: [Int: [String: Int]] = [:]
+    ) {
         self.totals = totals
         self.links = links
         self.appleAds = appleAds
@@ -96,8 +98,10 @@ public struct ProjectStats: Sendable, Equatable {
         merged.installsByConfidence.merge(other.installsByConfidence, uniquingKeysWith: +)
         merged.skanValues.merge(other.skanValues) { $0.merging($1, uniquingKeysWith: +) }
         for row in other.appleAds {
-            if let index = merged.appleAds.firstIndex(where: { $0.campaignID == row.campaignID && $0.adGroupID == row.adGroupID
-                && $0.keywordID == row.keywordID && $0.test == row.test }) {
+            if let index = merged.appleAds.firstIndex(where: {
+                $0.campaignID == row.campaignID && $0.adGroupID == row.adGroupID
+                    && $0.keywordID == row.keywordID && $0.test == row.test
+            }) {
                 merged.appleAds[index].counts.add(row.counts)
             } else {
                 merged.appleAds.append(row)
@@ -150,13 +154,16 @@ public struct StatsBucket: Sendable, Equatable {
     /// either end from the rows themselves, so any range is exact and reads rows for under two
     /// hours at most.
     public func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
-        let from = since.milliseconds, to = until.milliseconds
-        let firstHour = StatsRepository.ceilDiv(from, StatsRepository.hourMilliseconds), endHour = StatsRepository.floorDiv(to, StatsRepository.hourMilliseconds)
+        let from = since.milliseconds
+        let to = until.milliseconds
+        let firstHour = StatsRepository.ceilDiv(from, StatsRepository.hourMilliseconds)
+        let endHour = StatsRepository.floorDiv(to, StatsRepository.hourMilliseconds)
         try beforeRollupRead()
         return try source.read { connection in
             var tally = try StatsRepository.Tally(projectID: projectID, connection)
             if firstHour < endHour {
-                let firstDay = StatsRepository.ceilDiv(firstHour, 24), endDay = StatsRepository.floorDiv(endHour, 24)
+                let firstDay = StatsRepository.ceilDiv(firstHour, 24)
+                let endDay = StatsRepository.floorDiv(endHour, 24)
                 if firstDay < endDay {
                     try tally.addRollups(.days, firstDay..<endDay, currency: currency, connection)
                     // Hours of those days not folded into them yet (migration 0022).
@@ -182,8 +189,10 @@ public struct StatsBucket: Sendable, Equatable {
         try source.read { connection in
             var tally = try StatsRepository.Tally(projectID: projectID, connection)
             try tally.addRows(from: since.milliseconds, to: until.milliseconds, currency: currency, connection)
-            return tally.stats(appleAds: try StatsRepository.appleAds(projectID: projectID, from: since.milliseconds, to: until.milliseconds,
-                                                           currency: currency, connection))
+            return tally.stats(
+                appleAds: try StatsRepository.appleAds(
+                    projectID: projectID, from: since.milliseconds, to: until.milliseconds,
+                    currency: currency, connection))
         }
     }
 
@@ -200,7 +209,8 @@ public struct StatsBucket: Sendable, Equatable {
         /// The bucket an hour starting at `at` belongs to: the last boundary at or before it.
         func index(ofHour hour: Int64) -> Int? {
             let at = hour * StatsRepository.hourMilliseconds
-            var low = 0, high = starts.count - 1
+            var low = 0
+            var high = starts.count - 1
             guard at < starts[high] else { return nil }
             if at < starts[0] { return 0 }
             while high - low > 1 {
@@ -211,11 +221,13 @@ public struct StatsBucket: Sendable, Equatable {
         }
         try beforeRollupRead()
         return try source.read { connection in
-            _ = try connection.query("""
+            _ = try connection.query(
+                """
                 SELECT hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs,
                     probabilistic_installs, organic_installs, events, signups, paying_installs
                 FROM rollup_project_hours WHERE project_id = ? AND hour >= ? AND hour < ?
-                """, projectID, firstHour, endHour) { row -> Void in
+                """, projectID, firstHour, endHour
+            ) { row -> Void in
                 guard let index = index(ofHour: row.int(0)) else { return }
                 StatsRepository.add(row, from: 1, to: &buckets[index].counts)
             }
@@ -228,26 +240,32 @@ public struct StatsBucket: Sendable, Equatable {
                     buckets[index].counts.eventRevenue[moneyCurrency, default: 0] += row.double(3)
                 }
             }
-            _ = try connection.query("""
+            _ = try connection.query(
+                """
                 SELECT period, kind, currency, amount, entries FROM rollup_money
                 WHERE project_id = ? AND scope = 'hour' AND period >= ? AND period < ? AND entries <> 0
-                """, projectID, firstHour, endHour) { addMoney($0) }
+                """, projectID, firstHour, endHour
+            ) { addMoney($0) }
             // Hours not folded into the project's hours yet (migration 0022): the sum of its links' hours.
             let unfolded = try StatsRepository.unfoldedHours(firstHour..<endHour, connection)
             guard !unfolded.isEmpty else { return buckets }
-            _ = try connection.query("""
+            _ = try connection.query(
+                """
                 SELECT hour, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs),
                     sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups),
                     sum(paying_installs)
                 FROM rollup_link_hours WHERE project_id = ? AND hour >= ? AND hour < ? GROUP BY hour
-                """, projectID, unfolded.lowerBound, unfolded.upperBound) { row -> Void in
+                """, projectID, unfolded.lowerBound, unfolded.upperBound
+            ) { row -> Void in
                 guard let index = index(ofHour: row.int(0)) else { return }
                 StatsRepository.add(row, from: 1, to: &buckets[index].counts)
             }
-            _ = try connection.query("""
+            _ = try connection.query(
+                """
                 SELECT hour, kind, currency, sum(amount), sum(entries) FROM rollup_link_hour_money
                 WHERE project_id = ? AND hour >= ? AND hour < ? GROUP BY 1, 2, 3 HAVING sum(entries) <> 0
-                """, projectID, unfolded.lowerBound, unfolded.upperBound) { addMoney($0) }
+                """, projectID, unfolded.lowerBound, unfolded.upperBound
+            ) { addMoney($0) }
             return buckets
         }
     }
@@ -304,38 +322,59 @@ public enum StatsRepository {
 
     /// The Apple Ads breakdown: the claims that became attributions, by campaign, ad group and
     /// keyword (the claims' own index), with their installs' events and revenue.
-    private struct AppleAdsKey: Hashable { let campaign, adGroup, keyword: String?; let test: Bool }
+    private struct AppleAdsKey: Hashable {
+        let campaign, adGroup, keyword: String?
+        let test: Bool
+    }
 
-    static func appleAds<C: StoreSession>(projectID: String, from: Int64, to: Int64, currency: String,
-                         _ connection: C) throws -> [ProjectStats.AppleAdsCounts] {
+    static func appleAds<C: StoreSession>(
+        projectID: String, from: Int64, to: Int64, currency: String,
+        _ connection: C
+    ) throws -> [ProjectStats.AppleAdsCounts] {
         // Most projects have no Apple Ads claims: then nothing below runs, and where there are
         // some, each query starts from the claims (CROSS JOIN keeps that order) and reaches events
         // and payments through their install index, never reading the period's events.
-        guard try connection.queryOne("SELECT EXISTS (SELECT 1 FROM apple_ads_claims WHERE project_id = ? AND won)", projectID,
-                                      map: { $0.bool(0) }) == true else { return [] }
+        guard
+            try connection.queryOne(
+                "SELECT EXISTS (SELECT 1 FROM apple_ads_claims WHERE project_id = ? AND won)", projectID,
+                map: { $0.bool(0) }) == true
+        else { return [] }
         var rows: [AppleAdsKey: ProjectStats.Counts] = [:]
-        let key: (C.Reader) -> AppleAdsKey = { AppleAdsKey(campaign: $0.optionalString(0), adGroup: $0.optionalString(1), keyword: $0.optionalString(2), test: $0.bool(3)) }
-        for (group, installs) in try connection.query("""
+        let key: (C.Reader) -> AppleAdsKey = {
+            AppleAdsKey(campaign: $0.optionalString(0), adGroup: $0.optionalString(1), keyword: $0.optionalString(2), test: $0.bool(3))
+        }
+        for (group, installs) in try connection.query(
+            """
             SELECT a.campaign_id, a.ad_group_id, a.keyword_id, a.is_test, count(*) FROM apple_ads_claims a
             JOIN installs i ON i.id = a.install_id
             WHERE a.project_id = ?1 AND a.won AND i.created_at >= ?2 AND i.created_at < ?3 AND NOT i.is_test GROUP BY 1, 2, 3, 4
-            """, projectID, from, to, map: { (key($0), Int($0.int(4))) }) {
+            """, projectID, from, to, map: { (key($0), Int($0.int(4))) })
+        {
             rows[group, default: .init()].installs += installs
             rows[group, default: .init()].attributedInstalls += installs
             rows[group, default: .init()].appleAdsInstalls += installs
             rows[group, default: .init()].deterministicInstalls += installs
         }
-        for (group, events, revenueCurrency, revenue) in try connection.query(SQL.appleAdsEvents(C.dialect), projectID, from, to, currency, map: { (key($0), Int($0.int(4)), $0.string(5), $0.optionalDouble(6)) }) {
+        for (group, events, revenueCurrency, revenue) in try connection.query(
+            SQL.appleAdsEvents(C.dialect), projectID, from, to, currency, map: { (key($0), Int($0.int(4)), $0.string(5), $0.optionalDouble(6)) })
+        {
             rows[group, default: .init()].events += events
             if let revenue { rows[group, default: .init()].eventRevenue[revenueCurrency, default: 0] += revenue }
         }
-        for (group, paymentCurrency, revenue) in try connection.query(SQL.appleAdsPayments(C.dialect), projectID, from, to, map: { (key($0), $0.string(4), $0.double(5)) }) {
+        for (group, paymentCurrency, revenue) in try connection.query(
+            SQL.appleAdsPayments(C.dialect), projectID, from, to, map: { (key($0), $0.string(4), $0.double(5)) })
+        {
             rows[group, default: .init()].paymentRevenue[paymentCurrency, default: 0] += revenue
         }
-        return rows.map { ProjectStats.AppleAdsCounts(campaignID: $0.key.campaign, adGroupID: $0.key.adGroup, keywordID: $0.key.keyword,
-                                                      test: $0.key.test, counts: $0.value) }
-            .sorted { ($0.test ? 1 : 0, $0.campaignID ?? "", $0.adGroupID ?? "", $0.keywordID ?? "")
-                < ($1.test ? 1 : 0, $1.campaignID ?? "", $1.adGroupID ?? "", $1.keywordID ?? "") }
+        return rows.map {
+            ProjectStats.AppleAdsCounts(
+                campaignID: $0.key.campaign, adGroupID: $0.key.adGroup, keywordID: $0.key.keyword,
+                test: $0.key.test, counts: $0.value)
+        }
+        .sorted {
+            ($0.test ? 1 : 0, $0.campaignID ?? "", $0.adGroupID ?? "", $0.keywordID ?? "")
+                < ($1.test ? 1 : 0, $1.campaignID ?? "", $1.adGroupID ?? "", $1.keywordID ?? "")
+        }
     }
 
     static let hourMilliseconds: Int64 = 3_600_000
@@ -371,24 +410,28 @@ public enum StatsRepository {
         init(projectID: String, _ connection: some StoreSession) throws {
             self.projectID = projectID
             // A templated link's campaign is its template's where the link sets none, as its clicks carry.
-            let links = try connection.query("""
+            let links = try connection.query(
+                """
                 SELECT l.id, l.short_code, l.utm_source, l.utm_medium, l.utm_campaign, t.utm FROM links l
                 LEFT JOIN templates t ON t.id = l.template_id WHERE l.project_id = ?
-                """, projectID, map: { row in
+                """, projectID,
+                map: { row in
                     let template = row.optionalString(5).map(JSONText.decodeMap) ?? [:]
-                    return ProjectStats.LinkCounts(linkID: row.string(0), shortCode: row.string(1), counts: .init(),
-                                                   utmSource: row.optionalString(2) ?? template["source"],
-                                                   utmMedium: row.optionalString(3) ?? template["medium"],
-                                                   utmCampaign: row.optionalString(4) ?? template["campaign"])
+                    return ProjectStats.LinkCounts(
+                        linkID: row.string(0), shortCode: row.string(1), counts: .init(),
+                        utmSource: row.optionalString(2) ?? template["source"],
+                        utmMedium: row.optionalString(3) ?? template["medium"],
+                        utmCampaign: row.optionalString(4) ?? template["campaign"])
                 })
             perLink.reserveCapacity(links.count)
             for link in links { perLink[link.linkID] = link }
         }
 
         func stats(appleAds: [ProjectStats.AppleAdsCounts]) -> ProjectStats {
-            ProjectStats(totals: totals, links: perLink.values.sorted { $0.shortCode < $1.shortCode }, appleAds: appleAds,
-                         installsByConfidence: installsByConfidence.filter { $0.value != 0 },
-                         skanValues: skanValues.mapValues { $0.filter { $0.value != 0 } }.filter { !$0.value.isEmpty })
+            ProjectStats(
+                totals: totals, links: perLink.values.sorted { $0.shortCode < $1.shortCode }, appleAds: appleAds,
+                installsByConfidence: installsByConfidence.filter { $0.value != 0 },
+                skanValues: skanValues.mapValues { $0.filter { $0.value != 0 } }.filter { !$0.value.isEmpty })
         }
 
         var installsByConfidence: [String: Int] = [:]
@@ -416,22 +459,31 @@ public enum StatsRepository {
         /// Whole days or hours from the rollups; link '' (no link) counts in the totals only.
         mutating func addRollups(_ granularity: Granularity, _ periods: Range<Int64>, currency: String, _ connection: some StoreSession) throws {
             guard !periods.isEmpty else { return }
-            _ = try connection.query("""
+            _ = try connection.query(
+                """
                 SELECT link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs),
                     sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events),
                     sum(signups), sum(paying_installs) \(granularity.counts)
-                """, projectID, periods.lowerBound, periods.upperBound) { row -> Void in
+                """, projectID, periods.lowerBound, periods.upperBound
+            ) { row -> Void in
                 StatsRepository.add(row, from: 1, to: &totals)
                 let linkID = row.string(0)
                 if !linkID.isEmpty, perLink[linkID] != nil { StatsRepository.add(row, from: 1, to: &perLink[linkID]!.counts) }
             }
-            _ = try connection.query("SELECT link_id, kind, currency, sum(amount), sum(entries) \(granularity.money)",
-                                     projectID, periods.lowerBound, periods.upperBound) { row -> Void in
+            _ = try connection.query(
+                "SELECT link_id, kind, currency, sum(amount), sum(entries) \(granularity.money)",
+                projectID, periods.lowerBound, periods.upperBound
+            ) { row -> Void in
                 guard row.int(4) != 0 else { return }
-                let linkID = row.string(0), amount = row.double(3)
+                let linkID = row.string(0)
+                let amount = row.double(3)
                 let moneyCurrency = row.string(2).isEmpty ? currency : row.string(2)
                 let isPayment = row.string(1) == "payment"
-                if isPayment { totals.paymentRevenue[moneyCurrency, default: 0] += amount } else { totals.eventRevenue[moneyCurrency, default: 0] += amount }
+                if isPayment {
+                    totals.paymentRevenue[moneyCurrency, default: 0] += amount
+                } else {
+                    totals.eventRevenue[moneyCurrency, default: 0] += amount
+                }
                 guard !linkID.isEmpty, perLink[linkID] != nil else { return }
                 if isPayment {
                     perLink[linkID]!.counts.paymentRevenue[moneyCurrency, default: 0] += amount
@@ -443,10 +495,12 @@ public enum StatsRepository {
 
         /// Installs by confidence band and by SKAN value over whole hours (`rollup_tallies`).
         mutating func addTallies(hours: Range<Int64>, _ connection: some StoreSession) throws {
-            _ = try connection.query("""
+            _ = try connection.query(
+                """
                 SELECT dimension, value, sum(installs) FROM rollup_tallies
                 WHERE project_id = ?1 AND dimension IN ('confidence', 'skan1', 'skan2', 'skan3') AND hour >= ?2 AND hour < ?3 GROUP BY 1, 2
-                """, projectID, hours.lowerBound, hours.upperBound) { row -> Void in
+                """, projectID, hours.lowerBound, hours.upperBound
+            ) { row -> Void in
                 addTally(dimension: row.string(0), value: row.string(1), installs: Int(row.int(2)))
             }
         }
@@ -462,25 +516,31 @@ public enum StatsRepository {
         /// [from, to) counted from the rows themselves.
         mutating func addRows(from: Int64, to: Int64, currency: String, _ connection: some StoreSession) throws {
             guard from < to else { return }
-            for (linkID, clicks, bots) in try connection.query(SQL.clicksByLink, projectID, from, to,
-                                                                map: { ($0.string(0), Int($0.int(1)), Int($0.int(2))) }) {
+            for (linkID, clicks, bots) in try connection.query(
+                SQL.clicksByLink, projectID, from, to,
+                map: { ($0.string(0), Int($0.int(1)), Int($0.int(2))) })
+            {
                 totals.clicks += clicks - bots
                 totals.botClicks += bots
                 perLink[linkID]?.counts.clicks += clicks - bots
                 perLink[linkID]?.counts.botClicks += bots
             }
-            if let (clicks, bots) = try connection.queryOne(SQL.unlinkedClicks, projectID, from, to,
-                                                            map: { (Int($0.int(0)), Int($0.int(1))) }) {
+            if let (clicks, bots) = try connection.queryOne(
+                SQL.unlinkedClicks, projectID, from, to,
+                map: { (Int($0.int(0)), Int($0.int(1))) })
+            {
                 totals.clicks += clicks - bots
                 totals.botClicks += bots
             }
 
-            for (linkID, matchType, attributed, appleAds, count, signups, paying) in try connection.query("""
+            for (linkID, matchType, attributed, appleAds, count, signups, paying) in try connection.query(
+                """
                 SELECT link_id, match_type, attributed, matched_factors = ?4, count(*), count(*) FILTER (WHERE signed_up),
                     count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.install_id = installs.id AND p.removed_at IS NULL)) FROM installs
                 WHERE project_id = ?1 AND created_at >= ?2 AND created_at < ?3 AND NOT is_test GROUP BY 1, 2, 3, 4
                 """, projectID, from, to, SQL.appleAdsFactors,
-                map: { ($0.optionalString(0), $0.string(1), $0.bool(2), $0.bool(3), Int($0.int(4)), Int($0.int(5)), Int($0.int(6))) }) {
+                map: { ($0.optionalString(0), $0.string(1), $0.bool(2), $0.bool(3), Int($0.int(4)), Int($0.int(5)), Int($0.int(6))) })
+            {
                 func add(_ counts: inout ProjectStats.Counts) {
                     counts.installs += count
                     counts.signups += signups
@@ -498,42 +558,52 @@ public enum StatsRepository {
                 if attributed, let linkID, perLink[linkID] != nil { add(&perLink[linkID]!.counts) }
             }
 
-            for (band, installs) in try connection.query("""
+            for (band, installs) in try connection.query(
+                """
                 SELECT CASE WHEN confidence >= 0.8 THEN 'high' WHEN confidence >= 0.6 THEN 'medium' ELSE 'low' END, count(*) FROM installs
                 WHERE project_id = ? AND created_at >= ? AND created_at < ? AND attributed AND NOT is_test GROUP BY 1
-                """, projectID, from, to, map: { ($0.string(0), Int($0.int(1))) }) {
+                """, projectID, from, to, map: { ($0.string(0), Int($0.int(1))) })
+            {
                 addTally(dimension: "confidence", value: band, installs: installs)
             }
-            for (window, value, installs) in try connection.query("""
+            for (window, value, installs) in try connection.query(
+                """
                 SELECT s.window, coalesce(CAST(s.fine AS TEXT), s.coarse), count(*) FROM installs i JOIN skan_state s ON s.install_id = i.id
                 WHERE i.project_id = ? AND i.created_at >= ? AND i.created_at < ? AND NOT i.is_test AND (s.fine IS NOT NULL OR s.coarse IS NOT NULL) GROUP BY 1, 2
-                """, projectID, from, to, map: { ($0.int(0), $0.string(1), Int($0.int(2))) }) {
+                """, projectID, from, to, map: { ($0.int(0), $0.string(1), Int($0.int(2))) })
+            {
                 addTally(dimension: "skan\(window)", value: value, installs: installs)
             }
 
-            for (linkID, events) in try connection.query("""
+            for (linkID, events) in try connection.query(
+                """
                 SELECT CASE WHEN i.attributed THEN i.link_id END, count(*) FROM events e
                 JOIN installs i ON i.id = e.install_id
                 WHERE e.project_id = ? AND e.charted_at >= ? AND e.charted_at < ? AND NOT i.is_test GROUP BY 1
-                """, projectID, from, to, map: { ($0.optionalString(0), Int($0.int(1))) }) {
+                """, projectID, from, to, map: { ($0.optionalString(0), Int($0.int(1))) })
+            {
                 totals.events += events
                 if let linkID { perLink[linkID]?.counts.events += events }
             }
 
-            for (linkID, eventCurrency, revenue) in try connection.query("""
+            for (linkID, eventCurrency, revenue) in try connection.query(
+                """
                 SELECT CASE WHEN i.attributed THEN i.link_id END, coalesce(e.currency, ?4), sum(e.revenue) FROM events e
                 JOIN installs i ON i.id = e.install_id
                 WHERE e.project_id = ?1 AND e.charted_at >= ?2 AND e.charted_at < ?3 AND e.revenue IS NOT NULL AND NOT i.is_test GROUP BY 1, 2
-                """, projectID, from, to, currency, map: { ($0.optionalString(0), $0.string(1), $0.double(2)) }) {
+                """, projectID, from, to, currency, map: { ($0.optionalString(0), $0.string(1), $0.double(2)) })
+            {
                 totals.eventRevenue[eventCurrency, default: 0] += revenue
                 if let linkID { perLink[linkID]?.counts.eventRevenue[eventCurrency, default: 0] += revenue }
             }
 
-            for (linkID, paymentCurrency, revenue) in try connection.query("""
+            for (linkID, paymentCurrency, revenue) in try connection.query(
+                """
                 SELECT CASE WHEN i.attributed THEN i.link_id END, p.currency, sum(p.amount) FROM payments p
                 JOIN installs i ON i.id = p.install_id
                 WHERE p.project_id = ? AND p.removed_at IS NULL AND p.created_at >= ? AND p.created_at < ? AND NOT i.is_test GROUP BY 1, 2
-                """, projectID, from, to, map: { ($0.optionalString(0), $0.string(1), $0.double(2)) }) {
+                """, projectID, from, to, map: { ($0.optionalString(0), $0.string(1), $0.double(2)) })
+            {
                 totals.paymentRevenue[paymentCurrency, default: 0] += revenue
                 if let linkID { perLink[linkID]?.counts.paymentRevenue[paymentCurrency, default: 0] += revenue }
             }

@@ -16,20 +16,23 @@ enum TemplateRepository {
         """
 
     static func insertValues(_ template: LinkTemplate) -> [PGValue] {
-        let values: [any PGBindable] = [template.id, template.projectID, template.slug, template.name, template.iosURL, template.androidURL,
+        let values: [any PGBindable] = [
+            template.id, template.projectID, template.slug, template.name, template.iosURL, template.androidURL,
             template.webURL, template.appScheme, template.deepLinkPath, JSONText.encode(template.deepLinkParameters),
-            JSONText.encode(template.utm), template.attributionWindowHours, template.createdAt.milliseconds, template.createdAt.milliseconds]
+            JSONText.encode(template.utm), template.attributionWindowHours, template.createdAt.milliseconds, template.createdAt.milliseconds,
+        ]
         return values.map(\.pgValue)
     }
 
     static func template(_ row: some ColumnReader) -> LinkTemplate {
-        LinkTemplate(id: row.string("id"), projectID: row.string("project_id"), slug: row.string("slug"), name: row.string("name"),
-                     iosURL: row.optionalString("ios_url"), androidURL: row.optionalString("android_url"),
-                     webURL: row.optionalString("web_url"), appScheme: row.optionalString("app_scheme"),
-                     deepLinkPath: row.optionalString("deep_link_path"),
-                     deepLinkParameters: JSONText.decodeMap(row.string("deep_link_parameters")), utm: JSONText.decodeMap(row.string("utm")),
-                     attributionWindowHours: row.optionalInt("attribution_window_hours").map(Int.init),
-                     createdAt: Timestamp(milliseconds: row.int("created_at")))
+        LinkTemplate(
+            id: row.string("id"), projectID: row.string("project_id"), slug: row.string("slug"), name: row.string("name"),
+            iosURL: row.optionalString("ios_url"), androidURL: row.optionalString("android_url"),
+            webURL: row.optionalString("web_url"), appScheme: row.optionalString("app_scheme"),
+            deepLinkPath: row.optionalString("deep_link_path"),
+            deepLinkParameters: JSONText.decodeMap(row.string("deep_link_parameters")), utm: JSONText.decodeMap(row.string("utm")),
+            attributionWindowHours: row.optionalInt("attribution_window_hours").map(Int.init),
+            createdAt: Timestamp(milliseconds: row.int("created_at")))
     }
 }
 
@@ -50,22 +53,32 @@ struct Templates<Source: SessionSource>: TemplateStore {
     }
 
     func find(id: String, projectID: String) throws -> LinkTemplate? {
-        try source.read { try $0.query("\(Self.select) WHERE id = ? AND project_id = ?", values: sqlValues(id, projectID), map: TemplateRepository.template).first }
+        try source.read {
+            try $0.query("\(Self.select) WHERE id = ? AND project_id = ?", values: sqlValues(id, projectID), map: TemplateRepository.template).first
+        }
     }
 
     func find(slug: String, projectID: String) throws -> LinkTemplate? {
-        try source.read { try $0.query("\(Self.select) WHERE slug = ? AND project_id = ?", values: sqlValues(slug, projectID), map: TemplateRepository.template).first }
+        try source.read {
+            try $0.query("\(Self.select) WHERE slug = ? AND project_id = ?", values: sqlValues(slug, projectID), map: TemplateRepository.template)
+                .first
+        }
     }
 
     /// The project's most recent template: links made by SDKs without a template use it.
     func mostRecent(projectID: String) throws -> LinkTemplate? {
         try source.read { session in
-            try session.query("\(Self.select) WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", values: sqlValues(projectID),
-                              map: TemplateRepository.template).first
+            try session.query(
+                "\(Self.select) WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", values: sqlValues(projectID),
+                map: TemplateRepository.template
+            ).first
         }
     }
 
     func list(projectID: String) throws -> [LinkTemplate] {
-        try source.read { try $0.query("\(Self.select) WHERE project_id = ? ORDER BY created_at, id", values: sqlValues(projectID), map: TemplateRepository.template) }
+        try source.read {
+            try $0.query(
+                "\(Self.select) WHERE project_id = ? ORDER BY created_at, id", values: sqlValues(projectID), map: TemplateRepository.template)
+        }
     }
 }

@@ -63,7 +63,8 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     /// The statement `prefetch` runs for `reads` (nil: none), which a write may also send ahead.
     static func prefetchStatement(projectID: String, reads: [CandidateRead]) -> (sql: String, values: [PGValue])? {
         guard !reads.isEmpty else { return nil }
-        var filters: [CandidateFilter] = [], values: [PGValue] = []
+        var filters: [CandidateFilter] = []
+        var values: [PGValue] = []
         for read in reads {
             let (filter, keys, limit) = CandidateFilter.of(read)
             filters.append(filter)
@@ -82,7 +83,8 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
 
     /// The clicks, newest first, with each link's window resolved once per distinct link rather
     /// than per row.
-    private func candidates<each Value: StoreArgument>(_ filter: CandidateFilter, _ values: repeat each Value, limit: Int) throws -> [CandidateClick] {
+    private func candidates<each Value: StoreArgument>(_ filter: CandidateFilter, _ values: repeat each Value, limit: Int) throws -> [CandidateClick]
+    {
         var clicks = try connection.query(filter.sql, projectID, repeat each values, limit) {
             CandidateFilter.click($0, from: 0, windowHours: defaultWindowHours)
         }
@@ -91,7 +93,8 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
         for index in clicks.indices {
             guard let linkID = clicks[index].linkID else { continue }
             if windows[linkID] == nil {
-                windows[linkID] = try connection.queryOne(CandidateFilter.windowOfLink, defaultWindowHours, linkID) { Int($0.int(0)) } ?? defaultWindowHours
+                windows[linkID] =
+                    try connection.queryOne(CandidateFilter.windowOfLink, defaultWindowHours, linkID) { Int($0.int(0)) } ?? defaultWindowHours
             }
             clicks[index].windowHours = windows[linkID]!
         }

@@ -9,8 +9,11 @@ struct Users<Source: SessionSource>: UserStore {
     /// The install registered under this install instance id, or nil.
     public func install(projectID: String, instanceID: String) throws -> StoredInstall? {
         try source.read { connection in
-            guard let id = try connection.queryOne("SELECT id FROM installs WHERE project_id = ? AND install_instance_id = ?",
-                                                   projectID, instanceID, map: { $0.string(0) }) else { return nil }
+            guard
+                let id = try connection.queryOne(
+                    "SELECT id FROM installs WHERE project_id = ? AND install_instance_id = ?",
+                    projectID, instanceID, map: { $0.string(0) })
+            else { return nil }
             return try InstallRepository.find(id: id, projectID: projectID, connection)
         }
     }
@@ -18,10 +21,13 @@ struct Users<Source: SessionSource>: UserStore {
     /// Links the user to the install (signup/login, set-user-data).
     /// - Parameter signupEvent: also store a `signup` event (a trigger counts as one for SKAN).
     @discardableResult
-    public func saveUser(_ user: UserProfile, projectID: String, installID: String, now: Timestamp, signupEvent: Bool = false,
-                         skan: SKANStore.Context? = nil, notify: Notifier<UserProfile>? = nil) throws -> SKANValues? {
+    public func saveUser(
+        _ user: UserProfile, projectID: String, installID: String, now: Timestamp, signupEvent: Bool = false,
+        skan: SKANStore.Context? = nil, notify: Notifier<UserProfile>? = nil
+    ) throws -> SKANValues? {
         try source.writeSession { connection in
-            try connection.run("""
+            try connection.run(
+                """
                 INSERT INTO users (project_id, user_id, install_id, name, email, phone, attributes, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (project_id, user_id) DO UPDATE SET install_id = excluded.install_id,
@@ -31,8 +37,9 @@ struct Users<Source: SessionSource>: UserStore {
                 """, projectID, user.id, installID, user.name, user.email, user.phone, user.attributes, now.milliseconds, now.milliseconds)
             try connection.run("UPDATE installs SET user_id = ? WHERE id = ?", user.id, installID)
             if signupEvent {
-                try connection.run("INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at, charted_at, recorded_by) VALUES (?, ?, ?, 'signup', ?, ?, ?, ?, 'trigger')",
-                                   TimeOrderedID.secure(at: now), projectID, installID, user.id, now.milliseconds, now.milliseconds, now.milliseconds)
+                try connection.run(
+                    "INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at, charted_at, recorded_by) VALUES (?, ?, ?, 'signup', ?, ?, ?, ?, 'trigger')",
+                    TimeOrderedID.secure(at: now), projectID, installID, user.id, now.milliseconds, now.milliseconds, now.milliseconds)
             }
             try OutboxRepository.notify(notify, user, installID: installID, connection)
             return try SKANStore.evaluate(installID: installID, context: skan, now: now, connection)
@@ -46,10 +53,13 @@ struct Users<Source: SessionSource>: UserStore {
     }
 
     /// Sets one of the install's own columns (push token, integrations, deep link opened).
-    public func updateInstall(_ installID: String, pushToken: String? = nil, integrations: String? = nil,
-                              userID: String? = nil, deeplinkOpenedAt: Timestamp? = nil) throws {
+    public func updateInstall(
+        _ installID: String, pushToken: String? = nil, integrations: String? = nil,
+        userID: String? = nil, deeplinkOpenedAt: Timestamp? = nil
+    ) throws {
         try source.writeSession { connection in
-            try connection.run("""
+            try connection.run(
+                """
                 UPDATE installs SET push_token = coalesce(?, push_token), integrations = coalesce(?, integrations),
                     user_id = coalesce(?, user_id), deeplink_opened_at = coalesce(?, deeplink_opened_at)
                 WHERE id = ?
@@ -59,32 +69,41 @@ struct Users<Source: SessionSource>: UserStore {
 
     /// Stores the payment once per `payment_id` (a retry, even a concurrent one, stores nothing new);
     /// returns whether it was already there.
-    public func capturePayment(_ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp, skan: SKANStore.Context? = nil,
-                               notify: Notifier<PaymentRecord>? = nil, delivery: DatabaseWriter.Delivery? = nil,
-                               completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void) {
-        source.write(delivery: delivery, { connection in
-            let inserted = try connection.run("""
-                INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, type, status, data, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (project_id, payment_id) DO NOTHING
-                """, TimeOrderedID.secure(at: now), projectID, installID, payment.paymentID, payment.userID, payment.amount,
-                payment.currency, payment.type, payment.status, payment.data, now.milliseconds)
-            if inserted > 0 { try OutboxRepository.notify(notify, payment, installID: installID, connection) }
-            return (inserted == 0, try SKANStore.evaluate(installID: installID, context: skan, now: now, connection))
-        }, completion: completion)
+    public func capturePayment(
+        _ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp, skan: SKANStore.Context? = nil,
+        notify: Notifier<PaymentRecord>? = nil, delivery: DatabaseWriter.Delivery? = nil,
+        completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void
+    ) {
+        source.write(
+            delivery: delivery,
+            { connection in
+                let inserted = try connection.run(
+                    """
+                    INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, type, status, data, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (project_id, payment_id) DO NOTHING
+                    """, TimeOrderedID.secure(at: now), projectID, installID, payment.paymentID, payment.userID, payment.amount,
+                    payment.currency, payment.type, payment.status, payment.data, now.milliseconds)
+                if inserted > 0 { try OutboxRepository.notify(notify, payment, installID: installID, connection) }
+                return (inserted == 0, try SKANStore.evaluate(installID: installID, context: skan, now: now, connection))
+            }, completion: completion)
     }
 
     /// Marks the user's payments on this install removed (kept for audit, out of revenue).
-    public func removePayments(projectID: String, installID: String, userID: String, paymentID: String?, now: Timestamp,
-                               notify: Notifier<Int>? = nil) throws -> Int {
+    public func removePayments(
+        projectID: String, installID: String, userID: String, paymentID: String?, now: Timestamp,
+        notify: Notifier<Int>? = nil
+    ) throws -> Int {
         try source.writeSession { connection in
             let removed: Int
             if let paymentID {
-                removed = try connection.run("""
+                removed = try connection.run(
+                    """
                     UPDATE payments SET removed_at = ? WHERE project_id = ? AND install_id = ? AND user_id = ? AND payment_id = ? AND removed_at IS NULL
                     """, now.milliseconds, projectID, installID, userID, paymentID)
             } else {
-                removed = try connection.run("""
+                removed = try connection.run(
+                    """
                     UPDATE payments SET removed_at = ? WHERE project_id = ? AND install_id = ? AND user_id = ? AND removed_at IS NULL
                     """, now.milliseconds, projectID, installID, userID)
             }

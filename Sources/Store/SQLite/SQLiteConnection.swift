@@ -24,7 +24,8 @@ import Foundation
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
         _ = Self.libraryConfigured
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let flags =
+            SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
             | (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK, let handle else {
@@ -48,33 +49,47 @@ import Foundation
     /// `rollup_counted_by_caller()`: 1 while the writer's repository counts the rows it inserts.
     private func registerRollupFunctions() {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_create_function_v2(handle, "rollup_count", Int32(4 + RollupCollector.counterCount), SQLITE_UTF8, context, { function, _, arguments in
-            guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
-            var counts = [Int64](repeating: 0, count: RollupCollector.counterCount)
-            for index in 0..<RollupCollector.counterCount { counts[index] = sqlite3_value_int64(arguments[4 + index]) }
-            collector.add(RollupCollector.CountDelta(projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
-                                                     linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
-                                                     counts: counts))
-            sqlite3_result_int(function, 1)
-        }, nil, nil, nil)
-        sqlite3_create_function_v2(handle, "rollup_money", 8, SQLITE_UTF8, context, { function, _, arguments in
-            guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
-            collector.add(RollupCollector.MoneyDelta(projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
-                                                     linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
-                                                     kind: SQLiteConnection.text(arguments[4]), currency: SQLiteConnection.text(arguments[5]),
-                                                     amount: sqlite3_value_double(arguments[6]), entries: sqlite3_value_int64(arguments[7])))
-            sqlite3_result_int(function, 1)
-        }, nil, nil, nil)
-        sqlite3_create_function_v2(handle, "rollup_counted_by_caller", 0, SQLITE_UTF8, context, { function, _, _ in
-            sqlite3_result_int(function, SQLiteConnection.collector(of: function)?.countedByCaller == true ? 1 : 0)
-        }, nil, nil, nil)
-        sqlite3_create_function_v2(handle, "rollup_tally", 5, SQLITE_UTF8, context, { function, _, arguments in
-            guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
-            collector.add(RollupCollector.TallyDelta(projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
-                                                     dimension: SQLiteConnection.text(arguments[2]), value: SQLiteConnection.text(arguments[3]),
-                                                     installs: sqlite3_value_int64(arguments[4])))
-            sqlite3_result_int(function, 1)
-        }, nil, nil, nil)
+        sqlite3_create_function_v2(
+            handle, "rollup_count", Int32(4 + RollupCollector.counterCount), SQLITE_UTF8, context,
+            { function, _, arguments in
+                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
+                var counts = [Int64](repeating: 0, count: RollupCollector.counterCount)
+                for index in 0..<RollupCollector.counterCount { counts[index] = sqlite3_value_int64(arguments[4 + index]) }
+                collector.add(
+                    RollupCollector.CountDelta(
+                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
+                        linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
+                        counts: counts))
+                sqlite3_result_int(function, 1)
+            }, nil, nil, nil)
+        sqlite3_create_function_v2(
+            handle, "rollup_money", 8, SQLITE_UTF8, context,
+            { function, _, arguments in
+                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
+                collector.add(
+                    RollupCollector.MoneyDelta(
+                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
+                        linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
+                        kind: SQLiteConnection.text(arguments[4]), currency: SQLiteConnection.text(arguments[5]),
+                        amount: sqlite3_value_double(arguments[6]), entries: sqlite3_value_int64(arguments[7])))
+                sqlite3_result_int(function, 1)
+            }, nil, nil, nil)
+        sqlite3_create_function_v2(
+            handle, "rollup_counted_by_caller", 0, SQLITE_UTF8, context,
+            { function, _, _ in
+                sqlite3_result_int(function, SQLiteConnection.collector(of: function)?.countedByCaller == true ? 1 : 0)
+            }, nil, nil, nil)
+        sqlite3_create_function_v2(
+            handle, "rollup_tally", 5, SQLITE_UTF8, context,
+            { function, _, arguments in
+                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
+                collector.add(
+                    RollupCollector.TallyDelta(
+                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
+                        dimension: SQLiteConnection.text(arguments[2]), value: SQLiteConnection.text(arguments[3]),
+                        installs: sqlite3_value_int64(arguments[4])))
+                sqlite3_result_int(function, 1)
+            }, nil, nil, nil)
     }
 
     /// The collector of the connection a rollup function was registered on (its user data).
@@ -92,10 +107,12 @@ import Foundation
 
     /// Starts counting `walFrames`. Replaces `wal_autocheckpoint`, which uses the same hook.
     public func trackWALFrames() {
-        sqlite3_wal_hook(handle, { context, _, _, frames in
-            Unmanaged<SQLiteConnection>.fromOpaque(context!).takeUnretainedValue().walFrames = Int(frames)
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                Unmanaged<SQLiteConnection>.fromOpaque(context!).takeUnretainedValue().walFrames = Int(frames)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Tables whose rows this connection changed since `takeChangedWatchedTables()`, among those
@@ -117,15 +134,19 @@ import Foundation
     private func trackChanges() {
         guard !tracksChanges else { return }
         tracksChanges = true
-        sqlite3_update_hook(handle, { context, _, _, table, _ in
-            guard let context, let table else { return }
-            let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
-            let first = table.pointee
-            for index in connection.watched.indices where connection.watched[index].first == first
-                && strcmp(table, connection.watched[index].name) == 0 {
-                connection.changedWatched.insert(index)
-            }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_update_hook(
+            handle,
+            { context, _, _, table, _ in
+                guard let context, let table else { return }
+                let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+                let first = table.pointee
+                for index in connection.watched.indices
+                where connection.watched[index].first == first
+                    && strcmp(table, connection.watched[index].name) == 0
+                {
+                    connection.changedWatched.insert(index)
+                }
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The watched tables changed since the last call (a rolled-back change counts too: callers

@@ -50,7 +50,8 @@ public enum ES256 {
             var pointer: UnsafePointer<UInt8>? = buffer.baseAddress
             guard let signature = d2i_ECDSA_SIG(nil, &pointer, buffer.count) else { return nil }
             defer { ECDSA_SIG_free(signature) }
-            var r: OpaquePointer?, s: OpaquePointer?
+            var r: OpaquePointer?
+            var s: OpaquePointer?
             ECDSA_SIG_get0(signature, &r, &s)
             var out = [UInt8](repeating: 0, count: 64)
             let written = out.withUnsafeMutableBufferPointer { output -> Bool in

@@ -18,7 +18,7 @@ public enum PasswordHash {
     public static func verify(_ password: String, stored: String) -> Bool {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let iterations = Int(parts[1]), (1...10_000_000).contains(iterations),
-              let salt = Data(base64Encoded: String(parts[2])), let key = Data(base64Encoded: String(parts[3])), !key.isEmpty
+            let salt = Data(base64Encoded: String(parts[2])), let key = Data(base64Encoded: String(parts[3])), !key.isEmpty
         else { return false }
         return Secrets.constantTimeEquals(derive(password, salt: Array(salt), iterations: iterations, length: key.count), Array(key))
     }
@@ -28,8 +28,9 @@ public enum PasswordHash {
         let passwordBytes = Array(password.utf8)
         let status = passwordBytes.withUnsafeBufferPointer { passwordBuffer in
             passwordBuffer.withMemoryRebound(to: CChar.self) { passwordChars in
-                PKCS5_PBKDF2_HMAC(passwordChars.baseAddress, Int32(passwordChars.count), salt, Int32(salt.count),
-                                  Int32(iterations), EVP_sha256(), Int32(length), &key)
+                PKCS5_PBKDF2_HMAC(
+                    passwordChars.baseAddress, Int32(passwordChars.count), salt, Int32(salt.count),
+                    Int32(iterations), EVP_sha256(), Int32(length), &key)
             }
         }
         precondition(status == 1, "OpenSSL's PBKDF2 failed")

@@ -37,8 +37,9 @@ public enum Secrets {
         var length: UInt32 = 0
         keyBytes.withUnsafeBytes { keyBuffer in
             message.withUnsafeBytes { messageBuffer in
-                _ = HMAC(EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count),
-                         messageBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBuffer.count, &digest, &length)
+                _ = HMAC(
+                    EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count),
+                    messageBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBuffer.count, &digest, &length)
             }
         }
         return Array(digest.prefix(Int(length)))

@@ -1,5 +1,5 @@
-internal import COpenSSL
 public import Attribution
+internal import COpenSSL
 import Synchronization
 
 /// Random numbers from OpenSSL's DRBG, which is cryptographically secure and runs in user space:

@@ -67,7 +67,8 @@ enum ConfigurationLoader {
     /// exists), then applies the environment.
     static func load(file explicitFile: String?, environment: [String: String]) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
-        let file = explicitFile ?? environment["ATTRIBUTIOND_CONFIG"]
+        let file =
+            explicitFile ?? environment["ATTRIBUTIOND_CONFIG"]
             ?? defaultFiles.first { FileManager.default.fileExists(atPath: $0) }
         if let file {
             guard let data = FileManager.default.contents(atPath: file) else {
@@ -105,8 +106,10 @@ enum ConfigurationLoader {
     /// A key must use this many different characters (`aaaaaaaaaaaaaaaa` is 16 characters long).
     static let minimumDistinctAdminKeyCharacters = 10
     /// Keys published as examples (this project's docs among them): anyone can try them.
-    static let exampleAdminKeys: Set<String> = ["change-me-0123456789", "changeme-0123456789", "change-me-please", "your-admin-key-here",
-                                                "0123456789abcdef", "0123456789abcdefghij", "abcdefghijklmnop", "1234567890123456"]
+    static let exampleAdminKeys: Set<String> = [
+        "change-me-0123456789", "changeme-0123456789", "change-me-please", "your-admin-key-here",
+        "0123456789abcdef", "0123456789abcdefghij", "abcdefghijklmnop", "1234567890123456",
+    ]
 
     /// Why `key` may not guard the server, or nil.
     static func adminKeyProblem(_ key: String) -> String? {
@@ -210,7 +213,8 @@ enum ConfigurationLoader {
     /// An absolute http(s) URL (the exchange posts the token there).
     private static func appleAdsURL(_ value: JSONValue, _ key: String) throws -> String {
         guard case .string(let text) = value, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", url.host?.isEmpty == false else {
+            scheme == "https" || scheme == "http", url.host?.isEmpty == false
+        else {
             throw ConfigurationError(key: key, message: "must be an absolute http(s) URL")
         }
         return text
@@ -357,7 +361,8 @@ enum ConfigurationLoader {
     /// `{"requests_per_second": 100, "burst": 200}`; a rate of 0 turns the limit off.
     private static func rateLimit(_ value: JSONValue, _ key: String) throws -> (perSecond: Double, burst: Double)? {
         guard case .object(let object) = value else { throw ConfigurationError(key: key, message: "must be an object") }
-        var rate = 100.0, burst: Double?
+        var rate = 100.0
+        var burst: Double?
         for (name, item) in object.sorted(by: { $0.key < $1.key }) {
             switch name {
             case "requests_per_second": rate = Double(try integer(item, "\(key).\(name)", 0...1_000_000))
@@ -373,15 +378,20 @@ enum ConfigurationLoader {
         for name in object.keys where !["cert", "key", "port"].contains(name) {
             throw ConfigurationError(key: "\(key).\(name)", message: "unknown key (see config/README.md for the keys)")
         }
-        guard let cert = try object["cert"].map({ try string($0, "\(key).cert") }) else { throw ConfigurationError(key: "\(key).cert", message: "is required") }
-        guard let privateKey = try object["key"].map({ try string($0, "\(key).key") }) else { throw ConfigurationError(key: "\(key).key", message: "is required") }
+        guard let cert = try object["cert"].map({ try string($0, "\(key).cert") }) else {
+            throw ConfigurationError(key: "\(key).cert", message: "is required")
+        }
+        guard let privateKey = try object["key"].map({ try string($0, "\(key).key") }) else {
+            throw ConfigurationError(key: "\(key).key", message: "is required")
+        }
         let port = try object["port"].map { try Self.port($0, "\(key).port") } ?? 8443
         return (cert, privateKey, port)
     }
 
     private static func hostNames(_ names: [String], _ key: String) throws -> [String] {
         for (index, name) in names.enumerated() where PublicHosts.hostName(of: name) == nil {
-            throw ConfigurationError(key: "\(key)[\(index)]", message: "must be a host name, optionally with a port (go.example.com, go.example.com:8443)")
+            throw ConfigurationError(
+                key: "\(key)[\(index)]", message: "must be a host name, optionally with a port (go.example.com, go.example.com:8443)")
         }
         return names
     }
@@ -414,7 +424,10 @@ enum ConfigurationLoader {
 extension ServerConfiguration {
     /// `database_read_url`: a PostgreSQL URL (empty: none).
     mutating func setReadReplica(_ text: String, _ key: String) throws {
-        if text.isEmpty { postgresReadURL = nil; return }
+        if text.isEmpty {
+            postgresReadURL = nil
+            return
+        }
         var probe = ServerConfiguration()
         try probe.setDatabase(text, key)
         guard probe.postgresURL != nil else {
@@ -432,7 +445,8 @@ extension ServerConfiguration {
             }
             postgresURL = text
         } else if text.contains("://") {
-            throw ConfigurationError(key: key, message: "expected postgres://… or a SQLite file path, got a '\(text.prefix(while: { $0 != ":" }))' URL")
+            throw ConfigurationError(
+                key: key, message: "expected postgres://… or a SQLite file path, got a '\(text.prefix(while: { $0 != ":" }))' URL")
         } else if text.isEmpty {
             throw ConfigurationError(key: key, message: "must not be empty")
         } else {

@@ -1,11 +1,12 @@
+import Attribution
 import Foundation
+import HTTP
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
-import HTTP
 @_spi(StoreInternals) @testable import Store
-import TestSupport
 
 /// campaign_data as the Linkrunner iOS SDK reads it: string ids, dates without fractional seconds.
 private struct AppleAdsCampaignData: Decodable {
@@ -57,7 +58,8 @@ extension TestApp {
 
     func claimStatus(_ installID: String) throws -> (status: String, token: String?, won: Bool, test: Bool)? {
         try queryOne("SELECT status, token, won, is_test FROM apple_ads_claims WHERE install_id = ?", installID) {
-            ($0.string(0), $0.optionalString(1), $0.bool(2), $0.bool(3)) }
+            ($0.string(0), $0.optionalString(1), $0.bool(2), $0.bool(3))
+        }
     }
 
     func installID(instance: String) throws -> String {
@@ -119,7 +121,9 @@ struct AttributionDataPoll {
         let again = try app.client("attribution-data", body("attribution-data", token: projectToken, instance: "AA-1"))
         #expect((again.json?["data"] as? [String: Any])?["attribution_source"] as? String == "APPLE_SEARCH_ADS")
         try app.settle()
-        #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'apple_ads'") + (try app.count("SELECT count(*) FROM outbox_new WHERE kind = 'apple_ads'")) == 1)
+        #expect(
+            try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'apple_ads'")
+                + (try app.count("SELECT count(*) FROM outbox_new WHERE kind = 'apple_ads'")) == 1)
     }
 
     @Test func statsBreakAppleAdsInstallsDownByCampaignAdGroupAndKeyword() throws {
@@ -137,11 +141,18 @@ struct AttributionDataPoll {
         // An organic install, and Apple's developer-mode answer (never a paid install here).
         #expect(try app.client("init", body("init", token: projectToken, instance: "S-organic")).status == 200)
         let developer = adServicesToken("stats-dev")
-        fake.script(developer, [FakeAdServices.attributed(campaign: 1234567890, adGroup: 1234567890, keyword: 12323222, ad: 1234567890, clickDate: clickDate)])
+        fake.script(
+            developer, [FakeAdServices.attributed(campaign: 1234567890, adGroup: 1234567890, keyword: 12323222, ad: 1234567890, clickDate: clickDate)]
+        )
         #expect(try app.initWithToken(developer, projectToken: projectToken, instance: "S-dev").status == 200)
         #expect(try app.waitForClaim(try app.installID(instance: "S-dev")) == "attributed")
-        #expect(try app.client("capture-event", body("init", token: projectToken, instance: "S-0",
-                                                       extra: #","event_name":"purchase","event_data":{"amount":4.5,"currency":"EUR"}"#)).status == 200)
+        #expect(
+            try app.client(
+                "capture-event",
+                body(
+                    "init", token: projectToken, instance: "S-0",
+                    extra: #","event_name":"purchase","event_data":{"amount":4.5,"currency":"EUR"}"#)
+            ).status == 200)
         #expect(try app.client("capture-payment", body("capture-payment", token: projectToken, instance: "S-2")).status == 200)
 
         let stats = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json)
@@ -151,7 +162,10 @@ struct AttributionDataPoll {
         let groups = try #require(stats["apple_ads"] as? [[String: Any]])
         #expect(groups.count == 2, "\(groups)")
         func group(_ keyword: String) -> [String: Any]? { groups.first { $0["keyword_id"] as? String == keyword }?["counts"] as? [String: Any] }
-        #expect(groups.allSatisfy { $0["campaign_id"] as? String == "542370539" && $0["ad_group_id"] as? String == "542317095" && $0["test"] as? Bool == false })
+        #expect(
+            groups.allSatisfy {
+                $0["campaign_id"] as? String == "542370539" && $0["ad_group_id"] as? String == "542317095" && $0["test"] as? Bool == false
+            })
         #expect(group("87675432")?["installs"] as? Int == 2 && group("87675432")?["events"] as? Int == 1)
         #expect(group("87675432")?["event_revenue"] as? [String: Double] == ["EUR": 4.5])
         #expect(group("11111111")?["installs"] as? Int == 1 && group("11111111")?["payment_revenue"] as? [String: Double] == ["USD": 99.99])
@@ -169,8 +183,9 @@ struct AttributionDataPoll {
         let table = try run(["stats", "--project", projectID] + app.databaseArguments)
         #expect(table.status == 0, "\(table.stderr)")
         let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        #expect(rows.contains { $0.starts(with: ["apple", "ads", "542370539/542317095/87675432", "0", "0", "2", "2", "2", "0", "0", "1"]) },
-                "\(table.stdout)")
+        #expect(
+            rows.contains { $0.starts(with: ["apple", "ads", "542370539/542317095/87675432", "0", "0", "2", "2", "2", "0", "0", "1"]) },
+            "\(table.stdout)")
     }
 
     /// With Campaign Management API credentials, the names of campaigns, ad groups and keywords
@@ -181,8 +196,9 @@ struct AttributionDataPoll {
         fake.campaignNames = ["542370539": "Spring Search"]
         fake.adGroupNames = ["542317095": "Brand Terms"]
         fake.keywordTexts = ["87675432": "photo editor"]
-        let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true,
-                              appleAds: AppleAdsSettings(url: fake.url, retrySeconds: 1, oauthURL: fake.oauthURL, apiURL: fake.apiURL))
+        let app = try TestApp(
+            trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true,
+            appleAds: AppleAdsSettings(url: fake.url, retrySeconds: 1, oauthURL: fake.oauthURL, apiURL: fake.apiURL))
         let (projectID, projectToken) = try app.linkrunnerProject()
         let pem = TestKeys.p256.split(separator: "\n").joined(separator: #"\n"#)
         let credentials = #"{"client_id":"SEARCHADS.abc","team_id":"TEAM123","key_id":"KEY123","org_id":40669820,"private_key":"\#(pem)"}"#
@@ -190,8 +206,11 @@ struct AttributionDataPoll {
         #expect(saved.status == 200 && saved.json?["org_id"] as? String == "40669820")
         #expect(!String(decoding: saved.body, as: UTF8.self).contains("PRIVATE KEY"))
         #expect(!String(decoding: try app.request("GET", "/admin/v1/projects/\(projectID)/apple-ads").body, as: UTF8.self).contains("PRIVATE KEY"))
-        let badKey = try app.request("PUT", "/admin/v1/projects/\(projectID)/apple-ads",
-                                     json: #"{"client_id":"c","team_id":"t","key_id":"k","org_id":"1","private_key":"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"}"#)
+        let badKey = try app.request(
+            "PUT", "/admin/v1/projects/\(projectID)/apple-ads",
+            json:
+                #"{"client_id":"c","team_id":"t","key_id":"k","org_id":"1","private_key":"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"}"#
+        )
         #expect(badKey.status == 422 && String(decoding: badKey.body, as: UTF8.self).contains("private_key"))
         app.startOutbox()
 
@@ -238,12 +257,18 @@ struct AttributionDataPoll {
     @Test func anExchangeCutByKillNineHappensAfterTheRestart() throws {
         let fake = try FakeAdServices()
         let token = adServicesToken("kill")
-        fake.script(token, [FakeAdServices.Answer(status: .ok, body: #"{"attribution":false}"#, wait: 30),
-                            FakeAdServices.attributed(clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-300)))])
+        fake.script(
+            token,
+            [
+                FakeAdServices.Answer(status: .ok, body: #"{"attribution":false}"#, wait: 30),
+                FakeAdServices.attributed(clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-300))),
+            ])
         let adminKey = "apple-ads-admin-key-0123456789"
-        let environment = ["ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true",
-                           "ATTRIBUTIOND_APPLE_ADS_URL": fake.url, "ATTRIBUTIOND_APPLE_ADS_RETRY_SECONDS": "1",
-                           "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS": "2"]
+        let environment = [
+            "ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true",
+            "ATTRIBUTIOND_APPLE_ADS_URL": fake.url, "ATTRIBUTIOND_APPLE_ADS_RETRY_SECONDS": "1",
+            "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS": "2",
+        ]
         let first = try ServerProcess(environment: environment)
         func send(_ port: UInt16, _ path: String, _ json: String, admin: Bool) throws -> TestResponse? {
             let client = try RawClient(port: port, receiveTimeout: 10)
@@ -253,7 +278,10 @@ struct AttributionDataPoll {
         }
         let project = try #require(try send(first.port, "/admin/v1/projects", #"{"name":"Shop"}"#, admin: true)?.json)
         let projectToken = try #require(project["token"] as? String)
-        let initialized = try send(first.port, "/api/client/init", #"{"token":"\#(projectToken)","platform":"IOS","install_instance_id":"k-1","device_data":{"idfv":"6D92078A-8246-4BA4-AE5B-76104861E7DC","adservices_attribution_token":"\#(token)"}}"#, admin: false)
+        let initialized = try send(
+            first.port, "/api/client/init",
+            #"{"token":"\#(projectToken)","platform":"IOS","install_instance_id":"k-1","device_data":{"idfv":"6D92078A-8246-4BA4-AE5B-76104861E7DC","adservices_attribution_token":"\#(token)"}}"#,
+            admin: false)
         let installID = try #require((initialized?.json?["data"] as? [String: Any])?["install_id"] as? String)
         #expect(fake.wait(for: 1, of: token) == 1)  // the exchange hangs in Apple's hands now
         #expect(first.terminateAndWait(signal: SIGKILL) == 128 + SIGKILL)
@@ -284,10 +312,15 @@ struct AttributionDataPoll {
             ("false", [FakeAdServices.notAttributed], "not_attributed", 1),
             ("third-try", [notFound, notFound, FakeAdServices.attributed(clickDate: clickDate)], "attributed", 3),
             ("refused", [FakeAdServices.Answer(status: .badRequest, body: "{}")], "failed", 1),
-            ("apple-down", [FakeAdServices.Answer(status: .internalServerError, body: "{}"), FakeAdServices.attributed(clickDate: clickDate)],
-             "attributed", 2),
-            ("stall", [FakeAdServices.Answer(status: .ok, body: #"{"attribution":false}"#, wait: 4), FakeAdServices.attributed(clickDate: clickDate)],
-             "attributed", 2),
+            (
+                "apple-down", [FakeAdServices.Answer(status: .internalServerError, body: "{}"), FakeAdServices.attributed(clickDate: clickDate)],
+                "attributed", 2
+            ),
+            (
+                "stall",
+                [FakeAdServices.Answer(status: .ok, body: #"{"attribution":false}"#, wait: 4), FakeAdServices.attributed(clickDate: clickDate)],
+                "attributed", 2
+            ),
             ("malformed", [FakeAdServices.Answer(status: .ok, body: "<html>maintenance</html>")], "failed", 1),
             ("bad-date", [FakeAdServices.Answer(status: .ok, body: #"{"attribution":true,"campaignId":1,"clickDate":"yesterday"}"#)], "failed", 1),
         ]
@@ -309,8 +342,11 @@ struct AttributionDataPoll {
         fake.script(never, Array(repeating: notFound, count: 4))
         #expect(try app.initWithToken(never, projectToken: projectToken, instance: "F-never").status == 200)
         #expect(fake.wait(for: 3, of: never) == 3)
-        #expect(try app.claimStatus(try app.installID(instance: "F-never"))?.status == "pending", "the fourth try waits a minute (12 × retry_seconds)")
-        let deliveries = try #require(try app.request("GET", "/admin/v1/projects/\(try app.installProject())/deliveries?kind=apple_ads").json?["deliveries"] as? [[String: Any]])
+        #expect(
+            try app.claimStatus(try app.installID(instance: "F-never"))?.status == "pending", "the fourth try waits a minute (12 × retry_seconds)")
+        let deliveries = try #require(
+            try app.request("GET", "/admin/v1/projects/\(try app.installProject())/deliveries?kind=apple_ads").json?["deliveries"] as? [[String: Any]]
+        )
         #expect(deliveries.contains { $0["status"] as? String == "failed" && $0["last_status_code"] as? Int == 400 })
     }
 
@@ -319,7 +355,9 @@ struct AttributionDataPoll {
         let receiver = try WebhookReceiver()
         let app = try TestApp.appleAds(fake)
         let (projectID, projectToken) = try app.linkrunnerProject()
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.attributed"]}"#).status == 201)
+        #expect(
+            try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.attributed"]}"#)
+                .status == 201)
         app.startOutbox()
 
         // A tap in Safari, then the install from the same network: a probabilistic link match, then Apple's claim.
@@ -342,7 +380,10 @@ struct AttributionDataPoll {
 
         // An app open through the link carries the IDFV: the install matches it deterministically,
         // and Apple's tap two days earlier is the older touch: the link keeps it.
-        #expect(try app.client("handle-deeplink", body("handle-deeplink", token: projectToken, instance: "D-1", extra: #","deeplink_url":"http://test/summer""#)).status == 200)
+        #expect(
+            try app.client(
+                "handle-deeplink", body("handle-deeplink", token: projectToken, instance: "D-1", extra: #","deeplink_url":"http://test/summer""#)
+            ).status == 200)
         try app.settle()
         let older = adServicesToken("older")
         fake.script(older, [FakeAdServices.attributed(clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-2 * 86_400)))])
@@ -370,8 +411,13 @@ struct AttributionDataPoll {
 
         // Apple's developer-mode answer: recorded, flagged as test data.
         let developer = adServicesToken("developer")
-        fake.script(developer, [FakeAdServices.attributed(campaign: 1234567890, adGroup: 1234567890, keyword: 12323222, ad: 1234567890,
-                                                          clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-60)))])
+        fake.script(
+            developer,
+            [
+                FakeAdServices.attributed(
+                    campaign: 1234567890, adGroup: 1234567890, keyword: 12323222, ad: 1234567890,
+                    clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-60)))
+            ])
         #expect(try app.initWithToken(developer, projectToken: projectToken, instance: "T-dev").status == 200)
         let devInstall = try app.installID(instance: "T-dev")
         #expect(try app.waitForClaim(devInstall) == "attributed")
@@ -387,7 +433,9 @@ struct AttributionDataPoll {
         try app.settle()
         #expect(try app.count("SELECT count(*) FROM apple_ads_claims") == 0)
         // The erased install's exchange went with it; the project with Apple Ads off made none.
-        #expect(try app.count("SELECT count(*) FROM outbox_new WHERE kind = 'apple_ads'") + (try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'apple_ads'")) == 0)
+        #expect(
+            try app.count("SELECT count(*) FROM outbox_new WHERE kind = 'apple_ads'")
+                + (try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'apple_ads'")) == 0)
     }
 }
 
@@ -397,4 +445,3 @@ extension TestApp {
         try #require(try queryOne("SELECT id FROM projects ORDER BY created_at LIMIT 1") { $0.string(0) })
     }
 }
-

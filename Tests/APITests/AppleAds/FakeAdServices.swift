@@ -20,9 +20,12 @@ final class FakeAdServices: @unchecked Sendable {
     var url: String { "http://127.0.0.1:\(server.port)/api/v1/" }
 
     /// Apple's attributed answer for a tap `minutesBefore` the call (minute-precision date).
-    static func attributed(campaign: Int = 542370539, adGroup: Int = 542317095, keyword: Int? = 87675432, ad: Int = 542317136,
-                           clickDate: String) -> Answer {
-        var body = #"{"attribution":true,"orgId":40669820,"campaignId":\#(campaign),"conversionType":"Download","clickDate":"\#(clickDate)","claimType":"Click","adGroupId":\#(adGroup),"countryOrRegion":"US","adId":\#(ad),"supplyPlacement":"APPSTORE_SEARCH_RESULTS""#
+    static func attributed(
+        campaign: Int = 542370539, adGroup: Int = 542317095, keyword: Int? = 87675432, ad: Int = 542317136,
+        clickDate: String
+    ) -> Answer {
+        var body =
+            #"{"attribution":true,"orgId":40669820,"campaignId":\#(campaign),"conversionType":"Download","clickDate":"\#(clickDate)","claimType":"Click","adGroupId":\#(adGroup),"countryOrRegion":"US","adId":\#(ad),"supplyPlacement":"APPSTORE_SEARCH_RESULTS""#
         if let keyword { body += #","keywordId":\#(keyword)"# }
         return Answer(status: .ok, body: body + "}")
     }
@@ -41,20 +44,25 @@ final class FakeAdServices: @unchecked Sendable {
     init() throws {
         var router = RouterBuilder()
         let box = Box()
-        router.on(.post, "/api/v1/", RouteHandler.deferred { request, done in
-            guard let fake = box.fake else { return done(.success(HTTPResponse(status: .serviceUnavailable))) }
-            let answer = fake.answer(request)
-            let response = HTTPResponse.json(bytes: Array(answer.body.utf8), status: answer.status)
-            if answer.wait > 0 {
-                DispatchQueue.global().asyncAfter(deadline: .now() + answer.wait) { done(.success(response)) }
-            } else {
-                done(.success(response))
-            }
-        })
+        router.on(
+            .post, "/api/v1/",
+            RouteHandler.deferred { request, done in
+                guard let fake = box.fake else { return done(.success(HTTPResponse(status: .serviceUnavailable))) }
+                let answer = fake.answer(request)
+                let response = HTTPResponse.json(bytes: Array(answer.body.utf8), status: answer.status)
+                if answer.wait > 0 {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + answer.wait) { done(.success(response)) }
+                } else {
+                    done(.success(response))
+                }
+            })
         // The Campaign Management API: its OAuth token endpoint and the three name lookups.
-        router.on(.post, "/auth/oauth2/token", RouteHandler.sync { request in try box.fake?.token(request) ?? HTTPResponse(status: .serviceUnavailable) })
-        for path in ["/api/v5/campaigns/:campaign", "/api/v5/campaigns/:campaign/adgroups/:adGroup",
-                     "/api/v5/campaigns/:campaign/adgroups/:adGroup/targetingkeywords/:keyword"] {
+        router.on(
+            .post, "/auth/oauth2/token", RouteHandler.sync { request in try box.fake?.token(request) ?? HTTPResponse(status: .serviceUnavailable) })
+        for path in [
+            "/api/v5/campaigns/:campaign", "/api/v5/campaigns/:campaign/adgroups/:adGroup",
+            "/api/v5/campaigns/:campaign/adgroups/:adGroup/targetingkeywords/:keyword",
+        ] {
             router.on(.get, path, RouteHandler.sync { request in try box.fake?.lookup(request) ?? HTTPResponse(status: .serviceUnavailable) })
         }
         var limits = HTTPServerLimits()
@@ -97,10 +105,16 @@ final class FakeAdServices: @unchecked Sendable {
     /// Checks the client-credentials request as Apple does: the form's fields, and a client secret
     /// that is an ES256 JWT of the client, signed with the key.
     private func token(_ request: HTTPRequest) throws -> HTTPResponse {
-        let form = Dictionary(HTTPRequest.queryItems(of: Substring(String(decoding: request.body, as: UTF8.self))).map { ($0.name, $0.value) }) { a, _ in a }
-        let key = lock.withLock { tokenRequests += 1; return signingKey }
+        let form = Dictionary(HTTPRequest.queryItems(of: Substring(String(decoding: request.body, as: UTF8.self))).map { ($0.name, $0.value) }) {
+            a, _ in a
+        }
+        let key = lock.withLock {
+            tokenRequests += 1
+            return signingKey
+        }
         guard request.headers["Content-Type"] == "application/x-www-form-urlencoded", form["grant_type"] == "client_credentials",
-              form["scope"] == "searchadsorg", let clientID = form["client_id"], let secret = form["client_secret"] else {
+            form["scope"] == "searchadsorg", let clientID = form["client_id"], let secret = form["client_secret"]
+        else {
             return HTTPResponse.json(bytes: Array(#"{"error":"invalid_request"}"#.utf8), status: .badRequest)
         }
         let parts = secret.split(separator: ".").map(String.init)
@@ -110,11 +124,12 @@ final class FakeAdServices: @unchecked Sendable {
             return Data(base64Encoded: base64).map { Array($0) }
         }
         guard parts.count == 3, let header = decode(parts[0]).flatMap({ try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }),
-              let claims = decode(parts[1]).flatMap({ try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }),
-              let signature = decode(parts[2]), header["alg"] as? String == "ES256", header["kid"] as? String == "KEY123",
-              claims["sub"] as? String == clientID, claims["iss"] as? String == "TEAM123", claims["aud"] as? String == "https://appleid.apple.com",
-              let issued = claims["iat"] as? Double, let expires = claims["exp"] as? Double, expires > issued,
-              ES256.verify(signature, message: Array("\(parts[0]).\(parts[1])".utf8), privateKeyPEM: key) else {
+            let claims = decode(parts[1]).flatMap({ try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }),
+            let signature = decode(parts[2]), header["alg"] as? String == "ES256", header["kid"] as? String == "KEY123",
+            claims["sub"] as? String == clientID, claims["iss"] as? String == "TEAM123", claims["aud"] as? String == "https://appleid.apple.com",
+            let issued = claims["iat"] as? Double, let expires = claims["exp"] as? Double, expires > issued,
+            ES256.verify(signature, message: Array("\(parts[0]).\(parts[1])".utf8), privateKeyPEM: key)
+        else {
             return HTTPResponse.json(bytes: Array(#"{"error":"invalid_client"}"#.utf8), status: .unauthorized)
         }
         return HTTPResponse.json(bytes: Array(#"{"access_token":"\#(Self.accessToken)","token_type":"Bearer","expires_in":3600}"#.utf8))
@@ -134,7 +149,8 @@ final class FakeAdServices: @unchecked Sendable {
         guard let value else { return HTTPResponse(status: .notFound) }
         // Apple's documents carry much more than the name: a body well past a kilobyte.
         let padding = String(repeating: "x", count: 3000)
-        return HTTPResponse.json(bytes: Array(#"{"data":{"id":1,"\#(field)":"\#(value)","budgetOrders":"\#(padding)"},"pagination":null,"error":null}"#.utf8))
+        return HTTPResponse.json(
+            bytes: Array(#"{"data":{"id":1,"\#(field)":"\#(value)","budgetOrders":"\#(padding)"},"pagination":null,"error":null}"#.utf8))
     }
 
     /// The tokens received so far, in order.

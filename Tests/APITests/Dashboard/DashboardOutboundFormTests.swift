@@ -2,8 +2,8 @@ import API
 import App
 import Foundation
 @_spi(StoreInternals) import Store
-import Testing
 import TestSupport
+import Testing
 
 /// Webhook endpoints and postback templates added, rotated and removed through the dashboard's
 /// forms, checked by the admin API's own services.
@@ -15,7 +15,8 @@ import TestSupport
         try browser.signInWithAdminKey()
         let page = "/projects/\(projectID)/outbound"
 
-        let added = try browser.submit(from: page, to: page + "/webhooks", [("url", "http://127.0.0.1:9/in"), ("events", "install.created, payment.captured")])
+        let added = try browser.submit(
+            from: page, to: page + "/webhooks", [("url", "http://127.0.0.1:9/in"), ("events", "install.created, payment.captured")])
         #expect(added.status == 200)
         let secret = try #require(added.bodyText.firstMatch(of: /shown this once: (whsec_[A-Za-z0-9+\/=]+)/)?.1)
         #expect(try app.count("SELECT count(*) FROM webhook_endpoints WHERE url = 'http://127.0.0.1:9/in' AND events LIKE '%payment.captured%'") == 1)
@@ -25,24 +26,35 @@ import TestSupport
 
         let endpointID = try #require(try app.queryOne("SELECT id FROM webhook_endpoints") { $0.string(0) })
         let rotated = try browser.submit(from: page, to: "\(page)/webhooks/\(endpointID)/rotate", [])
-        let newSecret = try #require(rotated.bodyText.firstMatch(of: /shown this once \(the old one signs too for 24 hours\): (whsec_[A-Za-z0-9+\/=]+)/)?.1)
+        let newSecret = try #require(
+            rotated.bodyText.firstMatch(of: /shown this once \(the old one signs too for 24 hours\): (whsec_[A-Za-z0-9+\/=]+)/)?.1)
         #expect(newSecret != secret)
         #expect(try app.count("SELECT count(*) FROM webhook_endpoints WHERE previous_secret IS NOT NULL") == 1)
 
-        for (fields, problem) in [([("url", "ftp://example.com/")], "url"), ([("url", "")], "url: is required"),
-                                  ([("url", "http://127.0.0.1:9/x"), ("events", "install.exploded")], "install.exploded")] {
+        for (fields, problem) in [
+            ([("url", "ftp://example.com/")], "url"), ([("url", "")], "url: is required"),
+            ([("url", "http://127.0.0.1:9/x"), ("events", "install.exploded")], "install.exploded"),
+        ] {
             let refused = try browser.submit(from: page, to: page + "/webhooks", fields)
             #expect(refused.status == 422, "\(fields)")
             #expect(refused.bodyText.contains(#"class="error""#) && refused.bodyText.contains(problem), "\(fields): \(refused.bodyText)")
         }
         #expect(try app.count("SELECT count(*) FROM webhook_endpoints") == 1)
 
-        let postback = try browser.submit(from: page, to: page + "/postbacks", [("network", "acme"), ("trigger", "install"), ("method", "GET"),
-                                                                                ("url", "https://acme.example/pb?click={network_click_id}")])
+        let postback = try browser.submit(
+            from: page, to: page + "/postbacks",
+            [
+                ("network", "acme"), ("trigger", "install"), ("method", "GET"),
+                ("url", "https://acme.example/pb?click={network_click_id}"),
+            ])
         #expect(postback.status == 200, "\(postback.bodyText)")
         #expect(postback.bodyText.contains("Postback for acme on install added."))
-        let unknownMacro = try browser.submit(from: page, to: page + "/postbacks", [("network", "acme"), ("trigger", "install"), ("method", "GET"),
-                                                                                    ("url", "https://acme.example/pb?x={no_such_macro}")])
+        let unknownMacro = try browser.submit(
+            from: page, to: page + "/postbacks",
+            [
+                ("network", "acme"), ("trigger", "install"), ("method", "GET"),
+                ("url", "https://acme.example/pb?x={no_such_macro}"),
+            ])
         #expect(unknownMacro.status == 422)
         #expect(unknownMacro.bodyText.contains("no_such_macro"))
         #expect(unknownMacro.bodyText.contains(#"value="acme""#))  // the form keeps what was sent

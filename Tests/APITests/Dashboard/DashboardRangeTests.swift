@@ -3,8 +3,8 @@ import App
 import Attribution
 import Foundation
 @_spi(StoreInternals) import Store
-import Testing
 import TestSupport
+import Testing
 
 /// The overview's days are the project's own (its time zone), custom ranges, and what the
 /// overview and install pages break installs down by: confidence band and SKAN value.
@@ -26,7 +26,9 @@ import TestSupport
         let patched = try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"time_zone":"\#(zone.name)"}"#)
         #expect(patched.status == 200)
         #expect(patched.json?["time_zone"] as? String == zone.name)
-        #expect(try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]).status == 200)
+        #expect(
+            try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]).status
+                == 200)
         try app.settle()
 
         let browser = DashboardClient(app)
@@ -61,9 +63,11 @@ import TestSupport
         let (projectID, _, _) = try app.projectWithLink()
         let browser = DashboardClient(app)
         try browser.signInWithAdminKey()
-        for (query, problem) in [("from=2026-02-30&to=2026-03-01", "from must be a date"), ("from=2026-03-01", "to must be a date"),
-                                 ("from=2026-03-02&to=2026-03-01", "to must not be before from"),
-                                 ("from=2024-01-01&to=2026-01-01", "at most 366 days"), ("from=%3Cscript%3E&to=2026-01-01", "from must be a date")] {
+        for (query, problem) in [
+            ("from=2026-02-30&to=2026-03-01", "from must be a date"), ("from=2026-03-01", "to must be a date"),
+            ("from=2026-03-02&to=2026-03-01", "to must not be before from"),
+            ("from=2024-01-01&to=2026-01-01", "at most 366 days"), ("from=%3Cscript%3E&to=2026-01-01", "from must be a date"),
+        ] {
             let response = try browser.get("/projects/\(projectID)?range=custom&\(query)")
             #expect(response.status == 422, "\(query)")
             #expect(response.bodyText.contains(problem), "\(query): \(response.bodyText)")
@@ -79,7 +83,8 @@ import TestSupport
         let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true)
         let (projectID, token) = try app.linkrunnerProject()
         #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"skan":\#(skanSchemaJSON)}"#).status == 200)
-        let hook = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"http://127.0.0.1:9/in","events":["install.created"]}"#)
+        let hook = try app.request(
+            "POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"http://127.0.0.1:9/in","events":["install.created"]}"#)
         #expect(hook.status == 201)
         app.startOutbox()  // makes the install's job (its delivery to port 9 fails, and is retried)
         _ = try app.clickWithBeacon(ip: "198.51.100.80")
@@ -92,7 +97,9 @@ import TestSupport
         try browser.signInWithAdminKey()
         let overview = try browser.get("/projects/\(projectID)?range=24h").bodyText
         #expect(overview.contains(#"<tr><th>Confidence ≥ 0.80</th><td class="n">1</td></tr>"#))
-        #expect(overview.contains(#"<tr><th>Confidence &lt; 0.60</th><td class="n">0</td></tr>"#) || overview.contains(#"<tr><th>Confidence < 0.60</th><td class="n">0</td></tr>"#))
+        #expect(
+            overview.contains(#"<tr><th>Confidence &lt; 0.60</th><td class="n">0</td></tr>"#)
+                || overview.contains(#"<tr><th>Confidence < 0.60</th><td class="n">0</td></tr>"#))
         // Window 1 of both installs: the attributed one signed up (fine 8), the organic one has 0.
         #expect(overview.contains(#"<tr><td>Window 1</td><td>0</td><td class="n">1</td></tr>"#))
         #expect(overview.contains(#"<tr><td>Window 1</td><td>8</td><td class="n">1</td></tr>"#))
@@ -107,8 +114,9 @@ import TestSupport
         #expect(page.contains(#"<tr><td>1</td><td class="n">8</td><td>medium</td><td>open</td>"#))
         #expect(page.contains("Webhook and postback deliveries"))
         #expect(page.contains("<td>webhook</td><td>install.created</td>"))
-        #expect(try app.count("SELECT count(*) FROM outbox_new WHERE install_id = '\(installID)'")
-                    + app.count("SELECT count(*) FROM outbox_jobs WHERE install_id = '\(installID)'") == 1)
+        #expect(
+            try app.count("SELECT count(*) FROM outbox_new WHERE install_id = '\(installID)'")
+                + app.count("SELECT count(*) FROM outbox_jobs WHERE install_id = '\(installID)'") == 1)
     }
 
     @Test func aLinkIsEditedWithEveryFieldTheAdminAPITakes() throws {
@@ -124,10 +132,12 @@ import TestSupport
 
         let fields: [(String, String)] = [
             ("short_code", "autumn"), ("title", "Autumn sale"), ("description", "Leaves"), ("original_url", "https://shop.example.com/autumn"),
-            ("ios_url", "https://shop.example.com/ios"), ("android_url", "https://shop.example.com/android"), ("web_url", "https://shop.example.com/web"),
+            ("ios_url", "https://shop.example.com/ios"), ("android_url", "https://shop.example.com/android"),
+            ("web_url", "https://shop.example.com/web"),
             ("app_scheme", "shop"), ("deep_link_path", "/product/7"), ("deep_link_parameters", #"{"promo":"fall"}"#),
             ("utm_source", "news"), ("utm_medium", "email"), ("utm_campaign", "autumn"), ("utm_term", "coats"), ("utm_content", "hero"),
-            ("og_title", "Autumn"), ("og_description", "Coats"), ("og_image", "https://shop.example.com/a.png"), ("targeting", #"{"countries":["FR"]}"#),
+            ("og_title", "Autumn"), ("og_description", "Coats"), ("og_image", "https://shop.example.com/a.png"),
+            ("targeting", #"{"countries":["FR"]}"#),
             ("attribution_window_hours", "48"), ("expires_at", "2030-01-01T00:00:00Z"), ("max_clicks", "500"),
             ("append_click_id", "0"), ("append_click_id", "1"), ("active", "0"), ("active", "1"),
         ]
@@ -138,11 +148,14 @@ import TestSupport
         #expect(stored["short_code"] as? String == "autumn")
         #expect(stored["description"] as? String == "Leaves")
         #expect(stored["deep_link_parameters"] as? [String: String] == ["promo": "fall"])
-        #expect(stored["utm"] as? [String: String] == ["source": "news", "medium": "email", "campaign": "autumn", "term": "coats", "content": "hero"])
+        #expect(
+            stored["utm"] as? [String: String] == ["source": "news", "medium": "email", "campaign": "autumn", "term": "coats", "content": "hero"])
         #expect(stored["og"] as? [String: String] == ["title": "Autumn", "description": "Coats", "image": "https://shop.example.com/a.png"])
         #expect(stored["attribution_window_hours"] as? Int == 48 && stored["max_clicks"] as? Int == 500)
         #expect(stored["append_click_id"] as? Bool == true && stored["active"] as? Bool == true)
-        #expect(stored["expires_at"] as? String == "2030-01-01T00:00:00.000Z" || (stored["expires_at"] as? String)?.hasPrefix("2030-01-01T00:00:00") == true)
+        #expect(
+            stored["expires_at"] as? String == "2030-01-01T00:00:00.000Z"
+                || (stored["expires_at"] as? String)?.hasPrefix("2030-01-01T00:00:00") == true)
         #expect(try app.count("SELECT count(*) FROM links WHERE id = '\(linkID)' AND targeting LIKE '%FR%'") == 1)
         // The old code no longer resolves; the new one does.
         #expect(try app.request("GET", "/summer", adminKey: nil).status == 404)
@@ -151,17 +164,21 @@ import TestSupport
         // Unticking "active" (only the hidden 0 is sent) disables it; bad fields are 422 beside the form.
         #expect(try browser.submit(from: page, to: page, [("original_url", "https://shop.example.com/"), ("active", "0")]).status == 200)
         #expect(try app.count("SELECT count(*) FROM links WHERE id = '\(linkID)' AND active = FALSE") == 1)
-        for (field, value, problem) in [("max_clicks", "many", "max_clicks"), ("deep_link_parameters", "{", "deep_link_parameters"),
-                                        ("expires_at", "tomorrow", "expires_at"), ("template_slug", "nope", "template_slug"),
-                                        ("ios_url", "javascript:alert(1)", "ios_url")] {
+        for (field, value, problem) in [
+            ("max_clicks", "many", "max_clicks"), ("deep_link_parameters", "{", "deep_link_parameters"),
+            ("expires_at", "tomorrow", "expires_at"), ("template_slug", "nope", "template_slug"),
+            ("ios_url", "javascript:alert(1)", "ios_url"),
+        ] {
             let refused = try browser.submit(from: page, to: page, [("original_url", "https://shop.example.com/"), (field, value)])
             #expect(refused.status == 422, "\(field)")
             #expect(refused.bodyText.contains(#"class="error""#) && refused.bodyText.contains(problem), "\(field): \(refused.bodyText)")
         }
         // The refused forms changed nothing (the last saved form cleared what it left empty).
-        #expect(try app.count("""
-            SELECT count(*) FROM links WHERE id = '\(linkID)' AND short_code = 'autumn' AND active = FALSE AND max_clicks IS NULL
-                AND original_url = 'https://shop.example.com/' AND ios_url IS NULL AND template_id IS NULL
-            """) == 1)
+        #expect(
+            try app.count(
+                """
+                SELECT count(*) FROM links WHERE id = '\(linkID)' AND short_code = 'autumn' AND active = FALSE AND max_clicks IS NULL
+                    AND original_url = 'https://shop.example.com/' AND ios_url IS NULL AND template_id IS NULL
+                """) == 1)
     }
 }

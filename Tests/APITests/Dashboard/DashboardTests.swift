@@ -1,9 +1,10 @@
-@testable import API
 import App
 import Foundation
 @_spi(StoreInternals) import Store
-import Testing
 import TestSupport
+import Testing
+
+@testable import API
 
 @Suite struct DashboardTests {
     @Test func pagesNeedASignInAndTheAdminKeyGivesOne() throws {
@@ -66,7 +67,9 @@ import TestSupport
         let before = try browser.get("/projects/\(projectID)?range=24h")
         #expect(before.status == 200)
         #expect(before.bodyText.contains("<svg"))
-        #expect(try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]).status == 200)
+        #expect(
+            try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]).status
+                == 200)
         try app.settle()
         let after = try browser.get("/projects/\(projectID)?range=24h&sort=clicks")
         #expect(after.status == 200)
@@ -77,7 +80,9 @@ import TestSupport
         let csv = try browser.get("/projects/\(projectID)?range=7d&format=csv")
         #expect(csv.status == 200)
         #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
-        #expect(csv.bodyText.hasPrefix("short_code,utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\nsummer,mail,,summer,1,0,0,0,\r\n"))
+        #expect(
+            csv.bodyText.hasPrefix(
+                "short_code,utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\nsummer,mail,,summer,1,0,0,0,\r\n"))
         let campaigns = try browser.get("/projects/\(projectID)?range=7d&csort=installs&format=campaigns.csv")
         #expect(campaigns.header("Content-Disposition")?.contains("campaigns-\(projectID)-7d.csv") == true)
         #expect(campaigns.bodyText == "utm_source,utm_medium,utm_campaign,clicks,bot_clicks,installs,events,payments\r\nmail,,summer,1,0,0,0,\r\n")
@@ -94,9 +99,13 @@ import TestSupport
         let (projectID, _, _) = try app.projectWithLink()
         let disguised = ["=\u{301}HYPERLINK(\"http://x\")", "  =1+1", "\u{FF1D}1+1", "\u{200B}@SUM(A1)", "-2+3"]
         for (index, campaign) in disguised.enumerated() {
-            let json = String(decoding: try JSONSerialization.data(withJSONObject: ["short_code": "formula\(index)", "utm": ["campaign": campaign]]), as: UTF8.self)
+            let json = String(
+                decoding: try JSONSerialization.data(withJSONObject: ["short_code": "formula\(index)", "utm": ["campaign": campaign]]), as: UTF8.self)
             #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: json).status == 201)
-            #expect(try app.request("GET", "/formula\(index)", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]).status == 200)
+            #expect(
+                try app.request(
+                    "GET", "/formula\(index)", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]
+                ).status == 200)
         }
         try app.settle()
         let browser = DashboardClient(app)
@@ -115,10 +124,16 @@ import TestSupport
     @Test func aTemplatedLinksClicksAreFiledUnderTheTemplatesCampaign() throws {
         let app = try TestApp()
         let (projectID, _, _) = try app.projectWithLink()
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/templates",
-                                json: #"{"slug":"news","name":"News","utm":{"source":"newsletter","campaign":"spring"}}"#).status == 201)
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"issue7","template_slug":"news"}"#).status == 201)
-        #expect(try app.request("GET", "/news/issue7", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"]).status == 200)
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/templates",
+                json: #"{"slug":"news","name":"News","utm":{"source":"newsletter","campaign":"spring"}}"#
+            ).status == 201)
+        #expect(
+            try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"issue7","template_slug":"news"}"#).status == 201)
+        #expect(
+            try app.request("GET", "/news/issue7", adminKey: nil, headers: ["User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"])
+                .status == 200)
         try app.settle()
         let browser = DashboardClient(app)
         try browser.signInWithAdminKey()
@@ -132,11 +147,16 @@ import TestSupport
         let browser = DashboardClient(app)
         try browser.signInWithAdminKey()
         let page = "/projects/\(projectID)/links"
-        let created = try browser.submit(from: page, to: page, [("short_code", "spring"), ("title", "Spring sale"),
-                                                                 ("original_url", "https://shop.example.com/spring"), ("utm_campaign", "spring")])
+        let created = try browser.submit(
+            from: page, to: page,
+            [
+                ("short_code", "spring"), ("title", "Spring sale"),
+                ("original_url", "https://shop.example.com/spring"), ("utm_campaign", "spring"),
+            ])
         #expect(created.status == 201)
         #expect(created.bodyText.contains("/spring"))
-        let stored = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/links").jsonArray?.first { $0["short_code"] as? String == "spring" })
+        let stored = try #require(
+            try app.request("GET", "/admin/v1/projects/\(projectID)/links").jsonArray?.first { $0["short_code"] as? String == "spring" })
         #expect(stored["title"] as? String == "Spring sale")
         #expect((stored["utm"] as? [String: Any])?["campaign"] as? String == "spring")
 
@@ -167,12 +187,14 @@ import TestSupport
         let wrongToken = try browser.post(path, [("csrf", "guess"), ("short_code", "forged"), ("original_url", "https://evil.example/")])
         #expect(wrongToken.status == 403)
         let token = try #require(DashboardClient.csrfToken(in: try browser.get(path).bodyText))
-        let otherOrigin = try browser.post(path, [("csrf", token), ("short_code", "forged"), ("original_url", "https://evil.example/")],
-                                           headers: ["Origin": "https://evil.example"])
+        let otherOrigin = try browser.post(
+            path, [("csrf", token), ("short_code", "forged"), ("original_url", "https://evil.example/")],
+            headers: ["Origin": "https://evil.example"])
         #expect(otherOrigin.status == 403)
         #expect(try app.count("SELECT count(*) FROM links WHERE short_code = 'forged'") == 0)
-        let sameOrigin = try browser.post(path, [("csrf", token), ("short_code", "fine"), ("original_url", "https://shop.example.com/")],
-                                          headers: ["Origin": "http://test"])
+        let sameOrigin = try browser.post(
+            path, [("csrf", token), ("short_code", "fine"), ("original_url", "https://shop.example.com/")],
+            headers: ["Origin": "http://test"])
         #expect(sameOrigin.status == 201)
     }
 
@@ -204,8 +226,9 @@ import TestSupport
         let admin = DashboardClient(app)
         try admin.signInWithAdminKey()
         let settings = "/projects/\(projectID)/settings"
-        let added = try admin.submit(from: settings, to: settings + "/users",
-                                     [("email", "viewer@example.com"), ("password", "correct horse battery"), ("role", "viewer")])
+        let added = try admin.submit(
+            from: settings, to: settings + "/users",
+            [("email", "viewer@example.com"), ("password", "correct horse battery"), ("role", "viewer")])
         #expect(added.status == 201)
         #expect(try app.count("SELECT count(*) FROM dashboard_users WHERE password_hash LIKE 'pbkdf2-sha256$600000$%'") == 1)
         let weak = try admin.submit(from: settings, to: settings + "/users", [("email", "x@example.com"), ("password", "short"), ("role", "admin")])
@@ -239,10 +262,12 @@ import TestSupport
         let browser = DashboardClient(app)
         try browser.signInWithAdminKey()
         let settings = "/projects/\(projectID)/settings"
-        let saved = try browser.submit(from: settings, to: settings + "/project", [
-            ("ios_store_url", "https://apps.apple.com/app/id999"), ("android_store_url", ""), ("web_url", "https://shop.example.com/"),
-            ("attribution_window_hours", "72"), ("min_confidence", "0.5"), ("currency", "EUR"), ("skan", ""),
-        ])
+        let saved = try browser.submit(
+            from: settings, to: settings + "/project",
+            [
+                ("ios_store_url", "https://apps.apple.com/app/id999"), ("android_store_url", ""), ("web_url", "https://shop.example.com/"),
+                ("attribution_window_hours", "72"), ("min_confidence", "0.5"), ("currency", "EUR"), ("skan", ""),
+            ])
         #expect(saved.status == 200)
         #expect(saved.bodyText.contains("Settings saved."))
         let project = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)").json)
@@ -270,8 +295,11 @@ import TestSupport
         try app.services.app.projects.setToken(projectID: projectID, token: token)
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"http://127.0.0.1:9/hook"}"#).status == 201)
         app.startOutbox(waits: [], timeout: 2)  // nothing listens on port 9: the first failure is final
-        #expect(try app.request("POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"out-1"}"#,
-                                adminKey: nil).status == 200)
+        #expect(
+            try app.request(
+                "POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"out-1"}"#,
+                adminKey: nil
+            ).status == 200)
         let browser = DashboardClient(app)
         try browser.signInWithAdminKey()
         let outbound = "/projects/\(projectID)/outbound"
@@ -308,8 +336,11 @@ import TestSupport
         try admin.signInWithAdminKey()
         for projectID in [first, second] {
             let settings = "/projects/\(projectID)/settings"
-            #expect(try admin.submit(from: settings, to: settings + "/users",
-                                     [("email", "ana@example.com"), ("password", "correct horse battery"), ("role", "viewer")]).status == 201)
+            #expect(
+                try admin.submit(
+                    from: settings, to: settings + "/users",
+                    [("email", "ana@example.com"), ("password", "correct horse battery"), ("role", "viewer")]
+                ).status == 201)
         }
         let person = DashboardClient(app)
         let asked = try person.signIn(email: "ana@example.com", password: "correct horse battery")
@@ -319,23 +350,30 @@ import TestSupport
         #expect(!asked.bodyText.contains("correct horse battery"))
         for projectID in [second, first] {
             let browser = DashboardClient(app)
-            let signedIn = try browser.post("/sign-in", [("email", "ana@example.com"), ("password", "correct horse battery"), ("project", projectID)])
+            let signedIn = try browser.post(
+                "/sign-in", [("email", "ana@example.com"), ("password", "correct horse battery"), ("project", projectID)])
             #expect(signedIn.status == 303 && signedIn.header("Location") == "/dashboard/projects/\(projectID)")
             browser.cookie = DashboardClient.sessionToken(signedIn)
             #expect(try browser.get("/projects/\(projectID)").status == 200)
         }
         // A project the password does not open is a failed sign-in, as any.
         let stranger = try app.createProject("Third")["id"] as! String
-        #expect(try DashboardClient(app).post("/sign-in", [("email", "ana@example.com"), ("password", "correct horse battery"), ("project", stranger)]).status == 401)
+        #expect(
+            try DashboardClient(app).post("/sign-in", [("email", "ana@example.com"), ("password", "correct horse battery"), ("project", stranger)])
+                .status == 401)
     }
 
     /// The GDPR erase from an install's page: a typed confirmation, admins only, and it is gone.
     @Test func anInstallIsErasedFromItsPageAfterATypedConfirmation() throws {
         let app = try TestApp()
         let (projectID, key, _) = try app.projectWithLink()
-        let installID = try #require(try app.request("POST", "/api/sdk/v1/install", json: #"{"userAgent":"Shop/1.0","platform":"iOS","deviceId":"gdpr-1"}"#,
-                                                     adminKey: key).json?["installId"] as? String)
-        #expect(try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"purchase"}"#, adminKey: key).status == 200)
+        let installID = try #require(
+            try app.request(
+                "POST", "/api/sdk/v1/install", json: #"{"userAgent":"Shop/1.0","platform":"iOS","deviceId":"gdpr-1"}"#,
+                adminKey: key
+            ).json?["installId"] as? String)
+        #expect(
+            try app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"purchase"}"#, adminKey: key).status == 200)
         let browser = DashboardClient(app)
         try browser.signInWithAdminKey()
         let page = "/projects/\(projectID)/installs/\(installID)"

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import API
 import HTTP
 import TestSupport
+import Testing
+
+@testable import API
 
 /// Every per-client budget counts an IPv6 client by its /64, which one subscriber or host holds
 /// whole: addresses of one /64 behind a trusted proxy share one budget. Found by an outside test:
@@ -16,7 +17,8 @@ import TestSupport
     @Test func adminKeyGuessesFromOneIPv6NetworkShareOneBudget() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let statuses = try (1...40).map { index in
-            try app.request("GET", "/admin/v1/projects", adminKey: "wrong-key-0123456789abc", headers: ["X-Forwarded-For": Self.sameNetwork(index)]).status
+            try app.request("GET", "/admin/v1/projects", adminKey: "wrong-key-0123456789abc", headers: ["X-Forwarded-For": Self.sameNetwork(index)])
+                .status
         }
         #expect(statuses.prefix(10).allSatisfy { $0 == 401 } && statuses.dropFirst(10).allSatisfy { $0 == 429 }, "\(statuses)")
         #expect(try app.request("GET", "/admin/v1/projects", headers: ["X-Forwarded-For": Self.sameNetwork(99)]).status == 429)
@@ -42,26 +44,33 @@ import TestSupport
         let admin = DashboardClient(app)
         try admin.signInWithAdminKey()
         let settings = "/projects/\(projectID)/settings"
-        #expect(try admin.submit(from: settings, to: settings + "/users",
-                                 [("email", "viewer@example.com"), ("password", "correct horse battery"), ("role", "viewer")]).status == 201)
+        #expect(
+            try admin.submit(
+                from: settings, to: settings + "/users",
+                [("email", "viewer@example.com"), ("password", "correct horse battery"), ("role", "viewer")]
+            ).status == 201)
         let guesser = DashboardClient(app)
         let statuses = try (1...60).map { index in
-            try guesser.post("/sign-in", [("email", "viewer@example.com"), ("password", "guess \(index)")],
-                             headers: ["X-Forwarded-For": Self.sameNetwork(index)]).status
+            try guesser.post(
+                "/sign-in", [("email", "viewer@example.com"), ("password", "guess \(index)")],
+                headers: ["X-Forwarded-For": Self.sameNetwork(index)]
+            ).status
         }
         #expect(statuses.prefix(10).allSatisfy { $0 == 401 } && statuses.dropFirst(10).allSatisfy { $0 == 429 }, "\(statuses)")
         let started = Date()
         let viewer = DashboardClient(app)
-        let signedIn = try viewer.post("/sign-in", [("email", "viewer@example.com"), ("password", "correct horse battery")],
-                                       headers: ["X-Forwarded-For": Self.otherNetwork])
+        let signedIn = try viewer.post(
+            "/sign-in", [("email", "viewer@example.com"), ("password", "correct horse battery")],
+            headers: ["X-Forwarded-For": Self.otherNetwork])
         #expect(signedIn.status == 303)
         #expect(Date().timeIntervalSince(started) < 5, "the guesses' password hashes were not waited for")
     }
 
     @Test func thePublicRateLimitCountsAnIPv6NetworkAsOneClient() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
-        let limited = HTTPServer(host: "127.0.0.1", port: 0,
-                                 responder: Application.makeResponder(services: app.services, rateLimit: .init(ratePerSecond: 0.5, burst: 3)))
+        let limited = HTTPServer(
+            host: "127.0.0.1", port: 0,
+            responder: Application.makeResponder(services: app.services, rateLimit: .init(ratePerSecond: 0.5, burst: 3)))
         try limited.start()
         defer { limited.shutdownAndWait() }
         func get(from address: String) throws -> Int {

@@ -1,9 +1,10 @@
-import Foundation
-@testable import API
 import Attribution
-@testable import HTTP
-import Testing
+import Foundation
 import TestSupport
+import Testing
+
+@testable import API
+@testable import HTTP
 
 /// The smaller defects of the outside test pass, each through the real socket path.
 @Suite struct HardeningTests {
@@ -42,7 +43,8 @@ import TestSupport
         for (key, reason) in refused {
             let started = try run(["serve", "--port", "0"], environment: ["ATTRIBUTIOND_ADMIN_KEY": key])
             #expect(started.status == 2, "\(key.debugDescription)")
-            #expect(started.stderr.contains("ATTRIBUTIOND_ADMIN_KEY") && started.stderr.contains(reason), "\(key.debugDescription): \(started.stderr)")
+            #expect(
+                started.stderr.contains("ATTRIBUTIOND_ADMIN_KEY") && started.stderr.contains(reason), "\(key.debugDescription): \(started.stderr)")
             #expect(started.stderr.contains("openssl rand -base64 32"))
         }
     }
@@ -65,7 +67,8 @@ import TestSupport
         }
         var statuses: [Int] = []
         for _ in 0..<12 {
-            statuses.append(try app.request("GET", "/admin/v1/projects", adminKey: "wrong-key-0123456789", headers: ["X-Forwarded-For": "203.0.113.1"]).status)
+            statuses.append(
+                try app.request("GET", "/admin/v1/projects", adminKey: "wrong-key-0123456789", headers: ["X-Forwarded-For": "203.0.113.1"]).status)
         }
         #expect(statuses.prefix(10).allSatisfy { $0 == 401 }, "\(statuses)")
         #expect(statuses.suffix(2).allSatisfy { $0 == 429 }, "\(statuses)")
@@ -92,10 +95,12 @@ import TestSupport
             let admin = try post(app, "/admin/v1/projects", body)
             #expect(admin.status == 400, "\(expected): \(admin.bodyText)")
             #expect(admin.bodyText.contains(expected), "\(admin.bodyText)")
-            let text = String(decoding: body, as: UTF8.self).replacingOccurrences(of: #""name":"P"#, with: #""token":"\#(token)","platform":"IOS","install_instance_id":"I"#)
+            let text = String(decoding: body, as: UTF8.self).replacingOccurrences(
+                of: #""name":"P"#, with: #""token":"\#(token)","platform":"IOS","install_instance_id":"I"#)
             var linkrunnerBody = Array(text.utf8)
             if expected == "invalid UTF-8" {  // keep the bad bytes, in the instance id
-                linkrunnerBody = Array(#"{"token":"\#(token)","platform":"IOS","install_instance_id":"I"#.utf8) + body[10..<(body.count - 2)] + Array(#""}"#.utf8)
+                linkrunnerBody =
+                    Array(#"{"token":"\#(token)","platform":"IOS","install_instance_id":"I"#.utf8) + body[10..<(body.count - 2)] + Array(#""}"#.utf8)
             }
             let linkrunner = try post(app, "/api/client/init", linkrunnerBody, key: nil)
             #expect(linkrunner.status == 400, "\(expected): \(linkrunner.bodyText)")
@@ -103,7 +108,11 @@ import TestSupport
         #expect(try app.count("SELECT count(*) FROM projects") == 1)
         #expect(try app.count("SELECT count(*) FROM installs") == 0)
         // Two ids that differ only in invalid bytes once both became "I\u{FFFD}" and collided.
-        #expect(try post(app, "/api/client/init", Array(#"{"token":"\#(token)","platform":"IOS","install_instance_id":"I"#.utf8) + [0xFE] + Array(#""}"#.utf8), key: nil).status == 400)
+        #expect(
+            try post(
+                app, "/api/client/init", Array(#"{"token":"\#(token)","platform":"IOS","install_instance_id":"I"#.utf8) + [0xFE] + Array(#""}"#.utf8),
+                key: nil
+            ).status == 400)
     }
 
     @Test func shortCodesAndSlugsThatFixedRoutesShadowAreRefused() throws {
@@ -126,12 +135,16 @@ import TestSupport
     @Test func aHostHeaderNobodyConfiguredNeverBecomesALinkURL() throws {
         let app = try TestApp(allowedHosts: ["go.example.com"])
         let (_, key, _) = try app.projectWithLink(#"{"short_code":"hosted","title":"T","web_url":"https://shop.example.com/"}"#)
-        let app_ = app, key_ = key
+        let app_ = app
+        let key_ = key
         func linkURL(host: String, app: TestApp? = nil, key: String? = nil) throws -> String? {
-            let app = app ?? app_, key = key ?? key_
+            let app = app ?? app_
+            let key = key ?? key_
             let client = try RawClient(port: app.port)
             let body = #"{"customCode":"h\#(abs(host.hashValue) % 100000)"}"#
-            client.send("POST /api/sdk/v1/links HTTP/1.1\r\nHost: \(host)\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            client.send(
+                "POST /api/sdk/v1/links HTTP/1.1\r\nHost: \(host)\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
             return client.readResponse()?.json?["url"] as? String
         }
         #expect(try linkURL(host: "go.example.com")?.hasPrefix("http://go.example.com/") == true)
@@ -159,10 +172,11 @@ import TestSupport
     @Test func everyFixedFirstSegmentIsReserved() throws {
         let app = try TestApp()
         let builder = Application.routerBuilder(services: app.services)  // the real table, as the server builds it
-        let firsts = Set(builder.entries.compactMap { entry -> String? in
-            let first = entry.pattern.split(separator: "/").first.map(String.init) ?? ""
-            return first.hasPrefix(":") || first.isEmpty ? nil : first
-        })
+        let firsts = Set(
+            builder.entries.compactMap { entry -> String? in
+                let first = entry.pattern.split(separator: "/").first.map(String.init) ?? ""
+                return first.hasPrefix(":") || first.isEmpty ? nil : first
+            })
         #expect(!firsts.isEmpty)
         for segment in firsts {
             #expect(ShortCode.isReserved(segment), "'\(segment)' serves fixed routes but is not in ShortCode.reservedWords")

@@ -1,12 +1,13 @@
 import Attribution
 import Dispatch
 import Foundation
-@testable import API
-@testable import App
 @_spi(StoreInternals) import Store
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import API
+@testable import App
 
 /// Once `DELETE …/api-keys/{id}` has answered 204, no request that starts later is accepted with
 /// that key, however many requests were loading it into the cache at that moment.
@@ -24,7 +25,8 @@ import TestSupport
     /// clears the cache, then the load finishes. Its result serves its own request only.
     @Test func aLoadThatARevocationOvertookIsNotCached() throws {
         let cache = ProjectCache(beforeBlocking: {})
-        let project = Project(id: "p", name: "P", settings: ProjectSettings(), createdAt: Timestamp(milliseconds: 0), updatedAt: Timestamp(milliseconds: 0))
+        let project = Project(
+            id: "p", name: "P", settings: ProjectSettings(), createdAt: Timestamp(milliseconds: 0), updatedAt: Timestamp(milliseconds: 0))
         let hash: [UInt8] = [1, 2, 3]
         let loaded = try cache.cached(hash, in: \.byKey) {
             cache.invalidateAll()  // the revoke commits while this load is under way
@@ -74,8 +76,11 @@ import TestSupport
                     let (key, done) = observations.lock.withLock { (observations.current, observations.stop) }
                     if done { return }
                     let started = DispatchTime.now().uptimeNanoseconds
-                    guard let response = try? app.request("GET", "/api/links?limit=1", adminKey: nil,
-                                                           headers: ["Authorization": "Bearer \(key)"]) else { continue }
+                    guard
+                        let response = try? app.request(
+                            "GET", "/api/links?limit=1", adminKey: nil,
+                            headers: ["Authorization": "Bearer \(key)"])
+                    else { continue }
                     observations.lock.withLock { observations.requests.append((key, started, response.status == 200)) }
                 }
             }
@@ -86,7 +91,9 @@ import TestSupport
             #expect(issued.status == 201)
             let newKey = try #require(issued.json?["key"] as? String)
             let keys = try app.request("GET", "/admin/v1/projects/\(projectID)/api-keys").jsonArray ?? []
-            let oldID = try #require(keys.first { ($0["revoked_at"] is NSNull || $0["revoked_at"] == nil) && ($0["prefix"] as? String).map(old.hasPrefix) == true }?["id"] as? String)
+            let oldID = try #require(
+                keys.first { ($0["revoked_at"] is NSNull || $0["revoked_at"] == nil) && ($0["prefix"] as? String).map(old.hasPrefix) == true }?["id"]
+                    as? String)
             // Issuing cleared the cache: the hammers are loading the old key again as it is revoked.
             let revoked = try app.request("DELETE", "/admin/v1/projects/\(projectID)/api-keys/\(oldID)")
             #expect(revoked.status == 204)

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import API
-@testable import App
 import HTTP
 import TestSupport
+import Testing
+
+@testable import API
+@testable import App
 @_spi(StoreInternals) @testable import Store
 
 /// Every route the URL map registers, walked from the map itself: a route added later is covered
@@ -20,8 +21,10 @@ import TestSupport
     /// LinkForty's credential may ride in the body (`appToken`), so those routes read the body
     /// before they can authenticate: they get a body that parses, naming an install that exists.
     static func bodies(installID: String) -> [String: String] {
-        ["POST /api/sdk/v1/install": #"{"userAgent":"Shop/1.0 iOS/17.4"}"#,
-         "POST /api/sdk/v1/event": #"{"installId":"\#(installID)","eventName":"purchase"}"#]
+        [
+            "POST /api/sdk/v1/install": #"{"userAgent":"Shop/1.0 iOS/17.4"}"#,
+            "POST /api/sdk/v1/event": #"{"installId":"\#(installID)","eventName":"purchase"}"#,
+        ]
     }
 
     static func routes(_ app: TestApp) -> [(method: HTTPMethod, pattern: String)] {
@@ -43,8 +46,9 @@ import TestSupport
         for route in admin {
             for key in [nil, "not-the-admin-key-\(UUID().uuidString)"] {
                 client += 1
-                let response = try app.request(route.method.description, Self.path(route.pattern), json: route.method == .get ? nil : "{}", adminKey: key,
-                                               headers: ["X-Forwarded-For": "198.51.\(client / 250).\(client % 250 + 1)"])
+                let response = try app.request(
+                    route.method.description, Self.path(route.pattern), json: route.method == .get ? nil : "{}", adminKey: key,
+                    headers: ["X-Forwarded-For": "198.51.\(client / 250).\(client % 250 + 1)"])
                 #expect(response.status == 401, "\(route.method) \(route.pattern) with \(key == nil ? "no key" : "a wrong key"): \(response.status)")
                 #expect(response.header("WWW-Authenticate") == "Bearer", "\(route.pattern)")
             }
@@ -64,7 +68,8 @@ import TestSupport
             let response = try app.request(route.method.description, Self.path(route.pattern), json: body, adminKey: nil)
             #expect(response.status == 401, "\(route.method) \(route.pattern): \(response.status) \(response.bodyText)")
         }
-        #expect(try app.count("SELECT count(*) FROM installs") == 1 && app.count("SELECT count(*) FROM events") == 0
+        #expect(
+            try app.count("SELECT count(*) FROM installs") == 1 && app.count("SELECT count(*) FROM events") == 0
                 && app.count("SELECT count(*) FROM links") == 1, "no refused request wrote anything")
         for (route, _) in Self.publicSDKRoutes {
             #expect(sdk.contains { "\($0.method) \($0.pattern)" == route }, "\(route) is still a route")

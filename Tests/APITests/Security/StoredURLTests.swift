@@ -1,14 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Foundation
-@testable import API
-@testable import App
 import Attribution
+import Foundation
 import HTTP
 @_spi(StoreInternals) import Store
-import Testing
 import TestSupport
+import Testing
+
+@testable import API
+@testable import App
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Values that once reached `Location` raw: every route that stores a URL, scheme or deep-link
 /// path refuses them with a 422 naming the field, and nothing is stored.
@@ -53,14 +55,18 @@ import TestSupport
         let templateID = try #require(template.json?["id"] as? String)
         let created = try app.request("POST", "/api/links", json: #"{"templateId":"\#(templateID)","customCode":"editable"}"#, adminKey: key)
         let linkID = try #require(created.json?["id"] as? String)
-        let before = try app.count("SELECT count(*) FROM links") + app.count("SELECT count(*) FROM templates") + app.count("SELECT count(*) FROM projects")
+        let before =
+            try app.count("SELECT count(*) FROM links") + app.count("SELECT count(*) FROM templates") + app.count("SELECT count(*) FROM projects")
 
         for bad in Self.badURLs {
             let url = bad.json
             let attempts: [(method: String, path: String, body: String, key: String?, field: String)] = [
                 ("POST", "/admin/v1/projects/\(projectID)/links", #"{"short_code":"adm1","ios_url":"\#(url)"}"#, TestApp.adminKey, "ios_url"),
                 ("POST", "/admin/v1/projects/\(projectID)/links", #"{"short_code":"adm2","og_image":"\#(url)"}"#, TestApp.adminKey, "og_image"),
-                ("POST", "/admin/v1/projects/\(projectID)/templates", #"{"slug":"t2","name":"T","android_url":"\#(url)"}"#, TestApp.adminKey, "android_url"),
+                (
+                    "POST", "/admin/v1/projects/\(projectID)/templates", #"{"slug":"t2","name":"T","android_url":"\#(url)"}"#, TestApp.adminKey,
+                    "android_url"
+                ),
                 ("POST", "/admin/v1/projects", #"{"name":"P2","web_url":"\#(url)"}"#, TestApp.adminKey, "web_url"),
                 ("PATCH", "/admin/v1/projects/\(projectID)", #"{"ios_store_url":"\#(url)"}"#, TestApp.adminKey, "ios_store_url"),
                 ("POST", "/api/links", #"{"templateId":"\#(templateID)","originalUrl":"\#(url)"}"#, key, "originalUrl"),
@@ -72,7 +78,8 @@ import TestSupport
                 #expect((response.json?["message"] as? String)?.contains(attempt.field) == true, "\(bad.why) \(attempt.path): \(response.bodyText)")
             }
         }
-        let after = try app.count("SELECT count(*) FROM links") + app.count("SELECT count(*) FROM templates") + app.count("SELECT count(*) FROM projects")
+        let after =
+            try app.count("SELECT count(*) FROM links") + app.count("SELECT count(*) FROM templates") + app.count("SELECT count(*) FROM projects")
         #expect(after == before)
         #expect(try app.count("SELECT count(*) FROM projects WHERE ios_store_url <> 'https://apps.apple.com/app/id123'") == 0)
         #expect(try app.count("SELECT count(*) FROM links WHERE android_url IS NOT NULL") == 0)
@@ -101,8 +108,11 @@ import TestSupport
         let sdk = try app.request("POST", "/api/sdk/v1/links", json: #"{"deepLinkPath":"/p\r\n"}"#, adminKey: key)
         #expect(sdk.status == 422 && (sdk.json?["message"] as? String)?.contains("deepLinkPath") == true)
         // What real apps use still passes: percent-escapes, queries, non-ASCII text.
-        let fine = try app.request("POST", "/admin/v1/projects/\(projectID)/links",
-                                   json: #"{"short_code":"okpath","app_scheme":"my-app+x.y","deep_link_path":"/produit/café?id=4%202#top","ios_url":"https://apps.apple.com/fr/app/id1?mt=8&ct=a{b}"}"#)
+        let fine = try app.request(
+            "POST", "/admin/v1/projects/\(projectID)/links",
+            json:
+                #"{"short_code":"okpath","app_scheme":"my-app+x.y","deep_link_path":"/produit/café?id=4%202#top","ios_url":"https://apps.apple.com/fr/app/id1?mt=8&ct=a{b}"}"#
+        )
         #expect(fine.status == 201, "\(fine.bodyText)")
     }
 

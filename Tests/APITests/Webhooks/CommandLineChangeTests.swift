@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import App
 import TestSupport
+import Testing
+
+@testable import App
 
 /// Changes made with the command line (another process) reach a running SQLite server within a
 /// second: a new endpoint gets the facts stored after it, a rotated secret signs the next
@@ -17,20 +18,26 @@ import TestSupport
         let db = server.databasePath
         func send(_ method: String, _ path: String, _ body: String, bearer: String) throws -> TestResponse {
             let client = try RawClient(port: server.port)
-            client.send("\(method) \(path) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(bearer)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            client.send(
+                "\(method) \(path) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(bearer)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
             return try #require(client.readResponse())
         }
         let project = try #require(try send("POST", "/admin/v1/projects", #"{"name":"Shop"}"#, bearer: key).json)
-        let projectID = try #require(project["id"] as? String), apiKey = try #require(project["api_key"] as? String)
+        let projectID = try #require(project["id"] as? String)
+        let apiKey = try #require(project["api_key"] as? String)
         let token = try #require(project["token"] as? String)
-        #expect(try send("POST", "/api/client/init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"lr-1"}"#, bearer: "").status == 200)
+        #expect(
+            try send("POST", "/api/client/init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"lr-1"}"#, bearer: "").status == 200)
         // A payment's webhook is made in its request from the endpoints the server holds in memory.
         func payment(_ id: String) throws {
             let body = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"lr-1","user_id":"u1","amount":5,"payment_id":"\#(id)"}"#
             #expect(try send("POST", "/api/client/capture-payment", body, bearer: "").status == 200)
         }
-        let installID = try #require(try send("POST", "/api/sdk/v1/install", #"{"userAgent":"Shop/1.0","platform":"iOS","deviceId":"dev-1"}"#,
-                                              bearer: apiKey).json?["installId"] as? String)
+        let installID = try #require(
+            try send(
+                "POST", "/api/sdk/v1/install", #"{"userAgent":"Shop/1.0","platform":"iOS","deviceId":"dev-1"}"#,
+                bearer: apiKey
+            ).json?["installId"] as? String)
         func event(_ name: String) throws {
             #expect(try send("POST", "/api/sdk/v1/event", #"{"installId":"\#(installID)","eventName":"\#(name)"}"#, bearer: apiKey).status == 200)
         }
@@ -64,10 +71,12 @@ import TestSupport
         Thread.sleep(forTimeInterval: 1)
         try event("rotated")
         let signed = try #require(delivered("rotated"))
-        let expected = WebhookDeliveryTests().expectedSignature(secret: secret, id: signed.headers["webhook-id"] ?? "",
-                                                                timestamp: signed.headers["webhook-timestamp"] ?? "", body: signed.body)
-        #expect(signed.headers["webhook-signature"]?.split(separator: " ").contains { String($0) == expected } == true,
-                "signed with the new secret: \(signed.headers["webhook-signature"] ?? "none")")
+        let expected = WebhookDeliveryTests().expectedSignature(
+            secret: secret, id: signed.headers["webhook-id"] ?? "",
+            timestamp: signed.headers["webhook-timestamp"] ?? "", body: signed.body)
+        #expect(
+            signed.headers["webhook-signature"]?.split(separator: " ").contains { String($0) == expected } == true,
+            "signed with the new secret: \(signed.headers["webhook-signature"] ?? "none")")
         #expect(first.headers["webhook-signature"] != signed.headers["webhook-signature"])
 
         // A link made with the command line after a tap on its code missed: served within a second.
@@ -77,8 +86,11 @@ import TestSupport
             return try #require(client.readResponse()).status
         }
         #expect(try tap() == 404)
-        #expect(try run(["link", "create", "--project", projectID, "--code", "later", "--web-url", "https://shop.example/", "--db", db],
-                        environment: environment).status == 0)
+        #expect(
+            try run(
+                ["link", "create", "--project", projectID, "--code", "later", "--web-url", "https://shop.example/", "--db", db],
+                environment: environment
+            ).status == 0)
         Thread.sleep(forTimeInterval: 1)
         #expect(try tap() == 302)
 

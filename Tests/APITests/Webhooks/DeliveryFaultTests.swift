@@ -1,12 +1,13 @@
+import Attribution
 import Dispatch
 import Foundation
-import Testing
-@testable import API
-@testable import App
 import HTTP
 @_spi(StoreInternals) import Store
-import Attribution
 import TestSupport
+import Testing
+
+@testable import API
+@testable import App
 
 /// Receivers that are slow, absent or killed mid-delivery: retried or failed as specified, and
 /// the request path never waits for any of it.
@@ -23,7 +24,8 @@ import TestSupport
         // While the delivery hangs, requests are answered: all of them before its first attempt
         // has even timed out (no bound on a shared machine's latency, only on the order of things).
         for index in 0..<5 {
-            #expect(try app.client("capture-event", body("init", token: token, instance: "slow-1", extra: #","event_name":"e\#(index)""#)).status == 200)
+            #expect(
+                try app.client("capture-event", body("init", token: token, instance: "slow-1", extra: #","event_name":"e\#(index)""#)).status == 200)
         }
         let hanging = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries").json?["deliveries"] as? [[String: Any]])
         #expect(hanging.first?["attempts"] as? Int == 0, "the requests were answered while the delivery still hung")
@@ -32,7 +34,8 @@ import TestSupport
         let deadline = Date().addingTimeInterval(8)
         var delivered: [[String: Any]] = []
         repeat {
-            delivered = try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=delivered").json?["deliveries"] as? [[String: Any]] ?? []
+            delivered =
+                try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=delivered").json?["deliveries"] as? [[String: Any]] ?? []
             Thread.sleep(forTimeInterval: 0.05)
         } while delivered.isEmpty && Date() < deadline
         #expect(delivered.first?["event_type"] as? String == "install.created")
@@ -53,7 +56,8 @@ import TestSupport
         Thread.sleep(forTimeInterval: 0.2)
         #expect(failures.all.count == 1)
         #expect(failures.all.first?.hasPrefix("install.created 2 ") == true, "\(failures.all)")
-        let failed = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=failed").json?["deliveries"] as? [[String: Any]])
+        let failed = try #require(
+            try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=failed").json?["deliveries"] as? [[String: Any]])
         #expect(failed.first?["attempts"] as? Int == 2)
         #expect(failed.first?["last_status_code"] == nil, "no answer, no status")
         #expect((failed.first?["last_error"] as? String)?.isEmpty == false)
@@ -66,8 +70,10 @@ import TestSupport
         let receiver = try WebhookReceiver()
         receiver.stall(10)
         let adminKey = "outbox-admin-key-0123456789"
-        let environment = ["ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true",
-                           "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS": "2", "ATTRIBUTIOND_RATE_LIMIT": "0"]
+        let environment = [
+            "ATTRIBUTIOND_ADMIN_KEY": adminKey, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true",
+            "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS": "2", "ATTRIBUTIOND_RATE_LIMIT": "0",
+        ]
         let first = try ServerProcess(environment: environment)
         func send(_ port: UInt16, _ method: String, _ path: String, _ json: String, admin: Bool = true) throws -> TestResponse? {
             let client = try RawClient(port: port, receiveTimeout: 10)
@@ -76,20 +82,23 @@ import TestSupport
             return client.readResponse()
         }
         let project = try #require(try send(first.port, "POST", "/admin/v1/projects", #"{"name":"Shop"}"#)?.json)
-        let projectID = try #require(project["id"] as? String), token = try #require(project["token"] as? String)
+        let projectID = try #require(project["id"] as? String)
+        let token = try #require(project["token"] as? String)
         #expect(try send(first.port, "POST", "/admin/v1/projects/\(projectID)/webhooks", #"{"url":"\#(receiver.url)"}"#)?.status == 201)
         var installs: Set<String> = []
         for index in 0..<20 {
-            let response = try send(first.port, "POST", "/api/client/init",
-                                    #"{"token":"\#(token)","platform":"IOS","install_instance_id":"k-\#(index)"}"#, admin: false)
+            let response = try send(
+                first.port, "POST", "/api/client/init",
+                #"{"token":"\#(token)","platform":"IOS","install_instance_id":"k-\#(index)"}"#, admin: false)
             if let id = (response?.json?["data"] as? [String: Any])?["install_id"] as? String { installs.insert(id) }
         }
         #expect(installs.count == 20)
         _ = receiver.wait(for: 1)  // deliveries are hanging in the receiver now
         let events = Set((0..<20).map { "purchase-\($0)" })
         for (index, name) in events.sorted().enumerated() {
-            let response = try send(first.port, "POST", "/api/client/capture-event",
-                                    #"{"token":"\#(token)","install_instance_id":"k-\#(index)","event_name":"\#(name)"}"#, admin: false)
+            let response = try send(
+                first.port, "POST", "/api/client/capture-event",
+                #"{"token":"\#(token)","install_instance_id":"k-\#(index)","event_name":"\#(name)"}"#, admin: false)
             #expect(response?.status == 200)
         }
         #expect(first.terminateAndWait(signal: SIGKILL) == 128 + SIGKILL)
@@ -100,17 +109,19 @@ import TestSupport
         var delivered: Set<String> = []
         while delivered != installs && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.1)
-            delivered = Set(receiver.all.compactMap { received in
-                guard received.json?["type"] as? String == "install.created" else { return nil }
-                return (received.json?["data"] as? [String: Any])?["install_id"] as? String
-            })
+            delivered = Set(
+                receiver.all.compactMap { received in
+                    guard received.json?["type"] as? String == "install.created" else { return nil }
+                    return (received.json?["data"] as? [String: Any])?["install_id"] as? String
+                })
         }
         #expect(delivered == installs, "not delivered after the restart: \(installs.subtracting(delivered).count)")
         func eventNames() -> Set<String> {
-            Set(receiver.all.compactMap { received in
-                guard received.json?["type"] as? String == "event.created" else { return nil }
-                return (received.json?["data"] as? [String: Any])?["name"] as? String
-            })
+            Set(
+                receiver.all.compactMap { received in
+                    guard received.json?["type"] as? String == "event.created" else { return nil }
+                    return (received.json?["data"] as? [String: Any])?["name"] as? String
+                })
         }
         while eventNames() != events && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         #expect(eventNames() == events, "events not delivered after the restart: \(events.subtracting(eventNames()).sorted())")
@@ -144,7 +155,8 @@ import TestSupport
             return client.readResponse()
         }
         let project = try #require(try send("/admin/v1/projects", #"{"name":"Shop"}"#)?.json)
-        let projectID = try #require(project["id"] as? String), token = try #require(project["token"] as? String)
+        let projectID = try #require(project["id"] as? String)
+        let token = try #require(project["token"] as? String)
         #expect(try send("/admin/v1/projects/\(projectID)/webhooks", #"{"url":"\#(receiver.url)"}"#)?.status == 201)
         #expect(try send("/api/client/init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"d-1"}"#, admin: false)?.status == 200)
         _ = receiver.wait(for: 1)  // the delivery is hanging in the receiver
@@ -170,13 +182,18 @@ import TestSupport
             return client.readResponse()
         }
         let project = try #require(try send(first.port, "/admin/v1/projects", #"{"name":"Shop"}"#)?.json)
-        let projectID = try #require(project["id"] as? String), token = try #require(project["token"] as? String)
+        let projectID = try #require(project["id"] as? String)
+        let token = try #require(project["token"] as? String)
         #expect(try send(first.port, "/admin/v1/projects/\(projectID)/webhooks", #"{"url":"\#(receiver.url)"}"#)?.status == 201)
-        #expect(try send(first.port, "/api/client/init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"d-1"}"#,
-                         admin: false)?.status == 200)
+        #expect(
+            try send(
+                first.port, "/api/client/init", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"d-1"}"#,
+                admin: false)?.status == 200)
         for index in 0..<3 {
-            #expect(try send(first.port, "/api/client/capture-event",
-                             #"{"token":"\#(token)","install_instance_id":"d-1","event_name":"e\#(index)"}"#, admin: false)?.status == 200)
+            #expect(
+                try send(
+                    first.port, "/api/client/capture-event",
+                    #"{"token":"\#(token)","install_instance_id":"d-1","event_name":"e\#(index)"}"#, admin: false)?.status == 200)
         }
         Thread.sleep(forTimeInterval: 0.3)
         #expect(first.terminateAndWait() == 0)
@@ -199,10 +216,12 @@ import TestSupport
         let app = try TestApp()
         let (projectID, _) = try app.linkrunnerProject()
         let outbox = app.store.outbox
-        let old = Timestamp(milliseconds: 1_000_000), now = Timestamp(milliseconds: 1_000_000 + 8 * 86_400_000)
+        let old = Timestamp(milliseconds: 1_000_000)
+        let now = Timestamp(milliseconds: 1_000_000 + 8 * 86_400_000)
         let messages = ["a", "b", "c"].map {
-            OutboxMessage(id: "job-\($0)", projectID: projectID, kind: "webhook", targetID: nil, targetURL: "https://example.com/",
-                          eventID: "msg_\($0)", eventType: "install.created", payload: "{}", createdAt: old)
+            OutboxMessage(
+                id: "job-\($0)", projectID: projectID, kind: "webhook", targetID: nil, targetURL: "https://example.com/",
+                eventID: "msg_\($0)", eventType: "install.created", payload: "{}", createdAt: old)
         }
         try outbox.enqueue(messages)
         let claimed = try outbox.claimDue(now: old, leaseUntil: old.adding(seconds: 20), limit: 10)
@@ -224,9 +243,14 @@ struct OutboundCertificateTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
-        _ = try ChildProcess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                                                      "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+        let cert = folder.appendingPathComponent("cert.pem").path
+        let key = folder.appendingPathComponent("key.pem").path
+        _ = try ChildProcess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
         let receiver = try WebhookReceiver(tls: try TLSContext(certificatePath: cert, privateKeyPath: key))
         let app = try TestApp(allowPrivateOutbound: true)
         let (projectID, token) = try app.linkrunnerProject()

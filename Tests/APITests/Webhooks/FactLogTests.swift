@@ -1,9 +1,10 @@
+import Attribution
 import Foundation
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
-import TestSupport
 @_spi(StoreInternals) @testable import Store
 
 /// `event.created` and `install.created` where the stored events and installs are the outbox's
@@ -14,9 +15,11 @@ import TestSupport
     let suite = WebhookDeliveryTests()
 
     func capture(_ app: TestApp, token: String, _ name: String, instance: String = "inst-1") throws {
-        let response = try app.request("POST", "/api/client/capture-event", json: """
-            {"token":"\(token)","install_instance_id":"\(instance)","event_name":"\(name)"}
-            """, adminKey: nil)
+        let response = try app.request(
+            "POST", "/api/client/capture-event",
+            json: """
+                {"token":"\(token)","install_instance_id":"\(instance)","event_name":"\(name)"}
+                """, adminKey: nil)
         #expect(response.status == 200)
     }
 
@@ -46,8 +49,9 @@ import TestSupport
         #expect(receiver.wait(for: 2).count == 2)
         #expect(eventNames(receiver) == ["first", "second"])
         if let firstRow {
-            #expect(try app.queryOne("SELECT rowid FROM events WHERE name = 'second'") { $0.int(0) } == firstRow,
-                    "the case this test is about: the new event took the deleted one's rowid")
+            #expect(
+                try app.queryOne("SELECT rowid FROM events WHERE name = 'second'") { $0.int(0) } == firstRow,
+                "the case this test is about: the new event took the deleted one's rowid")
         }
     }
 
@@ -68,8 +72,11 @@ import TestSupport
             }
             #expect(try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") == row)
         }
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
-                                json: #"{"url":"\#(receiver.url)","events":["event.created"]}"#).status == 201)
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/webhooks",
+                json: #"{"url":"\#(receiver.url)","events":["event.created"]}"#
+            ).status == 201)
         try capture(app, token: token, "after")
         #expect(receiver.wait(for: 1).count == 1)
         Thread.sleep(forTimeInterval: 0.3)
@@ -121,14 +128,23 @@ import TestSupport
         let receiver = try WebhookReceiver()
         let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true)
         let (projectID, token) = try app.linkrunnerProject()
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
-                                json: #"{"url":"\#(receiver.url)","events":["install.created"]}"#).status == 201)
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/webhooks",
+                json: #"{"url":"\#(receiver.url)","events":["install.created"]}"#
+            ).status == 201)
         app.startOutbox()
-        let click = try app.request("GET", "/summer?gclid=Cj0-abc", adminKey: nil, headers: [
-            "User-Agent": safariIPhone, "X-Forwarded-For": "198.51.100.80", "Accept-Language": "fr-FR,fr;q=0.9"])
+        let click = try app.request(
+            "GET", "/summer?gclid=Cj0-abc", adminKey: nil,
+            headers: [
+                "User-Agent": safariIPhone, "X-Forwarded-For": "198.51.100.80", "Accept-Language": "fr-FR,fr;q=0.9",
+            ])
         let clickID = try #require(click.header("X-Click-Id"))
-        #expect(try app.request("POST", "/c/\(clickID)", json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#,
-                                adminKey: nil).status == 204)
+        #expect(
+            try app.request(
+                "POST", "/c/\(clickID)", json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#,
+                adminKey: nil
+            ).status == 204)
         #expect(try app.client("init", body("init", token: token)).status == 200)
         let data = try #require(receiver.wait(for: 1).first?.json?["data"] as? [String: Any])
         let installID = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'IID-1'") { $0.string(0) })
@@ -158,15 +174,19 @@ import TestSupport
     @Test func factsWaitingForTheirJobsArePendingInTheMetrics() throws {
         let receiver = try WebhookReceiver()
         let (app, projectID, token, _) = try suite.setUp(receiver, worker: false)
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
-                                json: #"{"url":"\#(receiver.url)","events":["event.created"]}"#).status == 201)
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/webhooks",
+                json: #"{"url":"\#(receiver.url)","events":["event.created"]}"#
+            ).status == 201)
         _ = try suite.initInstall(app, token: token)
         try capture(app, token: token, "purchase")
         let metrics = String(decoding: try app.request("GET", "/metrics").body, as: UTF8.self)
         // install.created for the first endpoint; event.created for both.
         #expect(metrics.contains(#"attributiond_outbox_jobs{kind="webhook",status="pending"} 3"#), "\(metrics)")
         if TestApp.backend == .sqlite {
-            let plan = try app.query("EXPLAIN QUERY PLAN SELECT * FROM (SELECT 'x', 'y', 0 WHERE 0 " + OutboxRepository.loggedFactsAwaitingJobs + ")") {
+            let plan = try app.query("EXPLAIN QUERY PLAN SELECT * FROM (SELECT 'x', 'y', 0 WHERE 0 " + OutboxRepository.loggedFactsAwaitingJobs + ")")
+            {
                 $0.string(3)
             }
             #expect(plan.filter { $0.hasPrefix("SCAN e") || $0.hasPrefix("SCAN i") }.isEmpty, "\(plan)")
@@ -200,8 +220,9 @@ import TestSupport
         #expect(batch.facts.map(\.installID) == [installID, other])
         #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/installs/\(installID)").status == 204)
         let jobs = batch.facts.enumerated().map { index, event in
-            OutboxMessage(id: "job-\(index)", projectID: projectID, kind: "webhook", targetID: nil, targetURL: receiver.url, eventID: "msg_\(index)",
-                          eventType: "event.created", payload: "{}", createdAt: event.receivedAt, installID: event.installID)
+            OutboxMessage(
+                id: "job-\(index)", projectID: projectID, kind: "webhook", targetID: nil, targetURL: receiver.url, eventID: "msg_\(index)",
+                eventType: "event.created", payload: "{}", createdAt: event.receivedAt, installID: event.installID)
         }
         #expect(try app.store.outbox.enqueue(jobs, movingLog: batch.position) == false)
         #expect(try app.count("SELECT count(*) FROM outbox_jobs") == 0)
@@ -214,8 +235,11 @@ import TestSupport
     func factsJobsAreWrittenByTheWorkerNotTheRequest() throws {
         let receiver = try WebhookReceiver()
         let (app, projectID, token, _) = try suite.setUp(receiver, events: #","events":["event.created"]"#, worker: false)
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
-                                json: #"{"url":"\#(receiver.url)","events":["install.created","event.created"]}"#).status == 201)
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/webhooks",
+                json: #"{"url":"\#(receiver.url)","events":["install.created","event.created"]}"#
+            ).status == 201)
         _ = try suite.initInstall(app, token: token)
         try capture(app, token: token, "purchase")
         #expect(try app.count("SELECT count(*) FROM outbox_new") == 0)

@@ -1,11 +1,12 @@
+import Attribution
 import Dispatch
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
+
 @testable import API
 @testable import App
-import Attribution
-import TestSupport
 @_spi(StoreInternals) @testable import Store
 
 /// "A fact never commits without its jobs", under the load that broke it: writers side by side on
@@ -15,7 +16,8 @@ import TestSupport
 @Suite struct OutboxGuaranteeTests {
     static let writers = 8
     static let usersPerWriter = 50
-    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+    static let iPhone =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 
     @Test func everyAcknowledgedFactHasOneJobPerEndpointUnderConcurrentWritersOnSeveralLanes() throws {
         let receiver = try WebhookReceiver()
@@ -25,8 +27,9 @@ import TestSupport
         try app.services.app.projects.setToken(projectID: projectID, token: token)
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"}"#).status == 201)
         for trigger in ["install", "payment", "purchase"] {
-            let created = try app.request("POST", "/admin/v1/projects/\(projectID)/postbacks",
-                                          json: #"{"network":"mail","trigger":"\#(trigger)","url":"\#(receiver.base)/postback?i={install_id}"}"#)
+            let created = try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/postbacks",
+                json: #"{"network":"mail","trigger":"\#(trigger)","url":"\#(receiver.base)/postback?i={install_id}"}"#)
             #expect(created.status == 201)
         }
         app.startOutbox()
@@ -58,19 +61,24 @@ import TestSupport
         #expect(try jobs("webhook", "install.created") == Int64(2 * users))
         #expect(try jobs("webhook", "event.created") == Int64(2 * users))
         #expect(try jobs("webhook", "payment.captured") == Int64(users))
-        let identified = try jobs("webhook", "user.identified"), storedUsers = try app.count("SELECT count(*) FROM users")
+        let identified = try jobs("webhook", "user.identified")
+        let storedUsers = try app.count("SELECT count(*) FROM users")
         #expect(storedUsers == Int64(users))
         #expect(identified == storedUsers)
         // Not one install with other than one install.created, nor one event without its job.
-        #expect(try app.count("""
-            SELECT count(*) FROM installs i
-            WHERE (SELECT count(*) FROM outbox_jobs j WHERE j.install_id = i.id AND j.event_type = 'install.created') <> 1
-            """) == 0)
-        #expect(try app.count("""
-            SELECT count(*) FROM installs i
-            WHERE (SELECT count(*) FROM outbox_jobs j WHERE j.install_id = i.id AND j.event_type = 'event.created')
-                <> (SELECT count(*) FROM events e WHERE e.install_id = i.id AND e.recorded_by IS NULL)
-            """) == 0)
+        #expect(
+            try app.count(
+                """
+                SELECT count(*) FROM installs i
+                WHERE (SELECT count(*) FROM outbox_jobs j WHERE j.install_id = i.id AND j.event_type = 'install.created') <> 1
+                """) == 0)
+        #expect(
+            try app.count(
+                """
+                SELECT count(*) FROM installs i
+                WHERE (SELECT count(*) FROM outbox_jobs j WHERE j.install_id = i.id AND j.event_type = 'event.created')
+                    <> (SELECT count(*) FROM events e WHERE e.install_id = i.id AND e.recorded_by IS NULL)
+                """) == 0)
 
         // Postbacks: one per fact of an install that a click of the template's network drove.
         let driven = "SELECT i.id FROM installs i JOIN clicks c ON c.click_id = i.click_id WHERE i.attributed AND c.utm_source = 'mail'"
@@ -84,10 +92,13 @@ import TestSupport
     /// A click, then the Linkrunner calls an app makes (install, event, payment, user), and a
     /// LinkForty install with an event from a second phone on the same network.
     static func actAsOneUser(_ app: TestApp, token: String, apiKey: String, writer: Int, user: Int) throws {
-        let ip = "198.51.\(writer).\(user + 1)", instance = "iid-\(writer)-\(user)"
+        let ip = "198.51.\(writer).\(user + 1)"
+        let instance = "iid-\(writer)-\(user)"
         let idfv = String(format: "6D92078A-8246-4BA4-AE5B-%012d", writer * 1000 + user)
         func expectOK(_ response: TestResponse, _ what: String) throws {
-            guard response.status == 200 else { throw Failure("\(what) answered \(response.status): \(String(decoding: response.body, as: UTF8.self))") }
+            guard response.status == 200 else {
+                throw Failure("\(what) answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+            }
         }
         let click = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": iPhone, "X-Forwarded-For": ip])
         guard click.status == 302 || click.status == 200 else { throw Failure("click answered \(click.status)") }
@@ -98,18 +109,25 @@ import TestSupport
                 .replacingOccurrences(of: "user_123", with: "user-\(writer)-\(user)")
         }
         try expectOK(app.client("init", lrBody("init"), ip: ip), "init")
-        try expectOK(app.client("capture-event", #"{"token":"\#(token)","install_instance_id":"\#(instance)","event_name":"purchase"}"#, ip: ip),
-                     "capture-event")
+        try expectOK(
+            app.client("capture-event", #"{"token":"\#(token)","install_instance_id":"\#(instance)","event_name":"purchase"}"#, ip: ip),
+            "capture-event")
         try expectOK(app.client("capture-payment", lrBody("capture-payment"), ip: ip), "capture-payment")
-        try expectOK(app.client("set-user-data", #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","user_data":{"id":"user-\#(writer)-\#(user)"}}"#, ip: ip),
-                     "set-user-data")
-        let install = try app.request("POST", "/api/sdk/v1/install", json: """
-            {"userAgent":"Shop/2.1 iOS/17.4.1","platform":"iOS","platformVersion":"17.4.1","deviceId":"lf-\(writer)-\(user)"}
-            """, adminKey: apiKey, headers: ["X-Forwarded-For": ip])
+        try expectOK(
+            app.client(
+                "set-user-data",
+                #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)","user_data":{"id":"user-\#(writer)-\#(user)"}}"#, ip: ip),
+            "set-user-data")
+        let install = try app.request(
+            "POST", "/api/sdk/v1/install",
+            json: """
+                {"userAgent":"Shop/2.1 iOS/17.4.1","platform":"iOS","platformVersion":"17.4.1","deviceId":"lf-\(writer)-\(user)"}
+                """, adminKey: apiKey, headers: ["X-Forwarded-For": ip])
         try expectOK(install, "LinkForty install")
         guard let installID = install.json?["installId"] as? String else { throw Failure("LinkForty install without an id") }
-        try expectOK(app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"level_up"}"#, adminKey: apiKey),
-                     "LinkForty event")
+        try expectOK(
+            app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"level_up"}"#, adminKey: apiKey),
+            "LinkForty event")
     }
 
     struct Failure: Error, CustomStringConvertible {

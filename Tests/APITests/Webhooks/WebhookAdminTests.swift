@@ -1,21 +1,24 @@
 import Foundation
-import Testing
-@testable import API
-@testable import App
 import HTTP
 import TestSupport
+import Testing
+
+@testable import API
+@testable import App
 
 /// The admin API of webhooks: validation, the SSRF guard, the secret shown once.
 @Suite struct WebhookAdminTests {
     @Test func privateAndLocalTargetsAreRefusedByDefault() throws {
         let app = try TestApp()
         let projectID = try #require(try app.createProject()["id"] as? String)
-        for url in ["http://127.0.0.1:9/hook", "http://10.1.2.3/", "http://169.254.169.254/latest/meta-data", "http://[::1]/",
-                    "http://192.168.0.1/", "http://localhost/",
-                    // IPv6 forms standing for a private IPv4 address: NAT64, local-use NAT64,
-                    // IPv4-compatible, 6to4, IPv4-translated.
-                    "http://[64:ff9b::7f00:1]/", "http://[64:ff9b:1::7f00:1]/", "http://[::127.0.0.1]/", "http://[2002:7f00:1::]/",
-                    "http://[::ffff:0:7f00:1]/"] {
+        for url in [
+            "http://127.0.0.1:9/hook", "http://10.1.2.3/", "http://169.254.169.254/latest/meta-data", "http://[::1]/",
+            "http://192.168.0.1/", "http://localhost/",
+            // IPv6 forms standing for a private IPv4 address: NAT64, local-use NAT64,
+            // IPv4-compatible, 6to4, IPv4-translated.
+            "http://[64:ff9b::7f00:1]/", "http://[64:ff9b:1::7f00:1]/", "http://[::127.0.0.1]/", "http://[2002:7f00:1::]/",
+            "http://[::ffff:0:7f00:1]/",
+        ] {
             let response = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(url)"}"#)
             #expect(response.status == 422, "\(url)")
             #expect((response.json?["message"] as? String)?.hasPrefix("url: ") == true, "\(url)")
@@ -45,7 +48,8 @@ import TestSupport
     @Test func endpointsAreListedChangedAndDeletedWithoutTheirSecret() throws {
         let app = try TestApp(allowPrivateOutbound: true)
         let projectID = try #require(try app.createProject()["id"] as? String)
-        let created = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"https://example.com/a","events":["install.created"]}"#)
+        let created = try app.request(
+            "POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"https://example.com/a","events":["install.created"]}"#)
         #expect(created.status == 201)
         let id = try #require(created.json?["id"] as? String)
         let list = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/webhooks").json?["webhooks"] as? [[String: Any]])

@@ -1,10 +1,11 @@
-import Foundation
-import Testing
-@testable import API
-@testable import App
 import Attribution
+import Foundation
 import HTTP
 import TestSupport
+import Testing
+
+@testable import API
+@testable import App
 @_spi(StoreInternals) @testable import Store
 
 /// Webhooks end to end: a fact written through the real HTTP path, its job in the same
@@ -12,7 +13,8 @@ import TestSupport
 @Suite struct WebhookDeliveryTests {
     /// (app, project id, Linkrunner token, endpoint JSON) with an endpoint on `receiver`.
     func setUp(_ receiver: WebhookReceiver, events: String = "", worker: Bool = true) throws
-        -> (app: TestApp, projectID: String, token: String, endpoint: [String: Any]) {
+        -> (app: TestApp, projectID: String, token: String, endpoint: [String: Any])
+    {
         let app = try TestApp(allowPrivateOutbound: true)
         let (projectID, token) = try app.linkrunnerProject()
         let created = try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"\#(events)}"#)
@@ -22,8 +24,9 @@ import TestSupport
     }
 
     func initInstall(_ app: TestApp, token: String, instance: String = "inst-1") throws -> String {
-        let response = try app.request("POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)"}"#,
-                                       adminKey: nil)
+        let response = try app.request(
+            "POST", "/api/client/init", json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"\#(instance)"}"#,
+            adminKey: nil)
         #expect(response.status == 200)
         return try #require((response.json?["data"] as? [String: Any])?["install_id"] as? String)
     }
@@ -34,7 +37,8 @@ import TestSupport
         let deadline = Date().addingTimeInterval(5)
         var found: [[String: Any]] = []
         repeat {
-            found = try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=\(status)").json?["deliveries"] as? [[String: Any]] ?? []
+            found =
+                try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=\(status)").json?["deliveries"] as? [[String: Any]] ?? []
             if found.count >= count { break }
             Thread.sleep(forTimeInterval: 0.02)
         } while Date() < deadline
@@ -122,9 +126,11 @@ import TestSupport
         let receiver = try WebhookReceiver()
         let (app, _, token, _) = try setUp(receiver, events: #","events":["event.created"]"#)
         _ = try initInstall(app, token: token)
-        let event = try app.request("POST", "/api/client/capture-event", json: """
-            {"token":"\(token)","install_instance_id":"inst-1","event_name":"purchase","event_data":{"amount":4.5,"currency":"eur"}}
-            """, adminKey: nil)
+        let event = try app.request(
+            "POST", "/api/client/capture-event",
+            json: """
+                {"token":"\(token)","install_instance_id":"inst-1","event_name":"purchase","event_data":{"amount":4.5,"currency":"eur"}}
+                """, adminKey: nil)
         #expect(event.status == 200)
         let got = receiver.wait(for: 1)
         Thread.sleep(forTimeInterval: 0.3)
@@ -154,10 +160,14 @@ import TestSupport
         #expect(newSecret != oldSecret)
         _ = try initInstall(app, token: token)
         let delivery = try #require(receiver.wait(for: 1).first)
-        let id = delivery.headers["webhook-id"]!, timestamp = delivery.headers["webhook-timestamp"]!
+        let id = delivery.headers["webhook-id"]!
+        let timestamp = delivery.headers["webhook-timestamp"]!
         let signatures = (delivery.headers["webhook-signature"] ?? "").split(separator: " ").map(String.init)
-        #expect(signatures == [expectedSignature(secret: newSecret, id: id, timestamp: timestamp, body: delivery.body),
-                               expectedSignature(secret: oldSecret, id: id, timestamp: timestamp, body: delivery.body)])
+        #expect(
+            signatures == [
+                expectedSignature(secret: newSecret, id: id, timestamp: timestamp, body: delivery.body),
+                expectedSignature(secret: oldSecret, id: id, timestamp: timestamp, body: delivery.body),
+            ])
     }
 
     @Test func aJobCommittedWhileNoWorkerRanIsSentByTheNextOne() throws {
@@ -230,8 +240,11 @@ import TestSupport
         let (projectID, _) = try app.linkrunnerProject()
         let store = app.store.outbox
         let now = Timestamp(milliseconds: 1_000_000)
-        try store.enqueue([OutboxMessage(id: "job-1", projectID: projectID, kind: "webhook", targetID: nil, targetURL: "https://example.com/",
-                                         eventID: "msg_1", eventType: "install.created", payload: "{}", createdAt: now)])
+        try store.enqueue([
+            OutboxMessage(
+                id: "job-1", projectID: projectID, kind: "webhook", targetID: nil, targetURL: "https://example.com/",
+                eventID: "msg_1", eventType: "install.created", payload: "{}", createdAt: now)
+        ])
         #expect(try store.claimDue(now: now, leaseUntil: now.adding(seconds: 60), limit: 10).map(\.message.id) == ["job-1"])
         #expect(try store.claimDue(now: now.adding(seconds: 30), leaseUntil: now.adding(seconds: 90), limit: 10).isEmpty, "leased")
         #expect(try store.claimDue(now: now.adding(seconds: 61), leaseUntil: now.adding(seconds: 121), limit: 10).map(\.message.id) == ["job-1"])
@@ -263,16 +276,25 @@ import TestSupport
         let receiver = try WebhookReceiver()
         let app = try TestApp(allowPrivateOutbound: true)
         let (projectID, token) = try app.linkrunnerProject()
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks",
-                                json: #"{"url":"\#(receiver.url)","events":["user.identified","payment.captured","payment.removed"]}"#).status == 201)
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/webhooks",
+                json: #"{"url":"\#(receiver.url)","events":["user.identified","payment.captured","payment.removed"]}"#
+            ).status == 201)
         app.startOutbox()
         let installID = try #require((try app.client("init", body("init", token: token)).json?["data"] as? [String: Any])?["install_id"] as? String)
         #expect(try app.client("trigger", body("trigger", token: token)).status == 200)
         #expect(try app.client("capture-payment", body("capture-payment", token: token)).status == 200)
-        #expect(try app.client("remove-captured-payment", body("remove", token: token,
-                                                                extra: #","user_id":"user_123","payment_id":"payment_123""#)).status == 200)
+        #expect(
+            try app.client(
+                "remove-captured-payment",
+                body(
+                    "remove", token: token,
+                    extra: #","user_id":"user_123","payment_id":"payment_123""#)
+            ).status == 200)
         let got = receiver.wait(for: 3).compactMap(\.json)
-        let byType = Dictionary(got.map { ($0["type"] as? String ?? "", $0["data"] as? [String: Any] ?? [:]) }, uniquingKeysWith: { first, _ in first })
+        let byType = Dictionary(
+            got.map { ($0["type"] as? String ?? "", $0["data"] as? [String: Any] ?? [:]) }, uniquingKeysWith: { first, _ in first })
         #expect(Set(byType.keys) == ["user.identified", "payment.captured", "payment.removed"])
         #expect(byType["user.identified"]?["user_id"] as? String == "user_123" && byType["user.identified"]?["email"] as? String == "ana@example.com")
         #expect(byType["payment.removed"]?["payment_id"] as? String == "payment_123" && byType["payment.removed"]?["removed"] as? Int == 1)
@@ -292,7 +314,9 @@ import TestSupport
         let deadline = Date().addingTimeInterval(5)
         var failed = 0
         repeat {
-            failed = (try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=failed").json?["deliveries"] as? [[String: Any]])?.count ?? 0
+            failed =
+                (try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=failed").json?["deliveries"] as? [[String: Any]])?.count
+                ?? 0
             Thread.sleep(forTimeInterval: 0.02)
         } while failed < 2 && Date() < deadline
         #expect(failed == 2)

@@ -14,8 +14,10 @@ public enum SKAdNetwork {
     private static let lock = NSLock()
     public static var updates: [Update] { lock.withLock { recorded } }
 
-    public static func updatePostbackConversionValue(_ fine: Int, coarseValue: CoarseConversionValue, lockWindow: Bool,
-                                                     completionHandler: ((Error?) -> Void)? = nil) {
+    public static func updatePostbackConversionValue(
+        _ fine: Int, coarseValue: CoarseConversionValue, lockWindow: Bool,
+        completionHandler: ((Error?) -> Void)? = nil
+    ) {
         lock.withLock { recorded.append(Update(fine: fine, coarse: coarseValue.rawValue, lockWindow: lockWindow)) }
         completionHandler?(nil)
     }
