@@ -73,7 +73,19 @@ let package = Package(
             swiftSettings: strictSettings),
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
-        // Benchmarks: run with `swift run -c release store-bench` (figures in docs/performance.md).
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Lifecycle", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution"], swiftSettings: strictSettings),
+        .testTarget(name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Benchmarks, built only when BENCHMARKS is set (the scripts/bench-* scripts set it; .ci/run too,
+// so they keep compiling): `BENCHMARKS=1 swift run -c release store-bench`. A plain build skips them.
+if Context.environment["BENCHMARKS"] != nil {
+    package.targets += [
         .executableTarget(
             name: "store-bench", dependencies: ["Store"], path: "Benchmarks/StoreBench",
             swiftSettings: strictSettings),
@@ -89,11 +101,5 @@ let package = Package(
         .executableTarget(
             name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution"], path: "Benchmarks/OutboxBench",
             swiftSettings: strictSettings),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Lifecycle", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution"], swiftSettings: strictSettings),
-        .testTarget(name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),
-    ],
-    swiftLanguageModes: [.v6]
-)
+    ]
+}

@@ -7,7 +7,7 @@ import Synchronization
 // acknowledgement (commit), insert the next, for D seconds. Rounds alternate between the modes so
 // machine noise hits both alike; medians are reported.
 //
-//   swift run -c release store-bench [--writers 64] [--seconds 3] [--rounds 3]
+//   BENCHMARKS=1 swift run -c release store-bench [--writers 64] [--seconds 3] [--rounds 3]
 
 func option(_ name: String, _ fallback: Int) -> Int {
     let arguments = CommandLine.arguments
