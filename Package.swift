@@ -47,10 +47,12 @@ let package = Package(
         .target(name: "Lifecycle", swiftSettings: strictSettings),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll", "JSON", "Lifecycle"], swiftSettings: strictSettings),
         .target(name: "Attribution", dependencies: ["JSON"], swiftSettings: strictSettings),
+        // Hashes, secrets, signatures and secure random numbers through OpenSSL.
+        .target(name: "Cryptography", dependencies: ["COpenSSL", "Attribution"], swiftSettings: strictSettings),
         .target(
             name: "Store",
             dependencies: [
-                "CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "JSON", "Lifecycle",
+                "CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "Cryptography", "JSON", "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings,
             plugins: ["EmbedMigrations"]),
@@ -58,15 +60,16 @@ let package = Package(
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         // The application layer: use cases, caches, project clocks (no HTTP, no SQL).
         .target(
-            name: "App", dependencies: ["Store", "Attribution", "CCurl", "Lifecycle", .product(name: "Logging", package: "swift-log")],
+            name: "App",
+            dependencies: ["Store", "Attribution", "Cryptography", "CCurl", "Lifecycle", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
-        .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution", "Lifecycle"], swiftSettings: strictSettings),
+        .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution", "Cryptography", "Lifecycle"], swiftSettings: strictSettings),
         // `attributiond simulate`: populations run through the real application in process.
-        .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution"], swiftSettings: strictSettings),
+        .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution", "Cryptography"], swiftSettings: strictSettings),
         .executableTarget(
             name: "attributiond",
             dependencies: [
-                "HTTP", "API", "App", "Store", "Attribution", "Simulation", "Lifecycle",
+                "HTTP", "API", "App", "Store", "Attribution", "Cryptography", "Simulation", "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -75,9 +78,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Lifecycle", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution"], swiftSettings: strictSettings),
-        .testTarget(name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "Cryptography", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution", "Cryptography"], swiftSettings: strictSettings),
+        .testTarget(name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "Cryptography", "TestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

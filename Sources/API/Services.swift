@@ -1,5 +1,6 @@
 public import App
 public import Attribution
+import Cryptography
 import Dispatch
 import HTTP
 public import Store

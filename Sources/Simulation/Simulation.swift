@@ -1,6 +1,7 @@
 import API
 import App
 import Attribution
+import Cryptography
 import Foundation
 import HTTP
 import Store

@@ -1,3 +1,4 @@
+import Cryptography
 @_spi(StoreInternals) import Store
 import TestSupport
 import Testing

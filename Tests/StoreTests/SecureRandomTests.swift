@@ -1,4 +1,5 @@
 import Attribution
+import Cryptography
 @_spi(StoreInternals) import Store
 import Testing
 

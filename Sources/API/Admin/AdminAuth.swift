@@ -1,3 +1,4 @@
+import Cryptography
 import Dispatch
 import Foundation
 import HTTP

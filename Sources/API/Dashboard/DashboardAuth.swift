@@ -1,5 +1,6 @@
 import App
 import Attribution
+import Cryptography
 import Dispatch
 import Foundation
 import HTTP

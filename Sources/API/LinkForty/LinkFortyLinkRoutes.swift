@@ -1,5 +1,6 @@
 import App
 import Attribution
+import Cryptography
 import Foundation
 import HTTP
 import Store

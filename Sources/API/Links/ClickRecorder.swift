@@ -1,5 +1,6 @@
 import App
 import Attribution
+import Cryptography
 import HTTP
 import Store
 

@@ -1,4 +1,5 @@
 import Attribution
+import Cryptography
 import Dispatch
 import Foundation
 import HTTP

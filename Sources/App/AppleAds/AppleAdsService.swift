@@ -1,4 +1,5 @@
 public import Attribution
+import Cryptography
 public import Store
 
 /// Apple Ads attribution's use cases on the request side: keeping an install's AdServices token

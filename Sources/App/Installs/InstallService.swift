@@ -1,4 +1,5 @@
 public import Attribution
+import Cryptography
 public import Store
 
 /// The install use case: the attribution transaction (the domain's cascade run on the

@@ -1,4 +1,5 @@
 import Attribution
+import Cryptography
 import Foundation
 import JSON
 import Store

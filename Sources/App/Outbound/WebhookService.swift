@@ -1,4 +1,5 @@
 public import Attribution
+import Cryptography
 import Foundation
 import JSON
 public import Store

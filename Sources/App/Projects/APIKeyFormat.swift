@@ -1,3 +1,4 @@
+import Cryptography
 import Store
 
 /// The shapes an issued API key can take. Every shape is stored hashed and works on every route

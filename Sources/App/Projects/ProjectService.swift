@@ -1,4 +1,5 @@
 public import Attribution
+import Cryptography
 public import Store
 
 /// Projects, their credentials and signing keys; the lookups SDK requests authenticate with go

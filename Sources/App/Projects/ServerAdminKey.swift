@@ -1,4 +1,5 @@
 public import Attribution
+import Cryptography
 import Foundation
 public import Store
 

@@ -1,4 +1,5 @@
 public import Attribution
+import Cryptography
 
 /// What an install's Apple Ads claim holds: the token until it is exchanged, then Apple's answer.
 public struct AppleAdsClaim: Sendable, Equatable {

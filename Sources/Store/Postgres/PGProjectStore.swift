@@ -1,4 +1,5 @@
 public import Attribution
+import Cryptography
 import Foundation
 
 /// Projects, their API keys and tokens on PostgreSQL: `ProjectRepository`'s behaviour, its row

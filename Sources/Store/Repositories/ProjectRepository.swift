@@ -1,4 +1,5 @@
 public import Attribution
+import Cryptography
 import Foundation
 
 /// A project as created: the only time its token and first API key exist in clear.

@@ -1,4 +1,5 @@
 import Attribution
+import Cryptography
 import Foundation
 
 /// Linkrunner request-signing keys of a project, one implementation for both backends.

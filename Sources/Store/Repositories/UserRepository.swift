@@ -1,4 +1,5 @@
 import Attribution
+import Cryptography
 import Foundation
 
 /// What apps store beyond installs and events: the users linked to installs, their payments, and

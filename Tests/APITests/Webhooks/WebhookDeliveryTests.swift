@@ -1,4 +1,5 @@
 import Attribution
+import Cryptography
 import Foundation
 import HTTP
 import TestSupport
