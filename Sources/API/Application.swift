@@ -30,7 +30,7 @@ public enum Application {
         router.on(.get, "/health/ready", HealthRoutes.ready(services))
         router.on(.get, "/metrics", MetricsRoutes.metrics(services, openConnections: openConnections))
 
-        // Admin API, /admin/v1 (README, "Admin API"): Admin/. Every route behind the admin key.
+        // Admin API, /admin/v1 (docs/admin-api.md): Admin/. Every route behind the admin key.
         router.group("/admin/v1", guardedBy: AdminAuth(services: services).check) { admin in
             admin.on(.post, "/projects", AdminRoutes.createProject(services))
             admin.on(.get, "/projects", AdminRoutes.listProjects(services))

@@ -188,7 +188,7 @@ extension TestApp {
         #expect(first.status == 200 && resent.status == 200)
         #expect(first.json?["eventId"] as? String == resent.json?["eventId"] as? String)
         #expect(try app.count("SELECT count(*) FROM events") == 1)
-        // The collapsed copy is counted (README: "Events sent twice").
+        // The collapsed copy is counted (docs/sdk-apis.md: "Events sent twice").
         #expect(try app.request("GET", "/metrics").bodyText.contains("\nattributiond_events_collapsed_total 1\n"))
         let tooOld = Timestamp(milliseconds: app.services.clock.now().milliseconds - 31 * 86_400_000).iso8601
         let cases: [(String, Int)] = [
@@ -292,7 +292,7 @@ extension TestApp {
     }
 
     @Test func withoutADeviceIDAnotherNetworkCannotBeToldFromAnIdenticalPhone() throws {
-        // The documented limit (README, "Pointing each SDK at attributiond"): the same model, OS,
+        // The documented limit (docs/sdk-setup.md): the same model, OS,
         // language and time zone on another network is, for all the server can see, another phone.
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (_, key, _) = try app.projectWithLink()

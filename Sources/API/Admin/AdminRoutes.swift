@@ -4,7 +4,7 @@ import Foundation
 import HTTP
 import Store
 
-/// `/admin/v1/*` (README.md, "Admin API"): projects, API keys, templates, stats, GDPR erasure.
+/// `/admin/v1/*` (docs/admin-api.md): projects, API keys, templates, stats, GDPR erasure.
 enum AdminRoutes {
     /// `POST /admin/v1/projects`
     static func createProject(_ services: Services) -> RouteHandler {
