@@ -248,16 +248,13 @@ final class ServerProcess {
         }
         func contents(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
         try request()
-        usleep(300_000)  // lines are flushed every 100 ms
-        #expect(contents(log).contains(#""route":"/api/sdk/v1/resolve/:code""#))
+        #expect(eventually(timeout: 5) { contents(log).contains(#""route":"/api/sdk/v1/resolve/:code""#) })  // flushed every 100 ms
         let rotated = folder.appendingPathComponent("attributiond.log.1")
         try FileManager.default.moveItem(at: log, to: rotated)
         server.process.send(SIGHUP)
-        usleep(300_000)
+        #expect(eventually(timeout: 5) { contents(log).contains("reopened log file") })
         try request()
-        usleep(300_000)
-        #expect(contents(log).contains("reopened log file"))
-        #expect(contents(log).contains(#""status":404"#))
+        #expect(eventually(timeout: 5) { contents(log).contains(#""status":404"#) })
         #expect(contents(rotated).components(separatedBy: "\"msg\":\"request\"").count == 2)  // the first request only
         #expect(server.terminateAndWait() == 0)
     }

@@ -17,15 +17,12 @@ import Testing
         // The node hears its own link's creation from the database too, and empties its link cache
         // then. Waiting that out (changes are heard within 1 s, with room for a loaded machine)
         // lets the page below fill the cache for good; under load it was emptied after the page.
-        Thread.sleep(forTimeInterval: 2)
+        Thread.sleep(forTimeInterval: 2)  // about time, as said above
         let page = try node.request("GET", "/summer", bearer: nil, headers: ["User-Agent": TwoNodeTests.android])
         #expect(page.status == 200 && page.bodyText.contains("play.google.com"), "\(page.status)")
         // Its click is a background write: stored before the database goes, or it would be lost too.
         let before = try PGConnection(url: cluster.url)
-        let queued = Date()
-        while try before.query("SELECT count(*) FROM clicks").integer(0, 0) != 1 && Date().timeIntervalSince(queued) < 5 {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = try eventually(timeout: 5) { try before.query("SELECT count(*) FROM clicks").integer(0, 0) == 1 }
 
         cluster.kill()
         // A link the node holds still sends people on (its click is a background write, lost
@@ -63,13 +60,10 @@ import Testing
         try cluster.start()
         let back = Date()
         var created: TestResponse?
-        while Date().timeIntervalSince(back) < 15 {
+        _ = try eventually(timeout: max(0, 15 - Date().timeIntervalSince(back))) {
             let answer = try node.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"winter"}"#)
-            if answer.status != 503 {
-                created = answer
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.1)
+            if answer.status != 503 { created = answer }
+            return created != nil
         }
         #expect(created?.status == 201, "\(created?.status ?? 0) \(created?.bodyText ?? "still 503 15 s after the database came back")")
         #expect(try node.request("GET", "/health/ready", bearer: nil).status == 200)
@@ -80,12 +74,10 @@ import Testing
         // The click sent on during the outage was not stored, and /metrics says so.
         let database = try PGConnection(url: cluster.url)
         var stored: Int64?
-        let asked = Date()
-        repeat {  // /winter's click is a background write too
+        _ = try eventually(timeout: 5) {  // /winter's click is a background write too
             stored = try database.query("SELECT count(*) FROM clicks WHERE link_id IS NOT NULL").integer(0, 0)
-            if stored == 2 { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date().timeIntervalSince(asked) < 5
+            return stored == 2
+        }
         #expect(stored == 2, "the click before the outage and /winter's")
         let metrics = try node.request("GET", "/metrics").bodyText
         #expect(metrics.contains("\nattributiond_lost_writes_total 1\n"), "\(metrics.prefix(600))")

@@ -47,8 +47,7 @@ private final class WriteLoad: @unchecked Sendable {
 
     /// Waits until the load is well under way, however busy the machine.
     func waitForAcknowledgements(_ count: Int) {
-        let deadline = Date().addingTimeInterval(30)
-        while acknowledged.withLock({ $0.count }) < count, Date() < deadline { usleep(10_000) }
+        _ = eventually(timeout: 30) { acknowledged.withLock { $0.count } >= count }
     }
 
     func finish() -> (writersStopped: Bool, acknowledged: [String]) {

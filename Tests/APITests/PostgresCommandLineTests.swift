@@ -76,10 +76,7 @@ import Testing
         let database = try PGConnection(url: url)
         #expect(try database.query("SELECT count(*) FROM installs WHERE install_instance_id = 'one-lane'").integer(0, 0) == 1)
         #expect(try database.query("SELECT count(*) FROM events").integer(0, 0) == 1)
-        let asked = Date()
-        while try database.query("SELECT count(*) FROM clicks").integer(0, 0) != 1 && Date().timeIntervalSince(asked) < 5 {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = try eventually(timeout: 5) { try database.query("SELECT count(*) FROM clicks").integer(0, 0) == 1 }
         #expect(try database.query("SELECT count(*) FROM clicks").integer(0, 0) == 1)
     }
 

@@ -49,7 +49,7 @@ import Testing
         client.send("POST /api/client/init HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{}")
         let envelope = try #require(client.readResponse())
         #expect(envelope.status == 429 && envelope.json?["status"] as? Int == 429)  // Linkrunner clients get their envelope
-        usleep(1_100_000)
+        usleep(1_100_000)  // about time: the budget refills at its rate, so the test waits for it
         #expect(try get("/api/sdk/v1/health").status == 200)  // recovered
     }
 }

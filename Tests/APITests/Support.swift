@@ -1,6 +1,7 @@
 import Attribution
 import Foundation
 import HTTP
+import Synchronization
 import TestSupport
 
 @testable import API
@@ -147,6 +148,21 @@ final class TestApp: @unchecked Sendable {
 
     /// Facts waiting for their jobs to be made: rows of `outbox_new` (jobs written with their
     /// fact, not moved yet) and, on SQLite, the events and installs after their log's cursor.
+    /// Whether the outbox has nothing left to do now: every fact has its jobs, no job is due
+    /// (claimed or not) and none is being sent. A retry scheduled for later does not count.
+    func outboxIsIdle() throws -> Bool {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        return try factsAwaitingJobs() == 0
+            && count("SELECT count(*) FROM outbox_jobs WHERE status = 'pending' AND next_attempt_at <= \(now)") == 0
+            && services.app.deliveryCounters.inFlight.load(ordering: .relaxed) == 0
+    }
+
+    /// Waits until `outboxIsIdle`: what a worker was going to send is sent, so a count of what a
+    /// receiver got is final.
+    func waitForOutboxIdle(timeout: Double = 10) throws -> Bool {
+        try eventually(timeout: timeout) { try outboxIsIdle() }
+    }
+
     func factsAwaitingJobs() throws -> Int64 {
         var count = try self.count("SELECT count(*) FROM outbox_new")
         if Self.backend == .sqlite {

@@ -40,7 +40,7 @@ let chromeIPhone =
         let first = try #require(try app.request("GET", "/admin/v1/projects/\(id)/clock").json)
         let start = try #require(first["now_ms"] as? Int)
         #expect(abs(Int64(start) - before.milliseconds) < 60_000, "starts at real time")
-        Thread.sleep(forTimeInterval: 0.02)
+        Thread.sleep(forTimeInterval: 0.02)  // about time: real time passes, the project's clock does not
         #expect(try app.request("GET", "/admin/v1/projects/\(id)/clock").json?["now_ms"] as? Int == start, "stands still")
 
         #expect(try app.advanceClock(id, seconds: 3600).milliseconds == Int64(start) + 3_600_000)

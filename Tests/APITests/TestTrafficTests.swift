@@ -79,9 +79,7 @@ import Testing
         #expect(edges["installs"] as? Int == 1 && edges["events"] as? Int == 2 && edges["paying_installs"] as? Int == 1, "\(edges)")
 
         // Sent: the live install's facts only.
-        let deadline = Date().addingTimeInterval(10)
-        while try app.factsAwaitingJobs() > 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(try app.factsAwaitingJobs() == 0)
+        #expect(try app.waitForOutboxIdle())
         let jobs = try app.query("SELECT coalesce(install_id, ''), kind, event_type FROM outbox_jobs") { ($0.string(0), $0.string(1), $0.string(2)) }
         #expect(!jobs.isEmpty)
         #expect(jobs.allSatisfy { !testInstalls.contains($0.0) }, "\(jobs)")

@@ -29,7 +29,7 @@ import Testing
             let clicks =
                 (try? cache.stats(for: key) {
                     tally.sums.withLock { $0 += 1 }
-                    usleep(200_000)
+                    usleep(200_000)  // about time: a slow sum, so the other viewers arrive during it
                     return Self.stats(clicks: 7)
                 })?.totals.clicks ?? -1
             tally.answers.withLock { $0.append(clicks) }

@@ -53,12 +53,11 @@ import Testing
         let server = try TestServer(limits: limits)
         var hog: [RawClient] = []
         for _ in 0..<32 { hog.append(try RawClient(port: server.port, source: "127.0.0.2", receiveTimeout: 2)) }
-        let deadline = Date().addingTimeInterval(5)
-        while server.server.openConnectionCount < 32, Date() < deadline { usleep(1000) }
+        _ = eventually(timeout: 5) { server.server.openConnectionCount >= 32 }
         #expect(server.server.openConnectionCount == 32)
         // A busy hog connection (a request still being answered) is never taken.
         hog[0].send(get("/slow/300"))
-        usleep(50_000)
+        usleep(50_000)  // about time: the slow request is under way (its handler takes 300 ms)
         for _ in 0..<5 {
             let other = try RawClient(port: server.port, source: "127.0.0.3", receiveTimeout: 2)
             other.send(get("/health"))

@@ -99,8 +99,7 @@ private final class RecordingHandler: EventLoopHandler, @unchecked Sendable {
         let handler = RecordingHandler()
         loop.execute { _ = loop.register(ours, handler: handler, interest: .init(read: true, write: false)) }
         // Generous bounds: ticks must come, repeatedly, without any I/O; exact timing is not tested.
-        let deadline = Date().addingTimeInterval(5)
-        while handler.ticks.load(ordering: .relaxed) < 3, Date() < deadline { usleep(10_000) }
+        _ = eventually(timeout: 5) { handler.ticks.load(ordering: .relaxed) >= 3 }
         #expect(handler.ticks.load(ordering: .relaxed) >= 3)
     }
 

@@ -41,7 +41,7 @@ import Testing
                 .utf8)
         for split in 1..<request.count {
             client.send(Array(request[0..<split]))
-            usleep(300)  // let the first part arrive on its own
+            usleep(300)  // about time: the first part arrives on its own, a read of its own
             client.send(Array(request[split...]))
             let response = try #require(client.readResponse(), "split at \(split)")
             #expect(response.bodyText == "Wikipedia in \r\n\r\nchunks.", "split at \(split)")
@@ -166,7 +166,7 @@ import Testing
         var response: TestResponse?
         for byte in "X-Slow: ".utf8 + Array(repeating: UInt8(ascii: "a"), count: 100) {
             client.send([byte])
-            usleep(50_000)
+            usleep(50_000)  // about time: the slow client this test is about
             if Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) > 1.5e9 { break }
         }
         response = client.readResponse()
@@ -216,7 +216,7 @@ import Testing
         let server = try TestServer()
         let client = try server.client()
         client.send(get("/slow/400"))
-        usleep(100_000)  // the request is being handled
+        usleep(100_000)  // about time: the slow request is being handled (the handler takes 400 ms)
         let done = DispatchSemaphore(value: 0)
         server.server.shutdown { done.signal() }
         let response = try #require(client.readResponse())

@@ -1,4 +1,5 @@
 import Dispatch
+import TestSupport
 import Testing
 
 @_spi(StoreInternals) @testable import Store
@@ -14,15 +15,6 @@ import Testing
             for id in 1...200 { _ = try connection.run("INSERT INTO synced VALUES (?, ?)", id, String(repeating: "x", count: 500)) }
         }
         // The checkpointer runs every 50 ms: give it a few seconds on a loaded machine.
-        let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
-        while temp.database.checkpointer.syncCount == before, DispatchTime.now().uptimeNanoseconds < deadline {
-            usleepMilliseconds(20)
-        }
-        #expect(temp.database.checkpointer.syncCount > before)
-    }
-
-    private func usleepMilliseconds(_ milliseconds: Int) {
-        let done = DispatchSemaphore(value: 0)
-        _ = done.wait(timeout: .now() + .milliseconds(milliseconds))
+        #expect(eventually(timeout: 5) { temp.database.checkpointer.syncCount > before })
     }
 }

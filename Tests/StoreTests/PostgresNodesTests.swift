@@ -139,7 +139,9 @@ import Testing
             _ = try? outbox.claimDue(now: now, leaseUntil: now.adding(seconds: 60), limit: 10)
             moved.leave()
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        // The move is held once its trigger sleeps: then the older job commits.
+        #expect(
+            try eventually(timeout: 10) { try setup.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'").integer(0, 0) == 1 })
         try older.execute("COMMIT")
         moved.wait()
 

@@ -348,7 +348,7 @@ import Testing
                             state.mostInGroup = max(state.mostInGroup, state.byGroup[index % groups]!)
                             state.most = max(state.most, state.all)
                         }
-                        usleep(2_000)
+                        usleep(2_000)  // about time: a write that takes a moment, so writes overlap
                         running.withLock { state in
                             state.byGroup[index % groups]! -= 1
                             state.all -= 1

@@ -95,8 +95,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// not end when told fails its test instead of hanging the whole run.
     @discardableResult
     public func wait(orKillAfter seconds: Double) -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while isRunning, Date() < deadline { usleep(10_000) }
+        _ = eventually(timeout: seconds) { !isRunning }
         if isRunning { kill(pid, SIGKILL) }
         return wait()
     }

@@ -47,13 +47,11 @@ extension TestApp {
     /// Polls `attribution-data` as the seed client does (every 2 s there, 0.25 s here) until it
     /// reports `source`, for at most `seconds`.
     func pollAttribution(projectToken: String, instance: String, until source: String, seconds: Double = 10) throws -> AttributionDataPoll {
-        let deadline = Date().addingTimeInterval(seconds)
         var last: TestResponse?
-        repeat {
+        _ = try eventually(timeout: seconds) {
             last = try client("attribution-data", body("attribution-data", token: projectToken, instance: instance))
-            if (last?.json?["data"] as? [String: Any])?["attribution_source"] as? String == source { break }
-            Thread.sleep(forTimeInterval: 0.25)
-        } while Date() < deadline
+            return (last?.json?["data"] as? [String: Any])?["attribution_source"] as? String == source
+        }
         return AttributionDataPoll(response: try #require(last))
     }
 
@@ -69,11 +67,7 @@ extension TestApp {
 
     /// Waits (bounded) until the claim leaves `pending`.
     func waitForClaim(_ installID: String, seconds: Double = 15) throws -> String? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let status = try claimStatus(installID)?.status, status != "pending" { return status }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        _ = try eventually(timeout: seconds) { try claimStatus(installID)?.status != "pending" }
         return try claimStatus(installID)?.status
     }
 }
@@ -222,8 +216,7 @@ struct AttributionDataPoll {
             #expect(try app.initWithToken(token, projectToken: projectToken, instance: "N-\(index)").status == 200)
             #expect(try app.waitForClaim(try app.installID(instance: "N-\(index)")) == "attributed")
             // The names are fetched in the background, after the answer is recorded.
-            let deadline = Date().addingTimeInterval(10)
-            while try app.count("SELECT count(*) FROM apple_ads_names") < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            _ = try eventually { try app.count("SELECT count(*) FROM apple_ads_names") >= 3 }
             #expect(try app.count("SELECT count(*) FROM apple_ads_names") == 3)
         }
         let poll = try app.pollAttribution(projectToken: projectToken, instance: "N-1", until: "APPLE_SEARCH_ADS")
@@ -288,13 +281,12 @@ struct AttributionDataPoll {
         #expect(first.terminateAndWait(signal: SIGKILL) == 128 + SIGKILL)
 
         let second = try ServerProcess(folder: first.folder, environment: environment)
-        let deadline = Date().addingTimeInterval(30)
         var status: String?
-        repeat {
-            Thread.sleep(forTimeInterval: 0.1)
+        _ = try eventually(timeout: 30) {
             let connection = try SQLiteConnection(path: second.databasePath, mode: .readOnly)
             status = try connection.queryOne("SELECT status FROM apple_ads_claims WHERE install_id = ?", installID) { $0.string(0) }
-        } while status != "attributed" && Date() < deadline
+            return status == "attributed"
+        }
         #expect(status == "attributed")
         #expect(fake.tokens.filter { $0 == token }.count == 2)
         #expect(second.terminateAndWait() == 0)

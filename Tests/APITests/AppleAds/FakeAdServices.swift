@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import HTTP
 import Store
+import TestSupport
 
 /// Apple's AdServices attribution API on 127.0.0.1: `POST /api/v1/` with the token as text, the
 /// answers scripted per token (then 200 `{"attribution": false}`), every request recorded.
@@ -161,8 +162,7 @@ final class FakeAdServices: @unchecked Sendable {
     /// Waits (bounded) until `count` exchanges of `token` arrived.
     @discardableResult
     func wait(for count: Int, of token: String, seconds: Double = 10) -> Int {
-        let deadline = Date().addingTimeInterval(seconds)
-        while tokens.filter({ $0 == token }).count < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        _ = eventually(timeout: seconds) { tokens.filter { $0 == token }.count >= count }
         return tokens.filter { $0 == token }.count
     }
 }

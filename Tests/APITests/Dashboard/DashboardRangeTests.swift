@@ -105,10 +105,7 @@ import Testing
         #expect(overview.contains(#"<tr><td>Window 1</td><td>8</td><td class="n">1</td></tr>"#))
 
         let installID = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'IID-1'") { $0.string(0) })
-        let deadline = Date().addingTimeInterval(5)
-        while try app.count("SELECT count(*) FROM outbox_jobs WHERE install_id = '\(installID)'") == 0 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = try eventually(timeout: 5) { try app.count("SELECT count(*) FROM outbox_jobs WHERE install_id = '\(installID)'") > 0 }
         let page = try browser.get("/projects/\(projectID)/installs/\(installID)").bodyText
         #expect(page.contains("SKAN conversion values"))
         #expect(page.contains(#"<tr><td>1</td><td class="n">8</td><td>medium</td><td>open</td>"#))

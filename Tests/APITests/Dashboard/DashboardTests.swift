@@ -304,10 +304,9 @@ import Testing
         try browser.signInWithAdminKey()
         let outbound = "/projects/\(projectID)/outbound"
         var page = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !page.contains(">failed<") && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
+        _ = try eventually(timeout: 20) {
             page = try browser.get(outbound + "?status=failed").bodyText
+            return page.contains(">failed<")
         }
         #expect(page.contains("http://127.0.0.1:9/hook"))
         #expect(page.contains("install.created"))

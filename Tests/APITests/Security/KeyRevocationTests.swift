@@ -98,7 +98,7 @@ import Testing
             let revoked = try app.request("DELETE", "/admin/v1/projects/\(projectID)/api-keys/\(oldID)")
             #expect(revoked.status == 204)
             revokedAt[old] = DispatchTime.now().uptimeNanoseconds
-            usleep(1_000)
+            usleep(1_000)  // about time: the hammers get a moment with the new key before the next round
             observations.lock.withLock { observations.current = newKey }
         }
         observations.lock.withLock { observations.stop = true }

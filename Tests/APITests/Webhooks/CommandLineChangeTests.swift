@@ -43,12 +43,12 @@ import Testing
         }
         /// The first delivery whose `data[key]` is `value`, waiting up to `seconds` for it.
         func received(_ key: String, _ value: String, within seconds: Double = 5) -> WebhookReceiver.Received? {
-            let deadline = Date().addingTimeInterval(seconds)
-            repeat {
-                if let found = receiver.all.first(where: { (($0.json?["data"] as? [String: Any])?[key] as? String) == value }) { return found }
-                Thread.sleep(forTimeInterval: 0.05)
-            } while Date() < deadline
-            return nil
+            var found: WebhookReceiver.Received?
+            _ = eventually(timeout: seconds) {
+                found = receiver.all.first { (($0.json?["data"] as? [String: Any])?[key] as? String) == value }
+                return found != nil
+            }
+            return found
         }
         func delivered(_ name: String, within seconds: Double = 5) -> WebhookReceiver.Received? { received("name", name, within: seconds) }
         func paid(_ id: String, within seconds: Double = 5) -> WebhookReceiver.Received? { received("payment_id", id, within: seconds) }
@@ -59,6 +59,8 @@ import Testing
         #expect(created.status == 0, "\(created.stderr)")
         let fields = try #require(try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: String])
         let endpointID = try #require(fields["id"])
+        // About time: a change another process made reaches the server within a second (the
+        // change log is read once a second), so the test waits that second and no less.
         Thread.sleep(forTimeInterval: 1)
         try event("added")
         try payment("p-added")
@@ -68,7 +70,7 @@ import Testing
 
         let rotated = try run(["webhooks", "rotate-secret", endpointID, "--project", projectID, "--json", "--db", db], environment: environment)
         let secret = try #require((try JSONSerialization.jsonObject(with: Data(rotated.stdout.utf8)) as? [String: String])?["secret"])
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // about time: as above
         try event("rotated")
         let signed = try #require(delivered("rotated"))
         let expected = WebhookDeliveryTests().expectedSignature(
@@ -91,11 +93,11 @@ import Testing
                 ["link", "create", "--project", projectID, "--code", "later", "--web-url", "https://shop.example/", "--db", db],
                 environment: environment
             ).status == 0)
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // about time: as above
         #expect(try tap() == 302)
 
         #expect(try run(["webhooks", "delete", endpointID, "--project", projectID, "--db", db], environment: environment).status == 0)
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // about time: as above
         try event("deleted")
         try payment("p-deleted")
         #expect(delivered("deleted", within: 2) == nil, "a deleted endpoint got a delivery")

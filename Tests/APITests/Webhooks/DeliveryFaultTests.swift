@@ -31,13 +31,12 @@ import Testing
         #expect(hanging.first?["attempts"] as? Int == 0, "the requests were answered while the delivery still hung")
         receiver.stall(0)
         _ = receiver.wait(for: 2)
-        let deadline = Date().addingTimeInterval(8)
         var delivered: [[String: Any]] = []
-        repeat {
+        _ = try eventually(timeout: 8) {
             delivered =
                 try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=delivered").json?["deliveries"] as? [[String: Any]] ?? []
-            Thread.sleep(forTimeInterval: 0.05)
-        } while delivered.isEmpty && Date() < deadline
+            return !delivered.isEmpty
+        }
         #expect(delivered.first?["event_type"] as? String == "install.created")
         #expect((delivered.first?["attempts"] as? Int ?? 0) >= 2, "the first attempt timed out")
         let metrics = String(decoding: try app.request("GET", "/metrics").body, as: UTF8.self)
@@ -51,9 +50,8 @@ import Testing
         let failures = LockedList()
         app.startOutbox(waits: [0.05], timeout: 2) { job, attempts, error in failures.append("\(job.eventType) \(attempts) \(error)") }
         _ = try app.client("init", body("init", token: token))
-        let deadline = Date().addingTimeInterval(8)
-        while failures.all.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        Thread.sleep(forTimeInterval: 0.2)
+        _ = eventually(timeout: 8) { !failures.all.isEmpty }
+        #expect(try app.waitForOutboxIdle())
         #expect(failures.all.count == 1)
         #expect(failures.all.first?.hasPrefix("install.created 2 ") == true, "\(failures.all)")
         let failed = try #require(
@@ -105,15 +103,14 @@ import Testing
 
         receiver.stall(0)
         let second = try ServerProcess(folder: first.folder, environment: environment)
-        let deadline = Date().addingTimeInterval(30)
         var delivered: Set<String> = []
-        while delivered != installs && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
+        _ = eventually(timeout: 30) {
             delivered = Set(
                 receiver.all.compactMap { received in
                     guard received.json?["type"] as? String == "install.created" else { return nil }
                     return (received.json?["data"] as? [String: Any])?["install_id"] as? String
                 })
+            return delivered == installs
         }
         #expect(delivered == installs, "not delivered after the restart: \(installs.subtracting(delivered).count)")
         func eventNames() -> Set<String> {
@@ -123,7 +120,7 @@ import Testing
                     return (received.json?["data"] as? [String: Any])?["name"] as? String
                 })
         }
-        while eventNames() != events && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        _ = eventually(timeout: 30) { eventNames() == events }
         #expect(eventNames() == events, "events not delivered after the restart: \(events.subtracting(eventNames()).sorted())")
         var idsByFact: [String: Set<String>] = [:]
         for received in receiver.all {
@@ -195,20 +192,20 @@ import Testing
                     first.port, "/api/client/capture-event",
                     #"{"token":"\#(token)","install_instance_id":"d-1","event_name":"e\#(index)"}"#, admin: false)?.status == 200)
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        // Once it has exited, nothing more can come from it.
         #expect(first.terminateAndWait() == 0)
         #expect(receiver.all.isEmpty)
 
         let second = try ServerProcess(folder: first.folder, environment: environment)
-        let got = receiver.wait(for: 4)
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(got.count == 4)
+        _ = receiver.wait(for: 4)
+        // Stopped (its deliveries under way finish first), it can send nothing more: the count is final.
+        #expect(second.terminateAndWait() == 0)
+        #expect(receiver.all.count == 4)
         let types = receiver.all.compactMap { received -> String? in
             guard let type = received.json?["type"] as? String else { return nil }
             return type == "event.created" ? (received.json?["data"] as? [String: Any])?["name"] as? String : type
         }
         #expect(types.sorted() == ["e0", "e1", "e2", "install.created"])
-        #expect(second.terminateAndWait() == 0)
         withExtendedLifetime(first) {}  // its folder holds the second server's database
     }
 
@@ -258,10 +255,9 @@ struct OutboundCertificateTests {
         app.startOutbox(waits: [], timeout: 5)  // no retries: the first failure is final
         _ = try app.client("init", body("init", token: token))
         var failed: [[String: Any]] = []
-        let deadline = Date().addingTimeInterval(8)
-        while failed.isEmpty && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+        _ = try eventually(timeout: 8) {
             failed = try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=failed").json?["deliveries"] as? [[String: Any]] ?? []
+            return !failed.isEmpty
         }
         #expect((failed.first?["last_error"] as? String)?.lowercased().contains("certificate") == true, "\(failed)")
         #expect(receiver.all.isEmpty, "no request reached the receiver")

@@ -66,10 +66,7 @@ import Testing
         try capture(app, token: token, "before")
         if TestApp.backend == .sqlite {
             let row = try #require(try app.queryOne("SELECT rowid FROM events WHERE name = 'before'") { $0.int(0) })
-            let deadline = Date().addingTimeInterval(5)
-            while try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") < row && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
+            _ = try eventually(timeout: 5) { try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") >= row }
             #expect(try app.count("SELECT position FROM outbox_cursors WHERE name = 'events'") == row)
         }
         #expect(
@@ -79,7 +76,7 @@ import Testing
             ).status == 201)
         try capture(app, token: token, "after")
         #expect(receiver.wait(for: 1).count == 1)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try app.waitForOutboxIdle())
         #expect(eventNames(receiver) == ["after"])
     }
 
@@ -95,7 +92,7 @@ import Testing
         #expect(try app.client("trigger", body("trigger", token: token)).status == 200)
         #expect(try app.count("SELECT count(*) FROM events WHERE name = 'signup'") == 1)
         _ = receiver.wait(for: 2)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try app.waitForOutboxIdle())
         let types = receiver.all.compactMap { $0.json?["type"] as? String }
         #expect(types.sorted() == ["install.created", "user.identified"])
     }
@@ -246,7 +243,7 @@ import Testing
         #expect(try app.count("SELECT count(*) FROM outbox_jobs") == 0)
         app.startOutbox()
         _ = receiver.wait(for: 3)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try app.waitForOutboxIdle())
         let events = receiver.all.filter { $0.json?["type"] as? String == "event.created" }
         #expect(events.count == 2, "one per endpoint")
         #expect(receiver.all.filter { $0.json?["type"] as? String == "install.created" }.count == 1)

@@ -46,9 +46,7 @@ import Testing
 
         // Every fact's jobs are made (SQLite makes installs' and events' from the log) and moved.
         try app.settle()
-        let deadline = Date().addingTimeInterval(20)
-        while try app.factsAwaitingJobs() > 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(try app.factsAwaitingJobs() == 0)
+        #expect(try eventually(timeout: 20) { try app.factsAwaitingJobs() == 0 })
 
         let users = Self.writers * Self.usersPerWriter
         #expect(try app.count("SELECT count(*) FROM installs") == Int64(2 * users))

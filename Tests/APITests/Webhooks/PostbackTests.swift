@@ -53,7 +53,7 @@ import Testing
 
         app.startOutbox()
         let got = receiver.wait(for: 4)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try app.waitForOutboxIdle())
         #expect(receiver.all.count == 4, "two webhooks and two postbacks; the meta template's network did not drive the install")
 
         let webhooks = got.filter { $0.target == "/hook" }.compactMap(\.json)

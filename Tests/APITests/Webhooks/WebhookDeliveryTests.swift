@@ -35,14 +35,12 @@ import Testing
     /// The project's deliveries of `status` once there are `count` of them (the worker records an
     /// attempt just after the receiver answered), waiting at most 5 s.
     func deliveries(_ app: TestApp, _ projectID: String, status: String, count: Int = 1) throws -> [[String: Any]] {
-        let deadline = Date().addingTimeInterval(5)
         var found: [[String: Any]] = []
-        repeat {
+        _ = try eventually(timeout: 5) {
             found =
                 try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=\(status)").json?["deliveries"] as? [[String: Any]] ?? []
-            if found.count >= count { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        } while Date() < deadline
+            return found.count >= count
+        }
         return found
     }
 
@@ -76,7 +74,7 @@ import Testing
 
         // A launch that finds the install again is not a new install: nothing more is sent.
         _ = try initInstall(app, token: token)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try app.waitForOutboxIdle())
         #expect(receiver.all.count == 1)
 
         let deliveries = try self.deliveries(app, projectID, status: "delivered")
@@ -108,15 +106,15 @@ import Testing
         _ = receiver.wait(for: 1)
         let endpointID = try #require(endpoint["id"] as? String)
         var shown: [String: Any] = [:]
-        let deadline = Date().addingTimeInterval(5)
-        repeat {
+        _ = try eventually(timeout: 5) {
             shown = try app.request("GET", "/admin/v1/projects/\(projectID)/webhooks/\(endpointID)").json ?? [:]
-        } while shown["enabled"] as? Bool != false && Date() < deadline
+            return shown["enabled"] as? Bool == false
+        }
         #expect(shown["enabled"] as? Bool == false)
         #expect(shown["disabled_reason"] as? String == "410 Gone")
         #expect(shown["secret"] == nil, "the secret is shown only at creation")
         _ = try initInstall(app, token: token, instance: "inst-2")
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try app.waitForOutboxIdle())
         #expect(receiver.all.count == 1)
         let failed = try deliveries(app, projectID, status: "failed")
         #expect(failed.count == 1)
@@ -134,7 +132,7 @@ import Testing
                 """, adminKey: nil)
         #expect(event.status == 200)
         let got = receiver.wait(for: 1)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try app.waitForOutboxIdle())
         #expect(receiver.all.count == 1, "install.created is not in the filter")
         let json = try #require(got.first?.json)
         #expect(json["type"] as? String == "event.created")
@@ -201,7 +199,7 @@ import Testing
         #expect(try app.factsAwaitingJobs() == 0)
         #expect(try deliveries(app, projectID, status: "delivered", count: 0).isEmpty)
         app.startOutbox()
-        Thread.sleep(forTimeInterval: 0.4)
+        #expect(try app.waitForOutboxIdle())
         #expect(receiver.all.count == 2, "nothing about the erased install is sent")
     }
 
@@ -312,15 +310,7 @@ import Testing
         _ = try app.client("init", body("init", token: token, instance: "r-1"))
         _ = try app.client("init", body("init", token: token, instance: "r-2"))
         _ = receiver.wait(for: 2)
-        let deadline = Date().addingTimeInterval(5)
-        var failed = 0
-        repeat {
-            failed =
-                (try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?status=failed").json?["deliveries"] as? [[String: Any]])?.count
-                ?? 0
-            Thread.sleep(forTimeInterval: 0.02)
-        } while failed < 2 && Date() < deadline
-        #expect(failed == 2)
+        #expect(try WebhookDeliveryTests().deliveries(app, projectID, status: "failed", count: 2).count == 2)
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/deliveries/replay", json: #"{"status":"sent"}"#).status == 422)
         let replay = try app.request("POST", "/admin/v1/projects/\(projectID)/deliveries/replay", json: #"{"status":"failed","since":"1h"}"#)
         #expect(replay.status == 202 && replay.json?["replayed"] as? Int == 2)

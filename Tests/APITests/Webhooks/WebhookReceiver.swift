@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTP
+import TestSupport
 
 /// A webhook receiver on 127.0.0.1: our own HTTP server answering `POST /hook` with the statuses
 /// it is told to (then 200), recording every request it got.
@@ -71,8 +72,7 @@ final class WebhookReceiver: @unchecked Sendable {
 
     /// Waits (bounded) until `count` requests arrived; returns them.
     func wait(for count: Int, seconds: Double = 10) -> [Received] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while all.count < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        _ = eventually(timeout: seconds) { all.count >= count }
         return all
     }
 
