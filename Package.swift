@@ -66,10 +66,14 @@ let package = Package(
         .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution", "Cryptography", "Lifecycle"], swiftSettings: strictSettings),
         // `attributiond simulate`: populations run through the real application in process.
         .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution", "Cryptography"], swiftSettings: strictSettings),
+        // The configuration: defaults, the JSON file, ATTRIBUTIOND_* variables (config/README.md).
+        .target(
+            name: "Configuration", dependencies: ["API", "App", "Attribution", "HTTP", "JSON", "Store"],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "attributiond",
             dependencies: [
-                "HTTP", "API", "App", "Store", "Attribution", "Cryptography", "Simulation", "Lifecycle",
+                "HTTP", "API", "App", "Store", "Attribution", "Configuration", "Cryptography", "Simulation", "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -77,6 +81,7 @@ let package = Package(
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Lifecycle", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigurationTests", dependencies: ["API", "Configuration", "HTTP", "Store"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "Cryptography", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution", "Cryptography"], swiftSettings: strictSettings),

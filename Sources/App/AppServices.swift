@@ -45,14 +45,14 @@ public final class AppServices: Sendable {
         // Caches follow commits: a project, key or signing-key change empties the project cache
         // (and, as links carry their project's and template's settings, the link cache) before the
         // write's caller hears of it, whichever route or use case wrote.
-        store.observeCommits(changing: ["projects", "api_keys", "signing_keys", "templates"]) { changed in
+        store.observeCommits(changing: [.projects, .apiKeys, .signingKeys, .templates]) { changed in
             projectCache.invalidateAll()
-            if changed.contains("projects") || changed.contains("templates") { linkCache.invalidateAll() }
+            if changed.contains(.projects) || changed.contains(.templates) { linkCache.invalidateAll() }
         }
         // Another node's link edits: this node's own empty the cache in LinkService; on SQLite
         // no other node writes, and every click's count would otherwise be heard here.
         if store.sharedWithOtherNodes {
-            store.observeCommits(changing: ["links"]) { _ in linkCache.invalidateAll() }
+            store.observeCommits(changing: [.links]) { _ in linkCache.invalidateAll() }
         }
         let webhookEndpoints = ByProjectCache(
             load: { try store.outbox.allEndpoints() }, projectID: \.projectID,
@@ -61,22 +61,22 @@ public final class AppServices: Sendable {
             load: { try store.postbacks.allTemplates() }, projectID: \.projectID,
             beforeBlocking: beforeBlocking)
         self.webhookEndpoints = webhookEndpoints
-        store.observeCommits(changing: ["webhook_endpoints", "postback_templates"]) { changed in
-            if changed.contains("webhook_endpoints") { webhookEndpoints.invalidate() }
-            if changed.contains("postback_templates") { postbackTemplates.invalidate() }
+        store.observeCommits(changing: [.webhookEndpoints, .postbackTemplates]) { changed in
+            if changed.contains(.webhookEndpoints) { webhookEndpoints.invalidate() }
+            if changed.contains(.postbackTemplates) { postbackTemplates.invalidate() }
         }
         // What the command line (another process) changed, on SQLite: the same caches emptied,
         // a link's entry by its code.
         store.observeOtherProcesses { changes in
-            let tables = Set(changes.map(\.table))
-            if !tables.isDisjoint(with: ["projects", "api_keys", "signing_keys", "templates"]) { projectCache.invalidateAll() }
-            if !tables.isDisjoint(with: ["projects", "templates"]) || changes.contains(where: { $0.table == "links" && $0.linkCode == nil }) {
+            let topics = Set(changes.map(\.topic))
+            if !topics.isDisjoint(with: [.projects, .apiKeys, .signingKeys, .templates]) { projectCache.invalidateAll() }
+            if !topics.isDisjoint(with: [.projects, .templates]) || changes.contains(where: { $0.topic == .links && $0.linkCode == nil }) {
                 linkCache.invalidateAll()
             } else {
-                for change in changes where change.table == "links" { if let code = change.linkCode { linkCache.invalidate(code: code) } }
+                for change in changes where change.topic == .links { if let code = change.linkCode { linkCache.invalidate(code: code) } }
             }
-            if tables.contains("webhook_endpoints") { webhookEndpoints.invalidate() }
-            if tables.contains("postback_templates") { postbackTemplates.invalidate() }
+            if topics.contains(.webhookEndpoints) { webhookEndpoints.invalidate() }
+            if topics.contains(.postbackTemplates) { postbackTemplates.invalidate() }
         }
         let outbound = OutboundMessages(endpoints: webhookEndpoints, templates: postbackTemplates)
         self.outbound = outbound
@@ -116,9 +116,9 @@ public final class AppServices: Sendable {
         ) { id, projectID in
             try endpoints.values(projectID: projectID).first { $0.id == id }
         }
-        store.observeCommits(changing: ["outbox_new", "outbox_jobs"]) { [weak worker] _ in worker?.wake() }
+        store.observeCommits(changing: [.newJobs, .jobs]) { [weak worker] _ in worker?.wake() }
         if store.outbox.factsAreALog {
-            store.observeCommits(changing: ["events", "installs"]) { [weak worker] _ in worker?.factsCommitted() }
+            store.observeCommits(changing: [.events, .installs]) { [weak worker] _ in worker?.factsCommitted() }
         }
         return worker
     }

@@ -1,5 +1,6 @@
 import App
 import ArgumentParser
+import Configuration
 import Foundation
 import Store
 

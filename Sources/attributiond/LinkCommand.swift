@@ -2,6 +2,7 @@ import API
 import App
 import ArgumentParser
 import Attribution
+import Configuration
 import Foundation
 import Store
 

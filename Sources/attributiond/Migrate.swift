@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import Store
 
 struct Migrate: ParsableCommand {

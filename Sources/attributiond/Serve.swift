@@ -2,6 +2,7 @@ import API
 import App
 import ArgumentParser
 import Attribution
+import Configuration
 @preconcurrency import Dispatch
 import Foundation
 import HTTP

@@ -58,6 +58,45 @@ import Testing
         #expect(try Migrator.appliedMigrations(connection) == ["0001_good.sql"])
     }
 
+    /// A table rebuilt the way SQLite documents (new table, copy, drop, rename) keeps its
+    /// children: foreign keys are off while migrations run, so the drop cascades nowhere. A
+    /// migration that leaves a child without its parent fails whole, naming the table.
+    @Test func migrationsRunWithForeignKeysOffAndAreCheckedBeforeTheirCommit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-fk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let tables = Migration(
+            name: "0001_tables.sql",
+            sql: """
+                CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id) ON DELETE CASCADE);
+                INSERT INTO parent VALUES (1, 'a'); INSERT INTO child VALUES (10, 1);
+                """)
+        let rebuilt = Migration(
+            name: "0002_rebuild_parent.sql",
+            sql: """
+                CREATE TABLE parent_new (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
+                INSERT INTO parent_new SELECT id, coalesce(name, '') FROM parent;
+                DROP TABLE parent;
+                ALTER TABLE parent_new RENAME TO parent;
+                """)
+        _ = try Database(path: path, migrations: [tables, rebuilt])
+        let check = try SQLiteConnection(path: path, mode: .readOnly)
+        #expect(try check.queryOne("SELECT count(*) FROM child") { $0.int(0) } == 1, "the rebuild cascaded into the children")
+
+        let orphan = Migration(name: "0003_orphan.sql", sql: "INSERT INTO child VALUES (11, 99);")
+        #expect {
+            _ = try Database(path: path, migrations: [tables, rebuilt, orphan])
+        } throws: { error in
+            let error = error as? MigrationError
+            return error?.migration == "0003_orphan.sql" && error?.underlying.message.contains("child row") == true
+        }
+        #expect(try check.queryOne("SELECT count(*) FROM child") { $0.int(0) } == 1, "the failed migration left nothing behind")
+        // Foreign keys are on again for the connections that write.
+        let database = try Database(path: path, migrations: [tables, rebuilt])
+        #expect(try database.writer.barrier { try $0.queryOne("PRAGMA foreign_keys") { $0.int(0) } } == 1)
+    }
+
     /// `0011` widens a CHECK in place: a database holding installs, events and a claimed click
     /// keeps every row, and a connection opened before the migration refuses nothing after it.
     @Test func widenedInstallsCheckKeepsEveryRowAndAcceptsWarpLink() throws {

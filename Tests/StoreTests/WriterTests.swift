@@ -85,7 +85,7 @@ private let createCounter = Migration(
         for n in 1...10 {
             group.enter()
             temp.database.write(
-                delivery: DatabaseWriter.Delivery(target: ObjectIdentifier(target)) { work in
+                delivery: WriteDelivery(target: ObjectIdentifier(target)) { work in
                     delivered.add(1, ordering: .relaxed)
                     target.async(execute: work)
                 },
@@ -135,7 +135,7 @@ private let createCounter = Migration(
             let target = targets[which]
             group.enter()
             temp.database.write(
-                delivery: DatabaseWriter.Delivery(target: ObjectIdentifier(target)) { work in
+                delivery: WriteDelivery(target: ObjectIdentifier(target)) { work in
                     sends.withLock { $0[which] += 1 }
                     target.async(execute: work)
                 },

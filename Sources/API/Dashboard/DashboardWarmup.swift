@@ -40,7 +40,7 @@ public final class DashboardWarmup: Service, @unchecked Sendable {
         // A project's time zone or currency makes new periods: summed at once, not at the next tick.
         let pending = Mutex(false)
         let queue = self.queue
-        app.store.observeCommits(changing: ["projects"]) { _ in
+        app.store.observeCommits(changing: [.projects]) { _ in
             guard
                 pending.withLock({ scheduled in
                     defer { scheduled = true }

@@ -16,7 +16,7 @@ public struct ActivityService: Sendable {
     /// webhooks are written in its transaction, or, where the stored events are the outbox's log,
     /// made from its row by the outbox worker (`OutboxLogJobs`).
     public func recordEvent(
-        _ event: EventRecord, project: Project?, conversionValues: Bool, delivery: DatabaseWriter.Delivery?,
+        _ event: EventRecord, project: Project?, conversionValues: Bool, delivery: WriteDelivery?,
         completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void
     ) throws {
         let skan = conversionValues ? try project.flatMap { try outbound.skanContext(skanSchemas, project: $0, at: event.receivedAt) } : nil
@@ -69,7 +69,7 @@ public struct ActivityService: Sendable {
 
     /// Stores the payment once per payment id.
     public func capturePayment(
-        _ payment: PaymentRecord, install: StoredInstall, project: Project, delivery: DatabaseWriter.Delivery?,
+        _ payment: PaymentRecord, install: StoredInstall, project: Project, delivery: WriteDelivery?,
         completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void
     ) throws {
         let now = clocks.clock(for: project).now()

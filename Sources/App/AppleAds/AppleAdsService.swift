@@ -15,7 +15,7 @@ public struct AppleAdsService: Sendable {
     /// durable before the client hears anything.
     public func capture(
         _ rawToken: String?, installID: String, project: Project, at time: Timestamp,
-        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
+        delivery: WriteDelivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
         guard project.settings.appleAds, let token = AppleAdsTokenText.valid(rawToken) else { return completion(.success(false)) }
         let id = TimeOrderedID.secure(at: time)

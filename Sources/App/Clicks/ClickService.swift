@@ -14,7 +14,7 @@ public struct ClickService: Sendable {
     /// Adds `signals` to a click younger than `maximumAgeSeconds` (by its project's clock);
     /// `completion` gets false when there is no such click.
     public func addBrowserSignals(
-        _ signals: BrowserSignals, clickID: String, maximumAgeSeconds: Int64, delivery: DatabaseWriter.Delivery?,
+        _ signals: BrowserSignals, clickID: String, maximumAgeSeconds: Int64, delivery: WriteDelivery?,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
         let clocks = self.clocks

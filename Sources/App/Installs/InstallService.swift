@@ -20,7 +20,7 @@ public struct InstallService: Sendable {
     /// from its row by the outbox worker (`OutboxLogJobs`).
     public func report(
         _ report: InstallReport, project: Project, policy: MatchingPolicy? = nil, conversionValues: Bool,
-        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void
+        delivery: WriteDelivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void
     ) throws {
         // A client's test mode sends nothing out (docs/outbound.md, "Test traffic").
         let notify: Notifier<InstallOutcome>? =

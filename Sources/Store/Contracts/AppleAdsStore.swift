@@ -57,7 +57,7 @@ public protocol AppleAdsStore: Sendable {
     /// `completion` gets whether an exchange job was queued.
     func capture(
         installID: String, projectID: String, token: String, at time: Timestamp, exchange: OutboxMessage,
-        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
+        delivery: WriteDelivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     /// The token to send for the install, while its claim is pending.
     func pendingToken(installID: String) throws -> AppleAdsToken?
     /// Records Apple's answer; when the claim wins over the install's current attribution

@@ -7,7 +7,7 @@ public protocol ClickStore: Sendable {
     /// false when there is no such click.
     func recordBeacon(
         clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
-        now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery?,
+        now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: WriteDelivery?,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     func find(clickID: String) throws -> Click?
 }

@@ -6,7 +6,7 @@ public protocol InstallStore: Sendable {
     /// - Parameter notify: the outbox jobs a new install causes, written in its transaction.
     func report(
         _ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context?,
-        notify: Notifier<InstallOutcome>?, delivery: DatabaseWriter.Delivery?,
+        notify: Notifier<InstallOutcome>?, delivery: WriteDelivery?,
         completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void)
     func reportAndWait(_ report: InstallReport, policy: MatchingPolicy, installID: String) throws -> InstallOutcome
     func find(id: String, projectID: String) throws -> StoredInstall?
@@ -18,7 +18,7 @@ public protocol InstallStore: Sendable {
 public protocol EventStore: Sendable {
     /// - Parameter notify: the outbox jobs a new (not repeated) event causes, in its transaction.
     func record(
-        _ event: EventRecord, eventID: String, skan: SKANStore.Context?, notify: Notifier<StoredEvent>?, delivery: DatabaseWriter.Delivery?,
+        _ event: EventRecord, eventID: String, skan: SKANStore.Context?, notify: Notifier<StoredEvent>?, delivery: WriteDelivery?,
         completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void)
 }
 
@@ -34,7 +34,7 @@ public protocol UserStore: Sendable {
     /// - Parameter notify: the outbox jobs a new (not repeated) payment causes, in its transaction.
     func capturePayment(
         _ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp,
-        skan: SKANStore.Context?, notify: Notifier<PaymentRecord>?, delivery: DatabaseWriter.Delivery?,
+        skan: SKANStore.Context?, notify: Notifier<PaymentRecord>?, delivery: WriteDelivery?,
         completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void)
     /// - Parameter notify: the outbox jobs written when something was removed (given the count).
     func removePayments(

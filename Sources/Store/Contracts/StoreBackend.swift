@@ -21,12 +21,12 @@ public protocol StoreBackend: Sendable {
 
     /// Throws unless the database answers a trivial read (readiness probes).
     func ping() throws
-    /// Calls `observer` after each commit that changed one of `tables` (the names it changed),
-    /// before anyone waiting for that commit is told: caches of those tables are emptied there.
-    func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void)
+    /// Calls `observer` after each commit that changed one of `topics` (the ones it changed),
+    /// before anyone waiting for that commit is told: caches of those topics are emptied there.
+    func observeCommits(changing topics: Set<ChangeTopic>, _ observer: @escaping @Sendable (Set<ChangeTopic>) -> Void)
     /// Calls `observer`, within a second, with what other processes changed in the tables kept in
     /// memory. PostgreSQL's commits of other processes already reach `observeCommits`.
-    func observeOtherProcesses(_ observer: @escaping @Sendable ([TableChange]) -> Void)
+    func observeOtherProcesses(_ observer: @escaping @Sendable ([TopicChange]) -> Void)
     /// Told of every call that waits on the database; when `check` answers true (an event-loop
     /// thread), debug builds record the call (`BlockingCalls`).
     func forbidBlocking(when check: @escaping @Sendable () -> Bool)
@@ -54,5 +54,5 @@ public struct WriteStatistics: Sendable {
 }
 
 extension StoreBackend {
-    public func observeOtherProcesses(_ observer: @escaping @Sendable ([TableChange]) -> Void) {}
+    public func observeOtherProcesses(_ observer: @escaping @Sendable ([TopicChange]) -> Void) {}
 }

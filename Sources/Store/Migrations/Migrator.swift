@@ -23,6 +23,11 @@ public struct MigrationError: Error, CustomStringConvertible {
 
 /// Applies pending migrations in order, each in its own transaction, recording each in
 /// `schema_migrations`. A failing migration is rolled back whole and stops the run.
+///
+/// Foreign keys are off while migrations run, as SQLite's own procedure for changing a table asks
+/// (rebuild it under a new name, copy, drop, rename: with them on, dropping the old table would
+/// cascade into its children), and each migration's rows are checked with
+/// `PRAGMA foreign_key_check` before its COMMIT: a migration that leaves an orphan fails.
 public enum Migrator {
     /// Opens the database file at `path` (creating it and its folder), switches it to WAL and
     /// applies the pending migrations: `attributiond migrate`. Returns the names applied.
@@ -45,6 +50,9 @@ public enum Migrator {
             )
             """)
         try SchemaNewerError.check(applied: try appliedMigrations(connection), known: migrations)
+        // Outside any transaction, where the pragma takes effect; on again however the run ends.
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        defer { _ = try? connection.execute("PRAGMA foreign_keys = ON") }
         var newlyApplied: [String] = []
         for migration in migrations.sorted(by: { $0.name < $1.name }) {
             do {
@@ -57,6 +65,11 @@ public enum Migrator {
                     continue
                 }
                 try connection.execute(migration.sql)
+                if let orphan = try connection.queryOne(
+                    "PRAGMA foreign_key_check", map: { "\($0.string(0)) row \($0.int(1)) refers to a missing \($0.string(2)) row" })
+                {
+                    throw SQLiteError(code: 19, message: "foreign key check failed: \(orphan)")  // SQLITE_CONSTRAINT
+                }
                 try connection.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", migration.name, now)
                 try connection.execute("COMMIT")
             } catch {

@@ -70,7 +70,7 @@ public struct PGClickStore: ClickStore {
 
     public func recordBeacon(
         clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
-        now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery?,
+        now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: WriteDelivery?,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
         writer.write(

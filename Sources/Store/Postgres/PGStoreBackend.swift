@@ -83,11 +83,10 @@ public final class PGStoreBackend: StoreBackend {
 
     public func ping() throws { _ = try pool.read { try $0.query("SELECT 1") } }
 
-    public func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void) {
-        listener.observe(changing: tables, observer)
-        let watched = Set(tables)
+    public func observeCommits(changing topics: Set<ChangeTopic>, _ observer: @escaping @Sendable (Set<ChangeTopic>) -> Void) {
+        listener.observe(changing: topics.map(\.rawValue)) { tables in observer(ChangeTopic.of(tables: tables)) }
         pool.observeCommits { changed in
-            let heard = changed.filter(watched.contains)
+            let heard = ChangeTopic.of(tables: changed).intersection(topics)
             if !heard.isEmpty { observer(heard) }
         }
     }

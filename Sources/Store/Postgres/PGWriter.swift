@@ -53,7 +53,7 @@ public final class PGWriter: Sendable {
         /// Runs the write; what to tell its caller once the transaction committed.
         let run: @Sendable (PGConnection) throws -> @Sendable () -> Void
         let fail: @Sendable (any Error) -> Void
-        let delivery: DatabaseWriter.Delivery?
+        let delivery: WriteDelivery?
         /// A write that is one statement whose answer nobody reads before the COMMIT: batches of
         /// these go through libpq's pipeline; `told` hands the caller its row count.
         var statement: (sql: String, values: [PGValue], told: @Sendable (Int) -> Void)? = nil
@@ -120,7 +120,7 @@ public final class PGWriter: Sendable {
     ///   the other's uncommitted row, and with the writes of a batch sent without waiting, two
     ///   such pairs crossed deadlocked (PostgreSQL breaks a deadlock after a second).
     public func write<T: Sendable>(
-        delivery: DatabaseWriter.Delivery? = nil, ordered: Bool = false,
+        delivery: WriteDelivery? = nil, ordered: Bool = false,
         readingAhead: [(sql: String, values: [PGValue])] = [], laneKey: String? = nil,
         _ work: @escaping @Sendable (PGConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
@@ -146,7 +146,7 @@ public final class PGWriter: Sendable {
     /// Queues one statement (`?` placeholders); `completion` hears the rows it changed once its
     /// transaction committed. Batches made only of these are pipelined: one round trip a batch.
     public func write(
-        statement sql: String, _ values: [PGValue], delivery: DatabaseWriter.Delivery? = nil,
+        statement sql: String, _ values: [PGValue], delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<Int, any Error>) -> Void
     ) {
         let item = Item(
@@ -161,7 +161,7 @@ public final class PGWriter: Sendable {
     /// statement; when that statement is refused, each row is written alone so that the refused
     /// one fails by itself.
     public func write(
-        row values: [PGValue], into statement: RowsStatement, delivery: DatabaseWriter.Delivery? = nil,
+        row values: [PGValue], into statement: RowsStatement, delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         let sql = statement.sql(rows: 1)

@@ -7,7 +7,7 @@ struct AppleAdsClaims<Source: SessionSource>: AppleAdsStore {
 
     public func capture(
         installID: String, projectID: String, token: String, at time: Timestamp, exchange: OutboxMessage,
-        delivery: DatabaseWriter.Delivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
+        delivery: WriteDelivery?, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
         source.write(
             delivery: delivery,

@@ -87,7 +87,7 @@ public struct ClickRepository: ClickStore {
     /// or older than `maximumAgeSeconds` by its project's clock.
     public func recordBeacon(
         clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64,
-        now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: DatabaseWriter.Delivery? = nil,
+        now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
         database.write(

@@ -57,7 +57,7 @@ struct Events<Source: SessionSource>: EventStore {
     /// stored. `StoreError.notFound` when the project has no such install.
     public func record(
         _ event: EventRecord, eventID: String, skan: SKANStore.Context? = nil, notify: Notifier<StoredEvent>? = nil,
-        delivery: DatabaseWriter.Delivery? = nil,
+        delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void
     ) {
         // On PostgreSQL the install is read with the batch's BEGIN. One not found then fails the

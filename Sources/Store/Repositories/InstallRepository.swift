@@ -39,7 +39,7 @@ struct Installs<Source: SessionSource>: InstallStore {
     /// the single writer: a click is claimed by at most one install, whatever runs concurrently.
     public func report(
         _ report: InstallReport, policy: MatchingPolicy, installID: String, skan: SKANStore.Context? = nil,
-        notify: Notifier<InstallOutcome>? = nil, delivery: DatabaseWriter.Delivery? = nil,
+        notify: Notifier<InstallOutcome>? = nil, delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void
     ) {
         let ahead = Source.Session.dialect == .postgres ? InstallRepository.readsAhead(report, policy: policy) : []

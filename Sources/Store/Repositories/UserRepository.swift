@@ -72,7 +72,7 @@ struct Users<Source: SessionSource>: UserStore {
     /// returns whether it was already there.
     public func capturePayment(
         _ payment: PaymentRecord, projectID: String, installID: String, now: Timestamp, skan: SKANStore.Context? = nil,
-        notify: Notifier<PaymentRecord>? = nil, delivery: DatabaseWriter.Delivery? = nil,
+        notify: Notifier<PaymentRecord>? = nil, delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<(duplicate: Bool, skan: SKANValues?), any Error>) -> Void
     ) {
         source.write(

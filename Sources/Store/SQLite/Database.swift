@@ -96,7 +96,7 @@ public final class Database: Sendable {
 
     /// Calls `observer`, within a second, with what other processes (the command line, scripts)
     /// changed in the tables the server keeps in memory.
-    public func observeOtherProcesses(_ observer: @escaping @Sendable ([TableChange]) -> Void) {
+    public func observeOtherProcesses(_ observer: @escaping @Sendable ([TopicChange]) -> Void) {
         let follower = ChangeLogFollower(readers: readers, observer: observer)
         followers.withLock { $0.append(follower) }
     }
@@ -135,7 +135,7 @@ public final class Database: Sendable {
 
     /// Queues a write for group commit; `completion` runs once it is committed.
     @_spi(StoreInternals) public func write<T>(
-        priority: DatabaseWriter.Priority = .acknowledged, delivery: DatabaseWriter.Delivery? = nil,
+        priority: DatabaseWriter.Priority = .acknowledged, delivery: WriteDelivery? = nil,
         _ work: @escaping (SQLiteConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {

@@ -50,11 +50,11 @@ public final class SQLiteStore: StoreBackend {
 
     public func ping() throws { try database.ping() }
 
-    public func observeCommits(changing tables: [String], _ observer: @escaping @Sendable ([String]) -> Void) {
-        database.observeCommits(changing: tables, observer)
+    public func observeCommits(changing topics: Set<ChangeTopic>, _ observer: @escaping @Sendable (Set<ChangeTopic>) -> Void) {
+        database.observeCommits(changing: topics.map(\.rawValue)) { tables in observer(ChangeTopic.of(tables: tables)) }
     }
 
-    public func observeOtherProcesses(_ observer: @escaping @Sendable ([TableChange]) -> Void) {
+    public func observeOtherProcesses(_ observer: @escaping @Sendable ([TopicChange]) -> Void) {
         database.observeOtherProcesses(observer)
     }
 

@@ -138,21 +138,21 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     /// Queues `work` for group commit (SQLite's writer, `PGWriter`); `completion` runs once its
     /// transaction committed, through `delivery` when given. Never blocks the caller.
     func write<T: Sendable>(
-        delivery: DatabaseWriter.Delivery?, _ work: @escaping @Sendable (Session) throws -> T,
+        delivery: WriteDelivery?, _ work: @escaping @Sendable (Session) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void)
     /// The same, with the statements `work` will query first whatever it finds, for a backend
     /// whose reads are round trips to send them ahead (`PGWriter`), and `laneKey`: writes of one
     /// key commit one after another there (on one lane), so that two of them never wait on each
     /// other's uncommitted rows from two transactions. SQLite, one writer, runs `work` as is.
     func write<T: Sendable>(
-        delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
+        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
         _ work: @escaping @Sendable (Session) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 }
 
 extension SessionSource {
     public func write<T: Sendable>(
-        delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
+        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
         _ work: @escaping @Sendable (Session) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
@@ -165,7 +165,7 @@ extension SessionSource {
     public func writeSession<T>(_ body: @escaping (SQLiteConnection) throws -> T) throws -> T { try writeAndWait(body) }
 
     public func write<T: Sendable>(
-        delivery: DatabaseWriter.Delivery?, _ work: @escaping @Sendable (SQLiteConnection) throws -> T,
+        delivery: WriteDelivery?, _ work: @escaping @Sendable (SQLiteConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         write(priority: .acknowledged, delivery: delivery, work, completion: completion)
@@ -189,14 +189,14 @@ extension SessionSource {
     public func writeSession<T>(_ body: @escaping (PGConnection) throws -> T) throws -> T { try pool.transaction(body) }
 
     public func write<T: Sendable>(
-        delivery: DatabaseWriter.Delivery?, _ work: @escaping @Sendable (PGConnection) throws -> T,
+        delivery: WriteDelivery?, _ work: @escaping @Sendable (PGConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         writer.write(delivery: delivery, work, completion: completion)
     }
 
     public func write<T: Sendable>(
-        delivery: DatabaseWriter.Delivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
+        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
         _ work: @escaping @Sendable (PGConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {

@@ -33,29 +33,6 @@ public final class DatabaseWriter: @unchecked Sendable {
     /// WAL pages.
     public enum Priority: Sendable { case acknowledged, background }
 
-    /// Where a write's completion goes once its transaction is over: `send` hands work to the
-    /// thread named by `target` (an event loop, say), and must only hand it on, as the writer
-    /// thread calls it right after the COMMIT. All the completions of one commit bound for the same
-    /// target go in one `send`, so a batch wakes each event loop once rather than once per write
-    /// (every wake-up can preempt the writer). Without a delivery, completions run on the writer's
-    /// completion queue.
-    public struct Delivery: Sendable {
-        let target: ObjectIdentifier
-        let send: @Sendable (@escaping @Sendable () -> Void) -> Void
-
-        public init(target: ObjectIdentifier, send: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
-            self.target = target
-            self.send = send
-        }
-
-        /// Completions that only wake a thread blocked on the outcome run on the writer thread,
-        /// right after the commit. Run on the completion queue, they waited for a worker of the
-        /// same Dispatch pool whose workers were the blocked callers themselves (a concurrent
-        /// queue's pool on Linux is about one thread per core and grows only after a second or
-        /// more): the first burst of concurrent admin writes after a start stalled for seconds.
-        static let immediate = Delivery(target: ObjectIdentifier(Immediate.self), send: { $0() })
-        private final class Immediate {}
-    }
     private let gatherDelay: DispatchTimeInterval = .milliseconds(10)
     private let pending = Mutex(Pending())
     private let queuedCount = Atomic<Int>(0)
@@ -138,7 +115,7 @@ public final class DatabaseWriter: @unchecked Sendable {
 
     /// Queues `work`; `completion` runs after its transaction committed (or failed), off the caller.
     @_spi(StoreInternals) public func write<T>(
-        priority: Priority = .acknowledged, delivery: Delivery? = nil, _ work: @escaping (SQLiteConnection) throws -> T,
+        priority: Priority = .acknowledged, delivery: WriteDelivery? = nil, _ work: @escaping (SQLiteConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         let item = WriteItem(work: work, completion: completion, acknowledged: priority == .acknowledged, delivery: delivery)
@@ -404,7 +381,7 @@ public final class DatabaseWriter: @unchecked Sendable {
     private func complete(_ batch: [WriteItem], error: @escaping @Sendable (Int) -> (any Error)?) {
         var undelivered = false
         // Few targets per batch (one per event loop): a linear search beats hashing here.
-        var groups: [(delivery: Delivery, indices: [Int])] = []
+        var groups: [(delivery: WriteDelivery, indices: [Int])] = []
         for (index, item) in batch.enumerated() {
             guard let delivery = item.delivery else {
                 undelivered = true
@@ -432,12 +409,12 @@ private final class WriteItem: @unchecked Sendable {
     /// Runs the work on the writer connection; false when it threw.
     let execute: (SQLiteConnection) -> Bool
     let acknowledged: Bool
-    let delivery: DatabaseWriter.Delivery?
+    let delivery: WriteDelivery?
     private let report: ((any Error)?) -> Void
 
     init<T>(
         work: @escaping (SQLiteConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void,
-        acknowledged: Bool, delivery: DatabaseWriter.Delivery?
+        acknowledged: Bool, delivery: WriteDelivery?
     ) {
         self.acknowledged = acknowledged
         self.delivery = delivery

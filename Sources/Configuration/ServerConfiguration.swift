@@ -1,71 +1,79 @@
-import API
-import App
+public import API
+public import App
 import Attribution
 import Foundation
-import HTTP
-import Store
+public import HTTP
+public import JSON
+public import Store
 
 /// Everything `attributiond` can be configured with. Sources, later ones winning: built-in
 /// defaults, the JSON file, `ATTRIBUTIOND_*` environment variables, command-line flags.
 /// Every key is documented in config/README.md.
-struct ServerConfiguration {
-    var host = "0.0.0.0"
-    var port: UInt16 = 8080
-    var db = "./data/attributiond.sqlite"
+public struct ServerConfiguration {
+    public init() {}
+
+    public var host = "0.0.0.0"
+    public var port: UInt16 = 8080
+    public var db = "./data/attributiond.sqlite"
     /// A `postgres://` (or `postgresql://`) URL: the database is PostgreSQL, not the file `db`.
-    var postgresURL: String?
+    public var postgresURL: String?
     /// A PostgreSQL replica for the stats and the dashboard's reads (`database_read_url`).
-    var postgresReadURL: String?
+    public var postgresReadURL: String?
     /// PostgreSQL transactions committing side by side (`database_write_lanes`).
-    var postgresWriteLanes = 4
-    var adminKey: String?
+    public var postgresWriteLanes = 4
+    public var adminKey: String?
     /// A bearer token that reads `/metrics` and nothing else (`metrics_token`).
-    var metricsToken: String?
+    public var metricsToken: String?
     /// The links' public base URL; when unset, each request's Host is used.
-    var publicURL: String?
+    public var publicURL: String?
     /// Host names accepted from requests for link URLs when `publicURL` is unset (`PublicHosts`).
-    var allowedHosts: [String] = []
+    public var allowedHosts: [String] = []
     /// The project (by name) of LinkForty requests that carry neither an API key nor an app token.
-    var defaultProject: String?
-    var trustedProxies: [String] = []
-    var synchronous: Database.Synchronous = .normal
-    var drainSeconds = 10
-    var logLevel = "info"
-    var logIP = true
+    public var defaultProject: String?
+    public var trustedProxies: [String] = []
+    public var synchronous: Database.Synchronous = .normal
+    public var drainSeconds = 10
+    public var logLevel = "info"
+    public var logIP = true
     /// Log lines to this file (appended; SIGHUP reopens it) instead of stderr.
-    var logFile: String?
-    var limits = HTTPServerLimits()
+    public var logFile: String?
+    public var limits = HTTPServerLimits()
     /// Per-IP requests a second on public endpoints and the burst allowed; nil: no limit.
-    var rateLimit: (perSecond: Double, burst: Double)? = (100, 200)
+    public var rateLimit: (perSecond: Double, burst: Double)? = (100, 200)
     /// Hours of clicks to keep; nil: the longest attribution window in use + 24 h; 0: keep all.
-    var clickRetentionHours: Int?
+    public var clickRetentionHours: Int?
     /// HTTPS beside HTTP: PEM certificate chain, PEM key, and the port.
-    var tls: (cert: String, key: String, port: UInt16)?
+    public var tls: (cert: String, key: String, port: UInt16)?
     /// Outbound requests (webhooks, postbacks): whether targets on private or local addresses are
     /// allowed, and how long delivered jobs are kept.
-    var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15, deliver: true)
+    public var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15, deliver: true)
     /// Where AdServices tokens are exchanged, and how soon Apple's "not yet" is asked again.
-    var appleAds = AppleAdsSettings()
+    public var appleAds = AppleAdsSettings()
     /// Whether and where the dashboard is served.
-    var dashboard = DashboardSettings()
+    public var dashboard = DashboardSettings()
     /// Projects declared in the file, reconciled at start.
-    var projects: [JSONValue] = []
+    public var projects: [JSONValue] = []
     /// The file these settings came from, if any.
-    var sourceFile: String?
+    public var sourceFile: String?
 }
 
-struct ConfigurationError: Error, CustomStringConvertible {
-    let key: String
-    let message: String
-    var description: String { "configuration: \(key): \(message)" }
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let key: String
+    public let message: String
+    public var description: String { "configuration: \(key): \(message)" }
+
+    public init(key: String, message: String) {
+        self.key = key
+        self.message = message
+    }
 }
 
-enum ConfigurationLoader {
-    static let defaultFiles = ["config/attributiond.json", "/etc/attributiond/attributiond.json"]
+public enum ConfigurationLoader {
+    public static let defaultFiles = ["config/attributiond.json", "/etc/attributiond/attributiond.json"]
 
     /// Reads the file (the one given, else `ATTRIBUTIOND_CONFIG`, else the first default that
     /// exists), then applies the environment.
-    static func load(file explicitFile: String?, environment: [String: String]) throws -> ServerConfiguration {
+    public static func load(file explicitFile: String?, environment: [String: String]) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
         let file =
             explicitFile ?? environment["ATTRIBUTIOND_CONFIG"]
@@ -102,17 +110,17 @@ enum ConfigurationLoader {
 
     /// Admin keys shorter than this are refused at start: the admin API is reachable by anyone who
     /// can reach the server, and failed guesses are only slowed, not stopped.
-    static let minimumAdminKeyLength = 16
+    public static let minimumAdminKeyLength = 16
     /// A key must use this many different characters (`aaaaaaaaaaaaaaaa` is 16 characters long).
-    static let minimumDistinctAdminKeyCharacters = 10
+    public static let minimumDistinctAdminKeyCharacters = 10
     /// Keys published as examples (this project's docs among them): anyone can try them.
-    static let exampleAdminKeys: Set<String> = [
+    public static let exampleAdminKeys: Set<String> = [
         "change-me-0123456789", "changeme-0123456789", "change-me-please", "your-admin-key-here",
         "0123456789abcdef", "0123456789abcdefghij", "abcdefghijklmnop", "1234567890123456",
     ]
 
     /// Why `key` may not guard the server, or nil.
-    static func adminKeyProblem(_ key: String) -> String? {
+    public static func adminKeyProblem(_ key: String) -> String? {
         if key.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
             return "must not contain spaces, line breaks or control characters (a key with them can never be sent in a header)"
         }
@@ -412,7 +420,7 @@ enum ConfigurationLoader {
         return values
     }
 
-    static func isCIDR(_ text: String) -> Bool {
+    public static func isCIDR(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let address = SocketAddress(ip: String(parts[0])) else { return false }
         guard parts.count == 2 else { return true }
@@ -423,7 +431,7 @@ enum ConfigurationLoader {
 
 extension ServerConfiguration {
     /// `database_read_url`: a PostgreSQL URL (empty: none).
-    mutating func setReadReplica(_ text: String, _ key: String) throws {
+    public mutating func setReadReplica(_ text: String, _ key: String) throws {
         if text.isEmpty {
             postgresReadURL = nil
             return
@@ -437,7 +445,7 @@ extension ServerConfiguration {
     }
 
     /// `database_url`, `ATTRIBUTIOND_DATABASE_URL`, `--database`: a PostgreSQL URL, or a SQLite path.
-    mutating func setDatabase(_ text: String, _ key: String) throws {
+    public mutating func setDatabase(_ text: String, _ key: String) throws {
         let lowered = text.lowercased()
         if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
             guard URLComponents(string: text)?.host?.isEmpty == false || text.contains("host=") else {
