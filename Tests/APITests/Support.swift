@@ -15,8 +15,6 @@ final class TestApp: @unchecked Sendable {
     static let adminKey = "test-admin-key-0123456789"
     static let backend: Backend = ProcessInfo.processInfo.environment["ATTRIBUTIOND_TEST_BACKEND"] == "postgres" ? .postgres : .sqlite
     let folder: URL
-    /// The SQLite file (a fresh empty one, unused by the server, on PostgreSQL).
-    let database: Database
     let store: any StoreBackend
     /// The command line's flags for the server's database.
     let databaseArguments: [String]
@@ -34,10 +32,11 @@ final class TestApp: @unchecked Sendable {
         reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
-        database = try Database(path: folder.appendingPathComponent("db.sqlite").path)
         switch Self.backend {
         case .sqlite:
-            store = SQLiteStore(database: database, clock: clock)
+            let path = folder.appendingPathComponent("db.sqlite").path
+            try TemplateDatabase.copy(to: path)
+            store = SQLiteStore(database: try Database(path: path), clock: clock)
             databaseArguments = ["--db", folder.appendingPathComponent("db.sqlite").path]
         case .postgres:
             let url = try PostgresCluster.shared().newDatabase()
@@ -240,3 +239,27 @@ final class LockedList: @unchecked Sendable {
     func append(_ item: String) { lock.withLock { items.append(item) } }
     var all: [String] { lock.withLock { items } }
 }
+
+/// One database migrated from empty per test run, copied for each `TestApp`: a copy is a file
+/// copy, where migrating every test's database ran all the migrations again (their triggers and
+/// rollup back-fills included). Opening the copy finds every migration applied.
+enum TemplateDatabase {
+    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-template-\(ProcessInfo.processInfo.processIdentifier)")
+
+    /// The migrated file, its WAL folded in so that the one file is the whole database.
+    static let path: Result<String, any Error> = Result {
+        let path = folder.appendingPathComponent("db.sqlite").path
+        try? FileManager.default.removeItem(at: folder)
+        let database = try Database(path: path)
+        try database.flushAndCheckpoint()
+        atexit { try? FileManager.default.removeItem(at: TemplateDatabase.folder) }
+        return path
+    }
+
+    static func copy(to destination: String) throws {
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: destination).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try path.get(), toPath: destination)
+    }
+}
+
