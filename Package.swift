@@ -61,11 +61,13 @@ let package = Package(
         // The application layer: use cases, caches, project clocks (no HTTP, no SQL).
         .target(
             name: "App",
-            dependencies: ["Store", "Attribution", "Cryptography", "CCurl", "Lifecycle", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Store", "Attribution", "Cryptography", "Lifecycle", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution", "Cryptography", "Lifecycle"], swiftSettings: strictSettings),
         // `attributiond simulate`: populations run through the real application in process.
         .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution", "Cryptography"], swiftSettings: strictSettings),
+        // Outbound HTTP through libcurl, behind App's OutboundTransport (the executable plugs it in).
+        .target(name: "CurlTransport", dependencies: ["App", "CCurl"], swiftSettings: strictSettings),
         // The configuration: defaults, the JSON file, ATTRIBUTIOND_* variables (config/README.md).
         .target(
             name: "Configuration", dependencies: ["API", "App", "Attribution", "HTTP", "JSON", "Store"],
@@ -73,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "attributiond",
             dependencies: [
-                "HTTP", "API", "App", "Store", "Attribution", "Configuration", "Cryptography", "Simulation", "Lifecycle",
+                "HTTP", "API", "App", "Store", "Attribution", "Configuration", "Cryptography", "CurlTransport", "Simulation", "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -84,8 +86,10 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["API", "Configuration", "HTTP", "Store"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "Cryptography", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution", "Cryptography"], swiftSettings: strictSettings),
-        .testTarget(name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "Cryptography", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution", "Cryptography", "CurlTransport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "Cryptography", "CurlTransport", "TestSupport"],
+            swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -107,7 +111,7 @@ if Context.environment["BENCHMARKS"] != nil {
             name: "match-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/MatchBench",
             swiftSettings: strictSettings),
         .executableTarget(
-            name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution"], path: "Benchmarks/OutboxBench",
+            name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution", "CurlTransport"], path: "Benchmarks/OutboxBench",
             swiftSettings: strictSettings),
     ]
 }

@@ -1,5 +1,6 @@
 import App
 import Attribution
+import CurlTransport
 import Dispatch
 import Foundation
 import HTTP
@@ -70,7 +71,7 @@ for round in 1...rounds {
         switch transportName {
         case "none": InstantTransport()
         case "urlsession": URLSessionTransport()
-        default: app.makeTransport()
+        default: CurlTransport(policy: app.outboundPolicy)
         }
     let worker = app.makeOutboxWorker(transport: transport, settings: settings)
     let started = DispatchTime.now().uptimeNanoseconds

@@ -93,13 +93,6 @@ public final class AppServices: Sendable {
         appleAdsExchange = AppleAdsExchange(store: store, settings: appleAdsSettings, outbound: outbound, projects: projectCache)
     }
 
-    /// The transport outbound requests take, under this server's address policy.
-    public func makeTransport(totalTimeout: Double = 15) -> CurlTransport {
-        CurlTransport(
-            connectTimeout: min(5, totalTimeout), totalTimeout: totalTimeout,
-            allowPrivateAddresses: outboundPolicy.allowPrivateAddresses)
-    }
-
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.
     public func makeOutboxWorker(transport: any OutboundTransport, settings: OutboxWorker.Settings = OutboxWorker.Settings()) -> OutboxWorker {
         let store = self.store

@@ -3,6 +3,7 @@ import App
 import ArgumentParser
 import Attribution
 import Configuration
+import CurlTransport
 @preconcurrency import Dispatch
 import Foundation
 import HTTP

@@ -3,6 +3,7 @@ import App
 import ArgumentParser
 import Attribution
 import Configuration
+import CurlTransport
 import Foundation
 import HTTP
 import Lifecycle
@@ -107,7 +108,7 @@ extension Serve {
                     "host": URLComponents(string: job.targetURL)?.host ?? "", "attempts": String(attempts), "error": error,
                 ])
         }
-        let transport = services.app.makeTransport(totalTimeout: Double(configuration.outbound.requestTimeoutSeconds))
+        let transport = CurlTransport(totalTimeout: Double(configuration.outbound.requestTimeoutSeconds), policy: services.app.outboundPolicy)
         return (services.app.makeOutboxWorker(transport: transport, settings: settings), transport)
     }
 

@@ -1,4 +1,5 @@
 import Attribution
+import CurlTransport
 import Foundation
 import HTTP
 import Synchronization
@@ -70,7 +71,7 @@ final class TestApp: @unchecked Sendable {
         settings.pollSeconds = 0.05
         settings.userAgent = "attributiond/test"
         settings.onFinalFailure = onFinalFailure
-        let transport = services.app.makeTransport(totalTimeout: timeout)
+        let transport = CurlTransport(totalTimeout: timeout, policy: services.app.outboundPolicy)
         let worker = services.app.makeOutboxWorker(transport: transport, settings: settings)
         worker.start()
         workers.append((worker, transport))
@@ -244,7 +245,8 @@ final class LockedList: @unchecked Sendable {
 /// copy, where migrating every test's database ran all the migrations again (their triggers and
 /// rollup back-fills included). Opening the copy finds every migration applied.
 enum TemplateDatabase {
-    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-template-\(ProcessInfo.processInfo.processIdentifier)")
+    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "attributiond-template-\(ProcessInfo.processInfo.processIdentifier)")
 
     /// The migrated file, its WAL folded in so that the one file is the whole database.
     static let path: Result<String, any Error> = Result {
@@ -262,4 +264,3 @@ enum TemplateDatabase {
         try FileManager.default.copyItem(atPath: try path.get(), toPath: destination)
     }
 }
-

@@ -1,4 +1,5 @@
 import Attribution
+import CurlTransport
 import Dispatch
 import Synchronization
 import Testing

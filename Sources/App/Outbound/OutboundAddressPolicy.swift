@@ -69,7 +69,7 @@ public struct OutboundAddressPolicy: Sendable {
     /// Loopback, private, link-local, shared, multicast, unspecified or reserved. An IPv6 form
     /// that carries an IPv4 address (mapped, translated, compatible, NAT64, 6to4, Teredo) is
     /// judged by the IPv4 address a translator or tunnel would deliver it to.
-    static func isInternal(_ address: [UInt8]) -> Bool {
+    public static func isInternal(_ address: [UInt8]) -> Bool {
         if address.count == 4 { return isInternalIPv4(address) }
         guard address.count == 16 else { return true }
         if address.allSatisfy({ $0 == 0 }) { return true }  // ::
@@ -113,7 +113,7 @@ public struct OutboundAddressPolicy: Sendable {
         }
     }
 
-    static func describe(_ address: [UInt8]) -> String {
+    public static func describe(_ address: [UInt8]) -> String {
         if address.count == 4 { return address.map(String.init).joined(separator: ".") }
         return stride(from: 0, to: 16, by: 2).map { String(UInt16(address[$0]) << 8 | UInt16(address[$0 + 1]), radix: 16) }.joined(separator: ":")
     }

@@ -39,3 +39,14 @@ public struct OutboundResponse: Sendable {
 public protocol OutboundTransport: Sendable {
     func send(_ request: OutboundRequest, completion: @escaping @Sendable (Result<OutboundResponse, any Error>) -> Void)
 }
+
+/// The address a connection would have gone to, refused by the outbound policy at connect time.
+public struct OutboundAddressRefused: Error, CustomStringConvertible {
+    public let address: String
+
+    public init(address: String) { self.address = address }
+
+    public var description: String {
+        "refused: the receiver's address \(address) is private or local (set outbound.allow_private_addresses to allow)"
+    }
+}

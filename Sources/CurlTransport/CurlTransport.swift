@@ -1,3 +1,4 @@
+public import App
 import CCurl
 import Dispatch
 import Foundation
@@ -6,14 +7,6 @@ import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// The address a connection would have gone to, refused by the outbound policy at connect time.
-public struct OutboundAddressRefused: Error, CustomStringConvertible {
-    public let address: String
-    public var description: String {
-        "refused: the receiver's address \(address) is private or local (set outbound.allow_private_addresses to allow)"
-    }
-}
 
 /// Outbound HTTP through libcurl (the system's, with its certificate store and OpenSSL): one
 /// multi handle driven by one thread, connections kept alive across requests, transfers in
@@ -66,6 +59,12 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
     private var stopping = false
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private let stopped = DispatchSemaphore(value: 0)
+
+    /// The transport outbound requests take under `policy`: connect within 5 s (or the whole
+    /// request's time, when shorter).
+    public convenience init(totalTimeout: Double = 15, policy: OutboundAddressPolicy) {
+        self.init(connectTimeout: min(5, totalTimeout), totalTimeout: totalTimeout, allowPrivateAddresses: policy.allowPrivateAddresses)
+    }
 
     public init(connectTimeout: Double = 5, totalTimeout: Double = 15, allowPrivateAddresses: Bool) {
         precondition(Self.initialized, "libcurl could not be initialised")
