@@ -51,7 +51,7 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 /// A connection as SQL shared by both backends uses it: statements with `?` placeholders and
 /// values built once (`[PGValue]`, which SQLite binds too), rows read through `ColumnReader`.
 /// For code off the hot paths (SKAN evaluation); the hot paths keep SQLite's parameter packs.
-@_spi(StoreInternals) public protocol StoreSession {
+@_spi(StoreInternals) public protocol StoreSession: PipelineHooks {
     associatedtype Reader: ColumnReader
     /// Which SQL the session speaks, for the few statements whose text differs (row locks,
     /// `SKIP LOCKED`).
@@ -65,22 +65,6 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     func run<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws -> Int
     func query<T, each Value: StoreArgument>(_ sql: String, _ values: repeat each Value, map: (Reader) throws -> T) throws -> [T]
     func queryOne<T, each Value: StoreArgument>(_ sql: String, _ values: repeat each Value, map: (Reader) throws -> T) throws -> T?
-    /// Sends `statements` that the caller runs next whatever they return, in one round trip
-    /// where each is one (PostgreSQL: `PGConnection.runAhead`); SQLite's are function calls.
-    func runAhead(_ statements: [(sql: String, values: [PGValue])]) throws
-    /// Runs `sql`, a write whose answer the caller reads only to know it changed a row. Where
-    /// the session sends such writes without waiting (PostgreSQL, in a writer's batch:
-    /// `PGConnection.runUnanswered`), `unanswered` goes instead and one row is taken as changed:
-    /// it must be refused (an error) wherever `sql` would change no row, so that a wrong guess
-    /// aborts the batch, which then runs again with every write answered.
-    @discardableResult
-    func run<each Value: StoreArgument>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws -> Int
-    /// Runs a write whose answer nobody reads; where the session may, without waiting for it
-    /// (`PGConnection.runUnanswered`).
-    func runUnanswered<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws
-    /// Forgets the answers read ahead (PostgreSQL) whose values name any of `keys`: a write of
-    /// the transaction just stored rows under them, which those answers, read before, miss.
-    func forgetReadsAhead(naming keys: [String])
 }
 
 @_spi(StoreInternals) public enum SQLDialect: Sendable { case sqlite, postgres }
@@ -98,14 +82,6 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 
 @_spi(StoreInternals) extension SQLiteConnection: StoreSession {
     public static var dialect: SQLDialect { .sqlite }
-    public func runAhead(_ statements: [(sql: String, values: [PGValue])]) {}
-    public func run<each Value: StoreArgument>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws -> Int {
-        try run(sql, repeat each values)
-    }
-    public func runUnanswered<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws {
-        try run(sql, repeat each values)
-    }
-    public func forgetReadsAhead(naming keys: [String]) {}
     public func query<T>(_ sql: String, values: [PGValue], map: (Row) throws -> T) throws -> [T] {
         let statement = try bound(sql, values)
         defer { statement.reset() }
