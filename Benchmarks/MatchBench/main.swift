@@ -36,7 +36,7 @@ func fill(_ database: Database, clicks count: Int, now: Timestamp) throws -> (Pr
     settings.iosStoreURL = "https://apps.apple.com/app/id1"
     let created = try projects.create(name: "Bench", settings: settings)
     let link = Link(id: UUID().uuidString.lowercased(), projectID: created.project.id, shortCode: "abc", createdAt: now)
-    _ = try LinkRepository(database: database).create(link, codeIsCustom: true)
+    _ = try SQLiteStore(database: database).links.create(link, codeIsCustom: true)
     var generator = SystemRandomNumberGenerator()
     let addresses = max(1, count / 2)
     var inserted = 0

@@ -88,7 +88,7 @@ func postgresRound() throws -> Figures {
     let pool = PGPool(url: postgresURL, size: 4)
     _ = try PGMigrator.migrate(url: postgresURL)
     let project = try PGProjectStore(pool: pool).create(name: "Bench", settings: ProjectSettings()).project
-    let link = try PGLinkStore(pool: pool).create(
+    let link = try pool.linkStore().create(
         Link(
             id: "bench-link", projectID: project.id, shortCode: "bench",
             createdAt: Timestamp(milliseconds: 0)), codeIsCustom: true)

@@ -37,7 +37,7 @@ final class BackendStores {
             (projects, signingKeys, sqlite, self.cluster, self.pool) = (
                 PGProjectStore(pool: pool, clock: clock), pool.signingKeyStore(), nil, cluster, pool
             )
-            (links, templates) = (PGLinkStore(pool: pool), pool.templateStore())
+            (links, templates) = (pool.linkStore(), pool.templateStore())
             clicks = PGClickStore(pool: pool, writer: PGWriter(pool: pool))
             dashboard = pool.dashboardStore()
             postbacks = pool.postbackStore()

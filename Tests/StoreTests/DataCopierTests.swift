@@ -31,7 +31,7 @@ import Testing
         let pool = PGPool(url: url, size: 2)
         #expect(try PGProjectStore(pool: pool).project(forToken: created.token) == created.project)  // BYTEA hash, every setting
         #expect(try PGProjectStore(pool: pool).project(forAPIKey: created.apiKey.key)?.id == created.project.id)
-        #expect(try PGLinkStore(pool: pool).find(shortCode: "moved")?.link == link)
+        #expect(try pool.linkStore().find(shortCode: "moved")?.link == link)
         #expect(try PGClickStore(pool: pool, writer: PGWriter(pool: pool)).find(clickID: "moved-click") == click)
         let connection = try PGConnection(url: url)
         func same(_ sql: String) throws {

@@ -48,7 +48,7 @@ import Testing
         #expect(try PGProjectStore(pool: nodeB).project(forAPIKey: created.apiKey.key) == nil)
 
         heard.clear()
-        let link = try PGLinkStore(pool: nodeA).create(
+        let link = try nodeA.linkStore().create(
             Link(
                 id: "l1", projectID: created.project.id, shortCode: "sale", maxClicks: 5,
                 createdAt: Timestamp(milliseconds: 0)), codeIsCustom: true)
@@ -63,7 +63,7 @@ import Testing
                     clickID: "c1", projectID: created.project.id, linkID: link.id, source: .link,
                     createdAt: Timestamp(milliseconds: 1)), completion: $0)
         }
-        #expect(try PGLinkStore(pool: nodeB).find(shortCode: "sale")?.clicks == 1)
+        #expect(try nodeB.linkStore().find(shortCode: "sale")?.clicks == 1)
         #expect(heard.wait(for: "links", seconds: 0.5) == nil)
         // A change that is rolled back is never heard.
         #expect(throws: (any Error).self) {

@@ -204,3 +204,11 @@ func sqlValues(_ values: any PGBindable...) -> [PGValue] { values.map(\.pgValue)
 func isUniqueViolation(_ error: any Error) -> Bool {
     (error as? SQLiteError)?.isUniqueViolation == true || (error as? PGError)?.isUniqueViolation == true
 }
+
+/// Whether either backend refused a write for a taken unique key whose name or columns mention
+/// `column` (SQLite: `UNIQUE constraint failed: links.short_code`; PostgreSQL: the index's name).
+func isUniqueViolation(_ error: any Error, of column: String) -> Bool {
+    if let error = error as? SQLiteError { return error.isUniqueViolation && error.message.contains(column) }
+    if let error = error as? PGError { return error.isUniqueViolation && error.message.contains(column) }
+    return false
+}

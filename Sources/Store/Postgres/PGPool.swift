@@ -164,6 +164,7 @@ extension PGPool {
     public func browseStore() -> any BrowseStore { Browse(source: source) }
     public func signingKeyStore() -> any SigningKeyStore { SigningKeys(source: source) }
     public func templateStore() -> any TemplateStore { Templates(source: source) }
+    public func linkStore() -> any LinkStore { Links(source: source) }
     public func postbackStore() -> any PostbackStore { Postbacks(source: source) }
     public func appleAdsNameStore() -> any AppleAdsNameStore { AppleAdsNameRecords(source: source) }
     public func dashboardStore() -> any DashboardStore { DashboardRecords(source: source) }

@@ -47,7 +47,7 @@ public final class PGStoreBackend: StoreBackend {
         projects = PGProjectStore(pool: pool, clock: clock)
         signingKeys = SigningKeys(source: source)
         templates = Templates(source: source)
-        links = PGLinkStore(pool: pool)
+        links = Links(source: source)
         clicks = PGClickStore(pool: pool, writer: writer)
         installs = Installs(source: source)
         events = Events(source: source)

@@ -1,11 +1,114 @@
-public import Attribution
+import Attribution
 import Foundation
 
-public struct LinkRepository: LinkStore {
-    let database: Database
+/// Short links on either backend (`SessionSource`): one implementation; the SQL and row mapping
+/// are `LinkRepository`'s.
+struct Links<Source: SessionSource>: LinkStore {
+    let source: Source
 
-    public init(database: Database) { self.database = database }
+    /// Stores a new link. A generated code that collides is drawn again; a custom code that is
+    /// taken is a conflict (never silently replaced).
+    func create(_ link: Link, codeIsCustom: Bool) throws -> Link {
+        var link = link
+        for attempt in 0..<5 {
+            do {
+                try source.writeSession { [link] connection in try connection.run(LinkRepository.insertSQL, values: LinkRepository.insertValues(link))
+                }
+                return link
+            } catch  where isUniqueViolation(error, of: "short_code") {
+                if codeIsCustom { throw StoreError.conflict("short code '\(link.shortCode)' is already taken") }
+                if attempt == 4 { throw error }
+                link.shortCode = ShortCode.generate()
+            }
+        }
+        return link
+    }
 
+    /// Replaces every field but the id, project and creation time; nil when there is no such link.
+    func update(_ link: Link) throws -> Link? {
+        do {
+            let changed = try source.writeSession { connection in
+                try connection.run(LinkRepository.updateSQL, values: LinkRepository.updateValues(link))
+            }
+            return changed > 0 ? link : nil
+        } catch  where isUniqueViolation(error) {
+            throw StoreError.conflict("short code '\(link.shortCode)' is already taken")
+        }
+    }
+
+    func delete(id: String, projectID: String) throws -> Bool {
+        try source.writeSession { connection in
+            try connection.run("DELETE FROM links WHERE id = ? AND project_id = ?", id, projectID) > 0
+        }
+    }
+
+    func find(id: String, projectID: String) throws -> Link? {
+        try source.read { try $0.queryOne("\(LinkRepository.select) WHERE id = ? AND project_id = ?", id, projectID, map: LinkRepository.link) }
+    }
+
+    /// The link and how many clicks it has had (for `max_clicks`).
+    func find(shortCode: String) throws -> (link: Link, clicks: Int)? {
+        try source.read { connection in
+            try connection.queryOne("\(LinkRepository.select) WHERE short_code = ?", shortCode) { row in
+                (LinkRepository.link(row), Int(row.int("click_count")))
+            }
+        }
+    }
+
+    func list(projectID: String, limit: Int, offset: Int) throws -> [Link] {
+        try source.read { connection in
+            try connection.query(
+                "\(LinkRepository.select) WHERE project_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+                projectID, limit, offset, map: LinkRepository.link)
+        }
+    }
+
+    /// The project's links whose short code or title contains `text` in any case of its ASCII
+    /// letters (`lower` on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not),
+    /// newest first.
+    func search(projectID: String, text: String, limit: Int, offset: Int) throws -> [Link] {
+        let pattern = LinkRepository.containsPattern(text)
+        return try source.read { connection in
+            try connection.query(
+                """
+                \(LinkRepository.select) WHERE project_id = ?
+                    AND (lower(short_code) LIKE lower(?) ESCAPE '\\' OR lower(title) LIKE lower(?) ESCAPE '\\')
+                ORDER BY created_at DESC, id LIMIT ? OFFSET ?
+                """, projectID, pattern, pattern, limit, offset, map: LinkRepository.link)
+        }
+    }
+
+    /// Every link of every project, `batchSize` rows per read, in id order (for audits of stored values).
+    func forEach(batchSize: Int, _ body: (Link) throws -> Void) throws {
+        var after = ""
+        while true {
+            let batch = try source.read { connection in
+                try connection.query("\(LinkRepository.select) WHERE id > ? ORDER BY id LIMIT ?", after, batchSize, map: LinkRepository.link)
+            }
+            for link in batch { try body(link) }
+            guard batch.count == batchSize, let last = batch.last else { return }
+            after = last.id
+        }
+    }
+
+    /// An SDK-created link with the same external user and the same options (deduplication).
+    func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
+        try source.read { connection in
+            try connection.queryOne(
+                """
+                \(LinkRepository.select) WHERE project_id = ? AND external_user_id = ? AND options_hash = ? AND active
+                ORDER BY created_at LIMIT 1
+                """, projectID, externalUserID, optionsHash, map: LinkRepository.link)
+        }
+    }
+}
+
+extension Links where Source == Database {
+    init(database: Database) { self.init(source: database) }
+}
+
+/// The links' SQL and row mapping, for both backends.
+enum LinkRepository {
     static let columns = """
         id, project_id, template_id, short_code, title, description, original_url, ios_url, android_url, web_url,
         app_scheme, deep_link_path, deep_link_parameters, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
@@ -36,24 +139,8 @@ public struct LinkRepository: LinkStore {
             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
 
-    /// Stores a new link. A generated code that collides is drawn again; a custom code that is
-    /// taken is a conflict (never silently replaced).
-    public func create(_ link: Link, codeIsCustom: Bool) throws -> Link {
-        var link = link
-        for attempt in 0..<5 {
-            do {
-                try database.writeAndWait { [link] connection in try Self.insert(link, connection) }
-                return link
-            } catch let error as SQLiteError where error.isUniqueViolation && error.message.contains("short_code") {
-                if codeIsCustom { throw StoreError.conflict("short code '\(link.shortCode)' is already taken") }
-                if attempt == 4 { throw error }
-                link.shortCode = ShortCode.generate()
-            }
-        }
-        return link
-    }
+    static let select = "SELECT \(columns) FROM links"
 
-    /// Shared with PostgreSQL (`PGLinkStore`), whose connection numbers the `?`s.
     static let insertSQL = """
         INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
         """
@@ -89,89 +176,10 @@ public struct LinkRepository: LinkStore {
         return values.map(\.pgValue)
     }
 
-    static func insert(_ link: Link, _ connection: SQLiteConnection) throws {
-        try connection.run(insertSQL, values: insertValues(link))
-    }
-
-    /// Replaces every field but the id, project and creation time; nil when there is no such link.
-    public func update(_ link: Link) throws -> Link? {
-        do {
-            let changed = try database.writeAndWait { connection in
-                try connection.run(Self.updateSQL, values: Self.updateValues(link))
-            }
-            return changed > 0 ? link : nil
-        } catch let error as SQLiteError where error.isUniqueViolation {
-            throw StoreError.conflict("short code '\(link.shortCode)' is already taken")
-        }
-    }
-
-    public func delete(id: String, projectID: String) throws -> Bool {
-        try database.writeAndWait { connection in
-            try connection.run("DELETE FROM links WHERE id = ? AND project_id = ?", id, projectID) > 0
-        }
-    }
-
-    public func find(id: String, projectID: String) throws -> Link? {
-        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM links WHERE id = ? AND project_id = ?", id, projectID, map: Self.link) }
-    }
-
-    /// The link and how many clicks it has had (for `max_clicks`).
-    public func find(shortCode: String) throws -> (link: Link, clicks: Int)? {
-        try database.read { connection in
-            try connection.queryOne("SELECT \(Self.columns) FROM links WHERE short_code = ?", shortCode) { row in
-                (Self.link(row), Int(row.int("click_count")))
-            }
-        }
-    }
-
-    public func list(projectID: String, limit: Int = 100, offset: Int = 0) throws -> [Link] {
-        try database.read { connection in
-            try connection.query(
-                "SELECT \(Self.columns) FROM links WHERE project_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
-                projectID, limit, offset, map: Self.link)
-        }
-    }
-
-    /// The project's links whose short code or title contains `text` (any case), newest first.
-    public func search(projectID: String, text: String, limit: Int, offset: Int) throws -> [Link] {
-        let pattern = Self.containsPattern(text)
-        return try database.read { connection in
-            try connection.query(
-                """
-                SELECT \(Self.columns) FROM links WHERE project_id = ? AND (short_code LIKE ?2 ESCAPE '\\' OR title LIKE ?2 ESCAPE '\\')
-                ORDER BY created_at DESC, id LIMIT ? OFFSET ?
-                """, projectID, pattern, limit, offset, map: Self.link)
-        }
-    }
-
     /// A LIKE pattern (escape `\`) for text containing `text`.
     static func containsPattern(_ text: String) -> String {
         "%"
             + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
-    }
-
-    /// Every link of every project, `batchSize` rows per read, in id order (for audits of stored values).
-    public func forEach(batchSize: Int = 1000, _ body: (Link) throws -> Void) throws {
-        var after = ""
-        while true {
-            let batch = try database.read { connection in
-                try connection.query("SELECT \(Self.columns) FROM links WHERE id > ? ORDER BY id LIMIT ?", after, batchSize, map: Self.link)
-            }
-            for link in batch { try body(link) }
-            guard batch.count == batchSize, let last = batch.last else { return }
-            after = last.id
-        }
-    }
-
-    /// An SDK-created link with the same external user and the same options (deduplication).
-    public func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
-        try database.read { connection in
-            try connection.queryOne(
-                """
-                SELECT \(Self.columns) FROM links WHERE project_id = ? AND external_user_id = ? AND options_hash = ? AND active = TRUE
-                ORDER BY created_at LIMIT 1
-                """, projectID, externalUserID, optionsHash, map: Self.link)
-        }
     }
 }

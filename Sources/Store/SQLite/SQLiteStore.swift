@@ -26,7 +26,7 @@ public final class SQLiteStore: StoreBackend {
         projects = ProjectRepository(database: database, clock: clock)
         signingKeys = SigningKeys(source: database)
         templates = Templates(source: database)
-        links = LinkRepository(database: database)
+        links = Links(database: database)
         clicks = ClickRepository(database: database)
         installs = Installs(source: database)
         events = Events(source: database)
