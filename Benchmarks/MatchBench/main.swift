@@ -31,7 +31,7 @@ let screens: [(Double, Double)] = [(390, 844), (393, 852), (430, 932)]
 
 /// Creates a project and a link, then `count` clicks; returns the project and its API key.
 func fill(_ database: Database, clicks count: Int, now: Timestamp) throws -> (Project, String) {
-    let projects = ProjectRepository(database: database)
+    let projects = SQLiteStore(database: database).projects
     var settings = ProjectSettings()
     settings.iosStoreURL = "https://apps.apple.com/app/id1"
     let created = try projects.create(name: "Bench", settings: settings)

@@ -87,7 +87,7 @@ func postgresRound() throws -> Figures {
     try admin.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
     let pool = PGPool(url: postgresURL, size: 4)
     _ = try PGMigrator.migrate(url: postgresURL)
-    let project = try PGProjectStore(pool: pool).create(name: "Bench", settings: ProjectSettings()).project
+    let project = try pool.projectStore().create(name: "Bench", settings: ProjectSettings()).project
     let link = try pool.linkStore().create(
         Link(
             id: "bench-link", projectID: project.id, shortCode: "bench",

@@ -35,7 +35,7 @@ final class BackendStores {
             try PGMigrator.migrate(url: url)
             let pool = PGPool(url: url, size: 4, checkoutTimeout: .seconds(2))
             (projects, signingKeys, sqlite, self.cluster, self.pool) = (
-                PGProjectStore(pool: pool, clock: clock), pool.signingKeyStore(), nil, cluster, pool
+                pool.projectStore(clock: clock), pool.signingKeyStore(), nil, cluster, pool
             )
             (links, templates) = (pool.linkStore(), pool.templateStore())
             clicks = PGClickStore(pool: pool, writer: PGWriter(pool: pool))

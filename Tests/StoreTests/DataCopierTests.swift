@@ -29,8 +29,8 @@ import Testing
         #expect(counts.first { $0.table == "rollup_link_hours" }!.postgres > 0)
 
         let pool = PGPool(url: url, size: 2)
-        #expect(try PGProjectStore(pool: pool).project(forToken: created.token) == created.project)  // BYTEA hash, every setting
-        #expect(try PGProjectStore(pool: pool).project(forAPIKey: created.apiKey.key)?.id == created.project.id)
+        #expect(try pool.projectStore().project(forToken: created.token) == created.project)  // BYTEA hash, every setting
+        #expect(try pool.projectStore().project(forAPIKey: created.apiKey.key)?.id == created.project.id)
         #expect(try pool.linkStore().find(shortCode: "moved")?.link == link)
         #expect(try PGClickStore(pool: pool, writer: PGWriter(pool: pool)).find(clickID: "moved-click") == click)
         let connection = try PGConnection(url: url)

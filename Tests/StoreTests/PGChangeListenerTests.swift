@@ -38,14 +38,14 @@ import Testing
         let heard = Heard()
         listenerB.observe(changing: ["projects", "api_keys", "links", "templates"]) { heard.record($0) }
 
-        let created = try PGProjectStore(pool: nodeA).create(name: "Shop", settings: ProjectSettings())
+        let created = try nodeA.projectStore().create(name: "Shop", settings: ProjectSettings())
         #expect(heard.wait(for: "projects").map { $0 < 1 } == true)
-        #expect(try PGProjectStore(pool: nodeB).project(forAPIKey: created.apiKey.key) != nil)
+        #expect(try nodeB.projectStore().project(forAPIKey: created.apiKey.key) != nil)
         heard.clear()
-        #expect(try PGProjectStore(pool: nodeA).revokeAPIKey(projectID: created.project.id, keyID: created.apiKey.id))
+        #expect(try nodeA.projectStore().revokeAPIKey(projectID: created.project.id, keyID: created.apiKey.id))
         let took = heard.wait(for: "api_keys")
         #expect(took.map { $0 < 1 } == true, "revocation heard after \(String(describing: took)) s")
-        #expect(try PGProjectStore(pool: nodeB).project(forAPIKey: created.apiKey.key) == nil)
+        #expect(try nodeB.projectStore().project(forAPIKey: created.apiKey.key) == nil)
 
         heard.clear()
         let link = try nodeA.linkStore().create(
@@ -88,7 +88,7 @@ import Testing
         #expect(heard.wait(for: "links", seconds: 10) != nil)
         #expect(listener.reconnections >= 1)
         heard.clear()
-        _ = try PGProjectStore(pool: PGPool(url: cluster.url, size: 1)).create(name: "After", settings: ProjectSettings())
+        _ = try PGPool(url: cluster.url, size: 1).projectStore().create(name: "After", settings: ProjectSettings())
         #expect(heard.wait(for: "projects") != nil)
     }
 }

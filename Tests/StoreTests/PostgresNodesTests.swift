@@ -21,7 +21,7 @@ import Testing
     @Test func everyOutboxJobIsLeasedByOneNodeAtATime() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let nodes = try Self.nodes(url)
-        let projects = PGProjectStore(pool: nodes[0].pool)
+        let projects = nodes[0].pool.projectStore()
         let project = try projects.create(name: "Shop", settings: ProjectSettings()).project
         let now = Timestamp(milliseconds: 1_760_000_000_000)
         let messages = (0..<300).map { index in
@@ -50,7 +50,7 @@ import Testing
     @Test func clickRetentionPrunesOnOneNodeAtATime() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let nodes = try Self.nodes(url)
-        let project = try PGProjectStore(pool: nodes[0].pool).create(name: "Shop", settings: ProjectSettings()).project
+        let project = try nodes[0].pool.projectStore().create(name: "Shop", settings: ProjectSettings()).project
         try nodes[0].pool.transaction { connection in
             for index in 0..<50 {
                 try connection.run("INSERT INTO clicks (click_id, project_id, created_at) VALUES (?, ?, ?)", "old-\(index)", project.id, Int64(index))
@@ -104,7 +104,7 @@ import Testing
     @Test func aJobCommittedWhileAMoveRunsIsMovedByTheNextOneNotLost() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let nodes = try Self.nodes(url)
-        let project = try PGProjectStore(pool: nodes[0].pool).create(name: "Shop", settings: ProjectSettings()).project
+        let project = try nodes[0].pool.projectStore().create(name: "Shop", settings: ProjectSettings()).project
         let now = Timestamp(milliseconds: 1_760_000_000_000)
         func message(_ id: String) -> OutboxMessage {
             OutboxMessage(

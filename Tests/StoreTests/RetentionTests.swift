@@ -9,7 +9,7 @@ import Testing
         let temp = try TemporaryDatabase()
         let database = temp.database
         let now = Timestamp(milliseconds: 1_763_700_000_000)
-        let project = try ProjectRepository(database: database).create(name: "P", settings: ProjectSettings()).project
+        let project = try SQLiteStore(database: database).projects.create(name: "P", settings: ProjectSettings()).project
         try database.writeAndWait { connection in
             // 2,500 old clicks then 300 recent ones, in time order as the server writes them.
             for index in 0..<2800 {
@@ -35,7 +35,7 @@ import Testing
         let temp = try TemporaryDatabase()
         let database = temp.database
         let now = Timestamp(milliseconds: 1_763_700_000_000)
-        let projects = ProjectRepository(database: database)
+        let projects = SQLiteStore(database: database).projects
         let live = try projects.create(name: "Live", settings: ProjectSettings()).project
         let sandbox = try projects.create(name: "Sandbox", settings: ProjectSettings(), testMode: true).project
         try database.writeAndWait { connection in
@@ -67,7 +67,7 @@ import Testing
         let temp = try TemporaryDatabase()
         var settings = ProjectSettings()
         settings.attributionWindowHours = 720
-        _ = try ProjectRepository(database: temp.database).create(name: "Long", settings: settings)
+        _ = try SQLiteStore(database: temp.database).projects.create(name: "Long", settings: settings)
         #expect(try ClickRetention(database: temp.database).automaticHours() == 744)
     }
 }

@@ -1,3 +1,4 @@
+public import Attribution
 public import Dispatch
 import Foundation
 import Synchronization
@@ -165,6 +166,7 @@ extension PGPool {
     public func signingKeyStore() -> any SigningKeyStore { SigningKeys(source: source) }
     public func templateStore() -> any TemplateStore { Templates(source: source) }
     public func linkStore() -> any LinkStore { Links(source: source) }
+    public func projectStore(clock: any Clock = SystemClock()) -> any ProjectStore { Projects(source: source, clock: clock) }
     public func postbackStore() -> any PostbackStore { Postbacks(source: source) }
     public func appleAdsNameStore() -> any AppleAdsNameStore { AppleAdsNameRecords(source: source) }
     public func dashboardStore() -> any DashboardStore { DashboardRecords(source: source) }

@@ -44,7 +44,7 @@ public final class PGStoreBackend: StoreBackend {
         listener = try PGChangeListener(url: url)
         let source = PGSource(pool: pool, writer: writer)
         let reads = readURL.map { PGSource(pool: PGPool(url: $0, size: max(2, readers)), writer: writer) } ?? source
-        projects = PGProjectStore(pool: pool, clock: clock)
+        projects = Projects(source: source, clock: clock)
         signingKeys = SigningKeys(source: source)
         templates = Templates(source: source)
         links = Links(source: source)

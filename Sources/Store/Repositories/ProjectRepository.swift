@@ -22,23 +22,187 @@ public struct APIKeyInfo: Sendable, Equatable {
     public let revokedAt: Timestamp?
 }
 
-/// Projects, their API keys and tokens. Secrets are hashed before they reach SQL.
-public struct ProjectRepository: ProjectStore {
-    let database: Database
+/// Projects, their API keys and tokens, on either backend (`SessionSource`): one implementation;
+/// the SQL and row mapping are `ProjectRepository`'s. Secrets are hashed before they reach SQL.
+struct Projects<Source: SessionSource>: ProjectStore {
+    let source: Source
     let clock: any Clock
 
-    public init(database: Database, clock: any Clock = SystemClock()) {
-        self.database = database
-        self.clock = clock
+    /// Creates a project with a new token and API key, or with the given ones (declared in config).
+    func create(name: String, settings: ProjectSettings, testMode: Bool, token: String?, apiKey: String?) throws -> CreatedProject {
+        let token = token ?? Secrets.generate(prefix: "tok_")
+        let key = apiKey ?? Secrets.generate(prefix: "ak_")
+        let id = UUID().uuidString.lowercased()
+        let keyID = UUID().uuidString.lowercased()
+        let now = clock.now().milliseconds
+        do {
+            try source.writeSession { connection in
+                try connection.run(
+                    ProjectRepository.insertSQL,
+                    values: ProjectRepository.insertValues(id: id, name: name, token: token, settings: settings, testMode: testMode, now: now))
+                try ProjectRepository.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
+            }
+        } catch  where isUniqueViolation(error) {
+            // SQLite names the column (projects.name), PostgreSQL the constraint (projects_name_key).
+            throw StoreError.conflict(
+                isUniqueViolation(error, of: "projects.name") || isUniqueViolation(error, of: "projects_name")
+                    ? "a project named '\(name)' already exists" : "that token or API key is already in use")
+        }
+        let project = Project(
+            id: id, name: name, settings: settings, testMode: testMode,
+            createdAt: Timestamp(milliseconds: now), updatedAt: Timestamp(milliseconds: now))
+        return CreatedProject(
+            project: project, token: token, apiKey: IssuedAPIKey(id: keyID, key: key, prefix: ProjectRepository.prefix(of: key)))
     }
 
+    func list() throws -> [Project] {
+        try source.read { try $0.query("\(ProjectRepository.select) ORDER BY created_at, id", map: ProjectRepository.project) }
+    }
+
+    func find(id: String) throws -> Project? {
+        try source.read { try $0.queryOne("\(ProjectRepository.select) WHERE id = ?", id, map: ProjectRepository.project) }
+    }
+
+    func find(name: String) throws -> Project? {
+        try source.read { try $0.queryOne("\(ProjectRepository.select) WHERE name = ?", name, map: ProjectRepository.project) }
+    }
+
+    /// The project whose token this is (Linkrunner clients send it in the body).
+    func project(forToken token: String) throws -> Project? {
+        let hash = Secrets.sha256(token)
+        return try source.read { connection in
+            try connection.queryOne("SELECT \(ProjectRepository.columns), token_hash FROM projects WHERE token_hash = ?", hash) { row in
+                // The index found the row by hash; comparing again in constant time costs nothing.
+                Secrets.constantTimeEquals(row.blob("token_hash"), hash) ? ProjectRepository.project(row) : nil
+            } ?? nil
+        }
+    }
+
+    /// The project of an unrevoked API key (LinkForty clients send `Authorization: Bearer`).
+    func project(forAPIKey key: String) throws -> Project? {
+        let hash = Secrets.sha256(key)
+        let projectID = try source.read { connection in
+            try connection.queryOne("SELECT project_id, key_hash FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL", hash) { row in
+                Secrets.constantTimeEquals(row.blob(1), hash) ? row.string(0) : nil
+            } ?? nil
+        }
+        return try projectID.flatMap { try find(id: $0) }
+    }
+
+    /// Replaces the name and settings; nil when there is no such project.
+    func update(_ project: Project) throws -> Project? {
+        let now = clock.now().milliseconds
+        do {
+            let changed = try source.writeSession { connection in
+                try connection.run(ProjectRepository.updateSQL, values: ProjectRepository.updateValues(project, now: now))
+            }
+            guard changed > 0 else { return nil }
+        } catch  where isUniqueViolation(error) {
+            throw StoreError.conflict("a project named '\(project.name)' already exists")
+        }
+        return try find(id: project.id)
+    }
+
+    /// The clocks of test-mode projects, as last saved.
+    func testClocks() throws -> [(projectID: String, now: Timestamp)] {
+        try source.read { connection in
+            try connection.query("SELECT id, clock_ms, created_at FROM projects WHERE test_mode") { row in
+                (row.string(0), Timestamp(milliseconds: row.optionalInt(1) ?? row.int(2)))
+            }
+        }
+    }
+
+    /// Saves a test-mode project's clock; it never goes back, even if two saves (from two nodes) cross.
+    func saveClock(projectID: String, now: Timestamp) throws {
+        try source.writeSession { connection in
+            try connection.run(
+                "UPDATE projects SET clock_ms = CASE WHEN coalesce(clock_ms, 0) > ? THEN clock_ms ELSE ? END WHERE id = ? AND test_mode",
+                now.milliseconds, now.milliseconds, projectID)
+        }
+    }
+
+    /// Makes the stored token the given one (a project declared in config keeps its token in the file).
+    func setToken(projectID: String, token: String) throws {
+        try source.writeSession { connection in
+            try connection.run("UPDATE projects SET token_hash = ? WHERE id = ?", Secrets.sha256(token), projectID)
+        }
+    }
+
+    func rotateToken(projectID: String, token: String, previousValidUntil: Timestamp?) throws -> Bool {
+        try source.writeSession { connection in
+            try connection.run(ProjectRepository.rotateTokenSQL, previousValidUntil?.milliseconds ?? 0, Secrets.sha256(token), projectID) > 0
+        }
+    }
+
+    func project(forPreviousToken token: String, at time: Timestamp) throws -> Project? {
+        let hash = Secrets.sha256(token)
+        return try source.read { connection in
+            try connection.queryOne(ProjectRepository.previousTokenLookup, hash, time.milliseconds) { row in
+                Secrets.constantTimeEquals(row.blob("previous_token_hash"), hash) ? ProjectRepository.project(row) : nil
+            } ?? nil
+        }
+    }
+
+    func delete(projectID: String) throws -> Bool {
+        try source.writeSession { try ProjectDeletion.run(projectID: projectID, $0) }
+    }
+
+    func issueAPIKey(projectID: String, key: String?) throws -> IssuedAPIKey? {
+        guard try find(id: projectID) != nil else { return nil }
+        let key = key ?? Secrets.generate(prefix: "ak_")
+        let id = UUID().uuidString.lowercased()
+        let now = clock.now().milliseconds
+        try source.writeSession { try ProjectRepository.insertKey($0, id: id, projectID: projectID, key: key, now: now) }
+        return IssuedAPIKey(id: id, key: key, prefix: ProjectRepository.prefix(of: key))
+    }
+
+    /// Whether this key (in clear) is already one of the project's keys.
+    func hasAPIKey(projectID: String, key: String) throws -> Bool {
+        try source.read { connection in
+            try connection.queryOne(
+                "SELECT 1 FROM api_keys WHERE project_id = ? AND key_hash = ? AND revoked_at IS NULL",
+                projectID, Secrets.sha256(key)
+            ) { _ in true } ?? false
+        }
+    }
+
+    /// Revokes a key; false when the project has no such unrevoked key.
+    func revokeAPIKey(projectID: String, keyID: String) throws -> Bool {
+        let now = clock.now().milliseconds
+        return try source.writeSession { connection in
+            try connection.run(
+                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
+                now, keyID, projectID) > 0
+        }
+    }
+
+    func apiKeys(projectID: String) throws -> [APIKeyInfo] {
+        try source.read { connection in
+            try connection.query(
+                "SELECT id, prefix, created_at, revoked_at FROM api_keys WHERE project_id = ? ORDER BY created_at, id",
+                projectID
+            ) { row in
+                APIKeyInfo(
+                    id: row.string(0), prefix: row.string(1), createdAt: Timestamp(milliseconds: row.int(2)),
+                    revokedAt: row.optionalInt(3).map { Timestamp(milliseconds: $0) })
+            }
+        }
+    }
+}
+
+extension Projects where Source == Database {
+    init(database: Database, clock: any Clock = SystemClock()) { self.init(source: database, clock: clock) }
+}
+
+/// The projects' SQL and row mapping, for both backends.
+enum ProjectRepository {
     static let columns = """
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone
         """
 
-    /// A project's insert and update, SQL and values, shared with PostgreSQL (`PGProjectStore`).
+    /// A project's insert and update, SQL and values.
     static let insertSQL = """
         INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
             ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
@@ -104,108 +268,7 @@ public struct ProjectRepository: ProjectStore {
             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
     }
 
-    /// Creates a project with a new token and API key, or with the given ones (declared in config).
-    public func create(
-        name: String, settings: ProjectSettings, testMode: Bool = false,
-        token: String? = nil, apiKey: String? = nil
-    ) throws -> CreatedProject {
-        let token = token ?? Secrets.generate(prefix: "tok_")
-        let key = apiKey ?? Secrets.generate(prefix: "ak_")
-        let id = UUID().uuidString.lowercased()
-        let keyID = UUID().uuidString.lowercased()
-        let now = clock.now().milliseconds
-        do {
-            try database.writeAndWait { connection in
-                try connection.run(
-                    Self.insertSQL,
-                    values: Self.insertValues(
-                        id: id, name: name, token: token, settings: settings,
-                        testMode: testMode, now: now))
-                try Self.insertKey(connection, id: keyID, projectID: id, key: key, now: now)
-            }
-        } catch let error as SQLiteError where error.isUniqueViolation {
-            throw StoreError.conflict(
-                error.message.contains("projects.name")
-                    ? "a project named '\(name)' already exists" : "that token or API key is already in use")
-        }
-        let project = Project(
-            id: id, name: name, settings: settings, testMode: testMode,
-            createdAt: Timestamp(milliseconds: now), updatedAt: Timestamp(milliseconds: now))
-        return CreatedProject(project: project, token: token, apiKey: IssuedAPIKey(id: keyID, key: key, prefix: Self.prefix(of: key)))
-    }
-
-    public func list() throws -> [Project] {
-        try database.read { try $0.query("SELECT \(Self.columns) FROM projects ORDER BY created_at, id", map: Self.project) }
-    }
-
-    public func find(id: String) throws -> Project? {
-        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM projects WHERE id = ?", id, map: Self.project) }
-    }
-
-    public func find(name: String) throws -> Project? {
-        try database.read { try $0.queryOne("SELECT \(Self.columns) FROM projects WHERE name = ?", name, map: Self.project) }
-    }
-
-    /// The project whose token this is (Linkrunner clients send it in the body).
-    public func project(forToken token: String) throws -> Project? {
-        let hash = Secrets.sha256(token)
-        return try database.read { connection in
-            try connection.queryOne("SELECT \(Self.columns), token_hash FROM projects WHERE token_hash = ?", hash) { row in
-                // The index found the row by hash; comparing again in constant time costs nothing.
-                Secrets.constantTimeEquals(row.blob("token_hash"), hash) ? Self.project(row) : nil
-            } ?? nil
-        }
-    }
-
-    /// The project of an unrevoked API key (LinkForty clients send `Authorization: Bearer`).
-    public func project(forAPIKey key: String) throws -> Project? {
-        let hash = Secrets.sha256(key)
-        let projectID = try database.read { connection in
-            try connection.queryOne("SELECT project_id, key_hash FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL", hash) { row in
-                Secrets.constantTimeEquals(row.blob(1), hash) ? row.string(0) : nil
-            } ?? nil
-        }
-        return try projectID.flatMap { try find(id: $0) }
-    }
-
-    /// Replaces the name and settings; nil when there is no such project.
-    public func update(_ project: Project) throws -> Project? {
-        let now = clock.now().milliseconds
-        do {
-            let changed = try database.writeAndWait { connection in
-                try connection.run(Self.updateSQL, values: Self.updateValues(project, now: now))
-            }
-            guard changed > 0 else { return nil }
-        } catch let error as SQLiteError where error.isUniqueViolation {
-            throw StoreError.conflict("a project named '\(project.name)' already exists")
-        }
-        return try find(id: project.id)
-    }
-
-    /// The clocks of test-mode projects, as last saved.
-    public func testClocks() throws -> [(projectID: String, now: Timestamp)] {
-        try database.read { connection in
-            try connection.query("SELECT id, clock_ms, created_at FROM projects WHERE test_mode = 1") { row in
-                (row.string(0), Timestamp(milliseconds: row.optionalInt(1) ?? row.int(2)))
-            }
-        }
-    }
-
-    /// Saves a test-mode project's clock; it never goes back, even if two saves cross.
-    public func saveClock(projectID: String, now: Timestamp) throws {
-        try database.writeAndWait { connection in
-            try connection.run(
-                "UPDATE projects SET clock_ms = max(coalesce(clock_ms, 0), ?) WHERE id = ? AND test_mode = 1",
-                now.milliseconds, projectID)
-        }
-    }
-
-    /// Makes the stored token the given one (a project declared in config keeps its token in the file).
-    public func setToken(projectID: String, token: String) throws {
-        try database.writeAndWait { connection in
-            try connection.run("UPDATE projects SET token_hash = ? WHERE id = ?", Secrets.sha256(token), projectID)
-        }
-    }
+    static let select = "SELECT \(columns) FROM projects"
 
     /// The current token becomes the previous one, accepted until the time given.
     static let rotateTokenSQL = "UPDATE projects SET previous_token_hash = token_hash, previous_token_expires_at = ?, token_hash = ? WHERE id = ?"
@@ -213,68 +276,7 @@ public struct ProjectRepository: ProjectStore {
         SELECT \(columns), previous_token_hash FROM projects WHERE previous_token_hash = ? AND previous_token_expires_at > ?
         """
 
-    public func rotateToken(projectID: String, token: String, previousValidUntil: Timestamp?) throws -> Bool {
-        try database.writeAndWait { connection in
-            try connection.run(Self.rotateTokenSQL, previousValidUntil?.milliseconds ?? 0, Secrets.sha256(token), projectID) > 0
-        }
-    }
-
-    public func project(forPreviousToken token: String, at time: Timestamp) throws -> Project? {
-        let hash = Secrets.sha256(token)
-        return try database.read { connection in
-            try connection.queryOne(Self.previousTokenLookup, hash, time.milliseconds) { row in
-                Secrets.constantTimeEquals(row.blob("previous_token_hash"), hash) ? Self.project(row) : nil
-            } ?? nil
-        }
-    }
-
-    public func delete(projectID: String) throws -> Bool {
-        try database.writeAndWait { try ProjectDeletion.run(projectID: projectID, $0) }
-    }
-
-    public func issueAPIKey(projectID: String, key: String? = nil) throws -> IssuedAPIKey? {
-        guard try find(id: projectID) != nil else { return nil }
-        let key = key ?? Secrets.generate(prefix: "ak_")
-        let id = UUID().uuidString.lowercased()
-        let now = clock.now().milliseconds
-        try database.writeAndWait { connection in try Self.insertKey(connection, id: id, projectID: projectID, key: key, now: now) }
-        return IssuedAPIKey(id: id, key: key, prefix: Self.prefix(of: key))
-    }
-
-    /// Whether this key (in clear) is already one of the project's keys.
-    public func hasAPIKey(projectID: String, key: String) throws -> Bool {
-        try database.read { connection in
-            try connection.queryOne(
-                "SELECT 1 FROM api_keys WHERE project_id = ? AND key_hash = ? AND revoked_at IS NULL",
-                projectID, Secrets.sha256(key)
-            ) { _ in true } ?? false
-        }
-    }
-
-    /// Revokes a key; false when the project has no such unrevoked key.
-    public func revokeAPIKey(projectID: String, keyID: String) throws -> Bool {
-        let now = clock.now().milliseconds
-        return try database.writeAndWait { connection in
-            try connection.run(
-                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
-                now, keyID, projectID) > 0
-        }
-    }
-
-    public func apiKeys(projectID: String) throws -> [APIKeyInfo] {
-        try database.read { connection in
-            try connection.query(
-                "SELECT id, prefix, created_at, revoked_at FROM api_keys WHERE project_id = ? ORDER BY created_at, id",
-                projectID
-            ) { row in
-                APIKeyInfo(
-                    id: row.string(0), prefix: row.string(1), createdAt: Timestamp(milliseconds: row.int(2)),
-                    revokedAt: row.optionalInt(3).map { Timestamp(milliseconds: $0) })
-            }
-        }
-    }
-
-    private static func insertKey(_ connection: SQLiteConnection, id: String, projectID: String, key: String, now: Int64) throws {
+    static func insertKey(_ connection: some StoreSession, id: String, projectID: String, key: String, now: Int64) throws {
         try connection.run(
             "INSERT INTO api_keys (id, project_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)",
             id, projectID, Secrets.sha256(key), prefix(of: key), now)

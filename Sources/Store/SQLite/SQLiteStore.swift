@@ -23,7 +23,7 @@ public final class SQLiteStore: StoreBackend {
     /// - Parameter clock: stamps API keys and projects created through the store.
     public init(database: Database, clock: any Clock = SystemClock()) {
         self.database = database
-        projects = ProjectRepository(database: database, clock: clock)
+        projects = Projects(database: database, clock: clock)
         signingKeys = SigningKeys(source: database)
         templates = Templates(source: database)
         links = Links(database: database)

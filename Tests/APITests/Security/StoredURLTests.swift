@@ -173,7 +173,7 @@ import Testing
         let bad = "https://example.com/\r\nSet-Cookie: a=b"
         do {
             let database = try Database(path: path)
-            let created = try ProjectRepository(database: database).create(name: "Old", settings: ProjectSettings())
+            let created = try SQLiteStore(database: database).projects.create(name: "Old", settings: ProjectSettings())
             try database.writeAndWait { connection in
                 try connection.run("UPDATE projects SET web_url = ? WHERE id = ?", bad, created.project.id)
             }
