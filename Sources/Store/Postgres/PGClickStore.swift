@@ -76,16 +76,8 @@ public struct PGClickStore: ClickStore {
         writer.write(
             delivery: delivery, ordered: true,
             { connection in  // after its click
-                guard
-                    let (projectID, createdAt) = try connection.queryOne(
-                        "SELECT project_id, created_at FROM clicks WHERE click_id = ? AND source = 'link'", clickID,
-                        map: { ($0.string(0), $0.int(1)) })
-                else { return false }
-                let now = now(projectID)
-                guard createdAt >= now.adding(seconds: -maximumAgeSeconds).milliseconds else { return false }
-                return try connection.run(
-                    ClickRepository.beaconSQL, signals.screenWidth, signals.screenHeight, signals.pixelRatio,
-                    signals.timezone, signals.utcOffsetMinutes, signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID) > 0
+                try ClickRepository.storeBeacon(
+                    clickID: clickID, signals: signals, maximumAgeSeconds: maximumAgeSeconds, now: now, connection)
             }, completion: completion)
     }
 

@@ -60,6 +60,24 @@ public struct ClickRepository: ClickStore {
         """
     private static let insertSQL = "INSERT OR IGNORE " + insertColumnsAndValues
     /// A beacon's signals added to its click (the SQL both backends run).
+    /// The beacon's write, the same on either backend's writer: "now" is the click's project's (a
+    /// test-mode project has its own clock), so the project is read first, in the same transaction.
+    static func storeBeacon(
+        clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64, now: (_ projectID: String) -> Timestamp,
+        _ connection: some StoreSession
+    ) throws -> Bool {
+        guard
+            let (projectID, createdAt) = try connection.queryOne(
+                "SELECT project_id, created_at FROM clicks WHERE click_id = ? AND source = 'link'", clickID,
+                map: { ($0.string(0), $0.int(1)) })
+        else { return false }
+        let now = now(projectID)
+        guard createdAt >= now.adding(seconds: -maximumAgeSeconds).milliseconds else { return false }
+        return try connection.run(
+            beaconSQL, signals.screenWidth, signals.screenHeight, signals.pixelRatio, signals.timezone, signals.utcOffsetMinutes,
+            signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID) > 0
+    }
+
     static let beaconSQL = """
         UPDATE clicks SET screen_width = coalesce(?, screen_width), screen_height = coalesce(?, screen_height),
             pixel_ratio = coalesce(?, pixel_ratio), timezone = coalesce(?, timezone),
@@ -93,18 +111,7 @@ public struct ClickRepository: ClickStore {
         database.write(
             delivery: delivery,
             { connection in
-                // "Now" is the click's project's (a test-mode project has its own clock), so the
-                // project is read first, in the same transaction.
-                guard
-                    let (projectID, createdAt) = try connection.queryOne(
-                        "SELECT project_id, created_at FROM clicks WHERE click_id = ? AND source = 'link'", clickID,
-                        map: { ($0.string(0), $0.int(1)) })
-                else { return false }
-                let now = now(projectID)
-                guard createdAt >= now.adding(seconds: -maximumAgeSeconds).milliseconds else { return false }
-                return try connection.run(
-                    Self.beaconSQL, signals.screenWidth, signals.screenHeight, signals.pixelRatio, signals.timezone, signals.utcOffsetMinutes,
-                    signals.languages.map { JSONText.encode($0) }, now.milliseconds, clickID) > 0
+                try Self.storeBeacon(clickID: clickID, signals: signals, maximumAgeSeconds: maximumAgeSeconds, now: now, connection)
             }, completion: completion)
     }
 
