@@ -34,6 +34,12 @@ import Testing
         try event(app, key: key, installID: installID, name: "purchase")
         #expect(try totals(app, projectID)["signups"] as? Int == 1)
         #expect(try app.count("SELECT count(*) FROM installs WHERE signed_up") == 1)
+        // The overview's funnel counts it, and says what it counts and how events are charted.
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let overview = try browser.get("/projects/\(projectID)").bodyText
+        #expect(overview.contains(#"<tr><th>Signups</th><td class="n">1</td></tr>"#))
+        #expect(overview.contains("a <code>signup</code> event") && overview.contains("Events are charted at the time the app says"))
         // Erasing the install's events takes the signup back; the rollups and a recount agree.
         try app.run("DELETE FROM events WHERE install_id = ? AND name = 'signup'", installID)
         #expect(try totals(app, projectID)["signups"] as? Int == 0)
