@@ -32,11 +32,10 @@ public final class RawClient {
                 let bound = withUnsafePointer(to: &local) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
                 }
-                if bound != 0 {
-                    let error = errno
-                    close(fd)
-                    throw ConnectError(code: error)
-                }
+                // Not closed here: a class whose initializer throws once every property is set
+                // still runs its deinit, which closes the socket. Closing it twice closed whatever
+                // descriptor another thread had been given the number since (a server's stderr pipe).
+                if bound != 0 { throw ConnectError(code: errno) }
             }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -46,11 +45,7 @@ public final class RawClient {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
         }
-        guard result == 0 else {
-            let error = errno
-            close(fd)
-            throw ConnectError(code: error)
-        }
+        guard result == 0 else { throw ConnectError(code: errno) }  // deinit closes the socket, as above
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         setReceiveTimeout(receiveTimeout)
