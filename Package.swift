@@ -49,10 +49,12 @@ let package = Package(
         .target(name: "Attribution", dependencies: ["JSON"], swiftSettings: strictSettings),
         // Hashes, secrets, signatures and secure random numbers through OpenSSL.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "Attribution"], swiftSettings: strictSettings),
+        // A PostgreSQL client over libpq: connections, pipelining, a pool (no store types).
+        .target(name: "PostgresClient", dependencies: ["CLibPQ"], swiftSettings: strictSettings),
         .target(
             name: "Store",
             dependencies: [
-                "CSQLite", "CSQLiteTuning", "COpenSSL", "CLibPQ", "Attribution", "Cryptography", "JSON", "Lifecycle",
+                "CSQLite", "CSQLiteTuning", "COpenSSL", "PostgresClient", "Attribution", "Cryptography", "JSON", "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings,
             plugins: ["EmbedMigrations"]),
@@ -75,7 +77,8 @@ let package = Package(
         .executableTarget(
             name: "attributiond",
             dependencies: [
-                "HTTP", "API", "App", "Store", "Attribution", "Configuration", "Cryptography", "CurlTransport", "Simulation", "Lifecycle",
+                "HTTP", "API", "App", "Store", "PostgresClient", "Attribution", "Configuration", "Cryptography", "CurlTransport",
+                "Simulation", "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -85,10 +88,12 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Lifecycle", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ConfigurationTests", dependencies: ["API", "Configuration", "HTTP", "Store"], swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Attribution", "Cryptography", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StoreTests", dependencies: ["Store", "PostgresClient", "Attribution", "Cryptography", "TestSupport"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution", "Cryptography", "CurlTransport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "Cryptography", "CurlTransport", "TestSupport"],
+            name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "PostgresClient", "Cryptography", "CurlTransport", "TestSupport"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
@@ -105,7 +110,7 @@ if Context.environment["BENCHMARKS"] != nil {
             name: "stats-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/StatsBench",
             swiftSettings: strictSettings),
         .executableTarget(
-            name: "pg-store-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/PGStoreBench",
+            name: "pg-store-bench", dependencies: ["Store", "PostgresClient", "Attribution"], path: "Benchmarks/PGStoreBench",
             swiftSettings: strictSettings),
         .executableTarget(
             name: "match-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/MatchBench",

@@ -85,7 +85,7 @@ func sqliteRound() throws -> Figures {
 func postgresRound() throws -> Figures {
     let admin = try PGConnection(url: postgresURL)
     try admin.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
-    let pool = PGPool(url: postgresURL, size: 4)
+    let pool = PGPool(url: postgresURL, size: 4, errors: .store)
     _ = try PGMigrator.migrate(url: postgresURL)
     let project = try pool.projectStore().create(name: "Bench", settings: ProjectSettings()).project
     let link = try pool.linkStore().create(

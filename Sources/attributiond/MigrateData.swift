@@ -1,6 +1,7 @@
 import ArgumentParser
 import Configuration
 import Foundation
+import PostgresClient
 import Store
 
 /// `attributiond migrate-data --from <sqlite file> --to <postgres url>`: moves a deployment that

@@ -2,6 +2,7 @@ import Attribution
 import CurlTransport
 import Foundation
 import HTTP
+import PostgresClient
 import Synchronization
 import TestSupport
 

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 import Store
 import Synchronization
 import TestSupport

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import PostgresClient
 @_spi(StoreInternals) import Store
 import Synchronization
 import TestSupport
@@ -33,7 +34,7 @@ final class BackendStores {
             let cluster = ownCluster ? try PostgresCluster() : nil
             let url = try cluster?.url ?? PostgresCluster.shared().newDatabase()
             try PGMigrator.migrate(url: url)
-            let pool = PGPool(url: url, size: 4, checkoutTimeout: .seconds(2))
+            let pool = PGPool(url: url, size: 4, checkoutTimeout: .seconds(2), errors: .store)
             (projects, signingKeys, sqlite, self.cluster, self.pool) = (
                 pool.projectStore(clock: clock), pool.signingKeyStore(), nil, cluster, pool
             )
@@ -412,7 +413,7 @@ final class BackendStores {
         let url = try PostgresCluster.shared().newDatabase()
         let connection = try PGConnection(url: url)
         try connection.execute("CREATE TABLE t (id integer PRIMARY KEY, txid bigint NOT NULL)")
-        let writer = PGWriter(pool: PGPool(url: url, size: 2))
+        let writer = PGWriter(pool: PGPool(url: url, size: 2, errors: .store))
         // The key write 150 repeats is stored before: writes without an order go to several lanes,
         // which commit side by side, so a key two of them share could go to either.
         #expect(try writer.writeAndWait { try $0.run("INSERT INTO t (id, txid) VALUES (?, txid_current())", 10_000) } == 1)

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import PostgresClient
 @_spi(StoreInternals) import Store
 import TestSupport
 import Testing
@@ -93,7 +94,7 @@ import Testing
         let url = try PostgresCluster.shared().newDatabase()
         let connection = try PGConnection(url: url).migrated()
         for row in Self.rows { try connection.run(row.sql, values: row.values) }
-        let postgres = try Self.answers(PGPool(url: url, size: 2).browseStore())
+        let postgres = try Self.answers(PGPool(url: url, size: 2, errors: .store).browseStore())
         #expect(sqlite == postgres)
 
         #expect(sqlite.recent.map(\.id) == ["i3", "i2", "i1", "i0"] && sqlite.page.map(\.id) == ["i1"])

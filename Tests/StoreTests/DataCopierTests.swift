@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import PostgresClient
 @_spi(StoreInternals) import Store
 import TestSupport
 import Testing
@@ -28,7 +29,7 @@ import Testing
         #expect(counts.first { $0.table == "clicks" }?.postgres == 602)
         #expect(counts.first { $0.table == "rollup_link_hours" }!.postgres > 0)
 
-        let pool = PGPool(url: url, size: 2)
+        let pool = PGPool(url: url, size: 2, errors: .store)
         #expect(try pool.projectStore().project(forToken: created.token) == created.project)  // BYTEA hash, every setting
         #expect(try pool.projectStore().project(forAPIKey: created.apiKey.key)?.id == created.project.id)
         #expect(try pool.linkStore().find(shortCode: "moved")?.link == link)

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import PostgresClient
 @_spi(StoreInternals) import Store
 import Synchronization
 import TestSupport
@@ -31,8 +32,8 @@ import Testing
     @Test func aChangeThroughOneNodeReachesTheOtherWithinASecond() throws {
         let url = try PostgresCluster.shared().newDatabase()
         try PGMigrator.migrate(url: url)
-        let nodeA = PGPool(url: url, size: 2)
-        let nodeB = PGPool(url: url, size: 2)
+        let nodeA = PGPool(url: url, size: 2, errors: .store)
+        let nodeB = PGPool(url: url, size: 2, errors: .store)
         let listenerB = try PGChangeListener(url: url)
         defer { listenerB.stop() }
         let heard = Heard()
@@ -88,7 +89,7 @@ import Testing
         #expect(heard.wait(for: "links", seconds: 10) != nil)
         #expect(listener.reconnections >= 1)
         heard.clear()
-        _ = try PGPool(url: cluster.url, size: 1).projectStore().create(name: "After", settings: ProjectSettings())
+        _ = try PGPool(url: cluster.url, size: 1, errors: .store).projectStore().create(name: "After", settings: ProjectSettings())
         #expect(heard.wait(for: "projects") != nil)
     }
 }

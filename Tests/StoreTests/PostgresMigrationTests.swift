@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 @_spi(StoreInternals) import Store
 import Synchronization
 import TestSupport

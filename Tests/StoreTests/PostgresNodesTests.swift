@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import PostgresClient
 import Synchronization
 import TestSupport
 import Testing
@@ -13,7 +14,7 @@ import Testing
     static func nodes(_ url: String) throws -> [PGSource] {
         try PGMigrator.migrate(PGConnection(url: url))
         return (0..<2).map { _ in
-            let pool = PGPool(url: url, size: 4)
+            let pool = PGPool(url: url, size: 4, errors: .store)
             return PGSource(pool: pool, writer: PGWriter(pool: pool, lanes: 2))
         }
     }

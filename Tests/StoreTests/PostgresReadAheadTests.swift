@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import PostgresClient
 import Synchronization
 import TestSupport
 import Testing
@@ -474,7 +475,7 @@ import Testing
         // In a pool's transaction the refusal is what fails it, whatever the body made of it
         // when it heard: here the body swallows it and throws something else.
         struct Other: Error {}
-        let pool = PGPool(url: url, size: 1)
+        let pool = PGPool(url: url, size: 1, errors: .store)
         let failure = #expect(throws: PGError.self) {
             try pool.transaction(deferringWrites: true) { session in
                 try session.runUnanswered(insert, [.integer(1)])

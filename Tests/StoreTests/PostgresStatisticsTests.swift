@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 @_spi(StoreInternals) import Store
 import TestSupport
 import Testing
@@ -44,7 +45,7 @@ import Testing
         // the shared invalidation queue overflows and resets them, which re-plans. So it is not
         // asserted; what is, is that the node's ANALYZE comes and the plan fits after it.
 
-        let pool = PGPool(url: url, size: 2)
+        let pool = PGPool(url: url, size: 2, errors: .store)
         _ = try eventually(timeout: 5) {
             try pool.analyzeGrownTables()
             return try Self.analyses(connection) > 0

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import PostgresClient
 import TestSupport
 import Testing
 
@@ -138,7 +139,7 @@ import Testing
     /// same agreement with the rows.
     @Test(arguments: [1, 2] as [UInt64])
     func postgreSQLsRollupsAgreeWithTheRowsOnAnyRange(seed: UInt64) throws {
-        let pool = PGPool(url: try PostgresCluster.shared().newDatabase(), size: 2)
+        let pool = PGPool(url: try PostgresCluster.shared().newDatabase(), size: 2, errors: .store)
         _ = try pool.session { try PGMigrator.migrate($0) }
         try pool.transaction { try Self.populate($0, seed: seed) }
         try Self.expectAgreement(

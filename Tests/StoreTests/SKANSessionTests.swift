@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import PostgresClient
 @_spi(StoreInternals) import Store
 import TestSupport
 import Testing

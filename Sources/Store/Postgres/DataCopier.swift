@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+public import PostgresClient
 
 /// `attributiond migrate-data`: copies a SQLite deployment's rows into PostgreSQL, table by table
 /// in foreign-key order, in batches of one multi-row `INSERT … ON CONFLICT DO NOTHING` each, so a

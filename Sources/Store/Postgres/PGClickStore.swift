@@ -1,5 +1,6 @@
 public import Attribution
 import Foundation
+public import PostgresClient
 
 /// Clicks on PostgreSQL: queued on the node's `PGWriter` (a redirect never waits for its row),
 /// with `ClickRepository`'s SQL and row mapping.

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+public import PostgresClient
 
 extension Migration {
     /// PostgreSQL's migrations (`migrations/postgres/`), in file-name order.

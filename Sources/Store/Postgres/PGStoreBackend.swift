@@ -1,5 +1,6 @@
 public import Attribution
 import Foundation
+public import PostgresClient
 
 /// A node on PostgreSQL: every aggregate's store on one pool, queued writes on the node's
 /// `PGWriter`, caches told of changes made through this node (before its callers hear of the
@@ -38,12 +39,12 @@ public final class PGStoreBackend: StoreBackend {
     public init(url: String, readURL: String? = nil, readers: Int = 8, writeLanes: Int = 4, clock: any Clock = SystemClock()) throws {
         try PGMigrator.migrate(PGConnection(url: url))
         let lanes = max(1, writeLanes)
-        let pool = PGPool(url: url, size: max(1, readers) + lanes)
+        let pool = PGPool(url: url, size: max(1, readers) + lanes, errors: .store)
         let writer = PGWriter(pool: pool, lanes: lanes)
         (self.pool, self.writer) = (pool, writer)
         listener = try PGChangeListener(url: url)
         let source = PGSource(pool: pool, writer: writer)
-        let reads = readURL.map { PGSource(pool: PGPool(url: $0, size: max(2, readers)), writer: writer) } ?? source
+        let reads = readURL.map { PGSource(pool: PGPool(url: $0, size: max(2, readers), errors: .store), writer: writer) } ?? source
         projects = Projects(source: source, clock: clock)
         signingKeys = SigningKeys(source: source)
         templates = Templates(source: source)
@@ -91,7 +92,7 @@ public final class PGStoreBackend: StoreBackend {
         }
     }
 
-    public func forbidBlocking(when check: @escaping @Sendable () -> Bool) { pool.forbidBlocking(when: check) }
+    public func forbidBlocking(when check: @escaping @Sendable () -> Bool) { pool.forbidBlocking(when: check, report: { BlockingCalls.report($0) }) }
 
     public func waitForQueuedWrites() throws { try writer.waitForQueuedWrites() }
 

@@ -1,3 +1,5 @@
+public import PostgresClient
+
 extension PGPool {
     /// Keeps the planner's statistics of young tables current, every second on one node.
     ///

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+public import PostgresClient
 import Synchronization
 
 /// Group commit on PostgreSQL: writes queued from any thread gather into transactions of up to

@@ -1,4 +1,5 @@
 import Attribution
+public import PostgresClient
 
 /// Apple Ads credentials' and fetched names' SQL and mappings.
 enum AppleAdsNameRepository {

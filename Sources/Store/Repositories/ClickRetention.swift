@@ -52,7 +52,7 @@ struct ClickPruner<Source: SessionSource>: ClickPruning {
 
     /// False when another node is pruning (PostgreSQL); always true on SQLite's one writer.
     private static func mayPrune(_ connection: Source.Session) throws -> Bool {
-        guard Source.Session.dialect == .postgres else { return true }
+        guard Source.Session.hasConcurrentWriters else { return true }
         return try connection.queryOne("SELECT pg_try_advisory_xact_lock(?)", advisoryLock) { $0.bool(0) } ?? false
     }
 

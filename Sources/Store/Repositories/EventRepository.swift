@@ -1,6 +1,7 @@
 public import Attribution
 import Foundation
 public import JSON
+public import PostgresClient
 
 public struct EventRecord: Sendable {
     /// How the event names its install: by id (LinkForty), or by the client's instance id (Linkrunner).
@@ -63,7 +64,7 @@ struct Events<Source: SessionSource>: EventStore {
         // On PostgreSQL the install is read with the batch's BEGIN. One not found then fails the
         // batch's first run, and the run after it, a write at a time, reads it again after the
         // batch's earlier writes (an install stored just before).
-        let ahead = Source.Session.dialect == .postgres ? EventRepository.readsAhead(event) : []
+        let ahead = Source.Session.statementsAreRoundTrips ? EventRepository.readsAhead(event) : []
         let key =
             switch event.install {
             case .id(let id): id

@@ -84,7 +84,7 @@ struct Outbox<Source: SessionSource>: OutboxStore {
         try source.writeSession { connection in
             try OutboxRepository.promote(connection)
             return try connection.query(
-                type(of: connection).dialect == .postgres ? OutboxRepository.claimSkippingLocked : OutboxRepository.claim,
+                type(of: connection).hasConcurrentWriters ? OutboxRepository.claimSkippingLocked : OutboxRepository.claim,
                 leaseUntil.milliseconds, now.milliseconds, now.milliseconds, limit, map: OutboxRepository.job)
         }
     }
@@ -217,7 +217,7 @@ extension Outbox where Source == Database {
 extension Outbox {
     /// On one SQLite writer rowids grow in commit order, so a cursor over them misses nothing.
     /// PostgreSQL's sequences do not commit in order: there each fact writes its own jobs.
-    public var factsAreALog: Bool { Source.Session.dialect == .sqlite }
+    public var factsAreALog: Bool { !Source.Session.hasConcurrentWriters }
 
     public func loggedEvents(limit: Int) throws -> OutboxLogBatch<LoggedEvent> {
         try logged(.events, sql: OutboxRepository.eventsAfter, limit: limit, fact: OutboxRepository.loggedEvent)
@@ -402,7 +402,7 @@ extension Outbox {
             let last = try connection.queryOne(
                 "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?) AS batch", promotionBatch, map: { $0.optionalInt(0) }) ?? nil
         else { return false }
-        if C.dialect == .postgres {
+        if C.hasConcurrentWriters {
             try connection.run(promoteInOneStatement, last)
             return true
         }
@@ -435,7 +435,7 @@ extension Outbox {
     static func deleteJobs(ofInstall installID: String, _ connection: some StoreSession) throws {
         while try promote(connection) {}
         try connection.run(deleteJobsOfInstall, installID)
-        if type(of: connection).dialect == .sqlite {
+        if !type(of: connection).hasConcurrentWriters {
             try connection.run("UPDATE outbox_cursors SET generation = generation + 1")
         }
     }

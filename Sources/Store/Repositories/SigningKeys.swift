@@ -1,6 +1,7 @@
 import Attribution
 import Cryptography
 import Foundation
+import PostgresClient
 
 /// Linkrunner request-signing keys of a project, one implementation for both backends.
 struct SigningKeys<Source: SessionSource>: SigningKeyStore {

@@ -1,4 +1,5 @@
 import Attribution
+public import PostgresClient
 
 /// The `ClickSource` of one install's write transaction: the candidate clicks the cascade asks for,
 /// read on the writer connection that then stores the install and claims the click, so no other
@@ -38,7 +39,7 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     /// link up once); on SQLite, whose reads are function calls, nothing ahead. Made again on
     /// every pass of the claim loop, which must see claims committed meanwhile.
     func prefetch(_ reads: [CandidateRead]) throws {
-        guard Session.dialect == .postgres, let statement = Self.prefetchStatement(projectID: projectID, reads: reads) else { return }
+        guard Session.statementsAreRoundTrips, let statement = Self.prefetchStatement(projectID: projectID, reads: reads) else { return }
         let rows: [PrefetchedCandidate]
         if let ahead = prefetched.withTier0.take(), ahead.reads == reads {
             rows = ahead.rows

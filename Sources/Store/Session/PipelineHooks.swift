@@ -1,3 +1,5 @@
+public import PostgresClient
+
 /// What a session that pipelines its writes (PostgreSQL's, in `PGWriter`'s batches) does
 /// differently: statements sent ahead, writes sent without waiting for their answer, answers read
 /// ahead forgotten. Shared SQL calls these hooks where pipelining pays; a session that runs each

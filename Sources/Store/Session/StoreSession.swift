@@ -1,3 +1,5 @@
+public import PostgresClient
+
 /// A result row read by column name (or position), as SQLite's `Row` and PostgreSQL's `PGRow` both read: row
 /// mappings written against it (a project, a link) serve both backends.
 @_spi(StoreInternals) public protocol ColumnReader {
@@ -53,9 +55,19 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 /// For code off the hot paths (SKAN evaluation); the hot paths keep SQLite's parameter packs.
 @_spi(StoreInternals) public protocol StoreSession: PipelineHooks {
     associatedtype Reader: ColumnReader
-    /// Which SQL the session speaks, for the few statements whose text differs (row locks,
-    /// `SKIP LOCKED`).
+    /// Which SQL the session speaks, for the few statements whose text differs. Behaviour that
+    /// differs asks the two traits below, which say why.
     static var dialect: SQLDialect { get }
+    /// Whether other writers commit beside this session's transactions (the lanes of a node's
+    /// writer, other nodes): a row read may be claimed by another before this claim (claims skip
+    /// rows another holds), a key looked for may be stored by another before this insert, work
+    /// done once takes a lock, and sequence values commit out of order. False on SQLite's one
+    /// writer, where what a transaction read holds until it commits.
+    static var hasConcurrentWriters: Bool { get }
+    /// Whether each statement is a round trip to another process, so that reads pay to be
+    /// combined into one statement or sent ahead of the work (`PipelineHooks`). False on SQLite,
+    /// whose statements are function calls.
+    static var statementsAreRoundTrips: Bool { get }
     @discardableResult
     func run(_ sql: String, values: [PGValue]) throws -> Int
     func query<T>(_ sql: String, values: [PGValue], map: (Reader) throws -> T) throws -> [T]
@@ -82,6 +94,8 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 
 @_spi(StoreInternals) extension SQLiteConnection: StoreSession {
     public static var dialect: SQLDialect { .sqlite }
+    public static var hasConcurrentWriters: Bool { false }
+    public static var statementsAreRoundTrips: Bool { false }
     public func query<T>(_ sql: String, values: [PGValue], map: (Row) throws -> T) throws -> [T] {
         let statement = try bound(sql, values)
         defer { statement.reset() }
@@ -93,6 +107,8 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 
 @_spi(StoreInternals) extension PGConnection: StoreSession {
     public static var dialect: SQLDialect { .postgres }
+    public static var hasConcurrentWriters: Bool { true }
+    public static var statementsAreRoundTrips: Bool { true }
     public func query<T>(_ sql: String, values: [PGValue], map: (PGRow) throws -> T) throws -> [T] {
         let rows = try query(sql, values)
         return try (0..<rows.rows.count).map { try map(PGRow(rows: rows, index: $0)) }

@@ -1,10 +1,7 @@
-internal import CSQLite
-import Foundation
-
 /// SQL written with SQLite's `?` placeholders, numbered for PostgreSQL (`$1`, `$2`, …) when a
 /// statement is first prepared on a connection, so that SQL shared between the backends reads
 /// the same. A `?` inside a quoted literal or identifier is left alone.
-@_spi(StoreInternals) public enum PGPlaceholders {
+public enum PGPlaceholders {
     /// `?` becomes the next number; `?NNN`, which names its parameter as SQLite reads it, `$NNN`.
     /// With another `prefix`, the numbers follow it instead of `$` (`q.p1`: a column named for
     /// the parameter).
@@ -64,6 +61,11 @@ extension Optional: PGBindable where Wrapped: PGBindable { public var pgValue: P
 public struct PGRow {
     let rows: PGRows
     let index: Int
+
+    package init(rows: PGRows, index: Int) {
+        self.rows = rows
+        self.index = index
+    }
 
     private func column(_ name: String) -> Int32 {
         guard let column = rows.columns.firstIndex(of: name) else { preconditionFailure("no column \(name) in the result") }
@@ -149,66 +151,4 @@ extension PGConnection {
         repeat array.append((each values).pgValue)
         return array
     }
-}
-
-/// A `PGValue` binds to SQLite too, so that a statement's values built once (`[PGValue]`) serve
-/// both backends where the write is not a hot path (admin writes: projects, links, templates).
-@_spi(StoreInternals) extension PGValue: SQLiteValue {
-    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        switch self {
-        case .null: Optional<Int64>.none.bind(to: statement, at: index)
-        case .text(let value): value.bind(to: statement, at: index)
-        case .integer(let value): value.bind(to: statement, at: index)
-        case .real(let value): value.bind(to: statement, at: index)
-        case .boolean(let value): value.bind(to: statement, at: index)
-        case .bytes(let value): value.bind(to: statement, at: index)
-        }
-    }
-}
-
-extension SQLiteConnection {
-    /// Runs a statement with `values` bound in order; the rows it changed.
-    @discardableResult
-    public func run(_ sql: String, values: [PGValue]) throws -> Int {
-        let statement = try bound(sql, values)
-        defer { statement.reset() }
-        try statement.runToCompletion()
-        return changes
-    }
-
-    /// The statement for `sql` with `values` bound in order.
-    func bound(_ sql: String, _ values: [PGValue]) throws -> Statement {
-        let statement = try statement(sql)
-        guard Int(sqlite3_bind_parameter_count(statement.pointer)) == values.count else {
-            throw SQLiteError(
-                code: SQLITE_RANGE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(statement.pointer)) parameters", sql: sql)
-        }
-        for (index, value) in values.enumerated() {
-            let result = value.bind(to: statement.pointer, at: Int32(index + 1))
-            guard result == SQLITE_OK else { throw lastError(sql: sql) }
-        }
-        return statement
-    }
-}
-
-extension PGConnection {
-    /// Runs a statement (`?` placeholders) with `values` bound in order; the rows it changed.
-    @discardableResult
-    public func run(_ sql: String, values: [PGValue]) throws(PGError) -> Int { try query(sql, values).affected }
-}
-
-/// A statement's values, for SQL both backends run (`StoreSession`).
-func sqlValues(_ values: any PGBindable...) -> [PGValue] { values.map(\.pgValue) }
-
-/// Whether either backend refused a write for a taken unique key.
-func isUniqueViolation(_ error: any Error) -> Bool {
-    (error as? SQLiteError)?.isUniqueViolation == true || (error as? PGError)?.isUniqueViolation == true
-}
-
-/// Whether either backend refused a write for a taken unique key whose name or columns mention
-/// `column` (SQLite: `UNIQUE constraint failed: links.short_code`; PostgreSQL: the index's name).
-func isUniqueViolation(_ error: any Error, of column: String) -> Bool {
-    if let error = error as? SQLiteError { return error.isUniqueViolation && error.message.contains(column) }
-    if let error = error as? PGError { return error.isUniqueViolation && error.message.contains(column) }
-    return false
 }

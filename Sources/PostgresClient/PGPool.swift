@@ -1,4 +1,3 @@
-public import Attribution
 public import Dispatch
 import Foundation
 import Synchronization
@@ -6,12 +5,14 @@ import Synchronization
 /// A bounded set of connections to one PostgreSQL database, each used by one caller at a time.
 /// A caller waits at most `checkoutTimeout` for one; a connection lost to a restart or failover is
 /// connected again on its next use. While the database cannot be reached, callers get
-/// `StoreError.unavailable` at once (503 with Retry-After at the API), never a hang.
+/// `errors.unavailable` at once, never a hang (the store makes it its own `unavailable`: 503 with
+/// Retry-After at the API).
 public final class PGPool: Sendable {
     private let url: String
     private let idle = Mutex<[Connection]>([])
     private let slots: DispatchSemaphore
     private let checkoutTimeout: DispatchTimeInterval
+    private let errors: PGPoolErrors
 
     /// libpq's connection is confined to one caller at a time by the pool, which is what makes
     /// handing it between threads safe.
@@ -28,8 +29,9 @@ public final class PGPool: Sendable {
         commitObservers.withLock { $0.append(observer) }
     }
 
-    public init(url: String, size: Int = 8, checkoutTimeout: DispatchTimeInterval = .seconds(5)) {
+    public init(url: String, size: Int = 8, checkoutTimeout: DispatchTimeInterval = .seconds(5), errors: PGPoolErrors = .driver) {
         self.url = url
+        self.errors = errors
         slots = DispatchSemaphore(value: max(1, size))
         self.checkoutTimeout = checkoutTimeout
     }
@@ -41,8 +43,8 @@ public final class PGPool: Sendable {
             do {
                 return try body(connection)
             } catch let error as PGError where error.isConnectionLost {
-                try Self.reconnect(connection)
-                return try Self.mapped { try body(connection) }
+                try reconnect(connection)
+                return try mapped { try body(connection) }
             }
         }
     }
@@ -64,7 +66,7 @@ public final class PGPool: Sendable {
     ) throws -> T {
         try withConnection { connection in
             defer { connection.transactionEnded() }
-            return try Self.mapped {
+            return try mapped {
                 var attempt = 1
                 while true {
                     if readingAhead.isEmpty { try connection.execute("BEGIN") } else { try connection.beginReadingAhead(readingAhead) }
@@ -104,17 +106,19 @@ public final class PGPool: Sendable {
     /// Runs `body` on a connection of its own, as it is: no transaction around it, no retry.
     public func session<T>(_ body: (PGConnection) throws -> T) throws -> T { try withConnection(body) }
 
-    /// As `Database.forbidBlocking`: debug builds record a checkout on a thread that must not block.
-    private let mustNotBlock = Mutex<(@Sendable () -> Bool)?>(nil)
+    /// Debug builds tell `report` of a checkout on a thread where `check` says it must not block.
+    private let mustNotBlock = Mutex<(check: @Sendable () -> Bool, report: @Sendable (String) -> Void)?>(nil)
 
-    public func forbidBlocking(when check: @escaping @Sendable () -> Bool) { mustNotBlock.withLock { $0 = check } }
+    public func forbidBlocking(when check: @escaping @Sendable () -> Bool, report: @escaping @Sendable (String) -> Void) {
+        mustNotBlock.withLock { $0 = (check, report) }
+    }
 
     private func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
         #if DEBUG
-            if let check = mustNotBlock.withLock({ $0 }), check() { BlockingCalls.report("a PostgreSQL call on an event-loop thread") }
+            if let forbidden = mustNotBlock.withLock({ $0 }), forbidden.check() { forbidden.report("a PostgreSQL call on an event-loop thread") }
         #endif
         guard slots.wait(timeout: .now() + checkoutTimeout) == .success else {
-            throw StoreError.unavailable("every database connection is busy; try again")
+            throw errors.unavailable("every database connection is busy; try again")
         }
         defer { slots.signal() }
         let held: Connection
@@ -124,14 +128,14 @@ public final class PGPool: Sendable {
             do {
                 held = Connection(try PGConnection(url: url))
             } catch {
-                throw StoreError.unavailable(error.message)
+                throw errors.unavailable(error.message)
             }
         }
         defer { if held.connection.isConnected { idle.withLock { $0.append(held) } } }
-        if !held.connection.isConnected { try Self.reconnect(held.connection) }
+        if !held.connection.isConnected { try reconnect(held.connection) }
         do {
-            return try Self.mapped { try body(held.connection) }
-        } catch let error as StoreError where !held.connection.isConnected {
+            return try mapped { try body(held.connection) }
+        } catch  where !held.connection.isConnected {
             // One connection lost is most often all of them (a restart, a failover): the idle
             // ones are let go rather than handed, one failed write each, to the next callers
             // (a click written on one would be lost after the database came back).
@@ -140,34 +144,40 @@ public final class PGPool: Sendable {
         }
     }
 
-    private static func reconnect(_ connection: PGConnection) throws {
-        do { try connection.reconnect() } catch { throw StoreError.unavailable(error.message) }
+    private func reconnect(_ connection: PGConnection) throws {
+        do { try connection.reconnect() } catch { throw errors.unavailable(error.message) }
     }
 
-    /// A lost connection as `StoreError.unavailable`; everything else as thrown.
-    private static func mapped<T>(_ body: () throws -> T) throws -> T {
+    /// A lost connection as `errors.unavailable`, a value the database cannot store as
+    /// `errors.unstorable`; everything else as thrown.
+    private func mapped<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PGError where error.isConnectionLost {
-            throw StoreError.unavailable("the database connection was lost: \(error.message)")
+            throw errors.unavailable("the database connection was lost: \(error.message)")
         } catch let error as PGError where error.isUnstorable && !error.sentUnanswered {
-            throw StoreError.unstorable(error.message)
+            throw errors.unstorable(error.message)
         }
     }
 }
 
-/// The stores written once for both backends, on this database (the same implementations as
-/// SQLite's).
-extension PGPool {
-    /// The pool's sessions with a writer of its own (stores that only read or write through
-    /// transactions of the pool).
-    var source: PGSource { PGSource(pool: self, writer: PGWriter(pool: self)) }
-    public func browseStore() -> any BrowseStore { Browse(source: source) }
-    public func signingKeyStore() -> any SigningKeyStore { SigningKeys(source: source) }
-    public func templateStore() -> any TemplateStore { Templates(source: source) }
-    public func linkStore() -> any LinkStore { Links(source: source) }
-    public func projectStore(clock: any Clock = SystemClock()) -> any ProjectStore { Projects(source: source, clock: clock) }
-    public func postbackStore() -> any PostbackStore { Postbacks(source: source) }
-    public func appleAdsNameStore() -> any AppleAdsNameStore { AppleAdsNameRecords(source: source) }
-    public func dashboardStore() -> any DashboardStore { DashboardRecords(source: source) }
+/// The errors a pool throws when the database cannot be reached or refuses a value as unstorable:
+/// the driver's own by default, the caller's (a store's error type) when it gives them.
+public struct PGPoolErrors: Sendable {
+    public let unavailable: @Sendable (String) -> any Error
+    public let unstorable: @Sendable (String) -> any Error
+
+    public init(unavailable: @escaping @Sendable (String) -> any Error, unstorable: @escaping @Sendable (String) -> any Error) {
+        self.unavailable = unavailable
+        self.unstorable = unstorable
+    }
+
+    public static let driver = PGPoolErrors(
+        unavailable: { PGUnavailable(message: $0) }, unstorable: { PGError(sqlState: "22021", message: $0) })
+}
+
+/// The database cannot be reached: every connection is busy, or connecting failed.
+public struct PGUnavailable: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
 }
