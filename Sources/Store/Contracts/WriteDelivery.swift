@@ -1,4 +1,3 @@
-public import PostgresClient
 
 /// Where a write's completion goes once its transaction is over, on either backend (SQLite's
 /// `DatabaseWriter`, PostgreSQL's `PGWriter`): `send` hands work to the thread named by `target`
