@@ -1,5 +1,5 @@
 import Attribution
-public import PostgresClient
+import PostgresClient
 
 /// Apple Ads credentials' and fetched names' SQL and mappings.
 enum AppleAdsNameRepository {

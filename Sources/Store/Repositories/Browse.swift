@@ -1,5 +1,5 @@
 import Attribution
-public import PostgresClient
+import PostgresClient
 
 /// The dashboard's reads, one implementation for both backends (`SessionSource`: SQLite's
 /// `Database`, PostgreSQL's `PGPool`), in SQL both dialects read alike (`"window"` quoted,

@@ -1,7 +1,7 @@
 public import Attribution
 import Foundation
 public import JSON
-public import PostgresClient
+import PostgresClient
 
 public struct EventRecord: Sendable {
     /// How the event names its install: by id (LinkForty), or by the client's instance id (Linkrunner).

@@ -1,5 +1,5 @@
 import Attribution
-public import PostgresClient
+import PostgresClient
 
 /// The matching transaction where each statement is a round trip (`statementsAreRoundTrips`:
 /// PostgreSQL): tier 0's lookups and the cascade's candidates as one statement, and that statement

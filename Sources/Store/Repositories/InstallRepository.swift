@@ -1,6 +1,6 @@
 public import Attribution
 import Foundation
-public import PostgresClient
+import PostgresClient
 
 /// A stored install and how it was attributed.
 public struct StoredInstall: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Attribution
 import Foundation
-public import PostgresClient
+import PostgresClient
 
 /// Short links on either backend (`SessionSource`): one implementation; the SQL and row mapping
 /// are `LinkRepository`'s.

@@ -1,6 +1,6 @@
 import Attribution
 import Foundation
-public import PostgresClient
+import PostgresClient
 
 /// Postback templates' SQL, values and row mapping.
 enum PostbackRepository {

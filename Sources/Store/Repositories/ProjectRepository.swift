@@ -1,7 +1,7 @@
 public import Attribution
 import Cryptography
 import Foundation
-public import PostgresClient
+import PostgresClient
 
 /// A project as created: the only time its token and first API key exist in clear.
 public struct CreatedProject: Sendable {

@@ -1,7 +1,7 @@
 public import Attribution
 import Foundation
 import JSON
-public import PostgresClient
+import PostgresClient
 
 /// SKAN values for one install, computed and stored inside the caller's write transaction, so the
 /// state always moves with the event that changed it (and the single writer serialises the calls

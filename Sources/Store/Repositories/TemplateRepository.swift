@@ -1,6 +1,6 @@
 import Attribution
 import Foundation
-public import PostgresClient
+import PostgresClient
 
 /// Link templates' SQL and row mapping (`Templates` runs them on either backend; the install
 /// transaction reads a template with them).

@@ -1,5 +1,5 @@
 import Attribution
-public import PostgresClient
+import PostgresClient
 
 /// The `ClickSource` of one install's write transaction: the candidate clicks the cascade asks for,
 /// read on the writer connection that then stores the install and claims the click, so no other
