@@ -1,4 +1,3 @@
-
 /// Where a write's completion goes once its transaction is over, on either backend (SQLite's
 /// `DatabaseWriter`, PostgreSQL's `PGWriter`): `send` hands work to the thread named by `target`
 /// (an event loop, say), and must only hand it on, as the writer thread calls it right after the
