@@ -32,6 +32,8 @@ public struct ServerConfiguration {
     public var defaultProject: String?
     public var trustedProxies: [String] = []
     public var synchronous: Database.Synchronous = .normal
+    /// SQLite's page cache and memory map per connection (`sqlite_cache_mib`, `sqlite_mmap_mib`).
+    public var sqliteMemory = SQLiteMemory()
     public var drainSeconds = 10
     public var logLevel = "info"
     public var logIP = true
@@ -148,6 +150,8 @@ public enum ConfigurationLoader {
             case "allowed_hosts": configuration.allowedHosts = try hostNames(try strings(value, key), key)
             case "trusted_proxies": configuration.trustedProxies = try cidrs(try strings(value, key), key)
             case "synchronous": configuration.synchronous = try synchronous(try string(value, key), key)
+            case "sqlite_cache_mib": configuration.sqliteMemory.cacheMiB = try integer(value, key, 1...4096)
+            case "sqlite_mmap_mib": configuration.sqliteMemory.mmapMiB = try integer(value, key, 0...65536)
             case "drain_seconds": configuration.drainSeconds = try integer(value, key, 0...3600)
             case "log_level": configuration.logLevel = try logLevel(try string(value, key), key)
             case "log_ip": configuration.logIP = try bool(value, key)
@@ -271,6 +275,8 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_TRUSTED_PROXIES":
                 configuration.trustedProxies = try cidrs(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, name)
             case "ATTRIBUTIOND_SYNCHRONOUS": configuration.synchronous = try synchronous(text, name)
+            case "ATTRIBUTIOND_SQLITE_CACHE_MIB": configuration.sqliteMemory.cacheMiB = try integer(.string(text), name, 1...4096)
+            case "ATTRIBUTIOND_SQLITE_MMAP_MIB": configuration.sqliteMemory.mmapMiB = try integer(.string(text), name, 0...65536)
             case "ATTRIBUTIOND_DRAIN_SECONDS": configuration.drainSeconds = try integer(.string(text), name, 0...3600)
             case "ATTRIBUTIOND_LOG_LEVEL": configuration.logLevel = try logLevel(text, name)
             case "ATTRIBUTIOND_LOG_IP": configuration.logIP = try bool(.string(text), name)

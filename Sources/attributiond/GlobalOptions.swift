@@ -72,7 +72,7 @@ struct GlobalOptions: ParsableArguments {
 
     func openDatabase(_ configuration: ServerConfiguration) throws -> Database {
         do {
-            return try Database(path: configuration.db, synchronous: configuration.synchronous)
+            return try Database(path: configuration.db, synchronous: configuration.synchronous, memory: configuration.sqliteMemory)
         } catch {
             LifecycleLog.write(level: "error", message: "cannot open the database", fields: ["db": configuration.db, "error": "\(error)"])
             throw ExitCode.failure

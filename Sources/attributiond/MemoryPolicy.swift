@@ -13,6 +13,8 @@ enum MemoryPolicy {
 
     static func apply() {
         #if canImport(Glibc)
+            // An operator's own setting (glibc reads it at start) is left as it is.
+            guard getenv("MALLOC_TRIM_THRESHOLD_") == nil else { return }
             // `mallopt` is declared in <malloc.h>, which the Glibc module leaves out; its ABI and the
             // option number (M_TRIM_THRESHOLD is -1) are stable.
             typealias Mallopt = @convention(c) (Int32, Int32) -> Int32

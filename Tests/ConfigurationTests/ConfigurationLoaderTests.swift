@@ -2,6 +2,7 @@ import API
 import Configuration
 import Foundation
 import HTTP
+import Store
 import Testing
 
 /// The configuration loader in process, table by table: what each source sets, and the key each
@@ -34,6 +35,13 @@ import Testing
         Accepted(file: #"{"log_level": "notice", "log_ip": false}"#, environment: [:]) { $0.logLevel == "notice" && !$0.logIP },
         Accepted(file: #"{"trusted_proxies": ["10.0.0.0/8", "::1"]}"#, environment: [:]) { $0.trustedProxies == ["10.0.0.0/8", "::1"] },
         Accepted(file: #"{"click_retention_hours": 0}"#, environment: [:]) { $0.clickRetentionHours == 0 },
+        Accepted(file: nil, environment: [:]) { $0.sqliteMemory == SQLiteMemory(cacheMiB: 64, mmapMiB: 256) },
+        Accepted(file: #"{"sqlite_cache_mib": 4, "sqlite_mmap_mib": 0}"#, environment: [:]) {
+            $0.sqliteMemory == SQLiteMemory(cacheMiB: 4, mmapMiB: 0)
+        },
+        Accepted(file: nil, environment: ["ATTRIBUTIOND_SQLITE_CACHE_MIB": "8", "ATTRIBUTIOND_SQLITE_MMAP_MIB": "0"]) {
+            $0.sqliteMemory == SQLiteMemory(cacheMiB: 8, mmapMiB: 0)
+        },
         Accepted(file: #"{"outbound": {"allow_private_addresses": true}}"#, environment: [:]) { $0.outbound.allowPrivateAddresses },
         Accepted(file: nil, environment: ["ATTRIBUTIOND_OUTBOUND_DELIVER": "false"]) { !$0.outbound.deliver },
         Accepted(file: nil, environment: ["ATTRIBUTIOND_DASHBOARD_PREFIX": "/admin-ui"]) { $0.dashboard.prefix == "/admin-ui" },
@@ -58,6 +66,8 @@ import Testing
 
     static let refused: [Refused] = [
         Refused(file: #"{"port": "eighty"}"#, environment: [:], key: "port", says: ""),
+        Refused(file: #"{"sqlite_cache_mib": 0}"#, environment: [:], key: "sqlite_cache_mib", says: ""),
+        Refused(file: nil, environment: ["ATTRIBUTIOND_SQLITE_MMAP_MIB": "-1"], key: "ATTRIBUTIOND_SQLITE_MMAP_MIB", says: ""),
         Refused(file: #"{"port": 70000}"#, environment: [:], key: "port", says: ""),
         Refused(file: #"{"colour": "blue"}"#, environment: [:], key: "colour", says: "unknown key"),
         Refused(file: nil, environment: ["ATTRIBUTIOND_COLOUR": "blue"], key: "ATTRIBUTIOND_COLOUR", says: "unknown environment variable"),

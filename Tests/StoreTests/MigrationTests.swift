@@ -158,4 +158,17 @@ import Testing
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         #expect(try Migrator.appliedMigrations(connection) == Migration.bundled.map(\.name))
     }
+
+    @Test func everyConnectionTakesTheConfiguredCacheAndMap() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Database(path: folder.appendingPathComponent("db.sqlite").path, memory: SQLiteMemory(cacheMiB: 4, mmapMiB: 0))
+        let pragmas = { (connection: SQLiteConnection) in
+            try (connection.queryOne("PRAGMA cache_size") { $0.int(0) }, connection.queryOne("PRAGMA mmap_size") { $0.int(0) })
+        }
+        let writer = try database.writer.barrier(pragmas)
+        #expect(writer.0 == -4096 && writer.1 == 0)
+        let reader = try database.read(pragmas)
+        #expect(reader.0 == -4096 && reader.1 == 0)
+    }
 }

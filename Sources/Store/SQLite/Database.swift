@@ -16,7 +16,7 @@ public final class Database: Sendable {
 
     /// Opens (creating the file and its folder if needed) and migrates the database.
     public init(
-        path: String, synchronous: Synchronous = .normal, readerCount: Int = 4,
+        path: String, synchronous: Synchronous = .normal, memory: SQLiteMemory = SQLiteMemory(), readerCount: Int = 4,
         maxBatch: Int = 256, walRestartFrames: Int = 16_384, migrations: [Migration] = Migration.bundled
     ) throws {
         self.path = path
@@ -26,7 +26,7 @@ public final class Database: Sendable {
         try writerConnection.enableWAL()
         try writerConnection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try writerConnection.execute("PRAGMA foreign_keys = ON")
-        try Self.tune(writerConnection)
+        try memory.apply(to: writerConnection)
         // No automatic checkpoints on the writer (one copying megabytes would stall every write
         // behind it): a background connection copies without blocking writes (PASSIVE), and the
         // writer only restarts the WAL, when little is left to copy (DatabaseWriter).
@@ -43,7 +43,7 @@ public final class Database: Sendable {
         var readerConnections: [SQLiteConnection] = []
         for _ in 0..<max(1, readerCount) {
             let reader = try SQLiteConnection(path: path, mode: .readOnly)
-            try Self.tune(reader)
+            try memory.apply(to: reader)
             readerConnections.append(reader)
         }
         readers = ReaderPool(connections: readerConnections)
@@ -51,13 +51,6 @@ public final class Database: Sendable {
     }
 
     let checkpointer: Checkpointer
-
-    /// A 64 MiB page cache per connection and memory-mapped reads: indexes that every click and
-    /// install touch stay in memory instead of being read back with pread.
-    static func tune(_ connection: SQLiteConnection) throws {
-        try connection.execute("PRAGMA cache_size = -65536")
-        try connection.execute("PRAGMA mmap_size = 268435456")
-    }
 
     /// Creates the folder a database file goes in, so a first start needs no set-up.
     public static func createFolder(for path: String) throws {
