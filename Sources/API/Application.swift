@@ -51,6 +51,9 @@ public enum Application {
             admin.on(.delete, "/projects/:id/installs/:installId", AdminRoutes.eraseInstall(services))
             admin.on(.delete, "/projects/:id/users/:userId", AdminRoutes.eraseUser(services))
             admin.on(.post, "/projects/:id/links", AdminLinkRoutes.createLink(services))
+            admin.on(.post, "/projects/:id/domains", DomainRoutes.add(services))
+            admin.on(.get, "/projects/:id/domains", DomainRoutes.list(services))
+            admin.on(.delete, "/projects/:id/domains/:domainId", DomainRoutes.remove(services))
             admin.on(.get, "/projects/:id/links", AdminLinkRoutes.listLinks(services))
             admin.on(.get, "/projects/:id/clock", TestClockRoutes.showClock(services))
             admin.on(.post, "/projects/:id/clock", TestClockRoutes.moveClock(services))
@@ -111,6 +114,7 @@ public enum Application {
         router.on(.post, "/v1/links", WarpLinkRoutes.createLink(services))
 
         // The link host (links-and-clicks.md): Links/
+        router.on(.get, "/tls/allowed", DomainRoutes.allowed(services))
         router.on(.get, "/.well-known/apple-app-site-association", WellKnownRoutes.appleAppSiteAssociation(services))
         router.on(.get, "/.well-known/assetlinks.json", WellKnownRoutes.assetLinks(services))
         router.on(.post, "/c/:clickId", BeaconRoutes.beaconJSON(services))

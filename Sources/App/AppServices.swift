@@ -12,6 +12,7 @@ public final class AppServices: Sendable {
     public let clocks: ProjectClocks
     public let projects: ProjectService
     public let links: LinkService
+    public let domains: DomainService
     public let installs: InstallService
     public let activity: ActivityService
     public let clicks: ClickService
@@ -42,6 +43,8 @@ public final class AppServices: Sendable {
         let projectCache = ProjectCache(beforeBlocking: beforeBlocking)
         let linkCache = LinkCache()
         let skanSchemas = SKANSchemaCache()
+        let domainMap = DomainMap(load: { try store.domains.all() }, beforeBlocking: beforeBlocking)
+        store.observeCommits(changing: [.domains]) { _ in domainMap.invalidate() }
         // Caches follow commits: a project, key or signing-key change empties the project cache
         // (and, as links carry their project's and template's settings, the link cache) before the
         // write's caller hears of it, whichever route or use case wrote.
@@ -76,12 +79,14 @@ public final class AppServices: Sendable {
                 for change in changes where change.topic == .links { if let code = change.linkCode { linkCache.invalidate(code: code) } }
             }
             if topics.contains(.webhookEndpoints) { webhookEndpoints.invalidate() }
+            if topics.contains(.domains) { domainMap.invalidate() }
             if topics.contains(.postbackTemplates) { postbackTemplates.invalidate() }
         }
         let outbound = OutboundMessages(endpoints: webhookEndpoints, templates: postbackTemplates)
         self.outbound = outbound
         projects = ProjectService(store: store, cache: projectCache, clocks: clocks, clock: clock, beforeBlocking: beforeBlocking)
         links = LinkService(store: store, cache: linkCache, clocks: clocks, beforeBlocking: beforeBlocking)
+        domains = DomainService(store: store, map: domainMap, clock: clock)
         installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         clicks = ClickService(store: store, clocks: clocks)

@@ -92,10 +92,10 @@ final class TestApp: @unchecked Sendable {
     /// Sends one request on a new connection and reads the response.
     func request(
         _ method: String, _ path: String, json: String? = nil, adminKey: String? = TestApp.adminKey,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:], host: String = "test"
     ) throws -> TestResponse {
         let client = try RawClient(port: port)
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: test\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n"
         if let adminKey { head += "Authorization: Bearer \(adminKey)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         let body = Array((json ?? "").utf8)

@@ -15,7 +15,9 @@ enum ClickRoutes {
     }
 
     static func click(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {
-        guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug) else { return Pages.notFound }
+        guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug),
+            try ProjectHosts.serves(projectID: target.link.projectID, request, services: services)
+        else { return Pages.notFound }
         let now = services.app.clocks.now(projectID: target.link.projectID)
         switch LinkAvailability.of(target.link, clicks: entry.clicks.load(ordering: .relaxed), now: now) {
         case .available: break

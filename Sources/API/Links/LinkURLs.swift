@@ -1,9 +1,13 @@
+import Attribution
 import HTTP
 
 /// The public URL of links: the configured `public_url`, or the scheme and an accepted Host of
 /// the request (`PublicHosts`).
 public enum LinkURLs {
     static func base(for request: HTTPRequest, services: Services) -> String {
+        // A project's own domain is its links' base (served over HTTPS in front of the server). The
+        // click and QR routes have read the domain map before (a miss moves them off the loop).
+        if let claim = try? ProjectHosts.claim(of: request, services: services) { return "https://\(claim.domain)" }
         if let configured = services.publicURL { return configured }
         return "\(services.clientIP.scheme(of: request))://\(services.publicHosts.host(forHeader: request.headers["Host"]))"
     }

@@ -27,7 +27,9 @@ enum QRCodeRoutes {
                 }
                 return margin
             } ?? 4
-        guard let (_, target) = try services.app.links.resolve(code: code, slug: slug) else {
+        guard let (_, target) = try services.app.links.resolve(code: code, slug: slug),
+            try ProjectHosts.serves(projectID: target.link.projectID, request, services: services)
+        else {
             throw HTTPError.notFound(
                 "no link with code '\(code.prefix(characters: 64))'\(slug.map { " under template '\($0.prefix(characters: 64))'" } ?? "")")
         }

@@ -32,10 +32,16 @@ enum WellKnownRoutes {
         let target: Target
     }
 
+    /// On a project's own domain, that project; on any other Host, every project.
+    static func projects(for request: HTTPRequest, _ services: Services) throws -> [Project] {
+        guard let claim = try ProjectHosts.claim(of: request, services: services) else { return try services.app.projects.list() }
+        return try services.app.projects.find(id: claim.projectID).map { [$0] } ?? []
+    }
+
     /// `GET /.well-known/apple-app-site-association`
     static func appleAppSiteAssociation(_ services: Services) -> RouteHandler {
-        return .sync { _ in
-            let appIDs = try services.app.projects.list().compactMap { project -> String? in
+        return .sync { request in
+            let appIDs = try projects(for: request, services).compactMap { project -> String? in
                 guard let team = project.settings.iosTeamID, let bundle = project.settings.iosBundleID else { return nil }
                 return "\(team).\(bundle)"
             }
@@ -54,8 +60,8 @@ enum WellKnownRoutes {
 
     /// `GET /.well-known/assetlinks.json`
     static func assetLinks(_ services: Services) -> RouteHandler {
-        return .sync { _ in
-            let statements = try services.app.projects.list().compactMap { project -> AssetStatement? in
+        return .sync { request in
+            let statements = try projects(for: request, services).compactMap { project -> AssetStatement? in
                 guard let package = project.settings.androidPackage, !project.settings.androidSHA256.isEmpty else { return nil }
                 return AssetStatement(
                     relation: ["delegate_permission/common.handle_all_urls"],

@@ -6,6 +6,7 @@ public enum ChangeTopic: String, Sendable, CaseIterable {
     case signingKeys = "signing_keys"
     case templates
     case links
+    case domains = "project_domains"
     case webhookEndpoints = "webhook_endpoints"
     case postbackTemplates = "postback_templates"
     /// Jobs written with their fact, waiting to be moved into the job table.

@@ -6,6 +6,7 @@ public protocol StoreBackend: Sendable {
     var signingKeys: any SigningKeyStore { get }
     var templates: any TemplateStore { get }
     var links: any LinkStore { get }
+    var domains: any DomainStore { get }
     var clicks: any ClickStore { get }
     var installs: any InstallStore { get }
     var events: any EventStore { get }

@@ -12,6 +12,7 @@ public final class PGStoreBackend: StoreBackend {
     public let projects: any ProjectStore
     public let signingKeys: any SigningKeyStore
     public let templates: any TemplateStore
+    public let domains: any DomainStore
     public let links: any LinkStore
     public let clicks: any ClickStore
     public let installs: any InstallStore
@@ -48,6 +49,7 @@ public final class PGStoreBackend: StoreBackend {
         projects = Projects(source: source, clock: clock)
         signingKeys = SigningKeys(source: source)
         templates = Templates(source: source)
+        domains = Domains(source: source)
         links = Links(source: source)
         clicks = PGClickStore(pool: pool, writer: writer)
         installs = Installs(source: source)

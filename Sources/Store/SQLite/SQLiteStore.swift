@@ -6,6 +6,7 @@ public final class SQLiteStore: StoreBackend {
     public let projects: any ProjectStore
     public let signingKeys: any SigningKeyStore
     public let templates: any TemplateStore
+    public let domains: any DomainStore
     public let links: any LinkStore
     public let clicks: any ClickStore
     public let installs: any InstallStore
@@ -26,6 +27,7 @@ public final class SQLiteStore: StoreBackend {
         projects = Projects(database: database, clock: clock)
         signingKeys = SigningKeys(source: database)
         templates = Templates(source: database)
+        domains = Domains(source: database)
         links = Links(database: database)
         clicks = ClickRepository(database: database)
         installs = Installs(source: database)

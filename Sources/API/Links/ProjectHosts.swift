@@ -1,0 +1,19 @@
+import App
+import Attribution
+import HTTP
+
+/// What a request's Host means for the link host: a project's own domain serves that project's
+/// links and files only; any other name serves every project as before domains existed.
+enum ProjectHosts {
+    /// The project domain the request was sent to, or nil for any other Host.
+    static func claim(of request: HTTPRequest, services: Services) throws -> ProjectDomain? {
+        guard let header = request.headers["Host"], let host = PublicHosts.hostName(of: header) else { return nil }
+        return try services.app.domains.claim(ofHost: host)
+    }
+
+    /// Whether the link of `projectID` is served at the request's Host.
+    static func serves(projectID: String, _ request: HTTPRequest, services: Services) throws -> Bool {
+        guard let claim = try claim(of: request, services: services) else { return true }
+        return claim.projectID == projectID
+    }
+}
