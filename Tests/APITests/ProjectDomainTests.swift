@@ -107,4 +107,34 @@ import Testing
         #expect(added.status == 201 && added.json?["domain"] as? String == "xn--bcher-kva.example", "\(added.bodyText)")
         #expect(try app.request("GET", "/tls/allowed?domain=B%C3%BCcher.example", adminKey: nil).status == 200)
     }
+
+    @Test func aLinkLivesOnItsDomainAndCodesAreUniquePerDomain() throws {
+        let app = try TestApp()
+        let (shop, news) = try Self.twoProjects(app)
+        let desktop = ["User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/126.0"]
+        let onShop = try app.request(
+            "POST", "/admin/v1/projects/\(shop)/links",
+            json: #"{"short_code":"sale","domain":"LINKS.shop.test","web_url":"https://shop.example/sale"}"#)
+        #expect(onShop.status == 201, "\(onShop.bodyText)")
+        #expect(onShop.json?["domain"] as? String == "links.shop.test" && onShop.json?["url"] as? String == "https://links.shop.test/sale")
+        // The same code on another domain is another link.
+        let onNews = try app.request(
+            "POST", "/admin/v1/projects/\(news)/links", json: #"{"short_code":"sale","domain":"go.news.test","web_url":"https://news.example/sale"}"#)
+        #expect(onNews.status == 201, "\(onNews.bodyText)")
+        let again = try app.request("POST", "/admin/v1/projects/\(shop)/links", json: #"{"short_code":"sale","domain":"links.shop.test"}"#)
+        #expect(again.status == 409 && again.bodyText.contains("on links.shop.test"), "\(again.bodyText)")
+        let foreign = try app.request("POST", "/admin/v1/projects/\(shop)/links", json: #"{"short_code":"other","domain":"go.news.test"}"#)
+        #expect(foreign.status == 422 && foreign.bodyText.contains("domain"), "\(foreign.bodyText)")
+
+        // Each domain sends its own link's taps on; elsewhere the code is no link.
+        let shopTap = try app.request("GET", "/sale", adminKey: nil, headers: desktop, host: "links.shop.test")
+        #expect(shopTap.status == 302 && shopTap.header("Location")?.hasPrefix("https://shop.example/sale") == true, "\(shopTap.status)")
+        let newsTap = try app.request("GET", "/sale", adminKey: nil, headers: desktop, host: "go.news.test")
+        #expect(newsTap.status == 302 && newsTap.header("Location")?.hasPrefix("https://news.example/sale") == true)
+        #expect(try app.request("GET", "/sale", adminKey: nil, headers: desktop).status == 404)
+        // A link with no domain is still served on its project's domain, and on any other Host.
+        #expect(try app.request("GET", "/summer", adminKey: nil, headers: desktop, host: "links.shop.test").status == 302)
+        try app.settle()
+        #expect(try app.count("SELECT count(*) FROM clicks WHERE link_id = '\(try #require(onShop.json?["id"] as? String))'") == 1)
+    }
 }

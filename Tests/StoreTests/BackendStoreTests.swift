@@ -183,7 +183,7 @@ final class BackendStores {
         #expect(try stores.links.create(full, codeIsCustom: true) == full)
         #expect(try stores.links.find(id: full.id, projectID: project.id) == full)
         #expect(try stores.links.find(id: full.id, projectID: "other") == nil)
-        let byCode = try #require(try stores.links.find(shortCode: "summer"))
+        let byCode = try #require(try stores.links.find(shortCode: "summer", domain: nil))
         #expect(byCode.link == full && byCode.clicks == 0)
         let taken = Self.fullLink(projectID: project.id, templateID: nil, code: "summer", at: 1_700_000_000_001)
         #expect(throws: StoreError.conflict("short code 'summer' is already taken")) { try stores.links.create(taken, codeIsCustom: true) }
@@ -226,7 +226,7 @@ final class BackendStores {
         #expect(seen == seen.sorted() && seen.count == 7)
         #expect(try stores.links.delete(id: full.id, projectID: project.id))
         #expect(try !stores.links.delete(id: full.id, projectID: project.id))
-        #expect(try stores.links.find(shortCode: "summer") == nil)
+        #expect(try stores.links.find(shortCode: "summer", domain: nil) == nil)
     }
 
     /// Waits for a store call that reports through a completion.
@@ -273,7 +273,7 @@ final class BackendStores {
         }
         #expect(group.wait(timeout: .now() + 30) == .success)
         #expect(failures.withLock { $0 } == 0)
-        #expect(try stores.links.find(shortCode: "sale")?.clicks == 1 + 38)  // not the repeat, not the bot
+        #expect(try stores.links.find(shortCode: "sale", domain: nil)?.clicks == 1 + 38)  // not the repeat, not the bot
         #expect(try stores.clicks.find(clickID: "c-38")?.isBot == true)
 
         let signals = BrowserSignals(

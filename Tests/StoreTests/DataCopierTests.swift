@@ -32,7 +32,7 @@ import Testing
         let pool = PGPool(url: url, size: 2, errors: .store)
         #expect(try pool.projectStore().project(forToken: created.token) == created.project)  // BYTEA hash, every setting
         #expect(try pool.projectStore().project(forAPIKey: created.apiKey.key)?.id == created.project.id)
-        #expect(try pool.linkStore().find(shortCode: "moved")?.link == link)
+        #expect(try pool.linkStore().find(shortCode: "moved", domain: nil)?.link == link)
         #expect(try PGClickStore(pool: pool, writer: PGWriter(pool: pool)).find(clickID: "moved-click") == click)
         let connection = try PGConnection(url: url)
         func same(_ sql: String) throws {

@@ -64,7 +64,7 @@ import Testing
                     clickID: "c1", projectID: created.project.id, linkID: link.id, source: .link,
                     createdAt: Timestamp(milliseconds: 1)), completion: $0)
         }
-        #expect(try nodeB.linkStore().find(shortCode: "sale")?.clicks == 1)
+        #expect(try nodeB.linkStore().find(shortCode: "sale", domain: nil)?.clicks == 1)
         #expect(heard.wait(for: "links", seconds: 0.5) == nil)
         // A change that is rolled back is never heard.
         #expect(throws: (any Error).self) {

@@ -73,11 +73,12 @@ struct AdminLinkPayload: Decodable {
     var expires_at: String?
     var max_clicks: Int?
     var active: Bool?
+    var domain: String?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case short_code, template_id, template_slug, title, description, original_url, ios_url, android_url, web_url, app_scheme,
             deep_link_path, deep_link_parameters, utm, targeting, og, attribution_window_hours, append_click_id, expires_at,
-            max_clicks, active
+            max_clicks, active, domain
     }
 
     init(from decoder: any Decoder) throws {
@@ -103,6 +104,7 @@ struct AdminLinkPayload: Decodable {
         expires_at = try c.decodeIfPresent(String.self, forKey: .expires_at)
         max_clicks = try c.decodeIfPresent(Int.self, forKey: .max_clicks)
         active = try c.decodeIfPresent(Bool.self, forKey: .active)
+        domain = try c.decodeIfPresent(String.self, forKey: .domain)
     }
 
     func link(projectID: String, templateID: String?, now: Timestamp) throws -> Link {
@@ -116,6 +118,8 @@ struct AdminLinkPayload: Decodable {
             id: existing.id, projectID: existing.projectID, templateID: templateID, shortCode: short_code ?? existing.shortCode,
             createdAt: existing.createdAt, updatedAt: now)
         link.externalUserID = existing.externalUserID
+        // Like the code, the domain is kept unless one is given.
+        if domain == nil { link.domain = existing.domain }
         link.optionsHash = existing.optionsHash
         return link
     }
@@ -138,7 +142,8 @@ struct AdminLinkPayload: Decodable {
             utm: UTM(utm ?? [:]), targeting: try targeting.map { String(decoding: try JSONCoders.sortedEncoder.encode($0), as: UTF8.self) },
             og: Link.OpenGraph(title: og?.title, description: og?.description, image: og?.image),
             attributionWindowHours: attribution_window_hours, appendClickID: append_click_id ?? false,
-            expiresAt: expiresAt, maxClicks: max_clicks, active: active ?? true, createdAt: createdAt, updatedAt: updatedAt)
+            expiresAt: expiresAt, maxClicks: max_clicks, active: active ?? true, createdAt: createdAt, updatedAt: updatedAt,
+            domain: domain)
     }
 }
 
@@ -148,6 +153,8 @@ struct AdminLinkBody: Encodable {
     let template_id: String?
     let template_slug: String?
     let short_code: String
+    /// The project domain the link lives on; null: any Host that is not another project's domain.
+    let domain: String?
     let url: String
     let qr_url: String
     let title: String?
@@ -174,7 +181,8 @@ struct AdminLinkBody: Encodable {
         template_id = link.templateID
         template_slug = template?.slug
         short_code = link.shortCode
-        url = LinkURLs.url(base: base, shortCode: link.shortCode, templateSlug: template?.slug)
+        domain = link.domain
+        url = LinkURLs.url(base: LinkURLs.base(of: link, otherwise: base), shortCode: link.shortCode, templateSlug: template?.slug)
         qr_url = url + "/qr"
         title = link.title
         description = link.description

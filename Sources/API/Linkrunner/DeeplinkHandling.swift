@@ -15,7 +15,9 @@ enum DeeplinkHandling {
         let skan: SKANValues? = try (try? call.install()).flatMap { install in
             try call.services.app.activity.conversionValues(installID: install.id, project: call.project)
         }
-        guard let (code, slug) = shortLinkPath(url), let (_, target) = try call.services.app.links.resolve(code: code, slug: slug),
+        // The link the app was opened with, on the domain its URL names when that is a project's.
+        let host = try URLComponents(string: url)?.host.flatMap { try call.services.app.domains.claim(ofHost: $0.lowercased()) }
+        guard let (code, slug) = shortLinkPath(url), let (_, target) = try call.services.app.links.resolve(code: code, slug: slug, on: host),
             target.link.projectID == call.project.id
         else {
             var data: [String: JSONValue] = ["deeplink": .string(url), "is_linkrunner": .bool(false)]

@@ -15,9 +15,8 @@ enum ClickRoutes {
     }
 
     static func click(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {
-        guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug),
-            try ProjectHosts.serves(projectID: target.link.projectID, request, services: services)
-        else { return Pages.notFound }
+        let host = try ProjectHosts.claim(of: request, services: services)
+        guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else { return Pages.notFound }
         let now = services.app.clocks.now(projectID: target.link.projectID)
         switch LinkAvailability.of(target.link, clicks: entry.clicks.load(ordering: .relaxed), now: now) {
         case .available: break
@@ -61,7 +60,7 @@ enum ClickRoutes {
             return HTTPResponse(status: .found, headers: headers)
         case .preview:
             let url = LinkURLs.url(
-                base: LinkURLs.base(for: request, services: services), shortCode: target.link.shortCode,
+                base: LinkURLs.base(of: target.link, otherwise: LinkURLs.base(for: request, services: services)), shortCode: target.link.shortCode,
                 templateSlug: slug)
             return Pages.htmlResponse(Pages.preview(target: target, url: url), headers: clickHeader)
         case .noDestination:

@@ -12,6 +12,9 @@ public enum LinkURLs {
         return "\(services.clientIP.scheme(of: request))://\(services.publicHosts.host(forHeader: request.headers["Host"]))"
     }
 
+    /// The base of `link`'s URLs: its domain's when it has one, else `base` (the request's).
+    static func base(of link: Link, otherwise base: String) -> String { link.domain.map { "https://\($0)" } ?? base }
+
     /// The link's URL under `base` (no trailing slash): the one place a link URL is put together,
     /// for the APIs and the command line.
     public static func url(base: String, shortCode: String, templateSlug: String?) -> String {

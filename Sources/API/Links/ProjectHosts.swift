@@ -10,10 +10,4 @@ enum ProjectHosts {
         guard let header = request.headers["Host"], let host = PublicHosts.hostName(of: header) else { return nil }
         return try services.app.domains.claim(ofHost: host)
     }
-
-    /// Whether the link of `projectID` is served at the request's Host.
-    static func serves(projectID: String, _ request: HTTPRequest, services: Services) throws -> Bool {
-        guard let claim = try claim(of: request, services: services) else { return true }
-        return claim.projectID == projectID
-    }
 }

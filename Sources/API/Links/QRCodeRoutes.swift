@@ -27,14 +27,13 @@ enum QRCodeRoutes {
                 }
                 return margin
             } ?? 4
-        guard let (_, target) = try services.app.links.resolve(code: code, slug: slug),
-            try ProjectHosts.serves(projectID: target.link.projectID, request, services: services)
+        guard let (_, target) = try services.app.links.resolve(code: code, slug: slug, on: try ProjectHosts.claim(of: request, services: services))
         else {
             throw HTTPError.notFound(
                 "no link with code '\(code.prefix(characters: 64))'\(slug.map { " under template '\($0.prefix(characters: 64))'" } ?? "")")
         }
         let url = LinkURLs.url(
-            base: LinkURLs.base(for: request, services: services), shortCode: target.link.shortCode,
+            base: LinkURLs.base(of: target.link, otherwise: LinkURLs.base(for: request, services: services)), shortCode: target.link.shortCode,
             templateSlug: target.templateSlug)
         let symbol: QRCode
         do {

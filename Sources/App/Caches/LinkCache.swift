@@ -2,7 +2,7 @@ public import Attribution
 import Foundation
 public import Synchronization
 
-/// Links by short code, in memory: a click never reads the database to find its link. Entries
+/// Links by short code and domain, in memory: a click never reads the database to find its link. Entries
 /// are dropped when their link, its template or its project changes; unknown codes are cached
 /// too (as misses), and the whole cache is bounded.
 public final class LinkCache: @unchecked Sendable {
@@ -19,7 +19,8 @@ public final class LinkCache: @unchecked Sendable {
 
     // `entries` and `generation` are only touched under `lock`.
     private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
+    /// By code, then by domain ("" for links with none): a code's entries go together when it changes.
+    private var entries: [String: [String: Entry]] = [:]
     /// Bumped by every invalidation, so a load that raced one is not cached.
     private var generation = 0
     private let maxEntries: Int
@@ -28,10 +29,11 @@ public final class LinkCache: @unchecked Sendable {
         self.maxEntries = maxEntries
     }
 
-    /// The cached entry for `code`, loading it with `load` on a miss.
-    func entry(for code: String, load: () throws -> (target: LinkTarget, clicks: Int)?) throws -> Entry {
+    /// The cached entry for `code` on `domain` ("": links with no domain), loading it with `load`
+    /// on a miss.
+    func entry(for code: String, domain: String = "", load: () throws -> (target: LinkTarget, clicks: Int)?) throws -> Entry {
         lock.lock()
-        if let entry = entries[code] {
+        if let entry = entries[code]?[domain] {
             lock.unlock()
             return entry
         }
@@ -44,8 +46,9 @@ public final class LinkCache: @unchecked Sendable {
         defer { lock.unlock() }
         if generation == startedAt {
             if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
-            entries[code] = entries[code] ?? entry
-            return entries[code]!
+            if let cached = entries[code]?[domain] { return cached }
+            entries[code, default: [:]][domain] = entry
+            return entry
         }
         return entry
     }

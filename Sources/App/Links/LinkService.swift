@@ -16,6 +16,7 @@ public struct LinkService: Sendable {
         var link = link
         if !codeIsCustom { link.shortCode = ShortCode.generate() }
         try AppError.throwIfAny(link.validate().map { $0.renamed(fieldNames) })
+        link.domain = try projectDomain(of: link, fieldNames: fieldNames)
         let created = try store.links.create(link, codeIsCustom: codeIsCustom)
         cache.invalidate(code: created.shortCode)
         return created
@@ -23,6 +24,8 @@ public struct LinkService: Sendable {
 
     public func update(_ link: Link, previousCode: String, fieldNames: [String: String] = [:]) throws -> Link {
         try AppError.throwIfAny(link.validate().map { $0.renamed(fieldNames) })
+        var link = link
+        link.domain = try projectDomain(of: link, fieldNames: fieldNames)
         guard let updated = try store.links.update(link) else { throw AppError.notFound("no link \(link.id)") }
         cache.invalidate(code: previousCode)
         cache.invalidate(code: updated.shortCode)
@@ -33,6 +36,17 @@ public struct LinkService: Sendable {
         let link = try existing(id: id, projectID: projectID)
         _ = try store.links.delete(id: id, projectID: projectID)
         cache.invalidate(code: link.shortCode)
+    }
+
+    /// The link's domain as stored (DNS's form), which must be one of its project's domains.
+    private func projectDomain(of link: Link, fieldNames: [String: String]) throws -> String? {
+        guard let name = link.domain else { return nil }
+        let key = fieldNames["domain"] ?? "domain"
+        guard case .success(let domain) = DomainName.normalized(name) else { throw AppError.invalidField(key, "'\(name)' is not a domain name") }
+        guard try store.domains.list(projectID: link.projectID).contains(where: { $0.domain == domain }) else {
+            throw AppError.invalidField(key, "'\(domain)' is not one of the project's domains; add it first")
+        }
+        return domain
     }
 
     /// The link, or `AppError.notFound`.
@@ -59,11 +73,22 @@ public struct LinkService: Sendable {
 
     /// The link behind `/{code}` or `/{slug}/{code}` through the cache, with its entry's click
     /// counter; nil when the code is unknown or the slug is not the link's template's.
-    public func resolve(code: String, slug: String?) throws -> (entry: LinkCache.Entry, target: LinkTarget)? {
+    /// - Parameter host: the project domain the request came to: its links, then its project's
+    ///   links with no domain; nil (any other Host): the links with no domain.
+    public func resolve(code: String, slug: String?, on host: ProjectDomain? = nil) throws -> (entry: LinkCache.Entry, target: LinkTarget)? {
         guard ShortCode.isValidCustom(code) || code.count == 8 else { return nil }
-        let entry = try cache.entry(for: code) {
+        if let host {
+            if let found = try resolve(code: code, slug: slug, domain: host.domain) { return found }
+            guard let found = try resolve(code: code, slug: slug, domain: nil), found.target.link.projectID == host.projectID else { return nil }
+            return found
+        }
+        return try resolve(code: code, slug: slug, domain: nil)
+    }
+
+    private func resolve(code: String, slug: String?, domain: String?) throws -> (entry: LinkCache.Entry, target: LinkTarget)? {
+        let entry = try cache.entry(for: code, domain: domain ?? "") {
             try beforeBlocking()  // a miss reads the store
-            guard let (link, clicks) = try store.links.find(shortCode: code),
+            guard let (link, clicks) = try store.links.find(shortCode: code, domain: domain),
                 let project = try store.projects.find(id: link.projectID)
             else { return nil }
             _ = clocks.clock(for: project)  // a test-mode project's clicks read its clock from now on

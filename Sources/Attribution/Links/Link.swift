@@ -15,6 +15,9 @@ public struct Link: Sendable, Equatable, Identifiable {
     public let projectID: String
     public var templateID: String?
     public var shortCode: String
+    /// The project domain the link lives on (`ProjectDomain.domain`); nil: served on any Host
+    /// that is not another project's domain. Codes are unique per domain.
+    public var domain: String?
     public var title: String?
     public var description: String?
     public var originalURL: String?
@@ -46,12 +49,13 @@ public struct Link: Sendable, Equatable, Identifiable {
         deepLinkParameters: [String: String] = [:], utm: UTM = UTM(), targeting: String? = nil,
         og: OpenGraph = OpenGraph(), attributionWindowHours: Int? = nil, appendClickID: Bool = false,
         expiresAt: Timestamp? = nil, maxClicks: Int? = nil, active: Bool = true, externalUserID: String? = nil,
-        optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil
+        optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil, domain: String? = nil
     ) {
         self.id = id
         self.projectID = projectID
         self.templateID = templateID
         self.shortCode = shortCode
+        self.domain = domain
         self.title = title
         self.description = description
         self.originalURL = originalURL

@@ -8,7 +8,7 @@ public protocol LinkStore: Sendable {
     func delete(id: String, projectID: String) throws -> Bool
     func find(id: String, projectID: String) throws -> Link?
     /// The link and how many countable clicks it has had (for `max_clicks`).
-    func find(shortCode: String) throws -> (link: Link, clicks: Int)?
+    func find(shortCode: String, domain: String?) throws -> (link: Link, clicks: Int)?
     func list(projectID: String, limit: Int, offset: Int) throws -> [Link]
     func search(projectID: String, text: String, limit: Int, offset: Int) throws -> [Link]
     /// Every link of every project, in batches (the start-up audit).

@@ -16,8 +16,8 @@ struct Links<Source: SessionSource>: LinkStore {
                 try source.writeSession { [link] connection in try connection.run(LinkRepository.insertSQL, values: LinkRepository.insertValues(link))
                 }
                 return link
-            } catch  where isUniqueViolation(error, of: "short_code") {
-                if codeIsCustom { throw StoreError.conflict("short code '\(link.shortCode)' is already taken") }
+            } catch  where LinkRepository.isCodeTaken(error) {
+                if codeIsCustom { throw StoreError.conflict(LinkRepository.taken(link)) }
                 if attempt == 4 { throw error }
                 link.shortCode = ShortCode.generate()
             }
@@ -33,7 +33,7 @@ struct Links<Source: SessionSource>: LinkStore {
             }
             return changed > 0 ? link : nil
         } catch  where isUniqueViolation(error) {
-            throw StoreError.conflict("short code '\(link.shortCode)' is already taken")
+            throw StoreError.conflict(LinkRepository.taken(link))
         }
     }
 
@@ -47,10 +47,11 @@ struct Links<Source: SessionSource>: LinkStore {
         try source.read { try $0.queryOne("\(LinkRepository.select) WHERE id = ? AND project_id = ?", id, projectID, map: LinkRepository.link) }
     }
 
-    /// The link and how many clicks it has had (for `max_clicks`).
-    func find(shortCode: String) throws -> (link: Link, clicks: Int)? {
+    /// The link of `shortCode` on `domain` (nil: the links with no domain) and how many clicks it
+    /// has had (for `max_clicks`).
+    func find(shortCode: String, domain: String?) throws -> (link: Link, clicks: Int)? {
         try source.read { connection in
-            try connection.queryOne("\(LinkRepository.select) WHERE short_code = ?", shortCode) { row in
+            try connection.queryOne("\(LinkRepository.select) WHERE domain = ? AND short_code = ?", domain ?? "", shortCode) { row in
                 (LinkRepository.link(row), Int(row.int("click_count")))
             }
         }
@@ -114,7 +115,7 @@ enum LinkRepository {
         id, project_id, template_id, short_code, title, description, original_url, ios_url, android_url, web_url,
         app_scheme, deep_link_path, deep_link_parameters, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
         targeting, og_title, og_description, og_image, attribution_window_hours, append_click_id, expires_at, max_clicks,
-        active, external_user_id, options_hash, created_at, updated_at, click_count
+        active, external_user_id, options_hash, created_at, updated_at, domain, click_count
         """
 
     static func link(_ row: some ColumnReader) -> Link {
@@ -137,20 +138,31 @@ enum LinkRepository {
             expiresAt: row.optionalInt("expires_at").map { Timestamp(milliseconds: $0) },
             maxClicks: row.optionalInt("max_clicks").map(Int.init), active: row.bool("active"),
             externalUserID: row.optionalString("external_user_id"), optionsHash: row.optionalString("options_hash"),
-            createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
+            createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")),
+            domain: row.string("domain").isEmpty ? nil : row.string("domain"))
     }
 
     static let select = "SELECT \(columns) FROM links"
 
+    /// Whether a write was refused for a code its domain already has (SQLite names the columns,
+    /// PostgreSQL the index).
+    static func isCodeTaken(_ error: any Error) -> Bool {
+        isUniqueViolation(error, of: "short_code") || isUniqueViolation(error, of: "links_by_domain_code")
+    }
+
+    static func taken(_ link: Link) -> String {
+        "short code '\(link.shortCode)' is already taken" + (link.domain.map { " on \($0)" } ?? "")
+    }
+
     static let insertSQL = """
-        INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+        INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
         """
     static let updateSQL = """
         UPDATE links SET template_id = ?, short_code = ?, title = ?, description = ?, original_url = ?, ios_url = ?,
             android_url = ?, web_url = ?, app_scheme = ?, deep_link_path = ?, deep_link_parameters = ?, utm_source = ?,
             utm_medium = ?, utm_campaign = ?, utm_term = ?, utm_content = ?, targeting = ?, og_title = ?,
             og_description = ?, og_image = ?, attribution_window_hours = ?, append_click_id = ?, expires_at = ?,
-            max_clicks = ?, active = ?, updated_at = ?
+            max_clicks = ?, active = ?, updated_at = ?, domain = ?
         WHERE id = ? AND project_id = ?
         """
 
@@ -161,7 +173,7 @@ enum LinkRepository {
             JSONText.encode(link.deepLinkParameters), link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term,
             link.utm.content, link.targeting, link.og.title, link.og.description, link.og.image, link.attributionWindowHours,
             link.appendClickID, link.expiresAt?.milliseconds, link.maxClicks, link.active, link.externalUserID, link.optionsHash,
-            link.createdAt.milliseconds, link.updatedAt.milliseconds,
+            link.createdAt.milliseconds, link.updatedAt.milliseconds, link.domain ?? "",
         ]
         return values.map(\.pgValue)
     }
@@ -172,7 +184,7 @@ enum LinkRepository {
             link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
             link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
             link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
-            link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.id, link.projectID,
+            link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.domain ?? "", link.id, link.projectID,
         ]
         return values.map(\.pgValue)
     }
