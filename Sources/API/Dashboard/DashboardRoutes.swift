@@ -42,6 +42,8 @@ enum DashboardRoutes {
         router.on(.post, p + "/projects/:id/settings/api-keys", SettingsPages.issueKey(services))
         router.on(.post, p + "/projects/:id/settings/api-keys/:keyId/revoke", SettingsPages.revokeKey(services))
         router.on(.post, p + "/projects/:id/settings/users", SettingsPages.addUser(services))
+        router.on(.post, p + "/projects/:id/settings/domains", SettingsPages.addDomain(services))
+        router.on(.post, p + "/projects/:id/settings/domains/:domainId/remove", SettingsPages.removeDomain(services))
         router.on(.post, p + "/projects/:id/settings/users/:userId/remove", SettingsPages.removeUser(services))
         router.on(.post, p + "/projects/:id/settings/delete", SettingsPages.deleteProject(services))
     }

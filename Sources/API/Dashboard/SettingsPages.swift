@@ -174,6 +174,60 @@ enum SettingsPages {
         }
     }
 
+    static func addDomain(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, form, project in
+            do {
+                let domain = try services.app.domains.add(projectID: project.id, name: form.text("domain") ?? "")
+                return try page(viewer, project, services, auth: auth, notice: "Added \(domain.domain)", problem: nil, status: .created)
+            } catch let error as AppError {
+                return try page(viewer, project, services, auth: auth, notice: nil, problem: error.message, status: .unprocessableContent)
+            } catch StoreError.conflict(let message) {
+                return try page(viewer, project, services, auth: auth, notice: nil, problem: message, status: .conflict)
+            }
+        }
+    }
+
+    static func removeDomain(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, _, project in
+            try services.app.domains.remove(id: request.pathParameters["domainId"] ?? "", projectID: project.id)
+            return DashboardPage.redirect(to: "\(auth.prefix)/projects/\(project.id)/settings")
+        }
+    }
+
+    /// The project's domains, with the DNS to set up and the `.well-known` files they serve, and
+    /// the form that adds one.
+    private static func domainsSection(_ project: Project, _ services: Services, base: String, csrf: String) throws -> String {
+        let aasa = try WellKnownRoutes.appleAppSiteAssociation(for: [project]).map { String(decoding: $0, as: UTF8.self) }
+        let assetLinks = try WellKnownRoutes.assetLinks(for: [project]).map { String(decoding: $0, as: UTF8.self) }
+        func file(_ name: String, _ body: String?) -> String {
+            guard let body else { return #"<p class="muted">\#(name): none (the project has no app for it yet).</p>"# }
+            return "<details><summary>\(name)</summary><pre>\(Escape.html(body))</pre></details>"
+        }
+        let rows = try services.app.domains.list(projectID: project.id).map { domain in
+            """
+            <tr><td><code>\(Escape.html(domain.domain))</code></td><td>\(domain.createdAt.iso8601)</td>\
+            <td><form class="inline" method="post" action="\(base)/settings/domains/\(Escape.html(domain.id))/remove">\(csrf)\
+            <button class="secondary">Remove</button></form></td></tr>
+            """
+        }.joined()
+        let table =
+            rows.isEmpty
+            ? #"<p class="muted">No domain yet: links are served on this server's own name.</p>"#
+            : "<table><thead><tr><th>Domain</th><th>Added</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
+        return """
+            <h2>Domains</h2>\(table)\
+            <p class="muted">Point each domain's DNS at this server (an A/AAAA record, or a CNAME to the name you reach it by); \
+            HTTPS comes from the proxy in front, which may ask <code>/tls/allowed?domain=…</code>. On its domains the project \
+            serves its own links and these files:</p>\
+            \(file("/.well-known/apple-app-site-association", aasa))\(file("/.well-known/assetlinks.json", assetLinks))\
+            <form class="stack" method="post" action="\(base)/settings/domains">\(csrf)\
+            <label>Domain<input name="domain" placeholder="links.example.com" autocomplete="off" required></label>\
+            <button>Add domain</button></form>
+            """
+    }
+
     private static func page(
         _ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
         notice: String?, problem: String?, status: HTTPStatus = .ok,
@@ -203,6 +257,7 @@ enum SettingsPages {
             <h1>Settings</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             \(problem.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? "")\
             <h2>Project</h2>\(projectForm(project, base: base, csrf: csrf, form: form, problems: problems))\
+            \(try domainsSection(project, services, base: base, csrf: csrf))\
             <h2>API keys</h2><table><thead><tr><th>Key</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>\(keys)</tbody></table>\
             <form class="stack" method="post" action="\(base)/settings/api-keys">\(csrf)<label>Format<select name="format">\
             <option value="standard">attributiond / Linkrunner / LinkForty</option><option value="warplink">WarpLink (wl_live_…)</option></select></label>\

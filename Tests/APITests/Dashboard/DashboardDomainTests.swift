@@ -1,0 +1,33 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The settings page's domains: added and removed with the admin API's rules, each with the
+/// `.well-known` files the project serves on it.
+@Suite struct DashboardDomainTests {
+    @Test func anAdminAddsAndRemovesADomainOnTheSettingsPage() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let other = try #require(try app.createProject("Other")["id"] as? String)
+        #expect(try app.request("POST", "/admin/v1/projects/\(other)/domains", json: #"{"domain":"taken.example"}"#).status == 201)
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let settings = "/projects/\(projectID)/settings"
+        let page = try browser.get(settings)
+        #expect(page.bodyText.contains("No domain yet") && page.bodyText.contains("ABCDE12345.com.example.shop"))
+
+        let added = try browser.submit(from: settings, to: settings + "/domains", [("domain", "Links.Shop.example")])
+        #expect(added.status == 201 && added.bodyText.contains("Added links.shop.example"))
+        #expect(try app.request("GET", "/tls/allowed?domain=links.shop.example", adminKey: nil).status == 200)
+        let refused = try browser.submit(from: settings, to: settings + "/domains", [("domain", "*.shop.example")])
+        #expect(refused.status == 422 && refused.bodyText.contains("wildcard"))
+        let taken = try browser.submit(from: settings, to: settings + "/domains", [("domain", "taken.example")])
+        #expect(taken.status == 409 && taken.bodyText.contains("already claimed"))
+
+        let domains = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/domains").json?["domains"] as? [[String: Any]])
+        let id = try #require(domains.first?["id"] as? String)
+        let removed = try browser.submit(from: settings, to: "\(settings)/domains/\(id)/remove", [])
+        #expect(removed.status == 303)
+        #expect(try app.request("GET", "/tls/allowed?domain=links.shop.example", adminKey: nil).status == 404)
+    }
+}
