@@ -115,6 +115,7 @@ public enum Application {
 
         // The link host (links-and-clicks.md): Links/
         router.on(.get, "/tls/allowed", DomainRoutes.allowed(services))
+        router.on(.get, "/.well-known/acme-challenge/:token", DomainRoutes.acmeChallenge(services))
         router.on(.get, "/.well-known/apple-app-site-association", WellKnownRoutes.appleAppSiteAssociation(services))
         router.on(.get, "/.well-known/assetlinks.json", WellKnownRoutes.assetLinks(services))
         router.on(.post, "/c/:clickId", BeaconRoutes.beaconJSON(services))

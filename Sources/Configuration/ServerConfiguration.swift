@@ -45,7 +45,15 @@ public struct ServerConfiguration {
     /// Hours of clicks to keep; nil: the longest attribution window in use + 24 h; 0: keep all.
     public var clickRetentionHours: Int?
     /// HTTPS beside HTTP: PEM certificate chain, PEM key, and the port.
-    public var tls: (cert: String, key: String, port: UInt16)?
+    /// HTTPS beside HTTP; `cert` and `key` may be left out when `acme` gets the certificates.
+    public var tls: (cert: String?, key: String?, port: UInt16)?
+    /// Certificates for project domains from an ACME CA (`acme`, `ATTRIBUTIOND_ACME_*`).
+    public var acme: ACMESettings?
+    /// A PEM file of CA roots to trust the ACME server with instead of the system's (tests).
+    public var acmeTrustedRoots: String?
+    /// Set by the environment before or after the directory (the order of variables is not fixed).
+    var pendingACMEEmail: String?
+    var pendingACMEVerify: Bool?
     /// Outbound requests (webhooks, postbacks): whether targets on private or local addresses are
     /// allowed, and how long delivered jobs are kept.
     public var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15, deliver: true)
@@ -103,6 +111,11 @@ public enum ConfigurationLoader {
         if let token = configuration.metricsToken, token == configuration.adminKey {
             throw ConfigurationError(key: "metrics_token", message: "must differ from the admin key (it is given to a metrics scraper)")
         }
+        if let email = configuration.pendingACMEEmail { configuration.acme?.email = email }
+        if let verify = configuration.pendingACMEVerify { configuration.acme?.verifyReachability = verify }
+        if let tls = configuration.tls, tls.cert == nil, configuration.acme == nil {
+            throw ConfigurationError(key: "tls.cert", message: "is required unless acme gets the certificates")
+        }
         if let key = configuration.adminKey, let problem = adminKeyProblem(key) {
             let source = environment["ATTRIBUTIOND_ADMIN_KEY"]?.isEmpty == false ? "ATTRIBUTIOND_ADMIN_KEY" : "admin_key"
             throw ConfigurationError(key: source, message: problem + " (it guards every project; make one with `openssl rand -base64 32`)")
@@ -159,6 +172,7 @@ public enum ConfigurationLoader {
             case "limits": try applyLimits(value, to: &configuration.limits)
             case "rate_limit": configuration.rateLimit = try rateLimit(value, key)
             case "tls": configuration.tls = try tls(value, key)
+            case "acme": try applyACME(value, key, to: &configuration)
             case "click_retention_hours": configuration.clickRetentionHours = try integer(value, key, 0...87_600)
             case "outbound": try applyOutbound(value, to: &configuration)
             case "apple_ads": try applyAppleAds(value, to: &configuration)
@@ -284,6 +298,14 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_CLICK_RETENTION_HOURS": configuration.clickRetentionHours = try integer(.string(text), name, 0...87_600)
             case "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": configuration.outbound.allowPrivateAddresses = try bool(.string(text), name)
             case "ATTRIBUTIOND_OUTBOUND_DELIVER": configuration.outbound.deliver = try bool(.string(text), name)
+            case "ATTRIBUTIOND_ACME_DIRECTORY_URL":
+                let email = configuration.acme?.email
+                let verify = configuration.acme?.verifyReachability ?? true
+                configuration.acme = ACMESettings(directoryURL: try acmeDirectory(text, name), email: email)
+                configuration.acme?.verifyReachability = verify
+            case "ATTRIBUTIOND_ACME_EMAIL": configuration.pendingACMEEmail = text
+            case "ATTRIBUTIOND_ACME_CA_ROOTS": configuration.acmeTrustedRoots = text
+            case "ATTRIBUTIOND_ACME_VERIFY": configuration.pendingACMEVerify = try bool(.string(text), name)
             case "ATTRIBUTIOND_DASHBOARD_ENABLED": configuration.dashboard.enabled = try bool(.string(text), name)
             case "ATTRIBUTIOND_DASHBOARD_PREFIX": configuration.dashboard.prefix = try dashboardPrefix(text, name)
             case "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS":
@@ -387,16 +409,38 @@ public enum ConfigurationLoader {
         return rate == 0 ? nil : (rate, burst ?? rate * 2)
     }
 
-    private static func tls(_ value: JSONValue, _ key: String) throws -> (cert: String, key: String, port: UInt16) {
+    private static func applyACME(_ value: JSONValue, _ key: String, to configuration: inout ServerConfiguration) throws {
+        guard case .object(let object) = value else { throw ConfigurationError(key: key, message: "must be an object with directory_url") }
+        for name in object.keys where !["directory_url", "email", "ca_roots", "verify"].contains(name) {
+            throw ConfigurationError(key: "\(key).\(name)", message: "unknown key (see config/README.md for the keys)")
+        }
+        guard let directory = try object["directory_url"].map({ try string($0, "\(key).directory_url") }) else {
+            throw ConfigurationError(key: "\(key).directory_url", message: "is required")
+        }
+        var settings = ACMESettings(
+            directoryURL: try acmeDirectory(directory, "\(key).directory_url"), email: try object["email"].map { try string($0, "\(key).email") })
+        if let verify = object["verify"] { settings.verifyReachability = try bool(verify, "\(key).verify") }
+        configuration.acme = settings
+        configuration.acmeTrustedRoots = try object["ca_roots"].map { try string($0, "\(key).ca_roots") }
+    }
+
+    private static func acmeDirectory(_ text: String, _ key: String) throws -> String {
+        guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+            throw ConfigurationError(key: key, message: "must be the ACME directory's URL (https://acme-v02.api.letsencrypt.org/directory)")
+        }
+        return text
+    }
+
+    private static func tls(_ value: JSONValue, _ key: String) throws -> (cert: String?, key: String?, port: UInt16) {
         guard case .object(let object) = value else { throw ConfigurationError(key: key, message: "must be an object with cert and key") }
         for name in object.keys where !["cert", "key", "port"].contains(name) {
             throw ConfigurationError(key: "\(key).\(name)", message: "unknown key (see config/README.md for the keys)")
         }
-        guard let cert = try object["cert"].map({ try string($0, "\(key).cert") }) else {
-            throw ConfigurationError(key: "\(key).cert", message: "is required")
-        }
-        guard let privateKey = try object["key"].map({ try string($0, "\(key).key") }) else {
-            throw ConfigurationError(key: "\(key).key", message: "is required")
+        let cert = try object["cert"].map { try string($0, "\(key).cert") }
+        let privateKey = try object["key"].map { try string($0, "\(key).key") }
+        if (cert == nil) != (privateKey == nil) {
+            throw ConfigurationError(
+                key: "\(key).\(cert == nil ? "cert" : "key")", message: "is required with \(key).\(cert == nil ? "key" : "cert")")
         }
         let port = try object["port"].map { try Self.port($0, "\(key).port") } ?? 8443
         return (cert, privateKey, port)

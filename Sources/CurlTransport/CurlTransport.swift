@@ -59,6 +59,7 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
     private var stopping = false
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private let stopped = DispatchSemaphore(value: 0)
+    private let trustedRoots: [CChar]?
 
     /// The transport outbound requests take under `policy`: connect within 5 s (or the whole
     /// request's time, when shorter).
@@ -66,8 +67,11 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
         self.init(connectTimeout: min(5, totalTimeout), totalTimeout: totalTimeout, allowPrivateAddresses: policy.allowPrivateAddresses)
     }
 
-    public init(connectTimeout: Double = 5, totalTimeout: Double = 15, allowPrivateAddresses: Bool) {
+    /// - Parameter trustedRoots: a PEM file of CA certificates to verify servers with instead of
+    ///   the system's (an ACME test CA's).
+    public init(connectTimeout: Double = 5, totalTimeout: Double = 15, allowPrivateAddresses: Bool, trustedRoots: String? = nil) {
         precondition(Self.initialized, "libcurl could not be initialised")
+        self.trustedRoots = trustedRoots.map { Array($0.utf8CString) }
         multi = curl_multi_init()
         connectTimeoutMilliseconds = Int(connectTimeout * 1000)
         totalTimeoutMilliseconds = Int(totalTimeout * 1000)
@@ -113,6 +117,7 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
         _ = attributiond_curl_set_long(easy, CURLOPT_TIMEOUT_MS, totalTimeoutMilliseconds)
         _ = attributiond_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         _ = attributiond_curl_set_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        if let trustedRoots { trustedRoots.withUnsafeBufferPointer { _ = attributiond_curl_set_pointer(easy, CURLOPT_CAINFO, $0.baseAddress) } }
         _ = attributiond_curl_set_write_function(
             easy, CURLOPT_WRITEFUNCTION,
             { data, size, count, context in
@@ -176,6 +181,8 @@ public final class CurlTransport: OutboundTransport, @unchecked Sendable {
         _ = attributiond_curl_set_pointer(easy, CURLOPT_HTTPHEADER, list)
         if request.method == "GET" {
             _ = attributiond_curl_set_long(easy, CURLOPT_HTTPGET, 1)
+        } else if request.method == "HEAD" {
+            _ = attributiond_curl_set_long(easy, CURLOPT_NOBODY, 1)
         } else {
             let body = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, request.body.count))
             _ = body.initialize(from: request.body)

@@ -48,7 +48,8 @@ struct Serve: ParsableCommand {
         try Self.reconcileDeclaredProjects(configuration, services)
         // Request lines at info level and below; `log_level: warning` or higher turns them off.
         let requestLog = ["trace", "debug", "info"].contains(configuration.logLevel) ? RequestLog(logIP: configuration.logIP, sink: sink) : nil
-        let listeners = try Self.listeners(configuration, services, requestLog: requestLog)
+        let certificates = Self.certificates(configuration, services)
+        let listeners = try Self.listeners(configuration, services, requestLog: requestLog, serverNames: certificates?.1)
         let (outbox, transport) = Self.outbox(configuration, services)
 
         // Started in this order, stopped in the reverse one: the listeners drain first, the
@@ -68,6 +69,10 @@ struct Serve: ParsableCommand {
         // Where the events are the outbox's log, the worker that delivers also makes their jobs.
         if configuration.outbound.deliver { parts.append(outbox) }
         if let retention = Self.retention(configuration, store: store, services: services) { parts.append(retention) }
+        if let (service, _, transport) = certificates {
+            parts.append(ClosureService("acme transport", stop: { _ in transport.shutdown() }))
+            parts.append(service)
+        }
         parts.append(DashboardWarmup(services: services))
         parts.append(listeners.group)
         let group = ServiceGroup(parts) { event in

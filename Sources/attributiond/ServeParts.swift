@@ -7,6 +7,7 @@ import CurlTransport
 import Foundation
 import HTTP
 import Lifecycle
+import Logging
 import Store
 
 /// The parts `serve` composes, each made from the configuration.
@@ -65,7 +66,30 @@ extension Serve {
         var group: ConcurrentServices { ConcurrentServices("listeners", [http] + (https.map { [$0] } ?? [])) }
     }
 
-    static func listeners(_ configuration: ServerConfiguration, _ services: Services, requestLog: RequestLog?) throws -> Listeners {
+    /// Certificates for project domains from the configured ACME CA, served by name on the HTTPS
+    /// listener; nil without `acme`.
+    static func certificates(_ configuration: ServerConfiguration, _ services: Services) -> (CertificateService, ServerCertificates, CurlTransport)? {
+        guard let settings = configuration.acme else { return nil }
+        let names = ServerCertificates()
+        // The CA and the reachability probe are the operator's choice: no private-address policy.
+        let transport = CurlTransport(connectTimeout: 10, totalTimeout: 30, allowPrivateAddresses: true, trustedRoots: configuration.acmeTrustedRoots)
+        let service = CertificateService(
+            settings: settings, store: services.app.store, clock: services.app.clock, transport: transport,
+            logger: Logger(label: "attributiond.certificates")
+        ) { domain, chain, key in
+            do {
+                names.set(try TLSContext(chainPEM: chain, keyPEM: key), for: domain)
+            } catch {
+                LifecycleLog.write(level: "error", message: "certificate not served", fields: ["domain": domain, "error": "\(error)"])
+            }
+        }
+        services.app.store.observeCommits(changing: [.domains]) { _ in service.wake() }
+        return (service, names, transport)
+    }
+
+    static func listeners(
+        _ configuration: ServerConfiguration, _ services: Services, requestLog: RequestLog?, serverNames: ServerCertificates? = nil
+    ) throws -> Listeners {
         let connections = ConnectionCount()
         let refused: @Sendable (String) -> Void = { problem in
             LifecycleLog.write(level: "error", message: "response refused", fields: ["problem": problem])
@@ -78,9 +102,15 @@ extension Serve {
                 rateLimit: configuration.rateLimit.map { RateLimitSettings(ratePerSecond: $0.perSecond, burst: $0.burst) },
                 log: requestLog, openConnections: { connections.server?.openConnectionCount ?? 0 }))
         connections.server = http
-        guard let tls = configuration.tls else { return Listeners(http: http, https: nil) }
+        // With acme and no tls, HTTPS listens on 8443 with the domains' certificates only.
+        guard let tls = configuration.tls ?? (serverNames == nil ? nil : (nil, nil, 8443)) else { return Listeners(http: http, https: nil) }
         do {
-            let context = try TLSContext(certificatePath: tls.cert, privateKeyPath: tls.key)
+            let context: TLSContext
+            if let cert = tls.cert, let key = tls.key {
+                context = try TLSContext(certificatePath: cert, privateKeyPath: key, serverNames: serverNames)
+            } else {
+                context = try TLSContext(serverNames: serverNames ?? ServerCertificates())
+            }
             return Listeners(
                 http: http,
                 https: HTTPServer(

@@ -3,6 +3,7 @@ import Attribution
 import Foundation
 import HTTP
 import JSON
+import Store
 
 /// `/admin/v1/projects/{id}/domains`: a project's own link domains, and `GET /tls/allowed`, the
 /// question a TLS-terminating proxy asks before getting a certificate for a name (Caddy's
@@ -28,8 +29,21 @@ enum DomainRoutes {
         let status = "active"
         let created_at: String
         let well_known: [String]
+        /// The certificate the server got for it (`acme`): `issued`, `failing` (none valid yet, and
+        /// the last attempt failed), or `pending`.
+        let certificate_status: String
+        let certificate_not_after: String?
+        let certificate_failures: Int
+        let certificate_error: String?
+        let certificate_retry_at: String?
 
-        init(_ domain: ProjectDomain) {
+        init(_ domain: ProjectDomain, certificate: DomainCertificateRecord? = nil, now: Timestamp = Timestamp(milliseconds: 0)) {
+            let valid = certificate?.notAfter.map { $0 * 1000 > now.milliseconds } ?? false
+            certificate_status = valid ? "issued" : (certificate?.failures ?? 0) > 0 ? "failing" : "pending"
+            certificate_not_after = certificate?.notAfter.map { Timestamp(milliseconds: $0 * 1000).iso8601 }
+            certificate_failures = certificate?.failures ?? 0
+            certificate_error = certificate?.lastError
+            certificate_retry_at = (certificate?.failures ?? 0) > 0 ? certificate?.nextAttemptAt.iso8601 : nil
             id = domain.id
             self.domain = domain.domain
             created_at = domain.createdAt.iso8601
@@ -49,7 +63,10 @@ enum DomainRoutes {
     /// `GET /admin/v1/projects/:id/domains`
     static func list(_ services: Services) -> RouteHandler {
         ProjectScoped.sync(services) { _, project in
-            try .json(["domains": try services.app.domains.list(projectID: project.id).map(Body.init)], encoder: JSONCoders.encoder)
+            let certificates = try services.app.domains.certificates()
+            let now = services.clock.now()
+            let domains = try services.app.domains.list(projectID: project.id).map { Body($0, certificate: certificates[$0.domain], now: now) }
+            return try .json(["domains": domains], encoder: JSONCoders.encoder)
         }
     }
 
@@ -58,6 +75,18 @@ enum DomainRoutes {
         ProjectScoped.sync(services) { request, project in
             try services.app.domains.remove(id: try request.parameter("domainId"), projectID: project.id)
             return HTTPResponse(status: .noContent)
+        }
+    }
+
+    /// `GET /.well-known/acme-challenge/:token`: the key authorization an ACME CA fetches to
+    /// see that a domain reaches this server (any node answers: challenges are in the store).
+    static func acmeChallenge(_ services: Services) -> RouteHandler {
+        .sync { request in
+            guard let answer = try services.app.domains.challengeAnswer(token: try request.parameter("token")) else {
+                throw HTTPError.notFound("no open challenge with this token")
+            }
+            return HTTPResponse(
+                status: .ok, headers: ["Content-Type": "application/octet-stream", "Cache-Control": "no-store"], body: Array(answer.utf8))
         }
     }
 

@@ -38,6 +38,11 @@ enum MetricsRoutes {
             out.gauge("attributiond_store_commit_seconds_last", "Duration of the writer's last commit.", writes.lastCommitSeconds)
             out.gauge("attributiond_store_commit_batch_last", "Writes in the writer's last commit.", Double(writes.lastBatchSize))
             out.gauge("attributiond_database_up", "1 when the database answered this scrape, 0 when it could not be reached.", backlog == nil ? 0 : 1)
+            if let certificates = try? services.app.domains.certificates().values.sorted(by: { $0.domain < $1.domain }), !certificates.isEmpty {
+                out.gauge(
+                    "attributiond_certificate_expiry_seconds", "When each domain's certificate expires (seconds since 1970).",
+                    certificates.compactMap { record in record.notAfter.map { ([("domain", record.domain)], Double($0)) } })
+            }
             OutboxMetrics.render(backlog: backlog ?? [], deliveries: services.app.deliveryCounters.snapshot(), now: services.clock.now(), to: &out)
             return HTTPResponse(
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],

@@ -1,7 +1,7 @@
 public import Attribution
 import Cryptography
 import Foundation
-import Store
+public import Store
 import Synchronization
 
 /// Projects' own link domains: claims, and which project a request's Host belongs to.
@@ -33,6 +33,14 @@ public struct DomainService: Sendable {
         guard try store.domains.remove(id: id, projectID: projectID) else { throw AppError.notFound("no domain \(id)") }
         map.invalidate()
     }
+
+    /// Each domain's certificate and attempts, by domain (the server's own certificates, `acme`).
+    public func certificates() throws -> [String: DomainCertificateRecord] {
+        Dictionary(try store.certificates.certificates().map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// What to answer an ACME HTTP-01 challenge for `token` with, while its order is open.
+    public func challengeAnswer(token: String) throws -> String? { try store.certificates.challenge(token: token) }
 
     /// The claim of the host name `host` (lower-cased, without port), or nil when it is no
     /// project's domain. From memory after the first call.

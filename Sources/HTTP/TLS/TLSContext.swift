@@ -10,12 +10,12 @@ public final class TLSContext: @unchecked Sendable {
         public let description: String
     }
 
-    public init(certificatePath: String, privateKeyPath: String) throws {
-        guard let context = SSL_CTX_new(TLS_server_method()) else { throw Failure(description: "cannot create a TLS context") }
-        self.context = context
-        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
-        // Partial writes and a write buffer that may move between retries: our output buffer does both.
-        _ = SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER), nil)
+    /// Certificates chosen by the name a client asks for (SNI); held while the context lives.
+    private let serverNames: ServerCertificates?
+
+    public init(certificatePath: String, privateKeyPath: String, serverNames: ServerCertificates? = nil) throws {
+        context = try Self.newContext()
+        self.serverNames = serverNames
         guard SSL_CTX_use_certificate_chain_file(context, certificatePath) == 1 else {
             throw Failure(description: "tls.cert: cannot read a PEM certificate chain from \(certificatePath) (\(Self.lastError()))")
         }
@@ -25,6 +25,34 @@ public final class TLSContext: @unchecked Sendable {
         guard SSL_CTX_check_private_key(context) == 1 else {
             throw Failure(description: "tls.key does not match tls.cert")
         }
+        if let serverNames { serverNames.install(on: context) }
+    }
+
+    /// A listener's context with no certificate of its own: each handshake takes the one
+    /// `serverNames` has for the name the client asks for, and fails without one.
+    public init(serverNames: ServerCertificates) throws {
+        context = try Self.newContext()
+        self.serverNames = serverNames
+        serverNames.install(on: context)
+    }
+
+    /// One name's certificate, from PEM text (a chain, leaf first, and its key).
+    public init(chainPEM: String, keyPEM: String) throws {
+        context = try Self.newContext()
+        serverNames = nil
+        let chain = Array(chainPEM.utf8).map { CChar(bitPattern: $0) }
+        let key = Array(keyPEM.utf8).map { CChar(bitPattern: $0) }
+        guard attributiond_use_pem(context, chain, Int32(chain.count), key, Int32(key.count)) == 1 else {
+            throw Failure(description: "the certificate chain or its key cannot be used (\(Self.lastError()))")
+        }
+    }
+
+    private static func newContext() throws -> OpaquePointer {
+        guard let context = SSL_CTX_new(TLS_server_method()) else { throw Failure(description: "cannot create a TLS context") }
+        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
+        // Partial writes and a write buffer that may move between retries: our output buffer does both.
+        _ = SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER), nil)
+        return context
     }
 
     deinit { SSL_CTX_free(context) }

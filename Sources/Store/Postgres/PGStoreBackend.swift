@@ -13,6 +13,7 @@ public final class PGStoreBackend: StoreBackend {
     public let signingKeys: any SigningKeyStore
     public let templates: any TemplateStore
     public let domains: any DomainStore
+    public let certificates: any CertificateStore
     public let links: any LinkStore
     public let clicks: any ClickStore
     public let installs: any InstallStore
@@ -50,6 +51,7 @@ public final class PGStoreBackend: StoreBackend {
         signingKeys = SigningKeys(source: source)
         templates = Templates(source: source)
         domains = Domains(source: source)
+        certificates = CertificateRecords(source: source)
         links = Links(source: source)
         clicks = PGClickStore(pool: pool, writer: writer)
         installs = Installs(source: source)

@@ -21,8 +21,12 @@ public final class Database: Sendable {
     ) throws {
         self.path = path
         try Self.createFolder(for: path)
+        let isNew = !FileManager.default.fileExists(atPath: path)
 
         let writerConnection = try SQLiteConnection(path: path, mode: .readWrite)
+        // It holds key hashes, webhook secrets and TLS keys: readable by its owner only (SQLite
+        // gives the WAL and index files the database file's permissions).
+        if isNew { _ = chmod(path, 0o600) }
         try writerConnection.enableWAL()
         try writerConnection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try writerConnection.execute("PRAGMA foreign_keys = ON")

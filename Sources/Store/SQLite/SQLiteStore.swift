@@ -7,6 +7,7 @@ public final class SQLiteStore: StoreBackend {
     public let signingKeys: any SigningKeyStore
     public let templates: any TemplateStore
     public let domains: any DomainStore
+    public let certificates: any CertificateStore
     public let links: any LinkStore
     public let clicks: any ClickStore
     public let installs: any InstallStore
@@ -28,6 +29,7 @@ public final class SQLiteStore: StoreBackend {
         signingKeys = SigningKeys(source: database)
         templates = Templates(source: database)
         domains = Domains(source: database)
+        certificates = CertificateRecords(source: database)
         links = Links(database: database)
         clicks = ClickRepository(database: database)
         installs = Installs(source: database)
