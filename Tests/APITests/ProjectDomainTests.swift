@@ -137,4 +137,28 @@ import Testing
         try app.settle()
         #expect(try app.count("SELECT count(*) FROM clicks WHERE link_id = '\(try #require(onShop.json?["id"] as? String))'") == 1)
     }
+
+    @Test func sdkLinkAPIsCreateLinksOnAProjectDomain() throws {
+        let app = try TestApp()
+        let (shop, _) = try Self.twoProjects(app)
+        let apiKey = try #require(try app.request("POST", "/admin/v1/projects/\(shop)/api-keys").json?["key"] as? String)
+        let linkForty = try app.request(
+            "POST", "/api/sdk/v1/links", json: #"{"customCode":"lf-sale","domain":"links.shop.test","webFallbackUrl":"https://shop.example/lf"}"#,
+            adminKey: apiKey)
+        #expect(linkForty.status == 201 && linkForty.json?["url"] as? String == "https://links.shop.test/lf-sale", "\(linkForty.bodyText)")
+        let foreign = try app.request(
+            "POST", "/api/sdk/v1/links", json: #"{"customCode":"lf-other","domain":"go.news.test"}"#, adminKey: apiKey)
+        #expect((400..<500).contains(foreign.status) && foreign.bodyText.contains("domain"), "\(foreign.bodyText)")
+
+        let warpKey = try app.warpLinkKey(shop)
+        let warp = try app.warpLink(
+            "POST", "/links", key: warpKey, json: #"{"destination_url":"https://shop.example/wl","domain":"links.shop.test"}"#)
+        #expect(warp.status == 201, "\(warp.bodyText)")
+        let url = try #require(warp.json?["url"] as? String)
+        #expect(url.hasPrefix("https://links.shop.test/"), "\(url)")
+        let code = String(url.dropFirst("https://links.shop.test/".count))
+        let desktop = ["User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/126.0"]
+        #expect(try app.request("GET", "/\(code)", adminKey: nil, headers: desktop, host: "links.shop.test").status == 302)
+        #expect(try app.request("GET", "/\(code)", adminKey: nil, headers: desktop).status == 404)
+    }
 }

@@ -85,7 +85,8 @@ enum LinkDetailPage {
                 + LinkForm.render(
                     action: "\(auth.prefix)/projects/\(Escape.html(project.id))/links/\(Escape.html(link.id))",
                     csrf: DashboardPage.hiddenCSRF(viewer),
-                    values: form.map(LinkForm.values(of:)) ?? LinkForm.values(of: link, templateSlug: templateSlug), problem: problem, submit: "Save")
+                    values: form.map(LinkForm.values(of:)) ?? LinkForm.values(of: link, templateSlug: templateSlug), problem: problem, submit: "Save",
+                    domains: try services.app.domains.list(projectID: project.id).map(\.domain))
             : ""
         let body = """
             \(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\

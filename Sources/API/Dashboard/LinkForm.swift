@@ -58,6 +58,7 @@ enum LinkForm {
                 body[field.name] = value
             }
         }
+        if let domain = form.text("domain") { body["domain"] = .string(domain) }
         if !utm.isEmpty { body["utm"] = .object(utm) }
         if !og.isEmpty { body["og"] = .object(og) }
         return try JSONBody.decode(AdminLinkPayload.self, from: JSONValue.object(body).serialized())
@@ -69,6 +70,7 @@ enum LinkForm {
             "short_code": link.shortCode, "append_click_id": link.appendClickID ? "1" : "", "active": link.active ? "1" : "",
         ]
         values["template_slug"] = templateSlug
+        values["domain"] = link.domain
         values["title"] = link.title
         values["description"] = link.description
         values["original_url"] = link.originalURL
@@ -92,9 +94,17 @@ enum LinkForm {
         return values
     }
 
-    static func render(action: String, csrf: String, values: [String: String], problem: String?, submit: String) -> String {
+    /// - Parameter domains: the project's own domains, offered as where the link lives.
+    static func render(action: String, csrf: String, values: [String: String], problem: String?, submit: String, domains: [String] = []) -> String {
         var html = #"<form class="stack" method="post" action="\#(action)">"# + csrf
         if let problem { html += #"<p class="error" role="alert">\#(Escape.html(problem))</p>"# }
+        if !domains.isEmpty || values["domain"]?.isEmpty == false {
+            let chosen = values["domain"] ?? ""
+            let options = ([""] + domains).map { name in
+                #"<option value="\#(Escape.html(name))"\#(name == chosen ? " selected" : "")>\#(name.isEmpty ? "This server's own name" : Escape.html(name))</option>"#
+            }.joined()
+            html += #"<label>Domain<select name="domain">\#(options)</select></label>"#
+        }
         for field in fields {
             let value = Escape.html(values[field.name] ?? "")
             switch field.kind {

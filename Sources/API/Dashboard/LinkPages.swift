@@ -88,7 +88,7 @@ enum LinkPages {
             ? "<h2>New link</h2>"
                 + LinkForm.render(
                     action: "\(base)/links", csrf: DashboardPage.hiddenCSRF(viewer), values: form.map(LinkForm.values(of:)) ?? ["active": "1"],
-                    problem: problem, submit: "Create link") : ""
+                    problem: problem, submit: "Create link", domains: try services.app.domains.list(projectID: project.id).map(\.domain)) : ""
         let body = """
             <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\

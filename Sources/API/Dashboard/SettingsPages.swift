@@ -205,9 +205,12 @@ enum SettingsPages {
             guard let body else { return #"<p class="muted">\#(name): none (the project has no app for it yet).</p>"# }
             return "<details><summary>\(name)</summary><pre>\(Escape.html(body))</pre></details>"
         }
+        let certificates = try services.app.domains.certificates()
+        let now = services.clock.now()
         let rows = try services.app.domains.list(projectID: project.id).map { domain in
             """
             <tr><td><code>\(Escape.html(domain.domain))</code></td><td>\(domain.createdAt.iso8601)</td>\
+            <td>\(Escape.html(certificateText(certificates[domain.domain], now: now)))</td>\
             <td><form class="inline" method="post" action="\(base)/settings/domains/\(Escape.html(domain.id))/remove">\(csrf)\
             <button class="secondary">Remove</button></form></td></tr>
             """
@@ -215,7 +218,7 @@ enum SettingsPages {
         let table =
             rows.isEmpty
             ? #"<p class="muted">No domain yet: links are served on this server's own name.</p>"#
-            : "<table><thead><tr><th>Domain</th><th>Added</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
+            : "<table><thead><tr><th>Domain</th><th>Added</th><th>Certificate</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
         return """
             <h2>Domains</h2>\(table)\
             <p class="muted">Point each domain's DNS at this server (an A/AAAA record, or a CNAME to the name you reach it by); \
@@ -226,6 +229,17 @@ enum SettingsPages {
             <label>Domain<input name="domain" placeholder="links.example.com" autocomplete="off" required></label>\
             <button>Add domain</button></form>
             """
+    }
+
+    /// A domain's certificate as the settings page says it (`acme`; a proxy's are not known here).
+    static func certificateText(_ record: DomainCertificateRecord?, now: Timestamp) -> String {
+        guard let record else { return "none (from the proxy, or not asked for yet)" }
+        if let notAfter = record.notAfter, notAfter * 1000 > now.milliseconds {
+            return "valid until \(Timestamp(milliseconds: notAfter * 1000).iso8601)"
+                + (record.failures > 0 ? "; renewal failing: \(record.lastError ?? "")" : "")
+        }
+        if record.failures > 0 { return "failing (\(record.failures)×): \(record.lastError ?? ""); next try \(record.nextAttemptAt.iso8601)" }
+        return "being requested"
     }
 
     private static func page(

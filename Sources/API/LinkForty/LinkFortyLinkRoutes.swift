@@ -142,16 +142,19 @@ struct LinkFortyLinkPayload: Decodable {
     var targetingRules: JSONValue?
     var attributionWindowHours: Int?
     var expiresAt: String?
+    /// One of the project's own domains (attributiond's addition: LinkForty has one per deployment).
+    var domain: String?
 
     /// The link's fields as this payload names them, for validation messages.
     static let fieldNames = [
         "short_code": "customCode", "original_url": "originalUrl", "ios_url": "iosAppStoreUrl", "android_url": "androidAppStoreUrl",
         "web_url": "webFallbackUrl", "app_scheme": "appScheme", "deep_link_path": "deepLinkPath",
-        "attribution_window_hours": "attributionWindowHours",
+        "attribution_window_hours": "attributionWindowHours", "domain": "domain",
     ]
 
     func apply(to link: inout Link) throws {
         if let customCode { link.shortCode = customCode }
+        if let domain { link.domain = domain }
         if let deepLinkParameters { link.deepLinkParameters = deepLinkParameters }
         if let title { link.title = title }
         if let description { link.description = description }
@@ -180,7 +183,8 @@ struct LinkFortyLinkPayload: Decodable {
             [utmParameters?.source, utmParameters?.medium, utmParameters?.campaign, utmParameters?.term, utmParameters?.content]
                 .map { $0 ?? "" }.joined(separator: "|"),
         ]
-        return Secrets.sha256Hex(parts.joined(separator: "\u{1F}"))
+        // The domain only when given, so that links stored before domains keep their digests.
+        return Secrets.sha256Hex((parts + (domain.map { [$0] } ?? [])).joined(separator: "\u{1F}"))
     }
 }
 
@@ -213,7 +217,7 @@ struct LinkFortyLinkBody: Encodable {
     init(_ link: Link, template: LinkTemplate?, base: String, deduplicated: Bool) {
         id = link.id
         short_code = link.shortCode
-        url = LinkURLs.url(base: base, shortCode: link.shortCode, templateSlug: template?.slug)
+        url = LinkURLs.url(base: LinkURLs.base(of: link, otherwise: base), shortCode: link.shortCode, templateSlug: template?.slug)
         shortCode = link.shortCode
         linkId = link.id
         self.deduplicated = deduplicated

@@ -12,15 +12,18 @@ struct WarpLinkLinkPayload {
     var platformURLs: (ios: String?, android: String?)
     var appLink: URLComponents?
     var customParams: [String: String]
+    /// One of the project's own domains, where the link lives (attributiond's addition).
+    var domain: String?
 
     /// The link's fields as this payload names them, for validation messages.
     static let fieldNames = [
         "web_url": "destination_url", "ios_url": "ios_url", "android_url": "android_url",
-        "app_scheme": "ios_url", "deep_link_path": "ios_url",
+        "app_scheme": "ios_url", "deep_link_path": "ios_url", "domain": "domain",
     ]
 
     init(_ body: JSONFields) throws {
         destinationURL = try body.requiredString("destination_url", maxLength: 2048)
+        domain = try body.string("domain", maxLength: 253)
         var platformURLs: (ios: String?, android: String?) = (nil, nil)
         var appLinks: [(key: String, url: URLComponents)] = []
         for key in ["ios_url", "android_url"] {
@@ -57,6 +60,7 @@ struct WarpLinkLinkPayload {
 
     func apply(to link: inout Link) {
         link.webURL = destinationURL
+        link.domain = domain
         link.iosURL = platformURLs.ios
         link.androidURL = platformURLs.android
         var parameters = customParams

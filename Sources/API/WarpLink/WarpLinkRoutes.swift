@@ -133,7 +133,7 @@ enum WarpLinkRoutes {
                 payload.apply(to: &link)
                 let created = try linkService.create(link, codeIsCustom: false, fieldNames: WarpLinkLinkPayload.fieldNames)
                 let target = LinkTarget(link: created, template: nil, project: project.settings)
-                let base = LinkURLs.base(for: request, services: services)
+                let base = LinkURLs.base(of: created, otherwise: LinkURLs.base(for: request, services: services))
                 var fields = WarpLinkLink.fields(
                     target, parameters: [:], domain: URLQuery.host(of: base) ?? "localhost", base: base,
                     platform: nil)

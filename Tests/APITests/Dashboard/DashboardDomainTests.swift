@@ -24,6 +24,17 @@ import Testing
         let taken = try browser.submit(from: settings, to: settings + "/domains", [("domain", "taken.example")])
         #expect(taken.status == 409 && taken.bodyText.contains("already claimed"))
 
+        #expect(try browser.get(settings).bodyText.contains("none (from the proxy, or not asked for yet)"))
+        // The link form offers the domain, and a link made there lives on it.
+        let links = "/projects/\(projectID)/links"
+        #expect(try browser.get(links).bodyText.contains(#"<option value="links.shop.example">"#))
+        let made = try browser.submit(
+            from: links, to: links, [("short_code", "fall"), ("domain", "links.shop.example"), ("web_url", "https://shop.example.com/fall")])
+        #expect(made.status == 303 || made.status == 201, "\(made.status) \(made.bodyText.prefix(300))")
+        let link = try #require(
+            try app.request("GET", "/admin/v1/projects/\(projectID)/links").jsonArray?.first { $0["short_code"] as? String == "fall" })
+        #expect(link["domain"] as? String == "links.shop.example" && link["url"] as? String == "https://links.shop.example/fall")
+
         let domains = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/domains").json?["domains"] as? [[String: Any]])
         let id = try #require(domains.first?["id"] as? String)
         let removed = try browser.submit(from: settings, to: "\(settings)/domains/\(id)/remove", [])
