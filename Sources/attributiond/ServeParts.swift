@@ -83,7 +83,8 @@ extension Serve {
                 LifecycleLog.write(level: "error", message: "certificate not served", fields: ["domain": domain, "error": "\(error)"])
             }
         }
-        services.app.store.observeCommits(changing: [.domains]) { _ in service.wake() }
+        // A domain added (anywhere), or a certificate another node got: look at once.
+        services.app.store.observeCommits(changing: [.domains, .certificates]) { _ in service.wake() }
         return (service, names, transport)
     }
 

@@ -7,6 +7,8 @@ public enum ChangeTopic: String, Sendable, CaseIterable {
     case templates
     case links
     case domains = "project_domains"
+    /// Certificates the server got (ACME): other nodes install them at once.
+    case certificates = "domain_certificates"
     case webhookEndpoints = "webhook_endpoints"
     case postbackTemplates = "postback_templates"
     /// Jobs written with their fact, waiting to be moved into the job table.

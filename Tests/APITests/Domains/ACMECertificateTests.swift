@@ -172,6 +172,46 @@ import Testing
         #expect(Self.curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/.well-known/acme-challenge/x"]).stdout == "404")
     }
 
+    /// Two nodes on one PostgreSQL database: whichever gets the certificate, both serve it.
+    @Test func twoNodesOnPostgreSQLServeTheSameCertificate() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pebble") else {
+            Issue.record("pebble is not installed: run scripts/ensure-deps --test")
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-acme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pebble = try Pebble(folder: folder, environment: ["PEBBLE_VA_ALWAYS_VALID": "1", "PEBBLE_VA_NOSLEEP": "1"])
+        let database = try PostgresCluster.shared().newDatabase()
+        func node(_ name: String) throws -> (ServerProcess, Int) {
+            let httpsPort = freePort()
+            let config = folder.appendingPathComponent("\(name).json")
+            try Data(#"{"tls": {"port": \#(httpsPort)}}"#.utf8).write(to: config)
+            let server = try ServerProcess(
+                ["--database", database], folder: folder.appendingPathComponent(name),
+                environment: [
+                    "ATTRIBUTIOND_ADMIN_KEY": Self.adminKey, "ATTRIBUTIOND_CONFIG": config.path, "ATTRIBUTIOND_LOG_LEVEL": "notice",
+                    "ATTRIBUTIOND_ACME_DIRECTORY_URL": pebble.directoryURL, "ATTRIBUTIOND_ACME_CA_ROOTS": pebble.trustedRoots,
+                    "ATTRIBUTIOND_ACME_VERIFY": "false",
+                ])
+            return (server, httpsPort)
+        }
+        let (first, firstHTTPS) = try node("a")
+        let (second, secondHTTPS) = try node("b")
+        let created = Self.admin(first.port, "POST", "/admin/v1/projects", #"{"name":"Shop"}"#)
+        let project = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        _ = Self.admin(second.port, "POST", "/admin/v1/projects/\(project)/domains", #"{"domain":"shared.shop.test"}"#)
+        let root = folder.appendingPathComponent("pebble-root.pem")
+        try pebble.issuingRoot(into: root)
+        for port in [firstHTTPS, secondHTTPS] {
+            let served = eventually(timeout: 40) {
+                Self.curl(["--cacert", root.path, "--resolve", "shared.shop.test:\(port):127.0.0.1", "https://shared.shop.test:\(port)/health"])
+                    .stdout.contains("ok")
+            }
+            #expect(served, "the node on \(port) does not serve the certificate")
+        }
+    }
+
     @Test func aCAThatCannotBeReachedIsRetriedLaterNotHammered() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-acme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
