@@ -160,5 +160,11 @@ import Testing
         let desktop = ["User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/126.0"]
         #expect(try app.request("GET", "/\(code)", adminKey: nil, headers: desktop, host: "links.shop.test").status == 302)
         #expect(try app.request("GET", "/\(code)", adminKey: nil, headers: desktop).status == 404)
+        // WarpLink's SDK accepts links on the project's domains, and resolves a code on the domain it names.
+        let validated = try app.warpLink("GET", "/sdk/validate", key: warpKey)
+        #expect((validated.json?["domains"] as? [String])?.contains("links.shop.test") == true, "\(validated.bodyText)")
+        let resolved = try app.warpLink("GET", "/links/resolve/\(code)?domain=links.shop.test", key: warpKey)
+        #expect(resolved.status == 200 && resolved.bodyText.contains("https://shop.example/wl"), "\(resolved.bodyText)")
+        #expect(try app.warpLink("GET", "/links/resolve/\(code)", key: warpKey).status == 404)
     }
 }

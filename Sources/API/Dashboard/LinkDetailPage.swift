@@ -12,7 +12,9 @@ enum LinkDetailPage {
         return auth.page { request, viewer in
             let project = try DashboardProjects.readable(request, viewer, services)
             let link = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
-            let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: link.shortCode, templateSlug: nil)
+            let url = LinkURLs.url(
+                base: LinkURLs.base(of: link, otherwise: LinkURLs.base(for: request, services: services)), shortCode: link.shortCode,
+                templateSlug: nil)
             var headers: HTTPHeaders = [
                 "Content-Type": "image/svg+xml", "Cache-Control": "private, max-age=3600",
                 "X-Content-Type-Options": "nosniff",
@@ -69,7 +71,8 @@ enum LinkDetailPage {
             clicks.append(Double(day.clicks))
             installs.append(Double(day.installs))
         }
-        let url = LinkURLs.url(base: LinkURLs.base(for: request, services: services), shortCode: link.shortCode, templateSlug: nil)
+        let url = LinkURLs.url(
+            base: LinkURLs.base(of: link, otherwise: LinkURLs.base(for: request, services: services)), shortCode: link.shortCode, templateSlug: nil)
         let qrPath = "\(auth.prefix)/projects/\(Escape.html(project.id))/links/\(Escape.html(link.id))/qr.svg"
         let recent = try services.app.reports.browse.recentClicks(linkID: link.id, limit: 50).map { click in
             """

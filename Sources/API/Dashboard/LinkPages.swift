@@ -26,7 +26,8 @@ enum LinkPages {
                 let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.now(for: project))
                 let created = try services.app.links.create(link, codeIsCustom: payload.short_code != nil)
                 let url = LinkURLs.url(
-                    base: LinkURLs.base(for: request, services: services), shortCode: created.shortCode, templateSlug: template?.slug)
+                    base: LinkURLs.base(of: created, otherwise: LinkURLs.base(for: request, services: services)), shortCode: created.shortCode,
+                    templateSlug: template?.slug)
                 return try page(request, viewer, project, services, auth: auth, notice: "Created \(url)", problem: nil, form: nil, status: .created)
             } catch {
                 guard let problem = ClientErrors.httpError(for: error) else { throw error }
@@ -64,7 +65,7 @@ enum LinkPages {
         let canChange = viewer.canChange(projectID: project.id)
         var rows = ""
         for link in links.prefix(pageSize) {
-            let url = LinkURLs.url(base: urlBase, shortCode: link.shortCode, templateSlug: nil)
+            let url = LinkURLs.url(base: LinkURLs.base(of: link, otherwise: urlBase), shortCode: link.shortCode, templateSlug: nil)
             let toggle =
                 canChange
                 ? """

@@ -78,7 +78,7 @@ enum CampaignData {
         } else if let target {
             data["attribution_source"] = .string("INORGANIC")
             data["campaign_data"] = campaign(target, installedAt: install.createdAt, clickedAt: install.match.clickedAt)
-            data["deeplink"] = .string(target.deepLink(base: base))
+            data["deeplink"] = .string(target.deepLink(base: LinkURLs.base(of: target.link, otherwise: base)))
         } else {
             // An organic install still gets a campaign_data object (a Flutter bridge casts it non-null).
             data["attribution_source"] = .string("ORGANIC")

@@ -39,7 +39,8 @@ enum DeeplinkHandling {
                 networkClickID: NetworkClickID.find(in: queryItems(of: url), extraParameters: target.project.clickIDParameters))
         }
         var data: [String: JSONValue] = [
-            "deeplink": .string(target.deepLink(base: LinkURLs.base(for: call.request, services: services))),
+            "deeplink": .string(
+                target.deepLink(base: LinkURLs.base(of: target.link, otherwise: LinkURLs.base(for: call.request, services: services)))),
             "is_linkrunner": .bool(true),
             "campaign_data": CampaignData.campaign(target, installedAt: nil, clickedAt: now),
             "click_id": .string(clickID),

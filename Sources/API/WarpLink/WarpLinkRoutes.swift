@@ -13,9 +13,11 @@ enum WarpLinkRoutes {
         let auth = WarpLinkAuth(services: services)
         return .inline(
             WarpLinkErrors.guarded(services) { request in
-                _ = try auth.project(request)
+                let project = try auth.project(request)
                 let base = LinkURLs.base(for: request, services: services)
-                let domains = URLQuery.host(of: base).map { [JSONValue.string($0)] } ?? []
+                // The SDK accepts links on these hosts: this server's name and the project's domains.
+                let own = try services.app.domains.list(projectID: project.id).map(\.domain)
+                let domains = ((URLQuery.host(of: base).map { [$0] } ?? []) + own).map { JSONValue.string($0) }
                 return .json(bytes: JSONValue.object(["valid": .bool(true), "domains": .array(domains)]).serialized())
             })
     }
@@ -27,7 +29,10 @@ enum WarpLinkRoutes {
             WarpLinkErrors.guarded(services) { request in
                 let project = try auth.project(request)
                 let code = request.pathParameters["slug"] ?? ""
-                guard let (_, target) = try services.app.links.resolve(code: code, slug: nil) else {
+                // The SDK names the domain the link was opened on: a project domain's links first.
+                let openedOn = request.queryItems.first { $0.name == "domain" }.flatMap { PublicHosts.hostName(of: $0.value) }
+                let host = try openedOn.flatMap { try services.app.domains.claim(ofHost: $0) }
+                guard let (_, target) = try services.app.links.resolve(code: code, slug: nil, on: host) else {
                     throw HTTPError.notFound("no active link '\(code)'")
                 }
                 guard target.link.projectID == project.id else {
@@ -58,7 +63,7 @@ enum WarpLinkRoutes {
                     opened.filter { !$0.name.hasPrefix("utm_") && !$0.name.isEmpty }
                         .prefix(50).map { ($0.name.prefix(characters: 64), $0.value.prefix(characters: 512)) }
                 ) { first, _ in first }
-                let base = LinkURLs.base(for: request, services: services)
+                let base = LinkURLs.base(of: target.link, otherwise: LinkURLs.base(for: request, services: services))
                 let domain =
                     queryItems.first { $0.name == "domain" }.flatMap { PublicHosts.hostName(of: $0.value) }
                     ?? URLQuery.host(of: base) ?? "localhost"
@@ -115,7 +120,7 @@ enum WarpLinkRoutes {
         if let target = CampaignData.target(of: outcome, project: project) {
             fields["link_id"] = .string(target.link.id)
             if let destination = WarpLinkLink.destination(target, platform: platform) { fields["destination_url"] = .string(destination) }
-            fields["deep_link_url"] = .string(target.deepLink(base: base))
+            fields["deep_link_url"] = .string(target.deepLink(base: LinkURLs.base(of: target.link, otherwise: base)))
             fields["custom_params"] = .object(target.deepLinkParameters.mapValues(JSONValue.string))
         }
         return fields
