@@ -21,11 +21,9 @@ public enum Application {
         router.errorResponse = { error, request in services.reported(errorResponse(error, request), for: error, to: request) }
 
         // Operations (operations.md): Ops/
-        // The server's own address leads a person to the dashboard (when it is served).
-        if services.dashboard.enabled {
-            let home = services.dashboard.prefix + "/"
-            router.on(.get, "/", .inline { _ in HTTPResponse(status: .found, headers: ["Location": home, "Cache-Control": "no-store"]) })
-        }
+        // The server's own address leads a person to the dashboard (when it is served); on a
+        // project domain, `/?link=…` is a Firebase Dynamic Links long link (Links/).
+        router.on(.get, "/", LongLinkRoutes.root(services, home: services.dashboard.enabled ? services.dashboard.prefix + "/" : nil))
         router.on(.get, "/health", HealthRoutes.live)
         router.on(.get, "/health/ready", HealthRoutes.ready(services))
         router.on(.get, "/metrics", MetricsRoutes.metrics(services, openConnections: openConnections))

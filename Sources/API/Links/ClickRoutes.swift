@@ -17,6 +17,10 @@ enum ClickRoutes {
     static func click(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {
         let host = try ProjectHosts.claim(of: request, services: services)
         guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else { return Pages.notFound }
+        if request.queryValue("d") == "1" {
+            let base = LinkURLs.base(of: target.link, otherwise: LinkURLs.base(for: request, services: services))
+            return LinkDebugPage.response(target, url: LinkURLs.url(base: base, shortCode: target.link.shortCode, templateSlug: slug))
+        }
         let now = services.app.clocks.now(projectID: target.link.projectID)
         switch LinkAvailability.of(target.link, clicks: entry.clicks.load(ordering: .relaxed), now: now) {
         case .available: break
@@ -44,7 +48,7 @@ enum ClickRoutes {
         if !isBot { entry.clicks.add(1, ordering: .relaxed) }
 
         let clickHeader: HTTPHeaders = ["X-Click-Id": clickID]
-        switch target.response(for: platform, clickID: clickID, utm: utm) {
+        switch target.response(for: platform, clickID: clickID, utm: utm, iPad: agent.deviceClass == .ipad) {
         case .interstitial(let destination, let appURL):
             let nonce = Identifiers.nonce()
             var headers = clickHeader

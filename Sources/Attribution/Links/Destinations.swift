@@ -53,7 +53,8 @@ public struct LinkTarget: Sendable, Equatable {
 
     /// What the app is handed to open: `scheme://path?params` when the link has a scheme, else
     /// its universal link under `base`.
-    public func deepLink(base: String) -> String { appURL ?? universalLink(base: base) }
+    /// An FDL link's app receives its `link` parameter, as FDL's SDK handed it over.
+    public func deepLink(base: String) -> String { link.fdl?.link ?? appURL ?? universalLink(base: base) }
 
     public enum Response: Sendable, Equatable {
         /// The HTML page that reports browser signals, tries the app, then goes to the store.
@@ -67,7 +68,14 @@ public struct LinkTarget: Sendable, Equatable {
 
     /// The response for a click from `platform` whose id is `clickID`, with `utm` (the link's,
     /// overridden by the click URL's) added to the destination.
-    public func response(for platform: UserAgentInfo.Platform, clickID: String, utm: UTM) -> Response {
+    /// - Parameter iPad: the tap came from an iPad (FDL links have iPad destinations of their own).
+    public func response(for platform: UserAgentInfo.Platform, clickID: String, utm: UTM, iPad: Bool = false) -> Response {
+        if let fdl = link.fdl {
+            guard platform != .bot else { return .preview }
+            let destination = decorate(fdl.destination(for: platform, iPad: iPad), clickID: clickID, utm: utm)
+            if platform == .desktop || fdl.skipPreview { return .redirect(destination) }
+            return .interstitial(destination: destination, appURL: platform == .ios ? fdl.iosAppURL : nil)
+        }
         let destination: String?
         switch platform {
         case .bot: return .preview

@@ -18,6 +18,8 @@ public struct Link: Sendable, Equatable, Identifiable {
     /// The project domain the link lives on (`ProjectDomain.domain`); nil: served on any Host
     /// that is not another project's domain. Codes are unique per domain.
     public var domain: String?
+    /// Firebase Dynamic Links' parameters, for a link that came from FDL: its taps follow FDL's rules.
+    public var fdl: FDLOptions?
     public var title: String?
     public var description: String?
     public var originalURL: String?
@@ -49,13 +51,14 @@ public struct Link: Sendable, Equatable, Identifiable {
         deepLinkParameters: [String: String] = [:], utm: UTM = UTM(), targeting: String? = nil,
         og: OpenGraph = OpenGraph(), attributionWindowHours: Int? = nil, appendClickID: Bool = false,
         expiresAt: Timestamp? = nil, maxClicks: Int? = nil, active: Bool = true, externalUserID: String? = nil,
-        optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil, domain: String? = nil
+        optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil, domain: String? = nil, fdl: FDLOptions? = nil
     ) {
         self.id = id
         self.projectID = projectID
         self.templateID = templateID
         self.shortCode = shortCode
         self.domain = domain
+        self.fdl = fdl
         self.title = title
         self.description = description
         self.originalURL = originalURL

@@ -115,7 +115,7 @@ enum LinkRepository {
         id, project_id, template_id, short_code, title, description, original_url, ios_url, android_url, web_url,
         app_scheme, deep_link_path, deep_link_parameters, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
         targeting, og_title, og_description, og_image, attribution_window_hours, append_click_id, expires_at, max_clicks,
-        active, external_user_id, options_hash, created_at, updated_at, domain, click_count
+        active, external_user_id, options_hash, created_at, updated_at, domain, fdl, click_count
         """
 
     static func link(_ row: some ColumnReader) -> Link {
@@ -139,7 +139,8 @@ enum LinkRepository {
             maxClicks: row.optionalInt("max_clicks").map(Int.init), active: row.bool("active"),
             externalUserID: row.optionalString("external_user_id"), optionsHash: row.optionalString("options_hash"),
             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")),
-            domain: row.string("domain").isEmpty ? nil : row.string("domain"))
+            domain: row.string("domain").isEmpty ? nil : row.string("domain"),
+            fdl: row.optionalString("fdl").flatMap { try? FDLOptions.parse(JSONText.decodeMap($0)).get() })
     }
 
     static let select = "SELECT \(columns) FROM links"
@@ -155,14 +156,14 @@ enum LinkRepository {
     }
 
     static let insertSQL = """
-        INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+        INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
         """
     static let updateSQL = """
         UPDATE links SET template_id = ?, short_code = ?, title = ?, description = ?, original_url = ?, ios_url = ?,
             android_url = ?, web_url = ?, app_scheme = ?, deep_link_path = ?, deep_link_parameters = ?, utm_source = ?,
             utm_medium = ?, utm_campaign = ?, utm_term = ?, utm_content = ?, targeting = ?, og_title = ?,
             og_description = ?, og_image = ?, attribution_window_hours = ?, append_click_id = ?, expires_at = ?,
-            max_clicks = ?, active = ?, updated_at = ?, domain = ?
+            max_clicks = ?, active = ?, updated_at = ?, domain = ?, fdl = ?
         WHERE id = ? AND project_id = ?
         """
 
@@ -173,7 +174,7 @@ enum LinkRepository {
             JSONText.encode(link.deepLinkParameters), link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term,
             link.utm.content, link.targeting, link.og.title, link.og.description, link.og.image, link.attributionWindowHours,
             link.appendClickID, link.expiresAt?.milliseconds, link.maxClicks, link.active, link.externalUserID, link.optionsHash,
-            link.createdAt.milliseconds, link.updatedAt.milliseconds, link.domain ?? "",
+            link.createdAt.milliseconds, link.updatedAt.milliseconds, link.domain ?? "", link.fdl.map { JSONText.encode($0.parameters) },
         ]
         return values.map(\.pgValue)
     }
@@ -184,7 +185,8 @@ enum LinkRepository {
             link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
             link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
             link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
-            link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.domain ?? "", link.id, link.projectID,
+            link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.domain ?? "",
+            link.fdl.map { JSONText.encode($0.parameters) }, link.id, link.projectID,
         ]
         return values.map(\.pgValue)
     }
