@@ -111,6 +111,9 @@ public enum Application {
         router.on(.post, "/v1/attribution/match", WarpLinkRoutes.match(services))
         router.on(.post, "/v1/links", WarpLinkRoutes.createLink(services))
 
+        // Firebase Dynamic Links' REST API (fdl.md): FDL/
+        router.on(.post, "/v1/shortLinks", FDLShortLinkRoutes.create(services))
+
         // The link host (links-and-clicks.md): Links/
         router.on(.get, "/tls/allowed", DomainRoutes.allowed(services))
         router.on(.get, "/.well-known/acme-challenge/:token", DomainRoutes.acmeChallenge(services))
