@@ -50,6 +50,7 @@ public enum Application {
             admin.on(.delete, "/projects/:id/users/:userId", AdminRoutes.eraseUser(services))
             admin.on(.post, "/projects/:id/links", AdminLinkRoutes.createLink(services))
             admin.on(.post, "/projects/:id/domains", DomainRoutes.add(services))
+            admin.on(.post, "/projects/:id/imports/fdl", FDLImportRoutes.importCSV(services))
             admin.on(.get, "/projects/:id/domains", DomainRoutes.list(services))
             admin.on(.delete, "/projects/:id/domains/:domainId", DomainRoutes.remove(services))
             admin.on(.get, "/projects/:id/links", AdminLinkRoutes.listLinks(services))

@@ -6,6 +6,8 @@ public protocol LinkStore: Sendable {
     func create(_ link: Link, codeIsCustom: Bool) throws -> Link
     func update(_ link: Link) throws -> Link?
     func delete(id: String, projectID: String) throws -> Bool
+    /// Stores `creating` and rewrites `replacing` (by id) in one transaction: all or none.
+    func importBatch(creating: [Link], replacing: [Link]) throws
     func find(id: String, projectID: String) throws -> Link?
     /// The link and how many countable clicks it has had (for `max_clicks`).
     func find(shortCode: String, domain: String?) throws -> (link: Link, clicks: Int)?

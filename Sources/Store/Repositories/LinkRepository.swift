@@ -37,6 +37,17 @@ struct Links<Source: SessionSource>: LinkStore {
         }
     }
 
+    func importBatch(creating: [Link], replacing: [Link]) throws {
+        do {
+            try source.writeSession { connection in
+                for link in replacing { try connection.run(LinkRepository.updateSQL, values: LinkRepository.updateValues(link)) }
+                for link in creating { try connection.run(LinkRepository.insertSQL, values: LinkRepository.insertValues(link)) }
+            }
+        } catch  where LinkRepository.isCodeTaken(error) {
+            throw StoreError.conflict("a short code of the batch was taken meanwhile; nothing of it was stored")
+        }
+    }
+
     func delete(id: String, projectID: String) throws -> Bool {
         try source.writeSession { connection in
             try connection.run("DELETE FROM links WHERE id = ? AND project_id = ?", id, projectID) > 0
