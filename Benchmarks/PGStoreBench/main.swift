@@ -1,6 +1,7 @@
 import Attribution
 import Dispatch
 import Foundation
+import PostgresClient
 @_spi(StoreInternals) import Store
 import Synchronization
 
