@@ -349,7 +349,7 @@ import Testing
                             state.mostInGroup = max(state.mostInGroup, state.byGroup[index % groups]!)
                             state.most = max(state.most, state.all)
                         }
-                        usleep(2_000)  // about time: a write that takes a moment, so writes overlap
+                        usleep(20_000)  // about time: a write that takes a moment, so writes overlap even on a loaded machine
                         running.withLock { state in
                             state.byGroup[index % groups]! -= 1
                             state.all -= 1

@@ -129,8 +129,18 @@ struct DashboardAuth: Sendable {
 /// An `application/x-www-form-urlencoded` body.
 struct DashboardForm: Sendable {
     let fields: [(name: String, value: String)]
+    /// Files of a `multipart/form-data` form, by field name (an import's CSV).
+    var files: [String: [UInt8]] = [:]
 
     init(_ request: HTTPRequest) throws {
+        if let boundary = MultipartForm.boundary(of: request.headers["Content-Type"]) {
+            do {
+                (fields, files) = try MultipartForm.parse(request.body, boundary: boundary)
+            } catch {
+                throw HTTPError(.badRequest, code: "bad_form", message: "the form's multipart body cannot be read")
+            }
+            return
+        }
         guard request.body.count <= 64 * 1024 else {
             throw HTTPError(.contentTooLarge, code: "too_large", message: "a dashboard form is at most 64 KB")
         }

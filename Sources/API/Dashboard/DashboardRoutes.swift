@@ -23,6 +23,7 @@ enum DashboardRoutes {
         router.on(.get, p + "/projects/:id", OverviewRoutes.overview(services))
         router.on(.get, p + "/projects/:id/links", LinkPages.list(services))
         router.on(.post, p + "/projects/:id/links", LinkPages.create(services))
+        router.on(.post, p + "/projects/:id/links/import-fdl", LinkPages.importFDL(services))
         router.on(.post, p + "/projects/:id/links/:linkId/active", LinkPages.setActive(services))
         router.on(.get, p + "/projects/:id/links/:linkId", LinkDetailPage.show(services))
         router.on(.post, p + "/projects/:id/links/:linkId", LinkDetailPage.update(services))

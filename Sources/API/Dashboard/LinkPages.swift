@@ -94,11 +94,68 @@ enum LinkPages {
             <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\
             <table><thead><tr><th>Code</th><th>Title</th><th class="hide-narrow">Campaign</th><th>State</th><th class="hide-narrow">QR</th><th></th></tr></thead>\
-            <tbody>\(rows)</tbody></table><p>\(pager)</p>\(createForm)
+            <tbody>\(rows)</tbody></table><p>\(pager)</p>\(createForm)\
+            \(canChange ? importForm(base: base, csrf: DashboardPage.hiddenCSRF(viewer), domains: try services.app.domains.list(projectID: project.id).map(\.domain)) : "")
             """
         return DashboardPage.render(
             title: "Links · \(project.name)", prefix: auth.prefix, viewer: viewer,
             projectNav: (project.id, project.name, "Links"), body: body, status: status)
+    }
+
+    /// The form that imports a Firebase Dynamic Links export onto one of the project's domains.
+    static func importForm(base: String, csrf: String, domains: [String]) -> String {
+        guard !domains.isEmpty else {
+            return
+                #"<h2>Import from Firebase Dynamic Links</h2><p class="muted">Add the domain the links lived on (Settings → Domains) to import its export.</p>"#
+        }
+        let options = domains.map { #"<option value="\#(Escape.html($0))">\#(Escape.html($0))</option>"# }.joined()
+        return """
+            <h2>Import from Firebase Dynamic Links</h2><form class="stack" method="post" action="\(base)/links/import-fdl" \
+            enctype="multipart/form-data">\(csrf)<label>The export (Google Takeout CSV)<input name="file" type="file" accept=".csv,text/csv" required></label>\
+            <label>Domain<select name="domain">\(options)</select></label>\
+            <label>A code another link has<select name="on_conflict"><option value="skip">Report it, change nothing</option>\
+            <option value="replace">Replace that link</option></select></label>\
+            <label><input type="checkbox" name="dry_run" value="1" checked> Dry run: report only, write nothing</label>\
+            <button>Import</button></form>
+            """
+    }
+
+    /// `POST …/links/import-fdl`: the import, and its report row by row.
+    static func importFDL(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, form, project in
+            let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            let report: FDLImportReport
+            do {
+                guard let file = form.files["file"], !file.isEmpty else { throw AppError.invalidField("file", "choose the export's CSV file") }
+                report = try services.app.links.importFDL(
+                    projectID: project.id, domain: form["domain"] ?? "", csv: file, dryRun: form["dry_run"] == "1",
+                    replace: form["on_conflict"] == "replace", now: services.now(for: project))
+            } catch let error as AppError {
+                return DashboardPage.render(
+                    title: "Import · \(project.name)", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Links"),
+                    body:
+                        #"<h1>Import</h1><p class="error" role="alert">\#(Escape.html(error.message))</p><p><a href="\#(base)/links">Back to the links</a></p>"#,
+                    status: .unprocessableContent)
+            }
+            let rows = report.rows.filter { $0.outcome != .created && $0.outcome != .skipped }.prefix(500).map { row in
+                """
+                <tr><td>\(row.line)</td><td>\(Escape.html(row.shortLink ?? ""))</td><td>\(row.outcome.rawValue)</td>\
+                <td>\(Escape.html([row.column, row.reason].compactMap { $0 }.joined(separator: ": ")))</td></tr>
+                """
+            }.joined()
+            let summary =
+                "\(report.dryRun ? "Dry run — would create" : "Created") \(report.count(.created)), skipped \(report.count(.skipped)), "
+                + "replaced \(report.count(.replaced)), conflicts \(report.count(.conflict)), refused \(report.count(.refused))."
+            let body = """
+                <h1>Import from Firebase Dynamic Links</h1><p class="notice" role="status">\(Escape.html(summary))</p>\
+                \(rows.isEmpty ? "" : "<table><thead><tr><th>Line</th><th>Short link</th><th>Outcome</th><th>Why</th></tr></thead><tbody>\(rows)</tbody></table>")\
+                <p><a href="\(base)/links">Back to the links</a></p>
+                """
+            return DashboardPage.render(
+                title: "Import · \(project.name)", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Links"),
+                body: body)
+        }
     }
 
     private static func percentEncoded(_ text: String) -> String {

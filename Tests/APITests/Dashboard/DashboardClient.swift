@@ -30,6 +30,30 @@ final class DashboardClient {
         return response
     }
 
+    /// Posts `fields` and `file` as `multipart/form-data`, as a browser sends a form with a file,
+    /// with the CSRF token of the page at `page`.
+    func submitMultipart(from page: String, to path: String, _ fields: [(String, String)], file: (name: String, bytes: [UInt8])) throws
+        -> TestResponse
+    {
+        let html = try get(page).bodyText
+        guard let token = Self.csrfToken(in: html) else { throw ConnectError(code: 0) }
+        let boundary = "----attributiond\(UUID().uuidString)"
+        var body: [UInt8] = []
+        for (name, value) in [("csrf", token)] + fields {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Array(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"export.csv\"\r\nContent-Type: text/csv\r\n\r\n".utf8)
+        body += file.bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+        let client = try RawClient(port: app.port)
+        var head = "POST \(prefix)\(path) HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\n"
+        head += "Content-Length: \(body.count)\r\n"
+        if let cookie { head += "Cookie: attributiond_session=\(cookie)\r\n" }
+        client.send(Array((head + "\r\n").utf8) + body)
+        guard let response = client.readResponse() else { throw ConnectError(code: 0) }
+        return response
+    }
+
     /// Posts a form the way the page at `page` would: with that page's CSRF token.
     func submit(from page: String, to path: String, _ fields: [(String, String)]) throws -> TestResponse {
         let html = try get(page).bodyText

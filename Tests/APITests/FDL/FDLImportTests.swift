@@ -135,4 +135,23 @@ import Testing
         let wrongDomain = try run(["import", "fdl", "--project", project, "--domain", "other.page.link", file.path, "--db", db])
         #expect(wrongDomain.status == 2 && wrongDomain.stderr.contains("domain"), "\(wrongDomain.stderr)")
     }
+
+    @Test func theDashboardUploadsAnExport() throws {
+        let (app, project) = try Self.app()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let links = "/projects/\(project)/links"
+        #expect(try browser.get(links).bodyText.contains("Import from Firebase Dynamic Links"))
+        let dry = try browser.submitMultipart(
+            from: links, to: links + "/import-fdl", [("domain", "shop.page.link"), ("on_conflict", "skip"), ("dry_run", "1")],
+            file: ("file", Array(Self.csv().utf8)))
+        #expect(
+            dry.status == 200 && dry.bodyText.contains("Dry run — would create 2") && dry.bodyText.contains("not a link on shop.page.link"),
+            "\(dry.bodyText)")
+        #expect(try app.count("SELECT count(*) FROM links") == 0)
+        let done = try browser.submitMultipart(
+            from: links, to: links + "/import-fdl", [("domain", "shop.page.link"), ("on_conflict", "skip")], file: ("file", Array(Self.csv().utf8)))
+        #expect(done.bodyText.contains("Created 2"), "\(done.bodyText)")
+        #expect(try app.count("SELECT count(*) FROM links WHERE fdl IS NOT NULL") == 2)
+    }
 }
