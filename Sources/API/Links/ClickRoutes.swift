@@ -35,17 +35,38 @@ enum ClickRoutes {
         let queryItems = request.queryItems
         let utm = target.utm.overridden(by: ClickQuery.utm(queryItems))
         let acceptLanguage = request.headers["Accept-Language"]
-        let clickID = ClickRecorder(services: services).record(at: now, for: request, countTowardLimit: target.link.maxClicks != nil) {
-            clickID, ip, ipKey in
-            Click(
-                clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
-                ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: acceptLanguage,
-                referer: request.headers["Referer"], query: ClickQuery.kept(queryItems), utm: utm, platform: platform,
-                osVersion: agent.osVersion, deviceClass: agent.deviceClass, isBot: isBot,
-                languages: Click.languages(fromAcceptLanguage: acceptLanguage),
-                networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
+        // The browser's half of an in-app escape: the click was recorded in the webview.
+        let continued = isBot ? nil : InAppEscape.continuedClick(request)
+        let escaping = continued == nil && !isBot && agent.inAppBrowser != nil && platform != .desktop
+        // Read before the click is recorded: a cache miss moves the request off the event loop
+        // (it runs again from the start), which must not record the click twice.
+        let escapeBase = try escaping ? escapeBase(request, services: services) : nil
+        let appName = try escaping ? services.app.projects.cachedProject(id: target.link.projectID)?.name : nil
+        let clickID =
+            continued
+            ?? ClickRecorder(services: services).record(
+                at: now, for: request, countTowardLimit: target.link.maxClicks != nil
+            ) {
+                clickID, ip, ipKey in
+                Click(
+                    clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .link, createdAt: now,
+                    ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: acceptLanguage,
+                    referer: request.headers["Referer"], query: ClickQuery.kept(queryItems), utm: utm, platform: platform,
+                    osVersion: agent.osVersion, deviceClass: agent.deviceClass, isBot: isBot,
+                    languages: Click.languages(fromAcceptLanguage: acceptLanguage),
+                    networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
+            }
+        if !isBot, continued == nil { entry.clicks.add(1, ordering: .relaxed) }
+        if escaping, let browser = agent.inAppBrowser, let base = escapeBase {
+            let url = InAppEscape.continuation(of: request, base: base, clickID: clickID)
+            if platform == .android { return InAppEscape.android(url) }
+            let here: String
+            switch target.response(for: platform, clickID: clickID, utm: utm, iPad: agent.deviceClass == .ipad) {
+            case .interstitial(let destination, _), .redirect(let destination): here = destination
+            default: here = url
+            }
+            return InAppEscape.iOS(url, appName: appName ?? "the app", browser: browser, here: here)
         }
-        if !isBot { entry.clicks.add(1, ordering: .relaxed) }
 
         let clickHeader: HTTPHeaders = ["X-Click-Id": clickID]
         switch target.response(for: platform, clickID: clickID, utm: utm, iPad: agent.deviceClass == .ipad) {
@@ -72,5 +93,13 @@ enum ClickRoutes {
             response.headers.add("X-Click-Id", clickID)
             return response
         }
+    }
+
+    /// Where the system browser is sent back to: the project domain the tap came to, else this
+    /// server's public base, over HTTPS.
+    static func escapeBase(_ request: HTTPRequest, services: Services) throws -> String {
+        if let claim = try ProjectHosts.claim(of: request, services: services) { return "https://\(claim.domain)" }
+        let base = LinkURLs.base(for: request, services: services)
+        return base.hasPrefix("http://") ? "https://" + base.dropFirst("http://".count) : base
     }
 }

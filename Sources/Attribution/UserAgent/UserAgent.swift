@@ -48,10 +48,15 @@ public enum UserAgentParser {
         "okhttp", "axios/", "node-fetch", "postmanruntime", "google-inspectiontool", "google-read-aloud",
     ].map { Array($0.utf8) }
 
+    /// The apps whose embedded browsers (webviews) do not open universal links or app links, by a
+    /// marker of their User-Agent, first match wins (Messenger's carries Facebook's marker too).
+    /// The markers are the apps' own tokens, as seen in their UA strings (the tests hold one real
+    /// string of each, iOS and Android) and as the common detection lists have them.
     static let inAppBrowsers: [(marker: [UInt8], name: String)] = [
-        ("instagram", "Instagram"), ("fban/", "Facebook"), ("fbav/", "Facebook"), ("fb_iab", "Facebook"),
-        ("musical_ly", "TikTok"), ("bytedancewebview", "TikTok"), ("snapchat", "Snapchat"), ("line/", "LINE"),
-        ("twitter", "Twitter"), ("linkedinapp", "LinkedIn"), ("pinterest/", "Pinterest"), ("gsa/", "Google"),
+        ("messengerforios", "Messenger"), ("orca-android", "Messenger"), ("instagram", "Instagram"), ("fban/", "Facebook"),
+        ("fbav/", "Facebook"), ("fb_iab", "Facebook"), ("musical_ly", "TikTok"), ("bytedancewebview", "TikTok"),
+        ("tiktok", "TikTok"), ("snapchat", "Snapchat"), (" line/", "LINE"), ("micromessenger", "WeChat"),
+        ("telegram", "Telegram"), ("twitter", "X"), ("linkedinapp", "LinkedIn"), ("pinterest", "Pinterest"), ("gsa/", "Google"),
     ].map { (Array($0.0.utf8), $0.1) }
 
     /// Recent answers by User-Agent: real traffic repeats a few thousand strings, so most clicks

@@ -1,0 +1,50 @@
+import Attribution
+import HTTP
+
+/// Out of in-app browsers (Instagram, Facebook, TikTok…), whose webviews open neither universal
+/// links nor app links: the tap is recorded once, in the webview, then handed to the system
+/// browser carrying `_esc=<click id>` (so that the browser's request follows the link without a
+/// second click), and the link's query (UTM included) as it came.
+enum InAppEscape {
+    static let marker = "_esc"
+
+    /// The click a request continues, when it is the browser's half of an escape.
+    static func continuedClick(_ request: HTTPRequest) -> String? {
+        guard let id = request.queryValue(marker), (16...64).contains(id.utf8.count),
+            id.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
+        else { return nil }
+        return id
+    }
+
+    /// The tap's own URL on `base` (https), with the escape's marker.
+    static func continuation(of request: HTTPRequest, base: String, clickID: String) -> String {
+        let kept = request.queryItems.filter { $0.name != marker }.map { ($0.name, $0.value) }
+        return URLQuery.appending(kept + [(marker, clickID)], to: base + String(request.path))
+    }
+
+    /// Android: the same URL in Chrome (an `intent:` URL these webviews hand to the system), and
+    /// back to it in the webview if Chrome is missing.
+    static func android(_ url: String) -> HTTPResponse {
+        let withoutScheme = url.hasPrefix("https://") ? String(url.dropFirst("https://".count)) : String(url.drop { $0 != "/" }.dropFirst(2))
+        let intent = "intent://\(withoutScheme)#Intent;scheme=https;package=com.android.chrome;S.browser_fallback_url=\(URLQuery.encode(url));end"
+        return HTTPResponse(status: .found, headers: ["Location": intent, "Cache-Control": "no-store"])
+    }
+
+    /// iOS: a page that says where the person is and offers Safari (`x-safari-https:`, which
+    /// opens Safari from iOS 17), copying the link for pasting, or going on here.
+    static func iOS(_ url: String, appName: String, browser: String, here destination: String) -> HTTPResponse {
+        let safari = "x-safari-" + url
+        let html = """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
+            <meta name="robots" content="noindex"><title>Open in Safari</title><style>body{font:17px system-ui,sans-serif;margin:2em auto;\
+            max-width:28em;padding:0 1em;color:#222}a.button{display:block;text-align:center;padding:.8em;margin:.6em 0;border-radius:.5em;\
+            background:#06c;color:#fff;text-decoration:none}a.plain{color:#06c}</style></head><body>\
+            <h1>Open \(Escape.html(appName)) in Safari</h1>\
+            <p>\(Escape.html(browser))'s browser cannot open the app. Open this link in Safari to continue.</p>\
+            <a class="button" id="safari" href="\(Escape.html(safari))">Open in Safari</a>\
+            <p>Or copy the link and paste it in Safari:</p><p><code id="link">\(Escape.html(url))</code></p>\
+            <p><a class="plain" href="\(Escape.html(destination))">Continue here instead</a></p></body></html>
+            """
+        return Pages.htmlResponse(html, headers: ["Referrer-Policy": "no-referrer"])
+    }
+}
