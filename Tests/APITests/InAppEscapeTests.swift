@@ -74,16 +74,17 @@ import Testing
             // Android: Chrome, by an intent URL that keeps the query and falls back to the same link.
             let android = try app.request("GET", "/summer?utm_campaign=fall", adminKey: nil, headers: ["User-Agent": agent.android])
             let intent = try #require(android.header("Location"), "\(agent.app) Android: \(android.status)")
+            #expect(android.header("X-Click-Id").map { intent.contains("_esc=\($0)") } == true, "every answer names its click")
             #expect(
                 android.status == 302 && intent.hasPrefix("intent://test/summer?utm_campaign=fall&_esc=")
                     && intent.contains(
-                        "#Intent;scheme=https;package=com.android.chrome;S.browser_fallback_url=https%3A%2F%2Ftest%2Fsummer%3Futm_campaign%3Dfall%26_esc%3D"
+                        "#Intent;scheme=http;package=com.android.chrome;S.browser_fallback_url=http%3A%2F%2Ftest%2Fsummer%3Futm_campaign%3Dfall%26_esc%3D"
                     )
                     && intent.hasSuffix(";end"),
                 "\(agent.app) Android: \(intent)")
             // iOS: the way to Safari, the link to copy, and a way on from here.
             let iPhone = try app.request("GET", "/summer?utm_campaign=fall", adminKey: nil, headers: ["User-Agent": agent.ios])
-            #expect(iPhone.status == 200 && iPhone.bodyText.contains("x-safari-https://test/summer?utm_campaign=fall&amp;_esc="), "\(agent.app) iOS")
+            #expect(iPhone.status == 200 && iPhone.bodyText.contains("x-safari-http://test/summer?utm_campaign=fall&amp;_esc="), "\(agent.app) iOS")
             #expect(
                 iPhone.bodyText.contains("\(agent.app)&#39;s browser") || iPhone.bodyText.contains("\(agent.app)'s browser"),
                 "\(agent.app) iOS: \(iPhone.bodyText.prefix(600))")

@@ -59,13 +59,13 @@ enum ClickRoutes {
         if !isBot, continued == nil { entry.clicks.add(1, ordering: .relaxed) }
         if escaping, let browser = agent.inAppBrowser, let base = escapeBase {
             let url = InAppEscape.continuation(of: request, base: base, clickID: clickID)
-            if platform == .android { return InAppEscape.android(url) }
+            if platform == .android { return InAppEscape.android(url, clickID: clickID) }
             let here: String
             switch target.response(for: platform, clickID: clickID, utm: utm, iPad: agent.deviceClass == .ipad) {
             case .interstitial(let destination, _), .redirect(let destination): here = destination
             default: here = url
             }
-            return InAppEscape.iOS(url, appName: appName ?? "the app", browser: browser, here: here)
+            return InAppEscape.iOS(url, appName: appName ?? "the app", browser: browser, here: here, clickID: clickID)
         }
 
         let clickHeader: HTTPHeaders = ["X-Click-Id": clickID]
@@ -95,11 +95,10 @@ enum ClickRoutes {
         }
     }
 
-    /// Where the system browser is sent back to: the project domain the tap came to, else this
-    /// server's public base, over HTTPS.
+    /// Where the system browser is sent back to: the project domain the tap came to (HTTPS),
+    /// else this server's public base.
     static func escapeBase(_ request: HTTPRequest, services: Services) throws -> String {
         if let claim = try ProjectHosts.claim(of: request, services: services) { return "https://\(claim.domain)" }
-        let base = LinkURLs.base(for: request, services: services)
-        return base.hasPrefix("http://") ? "https://" + base.dropFirst("http://".count) : base
+        return LinkURLs.base(for: request, services: services)
     }
 }

@@ -24,15 +24,17 @@ enum InAppEscape {
 
     /// Android: the same URL in Chrome (an `intent:` URL these webviews hand to the system), and
     /// back to it in the webview if Chrome is missing.
-    static func android(_ url: String) -> HTTPResponse {
-        let withoutScheme = url.hasPrefix("https://") ? String(url.dropFirst("https://".count)) : String(url.drop { $0 != "/" }.dropFirst(2))
-        let intent = "intent://\(withoutScheme)#Intent;scheme=https;package=com.android.chrome;S.browser_fallback_url=\(URLQuery.encode(url));end"
-        return HTTPResponse(status: .found, headers: ["Location": intent, "Cache-Control": "no-store"])
+    static func android(_ url: String, clickID: String) -> HTTPResponse {
+        let scheme = url.hasPrefix("http://") ? "http" : "https"
+        let withoutScheme = String(url.dropFirst(scheme.count + 3))
+        let intent = "intent://\(withoutScheme)#Intent;scheme=\(scheme);package=com.android.chrome;S.browser_fallback_url=\(URLQuery.encode(url));end"
+        return HTTPResponse(status: .found, headers: ["Location": intent, "Cache-Control": "no-store", "X-Click-Id": clickID])
     }
 
-    /// iOS: a page that says where the person is and offers Safari (`x-safari-https:`, which
-    /// opens Safari from iOS 17), copying the link for pasting, or going on here.
-    static func iOS(_ url: String, appName: String, browser: String, here destination: String) -> HTTPResponse {
+    /// iOS: a page that says where the person is and offers Safari (`x-safari-https:` — or
+    /// `x-safari-http:` — which opens Safari from iOS 17), copying the link for pasting, or going
+    /// on here.
+    static func iOS(_ url: String, appName: String, browser: String, here destination: String, clickID: String) -> HTTPResponse {
         let safari = "x-safari-" + url
         let html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
@@ -45,6 +47,6 @@ enum InAppEscape {
             <p>Or copy the link and paste it in Safari:</p><p><code id="link">\(Escape.html(url))</code></p>\
             <p><a class="plain" href="\(Escape.html(destination))">Continue here instead</a></p></body></html>
             """
-        return Pages.htmlResponse(html, headers: ["Referrer-Policy": "no-referrer"])
+        return Pages.htmlResponse(html, headers: ["Referrer-Policy": "no-referrer", "X-Click-Id": clickID])
     }
 }
