@@ -113,4 +113,23 @@ import Testing
         try app.settle()
         #expect(try app.count("SELECT count(*) FROM clicks") == 1)
     }
+
+    @Test func theEscapeCanBeTurnedOffPerProjectAndBackOnPerLink() throws {
+        let app = try TestApp()
+        let (project, _, link) = try app.projectWithLink()
+        let instagram = Self.agents[0].android
+        #expect(
+            try app.request("PATCH", "/admin/v1/projects/\(project)", json: #"{"in_app_escape": false}"#).json?["in_app_escape"] as? Bool == false)
+        let stays = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": instagram])
+        #expect(stays.status == 200 && stays.bodyText.contains("play.google.com"), "the project's links stay in the webview: \(stays.status)")
+        let id = try #require(link["id"] as? String)
+        #expect(
+            try app.request("PATCH", "/admin/v1/projects/\(project)/links/\(id)", json: #"{"in_app_escape": true}"#).json?["in_app_escape"] as? Bool
+                == true)
+        #expect(
+            try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": instagram]).header("Location")?.hasPrefix("intent://") == true)
+        #expect(
+            try app.request("PATCH", "/admin/v1/projects/\(project)/links/\(id)", json: #"{"in_app_escape": null}"#).json?["in_app_escape"] == nil)
+        #expect(try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": instagram]).status == 200)
+    }
 }

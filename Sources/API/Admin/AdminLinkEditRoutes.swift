@@ -121,6 +121,7 @@ enum AdminLinkEditRoutes {
         put("deep_link_path", link.deepLinkPath)
         put("expires_at", link.expiresAt?.iso8601)
         put("domain", link.domain)
+        if let escape = link.inAppEscape { fields["in_app_escape"] = .bool(escape) }
         if !link.deepLinkParameters.isEmpty { fields["deep_link_parameters"] = .object(link.deepLinkParameters.mapValues { .string($0) }) }
         if !link.utm.isEmpty { fields["utm"] = .object(link.utm.map.mapValues { .string($0) }) }
         var og: [String: JSONValue] = [:]

@@ -74,11 +74,12 @@ struct AdminLinkPayload: Decodable {
     var max_clicks: Int?
     var active: Bool?
     var domain: String?
+    var in_app_escape: Bool?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case short_code, template_id, template_slug, title, description, original_url, ios_url, android_url, web_url, app_scheme,
             deep_link_path, deep_link_parameters, utm, targeting, og, attribution_window_hours, append_click_id, expires_at,
-            max_clicks, active, domain
+            max_clicks, active, domain, in_app_escape
     }
 
     init(from decoder: any Decoder) throws {
@@ -105,6 +106,7 @@ struct AdminLinkPayload: Decodable {
         max_clicks = try c.decodeIfPresent(Int.self, forKey: .max_clicks)
         active = try c.decodeIfPresent(Bool.self, forKey: .active)
         domain = try c.decodeIfPresent(String.self, forKey: .domain)
+        in_app_escape = try c.decodeIfPresent(Bool.self, forKey: .in_app_escape)
     }
 
     func link(projectID: String, templateID: String?, now: Timestamp) throws -> Link {
@@ -143,7 +145,7 @@ struct AdminLinkPayload: Decodable {
             og: Link.OpenGraph(title: og?.title, description: og?.description, image: og?.image),
             attributionWindowHours: attribution_window_hours, appendClickID: append_click_id ?? false,
             expiresAt: expiresAt, maxClicks: max_clicks, active: active ?? true, createdAt: createdAt, updatedAt: updatedAt,
-            domain: domain)
+            domain: domain, inAppEscape: in_app_escape)
     }
 }
 
@@ -155,6 +157,8 @@ struct AdminLinkBody: Encodable {
     let short_code: String
     /// The project domain the link lives on; null: any Host that is not another project's domain.
     let domain: String?
+    /// Whether taps in social apps' browsers are led out; null: as the project says.
+    let in_app_escape: Bool?
     let url: String
     let qr_url: String
     let title: String?
@@ -182,6 +186,7 @@ struct AdminLinkBody: Encodable {
         template_slug = template?.slug
         short_code = link.shortCode
         domain = link.domain
+        in_app_escape = link.inAppEscape
         url = LinkURLs.url(base: LinkURLs.base(of: link, otherwise: base), shortCode: link.shortCode, templateSlug: template?.slug)
         qr_url = url + "/qr"
         title = link.title

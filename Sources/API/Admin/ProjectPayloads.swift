@@ -11,7 +11,7 @@ struct ProjectCreation: Decodable {
     static let settingKeys: Set<String> = [
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
-        "click_id_parameters", "apple_ads", "time_zone",
+        "click_id_parameters", "apple_ads", "time_zone", "in_app_escape",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -58,6 +58,7 @@ struct SettingsPatch: Decodable {
     var sdkAuth: Patch<SDKAuthentication> = .absent
     var clickIDParameters: Patch<[String]> = .absent
     var appleAds: Patch<Bool> = .absent
+    var inAppEscape: Patch<Bool> = .absent
     var timeZone: Patch<String> = .absent
     var skan: Patch<JSONValue> = .absent
     var matching: Patch<MatchingPayload> = .absent
@@ -79,6 +80,7 @@ struct SettingsPatch: Decodable {
         sdkAuth = try c.decodePatch(SDKAuthentication.self, forKey: key("sdk_auth"))
         clickIDParameters = try c.decodePatch([String].self, forKey: key("click_id_parameters"))
         appleAds = try c.decodePatch(Bool.self, forKey: key("apple_ads"))
+        inAppEscape = try c.decodePatch(Bool.self, forKey: key("in_app_escape"))
         timeZone = try c.decodePatch(String.self, forKey: key("time_zone"))
         skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
         matching = try c.decodePatch(MatchingPayload.self, forKey: key("matching"))
@@ -102,6 +104,7 @@ struct SettingsPatch: Decodable {
         settings.sdkAuth = sdkAuth.apply(to: current.sdkAuth) ?? defaults.sdkAuth
         settings.clickIDParameters = clickIDParameters.apply(to: current.clickIDParameters) ?? []
         settings.appleAds = appleAds.apply(to: current.appleAds) ?? defaults.appleAds
+        settings.inAppEscape = inAppEscape.apply(to: current.inAppEscape) ?? defaults.inAppEscape
         settings.timeZone = timeZone.apply(to: current.timeZone) ?? defaults.timeZone
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch skan {
@@ -141,6 +144,7 @@ struct ProjectBody: Encodable {
     let sdk_auth: String
     let click_id_parameters: [String]
     let apple_ads: Bool
+    let in_app_escape: Bool
     let time_zone: String
     let test_mode: Bool
     let skan: JSONValue?
@@ -168,6 +172,7 @@ struct ProjectBody: Encodable {
         sdk_auth = settings.sdkAuth.rawValue
         click_id_parameters = settings.clickIDParameters
         apple_ads = settings.appleAds
+        in_app_escape = settings.inAppEscape
         time_zone = settings.timeZone
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
@@ -198,6 +203,7 @@ struct ProjectBody: Encodable {
         try c.encode(sdk_auth, forKey: key("sdk_auth"))
         try c.encode(click_id_parameters, forKey: key("click_id_parameters"))
         try c.encode(apple_ads, forKey: key("apple_ads"))
+        try c.encode(in_app_escape, forKey: key("in_app_escape"))
         try c.encode(time_zone, forKey: key("time_zone"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))

@@ -37,7 +37,9 @@ enum ClickRoutes {
         let acceptLanguage = request.headers["Accept-Language"]
         // The browser's half of an in-app escape: the click was recorded in the webview.
         let continued = isBot ? nil : InAppEscape.continuedClick(request)
-        let escaping = continued == nil && !isBot && agent.inAppBrowser != nil && platform != .desktop
+        let escaping =
+            continued == nil && !isBot && agent.inAppBrowser != nil && platform != .desktop
+            && (target.link.inAppEscape ?? target.project.inAppEscape)
         // Read before the click is recorded: a cache miss moves the request off the event loop
         // (it runs again from the start), which must not record the click twice.
         let escapeBase = try escaping ? escapeBase(request, services: services) : nil

@@ -20,6 +20,8 @@ public struct Link: Sendable, Equatable, Identifiable {
     public var domain: String?
     /// Firebase Dynamic Links' parameters, for a link that came from FDL: its taps follow FDL's rules.
     public var fdl: FDLOptions?
+    /// Lead taps in social apps' browsers out (nil: as the project says).
+    public var inAppEscape: Bool?
     public var title: String?
     public var description: String?
     public var originalURL: String?
@@ -51,7 +53,8 @@ public struct Link: Sendable, Equatable, Identifiable {
         deepLinkParameters: [String: String] = [:], utm: UTM = UTM(), targeting: String? = nil,
         og: OpenGraph = OpenGraph(), attributionWindowHours: Int? = nil, appendClickID: Bool = false,
         expiresAt: Timestamp? = nil, maxClicks: Int? = nil, active: Bool = true, externalUserID: String? = nil,
-        optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil, domain: String? = nil, fdl: FDLOptions? = nil
+        optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil, domain: String? = nil, fdl: FDLOptions? = nil,
+        inAppEscape: Bool? = nil
     ) {
         self.id = id
         self.projectID = projectID
@@ -59,6 +62,7 @@ public struct Link: Sendable, Equatable, Identifiable {
         self.shortCode = shortCode
         self.domain = domain
         self.fdl = fdl
+        self.inAppEscape = inAppEscape
         self.title = title
         self.description = description
         self.originalURL = originalURL

@@ -36,6 +36,8 @@ public struct ProjectSettings: Sendable, Equatable {
     public var clickIDParameters: [String] = []
     /// Exchange Apple Ads (AdServices) tokens the SDKs send; off: they are dropped unread.
     public var appleAds = true
+    /// Lead taps in social apps' browsers out to the system browser (links may say otherwise).
+    public var inAppEscape = true
 
     public init() {}
 

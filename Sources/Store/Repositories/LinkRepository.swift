@@ -126,7 +126,7 @@ enum LinkRepository {
         id, project_id, template_id, short_code, title, description, original_url, ios_url, android_url, web_url,
         app_scheme, deep_link_path, deep_link_parameters, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
         targeting, og_title, og_description, og_image, attribution_window_hours, append_click_id, expires_at, max_clicks,
-        active, external_user_id, options_hash, created_at, updated_at, domain, fdl, click_count
+        active, external_user_id, options_hash, created_at, updated_at, domain, fdl, in_app_escape, click_count
         """
 
     static func link(_ row: some ColumnReader) -> Link {
@@ -151,7 +151,8 @@ enum LinkRepository {
             externalUserID: row.optionalString("external_user_id"), optionsHash: row.optionalString("options_hash"),
             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")),
             domain: row.string("domain").isEmpty ? nil : row.string("domain"),
-            fdl: row.optionalString("fdl").flatMap { try? FDLOptions.parse(JSONText.decodeMap($0)).get() })
+            fdl: row.optionalString("fdl").flatMap { try? FDLOptions.parse(JSONText.decodeMap($0)).get() },
+            inAppEscape: row.optionalInt("in_app_escape").map { $0 != 0 })
     }
 
     static let select = "SELECT \(columns) FROM links"
@@ -167,14 +168,14 @@ enum LinkRepository {
     }
 
     static let insertSQL = """
-        INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+        INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
         """
     static let updateSQL = """
         UPDATE links SET template_id = ?, short_code = ?, title = ?, description = ?, original_url = ?, ios_url = ?,
             android_url = ?, web_url = ?, app_scheme = ?, deep_link_path = ?, deep_link_parameters = ?, utm_source = ?,
             utm_medium = ?, utm_campaign = ?, utm_term = ?, utm_content = ?, targeting = ?, og_title = ?,
             og_description = ?, og_image = ?, attribution_window_hours = ?, append_click_id = ?, expires_at = ?,
-            max_clicks = ?, active = ?, updated_at = ?, domain = ?, fdl = ?
+            max_clicks = ?, active = ?, updated_at = ?, domain = ?, fdl = ?, in_app_escape = ?
         WHERE id = ? AND project_id = ?
         """
 
@@ -186,6 +187,7 @@ enum LinkRepository {
             link.utm.content, link.targeting, link.og.title, link.og.description, link.og.image, link.attributionWindowHours,
             link.appendClickID, link.expiresAt?.milliseconds, link.maxClicks, link.active, link.externalUserID, link.optionsHash,
             link.createdAt.milliseconds, link.updatedAt.milliseconds, link.domain ?? "", link.fdl.map { JSONText.encode($0.parameters) },
+            link.inAppEscape,
         ]
         return values.map(\.pgValue)
     }
@@ -197,7 +199,7 @@ enum LinkRepository {
             link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
             link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
             link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.domain ?? "",
-            link.fdl.map { JSONText.encode($0.parameters) }, link.id, link.projectID,
+            link.fdl.map { JSONText.encode($0.parameters) }, link.inAppEscape, link.id, link.projectID,
         ]
         return values.map(\.pgValue)
     }

@@ -200,7 +200,7 @@ enum ProjectRepository {
     static let columns = """
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
-        skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone
+        skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone, in_app_escape
         """
 
     /// A project's insert and update, SQL and values.
@@ -208,8 +208,8 @@ enum ProjectRepository {
         INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
             ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
             signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
-            click_id_parameters, apple_ads, time_zone)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            click_id_parameters, apple_ads, time_zone, in_app_escape)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [PGValue] {
@@ -219,7 +219,7 @@ enum ProjectRepository {
             settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
             settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode),
             settings.sdkAuth.rawValue, settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters),
-            settings.appleAds, settings.timeZone,
+            settings.appleAds, settings.timeZone, settings.inAppEscape,
         ]
         return values.map(\.pgValue)
     }
@@ -228,7 +228,7 @@ enum ProjectRepository {
         UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
             ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
             currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
-            apple_ads = ?, time_zone = ?, updated_at = ?
+            apple_ads = ?, time_zone = ?, in_app_escape = ?, updated_at = ?
         WHERE id = ?
         """
 
@@ -240,7 +240,7 @@ enum ProjectRepository {
             settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
             settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue,
             settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
-            now, project.id,
+            settings.inAppEscape, now, project.id,
         ]
         return values.map(\.pgValue)
     }
@@ -263,6 +263,7 @@ enum ProjectRepository {
         settings.sdkAuth = SDKAuthentication(rawValue: row.string("sdk_auth")) ?? .required
         settings.clickIDParameters = row.optionalString("click_id_parameters").map(JSONText.decodeStrings) ?? []
         settings.appleAds = row.bool("apple_ads")
+        settings.inAppEscape = row.bool("in_app_escape")
         settings.timeZone = row.string("time_zone")
         return Project(
             id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),
