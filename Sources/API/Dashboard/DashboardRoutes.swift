@@ -9,6 +9,7 @@ enum DashboardRoutes {
         router.reserve(String(p.dropFirst()))
         router.on(.get, p, OverviewRoutes.projects(services))
         router.on(.get, p + "/", OverviewRoutes.projects(services))
+        router.on(.post, p + "/projects", NewProjectPages.create(services))
         router.on(
             .get, p + "/assets/:name",
             .inline { request in

@@ -31,13 +31,14 @@ enum OverviewRoutes {
             }
             if projects.isEmpty {
                 rows =
-                    #"<tr><td colspan="7" class="muted">No projects yet: create one with the admin API or `attributiond project create`.</td></tr>"#
+                    #"<tr><td colspan="7" class="muted">No projects yet: create one below (or with the admin API, or `attributiond project create`).</td></tr>"#
             }
             let body = """
                 <h1>Projects</h1><p class="muted">The last 7 days in each project's time zone, today included.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
                 <th class="n">Installs</th><th class="n">Attributed</th><th class="n">Payments</th><th class="n">Event revenue</th>\
                 <th class="hide-narrow">Clicks by day</th></tr>\
-                </thead><tbody>\(rows)</tbody></table>
+                </thead><tbody>\(rows)</tbody></table>\
+                \(viewer.session.user == nil ? NewProjectPages.form(prefix: auth.prefix, csrf: DashboardPage.hiddenCSRF(viewer)) : "")
                 """
             return DashboardPage.render(title: "Projects", prefix: auth.prefix, viewer: viewer, body: body)
         }
