@@ -11,6 +11,10 @@ import Store
 /// code derived from its parameters), so that its clicks are recorded, attributed and counted like
 /// any other link's, and its deep link is what the app receives on install.
 enum LongLinkRoutes {
+    /// The most long links one domain keeps: each distinct one is a link row made at its first
+    /// tap, and anyone can vary a long link's parameters.
+    static let maxLongLinksPerDomain = 10_000
+
     /// `GET /`: a long link on a project domain; elsewhere (or without `link`) the dashboard.
     static func root(_ services: Services, home: String?) -> RouteHandler {
         .sync { request in
@@ -44,6 +48,12 @@ enum LongLinkRoutes {
         let code =
             "fdl" + String(Secrets.sha256Hex(kept.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")).prefix(20))
         if try services.app.links.resolve(code: code, slug: nil, on: host) == nil {
+            guard try services.app.links.count(projectID: project.id, domain: host.domain, codePrefix: "fdl") < maxLongLinksPerDomain else {
+                throw HTTPError(
+                    .unprocessableContent, code: "too_many_long_links",
+                    message:
+                        "\(host.domain) keeps at most \(maxLongLinksPerDomain) distinct long links; create short links instead (POST /v1/shortLinks)")
+            }
             var link = Link(
                 id: Identifiers.newID(), projectID: project.id, shortCode: code, title: "Long link: \(options.link.prefix(characters: 200))",
                 originalURL: options.link,

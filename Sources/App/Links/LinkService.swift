@@ -64,6 +64,12 @@ public struct LinkService: Sendable {
         try store.links.search(projectID: projectID, text: text, limit: limit, offset: offset)
     }
 
+    /// How many of the project's links on `domain` have a code starting with `prefix` (the long
+    /// links a domain has made, `fdl…`).
+    public func count(projectID: String, domain: String, codePrefix prefix: String) throws -> Int {
+        try store.links.count(projectID: projectID, domain: domain, codePrefix: prefix)
+    }
+
     public func duplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
         try store.links.findDuplicate(projectID: projectID, externalUserID: externalUserID, optionsHash: optionsHash)
     }

@@ -1,6 +1,6 @@
 public import Attribution
 
-/// Short links. Codes are unique across projects (a click finds its link by code alone).
+/// Short links. Codes are unique per domain (a click finds its link by code and domain).
 public protocol LinkStore: Sendable {
     /// Throws `StoreError.conflict` when a custom code is taken; a generated code is retried.
     func create(_ link: Link, codeIsCustom: Bool) throws -> Link
@@ -16,6 +16,8 @@ public protocol LinkStore: Sendable {
     /// Every link of every project, in batches (the start-up audit).
     func forEach(batchSize: Int, _ body: (Link) throws -> Void) throws
     func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link?
+    /// How many of the project's links on `domain` have a code starting with `prefix`.
+    func count(projectID: String, domain: String, codePrefix prefix: String) throws -> Int
 }
 
 extension LinkStore {

@@ -104,6 +104,16 @@ struct Links<Source: SessionSource>: LinkStore {
         }
     }
 
+    func count(projectID: String, domain: String, codePrefix prefix: String) throws -> Int {
+        try source.read { connection in
+            // The (domain, short_code) index answers the range; the project keeps to its own.
+            try connection.queryOne(
+                "SELECT count(*) FROM links WHERE domain = ? AND short_code >= ? AND short_code < ? AND project_id = ?", domain, prefix,
+                prefix + "\u{10FFFF}", projectID
+            ) { Int($0.int(0)) } ?? 0
+        }
+    }
+
     /// An SDK-created link with the same external user and the same options (deduplication).
     func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link? {
         try source.read { connection in

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import TestSupport
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func eachDeviceLandsWhereFDLsRulesSay() throws {
-        let (app, _) = try Self.app()
+        let (app, project) = try Self.app()
         let full =
             "link=\(Self.deepLink)&apn=com.example.shop&ibi=com.example.shop&isi=123456&ius=shopapp&ofl=https%3A%2F%2Fshop.example%2Fdesktop&at=11l&ct=spring&utm_source=mail&utm_campaign=spring"
         // Desktop: ofl, with the link's UTM.
@@ -64,6 +65,9 @@ import Testing
         #expect(try app.count("SELECT count(*) FROM clicks") == 8)
         #expect(try app.count("SELECT count(DISTINCT link_id) FROM clicks") == 4)
         #expect(try app.count("SELECT count(*) FROM links WHERE title LIKE 'Long link: https://shop.example/product/42%'") == 4)
+        // What the per-domain cap of long links counts: the domain's `fdl…` codes of the project.
+        #expect(try app.store.links.count(projectID: project, domain: "shop.page.link", codePrefix: "fdl") == 4)
+        #expect(try app.store.links.count(projectID: project, domain: "other.page.link", codePrefix: "fdl") == 0)
     }
 
     @Test func badLongLinksAre4xxNamingTheParameter() throws {
