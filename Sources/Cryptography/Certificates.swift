@@ -45,6 +45,7 @@ public enum Certificates {
         return ok == 1 ? (notBefore, notAfter) : nil
     }
 
+    /// The private key of a PEM text (the caller frees it), or nil.
     static func privateKey(_ pem: String) -> OpaquePointer? {
         let bytes = Array(pem.utf8)
         guard !bytes.isEmpty, bytes.count < 16_384 else { return nil }

@@ -35,15 +35,7 @@ public enum ES256 {
         return EVP_DigestVerify(context, der, der.count, message, message.count) == 1
     }
 
-    private static func privateKey(_ pem: String) -> OpaquePointer? {
-        let bytes = Array(pem.utf8)
-        guard !bytes.isEmpty, bytes.count < 16_384 else { return nil }
-        return bytes.withUnsafeBytes { buffer -> OpaquePointer? in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }
-    }
+    private static func privateKey(_ pem: String) -> OpaquePointer? { Certificates.privateKey(pem) }
 
     private static func raw(fromDER der: [UInt8]) -> [UInt8]? {
         der.withUnsafeBufferPointer { buffer -> [UInt8]? in

@@ -62,6 +62,13 @@ import Testing
         }
     }
 
+    /// A new empty folder for one test's files (the caller removes it).
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-acme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     static func curl(_ arguments: [String]) -> (status: Int32, stdout: String) {
         guard let result = try? ChildProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10"] + arguments) else { return (-1, "") }
         return (result.status, String(decoding: result.stdout, as: UTF8.self))
@@ -78,8 +85,7 @@ import Testing
             Issue.record("pebble is not installed: run scripts/ensure-deps --test")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-acme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The CA takes every challenge as answered: the names do not resolve here.
         let pebble = try Pebble(folder: folder, environment: ["PEBBLE_VA_ALWAYS_VALID": "1", "PEBBLE_VA_NOSLEEP": "1"])
@@ -124,8 +130,7 @@ import Testing
             Issue.record("pebble is not installed: run scripts/ensure-deps --test")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-acme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let dnsPort = freePort()
         let dns = try ChildProcess(
@@ -178,8 +183,7 @@ import Testing
             Issue.record("pebble is not installed: run scripts/ensure-deps --test")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-acme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pebble = try Pebble(folder: folder, environment: ["PEBBLE_VA_ALWAYS_VALID": "1", "PEBBLE_VA_NOSLEEP": "1"])
         let database = try PostgresCluster.shared().newDatabase()
@@ -213,8 +217,7 @@ import Testing
     }
 
     @Test func aCAThatCannotBeReachedIsRetriedLaterNotHammered() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-acme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try ServerProcess(
             [], folder: folder,

@@ -11,8 +11,7 @@ import Testing
             Issue.record("caddy is not installed: run scripts/ensure-deps --test")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-caddy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ACMECertificateTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try ServerProcess(
             [], folder: folder.appendingPathComponent("server"),
