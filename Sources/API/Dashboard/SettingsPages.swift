@@ -75,6 +75,8 @@ enum SettingsPages {
                     body[field.name] = value
                 }
             }
+            // A hidden 0 precedes the checkbox, whose 1 follows when it is ticked.
+            if let escape = form.fields.last(where: { $0.name == "in_app_escape" }) { body["in_app_escape"] = .bool(escape.value == "1") }
             do {
                 guard problems.isEmpty else { throw AppError.invalidField("settings", "see the fields marked") }
                 let update = try JSONBody.decode(ProjectUpdate.self, from: JSONValue.object(body).serialized())
@@ -127,6 +129,10 @@ enum SettingsPages {
                 : #"<input name="\#(field.name)" value="\#(Escape.html(current(field.name)))"\#(described)>"#
             html += "<label>\(field.label)\(input)\(problem)</label>"
         }
+        let escapes = form.map { $0.fields.last { $0.name == "in_app_escape" }?.value == "1" } ?? settings.inAppEscape
+        html +=
+            #"<input type="hidden" name="in_app_escape" value="0"><label><input type="checkbox" name="in_app_escape" value="1"\#(escapes ? " checked" : "")> "#
+            + "Lead taps in social apps' browsers (Instagram, TikTok…) out to the system browser, where links open the app</label>"
         return html + "<button>Save settings</button></form>"
     }
 

@@ -26,3 +26,22 @@ import Testing
         #expect(try app.count("SELECT count(*) FROM projects") == 1)
     }
 }
+
+/// The settings page's switch for leading taps out of in-app browsers.
+@Suite struct DashboardInAppEscapeTests {
+    @Test func theSettingsPageTurnsTheEscapeOffAndOn() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let settings = "/projects/\(projectID)/settings"
+        #expect(try browser.get(settings).bodyText.contains(#"name="in_app_escape" value="1" checked"#))
+        let off = try browser.submit(from: settings, to: settings + "/project", [("in_app_escape", "0")])
+        #expect(off.status == 200 && off.bodyText.contains("Settings saved."), "\(off.bodyText.prefix(300))")
+        #expect(try app.request("GET", "/admin/v1/projects/\(projectID)").json?["in_app_escape"] as? Bool == false)
+        #expect(!(try browser.get(settings).bodyText.contains(#"name="in_app_escape" value="1" checked"#)))
+        let on = try browser.submit(from: settings, to: settings + "/project", [("in_app_escape", "0"), ("in_app_escape", "1")])
+        #expect(on.status == 200)
+        #expect(try app.request("GET", "/admin/v1/projects/\(projectID)").json?["in_app_escape"] as? Bool == true)
+    }
+}
