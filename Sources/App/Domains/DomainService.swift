@@ -45,6 +45,9 @@ public struct DomainService: Sendable {
     /// The claim of the host name `host` (lower-cased, without port), or nil when it is no
     /// project's domain. From memory after the first call.
     public func claim(ofHost host: String) throws -> ProjectDomain? { try map.domains()[host] }
+
+    /// Whether any project has a domain: a server without any skips reading each request's Host.
+    public func anyClaimed() throws -> Bool { try !map.domains().isEmpty }
 }
 
 /// Every project domain by name, loaded once and emptied when a commit changes them.
