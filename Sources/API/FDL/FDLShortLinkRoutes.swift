@@ -89,7 +89,7 @@ enum FDLShortLinkRoutes {
             // SHORT: as short as is free, from 4 characters; UNGUESSABLE: 17.
             let length = suffix == "SHORT" ? 4 + attempt / 3 : 17
             let link = Link(
-                id: Identifiers.newID(), projectID: project.id, shortCode: randomCode(length: length), originalURL: options.link,
+                id: Identifiers.newID(), projectID: project.id, shortCode: ShortCode.generate(length: length), originalURL: options.link,
                 utm: UTM(utm), og: Link.OpenGraph(title: parameters["st"], description: parameters["sd"], image: parameters["si"]),
                 createdAt: now, domain: claim.domain, fdl: options)
             do {
@@ -198,12 +198,5 @@ enum FDLShortLinkRoutes {
             throw Failure.invalid("suffix.option must be SHORT or UNGUESSABLE, got '\(option.prefix(characters: 32))'")
         }
         return option
-    }
-
-    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-
-    static func randomCode(length: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
     }
 }

@@ -19,13 +19,8 @@ enum AppleAdsClientSecret {
             "sub": .string(credentials.clientID), "aud": .string(audience), "iat": .number(Double(issuedAt)),
             "exp": .number(Double(issuedAt + lifetimeSeconds)), "iss": .string(credentials.teamID),
         ]).serialized()
-        let signingInput = base64URL(header) + "." + base64URL(claims)
+        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(claims)
         guard let signature = ES256.sign(Array(signingInput.utf8), privateKeyPEM: credentials.privateKey) else { return nil }
-        return signingInput + "." + base64URL(signature)
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return signingInput + "." + Base64URL.encode(signature)
     }
 }

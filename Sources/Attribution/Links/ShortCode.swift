@@ -7,6 +7,12 @@ public enum ShortCode {
         String((0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
     }
 
+    /// `length` random characters of [A-Za-z0-9] (FDL's short links: from 4, or 17 unguessable).
+    public static func generate(length: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+
     public static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
         return generate(using: &generator)

@@ -13,8 +13,6 @@ public final class ServerCertificates: Sendable {
         byName.withLock { $0[name.lowercased()] = context }
     }
 
-    public var names: [String] { byName.withLock { Array($0.keys) } }
-
     func context(for name: String) -> TLSContext? { byName.withLock { $0[name.lowercased()] } }
 
     /// Asks this object, during each handshake of `context`, for the client's server name.

@@ -193,11 +193,3 @@ final class ACMEClient: @unchecked Sendable {
         return Response(status: response.statusCode, headers: response.headers, body: response.bodyPrefix)
     }
 }
-
-/// Base64 with the URL alphabet and no padding (RFC 4648 §5), as JWS writes every part.
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-}

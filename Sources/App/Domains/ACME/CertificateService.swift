@@ -177,9 +177,4 @@ public final class CertificateService: Service, @unchecked Sendable {
             installed.withLock { $0[record.domain] = chain }
         }
     }
-
-    /// Each domain's certificate expiry (seconds since 1970), for `/metrics`.
-    public func expiries() throws -> [(domain: String, notAfter: Int64)] {
-        try store.certificates.certificates().compactMap { record in record.notAfter.map { (record.domain, $0) } }
-    }
 }
