@@ -75,6 +75,10 @@ public enum Application {
             admin.on(.put, "/projects/:id/apple-ads", AppleAdsRoutes.setCredentials(services))
             admin.on(.get, "/projects/:id/apple-ads", AppleAdsRoutes.showCredentials(services))
             admin.on(.delete, "/projects/:id/apple-ads", AppleAdsRoutes.deleteCredentials(services))
+            admin.on(.get, "/projects/:id/skan/forwarding", SKANAdminRoutes.showForwarding(services))
+            admin.on(.put, "/projects/:id/skan/forwarding", SKANAdminRoutes.setForwarding(services))
+            admin.on(.get, "/projects/:id/skan/postbacks", SKANAdminRoutes.listPostbacks(services))
+            admin.on(.get, "/projects/:id/skan/report", SKANAdminRoutes.report(services))
             admin.on(.get, "/projects/:id/deliveries", WebhookRoutes.listDeliveries(services))
             admin.on(.post, "/projects/:id/deliveries/replay", WebhookRoutes.replayDeliveries(services))
             admin.on(.post, "/projects/:id/deliveries/:deliveryId/replay", WebhookRoutes.replayDelivery(services))
@@ -124,6 +128,13 @@ public enum Application {
         router.on(.get, "/.well-known/acme-challenge/:token", DomainRoutes.acmeChallenge(services))
         router.on(.get, "/.well-known/apple-app-site-association", WellKnownRoutes.appleAppSiteAssociation(services))
         router.on(.get, "/.well-known/assetlinks.json", WellKnownRoutes.assetLinks(services))
+        // Apple's postback copies, on every Host (docs/skan-postbacks.md): SKAN/
+        for path in ["/.well-known/skadnetwork/report-attribution/", "/.well-known/skadnetwork/report-attribution"] {
+            router.on(.post, path, ApplePostbackRoutes.receive(services, framework: .skadnetwork))
+        }
+        for path in ["/.well-known/appattribution/report-attribution/", "/.well-known/appattribution/report-attribution"] {
+            router.on(.post, path, ApplePostbackRoutes.receive(services, framework: .adattributionkit))
+        }
         router.on(.post, "/c/:clickId", BeaconRoutes.beaconJSON(services))
         router.on(.get, "/c/:clickId", BeaconRoutes.beaconQuery(services))
         router.on(.get, "/:code/qr", QRCodeRoutes.route(services))

@@ -26,6 +26,7 @@ public final class AppServices: Sendable {
     public let postbacks: PostbackService
     public let appleAds: AppleAdsService
     public let dashboard: DashboardService
+    public let applePostbacks: ApplePostbackService
     let appleAdsExchange: AppleAdsExchange
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
@@ -95,6 +96,7 @@ public final class AppServices: Sendable {
         postbacks = PostbackService(store: store, clock: clock, policy: outboundPolicy)
         appleAds = AppleAdsService(store: store, settings: appleAdsSettings)
         dashboard = DashboardService(store: store, clock: clock)
+        applePostbacks = ApplePostbackService(store: store, clock: clock, outbound: outbound, schemas: skanSchemas, policy: outboundPolicy)
         appleAdsExchange = AppleAdsExchange(store: store, settings: appleAdsSettings, outbound: outbound, projects: projectCache)
     }
 

@@ -35,6 +35,36 @@ public enum ES256 {
         return EVP_DigestVerify(context, der, der.count, message, message.count) == 1
     }
 
+    /// Checks a signature made by the holder of a public key given as DER SubjectPublicKeyInfo
+    /// (Apple publishes its postback keys so): `signature` DER-encoded when `isDER`, else `r ‖ s`.
+    public static func verify(_ signature: [UInt8], isDER: Bool, message: [UInt8], publicKeyDER: [UInt8]) -> Bool {
+        guard let der = isDER ? signature : (signature.count == 64 ? der(fromRaw: signature) : nil) else { return false }
+        let key = publicKeyDER.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var pointer: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_PUBKEY(nil, &pointer, buffer.count)
+        }
+        guard let key else { return false }
+        defer { EVP_PKEY_free(key) }
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, EVP_PKEY_get_bits(key) == 256, let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
+        return EVP_DigestVerify(context, der, der.count, message, message.count) == 1
+    }
+
+    /// The DER SubjectPublicKeyInfo of `pem`'s private key (tests sign postbacks with keys they make).
+    public static func publicKeyDER(privateKeyPEM pem: String) -> [UInt8]? {
+        guard let key = privateKey(pem) else { return nil }
+        defer { EVP_PKEY_free(key) }
+        let length = i2d_PUBKEY(key, nil)
+        guard length > 0 else { return nil }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var pointer = buffer.baseAddress
+            return i2d_PUBKEY(key, &pointer)
+        }
+        return written == length ? der : nil
+    }
+
     private static func privateKey(_ pem: String) -> OpaquePointer? { Certificates.privateKey(pem) }
 
     private static func raw(fromDER der: [UInt8]) -> [UInt8]? {

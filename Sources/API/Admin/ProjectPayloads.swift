@@ -11,7 +11,7 @@ struct ProjectCreation: Decodable {
     static let settingKeys: Set<String> = [
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
-        "click_id_parameters", "apple_ads", "time_zone", "in_app_escape",
+        "click_id_parameters", "apple_ads", "time_zone", "in_app_escape", "ios_app_store_id",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -59,6 +59,7 @@ struct SettingsPatch: Decodable {
     var clickIDParameters: Patch<[String]> = .absent
     var appleAds: Patch<Bool> = .absent
     var inAppEscape: Patch<Bool> = .absent
+    var iosAppStoreID: Patch<Int64> = .absent
     var timeZone: Patch<String> = .absent
     var skan: Patch<JSONValue> = .absent
     var matching: Patch<MatchingPayload> = .absent
@@ -81,6 +82,7 @@ struct SettingsPatch: Decodable {
         clickIDParameters = try c.decodePatch([String].self, forKey: key("click_id_parameters"))
         appleAds = try c.decodePatch(Bool.self, forKey: key("apple_ads"))
         inAppEscape = try c.decodePatch(Bool.self, forKey: key("in_app_escape"))
+        iosAppStoreID = try c.decodePatch(Int64.self, forKey: key("ios_app_store_id"))
         timeZone = try c.decodePatch(String.self, forKey: key("time_zone"))
         skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
         matching = try c.decodePatch(MatchingPayload.self, forKey: key("matching"))
@@ -105,6 +107,7 @@ struct SettingsPatch: Decodable {
         settings.clickIDParameters = clickIDParameters.apply(to: current.clickIDParameters) ?? []
         settings.appleAds = appleAds.apply(to: current.appleAds) ?? defaults.appleAds
         settings.inAppEscape = inAppEscape.apply(to: current.inAppEscape) ?? defaults.inAppEscape
+        settings.iosAppStoreID = iosAppStoreID.apply(to: current.iosAppStoreID)
         settings.timeZone = timeZone.apply(to: current.timeZone) ?? defaults.timeZone
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch skan {
@@ -145,6 +148,9 @@ struct ProjectBody: Encodable {
     let click_id_parameters: [String]
     let apple_ads: Bool
     let in_app_escape: Bool
+    let ios_app_store_id: Int64?
+    /// The id postbacks are matched on: the one set, or the one in the store URL.
+    let app_store_id: Int64?
     let time_zone: String
     let test_mode: Bool
     let skan: JSONValue?
@@ -173,6 +179,8 @@ struct ProjectBody: Encodable {
         click_id_parameters = settings.clickIDParameters
         apple_ads = settings.appleAds
         in_app_escape = settings.inAppEscape
+        ios_app_store_id = settings.iosAppStoreID
+        app_store_id = settings.appStoreID
         time_zone = settings.timeZone
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
@@ -204,6 +212,8 @@ struct ProjectBody: Encodable {
         try c.encode(click_id_parameters, forKey: key("click_id_parameters"))
         try c.encode(apple_ads, forKey: key("apple_ads"))
         try c.encode(in_app_escape, forKey: key("in_app_escape"))
+        try c.encode(ios_app_store_id, forKey: key("ios_app_store_id"))
+        try c.encode(app_store_id, forKey: key("app_store_id"))
         try c.encode(time_zone, forKey: key("time_zone"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))

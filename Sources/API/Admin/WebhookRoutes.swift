@@ -86,8 +86,8 @@ enum WebhookRoutes {
                 return status
             }
             let kind = try request.queryValue("kind").map { text in
-                guard ["webhook", "postback", "apple_ads"].contains(text) else {
-                    throw HTTPError.invalidField("kind", "expected webhook, postback or apple_ads")
+                guard ["webhook", "postback", "apple_ads", "skan_copy"].contains(text) else {
+                    throw HTTPError.invalidField("kind", "expected webhook, postback, apple_ads or skan_copy")
                 }
                 return text
             }

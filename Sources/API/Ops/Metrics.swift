@@ -1,4 +1,5 @@
 import App
+import Attribution
 import Foundation
 import Synchronization
 
@@ -12,6 +13,7 @@ public final class Metrics: @unchecked Sendable {
     private var requests: [String: [Int: Int]] = [:]  // route → status → count
     private var durations = Histogram(bounds: Metrics.durationBuckets)
     private var installs: [String: Int] = [:]  // match type → count
+    private var applePostbacks: [String: [String: Int]] = [:]  // framework → result → count
     private let clicks = Atomic<Int>(0)
     private let collapsedEvents = Atomic<Int>(0)
 
@@ -25,6 +27,13 @@ public final class Metrics: @unchecked Sendable {
         lock.lock()
         requests[route, default: [:]][status, default: 0] += 1
         durations.record(seconds)
+        lock.unlock()
+    }
+
+    /// An Apple postback copy answered: `stored`, `duplicate`, or the refusal's code.
+    func recordApplePostback(framework: ApplePostback.Framework, result: String) {
+        lock.lock()
+        applePostbacks[framework.rawValue, default: [:]][result, default: 0] += 1
         lock.unlock()
     }
 
@@ -42,6 +51,7 @@ public final class Metrics: @unchecked Sendable {
         let requests = self.requests
         let durations = self.durations
         let installs = self.installs
+        let applePostbacks = self.applePostbacks
         lock.unlock()
         out.counter(
             "attributiond_http_requests_total", "Requests answered, by route pattern and status.",
@@ -59,5 +69,13 @@ public final class Metrics: @unchecked Sendable {
             "attributiond_events_collapsed_total",
             "LinkForty events identical to one already stored (same install, name, data and second), answered with its id and not stored again.",
             collapsedEvents.load(ordering: .relaxed))
+        out.counter(
+            "attributiond_skan_postbacks_total", "Apple postback copies (SKAdNetwork, AdAttributionKit) by framework and result.",
+            ApplePostback.Framework.allCases.flatMap { framework in
+                let results = applePostbacks[framework.rawValue] ?? [:]
+                return Set(["stored", "duplicate", "bad_signature", "malformed", "unknown_app"]).union(results.keys).sorted().map {
+                    ([("framework", framework.rawValue), ("result", $0)], results[$0] ?? 0)
+                }
+            })
     }
 }

@@ -351,6 +351,13 @@ public final class OutboxWorker: Service, @unchecked Sendable {
     /// rotation), a postback as its template made it.
     private func prepare(_ message: OutboxMessage) -> Result<OutboundRequest, Refusal> {
         if message.kind == "postback" { return postbackRequest(message) }
+        if message.kind == "skan_copy" {
+            // Apple's copy as it arrived: a receiver checks Apple's signature itself.
+            return .success(
+                OutboundRequest(
+                    method: "POST", url: message.targetURL,
+                    headers: [("content-type", "application/json"), ("user-agent", settings.userAgent)], body: Array(message.payload.utf8)))
+        }
         if message.kind == "apple_ads", let appleAds { return appleAds.request(for: message, now: clock.now(), userAgent: settings.userAgent) }
         let body = Array(message.payload.utf8)
         guard message.kind == "webhook" else {

@@ -7,6 +7,8 @@ public enum WebhookEventType: String, Sendable, CaseIterable {
     case paymentCaptured = "payment.captured"
     case paymentRemoved = "payment.removed"
     case skanUpdated = "skan.updated"
+    /// A verified copy of Apple's SKAdNetwork or AdAttributionKit postback arrived.
+    case skanPostbackReceived = "skan.postback.received"
     /// Sent by `POST …/webhooks/{id}/test` only.
     case test = "webhook.test"
 }

@@ -38,8 +38,17 @@ public struct ProjectSettings: Sendable, Equatable {
     public var appleAds = true
     /// Lead taps in social apps' browsers out to the system browser (links may say otherwise).
     public var inAppEscape = true
+    /// The App Store id Apple's postback copies name the app by; nil: read from `iosStoreURL`.
+    public var iosAppStoreID: Int64?
+    /// Where verified postback copies are forwarded unchanged (an MMP's feed, say).
+    public var skanForwarding: [String] = []
 
     public init() {}
+
+    public static let maxSKANForwardingURLs = 10
+
+    /// The id postbacks are matched on: the one set, or the one in the store URL.
+    public var appStoreID: Int64? { iosAppStoreID ?? iosStoreURL.flatMap(AppStoreID.from(storeURL:)) }
 
     public static let attributionWindowRange = 1...2160
 
@@ -65,6 +74,13 @@ public struct ProjectSettings: Sendable, Equatable {
             problems.append(.init("min_confidence", "must be between 0 and 1"))
         }
         if let matching { problems += matching.validate() }
+        if let id = iosAppStoreID, !(1...999_999_999_999_999).contains(id) {
+            problems.append(.init("ios_app_store_id", "must be the app's App Store id, a positive number (apps.apple.com/app/id…)"))
+        }
+        if skanForwarding.count > Self.maxSKANForwardingURLs {
+            problems.append(.init("urls", "must name at most \(Self.maxSKANForwardingURLs) URLs"))
+        }
+        problems += Self.urlProblems(skanForwarding.enumerated().map { ("urls[\($0.offset)]", $0.element) })
         if clickIDParameters.count > 20 { problems.append(.init("click_id_parameters", "must name at most 20 parameters")) }
         for (index, name) in clickIDParameters.enumerated() where !NetworkClickID.isValidParameterName(name) {
             problems.append(.init("click_id_parameters[\(index)]", "must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '-' or '.'"))

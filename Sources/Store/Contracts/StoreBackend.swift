@@ -7,6 +7,7 @@ public protocol StoreBackend: Sendable {
     var templates: any TemplateStore { get }
     var links: any LinkStore { get }
     var domains: any DomainStore { get }
+    var applePostbacks: any ApplePostbackStore { get }
     var certificates: any CertificateStore { get }
     var clicks: any ClickStore { get }
     var installs: any InstallStore { get }

@@ -22,6 +22,7 @@ public struct DataCopier {
         "skan_state", "user_event_installs", "webhook_endpoints", "outbox_jobs", "outbox_new", "postback_templates",
         "apple_ads_claims", "apple_ads_credentials", "apple_ads_names", "dashboard_users", "dashboard_sessions",
         "rollup_project_hours", "rollup_link_days", "rollup_money", "rollup_link_hours", "rollup_link_hour_money", "rollup_tallies",
+        "skan_postbacks",
     ]
 
     let source: Database

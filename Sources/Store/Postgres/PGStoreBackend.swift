@@ -13,6 +13,7 @@ public final class PGStoreBackend: StoreBackend {
     public let signingKeys: any SigningKeyStore
     public let templates: any TemplateStore
     public let domains: any DomainStore
+    public let applePostbacks: any ApplePostbackStore
     public let certificates: any CertificateStore
     public let links: any LinkStore
     public let clicks: any ClickStore
@@ -51,6 +52,7 @@ public final class PGStoreBackend: StoreBackend {
         signingKeys = SigningKeys(source: source)
         templates = Templates(source: source)
         domains = Domains(source: source)
+        applePostbacks = ApplePostbacks(source: source)
         certificates = CertificateRecords(source: source)
         links = Links(source: source)
         clicks = PGClickStore(pool: pool, writer: writer)

@@ -200,7 +200,8 @@ enum ProjectRepository {
     static let columns = """
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
-        skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone, in_app_escape
+        skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone, in_app_escape,
+        ios_app_store_id, skan_forwarding
         """
 
     /// A project's insert and update, SQL and values.
@@ -208,8 +209,8 @@ enum ProjectRepository {
         INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
             ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
             signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
-            click_id_parameters, apple_ads, time_zone, in_app_escape)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            click_id_parameters, apple_ads, time_zone, in_app_escape, ios_app_store_id, skan_forwarding)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [PGValue] {
@@ -219,7 +220,8 @@ enum ProjectRepository {
             settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
             settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode),
             settings.sdkAuth.rawValue, settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters),
-            settings.appleAds, settings.timeZone, settings.inAppEscape,
+            settings.appleAds, settings.timeZone, settings.inAppEscape, settings.iosAppStoreID,
+            settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
         ]
         return values.map(\.pgValue)
     }
@@ -228,7 +230,7 @@ enum ProjectRepository {
         UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
             ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
             currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
-            apple_ads = ?, time_zone = ?, in_app_escape = ?, updated_at = ?
+            apple_ads = ?, time_zone = ?, in_app_escape = ?, ios_app_store_id = ?, skan_forwarding = ?, updated_at = ?
         WHERE id = ?
         """
 
@@ -240,7 +242,8 @@ enum ProjectRepository {
             settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
             settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue,
             settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
-            settings.inAppEscape, now, project.id,
+            settings.inAppEscape, settings.iosAppStoreID, settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
+            now, project.id,
         ]
         return values.map(\.pgValue)
     }
@@ -264,6 +267,8 @@ enum ProjectRepository {
         settings.clickIDParameters = row.optionalString("click_id_parameters").map(JSONText.decodeStrings) ?? []
         settings.appleAds = row.bool("apple_ads")
         settings.inAppEscape = row.bool("in_app_escape")
+        settings.iosAppStoreID = row.optionalInt("ios_app_store_id")
+        settings.skanForwarding = row.optionalString("skan_forwarding").map(JSONText.decodeStrings) ?? []
         settings.timeZone = row.string("time_zone")
         return Project(
             id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),

@@ -7,6 +7,7 @@ public final class SQLiteStore: StoreBackend {
     public let signingKeys: any SigningKeyStore
     public let templates: any TemplateStore
     public let domains: any DomainStore
+    public let applePostbacks: any ApplePostbackStore
     public let certificates: any CertificateStore
     public let links: any LinkStore
     public let clicks: any ClickStore
@@ -29,6 +30,7 @@ public final class SQLiteStore: StoreBackend {
         signingKeys = SigningKeys(source: database)
         templates = Templates(source: database)
         domains = Domains(source: database)
+        applePostbacks = ApplePostbacks(source: database)
         certificates = CertificateRecords(source: database)
         links = Links(database: database)
         clicks = ClickRepository(database: database)
