@@ -3,6 +3,7 @@ import App
 import ArgumentParser
 import Attribution
 import Foundation
+import JSON
 import Store
 
 struct StatsCommand: ParsableCommand {
@@ -14,7 +15,8 @@ struct StatsCommand: ParsableCommand {
     @Option(help: "The project's id.") var project: String
     @Option(help: "From when: \(TimeSpecification.expected) (default: all time).") var since: String?
     @Option(help: "Until when, excluded (default: now).") var until: String?
-    @Flag(help: "Print JSON, as GET /admin/v1/projects/{id}/stats does.") var json = false
+    @Flag(help: "Print JSON, as GET /admin/v1/projects/{id}/stats (or …/skan/report) does.") var json = false
+    @Flag(help: "Print what Apple's SKAdNetwork and AdAttributionKit postback copies measured, beside our installs.") var skan = false
 
     func validate() throws {
         let now = SystemClock().now()
@@ -35,7 +37,18 @@ struct StatsCommand: ParsableCommand {
         let to = until.flatMap { TimeSpecification.parse($0, now: now) } ?? now.adding(seconds: 1)
         guard from < to else { throw ValidationError("--since must be before --until") }
         let stats = try app.reports.stats(project: found, since: from, until: to)
-        if json {
+        if skan {
+            let report = try app.applePostbacks.report(project: found, since: from, until: to, ours: stats.totals)
+            if json {
+                var body = SKANReportJSON.object(report)
+                body["since"] = .string(from.iso8601)
+                body["until"] = .string(to.iso8601)
+                print(String(decoding: JSONValue.object(body).serialized(), as: UTF8.self))
+            } else {
+                print("\(found.name) (\(found.id)), \(from.iso8601) to \(to.iso8601)\n")
+                print(SKANTable.render(report))
+            }
+        } else if json {
             try printJSON(StatsBody(projectID: found.id, since: from, until: to, stats: stats))
         } else {
             print("\(found.name) (\(found.id)), \(from.iso8601) to \(to.iso8601)\n")
@@ -82,5 +95,29 @@ enum StatsTable {
                 return column == 0 ? cell + padding : padding + cell  // names left, numbers right
             }.joined(separator: "  ")
         }.joined(separator: "\n")
+    }
+}
+
+/// Apple's postback copies as aligned columns: one row per framework, network, source and window.
+enum SKANTable {
+    static func render(_ report: SKANReport) -> String {
+        let header = ["framework", "ad network", "source", "window", "postbacks", "redownloads", "values", "events"]
+        let rows = report.rows.map { row in
+            [
+                row.framework.rawValue, row.adNetworkID, row.source, String(row.sequenceIndex), String(row.postbacks), String(row.redownloads),
+                (row.fineValues.keys.sorted().map { "\($0)x\(row.fineValues[$0]!)" }
+                    + row.coarseValues.keys.sorted().map { "\($0)x\(row.coarseValues[$0]!)" })
+                    .joined(separator: " "),
+                row.events.keys.sorted().map { "\($0) \(row.events[$0]!)" }.joined(separator: ", "),
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+            + "\n\nApple's postbacks: \(report.postbacks) (\(report.redownloads) redownloads); our installs: \(report.ourInstalls) "
+            + "(\(report.ourAttributedInstalls) attributed)"
     }
 }

@@ -215,7 +215,23 @@ def main():
         driver.get(project_url + "/installs/" + install_id)
         check(wait_for(driver, "How it was matched") and "Decided by" in driver.page_source and "Erase this install" in driver.page_source,
               "an install's page explains its match and offers the GDPR erase")
+        # Apple's published SKAdNetwork 4.0 example postback, for Apple's example app.
+        http("PATCH", f"{base}/admin/v1/projects/{project_id}", {"Authorization": "Bearer " + ADMIN_KEY},
+             json.dumps({"ios_app_store_id": 525463029}).encode())
+        apple = {"version": "4.0", "ad-network-id": "com.example", "source-identifier": "5239", "app-id": 525463029,
+                 "transaction-id": "6aafb7a5-0170-41b5-bbe4-fe71dedf1e30", "redownload": False, "source-domain": "example.com",
+                 "fidelity-type": 1, "did-win": True, "conversion-value": 63, "postback-sequence-index": 0,
+                 "attribution-signature": "MEUCIGRmSMrqedNu6uaHyhVcifs118R5z/AB6cvRaKrRRHWRAiEAv96ne3dKQ5kJpbsfk4eYiePmrZUU6sQmo+7zfP/1Bxo="}
+        status, body = http("POST", f"{base}/.well-known/skadnetwork/report-attribution/", {"Content-Type": "application/json"},
+                            json.dumps(apple).encode())
+        check(status == 200, f"Apple's example postback copy is verified and stored ({status})")
+        driver.get(project_url + "/skan")
+        check(wait_for(driver, "By network, source and window") and "com.example" in driver.page_source and "5239" in driver.page_source
+              and "AttributionCopyEndpoint" in driver.page_source and "App Store id 525463029" in driver.page_source,
+              "the SKAN page shows Apple's postback beside our installs, with the Info.plist lines")
         if shots:
+            driver.get(project_url + "/skan")
+            driver.save_screenshot(os.path.join(shots, "skan.png"))
             driver.get(project_url + "/links")
             driver.save_screenshot(os.path.join(shots, "links.png"))
             driver.get(project_url + "/installs")
@@ -242,7 +258,7 @@ def main():
         narrow = browser(width=400)
         drivers.append(narrow)
         sign_in(narrow, base, admin_key=ADMIN_KEY)
-        for path in ("", "/links", "/installs", "/settings"):
+        for path in ("", "/links", "/installs", "/skan", "/settings"):
             narrow.get(project_url + path)
             width = narrow.execute_script("return document.documentElement.scrollWidth")
             viewport = narrow.execute_script("return document.documentElement.clientWidth")

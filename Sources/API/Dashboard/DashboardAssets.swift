@@ -28,7 +28,7 @@ enum DashboardAssets {
         button{font:inherit;padding:.4rem .9rem;border:0;border-radius:6px;background:#1f6feb;color:#fff;cursor:pointer}
         button.danger{background:#c62828}.error{color:#b42318;font-weight:400}.notice{background:#fff8e1;border:1px solid #f2d88c;
         padding:.6rem .9rem;border-radius:8px;overflow-wrap:anywhere}.chart{background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:.5rem}
-        svg{max-width:100%;height:auto}.legend{display:flex;gap:1rem;font-size:.9rem}.legend i{display:inline-block;width:.8rem;height:.8rem;
+        pre{white-space:pre-wrap;overflow-wrap:anywhere}svg{max-width:100%;height:auto}.legend{display:flex;gap:1rem;font-size:.9rem}.legend i{display:inline-block;width:.8rem;height:.8rem;
         margin-right:.3rem;border-radius:2px}.k0{background:#1f6feb}.k1{background:#2da44e}.k2{background:#8c959f}.k3{background:#bf8700}
         .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}.inline{display:inline}
         @media (max-width:600px){main{padding:.75rem}th,td{padding:.35rem .4rem}.hide-narrow{display:none}.signout{margin-left:0}

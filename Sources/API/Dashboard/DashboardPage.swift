@@ -24,7 +24,7 @@ enum DashboardPage {
             header += #"<nav><span class="project">\#(Escape.html(projectNav.name))</span>"#
             let adminPages = viewer?.canChange(projectID: projectNav.id) ?? false
             let pages =
-                [("", "Overview"), ("/links", "Links"), ("/installs", "Installs")]
+                [("", "Overview"), ("/links", "Links"), ("/installs", "Installs"), ("/skan", "SKAN")]
                 + (adminPages ? [("/outbound", "Outbound"), ("/settings", "Settings")] : [])
             for (path, label) in pages {
                 let current = projectNav.current == label ? #" aria-current="page""# : ""

@@ -32,6 +32,7 @@ enum DashboardRoutes {
         router.on(.get, p + "/projects/:id/installs", InstallPages.list(services))
         router.on(.get, p + "/projects/:id/installs/:installId", InstallPages.show(services))
         router.on(.post, p + "/projects/:id/installs/:installId/erase", InstallPages.erase(services))
+        router.on(.get, p + "/projects/:id/skan", SKANPage.show(services))
         router.on(.get, p + "/projects/:id/outbound", OutboundPage.show(services))
         router.on(.post, p + "/projects/:id/outbound/deliveries/:deliveryId/replay", OutboundPage.replay(services))
         router.on(.post, p + "/projects/:id/outbound/webhooks", OutboundPage.addEndpoint(services))

@@ -1,7 +1,7 @@
-import App
+public import App
 import Attribution
 import HTTP
-import JSON
+public import JSON
 import Store
 
 /// `/admin/v1/projects/:id/skan/…`: where verified copies are forwarded, the copies received,
@@ -86,9 +86,10 @@ enum SKANAdminRoutes {
     }
 }
 
-/// The report's JSON: one row per framework × ad network × source × window.
-enum SKANReportJSON {
-    static func object(_ report: SKANReport) -> [String: JSONValue] {
+/// The report's JSON: one row per framework × ad network × source × window (the admin API and
+/// `attributiond stats --skan --json`).
+public enum SKANReportJSON {
+    public static func object(_ report: SKANReport) -> [String: JSONValue] {
         [
             "postbacks": .number(Double(report.postbacks)), "redownloads": .number(Double(report.redownloads)),
             "currency": report.currency.map(JSONValue.string) ?? .null,

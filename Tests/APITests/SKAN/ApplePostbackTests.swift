@@ -314,6 +314,27 @@ import Testing
         #expect(empty?["postbacks"] as? Int == 0)
     }
 
+    @Test func theCommandLinePrintsTheSameReport() throws {
+        let app = try TestApp()
+        let projectID = try Self.appleExampleProject(app)
+        for body in [ApplePostbackVectors.skan4High, ApplePostbackVectors.skan4Low, ApplePostbackVectors.skan3Winner] {
+            #expect(try Self.post(app, Self.skanPath, body).status == 200)
+        }
+        let json = try run(["stats", "--project", projectID, "--skan", "--json"] + app.databaseArguments)
+        #expect(json.status == 0, "\(json.stderr)")
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let api = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/skan/report").json)
+        #expect(body["postbacks"] as? Int == 3)
+        #expect((body["rows"] as? [[String: Any]])?.count == (api["rows"] as? [[String: Any]])?.count)
+        let table = try run(["stats", "--project", projectID, "--skan"] + app.databaseArguments)
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(
+            lines.contains(["skadnetwork", "com.example", "5239", "0", "1", "0", "63x1", "purchase", "1,", "signup", "1,", "subscribe", "1"]),
+            "\(table.stdout)")
+        #expect(table.stdout.contains("Apple's postbacks: 3 (1 redownloads)"))
+    }
+
     static func base64URL(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
