@@ -37,13 +37,16 @@ enum SettingsPages {
 
     /// The settings form's fields: (form name, label, the admin API's key, kind).
     static let fields: [(name: String, label: String, kind: FieldKind)] = [
-        ("ios_store_url", "App Store URL", .text), ("android_store_url", "Play Store URL", .text), ("web_url", "Web URL", .text),
+        ("ios_store_url", "App Store URL", .text),
+        ("ios_app_store_id", "App Store id, for Apple's postback copies (empty: the one in the App Store URL)", .optionalNumber),
+        ("android_store_url", "Play Store URL", .text), ("web_url", "Web URL", .text),
         ("attribution_window_hours", "Attribution window (hours)", .number), ("min_confidence", "Minimum confidence (0–1)", .number),
         ("currency", "Currency (ISO 4217)", .text), ("time_zone", "Time zone (IANA, e.g. Europe/Berlin): the dashboard's days", .text),
         ("skan", "SKAN conversion schema (JSON)", .json),
     ]
 
-    enum FieldKind { case text, number, json }
+    /// `optionalNumber`: an empty field clears the setting (a `number` left empty keeps it).
+    enum FieldKind { case text, number, optionalNumber, json }
 
     /// `POST …/settings/project`: the form's fields as the admin API's PATCH body, read by its own
     /// payload; an empty field clears the setting. Problems show beside their fields.
@@ -61,7 +64,7 @@ enum SettingsPages {
                 }
                 switch field.kind {
                 case .text: body[field.name] = .string(text)
-                case .number:
+                case .number, .optionalNumber:
                     guard let number = Double(text) else {
                         problems[field.name] = "must be a number"
                         continue
@@ -106,6 +109,7 @@ enum SettingsPages {
             if let form, let value = form[name] { return value }
             switch name {
             case "ios_store_url": return settings.iosStoreURL ?? ""
+            case "ios_app_store_id": return settings.iosAppStoreID.map(String.init) ?? ""
             case "android_store_url": return settings.androidStoreURL ?? ""
             case "web_url": return settings.webURL ?? ""
             case "attribution_window_hours": return String(settings.attributionWindowHours)
