@@ -20,6 +20,26 @@ import Testing
         let project = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["id"] as? String)
         _ = ACMECertificateTests.admin(server.port, "POST", "/admin/v1/projects/\(project)/domains", #"{"domain":"links.shop.test"}"#)
 
+        // Caddy binds ports picked before it starts; under a loaded CI another process may take
+        // one first, and Caddy exits: it is started again on new ports (at most three times).
+        var attempt = 0
+        var outcome: (through: Bool, httpsPort: Int, log: String) = (false, 0, "")
+        repeat {
+            attempt += 1
+            outcome = try runCaddy(folder: folder.appendingPathComponent("caddy-\(attempt)"), serverPort: server.port)
+        } while !outcome.through && outcome.log.contains("address already in use") && attempt < 3
+        #expect(outcome.through, "Caddy did not serve the project domain:\n\(outcome.log.suffix(2000))")
+        // A name that is no project's: Caddy asks, hears 404, and gets no certificate.
+        #expect(
+            ACMECertificateTests.curl([
+                "-k", "--resolve", "other.test:\(outcome.httpsPort):127.0.0.1", "https://other.test:\(outcome.httpsPort)/health",
+            ]).status != 0)
+    }
+
+    /// Runs Caddy in front of the server until the project domain answers through it (or 60 s
+    /// pass); returns whether it did, its HTTPS port, and what Caddy logged.
+    private func runCaddy(folder: URL, serverPort: UInt16) throws -> (through: Bool, httpsPort: Int, log: String) {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let httpsPort = freePort()
         let caddyfile = folder.appendingPathComponent("Caddyfile")
         try Data(
@@ -30,14 +50,14 @@ import Testing
             \thttp_port \(freePort())
             \thttps_port \(httpsPort)
             \ton_demand_tls {
-            \t\task http://127.0.0.1:\(server.port)/tls/allowed
+            \t\task http://127.0.0.1:\(serverPort)/tls/allowed
             \t}
             }
             https:// {
             \ttls internal {
             \t\ton_demand
             \t}
-            \treverse_proxy 127.0.0.1:\(server.port)
+            \treverse_proxy 127.0.0.1:\(serverPort)
             }
 
             """.utf8
@@ -52,16 +72,27 @@ import Testing
             caddy.send(SIGTERM)
             _ = caddy.wait(orKillAfter: 10)
         }
-        for handle in [caddy.standardOutput!, caddy.standardError!] { Thread.detachNewThread { while !handle.availableData.isEmpty {} } }
+        let log = LockedText()
+        for handle in [caddy.standardOutput!, caddy.standardError!] {
+            Thread.detachNewThread {
+                while case let chunk = handle.availableData, !chunk.isEmpty { log.append(String(decoding: chunk, as: UTF8.self)) }
+            }
+        }
         let root = data.appendingPathComponent("caddy/pki/authorities/local/root.crt").path
-        let through = eventually(timeout: 20) {
-            ACMECertificateTests.curl([
+        let through = eventually(timeout: 60) {
+            guard caddy.isRunning else { return true }
+            return ACMECertificateTests.curl([
                 "--cacert", root, "--resolve", "links.shop.test:\(httpsPort):127.0.0.1", "https://links.shop.test:\(httpsPort)/health",
             ]).stdout.contains("ok")
         }
-        #expect(through, "Caddy did not serve the project domain")
-        // A name that is no project's: Caddy asks, hears 404, and gets no certificate.
-        #expect(
-            ACMECertificateTests.curl(["-k", "--resolve", "other.test:\(httpsPort):127.0.0.1", "https://other.test:\(httpsPort)/health"]).status != 0)
+        return (through && caddy.isRunning, httpsPort, log.text)
     }
+}
+
+/// Text appended from several threads (a child process's output).
+private final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = ""
+    func append(_ text: String) { lock.withLock { value += text } }
+    var text: String { lock.withLock { value } }
 }
