@@ -40,10 +40,7 @@ struct StatsCommand: ParsableCommand {
         if skan {
             let report = try app.applePostbacks.report(project: found, since: from, until: to, ours: stats.totals)
             if json {
-                var body = SKANReportJSON.object(report)
-                body["since"] = .string(from.iso8601)
-                body["until"] = .string(to.iso8601)
-                print(String(decoding: JSONValue.object(body).serialized(), as: UTF8.self))
+                print(String(decoding: JSONValue.object(SKANReportJSON.object(report, since: from, until: to)).serialized(), as: UTF8.self))
             } else {
                 print("\(found.name) (\(found.id)), \(from.iso8601) to \(to.iso8601)\n")
                 print(SKANTable.render(report))

@@ -169,10 +169,7 @@ enum AdminRoutes {
     /// `GET /admin/v1/projects/:id/stats`
     static func stats(_ services: Services) -> RouteHandler {
         return ProjectScoped.sync(services) { request, project in
-            let now = services.now(for: project)
-            let since = try TimeParameter.parse(request.queryValue("since"), name: "since", now: now) ?? Timestamp(milliseconds: 0)
-            let until = try TimeParameter.parse(request.queryValue("until"), name: "until", now: now) ?? now.adding(seconds: 1)
-            guard since < until else { throw HTTPError.invalidField("since", "must be before until") }
+            let (since, until) = try TimeParameter.period(of: request, now: services.now(for: project))
             let stats = try services.app.reports.stats(project: project, since: since, until: until)
             return try .json(StatsBody(projectID: project.id, since: since, until: until, stats: stats), encoder: JSONCoders.encoder)
         }
@@ -251,5 +248,13 @@ enum TimeParameter {
             throw HTTPError.invalidField(name, "expected \(TimeSpecification.expected)")
         }
         return timestamp
+    }
+
+    /// `?since=&until=`: all time until now (inclusive) unless given; `since` must come first.
+    static func period(of request: HTTPRequest, now: Timestamp) throws -> (since: Timestamp, until: Timestamp) {
+        let since = try parse(request.queryValue("since"), name: "since", now: now) ?? Timestamp(milliseconds: 0)
+        let until = try parse(request.queryValue("until"), name: "until", now: now) ?? now.adding(seconds: 1)
+        guard since < until else { throw HTTPError.invalidField("since", "must be before until") }
+        return (since, until)
     }
 }

@@ -1,5 +1,5 @@
 public import App
-import Attribution
+public import Attribution
 import HTTP
 public import JSON
 import Store
@@ -39,7 +39,7 @@ enum SKANAdminRoutes {
     /// `GET /admin/v1/projects/:id/skan/postbacks?since=&until=&limit=&cursor=`
     static func listPostbacks(_ services: Services) -> RouteHandler {
         ProjectScoped.sync(services) { request, project in
-            let (since, until) = try period(request, services: services, project: project)
+            let (since, until) = try TimeParameter.period(of: request, now: services.now(for: project))
             let limit = try integerQuery(request, "limit", in: 1...500) ?? 100
             let cursor = try request.queryValue("cursor").map(parseCursor)
             let postbacks = try services.app.applePostbacks.list(project: project, since: since, until: until, before: cursor, limit: limit)
@@ -59,22 +59,11 @@ enum SKANAdminRoutes {
     /// `GET /admin/v1/projects/:id/skan/report?since=&until=`
     static func report(_ services: Services) -> RouteHandler {
         ProjectScoped.sync(services) { request, project in
-            let (since, until) = try period(request, services: services, project: project)
+            let (since, until) = try TimeParameter.period(of: request, now: services.now(for: project))
             let ours = try services.app.reports.stats(project: project, since: since, until: until).totals
             let report = try services.app.applePostbacks.report(project: project, since: since, until: until, ours: ours)
-            var body = SKANReportJSON.object(report)
-            body["since"] = .string(since.iso8601)
-            body["until"] = .string(until.iso8601)
-            return .json(bytes: JSONValue.object(body).serialized())
+            return .json(bytes: JSONValue.object(SKANReportJSON.object(report, since: since, until: until)).serialized())
         }
-    }
-
-    static func period(_ request: HTTPRequest, services: Services, project: Project) throws -> (Timestamp, Timestamp) {
-        let now = services.now(for: project)
-        let since = try TimeParameter.parse(request.queryValue("since"), name: "since", now: now) ?? Timestamp(milliseconds: 0)
-        let until = try TimeParameter.parse(request.queryValue("until"), name: "until", now: now) ?? now.adding(seconds: 1)
-        guard since < until else { throw HTTPError.invalidField("since", "must be before until") }
-        return (since, until)
     }
 
     static func parseCursor(_ text: String) throws -> (Timestamp, String) {
@@ -89,8 +78,9 @@ enum SKANAdminRoutes {
 /// The report's JSON: one row per framework × ad network × source × window (the admin API and
 /// `attributiond stats --skan --json`).
 public enum SKANReportJSON {
-    public static func object(_ report: SKANReport) -> [String: JSONValue] {
+    public static func object(_ report: SKANReport, since: Timestamp, until: Timestamp) -> [String: JSONValue] {
         [
+            "since": .string(since.iso8601), "until": .string(until.iso8601),
             "postbacks": .number(Double(report.postbacks)), "redownloads": .number(Double(report.redownloads)),
             "currency": report.currency.map(JSONValue.string) ?? .null,
             "our_installs": .number(Double(report.ourInstalls)), "our_attributed_installs": .number(Double(report.ourAttributedInstalls)),

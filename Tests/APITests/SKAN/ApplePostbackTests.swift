@@ -194,9 +194,9 @@ import Testing
         let payload =
             #"{"advertised-item-identifier":525463029,"conversion-type":"download","ad-network-identifier":"example123.adattributionkit","impression-type":"web-impression","postback-sequence-index":1,"source-identifier":"3120","did-win":true,"postback-identifier":"2fa7e0e6-0000-4000-8000-000000000001","publisher-item-identifier":77}"#
         func jws(kid: String, payload: String) throws -> String {
-            let input = Self.base64URL(Array(#"{"kid":"\#(kid)","alg":"ES256"}"#.utf8)) + "." + Self.base64URL(Array(payload.utf8))
+            let input = Base64URL.encode(Array(#"{"kid":"\#(kid)","alg":"ES256"}"#.utf8)) + "." + Base64URL.encode(Array(payload.utf8))
             let signature = try #require(ES256.sign(Array(input.utf8), privateKeyPEM: pem))
-            return input + "." + Self.base64URL(signature)
+            return input + "." + Base64URL.encode(signature)
         }
         func body(_ jws: String) -> String {
             #"{"jws-string":"\#(jws)","coarse-conversion-value":"medium","ad-interaction-type":"view","country-code":"DE"}"#
@@ -211,7 +211,7 @@ import Testing
         // The same signature over a payload with one field changed does not verify.
         let parts = signed.split(separator: ".")
         let tampered = [
-            String(parts[0]), Self.base64URL(Array(payload.replacingOccurrences(of: #""did-win":true"#, with: #""did-win":false"#).utf8)),
+            String(parts[0]), Base64URL.encode(Array(payload.replacingOccurrences(of: #""did-win":true"#, with: #""did-win":false"#).utf8)),
             String(parts[2]),
         ].joined(separator: ".")
         let refused = try Self.post(app, Self.aakPath, body(tampered))
@@ -333,10 +333,5 @@ import Testing
             lines.contains(["skadnetwork", "com.example", "5239", "0", "1", "0", "63x1", "purchase", "1,", "signup", "1,", "subscribe", "1"]),
             "\(table.stdout)")
         #expect(table.stdout.contains("Apple's postbacks: 3 (1 redownloads)"))
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
