@@ -49,12 +49,25 @@ let package = Package(
         .target(name: "Attribution", dependencies: ["JSON"], swiftSettings: strictSettings),
         // Hashes, secrets, signatures and secure random numbers through OpenSSL.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "Attribution"], swiftSettings: strictSettings),
+        // The values both SQL backends bind (no dependencies).
+        .target(name: "SQLValues", swiftSettings: strictSettings),
         // A PostgreSQL client over libpq: connections, pipelining, a pool (no store types).
-        .target(name: "PostgresClient", dependencies: ["CLibPQ"], swiftSettings: strictSettings),
+        .target(name: "PostgresClient", dependencies: ["CLibPQ", "SQLValues"], swiftSettings: strictSettings),
+        // The ports App and API use and the records they carry: no SQL, no database library.
+        .target(name: "StoreContracts", dependencies: ["Attribution", "Cryptography", "JSON"], swiftSettings: strictSettings),
         .target(
             name: "Store",
             dependencies: [
-                "CSQLite", "CSQLiteTuning", "COpenSSL", "PostgresClient", "Attribution", "Cryptography", "JSON", "Lifecycle",
+                "StoreContracts", "SQLValues", "CSQLite", "CSQLiteTuning", "COpenSSL", "Attribution", "Cryptography", "JSON", "Lifecycle",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings,
+            plugins: ["EmbedMigrations"]),
+        // PostgreSQL for several nodes: the shared SQL of `Store` over PostgresClient's pool, with
+        // group commit and pipelining (`PGWriter`), and the copy of a SQLite database into it.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "Store", "StoreContracts", "SQLValues", "PostgresClient", "CSQLite", "Attribution", "Cryptography", "JSON", "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings,
             plugins: ["EmbedMigrations"]),
@@ -63,21 +76,25 @@ let package = Package(
         // The application layer: use cases, caches, project clocks (no HTTP, no SQL).
         .target(
             name: "App",
-            dependencies: ["Store", "Attribution", "Cryptography", "Lifecycle", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StoreContracts", "Attribution", "Cryptography", "Lifecycle", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
-        .target(name: "API", dependencies: ["HTTP", "App", "Store", "Attribution", "Cryptography", "Lifecycle"], swiftSettings: strictSettings),
+        .target(
+            name: "API", dependencies: ["HTTP", "App", "StoreContracts", "Attribution", "Cryptography", "Lifecycle"], swiftSettings: strictSettings),
         // `attributiond simulate`: populations run through the real application in process.
-        .target(name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "Attribution", "Cryptography"], swiftSettings: strictSettings),
+        .target(
+            name: "Simulation", dependencies: ["API", "App", "HTTP", "Store", "StoreContracts", "SQLValues", "Attribution", "Cryptography"],
+            swiftSettings: strictSettings),
         // Outbound HTTP through libcurl, behind App's OutboundTransport (the executable plugs it in).
         .target(name: "CurlTransport", dependencies: ["App", "CCurl"], swiftSettings: strictSettings),
         // The configuration: defaults, the JSON file, ATTRIBUTIOND_* variables (config/README.md).
         .target(
-            name: "Configuration", dependencies: ["API", "App", "Attribution", "HTTP", "JSON", "Store"],
+            name: "Configuration", dependencies: ["API", "App", "Attribution", "HTTP", "JSON", "Store", "StoreContracts", "SQLValues"],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "attributiond",
             dependencies: [
-                "HTTP", "API", "App", "Store", "PostgresClient", "Attribution", "Configuration", "Cryptography", "CurlTransport",
+                "HTTP", "API", "App", "Store", "StoreContracts", "PostgresStore", "PostgresClient", "SQLValues", "Attribution", "Configuration",
+                "Cryptography", "CurlTransport",
                 "Simulation", "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -86,14 +103,24 @@ let package = Package(
         // Test helpers shared by the test targets: a raw socket client that sends exact bytes.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Lifecycle", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ConfigurationTests", dependencies: ["API", "Configuration", "HTTP", "Store"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ConfigurationTests", dependencies: ["API", "Configuration", "HTTP", "Store", "StoreContracts", "SQLValues"],
+            swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
         .testTarget(
-            name: "StoreTests", dependencies: ["Store", "PostgresClient", "Attribution", "Cryptography", "TestSupport"], swiftSettings: strictSettings
+            name: "StoreTests",
+            dependencies: ["Store", "StoreContracts", "PostgresStore", "PostgresClient", "SQLValues", "Attribution", "Cryptography", "TestSupport"],
+            swiftSettings: strictSettings
         ),
-        .testTarget(name: "AppTests", dependencies: ["App", "Store", "Attribution", "Cryptography", "CurlTransport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "APITests", dependencies: ["API", "App", "HTTP", "Store", "PostgresClient", "Cryptography", "CurlTransport", "TestSupport"],
+            name: "AppTests", dependencies: ["App", "Store", "StoreContracts", "SQLValues", "Attribution", "Cryptography", "CurlTransport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "APITests",
+            dependencies: [
+                "API", "App", "HTTP", "Store", "StoreContracts", "PostgresStore", "PostgresClient", "SQLValues", "Cryptography", "CurlTransport",
+                "TestSupport",
+            ],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
@@ -104,19 +131,21 @@ let package = Package(
 if Context.environment["BENCHMARKS"] != nil {
     package.targets += [
         .executableTarget(
-            name: "store-bench", dependencies: ["Store"], path: "Benchmarks/StoreBench",
+            name: "store-bench", dependencies: ["Store", "StoreContracts", "SQLValues"], path: "Benchmarks/StoreBench",
             swiftSettings: strictSettings),
         .executableTarget(
-            name: "stats-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/StatsBench",
+            name: "stats-bench", dependencies: ["Store", "StoreContracts", "SQLValues", "Attribution"], path: "Benchmarks/StatsBench",
             swiftSettings: strictSettings),
         .executableTarget(
-            name: "pg-store-bench", dependencies: ["Store", "PostgresClient", "Attribution"], path: "Benchmarks/PGStoreBench",
+            name: "pg-store-bench", dependencies: ["Store", "StoreContracts", "PostgresStore", "PostgresClient", "SQLValues", "Attribution"],
+            path: "Benchmarks/PGStoreBench",
             swiftSettings: strictSettings),
         .executableTarget(
-            name: "match-bench", dependencies: ["Store", "Attribution"], path: "Benchmarks/MatchBench",
+            name: "match-bench", dependencies: ["Store", "StoreContracts", "SQLValues", "Attribution"], path: "Benchmarks/MatchBench",
             swiftSettings: strictSettings),
         .executableTarget(
-            name: "outbox-bench", dependencies: ["App", "Store", "HTTP", "Attribution", "CurlTransport"], path: "Benchmarks/OutboxBench",
+            name: "outbox-bench", dependencies: ["App", "Store", "StoreContracts", "SQLValues", "HTTP", "Attribution", "CurlTransport"],
+            path: "Benchmarks/OutboxBench",
             swiftSettings: strictSettings),
     ]
 }

@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import HTTP
 import Store
+import StoreContracts
 
 // Webhook deliveries per second, one node, to a fast receiver on loopback (our own HTTP server
 // answering 200 at once on its event loop).

@@ -2,7 +2,9 @@ import Attribution
 import Dispatch
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
 @_spi(StoreInternals) import Store
+import StoreContracts
 import Synchronization
 
 // Clicks stored through each backend's ClickStore, as the redirect path stores them: W concurrent

@@ -2,6 +2,7 @@ import Attribution
 import Dispatch
 import Foundation
 @_spi(StoreInternals) import Store
+import StoreContracts
 
 /// One project ("Bench", token `bench-token-0123456789abcdef`) with 1,000 links and the given
 /// rows spread evenly over the 90 days that end with today (UTC), written in chunks of 100,000

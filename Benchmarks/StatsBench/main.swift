@@ -2,6 +2,7 @@ import Attribution
 import Dispatch
 import Foundation
 @_spi(StoreInternals) import Store
+import StoreContracts
 
 // A project's stats over its last N days (UTC days, today included), from the rollups and from
 // the rows alone, alternating, on one database: the same-run baseline of scripts/bench-dashboard.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @_spi(StoreInternals) import Store
+import StoreContracts
 import Synchronization
 
 // Group commit vs one transaction per write: W concurrent writers each insert a row, wait for the

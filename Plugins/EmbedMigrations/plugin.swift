@@ -1,8 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// Compiles the package's `migrations/*.sql` (SQLite) and `migrations/postgres/*.sql` into the
-/// Store target as Swift string constants, so the binary carries its schema (a container needs no source tree) and the `.sql`
+/// Compiles the package's `migrations/*.sql` (SQLite) into the Store target and
+/// `migrations/postgres/*.sql` into the PostgresStore target as Swift string constants, so the binary carries its schema (a container needs no source tree) and the `.sql`
 /// files stay the single source of truth.
 @main
 struct EmbedMigrations: BuildToolPlugin {
@@ -13,8 +13,8 @@ struct EmbedMigrations: BuildToolPlugin {
                 .filter { $0.pathExtension == "sql" }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         }
-        // SQLite's migrations, then PostgreSQL's (migrations/postgres/), which the tool tells apart by folder.
-        let files = try sqlFiles(in: directory) + sqlFiles(in: directory.appending(path: "postgres"))
+        // Each target embeds its own backend's: PostgreSQL's live in migrations/postgres/.
+        let files = try sqlFiles(in: target.name == "PostgresStore" ? directory.appending(path: "postgres") : directory)
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
         return [
             .buildCommand(

@@ -1,6 +1,6 @@
 import Attribution
 public import HTTP
-import Store
+import StoreContracts
 
 /// Composes every API's routes into one router. Fixed prefixes are reserved so the short-link
 /// catch-all (`/:code`) never answers for them.

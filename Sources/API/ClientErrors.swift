@@ -1,6 +1,6 @@
 import App
 import HTTP
-import Store
+import StoreContracts
 
 /// The refusals of the layers below, as the HTTP errors every API answers with (each in its own
 /// wire format): the client's to fix, never a 500; a database that is away is a 503 to retry.
@@ -25,7 +25,7 @@ enum ClientErrors {
             case .unstorable(let message): return HTTPError(.unprocessableContent, code: "invalid_field", message: message)
             case .storageFull: return storageFull
             }
-        case let error as SQLiteError where error.isStorageFull: return storageFull
+        case let error as any DatabaseLibraryError where error.isStorageFull: return storageFull
         default: return nil
         }
     }

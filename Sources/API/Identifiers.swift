@@ -2,7 +2,7 @@ import Attribution
 import Cryptography
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// Ids and nonces the APIs mint.
 enum Identifiers {

@@ -3,7 +3,7 @@ public import Attribution
 import Cryptography
 import Dispatch
 import HTTP
-public import Store
+public import StoreContracts
 
 /// What the handlers work with, built once at start-up: the application layer, and what only
 /// HTTP needs (client addresses, public hosts, metrics, the admin key). A class: handlers capture

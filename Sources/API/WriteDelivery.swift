@@ -1,5 +1,5 @@
 import HTTP
-import Store
+import StoreContracts
 
 extension HTTPRequest {
     /// Hands a write's completion straight to the request's event loop, which builds and sends

@@ -1,5 +1,5 @@
 public import Attribution
-public import Store
+public import StoreContracts
 
 /// The application layer: the use cases every API, the command line and the simulator share,
 /// the caches in front of the store, and each project's clock. Handlers translate wire formats

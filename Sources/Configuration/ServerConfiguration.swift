@@ -5,6 +5,7 @@ import Foundation
 public import HTTP
 public import JSON
 public import Store
+import StoreContracts
 
 /// Everything `attributiond` can be configured with. Sources, later ones winning: built-in
 /// defaults, the JSON file, `ATTRIBUTIOND_*` environment variables, command-line flags.

@@ -1,3 +1,5 @@
+import SQLValues
+
 /// Reads of one statement sent ahead for several writes of a batch (each install's tier 0, each
 /// event's install), made by one statement: the statement runs once per set of values as a
 /// `LATERAL` subquery over the values' arrays, each row tagged with its set's place. PostgreSQL
@@ -8,12 +10,12 @@ struct BatchedReads {
     /// The statement that reads every set of values at once; its first column is the set's place (from 1).
     let sql: String
     /// One array per parameter of the statement, each holding that parameter's value for every set.
-    let values: [PGValue]
+    let values: [SQLValue]
 
     /// The statement reading `sql` for each of `valueSets` (two or more), or nil when it cannot:
     /// `sql` must be a query (`SELECT`, `WITH`, or a parenthesised one) whose parameters are all
     /// `?` (no `$`), and a parameter's values all text or all integers (NULL among them).
-    init?(_ sql: String, valueSets: [[PGValue]]) {
+    init?(_ sql: String, valueSets: [[SQLValue]]) {
         guard valueSets.count > 1, let count = valueSets.first?.count, count > 0,
             valueSets.allSatisfy({ $0.count == count })
         else { return nil }
@@ -55,7 +57,7 @@ struct BatchedReads {
         case text, bigint
 
         /// The one type of `values`' non-NULL values; nil when they have two, or none.
-        init?(_ values: [PGValue]) {
+        init?(_ values: [SQLValue]) {
             var found: ElementType?
             for value in values {
                 let type: ElementType
@@ -74,7 +76,7 @@ struct BatchedReads {
     }
 
     /// An array in PostgreSQL's text form: each element double-quoted, `"` and `\` escaped.
-    private static func arrayLiteral(_ values: [PGValue]) -> String {
+    private static func arrayLiteral(_ values: [SQLValue]) -> String {
         var literal = "{"
         for (index, value) in values.enumerated() {
             if index > 0 { literal += "," }

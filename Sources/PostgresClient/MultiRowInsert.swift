@@ -1,3 +1,5 @@
+import SQLValues
+
 /// Writes sent unanswered in a row with one `INSERT … VALUES (?, …)` text, sent as one statement
 /// of many rows (`PGConnection.runUnanswered`): PostgreSQL sets a statement up on every execution
 /// (the table's nine indexes opened, its triggers found), once for the rows together.

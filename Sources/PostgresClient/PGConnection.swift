@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+public import SQLValues
 
 /// What PostgreSQL or libpq said went wrong: the SQLSTATE when the server answered (23505 a unique
 /// violation, 40001 a serialization failure…), nil when no answer came (connection refused, lost).
@@ -27,16 +28,8 @@ public struct PGError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// A value bound to a statement's `$n`, sent in PostgreSQL's text format.
-public enum PGValue: Sendable, Hashable {
-    case null
-    case text(String)
-    case integer(Int64)
-    case real(Double)
-    case boolean(Bool)
-    /// BYTEA, sent in its hex text form (`\x0a1b…`).
-    case bytes([UInt8])
-
+extension SQLValue {
+    /// The value in PostgreSQL's text format, as it is sent for a `$n`.
     var text: String? {
         switch self {
         case .null: nil
@@ -83,7 +76,7 @@ public final class PGConnection {
     var unansweredRefusal: PGError?
     /// Unanswered writes of one `INSERT` text not sent yet: sent as one statement of their rows
     /// before anything else is (`MultiRowInsert`).
-    var coalesced: (sql: String, rows: [[PGValue]])?
+    var coalesced: (sql: String, rows: [[SQLValue]])?
 
     public init(url: String) throws(PGError) {
         handle = PQconnectdb(url)
@@ -150,7 +143,7 @@ public final class PGConnection {
 
     /// Runs a statement with `$1…$n` bound to `parameters`; prepared on first use on this connection.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> PGRows {
+    public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(PGError) -> PGRows {
         try Self.refuseNUL(parameters)
         if !readAhead.isEmpty, let rows = takeReadAhead(Self.readAheadKey(sql, parameters)) { return rows }
         try sendCoalescedWrites()
@@ -171,9 +164,9 @@ public final class PGConnection {
     }
 
     /// libpq sends text as C strings: a NUL would cut the value short, silently.
-    static func holdsNUL(_ values: [PGValue]) -> Bool { values.contains { $0.text?.utf8.contains(0) == true } }
+    static func holdsNUL(_ values: [SQLValue]) -> Bool { values.contains { $0.text?.utf8.contains(0) == true } }
 
-    static func refuseNUL(_ values: [PGValue]) throws(PGError) {
+    static func refuseNUL(_ values: [SQLValue]) throws(PGError) {
         if holdsNUL(values) { throw PGError(sqlState: "22021", message: "a value holds a NUL character, which PostgreSQL cannot store") }
     }
 
@@ -210,7 +203,7 @@ public final class PGConnection {
 
     /// Runs `body` with `values` as C strings, as libpq's parameter arrays take them (an empty
     /// array need not have storage to point at: no parameters, no pointer).
-    static func withTexts<T>(_ values: [PGValue], _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+    static func withTexts<T>(_ values: [SQLValue], _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
         var texts: [UnsafeMutablePointer<CChar>?] = values.map { $0.text.flatMap { strdup($0) } }
         defer { for pointer in texts { free(pointer) } }
         return texts.withUnsafeMutableBufferPointer { buffer in

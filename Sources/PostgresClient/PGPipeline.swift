@@ -1,4 +1,5 @@
 import CLibPQ
+public import SQLValues
 
 /// Statements sent without waiting for each answer (libpq's pipeline mode): a batch of writes as
 /// one transaction, reads sent ahead of the statements that ask for them, and writes whose
@@ -9,7 +10,7 @@ extension PGConnection {
     /// costs one round trip instead of one per statement. The rows each statement changed; when
     /// one fails, PostgreSQL skips the rest up to the sync point, the transaction is rolled back,
     /// and the first error is thrown with nothing stored.
-    public func pipelinedTransaction(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) -> [Int] {
+    public func pipelinedTransaction(_ statements: [(sql: String, values: [SQLValue])]) throws(PGError) -> [Int] {
         for statement in statements { try Self.refuseNUL(statement.values) }
         var names: [String] = []
         names.reserveCapacity(statements.count)
@@ -33,7 +34,7 @@ extension PGConnection {
     /// the pipeline: the transaction then starts again plainly, with nothing read ahead.
     /// Reads asked for more than once (a batch's events of one install) are sent once, and the
     /// answer serves each: made at the same moment, before any write, they would all say the same.
-    public func beginReadingAhead(_ reads: [(sql: String, values: [PGValue])]) throws(PGError) {
+    public func beginReadingAhead(_ reads: [(sql: String, values: [SQLValue])]) throws(PGError) {
         readAhead.removeAll()
         if try sendAhead(reads, beginning: true) != nil {
             _ = try? execute("ROLLBACK")
@@ -44,13 +45,13 @@ extension PGConnection {
     /// `statements` in one round trip inside the open transaction, each answer waiting for the
     /// `query` of the same statement and values: statements the caller runs next whatever they
     /// return. One refused is thrown, as it would be when run, the transaction then aborted.
-    public func runAhead(_ statements: [(sql: String, values: [PGValue])]) throws(PGError) {
+    public func runAhead(_ statements: [(sql: String, values: [SQLValue])]) throws(PGError) {
         if let refused = try sendAhead(statements, beginning: false) { throw refused }
     }
 
     /// Sends `reads` (after a BEGIN when `beginning`) in one pipeline, after any unanswered
     /// writes, and keeps their answers; the first refusal, when one was refused (nothing kept then).
-    private func sendAhead(_ reads: [(sql: String, values: [PGValue])], beginning: Bool) throws(PGError) -> PGError? {
+    private func sendAhead(_ reads: [(sql: String, values: [SQLValue])], beginning: Bool) throws(PGError) -> PGError? {
         // A read with a NUL is not sent ahead: asked for, it is refused as `query` refuses it.
         guard !reads.isEmpty, !reads.contains(where: { Self.holdsNUL($0.values) }) else {
             if beginning { try execute("BEGIN") }
@@ -70,7 +71,7 @@ extension PGConnection {
         }
         // With BEGIN, reads of one statement go as one (`BatchedReads`), each answer split out of
         // it: a statement sent for more than one key is a joined one.
-        var sent: [(keys: [ReadAheadKey], name: String, values: [PGValue])] = []
+        var sent: [(keys: [ReadAheadKey], name: String, values: [SQLValue])] = []
         for group in beginning ? Self.byStatement(distinct) : distinct.map({ [$0] }) {
             let first = group[0].read
             if group.count > 1, let batch = BatchedReads(first.sql, valueSets: group.map(\.read.values)),
@@ -107,7 +108,7 @@ extension PGConnection {
         return nil
     }
 
-    private typealias DistinctRead = (key: ReadAheadKey, read: (sql: String, values: [PGValue]))
+    private typealias DistinctRead = (key: ReadAheadKey, read: (sql: String, values: [SQLValue]))
 
     /// `reads` grouped by statement text, groups in the order of their first read.
     private static func byStatement(_ reads: [DistinctRead]) -> [[DistinctRead]] {
@@ -128,7 +129,7 @@ extension PGConnection {
     /// its answer comes with the next statement that needs one (a read, the COMMIT), in the same
     /// round trip. Refused, it aborts the transaction, and that next statement throws its error
     /// (`PGError.sentUnanswered`). Without `defersWrites`, runs it as `query` does.
-    public func runUnanswered(_ sql: String, _ values: [PGValue]) throws(PGError) {
+    public func runUnanswered(_ sql: String, _ values: [SQLValue]) throws(PGError) {
         guard defersWrites else {
             _ = try query(sql, values)
             return
@@ -159,7 +160,7 @@ extension PGConnection {
         while !rest.isEmpty {
             let count = MultiRowInsert.rows(of: rest.count)
             let sql = count == 1 ? writes.sql : MultiRowInsert.text(writes.sql, rows: count)
-            var values: [PGValue] = []
+            var values: [SQLValue] = []
             values.reserveCapacity(count * rest[rest.startIndex].count)
             for row in rest.prefix(count) { values += row }
             let name = try statementName(for: sql, parameterCount: values.count)
@@ -171,7 +172,7 @@ extension PGConnection {
 
     /// Sends a prepared statement in pipeline mode (entered if need be); its answer is read by
     /// `finishPipeline`.
-    func sendInPipeline(prepared name: String, _ values: [PGValue]) throws(PGError) {
+    func sendInPipeline(prepared name: String, _ values: [SQLValue]) throws(PGError) {
         try sendCoalescedWrites()
         try enterPipeline()
         let sent = Self.withTexts(values) { count, texts in PQsendQueryPrepared(handle, name, count, texts, nil, nil, 0) }
@@ -264,7 +265,7 @@ extension PGConnection {
         for key in stale { readAhead.removeValue(forKey: key) }
     }
 
-    static func readAheadKey(_ sql: String, _ values: [PGValue]) -> ReadAheadKey {
+    static func readAheadKey(_ sql: String, _ values: [SQLValue]) -> ReadAheadKey {
         ReadAheadKey(statement: StatementText(text: sql), values: values)
     }
 }

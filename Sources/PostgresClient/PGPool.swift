@@ -1,5 +1,6 @@
 public import Dispatch
 import Foundation
+public import SQLValues
 import Synchronization
 
 /// A bounded set of connections to one PostgreSQL database, each used by one caller at a time.
@@ -61,7 +62,7 @@ public final class PGPool: Sendable {
     ///   waiting (`PGConnection.runUnanswered`); one refused throws `PGError.sentUnanswered`.
     @discardableResult
     public func transaction<T>(
-        attempts: Int = 3, readingAhead: [(sql: String, values: [PGValue])] = [],
+        attempts: Int = 3, readingAhead: [(sql: String, values: [SQLValue])] = [],
         deferringWrites: Bool = false, _ body: (PGConnection) throws -> T
     ) throws -> T {
         try withConnection { connection in

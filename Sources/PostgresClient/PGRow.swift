@@ -1,3 +1,5 @@
+public import SQLValues
+
 /// SQL written with SQLite's `?` placeholders, numbered for PostgreSQL (`$1`, `$2`, …) when a
 /// statement is first prepared on a connection, so that SQL shared between the backends reads
 /// the same. A `?` inside a quoted literal or identifier is left alone.
@@ -44,18 +46,6 @@ public enum PGPlaceholders {
 }
 
 /// A Swift value a PostgreSQL statement can take as a parameter.
-public protocol PGBindable {
-    var pgValue: PGValue { get }
-}
-
-extension String: PGBindable { public var pgValue: PGValue { .text(self) } }
-extension Int: PGBindable { public var pgValue: PGValue { .integer(Int64(self)) } }
-extension Int64: PGBindable { public var pgValue: PGValue { .integer(self) } }
-extension Double: PGBindable { public var pgValue: PGValue { .real(self) } }
-extension Bool: PGBindable { public var pgValue: PGValue { .boolean(self) } }
-extension Array: PGBindable where Element == UInt8 { public var pgValue: PGValue { .bytes(self) } }
-extension Optional: PGBindable where Wrapped: PGBindable { public var pgValue: PGValue { self?.pgValue ?? .null } }
-
 /// One row of a result, read by column index or name with the accessors SQLite's `Row` has, so
 /// that row mappings read alike on both backends.
 public struct PGRow {
@@ -114,41 +104,39 @@ public struct PGRow {
     public func blob(_ name: String) -> [UInt8] { blob(column(name)) }
 }
 
-extension PGValue: PGBindable { public var pgValue: PGValue { self } }
-
 extension PGConnection {
     /// Runs a statement (`?` placeholders) with `values` bound; the rows it changed.
     @discardableResult
-    public func run<each Value: PGBindable>(_ sql: String, _ values: repeat each Value) throws(PGError) -> Int {
+    public func run<each Value: SQLBindable>(_ sql: String, _ values: repeat each Value) throws(PGError) -> Int {
         try query(sql, Self.array(repeat each values)).affected
     }
 
-    public func query<T, each Value: PGBindable>(_ sql: String, _ values: repeat each Value, map: (PGRow) throws -> T) throws -> [T] {
+    public func query<T, each Value: SQLBindable>(_ sql: String, _ values: repeat each Value, map: (PGRow) throws -> T) throws -> [T] {
         let rows = try query(sql, Self.array(repeat each values))
         return try (0..<rows.rows.count).map { try map(PGRow(rows: rows, index: $0)) }
     }
 
     /// `StoreSession.run(_:orUnanswered:_:)`.
     @discardableResult
-    public func run<each Value: PGBindable>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws(PGError) -> Int {
+    public func run<each Value: SQLBindable>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws(PGError) -> Int {
         guard defersWrites else { return try query(sql, Self.array(repeat each values)).affected }
         try runUnanswered(unanswered, Self.array(repeat each values))
         return 1
     }
 
     /// `StoreSession.runUnanswered(_:_:)`.
-    public func runUnanswered<each Value: PGBindable>(_ sql: String, _ values: repeat each Value) throws(PGError) {
+    public func runUnanswered<each Value: SQLBindable>(_ sql: String, _ values: repeat each Value) throws(PGError) {
         try runUnanswered(sql, Self.array(repeat each values))
     }
 
-    public func queryOne<T, each Value: PGBindable>(_ sql: String, _ values: repeat each Value, map: (PGRow) throws -> T) throws -> T? {
+    public func queryOne<T, each Value: SQLBindable>(_ sql: String, _ values: repeat each Value, map: (PGRow) throws -> T) throws -> T? {
         let rows = try query(sql, Self.array(repeat each values))
         return try rows.rows.isEmpty ? nil : map(PGRow(rows: rows, index: 0))
     }
 
-    private static func array<each Value: PGBindable>(_ values: repeat each Value) -> [PGValue] {
-        var array: [PGValue] = []
-        repeat array.append((each values).pgValue)
+    private static func array<each Value: SQLBindable>(_ values: repeat each Value) -> [SQLValue] {
+        var array: [SQLValue] = []
+        repeat array.append((each values).sqlValue)
         return array
     }
 }

@@ -1,3 +1,5 @@
+import SQLValues
+
 /// SQL text as a dictionary key, hashed by its length and its last bytes rather than all of it.
 /// A connection looks its prepared statements and the answers read ahead up by their text on
 /// every call, and tier 0's statement with the candidates is a few kilobytes: hashed whole, the
@@ -24,5 +26,5 @@ struct StatementText: Hashable {
 /// handed its answer.
 struct ReadAheadKey: Hashable {
     let statement: StatementText
-    let values: [PGValue]
+    let values: [SQLValue]
 }

@@ -5,6 +5,7 @@ import Cryptography
 import Foundation
 import HTTP
 import Store
+import StoreContracts
 
 /// Runs a simulated population through the real application — routes, handlers, matching engine
 /// and store — in process, on a temporary database, in a test-mode project whose clock the

@@ -3,6 +3,7 @@ import ArgumentParser
 import Attribution
 import Foundation
 import Store
+import StoreContracts
 
 /// `attributiond domains …`: a project's own link domains, on the database.
 struct DomainsCommand: ParsableCommand {

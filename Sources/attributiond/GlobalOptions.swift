@@ -2,7 +2,9 @@ import App
 import ArgumentParser
 import Configuration
 import Foundation
+@_spi(StoreInternals) import PostgresStore
 import Store
+import StoreContracts
 
 /// `--config` and `--db`, taken by every command.
 struct GlobalOptions: ParsableArguments {

@@ -5,6 +5,7 @@ import Attribution
 import Configuration
 import Foundation
 import Store
+import StoreContracts
 
 struct LinkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Configuration
+@_spi(StoreInternals) import PostgresStore
 import Store
+import StoreContracts
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Apply pending migrations to the database and exit.")

@@ -2,7 +2,9 @@ import ArgumentParser
 import Configuration
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
 import Store
+import StoreContracts
 
 /// `attributiond migrate-data --from <sqlite file> --to <postgres url>`: moves a deployment that
 /// started on SQLite to PostgreSQL (docs/scale-out.md). Run with the SQLite server stopped: rows

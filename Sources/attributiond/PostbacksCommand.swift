@@ -3,6 +3,7 @@ import ArgumentParser
 import Attribution
 import Foundation
 import Store
+import StoreContracts
 
 /// `attributiond postbacks …`: a project's ad-network postback templates, on the database file.
 struct PostbacksCommand: ParsableCommand {

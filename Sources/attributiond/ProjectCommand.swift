@@ -4,6 +4,7 @@ import ArgumentParser
 import Attribution
 import Foundation
 import Store
+import StoreContracts
 
 struct ProjectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -10,6 +10,7 @@ import HTTP
 import Lifecycle
 import Logging
 import Store
+import StoreContracts
 
 #if canImport(Glibc)
     import Glibc

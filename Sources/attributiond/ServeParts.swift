@@ -9,6 +9,7 @@ import HTTP
 import Lifecycle
 import Logging
 import Store
+import StoreContracts
 
 /// The parts `serve` composes, each made from the configuration.
 extension Serve {

@@ -5,6 +5,7 @@ import Attribution
 import Foundation
 import JSON
 import Store
+import StoreContracts
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

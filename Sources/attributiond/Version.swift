@@ -1,6 +1,7 @@
 import ArgumentParser
 import HTTP
 import Store
+import StoreContracts
 
 struct Version: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the version and the linked libraries.")

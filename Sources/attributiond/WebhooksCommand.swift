@@ -3,6 +3,7 @@ import ArgumentParser
 import Attribution
 import Foundation
 import Store
+import StoreContracts
 
 /// `attributiond webhooks …`: the admin API's webhook endpoints and deliveries, on the database
 /// file (a running server sends what this queues within a second).

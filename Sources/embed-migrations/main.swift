@@ -1,7 +1,7 @@
 import Foundation
 
-// embed-migrations OUTPUT.swift FILE.sql... — writes `EmbeddedMigrations.all` (SQLite) and
-// `EmbeddedMigrations.postgres` (files in a `postgres` folder), each in file-name order.
+// embed-migrations OUTPUT.swift FILE.sql... — writes `EmbeddedMigrations.all`, the files in
+// file-name order (one backend's: the plugin gives each store target its own folder).
 let arguments = CommandLine.arguments.dropFirst()
 guard let output = arguments.first else {
     FileHandle.standardError.write(Data("usage: embed-migrations OUTPUT.swift FILE.sql...\n".utf8))
@@ -9,13 +9,8 @@ guard let output = arguments.first else {
 }
 var source = "// Generated from migrations/*.sql by the EmbedMigrations plugin. Do not edit.\n"
 source += "enum EmbeddedMigrations {\n"
-/// Files under a `postgres` folder are PostgreSQL's migrations; the rest SQLite's.
 let files = arguments.dropFirst().map { URL(fileURLWithPath: $0) }
-let groups = [
-    ("all", files.filter { $0.deletingLastPathComponent().lastPathComponent != "postgres" }),
-    ("postgres", files.filter { $0.deletingLastPathComponent().lastPathComponent == "postgres" }),
-]
-for (name, urls) in groups {
+for (name, urls) in [("all", files)] {
     source += "    static let \(name): [(name: String, sql: String)] = [\n"
     for url in urls.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) {
         let sql = try String(contentsOf: url, encoding: .utf8)

@@ -1,6 +1,7 @@
 import Attribution
 import Cryptography
 import Foundation
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import StoreContracts
 import TestSupport
 import Testing
 

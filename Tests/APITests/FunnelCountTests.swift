@@ -1,6 +1,7 @@
 import Attribution
 import Foundation
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Attribution
 import Dispatch
 import Foundation
+import StoreContracts
 import Synchronization
 import TestSupport
 import Testing

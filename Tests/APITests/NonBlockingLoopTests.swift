@@ -1,4 +1,5 @@
 import Foundation
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
 import Store
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -3,6 +3,9 @@ import CurlTransport
 import Foundation
 import HTTP
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
+import SQLValues
+import StoreContracts
 import Synchronization
 import TestSupport
 
@@ -186,7 +189,7 @@ final class TestApp: @unchecked Sendable {
     }
 
     func query<T>(_ sql: String, _ values: [any StoreArgument] = [], map: (any ColumnReader) throws -> T) throws -> [T] {
-        let bound = values.map(\.pgValue)
+        let bound = values.map(\.sqlValue)
         switch store {
         case let sqlite as SQLiteStore: return try sqlite.database.read { try $0.query(sql, values: bound) { try map($0) } }
         case let postgres as PGStoreBackend: return try postgres.pool.read { try $0.query(sql, values: bound) { try map($0) } }
@@ -197,7 +200,7 @@ final class TestApp: @unchecked Sendable {
     /// Runs a statement on the server's database (a row the API would refuse to write).
     @discardableResult
     func run(_ sql: String, _ values: any StoreArgument...) throws -> Int {
-        let bound = values.map(\.pgValue)
+        let bound = values.map(\.sqlValue)
         return try transaction { try $0.run(sql, bound) }
     }
 
@@ -216,15 +219,15 @@ final class TestApp: @unchecked Sendable {
 
 /// A connection of either backend, as tests write rows through it.
 struct TestSQL {
-    let execute: (String, [PGValue]) throws -> Int
+    let execute: (String, [SQLValue]) throws -> Int
 
-    init(_ execute: @escaping (String, [PGValue]) throws -> Int) { self.execute = execute }
+    init(_ execute: @escaping (String, [SQLValue]) throws -> Int) { self.execute = execute }
 
     @discardableResult
     func run(_ sql: String, _ values: any StoreArgument...) throws -> Int { try run(sql, values) }
 
     @discardableResult
-    func run(_ sql: String, _ values: [any StoreArgument]) throws -> Int { try execute(sql, values.map(\.pgValue)) }
+    func run(_ sql: String, _ values: [any StoreArgument]) throws -> Int { try execute(sql, values.map(\.sqlValue)) }
 }
 
 final class LockedWorkers: @unchecked Sendable {

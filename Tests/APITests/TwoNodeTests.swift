@@ -1,6 +1,7 @@
 import Foundation
 import PostgresClient
 import Store
+import StoreContracts
 import Synchronization
 import TestSupport
 import Testing

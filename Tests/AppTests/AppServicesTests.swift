@@ -1,6 +1,7 @@
 import Attribution
 import Foundation
 import Store
+import StoreContracts
 import Testing
 
 @testable import App

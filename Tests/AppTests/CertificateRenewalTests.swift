@@ -1,4 +1,5 @@
 import Attribution
+import StoreContracts
 import Testing
 
 @testable import App

@@ -2,6 +2,7 @@ import Attribution
 import Cryptography
 import Foundation
 import Store
+import StoreContracts
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Attribution
 import Foundation
 import JSON
+import StoreContracts
 import Testing
 
 @testable import App

@@ -3,6 +3,7 @@ import Configuration
 import Foundation
 import HTTP
 import Store
+import StoreContracts
 import Testing
 
 /// The configuration loader in process, table by table: what each source sets, and the key each

@@ -1,4 +1,5 @@
 import Attribution
+import StoreContracts
 import Testing
 
 @_spi(StoreInternals) @testable import Store

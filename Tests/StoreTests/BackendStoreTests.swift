@@ -1,7 +1,10 @@
 import Attribution
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
+import SQLValues
 @_spi(StoreInternals) import Store
+import StoreContracts
 import Synchronization
 import TestSupport
 import Testing

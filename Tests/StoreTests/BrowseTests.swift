@@ -1,7 +1,10 @@
 import Attribution
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
+import SQLValues
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 
@@ -11,8 +14,8 @@ import Testing
     static let start: Int64 = 1_760_000_000_000
     static let hour: Int64 = 3_600_000
 
-    static var rows: [(sql: String, values: [PGValue])] {
-        var rows: [(String, [PGValue])] = [
+    static var rows: [(sql: String, values: [SQLValue])] {
+        var rows: [(String, [SQLValue])] = [
             ("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', ?, 0, 0)", [.bytes([2])]),
             (
                 "INSERT INTO links (id, project_id, short_code, created_at, updated_at) VALUES ('l1', 'p', 'sale', 0, 0), ('l2', 'p', 'quiet', 0, 0)",

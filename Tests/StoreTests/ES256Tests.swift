@@ -1,5 +1,6 @@
 import Cryptography
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+@_spi(StoreInternals) import PostgresStore
+import StoreContracts
 import Synchronization
 import Testing
 

@@ -1,7 +1,9 @@
 import Attribution
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
 @_spi(StoreInternals) import Store
+import StoreContracts
 import Synchronization
 import TestSupport
 import Testing

@@ -1,6 +1,8 @@
 import Foundation
 import PostgresClient
+import SQLValues
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -1,6 +1,9 @@
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
+import SQLValues
 @_spi(StoreInternals) import Store
+import StoreContracts
 import Synchronization
 import TestSupport
 import Testing

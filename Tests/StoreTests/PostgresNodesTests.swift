@@ -1,6 +1,9 @@
 import Attribution
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
+import SQLValues
+import StoreContracts
 import Synchronization
 import TestSupport
 import Testing

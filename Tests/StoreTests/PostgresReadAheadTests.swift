@@ -1,6 +1,9 @@
 import Attribution
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
+import SQLValues
+import StoreContracts
 import Synchronization
 import TestSupport
 import Testing
@@ -121,7 +124,7 @@ import Testing
         }
         try connection.execute("INSERT INTO notes VALUES (NULL, 'no owner', 7)")
         let read = "SELECT body, at FROM notes WHERE owner IS NOT DISTINCT FROM ? AND at >= ? ORDER BY at DESC"
-        var valueSets: [[PGValue]] = owners.map { [.text($0), .integer(0)] }
+        var valueSets: [[SQLValue]] = owners.map { [.text($0), .integer(0)] }
         valueSets.append([.null, .integer(0)])
         valueSets.append([.text("plain"), .integer(50)])
         let alone = try valueSets.map { try connection.query(read, $0).rows }

@@ -1,6 +1,8 @@
 import Attribution
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -1,7 +1,10 @@
 import Attribution
 import Foundation
 import PostgresClient
+@_spi(StoreInternals) import PostgresStore
+import SQLValues
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 
@@ -23,7 +26,7 @@ import Testing
 
     /// The rows one install has: its first init, a signup, a purchase in EUR, a completed payment
     /// and a removed one (which must not count).
-    static let rows: [(sql: String, values: [PGValue])] = [
+    static let rows: [(sql: String, values: [SQLValue])] = [
         ("INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', ?, 0, 0)", [.bytes([1])]),
         (
             "INSERT INTO installs (id, project_id, api, platform, created_at, last_seen_at) VALUES ('i1', 'p', 'linkrunner', 'ios', ?, ?)",

@@ -1,6 +1,7 @@
 import Attribution
 import Cryptography
 @_spi(StoreInternals) import Store
+import StoreContracts
 import Testing
 
 @Suite struct SecureRandomTests {

@@ -1,3 +1,4 @@
+import StoreContracts
 import Testing
 
 @_spi(StoreInternals) @testable import Store

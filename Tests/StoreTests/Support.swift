@@ -1,4 +1,5 @@
 import Foundation
+import StoreContracts
 
 @_spi(StoreInternals) @testable import Store
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreContracts
 import Testing
 
 @_spi(StoreInternals) @testable import Store

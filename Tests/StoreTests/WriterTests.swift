@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoreContracts
 import Synchronization
 import Testing
 

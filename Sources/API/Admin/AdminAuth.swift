@@ -2,7 +2,7 @@ import Cryptography
 import Dispatch
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// Admin routes answer only to `Authorization: Bearer <admin key>`. With no admin key configured
 /// the admin API does not exist (404), so an unconfigured server exposes nothing.

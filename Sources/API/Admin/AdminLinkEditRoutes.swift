@@ -3,7 +3,7 @@ import Attribution
 import Foundation
 import HTTP
 import JSON
-import Store
+import StoreContracts
 
 /// `GET/PATCH/DELETE /admin/v1/projects/{id}/links/{linkId}` and `POST …/links/bulk`: a link read,
 /// changed key by key, or deleted, and many links made at once.

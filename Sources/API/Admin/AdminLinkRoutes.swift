@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// `POST/GET /admin/v1/projects/{id}/links`: the full link model of links-and-clicks.md.
 enum AdminLinkRoutes {

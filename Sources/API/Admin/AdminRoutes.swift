@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// `/admin/v1/*` (docs/admin-api.md): projects, API keys, templates, stats, GDPR erasure.
 enum AdminRoutes {

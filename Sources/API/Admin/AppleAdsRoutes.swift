@@ -2,7 +2,7 @@ import App
 import Attribution
 import HTTP
 import JSON
-import Store
+import StoreContracts
 
 /// `/admin/v1/projects/{id}/apple-ads`: the project's Apple Ads Campaign Management API
 /// credentials, with which the names of campaigns, ad groups and keywords are fetched (optional:

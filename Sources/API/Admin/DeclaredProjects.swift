@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 public import HTTP
-import Store
+import StoreContracts
 
 /// Projects declared in the configuration file (`"projects": [...]`), created or brought up to
 /// date at start so a container can be configured by file alone. Matched by name; the declared

@@ -3,7 +3,7 @@ import Attribution
 import Foundation
 import HTTP
 import JSON
-import Store
+import StoreContracts
 
 /// `/admin/v1/projects/{id}/domains`: a project's own link domains, and `GET /tls/allowed`, the
 /// question a TLS-terminating proxy asks before getting a certificate for a name (Caddy's

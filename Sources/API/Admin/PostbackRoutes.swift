@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// `/admin/v1/projects/{id}/postbacks` (outbound.md, "Ad-network postbacks"): templates with
 /// `{macros}`, sent for installs attributed to their network.

@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// Routes under `/admin/v1/projects/:id`: the handler is given the project the path names, read
 /// once here (404 naming it when there is none) rather than looked up again in every handler.

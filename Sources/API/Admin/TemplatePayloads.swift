@@ -1,7 +1,7 @@
 public import Attribution
 import Foundation
 import HTTP
-public import Store
+public import StoreContracts
 
 typealias ProjectStatsCounts = ProjectStats.Counts
 

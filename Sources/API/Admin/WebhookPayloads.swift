@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// `{url, events?, enabled?}` of `POST …/webhooks` (all required but `url`) and `PATCH` (all optional).
 struct WebhookPayload: Decodable {

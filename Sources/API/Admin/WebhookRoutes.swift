@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// `/admin/v1/projects/{id}/webhooks` and `/deliveries` (outbound.md, "Names fixed for clients
 /// and tests"): endpoints with their secret shown once, rotation, a test event, the deliveries

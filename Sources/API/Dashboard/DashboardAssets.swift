@@ -1,6 +1,6 @@
 import Cryptography
 import HTTP
-import Store
+import StoreContracts
 
 /// Files the dashboard's pages load, built into the binary. Each is named by a hash of its bytes,
 /// so it can be cached for good and a new build is fetched at once.

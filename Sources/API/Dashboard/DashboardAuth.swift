@@ -4,7 +4,7 @@ import Cryptography
 import Dispatch
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// Who is looking at a dashboard page, and what they may do there.
 struct DashboardViewer: Sendable {

@@ -1,5 +1,5 @@
 import HTTP
-import Store
+import StoreContracts
 
 /// The dashboard's page frame and responses: server-rendered HTML that works without JavaScript,
 /// one stylesheet from the binary (content-hashed, cached for a year), and the security headers

@@ -1,5 +1,5 @@
 import Attribution
-import Store
+import StoreContracts
 
 /// The period an overview shows, in the project's time zone: the last 24 hours by hour, the last
 /// 7, 30 or 90 days (today included) by day or week, or custom whole days (`from`, `to`
@@ -41,7 +41,7 @@ struct DashboardRange {
         let today = calendar.startOfDay(now)
         switch key {
         case "24h":
-            let end = Timestamp(milliseconds: (StatsRepository.floorDiv(now.milliseconds, 3_600_000) + 1) * 3_600_000)
+            let end = Timestamp(milliseconds: now.roundedDown(toMultipleOf: 3_600_000).milliseconds + 3_600_000)
             let boundaries = (0...24).map { end.adding(seconds: Int64($0 - 24) * 3600) }
             return DashboardRange(key: key, since: boundaries[0], until: end, bucket: .hour, boundaries: boundaries)
         case "7d", "30d", "90d":

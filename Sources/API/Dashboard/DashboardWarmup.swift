@@ -2,7 +2,7 @@ import App
 import Attribution
 public import Dispatch
 public import Lifecycle
-import Store
+import StoreContracts
 import Synchronization
 
 /// Keeps the dashboard's day ranges summed ahead of their views: the 7, 30 and 90 days of every

@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// Recent installs (newest first, 50 a page, paged by time) and one install's page: how it was
 /// matched, its click, events and payments.

@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// One link: its URL and QR code, clicks and installs per local day over 30 days (hourly rollup), and
 /// its latest clicks with bots marked.

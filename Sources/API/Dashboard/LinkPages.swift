@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// A project's links: search, pages of 50, a form that creates one (the admin API's fields, read
 /// by the admin API's own payload), and disable / enable.

@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// A project made from the dashboard (server admins: signed in with the admin key), and the page
 /// that says how to connect an app to it, with its token and first API key shown once.

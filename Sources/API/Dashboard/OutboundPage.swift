@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// A project's webhooks and postbacks for its admins: endpoints (a secret shown once, when made or
 /// rotated), postback templates, each added and removed through forms checked by the admin API's

@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// The projects list and a project's overview: counts for a range, a chart by hour or day, the
 /// funnel, installs by source and match type, revenue per currency, and the links table (sortable,

@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// What Apple measured for the project's iOS app (its SKAdNetwork and AdAttributionKit postback
 /// copies) beside the installs we attributed in the same period, the newest copies, and the

@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// A project's settings for its admins: API keys (issued and shown once, revoked) and dashboard
 /// users (added with a role, removed — which signs them out). Viewers are refused.

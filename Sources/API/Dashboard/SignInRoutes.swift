@@ -2,7 +2,7 @@ import App
 import Attribution
 import Cryptography
 import HTTP
-import Store
+import StoreContracts
 
 /// Signing in (a project user's email and password, or the server's admin key) and out. Failed
 /// attempts spend the address's budget; a spent budget refuses every attempt, right ones too,

@@ -3,7 +3,7 @@ import Attribution
 import Foundation
 import HTTP
 import JSON
-import Store
+import StoreContracts
 
 /// `POST /v1/shortLinks?key=<API key>`: Firebase Dynamic Links' REST API, in Google's shapes
 /// ("Create Dynamic Links with the REST API", the Short Links API reference), so that a backend

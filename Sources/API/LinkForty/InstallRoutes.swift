@@ -3,7 +3,7 @@ import Attribution
 import Cryptography
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// `POST /api/sdk/v1/install`, `POST /api/sdk/v1/event`, `GET /api/sdk/v1/health` (linkforty-api.md).
 enum LinkFortyInstallRoutes {

@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// Which project a LinkForty request belongs to (linkforty-api.md, "Which project").
 struct LinkFortyAuth: Sendable {

@@ -3,7 +3,7 @@ import Attribution
 import Cryptography
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// `POST /api/sdk/v1/links` (SDK link creation, template optional) and `/api/links` (explicit
 /// template, full fields, with GET/PUT/DELETE): LinkForty's camelCase shapes, API key required.

@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// `GET /api/sdk/v1/resolve/{code}` and `/{templateSlug}/{code}`: the app was opened straight
 /// from a universal link; record that as a `resolve` click with the SDK's `fp_*` signals and

@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// `campaign_data`, `attribution_source`, `deeplink` and `match` for an install
 /// (linkrunner-api.md, "campaign_data"): string ids, ISO times without fractions.

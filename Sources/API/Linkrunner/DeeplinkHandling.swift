@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// `handle-deeplink`: the app was opened by a URL. When it is one of our short links (on any host
 /// this server answers for, with or without template slug), the open is recorded as an app-side

@@ -3,7 +3,7 @@ import Attribution
 import Cryptography
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// Linkrunner's client API, `POST /api/client/*` (linkrunner-api.md): the project token in the
 /// body, the `{status, msg, data}` envelope on every answer.

@@ -2,7 +2,7 @@ import Attribution
 import Cryptography
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// Linkrunner's optional request signing (newer iOS SDK): `Authorization: HMAC`, `x-Key-Id`,
 /// `x-Timestamp` (epoch ms) and `x-Signature` = base64(HMAC-SHA256(secret, "<ts>\n" +

@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// `POST /c/{clickId}` (sendBeacon, JSON in any content type) and `GET /c/{clickId}?sw=&sh=…`
 /// (the image fallback): browser signals for a click made less than ten minutes ago → 204.

@@ -2,7 +2,7 @@ import App
 import Attribution
 import Cryptography
 import HTTP
-import Store
+import StoreContracts
 
 /// The one place a click is recorded, for the paths that record one: a tap on a link in a
 /// browser, a LinkForty resolve, a Linkrunner app open, a WarpLink resolve. Each gets a

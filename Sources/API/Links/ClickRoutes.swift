@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 import Synchronization
 
 /// `GET|HEAD /{code}` and `/{templateSlug}/{code}`: record the click, then send the person on

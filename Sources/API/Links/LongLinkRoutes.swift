@@ -3,7 +3,7 @@ import Attribution
 import Cryptography
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// `GET /?link=…&apn=…&ibi=…` on a project domain: Firebase Dynamic Links' long links, built by
 /// hand and printed in emails and QR codes, keep working once the domain points here. Each

@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// Universal Links and Android App Links verification files, built from every project's app ids.
 enum WellKnownRoutes {

@@ -1,6 +1,6 @@
 import App
 import HTTP
-import Store
+import StoreContracts
 
 /// `GET /health`: the process is up and serving HTTP. `GET /health/ready`: the database answers
 /// (503 otherwise), for load balancers and container health checks.

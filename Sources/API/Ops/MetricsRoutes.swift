@@ -2,7 +2,7 @@ import App
 import Attribution
 import Cryptography
 import HTTP
-import Store
+import StoreContracts
 
 /// `GET /metrics`: Prometheus text, behind the admin key or the read-only `metrics_token`.
 enum MetricsRoutes {

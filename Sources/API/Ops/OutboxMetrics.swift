@@ -1,6 +1,6 @@
 import App
 import Attribution
-import Store
+import StoreContracts
 
 /// The outbox's part of /metrics: jobs waiting and failed by kind, the age of the oldest waiting
 /// one, attempts by kind and outcome class, and attempt latency.

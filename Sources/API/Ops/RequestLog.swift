@@ -3,7 +3,7 @@ import Cryptography
 import Dispatch
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// One JSON line per request on stderr: time, method, route pattern, status, duration in µs,
 /// response bytes, and the client IP — or a hash of it when `log_ip` is false. Lines are buffered

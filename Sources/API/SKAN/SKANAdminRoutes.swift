@@ -2,7 +2,7 @@ public import App
 public import Attribution
 import HTTP
 public import JSON
-import Store
+import StoreContracts
 
 /// `/admin/v1/projects/:id/skan/…`: where verified copies are forwarded, the copies received,
 /// and the report of what Apple measured.

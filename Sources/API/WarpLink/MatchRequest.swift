@@ -2,7 +2,7 @@ import App
 import Attribution
 import Cryptography
 import HTTP
-import Store
+import StoreContracts
 
 /// `POST /v1/attribution/match`'s body (docs/sdk-apis.md, "WarpLink"), checked field by field and
 /// turned into the matcher's install report. Unknown keys are ignored; a known key of the wrong

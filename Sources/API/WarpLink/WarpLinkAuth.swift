@@ -1,7 +1,7 @@
 import App
 import Attribution
 import HTTP
-import Store
+import StoreContracts
 
 /// Which project a WarpLink request belongs to: its `Authorization: Bearer` key, which must have
 /// WarpLink's shape (the SDKs send no other) and be one of a project's active keys.

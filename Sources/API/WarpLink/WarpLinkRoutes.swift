@@ -2,7 +2,7 @@ import App
 import Attribution
 import Foundation
 import HTTP
-import Store
+import StoreContracts
 
 /// WarpLink's SDK API under `/v1` (docs/sdk-apis.md, "WarpLink"): key check, link resolve (an app
 /// open, recorded as a click), deferred deep-link matching, link creation. Every answer leaves

@@ -1,7 +1,7 @@
 public import Attribution
 import Cryptography
 import JSON
-public import Store
+public import StoreContracts
 
 /// What an install's user does after `init`: events, identity, payments, install fields, and
 /// the SKAN conversion values they move.

@@ -2,7 +2,7 @@ import Attribution
 import Cryptography
 import Foundation
 import JSON
-import Store
+import StoreContracts
 
 /// The OAuth client secret of Apple's Search Ads API: a JWT signed ES256 with the client's key
 /// (header `alg`, `kid`; claims `sub` = client id, `aud` = appleid.apple.com, `iat`, `exp`, `iss`

@@ -2,7 +2,7 @@ import Attribution
 import Foundation
 import JSON
 import Logging
-import Store
+import StoreContracts
 
 /// How the delivery worker sends an `apple_ads` job and what Apple's answer does (docs/outbound.md,
 /// "Apple Ads (AdServices) exchange"): the install's token as `text/plain`; 200 records the answer (and the

@@ -2,7 +2,7 @@ import Attribution
 import Cryptography
 import Foundation
 import JSON
-import Store
+import StoreContracts
 import Synchronization
 
 /// Fetches the names of Apple Ads campaigns, ad groups and keywords from the Campaign Management

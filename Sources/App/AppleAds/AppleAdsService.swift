@@ -1,6 +1,6 @@
 public import Attribution
 import Cryptography
-public import Store
+public import StoreContracts
 
 /// Apple Ads attribution's use cases on the request side: keeping an install's AdServices token
 /// and queueing its exchange (a durable outbox job the delivery worker sends), and reading the

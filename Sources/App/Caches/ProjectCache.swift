@@ -1,7 +1,7 @@
 import Attribution
 import Cryptography
 import Foundation
-import Store
+import StoreContracts
 
 /// Projects by API key and by token, in memory: SDK requests authenticate on every call, so the
 /// two database reads behind a key are done once. The store empties it right after every commit

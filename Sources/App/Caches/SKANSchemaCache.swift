@@ -1,6 +1,6 @@
 public import Attribution
 import Foundation
-public import Store
+public import StoreContracts
 
 /// Parsed SKAN schemas by their JSON text: parsing once, not per request.
 public final class SKANSchemaCache: @unchecked Sendable {

@@ -1,5 +1,5 @@
 public import Attribution
-public import Store
+public import StoreContracts
 
 /// Clicks: queued as background writes (a redirect never waits for its row), and the
 /// interstitial's beacon that adds browser signals to one.

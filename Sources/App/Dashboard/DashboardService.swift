@@ -1,7 +1,7 @@
 import Attribution
 import Cryptography
 import Foundation
-public import Store
+public import StoreContracts
 
 /// Dashboard sign-ins: users of a project with a password, and sessions that a cookie carries.
 /// The cookie holds a random token; the store keeps only its SHA-256, so a copy of the database

@@ -1,7 +1,7 @@
 public import Attribution
 import Cryptography
 import Foundation
-public import Store
+public import StoreContracts
 import Synchronization
 
 /// Projects' own link domains: claims, and which project a request's Host belongs to.

@@ -1,6 +1,6 @@
 public import Attribution
 import Cryptography
-public import Store
+public import StoreContracts
 
 /// The install use case: the attribution transaction (the domain's cascade run on the
 /// transaction's clicks, the winner claimed) and what later calls read of an install.

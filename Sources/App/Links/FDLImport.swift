@@ -1,6 +1,6 @@
 public import Attribution
 import Foundation
-import Store
+import StoreContracts
 
 /// What an import of a Firebase Dynamic Links export did (or, in a dry run, would do), row by row.
 public struct FDLImportReport: Sendable {

@@ -1,6 +1,6 @@
 public import Attribution
 import Foundation
-import Store
+import StoreContracts
 
 /// Links and templates for every API and the command line: creation, changes, and the click
 /// path's lookup by short code, keeping the link cache right.

@@ -2,7 +2,7 @@ import Attribution
 import Cryptography
 import Foundation
 import JSON
-import Store
+import StoreContracts
 
 /// The outbox jobs of each kind of fact: webhooks for the endpoints that want its type, and
 /// postbacks for the templates of its trigger whose network the install's click came from. When

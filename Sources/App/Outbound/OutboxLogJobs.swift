@@ -1,5 +1,5 @@
 import Attribution
-import Store
+import StoreContracts
 
 /// The webhook jobs of facts read back from the store, where the stored events and installs are
 /// the outbox's log (`OutboxStore.factsAreALog`): the bodies the fact's own transaction would

@@ -4,7 +4,7 @@ import Foundation
 import JSON
 public import Lifecycle
 import Logging
-public import Store
+public import StoreContracts
 import Synchronization
 
 /// Delivers outbox jobs: claims due ones with a lease, sends each through the transport

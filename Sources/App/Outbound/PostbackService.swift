@@ -1,7 +1,7 @@
 import Attribution
 import Cryptography
 import Foundation
-public import Store
+public import StoreContracts
 
 /// Postback templates: validated when saved (a macro that does not exist is refused, so a typo
 /// cannot send an empty parameter to a network for months).

@@ -2,7 +2,7 @@ import Attribution
 import Cryptography
 import Foundation
 import JSON
-import Store
+import StoreContracts
 
 /// The webhook jobs of one fact: the Standard Webhooks body `{"type", "timestamp", "data"}`, one
 /// job per endpoint that wants the type, all under one event id (the receiver's dedupe key).

@@ -2,7 +2,7 @@ public import Attribution
 import Cryptography
 import Foundation
 import JSON
-public import Store
+public import StoreContracts
 
 /// Webhook endpoints and their deliveries (outbound.md, admin API): creation with a secret shown
 /// once, changes, rotation with the old secret signing for 24 h more, a test event, the

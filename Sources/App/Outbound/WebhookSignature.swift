@@ -1,6 +1,6 @@
 import Cryptography
 import Foundation
-import Store
+import StoreContracts
 
 /// Standard Webhooks signing (standardwebhooks.com): `v1,<base64 HMAC-SHA256(key,
 /// "<id>.<timestamp>.<body>")>`, the key being the base64 after `whsec_`; several signatures

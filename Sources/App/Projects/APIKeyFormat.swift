@@ -1,5 +1,5 @@
 import Cryptography
-import Store
+import StoreContracts
 
 /// The shapes an issued API key can take. Every shape is stored hashed and works on every route
 /// an API key does; the WarpLink shape exists because WarpLink's SDKs check a key's shape on the

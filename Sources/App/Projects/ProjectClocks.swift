@@ -1,5 +1,5 @@
 public import Attribution
-public import Store
+public import StoreContracts
 import Synchronization
 
 /// The clock each project reads. A test-mode project has its own `TestClock`, which moves only

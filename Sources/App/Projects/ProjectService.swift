@@ -1,6 +1,6 @@
 public import Attribution
 import Cryptography
-public import Store
+public import StoreContracts
 
 /// Projects, their credentials and signing keys; the lookups SDK requests authenticate with go
 /// through the cache.

@@ -1,7 +1,7 @@
 public import Attribution
 import Cryptography
 import Foundation
-public import Store
+public import StoreContracts
 
 /// The key that guards the admin API and the dashboard's admin sign-in. A configured key wins;
 /// without one, a server that starts on a database with no project yet makes a key, keeps its

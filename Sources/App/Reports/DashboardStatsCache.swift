@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import Store
+import StoreContracts
 import Synchronization
 
 /// Dashboard stats of closed periods, so that people reloading a 90-day overview do not each add

@@ -1,5 +1,5 @@
 public import Attribution
-public import Store
+public import StoreContracts
 
 /// What the team asks of its data: stats over a time range, erasure of an install or a user, and
 /// the database's health and write counters for operations.
@@ -16,7 +16,7 @@ public struct ReportService: Sendable {
         // rollups answer alone, instead of counting today's rows.
         var until = until
         if !project.testMode && until >= clocks.now(projectID: project.id) {
-            until = Timestamp(milliseconds: StatsRepository.ceilDiv(until.milliseconds, Self.day) * Self.day)
+            until = until.roundedUp(toMultipleOf: Self.day)
         }
         var stats = try store.stats.stats(projectID: project.id, since: since, until: until, currency: project.settings.currency)
         if !stats.appleAds.isEmpty {
@@ -37,7 +37,7 @@ public struct ReportService: Sendable {
     /// when an install is re-attributed or erased, a link deleted, or an old install signs up or
     /// pays. `GET …/stats` never uses it.
     public func dashboardStats(project: Project, since: Timestamp, until: Timestamp) throws -> ProjectStats {
-        let todayStart = Timestamp(milliseconds: StatsRepository.floorDiv(clocks.now(projectID: project.id).milliseconds, Self.day) * Self.day)
+        let todayStart = clocks.now(projectID: project.id).roundedDown(toMultipleOf: Self.day)
         func closed(_ end: Timestamp) throws -> ProjectStats {
             let key = DashboardStatsCache.Key(
                 projectID: project.id, since: since.milliseconds, until: end.milliseconds,
@@ -66,7 +66,7 @@ public struct ReportService: Sendable {
             guard let project = try? find(watch.projectID) else { continue }
             let now = clocks.now(projectID: project.id)
             guard let (since, until) = watch.bounds(project, now) else { continue }
-            let todayStart = Timestamp(milliseconds: StatsRepository.floorDiv(now.milliseconds, Self.day) * Self.day)
+            let todayStart = now.roundedDown(toMultipleOf: Self.day)
             let end = min(until, todayStart)
             guard since < end else { continue }
             let key = DashboardStatsCache.Key(

@@ -2,7 +2,7 @@ public import Attribution
 import Cryptography
 import Foundation
 import JSON
-import Store
+import StoreContracts
 import Synchronization
 
 /// Apple's postback copies (docs/skan-postbacks.md): verified, matched to the project whose app

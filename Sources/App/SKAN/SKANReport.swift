@@ -1,5 +1,5 @@
 public import Attribution
-public import Store
+public import StoreContracts
 
 /// What Apple measured in a period, per framework × ad network × source × window, beside the
 /// installs we attributed ourselves in the same period.

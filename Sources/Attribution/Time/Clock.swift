@@ -14,6 +14,20 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public func adding(seconds: Int64) -> Timestamp { Timestamp(milliseconds: milliseconds + seconds * 1000) }
 
+    /// The start of the UTC hour or day (`unit` in milliseconds) this instant falls in, before 1970 too.
+    public func roundedDown(toMultipleOf unit: Int64) -> Timestamp { Timestamp(milliseconds: Self.floorDiv(milliseconds, unit) * unit) }
+
+    /// The first multiple of `unit` at or after this instant.
+    public func roundedUp(toMultipleOf unit: Int64) -> Timestamp { Timestamp(milliseconds: -Self.floorDiv(-milliseconds, unit) * unit) }
+
+    /// `value / divisor` rounded towards minus infinity (Swift's `/` rounds towards zero).
+    public static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+    }
+
+    /// `value / divisor` rounded towards plus infinity.
+    public static func ceilDiv(_ value: Int64, _ divisor: Int64) -> Int64 { -floorDiv(-value, divisor) }
+
     public var description: String { "\(milliseconds)ms" }
 }
 

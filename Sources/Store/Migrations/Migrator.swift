@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import StoreContracts
 
 /// A schema change: a file of `migrations/` (embedded in the binary at build time).
 public struct Migration: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Attribution
-import PostgresClient
+import SQLValues
+import StoreContracts
 
 /// Apple Ads credentials' and fetched names' SQL and mappings.
 enum AppleAdsNameRepository {
@@ -22,12 +23,12 @@ enum AppleAdsNameRepository {
         AppleAdsCredentials(clientID: row.string(0), teamID: row.string(1), keyID: row.string(2), orgID: row.string(3), privateKey: row.string(4))
     }
 
-    static func upsertValues(_ credentials: AppleAdsCredentials, projectID: String, at time: Timestamp) -> [PGValue] {
-        let values: [any PGBindable] = [
+    static func upsertValues(_ credentials: AppleAdsCredentials, projectID: String, at time: Timestamp) -> [SQLValue] {
+        let values: [any SQLBindable] = [
             projectID, credentials.clientID, credentials.teamID, credentials.keyID, credentials.orgID,
             credentials.privateKey, time.milliseconds, time.milliseconds,
         ]
-        return values.map(\.pgValue)
+        return values.map(\.sqlValue)
     }
 
     /// Every fetched name of a project, from its (kind, id, name) rows.

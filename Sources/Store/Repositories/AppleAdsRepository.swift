@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import StoreContracts
 
 /// Apple Ads claims on either backend (`SessionSource`).
 struct AppleAdsClaims<Source: SessionSource>: AppleAdsStore {

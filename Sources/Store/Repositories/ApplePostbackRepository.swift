@@ -1,5 +1,6 @@
 import Attribution
-import PostgresClient
+import SQLValues
+import StoreContracts
 
 /// Apple's postback copies on either backend.
 struct ApplePostbacks<Source: SessionSource>: ApplePostbackStore {
@@ -23,7 +24,7 @@ struct ApplePostbacks<Source: SessionSource>: ApplePostbackStore {
 
     func insert(_ stored: StoredApplePostback, messages: [OutboxMessage]) throws -> Bool {
         let postback = stored.postback
-        let values: [any PGBindable] = [
+        let values: [any SQLBindable] = [
             stored.id, stored.projectID, postback.framework.rawValue, postback.version, postback.keyID, postback.isDevelopment,
             postback.dedupeKey, postback.adNetworkID, postback.sourceIdentifier, postback.campaignID, postback.appID,
             postback.sourceAppID, postback.sourceDomain, postback.fidelityType, postback.interactionType, postback.impressionType,
@@ -32,7 +33,7 @@ struct ApplePostbacks<Source: SessionSource>: ApplePostbackStore {
             stored.receivedAt.milliseconds,
         ]
         return try source.writeSession { connection in
-            guard try connection.run(Self.insertSQL, values: values.map(\.pgValue)) == 1 else { return false }
+            guard try connection.run(Self.insertSQL, values: values.map(\.sqlValue)) == 1 else { return false }
             try OutboxRepository.insert(messages, connection)
             return true
         }

@@ -1,5 +1,6 @@
 import Attribution
-import PostgresClient
+import SQLValues
+import StoreContracts
 
 /// The dashboard's reads, one implementation for both backends (`SessionSource`: SQLite's
 /// `Database`, PostgreSQL's `PGPool`), in SQL both dialects read alike (`"window"` quoted,

@@ -1,4 +1,5 @@
 import Attribution
+import StoreContracts
 
 /// ACME accounts, challenges and domain certificates on either backend.
 struct CertificateRecords<Source: SessionSource>: CertificateStore {

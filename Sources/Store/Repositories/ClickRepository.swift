@@ -1,5 +1,6 @@
 public import Attribution
 import Foundation
+public import StoreContracts
 
 public struct ClickRepository: ClickStore {
     let database: Database
@@ -19,14 +20,14 @@ public struct ClickRepository: ClickStore {
     }
 
     /// The columns a `Click` is read from, by `click(_:)`.
-    static let columns = """
+    package static let columns = """
         click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query,
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
         screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
         network_click_id, network_click_parameter
         """
 
-    static func click(_ row: some ColumnReader) -> Click {
+    package static func click(_ row: some ColumnReader) -> Click {
         Click(
             clickID: row.string("click_id"), projectID: row.string("project_id"), linkID: row.optionalString("link_id"),
             source: Click.Source(rawValue: row.string("source")) ?? .link, createdAt: Timestamp(milliseconds: row.int("created_at")),
@@ -62,7 +63,7 @@ public struct ClickRepository: ClickStore {
     /// A beacon's signals added to its click (the SQL both backends run).
     /// The beacon's write, the same on either backend's writer: "now" is the click's project's (a
     /// test-mode project has its own clock), so the project is read first, in the same transaction.
-    static func storeBeacon(
+    package static func storeBeacon(
         clickID: String, signals: BrowserSignals, maximumAgeSeconds: Int64, now: (_ projectID: String) -> Timestamp,
         _ connection: some StoreSession
     ) throws -> Bool {

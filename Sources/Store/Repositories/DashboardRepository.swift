@@ -1,4 +1,6 @@
 import Attribution
+import SQLValues
+import StoreContracts
 
 /// Dashboard users' and sessions' SQL and row mappings.
 enum DashboardRepository {

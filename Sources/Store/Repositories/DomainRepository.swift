@@ -1,4 +1,5 @@
 import Attribution
+import StoreContracts
 
 /// Projects' link domains on either backend.
 struct Domains<Source: SessionSource>: DomainStore {

@@ -1,3 +1,5 @@
+import StoreContracts
+
 /// GDPR erasure: everything stored about one install or one user of a project, and nothing else.
 struct Erasure<Source: SessionSource>: ErasureStore {
     let source: Source

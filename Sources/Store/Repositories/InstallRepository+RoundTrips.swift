@@ -1,5 +1,6 @@
 import Attribution
-import PostgresClient
+import SQLValues
+import StoreContracts
 
 /// The matching transaction where each statement is a round trip (`statementsAreRoundTrips`:
 /// PostgreSQL): tier 0's lookups and the cascade's candidates as one statement, and that statement
@@ -68,11 +69,11 @@ extension InstallRepository {
     static func sameInstallStatement(
         _ report: InstallReport, policy: MatchingPolicy,
         candidates: [CandidateRead] = []
-    ) -> (sql: String, values: [PGValue])? {
+    ) -> (sql: String, values: [SQLValue])? {
         let identity = report.identity
         var lookups: [KnownInstallSQL.Lookup] = []
-        var values: [PGValue] = []
-        func branch(_ lookup: KnownInstallSQL.Lookup, _ keys: [PGValue]) {
+        var values: [SQLValue] = []
+        func branch(_ lookup: KnownInstallSQL.Lookup, _ keys: [SQLValue]) {
             lookups.append(lookup)
             values.append(.text(report.projectID))
             values += keys
@@ -85,7 +86,7 @@ extension InstallRepository {
             branch(.fingerprint, [.text(fingerprint), .integer(report.signals.time.milliseconds - window)])
         }
         guard !lookups.isEmpty else { return nil }
-        guard let prefetch = TransactionClicks<PGConnection>.prefetchStatement(projectID: report.projectID, reads: candidates) else {
+        guard let prefetch = CandidateFilter.prefetchStatement(projectID: report.projectID, reads: candidates) else {
             return (KnownInstallSQL.tier0Text(lookups, candidates: []), values)
         }
         return (KnownInstallSQL.tier0Text(lookups, candidates: candidates.map { CandidateFilter.of($0).0 }), values + prefetch.values)
@@ -98,9 +99,9 @@ extension InstallRepository {
     /// the answers under its keys read again (`forgetReadsAhead`), and a click claimed meanwhile
     /// fails the claim and is read again. Reads on two lanes or nodes miss each other's in the
     /// same way; there an instance stored meanwhile fails the insert and is found by it.
-    static func readsAhead(_ report: InstallReport, policy: MatchingPolicy) -> [(sql: String, values: [PGValue])] {
+    static func readsAhead(_ report: InstallReport, policy: MatchingPolicy) -> [(sql: String, values: [SQLValue])] {
         let candidates = AttributionCascade.reads(for: report.signals, policy: policy)
         if let tier0 = sameInstallStatement(report, policy: policy, candidates: candidates) { return [tier0] }
-        return TransactionClicks<PGConnection>.prefetchStatement(projectID: report.projectID, reads: candidates).map { [$0] } ?? []
+        return CandidateFilter.prefetchStatement(projectID: report.projectID, reads: candidates).map { [$0] } ?? []
     }
 }

@@ -1,35 +1,7 @@
-public import Attribution
+import Attribution
 import Foundation
-import PostgresClient
-
-/// A stored install and how it was attributed.
-public struct StoredInstall: Sendable, Equatable {
-    public var id: String
-    public var projectID: String
-    public var match: MatchResult
-    public var reinstall: Bool
-    public var createdAt: Timestamp
-    public var platform: String?
-    public var userID: String? = nil
-    /// Stored from a client's test mode (`InstallReport.isTest`).
-    public var isTest = false
-}
-
-public struct InstallOutcome: Sendable {
-    public var install: StoredInstall
-    /// False when tier 0 found this install already stored.
-    public var isNew: Bool
-    /// SKAN values due with this response, if the project has a schema.
-    public var skan: SKANValues? = nil
-    /// The link the install is attributed to and its template, read in the same transaction so
-    /// that no read follows the write (the response is built on an event loop).
-    public var link: Link? = nil
-    public var template: LinkTemplate? = nil
-    /// Apple's answer, when Apple Ads attributed the install, and the names of its campaign, ad
-    /// group and keyword as far as they were fetched (read in the same transaction).
-    public var appleAds: AppleAdsAnswer? = nil
-    public var appleAdsNames = AppleAdsNames()
-}
+import SQLValues
+import StoreContracts
 
 /// Installs on either backend (`SessionSource`); the SQL and the matching transaction are
 /// `InstallRepository`'s.
@@ -223,10 +195,10 @@ enum InstallRepository {
         """
 
     /// The reads `withLink` makes for an install of `match`, as they may be sent ahead.
-    static func linkReads(_ match: MatchResult, projectID: String) -> [(sql: String, values: [PGValue])] {
+    static func linkReads(_ match: MatchResult, projectID: String) -> [(sql: String, values: [SQLValue])] {
         guard match.attributed, match.matchedFactors != [AppleAdsAttribution.factor], let linkID = match.linkID else { return [] }
-        let project = PGValue.text(projectID)
-        let link = PGValue.text(linkID)
+        let project = SQLValue.text(projectID)
+        let link = SQLValue.text(linkID)
         return [(linkOfInstall, [link, project]), (templateOfLink, [project, link, project])]
     }
 
@@ -446,15 +418,4 @@ enum InstallRepository {
             reinstall: row.bool(first + 9), createdAt: Timestamp(milliseconds: row.int(first + 10)),
             platform: row.optionalString(first + 11), userID: row.optionalString(first + 12), isTest: row.bool(first + 13))
     }
-}
-
-/// How one install was attributed, as the accuracy simulation compares it with the truth.
-public struct InstallAttributionRecord: Sendable {
-    public let id: String
-    public let attributed: Bool
-    public let matchType: String
-    public let confidence: Double
-    public let clickID: String?
-    public let clickedAt: Int64?
-    public let createdAt: Int64
 }

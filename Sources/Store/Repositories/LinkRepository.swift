@@ -1,6 +1,7 @@
 import Attribution
 import Foundation
-import PostgresClient
+import SQLValues
+import StoreContracts
 
 /// Short links on either backend (`SessionSource`): one implementation; the SQL and row mapping
 /// are `LinkRepository`'s.
@@ -189,8 +190,8 @@ enum LinkRepository {
         WHERE id = ? AND project_id = ?
         """
 
-    static func insertValues(_ link: Link) -> [PGValue] {
-        let values: [any PGBindable] = [
+    static func insertValues(_ link: Link) -> [SQLValue] {
+        let values: [any SQLBindable] = [
             link.id, link.projectID, link.templateID, link.shortCode, link.title, link.description,
             link.originalURL, link.iosURL, link.androidURL, link.webURL, link.appScheme, link.deepLinkPath,
             JSONText.encode(link.deepLinkParameters), link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term,
@@ -199,11 +200,11 @@ enum LinkRepository {
             link.createdAt.milliseconds, link.updatedAt.milliseconds, link.domain ?? "", link.fdl.map { JSONText.encode($0.parameters) },
             link.inAppEscape,
         ]
-        return values.map(\.pgValue)
+        return values.map(\.sqlValue)
     }
 
-    static func updateValues(_ link: Link) -> [PGValue] {
-        let values: [any PGBindable] = [
+    static func updateValues(_ link: Link) -> [SQLValue] {
+        let values: [any SQLBindable] = [
             link.templateID, link.shortCode, link.title, link.description, link.originalURL, link.iosURL,
             link.androidURL, link.webURL, link.appScheme, link.deepLinkPath, JSONText.encode(link.deepLinkParameters),
             link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
@@ -211,7 +212,7 @@ enum LinkRepository {
             link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.domain ?? "",
             link.fdl.map { JSONText.encode($0.parameters) }, link.inAppEscape, link.id, link.projectID,
         ]
-        return values.map(\.pgValue)
+        return values.map(\.sqlValue)
     }
 
     /// A LIKE pattern (escape `\`) for text containing `text`.

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+public import StoreContracts
 
 /// Webhook endpoints and outbox jobs on either backend (`SessionSource`). Facts write their jobs
 /// with `OutboxRepository.insert` inside their own transaction; the worker claims and records

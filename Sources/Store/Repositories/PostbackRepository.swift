@@ -1,6 +1,7 @@
 import Attribution
 import Foundation
-import PostgresClient
+import SQLValues
+import StoreContracts
 
 /// Postback templates' SQL, values and row mapping.
 enum PostbackRepository {
@@ -10,23 +11,23 @@ enum PostbackRepository {
         INSERT INTO postback_templates (id, project_id, network, trigger, method, url, body, enabled, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
-    static func insertValues(_ template: PostbackTemplate) -> [PGValue] {
-        let values: [any PGBindable] = [
+    static func insertValues(_ template: PostbackTemplate) -> [SQLValue] {
+        let values: [any SQLBindable] = [
             template.id, template.projectID, template.network, template.trigger, template.method, template.url,
             template.body, template.enabled, template.createdAt.milliseconds, template.updatedAt.milliseconds,
         ]
-        return values.map(\.pgValue)
+        return values.map(\.sqlValue)
     }
     static let updateSQL = """
         UPDATE postback_templates SET network = ?, trigger = ?, method = ?, url = ?, body = ?, enabled = ?, updated_at = ?
         WHERE id = ? AND project_id = ?
         """
-    static func updateValues(_ template: PostbackTemplate) -> [PGValue] {
-        let values: [any PGBindable] = [
+    static func updateValues(_ template: PostbackTemplate) -> [SQLValue] {
+        let values: [any SQLBindable] = [
             template.network, template.trigger, template.method, template.url, template.body, template.enabled,
             template.updatedAt.milliseconds, template.id, template.projectID,
         ]
-        return values.map(\.pgValue)
+        return values.map(\.sqlValue)
     }
     static let ofProject = "SELECT \(columns) FROM postback_templates WHERE project_id = ? ORDER BY network, created_at"
     static let all = "SELECT \(columns) FROM postback_templates ORDER BY project_id, network"

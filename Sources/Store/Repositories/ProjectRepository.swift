@@ -1,27 +1,8 @@
-public import Attribution
+import Attribution
 import Cryptography
 import Foundation
-import PostgresClient
-
-/// A project as created: the only time its token and first API key exist in clear.
-public struct CreatedProject: Sendable {
-    public let project: Project
-    public let token: String
-    public let apiKey: IssuedAPIKey
-}
-
-public struct IssuedAPIKey: Sendable {
-    public let id: String
-    public let key: String
-    public let prefix: String
-}
-
-public struct APIKeyInfo: Sendable, Equatable {
-    public let id: String
-    public let prefix: String
-    public let createdAt: Timestamp
-    public let revokedAt: Timestamp?
-}
+import SQLValues
+import StoreContracts
 
 /// Projects, their API keys and tokens, on either backend (`SessionSource`): one implementation;
 /// the SQL and row mapping are `ProjectRepository`'s. Secrets are hashed before they reach SQL.
@@ -213,8 +194,8 @@ enum ProjectRepository {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [PGValue] {
-        let values: [any PGBindable] = [
+    static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [SQLValue] {
+        let values: [any SQLBindable] = [
             id, name, Secrets.sha256(token), settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
             JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
             settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
@@ -223,7 +204,7 @@ enum ProjectRepository {
             settings.appleAds, settings.timeZone, settings.inAppEscape, settings.iosAppStoreID,
             settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
         ]
-        return values.map(\.pgValue)
+        return values.map(\.sqlValue)
     }
 
     static let updateSQL = """
@@ -234,9 +215,9 @@ enum ProjectRepository {
         WHERE id = ?
         """
 
-    static func updateValues(_ project: Project, now: Int64) -> [PGValue] {
+    static func updateValues(_ project: Project, now: Int64) -> [SQLValue] {
         let settings = project.settings
-        let values: [any PGBindable] = [
+        let values: [any SQLBindable] = [
             project.name, settings.iosTeamID, settings.iosBundleID, settings.androidPackage,
             JSONText.encode(settings.androidSHA256), settings.iosStoreURL, settings.androidStoreURL, settings.webURL,
             settings.attributionWindowHours, settings.minConfidence, settings.currency, settings.signing.rawValue,
@@ -245,7 +226,7 @@ enum ProjectRepository {
             settings.inAppEscape, settings.iosAppStoreID, settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
             now, project.id,
         ]
-        return values.map(\.pgValue)
+        return values.map(\.sqlValue)
     }
 
     static func project(_ row: some ColumnReader) -> Project {

@@ -1,32 +1,13 @@
 public import Attribution
 import Foundation
 import JSON
-import PostgresClient
+import SQLValues
+public import StoreContracts
 
 /// SKAN values for one install, computed and stored inside the caller's write transaction, so the
 /// state always moves with the event that changed it (and the single writer serialises the calls
 /// of one install: values cannot go down under concurrency).
-public enum SKANStore {
-    /// What evaluation needs of the project.
-    public struct Context: Sendable {
-        public var schema: SKANSchema
-        /// The outbox jobs of a change of a window's values (`skan.updated`), written in the same transaction.
-        public var notify: Notifier<SKANChange>?
-        public init(schema: SKANSchema, notify: Notifier<SKANChange>? = nil) {
-            self.schema = schema
-            self.notify = notify
-        }
-    }
-
-    /// A window whose stored values changed.
-    public struct SKANChange: Sendable, Equatable {
-        public var installID: String
-        public var window: Int
-        public var fine: Int?
-        public var coarse: SKANSchema.Coarse?
-        public var locked: Bool
-    }
-
+extension SKANStore {
     /// Evaluates at `now` and stores the state; nil when no SKAN keys are due.
     @_spi(StoreInternals) public static func evaluate(installID: String, context: Context?, now: Timestamp, _ connection: some StoreSession) throws
         -> SKANValues?
@@ -87,13 +68,13 @@ public enum SKANStore {
                 installID: installID)
         }
         for (window, value) in outcome.state where state[window] != value {
-            let values: [any PGBindable] = [installID, window, value.fine, value.coarse?.rawValue, value.locked, now.milliseconds]
+            let values: [any SQLBindable] = [installID, window, value.fine, value.coarse?.rawValue, value.locked, now.milliseconds]
             try session.run(
                 #"""
                 INSERT INTO skan_state (install_id, "window", fine, coarse, locked, updated_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (install_id, "window") DO UPDATE SET fine = excluded.fine, coarse = excluded.coarse,
                     locked = excluded.locked, updated_at = excluded.updated_at
-                """#, values: values.map(\.pgValue))
+                """#, values: values.map(\.sqlValue))
             // A test install's values are answered and stored, never sent out.
             if !isTest { try changed(SKANChange(installID: installID, window: window, fine: value.fine, coarse: value.coarse, locked: value.locked)) }
         }

@@ -1,7 +1,8 @@
 import Attribution
 import Cryptography
 import Foundation
-import PostgresClient
+import SQLValues
+import StoreContracts
 
 /// Linkrunner request-signing keys of a project, one implementation for both backends.
 struct SigningKeys<Source: SessionSource>: SigningKeyStore {

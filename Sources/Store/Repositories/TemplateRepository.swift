@@ -1,6 +1,7 @@
 import Attribution
 import Foundation
-import PostgresClient
+import SQLValues
+import StoreContracts
 
 /// Link templates' SQL and row mapping (`Templates` runs them on either backend; the install
 /// transaction reads a template with them).
@@ -16,13 +17,13 @@ enum TemplateRepository {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func insertValues(_ template: LinkTemplate) -> [PGValue] {
-        let values: [any PGBindable] = [
+    static func insertValues(_ template: LinkTemplate) -> [SQLValue] {
+        let values: [any SQLBindable] = [
             template.id, template.projectID, template.slug, template.name, template.iosURL, template.androidURL,
             template.webURL, template.appScheme, template.deepLinkPath, JSONText.encode(template.deepLinkParameters),
             JSONText.encode(template.utm), template.attributionWindowHours, template.createdAt.milliseconds, template.createdAt.milliseconds,
         ]
-        return values.map(\.pgValue)
+        return values.map(\.sqlValue)
     }
 
     static func template(_ row: some ColumnReader) -> LinkTemplate {

@@ -1,5 +1,6 @@
 import Attribution
-import PostgresClient
+import SQLValues
+import StoreContracts
 
 /// The `ClickSource` of one install's write transaction: the candidate clicks the cascade asks for,
 /// read on the writer connection that then stores the install and claims the click, so no other
@@ -39,7 +40,7 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     /// link up once); on SQLite, whose reads are function calls, nothing ahead. Made again on
     /// every pass of the claim loop, which must see claims committed meanwhile.
     func prefetch(_ reads: [CandidateRead]) throws {
-        guard Session.statementsAreRoundTrips, let statement = Self.prefetchStatement(projectID: projectID, reads: reads) else { return }
+        guard Session.statementsAreRoundTrips, let statement = CandidateFilter.prefetchStatement(projectID: projectID, reads: reads) else { return }
         let rows: [PrefetchedCandidate]
         if let ahead = prefetched.withTier0.take(), ahead.reads == reads {
             rows = ahead.rows
@@ -59,21 +60,6 @@ struct TransactionClicks<Session: StoreSession>: ClickSource {
     /// The first prefetch of `reads` takes `rows`, read with tier 0 (`InstallRepository.sameInstallStatement`).
     func prefetched(_ rows: [PrefetchedCandidate], for reads: [CandidateRead]) {
         prefetched.withTier0 = (reads, rows)
-    }
-
-    /// The statement `prefetch` runs for `reads` (nil: none), which a write may also send ahead.
-    static func prefetchStatement(projectID: String, reads: [CandidateRead]) -> (sql: String, values: [PGValue])? {
-        guard !reads.isEmpty else { return nil }
-        var filters: [CandidateFilter] = []
-        var values: [PGValue] = []
-        for read in reads {
-            let (filter, keys, limit) = CandidateFilter.of(read)
-            filters.append(filter)
-            values.append(.text(projectID))
-            values += keys
-            values.append(.integer(Int64(limit)))
-        }
-        return (CandidateFilter.prefetchText(filters), values)
     }
 
     private func prefetchedOr(_ read: CandidateRead, _ query: () throws -> [CandidateClick]) throws -> [CandidateClick] {
@@ -179,7 +165,7 @@ enum CandidateFilter {
     private static let prefetchTexts = StatementTextCache<[CandidateFilter]>()
 
     /// The filter of a read, its keys in the order of its condition, and its limit.
-    static func of(_ read: CandidateRead) -> (CandidateFilter, [PGValue], Int) {
+    static func of(_ read: CandidateRead) -> (CandidateFilter, [SQLValue], Int) {
         switch read {
         case .referredBy(let clickID): (.clickID, [.text(clickID)], 1)
         case .onLink(let linkID, let limit): (.link, [.text(linkID)], limit)
@@ -219,4 +205,21 @@ enum CandidateFilter {
         SELECT coalesce(l.attribution_window_hours, t.attribution_window_hours, ?)
         FROM links l LEFT JOIN templates t ON t.id = l.template_id WHERE l.id = ?
         """
+}
+
+extension CandidateFilter {
+    /// The statement `prefetch` runs for `reads` (nil: none), which a write may also send ahead.
+    static func prefetchStatement(projectID: String, reads: [CandidateRead]) -> (sql: String, values: [SQLValue])? {
+        guard !reads.isEmpty else { return nil }
+        var filters: [CandidateFilter] = []
+        var values: [SQLValue] = []
+        for read in reads {
+            let (filter, keys, limit) = CandidateFilter.of(read)
+            filters.append(filter)
+            values.append(.text(projectID))
+            values += keys
+            values.append(.integer(Int64(limit)))
+        }
+        return (CandidateFilter.prefetchText(filters), values)
+    }
 }

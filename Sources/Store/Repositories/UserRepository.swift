@@ -1,6 +1,7 @@
 import Attribution
 import Cryptography
 import Foundation
+import StoreContracts
 
 /// What apps store beyond installs and events: the users linked to installs, their payments, and
 /// the install's own columns (push token, integrations, deep link opened).

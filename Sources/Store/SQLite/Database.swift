@@ -1,4 +1,5 @@
 import Foundation
+public import StoreContracts
 import Synchronization
 
 /// The embedded store: one SQLite file in WAL mode, one group-committing writer, a pool of readers.
@@ -159,7 +160,7 @@ public final class Database: Sendable {
 public enum BlockingCalls {
     private static let seen = Mutex<[String]>([])
 
-    static func report(_ description: String) {
+    package static func report(_ description: String) {
         let stack = Thread.callStackSymbols.prefix(12).joined(separator: "\n")
         seen.withLock { if $0.count < 50 { $0.append("\(description)\n\(stack)") } }
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoreContracts
 
 /// A fixed set of read-only connections. WAL mode lets them read while the writer commits; each
 /// is lent to one caller at a time (see `SQLiteConnection` for why that is the threading rule).

@@ -1,6 +1,7 @@
 internal import CSQLite
 internal import CSQLiteTuning
 import Foundation
+import StoreContracts
 
 /// One SQLite connection and its prepared statements. Not thread-safe by design: each connection
 /// is confined to one user at a time (the writer's serial queue, or one checkout from the reader

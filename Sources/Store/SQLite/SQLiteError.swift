@@ -1,7 +1,8 @@
 internal import CSQLite
+public import StoreContracts
 
 /// A failed SQLite call: the result code, SQLite's own message, and the statement it came from.
-public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+public struct SQLiteError: DatabaseLibraryError, CustomStringConvertible, Sendable {
     public let code: Int32
     public let message: String
     public let sql: String?

@@ -1,5 +1,6 @@
 internal import CSQLite
 internal import CSQLiteTuning
+import StoreContracts
 
 /// Facts about the linked SQLite library (reported by `attributiond version`).
 public enum SQLiteLibrary {

@@ -1,3 +1,5 @@
+import StoreContracts
+
 /// How much memory each SQLite connection may hold: its page cache, and how much of the file it
 /// reads through a memory map. Both count in the server's resident set (mapped pages are the
 /// kernel's page cache, but they are charged to the process that touches them), so they are what

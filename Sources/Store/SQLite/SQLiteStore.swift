@@ -1,4 +1,5 @@
 public import Attribution
+public import StoreContracts
 
 /// The embedded backend: every aggregate's store on one SQLite `Database`.
 public final class SQLiteStore: StoreBackend {
@@ -22,32 +23,33 @@ public final class SQLiteStore: StoreBackend {
     public let appleAdsNames: any AppleAdsNameStore
     public let dashboard: any DashboardStore
     public let browse: any BrowseStore
+    public let clickRetention: ClickRetention
 
     /// - Parameter clock: stamps API keys and projects created through the store.
     public init(database: Database, clock: any Clock = SystemClock()) {
         self.database = database
-        projects = Projects(database: database, clock: clock)
-        signingKeys = SigningKeys(source: database)
-        templates = Templates(source: database)
-        domains = Domains(source: database)
-        applePostbacks = ApplePostbacks(source: database)
-        certificates = CertificateRecords(source: database)
-        links = Links(database: database)
+        let shared = SharedStores(source: database, reads: database, clock: clock)
+        projects = shared.projects
+        signingKeys = shared.signingKeys
+        templates = shared.templates
+        domains = shared.domains
+        applePostbacks = shared.applePostbacks
+        certificates = shared.certificates
+        links = shared.links
         clicks = ClickRepository(database: database)
-        installs = Installs(source: database)
-        events = Events(source: database)
-        users = Users(source: database)
-        stats = Stats(source: database)
-        erasure = Erasure(source: database)
-        outbox = Outbox(source: database)
-        postbacks = Postbacks(source: database)
-        appleAds = AppleAdsClaims(source: database)
-        appleAdsNames = AppleAdsNameRecords(source: database)
-        dashboard = DashboardRecords(source: database)
-        browse = Browse(source: database)
+        installs = shared.installs
+        events = shared.events
+        users = shared.users
+        stats = shared.stats
+        erasure = shared.erasure
+        outbox = shared.outbox
+        postbacks = shared.postbacks
+        appleAds = shared.appleAds
+        appleAdsNames = shared.appleAdsNames
+        dashboard = shared.dashboard
+        browse = shared.browse
+        clickRetention = shared.clickRetention
     }
-
-    public var clickRetention: ClickRetention { ClickRetention(database: database) }
 
     public var sharedWithOtherNodes: Bool { false }
 

@@ -1,9 +1,10 @@
 internal import CSQLite
 import Foundation
+import StoreContracts
 
 /// A prepared statement, owned and cached by its connection.
 @_spi(StoreInternals) public final class Statement {
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
     unowned let connection: SQLiteConnection
     let sql: String
 
@@ -25,7 +26,7 @@ import Foundation
 
     func finalize() { sqlite3_finalize(pointer) }
 
-    func reset() {
+    package func reset() {
         sqlite3_reset(pointer)
         sqlite3_clear_bindings(pointer)
     }
@@ -47,7 +48,7 @@ import Foundation
     }
 
     /// Advances one row: true when a row is available, false when done.
-    func step() throws(SQLiteError) -> Bool {
+    package func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(pointer) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -74,6 +75,8 @@ import Foundation
 /// The current row of a stepping statement, read by column index.
 @_spi(StoreInternals) public struct Row {
     let statement: Statement
+
+    package init(statement: Statement) { self.statement = statement }
 
     /// The position of the result column `name`: records decode by name, in one place each, so
     /// that a query selecting more or other columns cannot shift what a position means.

@@ -1,10 +1,11 @@
 import Foundation
 import JSON
+import StoreContracts
 
 /// JSON text columns (arrays and string maps), written with the one JSON writer: this runs for
 /// every click on the writer thread, where JSONEncoder's generality is measurable.
-enum JSONText {
-    static func encode(_ strings: [String]) -> String {
+package enum JSONText {
+    package static func encode(_ strings: [String]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         for (index, string) in strings.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -15,7 +16,7 @@ enum JSONText {
     }
 
     /// Keys sorted, so equal maps are equal text.
-    static func encode(_ map: [String: String]) -> String {
+    package static func encode(_ map: [String: String]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         for (index, key) in map.keys.sorted().enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import StoreContracts
 
 /// `{"decay":[{"under_seconds":3600,"confidence":0.85},…],"candidate_penalty":0.15}` in the
 /// matching_policy column.

@@ -1,4 +1,5 @@
-public import PostgresClient
+public import SQLValues
+import StoreContracts
 
 /// What a session that pipelines its writes (PostgreSQL's, in `PGWriter`'s batches) does
 /// differently: statements sent ahead, writes sent without waiting for their answer, answers read
@@ -8,7 +9,7 @@ public import PostgresClient
 @_spi(StoreInternals) public protocol PipelineHooks {
     /// Sends `statements` that the caller runs next whatever they return, in one round trip
     /// where each is one (PostgreSQL: `PGConnection.runAhead`); SQLite's are function calls.
-    func runAhead(_ statements: [(sql: String, values: [PGValue])]) throws
+    func runAhead(_ statements: [(sql: String, values: [SQLValue])]) throws
     /// Runs `sql`, a write whose answer the caller reads only to know it changed a row. Where
     /// the session sends such writes without waiting (PostgreSQL, in a writer's batch:
     /// `PGConnection.runUnanswered`), `unanswered` goes instead and one row is taken as changed:
@@ -26,7 +27,7 @@ public import PostgresClient
 
 /// SQLite runs each statement as it comes: nothing is sent ahead or left unanswered.
 @_spi(StoreInternals) extension SQLiteConnection: PipelineHooks {
-    public func runAhead(_ statements: [(sql: String, values: [PGValue])]) {}
+    public func runAhead(_ statements: [(sql: String, values: [SQLValue])]) {}
 
     public func run<each Value: StoreArgument>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws -> Int {
         try run(sql, repeat each values)
@@ -38,6 +39,3 @@ public import PostgresClient
 
     public func forgetReadsAhead(naming keys: [String]) {}
 }
-
-/// PostgreSQL's pipeline (`PGPipeline.swift`, `PGAccess.swift`) answers them.
-@_spi(StoreInternals) extension PGConnection: PipelineHooks {}

@@ -1,10 +1,11 @@
 internal import CSQLite
 import Foundation
-public import PostgresClient
+public import SQLValues
+import StoreContracts
 
-/// A `PGValue` binds to SQLite too, so that a statement's values built once (`[PGValue]`) serve
+/// A `SQLValue` binds to SQLite too, so that a statement's values built once (`[SQLValue]`) serve
 /// both backends where the write is not a hot path (admin writes: projects, links, templates).
-@_spi(StoreInternals) extension PGValue: SQLiteValue {
+@_spi(StoreInternals) extension SQLValue: SQLiteValue {
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
         case .null: Optional<Int64>.none.bind(to: statement, at: index)
@@ -20,7 +21,7 @@ public import PostgresClient
 extension SQLiteConnection {
     /// Runs a statement with `values` bound in order; the rows it changed.
     @discardableResult
-    public func run(_ sql: String, values: [PGValue]) throws -> Int {
+    public func run(_ sql: String, values: [SQLValue]) throws -> Int {
         let statement = try bound(sql, values)
         defer { statement.reset() }
         try statement.runToCompletion()
@@ -28,7 +29,7 @@ extension SQLiteConnection {
     }
 
     /// The statement for `sql` with `values` bound in order.
-    func bound(_ sql: String, _ values: [PGValue]) throws -> Statement {
+    func bound(_ sql: String, _ values: [SQLValue]) throws -> Statement {
         let statement = try statement(sql)
         guard Int(sqlite3_bind_parameter_count(statement.pointer)) == values.count else {
             throw SQLiteError(
@@ -42,24 +43,17 @@ extension SQLiteConnection {
     }
 }
 
-extension PGConnection {
-    /// Runs a statement (`?` placeholders) with `values` bound in order; the rows it changed.
-    @discardableResult
-    public func run(_ sql: String, values: [PGValue]) throws(PGError) -> Int { try query(sql, values).affected }
-}
-
 /// A statement's values, for SQL both backends run (`StoreSession`).
-func sqlValues(_ values: any PGBindable...) -> [PGValue] { values.map(\.pgValue) }
+func sqlValues(_ values: any SQLBindable...) -> [SQLValue] { values.map(\.sqlValue) }
 
 /// Whether either backend refused a write for a taken unique key.
 func isUniqueViolation(_ error: any Error) -> Bool {
-    (error as? SQLiteError)?.isUniqueViolation == true || (error as? PGError)?.isUniqueViolation == true
+    (error as? any DatabaseLibraryError)?.isUniqueViolation == true
 }
 
 /// Whether either backend refused a write for a taken unique key whose name or columns mention
 /// `column` (SQLite: `UNIQUE constraint failed: links.short_code`; PostgreSQL: the index's name).
 func isUniqueViolation(_ error: any Error, of column: String) -> Bool {
-    if let error = error as? SQLiteError { return error.isUniqueViolation && error.message.contains(column) }
-    if let error = error as? PGError { return error.isUniqueViolation && error.message.contains(column) }
-    return false
+    guard let error = error as? any DatabaseLibraryError else { return false }
+    return error.isUniqueViolation && error.message.contains(column)
 }

@@ -1,4 +1,5 @@
-public import PostgresClient
+public import SQLValues
+public import StoreContracts
 
 /// A result row read by column name (or position), as SQLite's `Row` and PostgreSQL's `PGRow` both read: row
 /// mappings written against it (a project, a link) serve both backends.
@@ -51,7 +52,7 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 }
 
 /// A connection as SQL shared by both backends uses it: statements with `?` placeholders and
-/// values built once (`[PGValue]`, which SQLite binds too), rows read through `ColumnReader`.
+/// values built once (`[SQLValue]`, which SQLite binds too), rows read through `ColumnReader`.
 /// For code off the hot paths (SKAN evaluation); the hot paths keep SQLite's parameter packs.
 @_spi(StoreInternals) public protocol StoreSession: PipelineHooks {
     associatedtype Reader: ColumnReader
@@ -69,8 +70,8 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     /// whose statements are function calls.
     static var statementsAreRoundTrips: Bool { get }
     @discardableResult
-    func run(_ sql: String, values: [PGValue]) throws -> Int
-    func query<T>(_ sql: String, values: [PGValue], map: (Reader) throws -> T) throws -> [T]
+    func run(_ sql: String, values: [SQLValue]) throws -> Int
+    func query<T>(_ sql: String, values: [SQLValue], map: (Reader) throws -> T) throws -> [T]
     /// The same with the values as a parameter pack: code generic over the session and
     /// specialised for SQLite binds them as SQLite's own calls do, without an array.
     @discardableResult
@@ -82,7 +83,7 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 @_spi(StoreInternals) public enum SQLDialect: Sendable { case sqlite, postgres }
 
 /// A value both backends bind.
-@_spi(StoreInternals) public protocol StoreArgument: SQLiteValue, PGBindable {}
+@_spi(StoreInternals) public protocol StoreArgument: SQLiteValue, SQLBindable {}
 @_spi(StoreInternals) extension String: StoreArgument {}
 @_spi(StoreInternals) extension Int: StoreArgument {}
 @_spi(StoreInternals) extension Int64: StoreArgument {}
@@ -90,13 +91,13 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 @_spi(StoreInternals) extension Bool: StoreArgument {}
 @_spi(StoreInternals) extension Array: StoreArgument where Element == UInt8 {}
 @_spi(StoreInternals) extension Optional: StoreArgument where Wrapped: StoreArgument {}
-@_spi(StoreInternals) extension PGValue: StoreArgument {}
+@_spi(StoreInternals) extension SQLValue: StoreArgument {}
 
 @_spi(StoreInternals) extension SQLiteConnection: StoreSession {
     public static var dialect: SQLDialect { .sqlite }
     public static var hasConcurrentWriters: Bool { false }
     public static var statementsAreRoundTrips: Bool { false }
-    public func query<T>(_ sql: String, values: [PGValue], map: (Row) throws -> T) throws -> [T] {
+    public func query<T>(_ sql: String, values: [SQLValue], map: (Row) throws -> T) throws -> [T] {
         let statement = try bound(sql, values)
         defer { statement.reset() }
         var rows: [T] = []
@@ -105,18 +106,7 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     }
 }
 
-@_spi(StoreInternals) extension PGConnection: StoreSession {
-    public static var dialect: SQLDialect { .postgres }
-    public static var hasConcurrentWriters: Bool { true }
-    public static var statementsAreRoundTrips: Bool { true }
-    public func query<T>(_ sql: String, values: [PGValue], map: (PGRow) throws -> T) throws -> [T] {
-        let rows = try query(sql, values)
-        return try (0..<rows.rows.count).map { try map(PGRow(rows: rows, index: $0)) }
-    }
-}
-
 @_spi(StoreInternals) extension Row: ColumnReader {}
-@_spi(StoreInternals) extension PGRow: ColumnReader {}
 
 /// Where a store gets a session: to read (SQLite's reader pool, a PostgreSQL pool), and to write
 /// in a transaction that has committed when the call returns (SQLite's single writer, a pooled
@@ -137,14 +127,14 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     /// key commit one after another there (on one lane), so that two of them never wait on each
     /// other's uncommitted rows from two transactions. SQLite, one writer, runs `work` as is.
     func write<T: Sendable>(
-        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
+        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [SQLValue])], laneKey: String?,
         _ work: @escaping @Sendable (Session) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 }
 
 extension SessionSource {
     public func write<T: Sendable>(
-        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
+        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [SQLValue])], laneKey: String?,
         _ work: @escaping @Sendable (Session) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
@@ -161,37 +151,5 @@ extension SessionSource {
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         write(priority: .acknowledged, delivery: delivery, work, completion: completion)
-    }
-}
-
-/// A PostgreSQL node's sessions: reads and admin transactions on the pool, queued writes on the
-/// node's `PGWriter` (group commit).
-@_spi(StoreInternals) public struct PGSource: SessionSource {
-    public let pool: PGPool
-    public let writer: PGWriter
-
-    public init(pool: PGPool, writer: PGWriter) {
-        self.pool = pool
-        self.writer = writer
-    }
-
-    public func read<T>(_ body: (PGConnection) throws -> T) throws -> T { try pool.read(body) }
-
-    @discardableResult
-    public func writeSession<T>(_ body: @escaping (PGConnection) throws -> T) throws -> T { try pool.transaction(body) }
-
-    public func write<T: Sendable>(
-        delivery: WriteDelivery?, _ work: @escaping @Sendable (PGConnection) throws -> T,
-        completion: @escaping @Sendable (Result<T, any Error>) -> Void
-    ) {
-        writer.write(delivery: delivery, work, completion: completion)
-    }
-
-    public func write<T: Sendable>(
-        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [PGValue])], laneKey: String?,
-        _ work: @escaping @Sendable (PGConnection) throws -> T,
-        completion: @escaping @Sendable (Result<T, any Error>) -> Void
-    ) {
-        writer.write(delivery: delivery, readingAhead: readingAhead, laneKey: laneKey, work, completion: completion)
     }
 }

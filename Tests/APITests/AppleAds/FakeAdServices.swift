@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import HTTP
 import Store
+import StoreContracts
 import TestSupport
 
 /// Apple's AdServices attribution API on 127.0.0.1: `POST /api/v1/` with the token as text, the

@@ -2,6 +2,7 @@ import API
 import App
 import Foundation
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 

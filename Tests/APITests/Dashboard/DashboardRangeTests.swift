@@ -3,6 +3,7 @@ import App
 import Attribution
 import Foundation
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import App
 import Foundation
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import StoreContracts
 import TestSupport
 import Testing
 

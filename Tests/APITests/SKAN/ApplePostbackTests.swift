@@ -2,6 +2,7 @@ import Attribution
 import Cryptography
 import Foundation
 import HTTP
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Attribution
 import Dispatch
 import Foundation
 @_spi(StoreInternals) import Store
+import StoreContracts
 import Synchronization
 import TestSupport
 import Testing

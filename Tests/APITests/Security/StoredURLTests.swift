@@ -2,6 +2,7 @@ import Attribution
 import Foundation
 import HTTP
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import HTTP
 @_spi(StoreInternals) import Store
+import StoreContracts
 import TestSupport
 import Testing
 

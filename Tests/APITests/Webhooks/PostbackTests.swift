@@ -2,6 +2,7 @@ import Attribution
 import Foundation
 import HTTP
 import Store
+import StoreContracts
 import TestSupport
 import Testing
 

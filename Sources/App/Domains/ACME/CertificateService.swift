@@ -4,7 +4,7 @@ public import Dispatch
 import Foundation
 public import Lifecycle
 public import Logging
-public import Store
+public import StoreContracts
 import Synchronization
 
 /// Where and how the server gets certificates for project domains (`acme` in the configuration).

@@ -1,4 +1,5 @@
 @preconcurrency import Dispatch
+import StoreContracts
 
 extension TopicChange {
     /// Every watched topic, as a follower that fell behind the log reports it.

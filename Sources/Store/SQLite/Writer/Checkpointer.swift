@@ -1,4 +1,5 @@
 import Dispatch
+import StoreContracts
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+public import StoreContracts
 import Synchronization
 
 /// The single writer connection, behind a serial queue, with group commit: writes submitted while

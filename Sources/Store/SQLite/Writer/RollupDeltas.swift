@@ -1,3 +1,5 @@
+import StoreContracts
+
 /// The rollup deltas of one write batch (migration 0015): the triggers hand each fact's signed
 /// counts to the writer connection's `rollup_count` / `rollup_money` functions, which keep them
 /// here; before the COMMIT the writer adds them up by key and upserts each key once. A write

@@ -5,8 +5,8 @@
 /// batch wakes each event loop once rather than once per write (every wake-up can preempt the
 /// writer). Without a delivery, completions run on the writer's completion queue.
 public struct WriteDelivery: Sendable {
-    let target: ObjectIdentifier
-    let send: @Sendable (@escaping @Sendable () -> Void) -> Void
+    package let target: ObjectIdentifier
+    package let send: @Sendable (@escaping @Sendable () -> Void) -> Void
 
     public init(target: ObjectIdentifier, send: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         self.target = target
@@ -18,6 +18,6 @@ public struct WriteDelivery: Sendable {
     /// same Dispatch pool whose workers were the blocked callers themselves (a concurrent
     /// queue's pool on Linux is about one thread per core and grows only after a second or
     /// more): the first burst of concurrent admin writes after a start stalled for seconds.
-    static let immediate = WriteDelivery(target: ObjectIdentifier(Immediate.self), send: { $0() })
+    package static let immediate = WriteDelivery(target: ObjectIdentifier(Immediate.self), send: { $0() })
     private final class Immediate {}
 }

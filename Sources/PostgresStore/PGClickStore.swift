@@ -1,6 +1,9 @@
 public import Attribution
 import Foundation
 public import PostgresClient
+import SQLValues
+@_spi(StoreInternals) import Store
+public import StoreContracts
 
 /// Clicks on PostgreSQL: queued on the node's `PGWriter` (a redirect never waits for its row),
 /// with `ClickRepository`'s SQL and row mapping.
@@ -50,7 +53,7 @@ public struct PGClickStore: ClickStore {
     ]
 
     public func record(countTowardLimit: Bool, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)?) {
-        let values: [any PGBindable] = [
+        let values: [any SQLBindable] = [
             click.clickID, click.projectID, click.linkID, click.source.rawValue,
             click.createdAt.milliseconds, click.ip, click.ipKey, click.userAgent, click.acceptLanguage, click.referer,
             click.query.isEmpty ? nil : JSONText.encode(click.query), click.utm.source, click.utm.medium, click.utm.campaign,
@@ -60,7 +63,7 @@ public struct PGClickStore: ClickStore {
             click.networkClickID?.value, click.networkClickID?.parameter,
             countTowardLimit && !click.isBot,
         ]  // crawlers do not use up max_clicks
-        writer.write(row: values.map(\.pgValue), into: Self.insert) { [writer] result in
+        writer.write(row: values.map(\.sqlValue), into: Self.insert) { [writer] result in
             guard let completion else {
                 if case .failure = result { writer.noteLostWrite() }
                 return

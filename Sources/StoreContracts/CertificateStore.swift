@@ -45,4 +45,19 @@ public struct DomainCertificateRecord: Sendable, Equatable {
     public let failures: Int
     public let nextAttemptAt: Timestamp
     public let lastError: String?
+
+    public init(
+        domain: String, chainPEM: String?, keyPEM: String?, notBefore: Int64?, notAfter: Int64?, issuedAt: Timestamp?, failures: Int,
+        nextAttemptAt: Timestamp, lastError: String?
+    ) {
+        self.domain = domain
+        self.chainPEM = chainPEM
+        self.keyPEM = keyPEM
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+        self.issuedAt = issuedAt
+        self.failures = failures
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+    }
 }

@@ -16,3 +16,14 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// An error a database library throws through the stores as it is (SQLite's, say): callers above
+/// the store tell a full disk from other failures without knowing the library.
+public protocol DatabaseLibraryError: Error {
+    /// No write succeeds until space is freed.
+    var isStorageFull: Bool { get }
+    /// A UNIQUE or PRIMARY KEY constraint refused a row.
+    var isUniqueViolation: Bool { get }
+    /// The library's own words, which name the constraint or index a refusal came from.
+    var message: String { get }
+}

@@ -17,6 +17,26 @@ public struct InstallSummary: Sendable, Equatable {
     public let country: String?
     /// Reported in a client's test mode (`InstallReport.isTest`).
     public let isTest: Bool
+
+    public init(
+        id: String, createdAt: Timestamp, api: String, platform: String?, matchType: String, attributed: Bool, confidence: Double,
+        matchedFactors: [String], linkID: String?, shortCode: String?, clickID: String?, userID: String?, country: String?, isTest: Bool
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.api = api
+        self.platform = platform
+        self.matchType = matchType
+        self.attributed = attributed
+        self.confidence = confidence
+        self.matchedFactors = matchedFactors
+        self.linkID = linkID
+        self.shortCode = shortCode
+        self.clickID = clickID
+        self.userID = userID
+        self.country = country
+        self.isTest = isTest
+    }
 }
 
 /// One click as the dashboard lists it (no IP: the page shows what a marketer needs).
@@ -30,6 +50,21 @@ public struct ClickSummary: Sendable, Equatable {
     public let utmSource: String?
     public let utmCampaign: String?
     public let installID: String?
+
+    public init(
+        clickID: String, createdAt: Timestamp, source: String, platform: String?, deviceClass: String?, isBot: Bool, utmSource: String?,
+        utmCampaign: String?, installID: String?
+    ) {
+        self.clickID = clickID
+        self.createdAt = createdAt
+        self.source = source
+        self.platform = platform
+        self.deviceClass = deviceClass
+        self.isBot = isBot
+        self.utmSource = utmSource
+        self.utmCampaign = utmCampaign
+        self.installID = installID
+    }
 }
 
 public struct EventSummary: Sendable, Equatable {
@@ -37,6 +72,13 @@ public struct EventSummary: Sendable, Equatable {
     public let receivedAt: Timestamp
     public let revenue: Double?
     public let currency: String?
+
+    public init(name: String, receivedAt: Timestamp, revenue: Double?, currency: String?) {
+        self.name = name
+        self.receivedAt = receivedAt
+        self.revenue = revenue
+        self.currency = currency
+    }
 }
 
 public struct PaymentSummary: Sendable, Equatable {
@@ -45,6 +87,14 @@ public struct PaymentSummary: Sendable, Equatable {
     public let currency: String
     public let createdAt: Timestamp
     public let removedAt: Timestamp?
+
+    public init(paymentID: String, amount: Double, currency: String, createdAt: Timestamp, removedAt: Timestamp?) {
+        self.paymentID = paymentID
+        self.amount = amount
+        self.currency = currency
+        self.createdAt = createdAt
+        self.removedAt = removedAt
+    }
 }
 
 /// One SKAN postback window's current value for an install.
@@ -54,6 +104,14 @@ public struct SKANWindowSummary: Sendable, Equatable {
     public let coarse: String?
     public let locked: Bool
     public let updatedAt: Timestamp
+
+    public init(window: Int, fine: Int?, coarse: String?, locked: Bool, updatedAt: Timestamp) {
+        self.window = window
+        self.fine = fine
+        self.coarse = coarse
+        self.locked = locked
+        self.updatedAt = updatedAt
+    }
 }
 
 /// Counts of one link in one bucket (a local day) of its chart, from the hourly rollup.
@@ -63,6 +121,14 @@ public struct LinkDay: Sendable, Equatable {
     public var botClicks: Int
     public var installs: Int
     public var events: Int
+
+    public init(day: Timestamp, clicks: Int, botClicks: Int, installs: Int, events: Int) {
+        self.day = day
+        self.clicks = clicks
+        self.botClicks = botClicks
+        self.installs = installs
+        self.events = events
+    }
 }
 
 /// What the dashboard pages read beyond stats, each an indexed range read.

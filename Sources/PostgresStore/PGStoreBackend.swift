@@ -1,6 +1,9 @@
 public import Attribution
 import Foundation
 public import PostgresClient
+import SQLValues
+@_spi(StoreInternals) import Store
+public import StoreContracts
 
 /// A node on PostgreSQL: every aggregate's store on one pool, queued writes on the node's
 /// `PGWriter`, caches told of changes made through this node (before its callers hear of the
@@ -48,29 +51,30 @@ public final class PGStoreBackend: StoreBackend {
         listener = try PGChangeListener(url: url)
         let source = PGSource(pool: pool, writer: writer)
         let reads = readURL.map { PGSource(pool: PGPool(url: $0, size: max(2, readers), errors: .store), writer: writer) } ?? source
-        projects = Projects(source: source, clock: clock)
-        signingKeys = SigningKeys(source: source)
-        templates = Templates(source: source)
-        domains = Domains(source: source)
-        applePostbacks = ApplePostbacks(source: source)
-        certificates = CertificateRecords(source: source)
-        links = Links(source: source)
-        clicks = PGClickStore(pool: pool, writer: writer)
-        installs = Installs(source: source)
-        events = Events(source: source)
-        users = Users(source: source)
         // Reads see every write committed before them: the rollups' pending deltas are added
         // up first, on the primary (postgres/0003).
         let fold: @Sendable () throws -> Void = { try pool.foldRollups() }
-        stats = Stats(source: reads, beforeRollupRead: fold)
-        erasure = Erasure(source: source)
-        outbox = Outbox(source: source)
-        postbacks = Postbacks(source: source)
-        appleAds = AppleAdsClaims(source: source)
-        appleAdsNames = AppleAdsNameRecords(source: source)
-        dashboard = DashboardRecords(source: source)
-        browse = Browse(source: reads, beforeRollupRead: fold)
-        clickRetention = ClickRetention(pruner: ClickPruner(source: source))
+        let shared = SharedStores(source: source, reads: reads, clock: clock, beforeRollupRead: fold)
+        projects = shared.projects
+        signingKeys = shared.signingKeys
+        templates = shared.templates
+        domains = shared.domains
+        applePostbacks = shared.applePostbacks
+        certificates = shared.certificates
+        links = shared.links
+        clicks = PGClickStore(pool: pool, writer: writer)
+        installs = shared.installs
+        events = shared.events
+        users = shared.users
+        stats = shared.stats
+        erasure = shared.erasure
+        outbox = shared.outbox
+        postbacks = shared.postbacks
+        appleAds = shared.appleAds
+        appleAdsNames = shared.appleAdsNames
+        dashboard = shared.dashboard
+        browse = shared.browse
+        clickRetention = shared.clickRetention
         // Deltas are added up every second, by whichever node gets there first, so that a fold
         // before a read has little to do and the delta tables stay small; young tables that grew
         // are analyzed, so that their statements' plans fit them (PGTableStatistics.swift).

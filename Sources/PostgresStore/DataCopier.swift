@@ -1,6 +1,9 @@
 internal import CSQLite
 import Foundation
 public import PostgresClient
+import SQLValues
+@_spi(StoreInternals) public import Store
+import StoreContracts
 
 /// `attributiond migrate-data`: copies a SQLite deployment's rows into PostgreSQL, table by table
 /// in foreign-key order, in batches of one multi-row `INSERT … ON CONFLICT DO NOTHING` each, so a
@@ -153,12 +156,12 @@ public struct DataCopier {
     private static func page(
         _ connection: SQLiteConnection, sql: String, bind key: [any SQLiteValue],
         layout: Layout
-    ) throws -> ([PGValue], Int, [any SQLiteValue]) {
+    ) throws -> ([SQLValue], Int, [any SQLiteValue]) {
         let statement = try connection.statement(sql)
         defer { statement.reset() }
         for (index, value) in key.enumerated() { _ = value.bind(to: statement.pointer, at: Int32(index + 1)) }
         let offset: Int32 = layout.keyIsRowID ? 1 : 0
-        var values: [PGValue] = []
+        var values: [SQLValue] = []
         var rows = 0
         var lastKey: [any SQLiteValue] = []
         while try statement.step() {

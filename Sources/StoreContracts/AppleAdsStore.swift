@@ -48,6 +48,11 @@ public struct AppleAdsAttribution: Sendable {
 
     public var install: StoredInstall
     public var answer: AppleAdsAnswer
+
+    public init(install: StoredInstall, answer: AppleAdsAnswer) {
+        self.install = install
+        self.answer = answer
+    }
 }
 
 /// Apple Ads claims (docs/outbound.md, "Apple Ads (AdServices) exchange").

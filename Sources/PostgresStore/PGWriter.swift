@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 public import PostgresClient
+public import SQLValues
+@_spi(StoreInternals) import Store
+public import StoreContracts
 import Synchronization
 
 /// Group commit on PostgreSQL: writes queued from any thread gather into transactions of up to
@@ -57,13 +60,13 @@ public final class PGWriter: Sendable {
         let delivery: WriteDelivery?
         /// A write that is one statement whose answer nobody reads before the COMMIT: batches of
         /// these go through libpq's pipeline; `told` hands the caller its row count.
-        var statement: (sql: String, values: [PGValue], told: @Sendable (Int) -> Void)? = nil
+        var statement: (sql: String, values: [SQLValue], told: @Sendable (Int) -> Void)? = nil
         /// A row that may join others of the same `RowsStatement` in one statement.
-        var row: (statement: RowsStatement, values: [PGValue])? = nil
+        var row: (statement: RowsStatement, values: [SQLValue])? = nil
         /// Lane 0's writes that must be done first (set when queued on another lane).
         var after = 0
         /// Reads the write will make, sent with its batch's BEGIN (`PGPool.transaction`).
-        var readAhead: [(sql: String, values: [PGValue])] = []
+        var readAhead: [(sql: String, values: [SQLValue])] = []
     }
 
     /// A statement that writes any number of rows at once (`sql(rows)`), each row's values in
@@ -122,7 +125,7 @@ public final class PGWriter: Sendable {
     ///   such pairs crossed deadlocked (PostgreSQL breaks a deadlock after a second).
     public func write<T: Sendable>(
         delivery: WriteDelivery? = nil, ordered: Bool = false,
-        readingAhead: [(sql: String, values: [PGValue])] = [], laneKey: String? = nil,
+        readingAhead: [(sql: String, values: [SQLValue])] = [], laneKey: String? = nil,
         _ work: @escaping @Sendable (PGConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
@@ -147,7 +150,7 @@ public final class PGWriter: Sendable {
     /// Queues one statement (`?` placeholders); `completion` hears the rows it changed once its
     /// transaction committed. Batches made only of these are pipelined: one round trip a batch.
     public func write(
-        statement sql: String, _ values: [PGValue], delivery: WriteDelivery? = nil,
+        statement sql: String, _ values: [SQLValue], delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<Int, any Error>) -> Void
     ) {
         let item = Item(
@@ -162,7 +165,7 @@ public final class PGWriter: Sendable {
     /// statement; when that statement is refused, each row is written alone so that the refused
     /// one fails by itself.
     public func write(
-        row values: [PGValue], into statement: RowsStatement, delivery: WriteDelivery? = nil,
+        row values: [SQLValue], into statement: RowsStatement, delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         let sql = statement.sql(rows: 1)

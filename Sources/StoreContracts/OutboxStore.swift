@@ -46,6 +46,20 @@ public struct OutboxJob: Sendable, Equatable {
     public var lastError: String?
     public var lastResponse: String?
     public var deliveredAt: Timestamp?
+
+    public init(
+        message: OutboxMessage, status: Status, attempts: Int, nextAttemptAt: Timestamp, lastStatusCode: Int?, lastError: String?,
+        lastResponse: String?, deliveredAt: Timestamp?
+    ) {
+        self.message = message
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastStatusCode = lastStatusCode
+        self.lastError = lastError
+        self.lastResponse = lastResponse
+        self.deliveredAt = deliveredAt
+    }
 }
 
 /// Jobs of one kind and status that are not delivered.
@@ -54,6 +68,13 @@ public struct OutboxBacklog: Sendable, Equatable {
     public var status: OutboxJob.Status
     public var count: Int
     public var oldest: Timestamp
+
+    public init(kind: String, status: OutboxJob.Status, count: Int, oldest: Timestamp) {
+        self.kind = kind
+        self.status = status
+        self.count = count
+        self.oldest = oldest
+    }
 }
 
 /// What one attempt came to.
@@ -182,7 +203,7 @@ public struct OutboxLogPosition: Sendable, Equatable {
     public var movesCursor: Bool { through != cursor }
 
     /// A log no fact of which has been read (where facts are not a log at all).
-    static func unread(_ log: OutboxLog) -> OutboxLogPosition { OutboxLogPosition(log: log, cursor: 0, generation: 0, through: 0) }
+    package static func unread(_ log: OutboxLog) -> OutboxLogPosition { OutboxLogPosition(log: log, cursor: 0, generation: 0, through: 0) }
 
     public init(log: OutboxLog, cursor: Int64, generation: Int64, through: Int64) {
         self.log = log

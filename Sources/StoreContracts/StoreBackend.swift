@@ -54,6 +54,15 @@ public struct WriteStatistics: Sendable {
     public var lastBatchSize: Int
     /// Writes nobody waited for (clicks) that failed, so were not stored: the database was away.
     public var lostWrites: Int = 0
+
+    public init(commits: Int, committedWrites: Int, queueDepth: Int, lastCommitSeconds: Double, lastBatchSize: Int, lostWrites: Int = 0) {
+        self.commits = commits
+        self.committedWrites = committedWrites
+        self.queueDepth = queueDepth
+        self.lastCommitSeconds = lastCommitSeconds
+        self.lastBatchSize = lastBatchSize
+        self.lostWrites = lostWrites
+    }
 }
 
 extension StoreBackend {

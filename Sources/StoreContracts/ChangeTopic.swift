@@ -18,7 +18,7 @@ public enum ChangeTopic: String, Sendable, CaseIterable {
     case installs
 
     /// The topics of these table names (others are nobody's topic).
-    static func of(tables: some Sequence<String>) -> Set<ChangeTopic> { Set(tables.compactMap(ChangeTopic.init(rawValue:))) }
+    package static func of(tables: some Sequence<String>) -> Set<ChangeTopic> { Set(tables.compactMap(ChangeTopic.init(rawValue:))) }
 }
 
 /// What another process changed in the tables kept in memory (`observeOtherProcesses`).

@@ -1,4 +1,7 @@
 public import PostgresClient
+import SQLValues
+@_spi(StoreInternals) import Store
+import StoreContracts
 
 extension PGPool {
     /// Keeps the planner's statistics of young tables current, every second on one node.
