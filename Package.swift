@@ -37,6 +37,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        // libmaxminddb: a click's country from the operator's MaxMind-format database (docs/links.md).
+        .systemLibrary(
+            name: "CMaxMindDB", path: "Sources/CMaxMindDB", pkgConfig: "libmaxminddb",
+            providers: [.apt(["libmaxminddb-dev"])]),
         // Tuning of the system SQLite: a page-cache wrapper (no needless full-cache walk at commits)
         // and a VFS that gathers WAL frames into large writes.
         .target(name: "CSQLiteTuning", dependencies: ["CSQLite"]),
@@ -86,6 +90,8 @@ let package = Package(
             swiftSettings: strictSettings),
         // Outbound HTTP through libcurl, behind App's OutboundTransport (the executable plugs it in).
         .target(name: "CurlTransport", dependencies: ["App", "CCurl"], swiftSettings: strictSettings),
+        // Countries by IP address through libmaxminddb, behind App's CountryDatabase.
+        .target(name: "GeoIP", dependencies: ["App", "CMaxMindDB"], swiftSettings: strictSettings),
         // The configuration: defaults, the JSON file, ATTRIBUTIOND_* variables (config/README.md).
         .target(
             name: "Configuration", dependencies: ["API", "App", "Attribution", "HTTP", "JSON", "Store", "StoreContracts", "SQLValues"],
@@ -94,7 +100,7 @@ let package = Package(
             name: "attributiond",
             dependencies: [
                 "HTTP", "API", "App", "Store", "StoreContracts", "PostgresStore", "PostgresClient", "SQLValues", "Attribution", "Configuration",
-                "Cryptography", "CurlTransport",
+                "Cryptography", "CurlTransport", "GeoIP",
                 "Simulation", "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -119,6 +125,7 @@ let package = Package(
             name: "APITests",
             dependencies: [
                 "API", "App", "HTTP", "Store", "StoreContracts", "PostgresStore", "PostgresClient", "SQLValues", "Cryptography", "CurlTransport",
+                "GeoIP",
                 "TestSupport",
             ],
             swiftSettings: strictSettings),

@@ -56,6 +56,7 @@ public enum Application {
             admin.on(.get, "/projects/:id/links", AdminLinkRoutes.listLinks(services))
             admin.on(.post, "/projects/:id/links/bulk", AdminLinkEditRoutes.bulk(services))
             admin.on(.get, "/projects/:id/links/:linkId", AdminLinkEditRoutes.show(services))
+            admin.on(.get, "/projects/:id/links/:linkId/variants", AdminLinkEditRoutes.variants(services))
             admin.on(.patch, "/projects/:id/links/:linkId", AdminLinkEditRoutes.update(services))
             admin.on(.delete, "/projects/:id/links/:linkId", AdminLinkEditRoutes.delete(services))
             admin.on(.get, "/projects/:id/clock", TestClockRoutes.showClock(services))
@@ -141,6 +142,9 @@ public enum Application {
         router.on(.get, "/:slug/:code/qr", QRCodeRoutes.route(services))
         router.on(.get, "/:code", ClickRoutes.route(services))
         router.on(.get, "/:slug/:code", ClickRoutes.route(services))
+        // A password page's form (docs/links.md, "Passwords").
+        router.on(.post, "/:code", LinkPasswordRoutes.submit(services))
+        router.on(.post, "/:slug/:code", LinkPasswordRoutes.submit(services))
         return router
     }
 

@@ -23,6 +23,10 @@ public final class Services: Sendable {
     let adminAuthFailures = RateLimiter<SocketAddress.ClientKey>(settings: AdminAuth.failureBudget, maxClients: 50_000)
     /// Where the dashboard is served, and whether at all.
     public let dashboard: DashboardSettings
+    /// Wrong link passwords per client (the same budget as sign-in's, kept apart from it).
+    let linkPasswordFailures = RateLimiter<SocketAddress.ClientKey>(settings: AdminAuth.failureBudget, maxClients: 50_000)
+    /// Where a tap's country comes from (`country_header`, `geoip_database`).
+    public let countries: TapCountries
     /// Failed email-and-password sign-ins per client (admin-key sign-ins spend `adminAuthFailures`).
     let dashboardSignInFailures = RateLimiter<SocketAddress.ClientKey>(settings: AdminAuth.failureBudget, maxClients: 50_000)
     /// The links' public base URL (`https://go.example.com`); nil: taken from each request's Host,
@@ -48,6 +52,7 @@ public final class Services: Sendable {
         publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
         outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
         appleAds: AppleAdsSettings = AppleAdsSettings(), dashboard: DashboardSettings = DashboardSettings(),
+        countries: TapCountries = TapCountries(),
         reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }
     ) {
         // A cache miss on an event loop moves the request to the handler pool (the router runs it
@@ -58,6 +63,7 @@ public final class Services: Sendable {
         store.forbidBlocking { EventLoopThread.isCurrent }
         self.defaultProject = defaultProject
         self.dashboard = dashboard
+        self.countries = countries
         self.reportInternalError = reportInternalError
         metrics = Metrics()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)

@@ -32,6 +32,10 @@ public struct ServerConfiguration {
     /// The project (by name) of LinkForty requests that carry neither an API key nor an app token.
     public var defaultProject: String?
     public var trustedProxies: [String] = []
+    /// A MaxMind-format country database file for clicks' countries (`geoip_database`).
+    public var geoipDatabase: String?
+    /// The header a trusted proxy puts the client's country in (`country_header`, e.g. `CF-IPCountry`).
+    public var countryHeader: String?
     public var synchronous: Database.Synchronous = .normal
     /// SQLite's page cache and memory map per connection (`sqlite_cache_mib`, `sqlite_mmap_mib`).
     public var sqliteMemory = SQLiteMemory()
@@ -163,6 +167,8 @@ public enum ConfigurationLoader {
             case "public_url": configuration.publicURL = try publicURL(try optionalString(value, key), key)
             case "allowed_hosts": configuration.allowedHosts = try hostNames(try strings(value, key), key)
             case "trusted_proxies": configuration.trustedProxies = try cidrs(try strings(value, key), key)
+            case "geoip_database": configuration.geoipDatabase = try optionalString(value, key)
+            case "country_header": configuration.countryHeader = try headerName(try optionalString(value, key), key)
             case "synchronous": configuration.synchronous = try synchronous(try string(value, key), key)
             case "sqlite_cache_mib": configuration.sqliteMemory.cacheMiB = try integer(value, key, 1...4096)
             case "sqlite_mmap_mib": configuration.sqliteMemory.mmapMiB = try integer(value, key, 0...65536)
@@ -289,6 +295,8 @@ public enum ConfigurationLoader {
                 configuration.allowedHosts = try hostNames(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, name)
             case "ATTRIBUTIOND_TRUSTED_PROXIES":
                 configuration.trustedProxies = try cidrs(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, name)
+            case "ATTRIBUTIOND_GEOIP_DATABASE": configuration.geoipDatabase = text.isEmpty ? nil : text
+            case "ATTRIBUTIOND_COUNTRY_HEADER": configuration.countryHeader = try headerName(text.isEmpty ? nil : text, name)
             case "ATTRIBUTIOND_SYNCHRONOUS": configuration.synchronous = try synchronous(text, name)
             case "ATTRIBUTIOND_SQLITE_CACHE_MIB": configuration.sqliteMemory.cacheMiB = try integer(.string(text), name, 1...4096)
             case "ATTRIBUTIOND_SQLITE_MMAP_MIB": configuration.sqliteMemory.mmapMiB = try integer(.string(text), name, 0...65536)
@@ -453,6 +461,16 @@ public enum ConfigurationLoader {
                 key: "\(key)[\(index)]", message: "must be a host name, optionally with a port (go.example.com, go.example.com:8443)")
         }
         return names
+    }
+
+    /// An HTTP field name (RFC 9110 token characters).
+    private static func headerName(_ text: String?, _ key: String) throws -> String? {
+        guard let text else { return nil }
+        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        guard (1...64).contains(text.utf8.count), text.utf8.allSatisfy(token.contains) else {
+            throw ConfigurationError(key: key, message: "'\(text)' is not a header name")
+        }
+        return text
     }
 
     private static func publicURL(_ text: String?, _ key: String) throws -> String? {

@@ -20,14 +20,14 @@ public struct PGClickStore: ClickStore {
     /// that use up `max_clicks`: the last of each row's values is whether it counts, kept out of the
     /// insert by a join on the click id.
     private static let insert = PGWriter.RowsStatement { rows in
-        let columns = 30
+        let columns = 32
         let tuples = (0..<rows).map { row in
             "(" + (0..<(columns + 1)).map { "$\(row * (columns + 1) + $0 + 1)" + ($0 == columns ? "::boolean" : "") }.joined(separator: ", ") + ")"
         }
         let names =
             "click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query, utm_source, "
             + "utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot, screen_width, screen_height, "
-            + "pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id, network_click_id, network_click_parameter"
+            + "pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id, network_click_id, network_click_parameter, variant, country"
         let typed = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return """
             WITH input AS (SELECT * FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(names), counts)),
@@ -42,14 +42,14 @@ public struct PGClickStore: ClickStore {
             """
     }
 
-    /// The clicks table's column types (postgres/0001), for the VALUES list's text parameters.
+    /// The clicks table's column types (postgres/0001, 0020), for the VALUES list's text parameters.
     static let columnTypes: [String: String] = [
         "click_id": "TEXT", "project_id": "TEXT", "link_id": "TEXT", "source": "TEXT", "created_at": "BIGINT", "ip": "TEXT",
         "ip_key": "TEXT", "user_agent": "TEXT", "accept_language": "TEXT", "referer": "TEXT", "query": "TEXT", "utm_source": "TEXT",
         "utm_medium": "TEXT", "utm_campaign": "TEXT", "utm_term": "TEXT", "utm_content": "TEXT", "platform": "TEXT", "os_version": "TEXT",
         "device_class": "TEXT", "is_bot": "BOOLEAN", "screen_width": "DOUBLE PRECISION", "screen_height": "DOUBLE PRECISION",
         "pixel_ratio": "DOUBLE PRECISION", "timezone": "TEXT", "utc_offset_min": "BIGINT", "languages": "TEXT", "idfv": "TEXT",
-        "advertising_id": "TEXT", "network_click_id": "TEXT", "network_click_parameter": "TEXT",
+        "advertising_id": "TEXT", "network_click_id": "TEXT", "network_click_parameter": "TEXT", "variant": "TEXT", "country": "TEXT",
     ]
 
     public func record(countTowardLimit: Bool, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)?) {
@@ -60,7 +60,7 @@ public struct PGClickStore: ClickStore {
             click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
             click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
             click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
-            click.networkClickID?.value, click.networkClickID?.parameter,
+            click.networkClickID?.value, click.networkClickID?.parameter, click.variant, click.country,
             countTowardLimit && !click.isBot,
         ]  // crawlers do not use up max_clicks
         writer.write(row: values.map(\.sqlValue), into: Self.insert) { [writer] result in

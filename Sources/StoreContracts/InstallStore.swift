@@ -48,6 +48,26 @@ public protocol StatsStore: Sendable {
     func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats
     /// Project totals per bucket between consecutive boundaries (charts), from the hourly rollup.
     func series(projectID: String, boundaries: [Timestamp], currency: String) throws -> [StatsBucket]
+    /// A link's A/B variants over [since, until): human clicks, installs credited to them, those
+    /// installs' events and event revenue by currency (`currency` for events that name none).
+    func variants(projectID: String, linkID: String, since: Timestamp, until: Timestamp, currency: String) throws -> [VariantCounts]
+}
+
+/// One A/B variant's counts (`StatsStore.variants`).
+public struct VariantCounts: Sendable, Equatable {
+    public var name: String
+    public var clicks = 0
+    public var installs = 0
+    public var events = 0
+    public var revenue: [String: Double] = [:]
+
+    public init(name: String, clicks: Int = 0, installs: Int = 0, events: Int = 0, revenue: [String: Double] = [:]) {
+        self.name = name
+        self.clicks = clicks
+        self.installs = installs
+        self.events = events
+        self.revenue = revenue
+    }
 }
 
 /// Deletion of an install or a user and everything recorded about them.

@@ -43,9 +43,10 @@ struct Serve: ParsableCommand {
         let sink = try Self.openLog(configuration)
         LifecycleLog.sink = sink
         ServerLogHandler.bootstrap(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)
+        let countries = try Self.countries(configuration)
         let store = try global.openStore(configuration)
         let adminKey = try Self.adminKey(configuration, store)
-        let services = Self.services(configuration, store, adminKey: adminKey)
+        let services = Self.services(configuration, store, adminKey: adminKey, countries: countries)
         try Self.reconcileDeclaredProjects(configuration, services)
         // Request lines at info level and below; `log_level: warning` or higher turns them off.
         let requestLog = ["trace", "debug", "info"].contains(configuration.logLevel) ? RequestLog(logIP: configuration.logIP, sink: sink) : nil

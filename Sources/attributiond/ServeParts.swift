@@ -5,6 +5,7 @@ import Attribution
 import Configuration
 import CurlTransport
 import Foundation
+import GeoIP
 import HTTP
 import Lifecycle
 import Logging
@@ -31,9 +32,23 @@ extension Serve {
         }
     }
 
+    /// The geo database the configuration names, opened once; a file that cannot be read stops
+    /// the start (a server that silently routes no one by country would be worse).
+    static func countries(_ configuration: ServerConfiguration) throws -> TapCountries {
+        guard let path = configuration.geoipDatabase else { return TapCountries(header: configuration.countryHeader) }
+        do {
+            let database = try MaxMindCountries(path: path)
+            LifecycleLog.write(level: "info", message: "geo database opened", fields: ["path": path, "type": database.databaseType])
+            return TapCountries(database: database, header: configuration.countryHeader)
+        } catch {
+            LifecycleLog.write(level: "error", message: "cannot open the geo database", fields: ["error": error.description])
+            throw ExitCode.failure
+        }
+    }
+
     static func services(
         _ configuration: ServerConfiguration, _ store: any StoreBackend,
-        adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin)
+        adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin), countries: TapCountries
     ) -> Services {
         Services(
             store: store, adminKey: configuration.adminKey, adminKeyHash: adminKey,
@@ -42,7 +57,7 @@ extension Serve {
             allowedHosts: configuration.allowedHosts,
             defaultProject: configuration.defaultProject,
             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
-            appleAds: configuration.appleAds, dashboard: configuration.dashboard
+            appleAds: configuration.appleAds, dashboard: configuration.dashboard, countries: countries
         ) { error, request in
             LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
         }

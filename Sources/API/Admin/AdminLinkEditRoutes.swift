@@ -18,6 +18,29 @@ enum AdminLinkEditRoutes {
         }
     }
 
+    /// `GET /admin/v1/projects/:id/links/:linkId/variants?since=&until=`: the A/B split's report.
+    static func variants(_ services: Services) -> RouteHandler {
+        ProjectScoped.sync(services) { request, project in
+            let link = try services.app.links.existing(id: try request.parameter("linkId"), projectID: project.id)
+            let (since, until) = try TimeParameter.period(of: request, now: services.now(for: project))
+            let rows = try services.app.reports.variants(project: project, link: link, since: since, until: until)
+            let body: JSONValue = .object([
+                "link_id": .string(link.id), "since": .string(since.iso8601), "until": .string(until.iso8601),
+                "variants": .array(
+                    rows.map { row in
+                        let variant = link.variants.first { $0.name == row.name }
+                        return .object([
+                            "name": .string(row.name), "url": variant.map { .string($0.url) } ?? .null,
+                            "weight": variant.map { .number(Double($0.weight)) } ?? .null,
+                            "clicks": .number(Double(row.clicks)), "installs": .number(Double(row.installs)),
+                            "events": .number(Double(row.events)), "revenue": .object(row.revenue.mapValues { .number($0) }),
+                        ])
+                    }),
+            ])
+            return HTTPResponse.json(bytes: body.serialized())
+        }
+    }
+
     /// `PATCH /admin/v1/projects/:id/links/:linkId`: only the keys sent change; `null` clears one.
     static func update(_ services: Services) -> RouteHandler {
         ProjectScoped.sync(services) { request, project in
@@ -37,6 +60,7 @@ enum AdminLinkEditRoutes {
                 key: payload.template_id != nil ? "template_id" : "template_slug")
             var link = try payload.replacing(existing, templateID: template?.id, now: services.now(for: project))
             if case .null? = patch["domain"] { link.domain = nil }
+            if case .null? = patch["password"] { link.passwordHash = nil }
             link.fdl = existing.fdl
             let updated = try services.app.links.update(link, previousCode: existing.shortCode)
             return try .json(
@@ -120,7 +144,10 @@ enum AdminLinkEditRoutes {
         put("app_scheme", link.appScheme)
         put("deep_link_path", link.deepLinkPath)
         put("expires_at", link.expiresAt?.iso8601)
+        put("expired_url", link.expiredURL)
         put("domain", link.domain)
+        if !link.rules.isEmpty { fields["rules"] = LinkRoutingJSON.json(link.rules) }
+        if !link.variants.isEmpty { fields["variants"] = LinkRoutingJSON.json(link.variants) }
         if let escape = link.inAppEscape { fields["in_app_escape"] = .bool(escape) }
         if !link.deepLinkParameters.isEmpty { fields["deep_link_parameters"] = .object(link.deepLinkParameters.mapValues { .string($0) }) }
         if !link.utm.isEmpty { fields["utm"] = .object(link.utm.map.mapValues { .string($0) }) }

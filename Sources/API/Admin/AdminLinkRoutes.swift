@@ -1,5 +1,6 @@
 import App
 import Attribution
+import Cryptography
 import Foundation
 import HTTP
 import StoreContracts
@@ -75,11 +76,20 @@ struct AdminLinkPayload: Decodable {
     var active: Bool?
     var domain: String?
     var in_app_escape: Bool?
+    var rules: JSONValue?
+    var variants: JSONValue?
+    var expired_url: String?
+    /// Write-only: stored as a PBKDF2 hash, shown back as `has_password`.
+    var password: String?
+    /// A link's password guards a page many visitors open, not an account, and every visitor's
+    /// submit is verified on the request path: a sixth of the dashboard's count, with the
+    /// per-client budget of sign-in in front of it.
+    static let passwordIterations = 100_000
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case short_code, template_id, template_slug, title, description, original_url, ios_url, android_url, web_url, app_scheme,
             deep_link_path, deep_link_parameters, utm, targeting, og, attribution_window_hours, append_click_id, expires_at,
-            max_clicks, active, domain, in_app_escape
+            max_clicks, active, domain, in_app_escape, rules, variants, expired_url, password
     }
 
     init(from decoder: any Decoder) throws {
@@ -107,6 +117,13 @@ struct AdminLinkPayload: Decodable {
         active = try c.decodeIfPresent(Bool.self, forKey: .active)
         domain = try c.decodeIfPresent(String.self, forKey: .domain)
         in_app_escape = try c.decodeIfPresent(Bool.self, forKey: .in_app_escape)
+        rules = try c.decodeIfPresent(JSONValue.self, forKey: .rules)
+        variants = try c.decodeIfPresent(JSONValue.self, forKey: .variants)
+        expired_url = try c.decodeIfPresent(String.self, forKey: .expired_url)
+        password = try c.decodeIfPresent(String.self, forKey: .password)
+        if let password, !(1...128).contains(password.count) || password.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+            throw HTTPError.invalidField("password", "must be 1 to 128 characters without control characters")
+        }
     }
 
     func link(projectID: String, templateID: String?, now: Timestamp) throws -> Link {
@@ -120,8 +137,9 @@ struct AdminLinkPayload: Decodable {
             id: existing.id, projectID: existing.projectID, templateID: templateID, shortCode: short_code ?? existing.shortCode,
             createdAt: existing.createdAt, updatedAt: now)
         link.externalUserID = existing.externalUserID
-        // Like the code, the domain is kept unless one is given.
+        // Like the code, the domain is kept unless one is given; so is the password (never shown back).
         if domain == nil { link.domain = existing.domain }
+        if password == nil { link.passwordHash = existing.passwordHash }
         link.optionsHash = existing.optionsHash
         return link
     }
@@ -137,6 +155,12 @@ struct AdminLinkPayload: Decodable {
             guard let timestamp = Timestamp(iso8601: text) else { throw HTTPError.invalidField("expires_at", "must be an ISO 8601 time") }
             return timestamp
         }
+        let routing: (rules: [LinkRule], variants: [LinkVariant])
+        do {
+            routing = (try rules.map { try LinkRoutingJSON.rules($0) } ?? [], try variants.map { try LinkRoutingJSON.variants($0) } ?? [])
+        } catch let refusal as LinkRoutingJSON.Refusal {
+            throw HTTPError.invalidField(refusal.problem.key, refusal.problem.message)
+        }
         return Link(
             id: id, projectID: projectID, templateID: templateID, shortCode: shortCode,
             title: title, description: description, originalURL: original_url, iosURL: ios_url, androidURL: android_url,
@@ -145,7 +169,8 @@ struct AdminLinkPayload: Decodable {
             og: Link.OpenGraph(title: og?.title, description: og?.description, image: og?.image),
             attributionWindowHours: attribution_window_hours, appendClickID: append_click_id ?? false,
             expiresAt: expiresAt, maxClicks: max_clicks, active: active ?? true, createdAt: createdAt, updatedAt: updatedAt,
-            domain: domain, inAppEscape: in_app_escape)
+            domain: domain, inAppEscape: in_app_escape, rules: routing.rules, variants: routing.variants, expiredURL: expired_url,
+            passwordHash: password.map { PasswordHash.make($0, iterations: Self.passwordIterations) })
     }
 }
 
@@ -175,8 +200,13 @@ struct AdminLinkBody: Encodable {
     let attribution_window_hours: Int?
     let append_click_id: Bool
     let expires_at: String?
+    let expired_url: String?
     let max_clicks: Int?
     let active: Bool
+    /// Tried in order before the link's destinations; the JSON they were given as.
+    let rules: JSONValue
+    let variants: JSONValue
+    let has_password: Bool
     let created_at: String
 
     init(_ link: Link, template: LinkTemplate?, base: String) {
@@ -207,8 +237,12 @@ struct AdminLinkBody: Encodable {
         attribution_window_hours = link.attributionWindowHours
         append_click_id = link.appendClickID
         expires_at = link.expiresAt?.iso8601
+        expired_url = link.expiredURL
         max_clicks = link.maxClicks
         active = link.active
+        rules = LinkRoutingJSON.json(link.rules)
+        variants = LinkRoutingJSON.json(link.variants)
+        has_password = link.passwordHash != nil
         created_at = link.createdAt.iso8601
     }
 }

@@ -14,7 +14,8 @@ enum ClickRoutes {
         LinkAddressed.handler(inline: true) { request, code, slug in try click(request, code: code, slug: slug, services: services) }
     }
 
-    static func click(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {
+    /// - Parameter passwordGiven: the link's password was checked (`LinkPasswordRoutes`).
+    static func click(_ request: HTTPRequest, code: String, slug: String?, services: Services, passwordGiven: Bool = false) throws -> HTTPResponse {
         let host = try ProjectHosts.claim(of: request, services: services)
         guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else { return Pages.notFound }
         if request.queryValue("d") == "1" {
@@ -24,9 +25,12 @@ enum ClickRoutes {
         let now = services.app.clocks.now(projectID: target.link.projectID)
         switch LinkAvailability.of(target.link, clicks: entry.clicks.load(ordering: .relaxed), now: now) {
         case .available: break
-        case .expired: return Pages.expired
+        case .expired:
+            guard let url = target.link.expiredURL else { return Pages.expired }
+            return HTTPResponse(status: .found, headers: ["Location": url, "Cache-Control": "no-store"])
         case .inactive, .exhausted: return Pages.notFound
         }
+        if target.link.passwordHash != nil, !passwordGiven { return LinkPasswordPage.response(for: request) }
 
         let agent = UserAgentParser.parse(request.headers["User-Agent"])
         // HEAD is what link checkers and preview fetchers send; no person is behind it.
@@ -37,9 +41,11 @@ enum ClickRoutes {
         let acceptLanguage = request.headers["Accept-Language"]
         // The browser's half of an in-app escape: the click was recorded in the webview.
         let continued = isBot ? nil : InAppEscape.continuedClick(request)
+        let country = isBot ? nil : services.countries.country(of: request, resolver: services.clientIP)
+        let route = isBot ? TapRoute() : Self.route(target, request: request, agent: agent, country: country, at: now, services: services)
         let escaping =
             continued == nil && !isBot && agent.inAppBrowser != nil && platform != .desktop
-            && (target.link.inAppEscape ?? target.project.inAppEscape)
+            && (target.link.inAppEscape ?? target.project.inAppEscape) && !route.keepsInAppBrowser
         // Read before the click is recorded: a cache miss moves the request off the event loop
         // (it runs again from the start), which must not record the click twice.
         let escapeBase = try escaping ? escapeBase(request, services: services) : nil
@@ -56,14 +62,15 @@ enum ClickRoutes {
                     referer: request.headers["Referer"], query: ClickQuery.kept(queryItems), utm: utm, platform: platform,
                     osVersion: agent.osVersion, deviceClass: agent.deviceClass, isBot: isBot,
                     languages: Click.languages(fromAcceptLanguage: acceptLanguage),
-                    networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
+                    networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters),
+                    variant: route.variant?.name, country: country)
             }
         if !isBot, continued == nil { entry.clicks.add(1, ordering: .relaxed) }
         if escaping, let browser = agent.inAppBrowser, let base = escapeBase {
             let url = InAppEscape.continuation(of: request, base: base, clickID: clickID)
             if platform == .android { return InAppEscape.android(url, clickID: clickID) }
             let here: String
-            switch target.response(for: platform, clickID: clickID, utm: utm, iPad: agent.deviceClass == .ipad) {
+            switch target.response(for: platform, clickID: clickID, utm: utm, iPad: agent.deviceClass == .ipad, routed: route.url) {
             case .interstitial(let destination, _), .redirect(let destination): here = destination
             default: here = url
             }
@@ -71,7 +78,7 @@ enum ClickRoutes {
         }
 
         let clickHeader: HTTPHeaders = ["X-Click-Id": clickID]
-        switch target.response(for: platform, clickID: clickID, utm: utm, iPad: agent.deviceClass == .ipad) {
+        switch target.response(for: platform, clickID: clickID, utm: utm, iPad: agent.deviceClass == .ipad, routed: route.url) {
         case .interstitial(let destination, let appURL):
             let nonce = Identifiers.nonce()
             var headers = clickHeader
@@ -95,6 +102,21 @@ enum ClickRoutes {
             response.headers.add("X-Click-Id", clickID)
             return response
         }
+    }
+
+    /// What the link's rules and A/B split decide for this tap; nothing to decide for most links.
+    static func route(
+        _ target: LinkTarget, request: HTTPRequest, agent: UserAgentInfo, country: String?, at now: Timestamp, services: Services
+    ) -> TapRoute {
+        guard !target.link.rules.isEmpty || !target.link.variants.isEmpty else { return TapRoute() }
+        let userAgent = request.headers["User-Agent"]
+        let tap = Tap(
+            platform: TapPlatform.of(agent, userAgent: userAgent), osVersion: agent.osVersion,
+            languages: Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]), country: country,
+            inAppBrowser: agent.inAppBrowser, time: now)
+        // The visitor a variant sticks to: the client's network key, as the click stores it.
+        let visitor = target.link.variants.isEmpty ? "" : services.clientIP.clientAddress(of: request)?.matchingKey ?? ""
+        return target.route(tap, visitor: visitor)
     }
 
     /// Where the system browser is sent back to: the project domain the tap came to (HTTPS),

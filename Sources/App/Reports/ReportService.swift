@@ -30,6 +30,16 @@ public struct ReportService: Sendable {
         return stats
     }
 
+    /// The link's A/B split over [since, until): each variant it has now, with its counts (a
+    /// variant that had none yet shows zeros; a removed one that still has counts is listed too).
+    public func variants(project: Project, link: Link, since: Timestamp, until: Timestamp) throws -> [VariantCounts] {
+        let counted = try store.stats.variants(
+            projectID: project.id, linkID: link.id, since: since, until: until, currency: project.settings.currency)
+        var rows = link.variants.map { variant in counted.first { $0.name == variant.name } ?? VariantCounts(name: variant.name) }
+        rows += counted.filter { row in !link.variants.contains { $0.name == row.name } }
+        return rows
+    }
+
     static let day: Int64 = 86_400_000
 
     /// The stats the dashboard shows: what came before today (UTC) from `DashboardStatsCache`

@@ -41,6 +41,10 @@ public struct Click: Sendable, Equatable {
     public var advertisingID: String?
     /// The ad network's click id that came on the link URL, if any.
     public var networkClickID: NetworkClickID?
+    /// The link's A/B variant this tap was sent to (`LinkVariant.name`).
+    public var variant: String?
+    /// ISO 3166-1 alpha-2, from the configured geo database or a trusted proxy's header.
+    public var country: String?
 
     public init(
         clickID: String, projectID: String, linkID: String?, source: Source, createdAt: Timestamp, ip: String? = nil,
@@ -48,8 +52,11 @@ public struct Click: Sendable, Equatable {
         query: [String: String] = [:], utm: UTM = UTM(), platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
         deviceClass: UserAgentInfo.DeviceClass? = nil, isBot: Bool = false, screenWidth: Double? = nil,
         screenHeight: Double? = nil, pixelRatio: Double? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil,
-        languages: [String] = [], idfv: String? = nil, advertisingID: String? = nil, networkClickID: NetworkClickID? = nil
+        languages: [String] = [], idfv: String? = nil, advertisingID: String? = nil, networkClickID: NetworkClickID? = nil,
+        variant: String? = nil, country: String? = nil
     ) {
+        self.variant = variant
+        self.country = country
         self.clickID = clickID
         self.projectID = projectID
         self.linkID = linkID

@@ -69,7 +69,14 @@ public struct LinkTarget: Sendable, Equatable {
     /// The response for a click from `platform` whose id is `clickID`, with `utm` (the link's,
     /// overridden by the click URL's) added to the destination.
     /// - Parameter iPad: the tap came from an iPad (FDL links have iPad destinations of their own).
-    public func response(for platform: UserAgentInfo.Platform, clickID: String, utm: UTM, iPad: Bool = false) -> Response {
+    /// - Parameter routed: where the link's rules or variants send this tap (`route`), in place
+    ///   of the link's own destination for every platform (the app's deep link is still tried first).
+    public func response(for platform: UserAgentInfo.Platform, clickID: String, utm: UTM, iPad: Bool = false, routed: String? = nil) -> Response {
+        if let routed, link.fdl == nil {
+            guard platform != .bot else { return .preview }
+            let decorated = decorate(routed, clickID: clickID, utm: utm)
+            return platform == .desktop ? .redirect(decorated) : .interstitial(destination: decorated, appURL: appURL)
+        }
         if let fdl = link.fdl {
             guard platform != .bot else { return .preview }
             let destination = decorate(fdl.destination(for: platform, iPad: iPad), clickID: clickID, utm: utm)
@@ -88,6 +95,15 @@ public struct LinkTarget: Sendable, Equatable {
         return platform == .desktop ? .redirect(decorated) : .interstitial(destination: decorated, appURL: appURL)
     }
 
+    /// Where the link's rules, then its A/B split, send `tap` from `visitor` (a click's network
+    /// key): the first rule that holds, else the visitor's variant; neither: the link's own
+    /// destinations. The variant is named only when its URL is the one used.
+    public func route(_ tap: Tap, visitor: String) -> TapRoute {
+        if let rule = link.rules.first(matching: tap) { return TapRoute(url: rule.url, rule: rule) }
+        guard let variant = link.variants.pick(visitor: visitor, linkID: link.id) else { return TapRoute() }
+        return TapRoute(url: variant.url, variant: variant)
+    }
+
     func decorate(_ url: String, clickID: String, utm: UTM) -> String {
         var items = utm.queryItems
         if link.appendClickID { items.append(("click_id", clickID)) }
@@ -99,6 +115,23 @@ public struct LinkTarget: Sendable, Equatable {
         }
         return URLQuery.appending(items, to: url)
     }
+}
+
+/// What a link's rules and A/B split decided for one tap (`LinkTarget.route`).
+public struct TapRoute: Sendable, Equatable {
+    /// In place of the link's own destination; nil: the link's.
+    public var url: String?
+    public var rule: LinkRule?
+    public var variant: LinkVariant?
+
+    public init(url: String? = nil, rule: LinkRule? = nil, variant: LinkVariant? = nil) {
+        self.url = url
+        self.rule = rule
+        self.variant = variant
+    }
+
+    /// A rule written for in-app browsers decides where their taps go: they are not led out.
+    public var keepsInAppBrowser: Bool { rule?.when.inAppBrowsers != nil }
 }
 
 public enum URLQuery {

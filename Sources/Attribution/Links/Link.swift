@@ -39,8 +39,16 @@ public struct Link: Sendable, Equatable, Identifiable {
     /// Append `click_id=<uuid>` to destination URLs.
     public var appendClickID: Bool
     public var expiresAt: Timestamp?
+    /// Where taps go once the link has expired (otherwise a 410 page).
+    public var expiredURL: String?
     public var maxClicks: Int?
     public var active: Bool
+    /// Tried in order before the link's own destinations (`LinkRule`).
+    public var rules: [LinkRule]
+    /// An A/B split of the destination (`LinkVariant`); empty: none.
+    public var variants: [LinkVariant]
+    /// PBKDF2 of the password a tap must give before it is redirected (`PasswordHash`); nil: none.
+    public var passwordHash: String?
     public var externalUserID: String?
     public var optionsHash: String?
     public let createdAt: Timestamp
@@ -54,8 +62,13 @@ public struct Link: Sendable, Equatable, Identifiable {
         og: OpenGraph = OpenGraph(), attributionWindowHours: Int? = nil, appendClickID: Bool = false,
         expiresAt: Timestamp? = nil, maxClicks: Int? = nil, active: Bool = true, externalUserID: String? = nil,
         optionsHash: String? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil, domain: String? = nil, fdl: FDLOptions? = nil,
-        inAppEscape: Bool? = nil
+        inAppEscape: Bool? = nil, rules: [LinkRule] = [], variants: [LinkVariant] = [], expiredURL: String? = nil,
+        passwordHash: String? = nil
     ) {
+        self.rules = rules
+        self.variants = variants
+        self.expiredURL = expiredURL
+        self.passwordHash = passwordHash
         self.id = id
         self.projectID = projectID
         self.templateID = templateID
@@ -96,7 +109,7 @@ public struct Link: Sendable, Equatable, Identifiable {
         }
         problems += ProjectSettings.urlProblems([
             ("original_url", originalURL), ("ios_url", iosURL), ("android_url", androidURL),
-            ("web_url", webURL), ("og_image", og.image),
+            ("web_url", webURL), ("og_image", og.image), ("expired_url", expiredURL),
         ])
         problems += LinkTemplate.appLinkProblems(scheme: appScheme, path: deepLinkPath)
         if let hours = attributionWindowHours, !ProjectSettings.attributionWindowRange.contains(hours) {

@@ -29,10 +29,12 @@ public enum ShortCode {
     }
 
     public static func isValidCustom(_ code: String) -> Bool {
-        (3...64).contains(code.utf8.count)
-            && code.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-            }
+        (3...64).contains(code.utf8.count) && code.utf8.allSatisfy(isCodeByte)
+    }
+
+    /// `A-Z`, `a-z`, `0-9`, `_` or `-`.
+    static func isCodeByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
     }
 }

@@ -59,6 +59,13 @@ public enum UserAgentParser {
         ("telegram", "Telegram"), ("twitter", "X"), ("linkedinapp", "LinkedIn"), ("pinterest", "Pinterest"), ("gsa/", "Google"),
     ].map { (Array($0.0.utf8), $0.1) }
 
+    /// The names of the apps whose in-app browsers are recognised, each once.
+    public static var inAppBrowserNames: [String] {
+        var names: [String] = []
+        for (_, name) in inAppBrowsers where !names.contains(name) { names.append(name) }
+        return names
+    }
+
     /// Recent answers by User-Agent: real traffic repeats a few thousand strings, so most clicks
     /// skip the parse. Bounded; cleared when full.
     private static let cache = ParseCache(capacity: 4096)

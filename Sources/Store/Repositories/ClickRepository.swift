@@ -24,7 +24,7 @@ public struct ClickRepository: ClickStore {
         click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query,
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
         screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
-        network_click_id, network_click_parameter
+        network_click_id, network_click_parameter, variant, country
         """
 
     package static func click(_ row: some ColumnReader) -> Click {
@@ -48,7 +48,7 @@ public struct ClickRepository: ClickStore {
             advertisingID: row.optionalString("advertising_id"),
             networkClickID: row.optionalString("network_click_id").map {
                 NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
-            })
+            }, variant: row.optionalString("variant"), country: row.optionalString("country"))
     }
 
     /// The insert of a click, less its verb: SQLite says `INSERT OR IGNORE`, PostgreSQL `ON CONFLICT DO NOTHING`.
@@ -56,8 +56,8 @@ public struct ClickRepository: ClickStore {
         INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
             query, utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
             screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
-            network_click_id, network_click_parameter)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            network_click_id, network_click_parameter, variant, country)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     private static let insertSQL = "INSERT OR IGNORE " + insertColumnsAndValues
     /// A beacon's signals added to its click (the SQL both backends run).
@@ -95,7 +95,7 @@ public struct ClickRepository: ClickStore {
             click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
             click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
             click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
-            click.networkClickID?.value, click.networkClickID?.parameter)
+            click.networkClickID?.value, click.networkClickID?.parameter, click.variant, click.country)
         if inserted > 0, countTowardLimit, let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
             try connection.run("UPDATE links SET click_count = click_count + 1 WHERE id = ?", linkID)
         }

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import JSON
 import SQLValues
 import StoreContracts
 
@@ -137,7 +138,8 @@ enum LinkRepository {
         id, project_id, template_id, short_code, title, description, original_url, ios_url, android_url, web_url,
         app_scheme, deep_link_path, deep_link_parameters, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
         targeting, og_title, og_description, og_image, attribution_window_hours, append_click_id, expires_at, max_clicks,
-        active, external_user_id, options_hash, created_at, updated_at, domain, fdl, in_app_escape, click_count
+        active, external_user_id, options_hash, created_at, updated_at, domain, fdl, in_app_escape, rules, variants, expired_url,
+        password_hash, click_count
         """
 
     static func link(_ row: some ColumnReader) -> Link {
@@ -163,7 +165,28 @@ enum LinkRepository {
             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")),
             domain: row.string("domain").isEmpty ? nil : row.string("domain"),
             fdl: row.optionalString("fdl").flatMap { try? FDLOptions.parse(JSONText.decodeMap($0)).get() },
-            inAppEscape: row.optionalInt("in_app_escape").map { $0 != 0 })
+            inAppEscape: row.optionalInt("in_app_escape").map { $0 != 0 },
+            rules: row.optionalString("rules").flatMap(rules) ?? [],
+            variants: row.optionalString("variants").flatMap(variants) ?? [],
+            expiredURL: row.optionalString("expired_url"), passwordHash: row.optionalString("password_hash"))
+    }
+
+    /// Rules and variants were checked when stored; what cannot be read again is none.
+    private static func rules(_ text: String) -> [LinkRule]? {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
+        return try? LinkRoutingJSON.rules(value)
+    }
+
+    private static func variants(_ text: String) -> [LinkVariant]? {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
+        return try? LinkRoutingJSON.variants(value)
+    }
+
+    private static func text(_ rules: [LinkRule]) -> String? {
+        rules.isEmpty ? nil : String(decoding: LinkRoutingJSON.json(rules).serialized(), as: UTF8.self)
+    }
+    private static func text(_ variants: [LinkVariant]) -> String? {
+        variants.isEmpty ? nil : String(decoding: LinkRoutingJSON.json(variants).serialized(), as: UTF8.self)
     }
 
     static let select = "SELECT \(columns) FROM links"
@@ -179,14 +202,16 @@ enum LinkRepository {
     }
 
     static let insertSQL = """
-        INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+        INSERT INTO links (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            ?, ?, ?, ?, 0)
         """
     static let updateSQL = """
         UPDATE links SET template_id = ?, short_code = ?, title = ?, description = ?, original_url = ?, ios_url = ?,
             android_url = ?, web_url = ?, app_scheme = ?, deep_link_path = ?, deep_link_parameters = ?, utm_source = ?,
             utm_medium = ?, utm_campaign = ?, utm_term = ?, utm_content = ?, targeting = ?, og_title = ?,
             og_description = ?, og_image = ?, attribution_window_hours = ?, append_click_id = ?, expires_at = ?,
-            max_clicks = ?, active = ?, updated_at = ?, domain = ?, fdl = ?, in_app_escape = ?
+            max_clicks = ?, active = ?, updated_at = ?, domain = ?, fdl = ?, in_app_escape = ?, rules = ?, variants = ?,
+            expired_url = ?, password_hash = ?
         WHERE id = ? AND project_id = ?
         """
 
@@ -198,7 +223,7 @@ enum LinkRepository {
             link.utm.content, link.targeting, link.og.title, link.og.description, link.og.image, link.attributionWindowHours,
             link.appendClickID, link.expiresAt?.milliseconds, link.maxClicks, link.active, link.externalUserID, link.optionsHash,
             link.createdAt.milliseconds, link.updatedAt.milliseconds, link.domain ?? "", link.fdl.map { JSONText.encode($0.parameters) },
-            link.inAppEscape,
+            link.inAppEscape, text(link.rules), text(link.variants), link.expiredURL, link.passwordHash,
         ]
         return values.map(\.sqlValue)
     }
@@ -210,7 +235,8 @@ enum LinkRepository {
             link.utm.source, link.utm.medium, link.utm.campaign, link.utm.term, link.utm.content, link.targeting,
             link.og.title, link.og.description, link.og.image, link.attributionWindowHours, link.appendClickID,
             link.expiresAt?.milliseconds, link.maxClicks, link.active, link.updatedAt.milliseconds, link.domain ?? "",
-            link.fdl.map { JSONText.encode($0.parameters) }, link.inAppEscape, link.id, link.projectID,
+            link.fdl.map { JSONText.encode($0.parameters) }, link.inAppEscape, text(link.rules), text(link.variants), link.expiredURL,
+            link.passwordHash, link.id, link.projectID,
         ]
         return values.map(\.sqlValue)
     }

@@ -66,6 +66,41 @@ public import StoreContracts
     /// local days, weeks or hours), from `rollup_project_hours`: charts never read clicks. An hour
     /// counts in the bucket where it starts (exact wherever boundaries fall on whole hours, which
     /// they do in every time zone but those with offsets of :30 or :45).
+    public func variants(projectID: String, linkID: String, since: Timestamp, until: Timestamp, currency: String) throws -> [VariantCounts] {
+        try source.read { connection in
+            var counts: [String: VariantCounts] = [:]
+            let range = (since.milliseconds, until.milliseconds)
+            for (name, clicks) in try connection.query(
+                """
+                SELECT variant, count(*) FROM clicks WHERE link_id = ? AND project_id = ? AND variant IS NOT NULL AND NOT is_bot
+                    AND created_at >= ? AND created_at < ? GROUP BY variant
+                """, linkID, projectID, range.0, range.1, map: { ($0.string(0), Int($0.int(1))) })
+            {
+                counts[name, default: VariantCounts(name: name)].clicks = clicks
+            }
+            for (name, installs) in try connection.query(
+                """
+                SELECT variant, count(*) FROM installs WHERE link_id = ? AND project_id = ? AND variant IS NOT NULL
+                    AND created_at >= ? AND created_at < ? GROUP BY variant
+                """, linkID, projectID, range.0, range.1, map: { ($0.string(0), Int($0.int(1))) })
+            {
+                counts[name, default: VariantCounts(name: name)].installs = installs
+            }
+            for (name, money, events, revenue) in try connection.query(
+                """
+                SELECT i.variant, coalesce(e.currency, ?), count(*), sum(e.revenue) FROM events e JOIN installs i ON i.id = e.install_id
+                WHERE i.link_id = ? AND i.project_id = ? AND i.variant IS NOT NULL AND e.occurred_at >= ? AND e.occurred_at < ?
+                GROUP BY 1, 2
+                """, currency, linkID, projectID, range.0, range.1,
+                map: { ($0.string(0), $0.string(1), Int($0.int(2)), $0.optionalDouble(3)) })
+            {
+                counts[name, default: VariantCounts(name: name)].events += events
+                if let revenue { counts[name, default: VariantCounts(name: name)].revenue[money, default: 0] += revenue }
+            }
+            return counts.values.sorted { $0.name < $1.name }
+        }
+    }
+
     public func series(projectID: String, boundaries: [Timestamp], currency: String) throws -> [StatsBucket] {
         guard boundaries.count >= 2 else { return [] }
         var buckets = boundaries.dropLast().map { StatsBucket(start: $0) }
