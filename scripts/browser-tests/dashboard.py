@@ -28,6 +28,7 @@ from selenium.webdriver.common.by import By
 
 ADMIN_KEY = "browser-admin-key-0123456789"
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+DESKTOP = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36"
 failures = []
 
 
@@ -163,6 +164,31 @@ def main():
         title.send_keys("Summer sale, edited")
         title.submit()
         check(wait_for(driver, "Saved.") and "Summer sale, edited" in driver.page_source, "a link is edited on its own page")
+        check(driver.find_element(By.CSS_SELECTOR, "button[data-copy]").is_displayed(), "with JavaScript on, the copy button shows")
+
+        # Rules and an A/B split through plain fields: no JSON typed.
+        driver.find_element(By.NAME, "rule_url_0").send_keys("https://shop.example.com/desktop-de")
+        driver.find_element(By.CSS_SELECTOR, "input[name=rule_platform_0][value=desktop]").click()
+        driver.find_element(By.NAME, "rule_country_0").send_keys("DE")
+        driver.find_element(By.NAME, "rule_url_1").send_keys("https://shop.example.com/desktop")
+        driver.find_element(By.CSS_SELECTOR, "input[name=rule_platform_1][value=desktop]").click()
+        for index, (name, url, weight) in enumerate([("red", "https://shop.example.com/red", "1"), ("blue", "https://shop.example.com/blue", "1")]):
+            driver.find_element(By.NAME, f"variant_name_{index}").send_keys(name)
+            driver.find_element(By.NAME, f"variant_url_{index}").send_keys(url)
+            driver.find_element(By.NAME, f"variant_weight_{index}").send_keys(weight)
+        driver.find_element(By.NAME, "variant_weight_1").submit()
+        check(wait_for(driver, "Saved.") and "A/B split (30 days)" in driver.page_source
+              and driver.find_element(By.NAME, "rule_country_0").get_attribute("value") == "DE"
+              and driver.find_element(By.CSS_SELECTOR, "input[name=rule_platform_1][value=desktop]").is_selected()
+              and driver.find_element(By.NAME, "variant_name_1").get_attribute("value") == "blue",
+              "rules and an A/B split are saved from the link's form and shown back as fields")
+        try:
+            urllib.request.build_opener(NoRedirect).open(urllib.request.Request(base + "/summer", headers={"User-Agent": DESKTOP}), timeout=10)
+            location = None
+        except urllib.error.HTTPError as answer:
+            location = answer.headers.get("Location")
+        check(location == "https://shop.example.com/desktop?utm_source=newsletter&utm_campaign=summer",
+              f"a desktop tap follows the desktop rule ({location})")
         if shots:
             driver.save_screenshot(os.path.join(shots, "link.png"))
 
@@ -173,8 +199,8 @@ def main():
         zone.submit()
         check(wait_for(driver, "Settings saved."), "the project's time zone is saved")
         driver.get(project_url + "?range=7d")
-        check("Asia/Kolkata" in driver.page_source and driver.find_element(By.CSS_SELECTOR, ".card b").text == "1",
-              "the overview counts the project's own days")
+        check("Asia/Kolkata" in driver.page_source and driver.find_element(By.CSS_SELECTOR, ".card b").text == "2",
+              "the overview counts the project's own days (the iPhone's click and the desktop's)")
 
         driver.get(project_url + "/settings")
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/api-keys'] button").click()
@@ -252,6 +278,8 @@ def main():
         quiet.find_element(By.NAME, "original_url").send_keys("https://shop.example.com/nojs")
         quiet.find_element(By.NAME, "original_url").submit()
         check(wait_for(quiet, "/nojs"), "with JavaScript off, signing in and creating a link work")
+        check(not quiet.find_element(By.CSS_SELECTOR, "button[data-copy]").is_displayed(),
+              "with JavaScript off, the copy button stays hidden (the URL is on the page)")
         quiet.get(project_url + "?range=7d&sort=clicks")
         check("summer" in quiet.page_source and "<svg" in quiet.page_source, "with JavaScript off, the overview shows its table and chart")
 

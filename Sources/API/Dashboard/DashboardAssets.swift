@@ -37,13 +37,29 @@ enum DashboardAssets {
 
     static let stylesheetName = "dashboard.\(Secrets.sha256Hex(String(decoding: stylesheet, as: UTF8.self)).prefix(12)).css"
 
+    /// The pages work without it; it only adds what needs a script: copy buttons (`data-copy`),
+    /// which show themselves once it runs.
+    static let script = Array(
+        """
+        document.querySelectorAll('button[data-copy]').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){
+        var t=b.getAttribute('data-copy');function done(){b.textContent='Copied';setTimeout(function(){b.textContent='Copy'},1500)}
+        if(navigator.clipboard){navigator.clipboard.writeText(t).then(done,function(){window.prompt('Copy the link',t)})}
+        else{window.prompt('Copy the link',t)}})});
+        """.utf8)
+
+    static let scriptName = "dashboard.\(Secrets.sha256Hex(String(decoding: script, as: UTF8.self)).prefix(12)).js"
+
     static func serve(_ name: String) -> HTTPResponse? {
-        guard name == stylesheetName else { return nil }
+        let (body, type): ([UInt8], String)
+        switch name {
+        case stylesheetName: (body, type) = (stylesheet, "text/css; charset=utf-8")
+        case scriptName: (body, type) = (script, "text/javascript; charset=utf-8")
+        default: return nil
+        }
         return HTTPResponse(
             status: .ok,
             headers: [
-                "Content-Type": "text/css; charset=utf-8", "X-Content-Type-Options": "nosniff",
-                "Cache-Control": "public, max-age=31536000, immutable",
-            ], body: stylesheet)
+                "Content-Type": type, "X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=31536000, immutable",
+            ], body: body)
     }
 }

@@ -42,13 +42,14 @@ enum DashboardPage {
             <!doctype html><html lang="en"><head><meta charset="utf-8">\
             <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">\
             <title>\(Escape.html(title)) · attributiond</title>\
-            <link rel="stylesheet" href="\(prefix)/assets/\(DashboardAssets.stylesheetName)"></head>\
+            <link rel="stylesheet" href="\(prefix)/assets/\(DashboardAssets.stylesheetName)">\
+            <script src="\(prefix)/assets/\(DashboardAssets.scriptName)" defer></script></head>\
             <body>\(header)<main>\(body)</main></body></html>
             """
         var headers: HTTPHeaders = [
             "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
             "Content-Security-Policy":
-                "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+                "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
             "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
         ]
         for field in extra { headers.add(field.name, field.value) }

@@ -1,5 +1,6 @@
 import App
 import Attribution
+import Foundation
 import HTTP
 import StoreContracts
 
@@ -43,9 +44,10 @@ enum LinkDetailPage {
             do {
                 let payload = try LinkForm.payload(form)
                 let template = try services.app.links.template(id: nil, slug: payload.template_slug, projectID: project.id, key: "template_slug")
-                let updated = try services.app.links.update(
-                    try payload.replacing(existing, templateID: template?.id, now: services.now(for: project)),
-                    previousCode: existing.shortCode)
+                var link = try payload.replacing(existing, templateID: template?.id, now: services.now(for: project))
+                if form["remove_password"] == "1" { link.passwordHash = nil }
+                link.fdl = existing.fdl
+                let updated = try services.app.links.update(link, previousCode: existing.shortCode)
                 return try page(request, viewer, project, updated, services, auth: auth, notice: "Saved.")
             } catch {
                 guard let problem = ClientErrors.httpError(for: error) else { throw error }
@@ -54,6 +56,28 @@ enum LinkDetailPage {
                     status: .unprocessableContent)
             }
         }
+    }
+
+    /// The A/B split over the chart's 30 days: each variant's weight, clicks, installs, events
+    /// and revenue, with installs per click.
+    private static func variantTable(_ project: Project, _ link: Link, since: Timestamp?, until: Timestamp?, _ services: Services) throws
+        -> String
+    {
+        guard !link.variants.isEmpty, let since, let until else { return "" }
+        let rows = try services.app.reports.variants(project: project, link: link, since: since, until: until).map { row in
+            let variant = link.variants.first { $0.name == row.name }
+            let rate = row.clicks > 0 ? String(format: "%.1f%%", Double(row.installs) * 100 / Double(row.clicks)) : "–"
+            let revenue = row.revenue.sorted { $0.key < $1.key }.map { String(format: "%.2f %@", $0.value, $0.key) }.joined(separator: ", ")
+            return """
+                <tr><td>\(Escape.html(row.name))</td><td class="hide-narrow">\(Escape.html(variant?.url ?? "(removed)"))</td>\
+                <td>\(variant.map { String($0.weight) } ?? "–")</td><td>\(row.clicks)</td><td>\(row.installs)</td><td>\(rate)</td>\
+                <td>\(row.events)</td><td>\(Escape.html(revenue.isEmpty ? "–" : revenue))</td></tr>
+                """
+        }.joined()
+        return """
+            <h2>A/B split (30 days)</h2><table><thead><tr><th>Variant</th><th class="hide-narrow">URL</th><th>Weight</th><th>Clicks</th>\
+            <th>Installs</th><th>Installs per click</th><th>Events</th><th>Revenue</th></tr></thead><tbody>\(rows)</tbody></table>
+            """
     }
 
     private static func page(
@@ -82,6 +106,7 @@ enum LinkDetailPage {
             """
         }.joined()
         let templateSlug = try services.app.links.template(of: link)?.slug
+        let split = try variantTable(project, link, since: month.boundaries.first, until: month.boundaries.last, services)
         let editForm =
             viewer.canChange(projectID: project.id)
             ? "<h2 id=\"edit\">Edit</h2>"
@@ -93,13 +118,14 @@ enum LinkDetailPage {
             : ""
         let body = """
             \(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
-            <h1>\(Escape.html(link.title ?? link.shortCode))</h1><p><a href="\(Escape.html(url))">\(Escape.html(url))</a>\
+            <h1>\(Escape.html(link.title ?? link.shortCode))</h1><p><a href="\(Escape.html(url))">\(Escape.html(url))</a> \
+            <button type="button" data-copy="\(Escape.html(url))" hidden>Copy</button>\
             \(link.active ? "" : #" <span class="muted">(disabled)</span>"#)</p>\
             <div class="grid2"><div class="chart"><div class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Attributed installs</span></div>\
             \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", installs)]))</div>\
             <div><img src="\(qrPath)" alt="QR code for \(Escape.html(url))" width="180" height="180">\
             <p><a href="\(qrPath)?download=1">Download the QR code (SVG)</a></p></div></div>\
-            <h2>Latest clicks</h2><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th class="hide-narrow">Source</th><th></th></tr></thead>\
+            \(split)<h2>Latest clicks</h2><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th class="hide-narrow">Source</th><th></th></tr></thead>\
             <tbody>\(recent.isEmpty ? #"<tr><td colspan="4" class="muted">No clicks yet.</td></tr>"# : recent)</tbody></table>\
             \(editForm)
             """

@@ -20,6 +20,7 @@ enum LinkForm {
         ("og_image", "Preview image URL", .url), ("targeting", "Targeting (JSON)", .json),
         ("attribution_window_hours", "Attribution window in hours (empty: the project's)", .wholeNumber),
         ("expires_at", "Expires at (ISO 8601, e.g. 2026-12-31T23:59:59Z)", .text),
+        ("expired_url", "After it expires, send taps to (empty: a 410 page)", .url),
         ("max_clicks", "Most clicks (empty: no limit)", .wholeNumber),
         ("append_click_id", "Append the click id to destination URLs", .checkbox), ("active", "Active", .checkbox),
     ]
@@ -59,6 +60,11 @@ enum LinkForm {
             }
         }
         if let domain = form.text("domain") { body["domain"] = .string(domain) }
+        if let escape = form.text("in_app_escape") { body["in_app_escape"] = .bool(escape == "1") }
+        if let password = form["password"], !password.isEmpty { body["password"] = .string(password) }
+        let routing = LinkRoutingForm.json(form)
+        if let rules = routing.rules { body["rules"] = rules }
+        if let variants = routing.variants { body["variants"] = variants }
         if !utm.isEmpty { body["utm"] = .object(utm) }
         if !og.isEmpty { body["og"] = .object(og) }
         return try JSONBody.decode(AdminLinkPayload.self, from: JSONValue.object(body).serialized())
@@ -91,7 +97,10 @@ enum LinkForm {
         values["attribution_window_hours"] = link.attributionWindowHours.map(String.init)
         values["expires_at"] = link.expiresAt?.iso8601
         values["max_clicks"] = link.maxClicks.map(String.init)
-        return values
+        values["expired_url"] = link.expiredURL
+        values["in_app_escape"] = link.inAppEscape.map { $0 ? "1" : "0" }
+        values["has_password"] = link.passwordHash == nil ? nil : "1"
+        return values.merging(LinkRoutingForm.values(of: link)) { _, routing in routing }
     }
 
     /// - Parameter domains: the project's own domains, offered as where the link lives.
@@ -121,11 +130,25 @@ enum LinkForm {
                 html += #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" value="\#(value)"></label>"#
             }
         }
+        let escape = values["in_app_escape"] ?? ""
+        let escapeOptions = [("", "As the project says"), ("1", "Lead them out"), ("0", "Leave them in the app's browser")].map { choice in
+            #"<option value="\#(choice.0)"\#(choice.0 == escape ? " selected" : "")>\#(choice.1)</option>"#
+        }.joined()
+        html += #"<label>Taps in social apps' browsers<select name="in_app_escape">\#(escapeOptions)</select></label>"#
+        let hasPassword = values["has_password"] == "1"
+        html +=
+            #"<label>\#(hasPassword ? "New password (empty: keep the current one)" : "Password (empty: none)")<input name="password" type="password" autocomplete="new-password"></label>"#
+        if hasPassword {
+            html +=
+                #"<input type="hidden" name="has_password" value="1"><label><input type="checkbox" name="remove_password" value="1"> Remove the password</label>"#
+        }
+        html += LinkRoutingForm.render(values)
         return html + "<button>\(Escape.html(submit))</button></form>"
     }
 
-    /// What a submitted form shows again after a problem.
+    /// What a submitted form shows again after a problem (never the password).
     static func values(of form: DashboardForm) -> [String: String] {
-        Dictionary(form.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        Dictionary(form.fields.filter { $0.name != "password" }.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+            .merging(LinkRoutingForm.values(of: form)) { _, routing in routing }
     }
 }

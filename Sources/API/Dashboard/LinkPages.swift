@@ -63,6 +63,12 @@ enum LinkPages {
         let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
         let urlBase = LinkURLs.base(for: request, services: services)
         let canChange = viewer.canChange(projectID: project.id)
+        // Each link's last 30 days from the dashboard's stats (the rollups; the past cached).
+        let now = services.now(for: project)
+        let counts = Dictionary(
+            try services.app.reports.dashboardStats(project: project, since: now.adding(seconds: -30 * 86_400), until: now).links.map {
+                ($0.linkID, $0.counts)
+            }, uniquingKeysWith: { first, _ in first })
         var rows = ""
         for link in links.prefix(pageSize) {
             let url = LinkURLs.url(base: LinkURLs.base(of: link, otherwise: urlBase), shortCode: link.shortCode, templateSlug: nil)
@@ -75,11 +81,14 @@ enum LinkPages {
                 """ : ""
             rows += """
                 <tr><td><a href="\(base)/links/\(Escape.html(link.id))">\(Escape.html(link.shortCode))</a></td><td>\(Escape.html(link.title ?? ""))</td>\
-                <td class="hide-narrow">\(Escape.html(link.utm.campaign ?? ""))</td><td>\(link.active ? "active" : #"<span class="muted">disabled</span>"#)</td>\
-                <td class="hide-narrow"><a href="\(Escape.html(url))/qr">QR</a></td><td>\(toggle)</td></tr>
+                <td class="hide-narrow">\(Escape.html(link.utm.campaign ?? ""))</td>\
+                <td class="n">\(counts[link.id]?.clicks ?? 0)</td><td class="n">\(counts[link.id]?.attributedInstalls ?? 0)</td>\
+                <td>\(link.active ? "active" : #"<span class="muted">disabled</span>"#)</td>\
+                <td class="hide-narrow"><a href="\(Escape.html(url))/qr">QR</a> \
+                <button type="button" data-copy="\(Escape.html(url))" hidden>Copy</button></td><td>\(toggle)</td></tr>
                 """
         }
-        if rows.isEmpty { rows = #"<tr><td colspan="6" class="muted">No links\#(search.isEmpty ? "" : " match").</td></tr>"# }
+        if rows.isEmpty { rows = #"<tr><td colspan="8" class="muted">No links\#(search.isEmpty ? "" : " match").</td></tr>"# }
         let query = search.isEmpty ? "" : "q=\(Escape.html(percentEncoded(search)))&amp;"
         var pager = ""
         if pageNumber > 1 { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber - 1)">Newer</a> "# }
@@ -93,7 +102,8 @@ enum LinkPages {
         let body = """
             <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\
-            <table><thead><tr><th>Code</th><th>Title</th><th class="hide-narrow">Campaign</th><th>State</th><th class="hide-narrow">QR</th><th></th></tr></thead>\
+            <table><thead><tr><th>Code</th><th>Title</th><th class="hide-narrow">Campaign</th><th class="n">Clicks (30 d)</th>\
+            <th class="n">Installs (30 d)</th><th>State</th><th class="hide-narrow">QR · URL</th><th></th></tr></thead>\
             <tbody>\(rows)</tbody></table><p>\(pager)</p>\(createForm)\
             \(canChange ? importForm(base: base, csrf: DashboardPage.hiddenCSRF(viewer), domains: try services.app.domains.list(projectID: project.id).map(\.domain)) : "")
             """

@@ -43,7 +43,14 @@ import Testing
         #expect(policy.contains("frame-ancestors 'none'"))
         #expect(projects.header("Cache-Control") == "no-store")
         #expect(projects.header("X-Frame-Options") == "DENY")
-        #expect(!projects.bodyText.contains("<script"))  // every page works without JavaScript
+        // Every page works without JavaScript: one external, same-origin script only adds copy
+        // buttons (hidden until it runs); no inline script, none from elsewhere.
+        #expect(projects.bodyText.components(separatedBy: "<script").count == 2)
+        #expect(projects.bodyText.contains(#"<script src="/dashboard/assets/\#(DashboardAssets.scriptName)" defer></script>"#))
+        #expect(policy.contains("script-src 'self';") && !policy.contains("unsafe-inline"))
+        let script = try browser.get("/assets/\(DashboardAssets.scriptName)")
+        #expect(script.header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(script.body == DashboardAssets.script)
     }
 
     @Test func theStylesheetIsNamedByItsHashAndCachedForGood() throws {
