@@ -2,7 +2,7 @@
 # libraries the binary needs beyond the base image (libsqlite3, libssl, libcurl, libpq). scripts/check-container
 # verifies that claim against the release binary with ldd, since no Docker engine runs in CI.
 FROM swift:6.1-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev libcurl4-openssl-dev libpq-dev pkg-config \
+RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev libcurl4-openssl-dev libpq-dev libmaxminddb-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The whole package: SwiftPM loads every target's folder (plugins, benchmarks, test support)
@@ -12,7 +12,7 @@ RUN swift build -c release --static-swift-stdlib --product attributiond \
     && cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/attributiond" /usr/local/bin/attributiond
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libcurl4 libpq5 ca-certificates tzdata \
+RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libcurl4 libpq5 libmaxminddb0 ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data attributiond \
     && mkdir -p /data /etc/attributiond && chown attributiond /data
