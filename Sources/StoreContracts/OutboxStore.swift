@@ -315,12 +315,15 @@ public struct AttributedClick: Sendable, Equatable {
     public var linkID: String?
     public var utm: UTM
     public var networkClickID: NetworkClickID?
+    /// The click's country (`country_header`, `geoip_database`), when the server knew it.
+    public var country: String?
 
-    public init(clickID: String, linkID: String?, utm: UTM, networkClickID: NetworkClickID?) {
+    public init(clickID: String, linkID: String?, utm: UTM, networkClickID: NetworkClickID?, country: String? = nil) {
         self.clickID = clickID
         self.linkID = linkID
         self.utm = utm
         self.networkClickID = networkClickID
+        self.country = country
     }
 }
 

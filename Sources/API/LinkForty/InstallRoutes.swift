@@ -139,7 +139,7 @@ struct InstallBody: Decodable {
             identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint, idfv: idfv), signals: signals,
             appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
             userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours,
-            country: CountryCode.region(ofLocale: languageTag),
+            country: services.countries.country(of: request, resolver: services.clientIP) ?? CountryCode.region(ofLocale: languageTag),
             isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false)
     }
 }

@@ -52,7 +52,8 @@ enum LinkrunnerRoutes {
                     identity: InstallIdentity(installInstanceID: try call.instanceID, idfv: device.idfv),
                     signals: device.signals(time: now, ipKey: client?.matchingKey, declaredPlatform: try call.body.string("platform")),
                     deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
-                    ip: client?.ipString, userAgent: device.userAgent, country: device.country,
+                    ip: client?.ipString, userAgent: device.userAgent,
+                    country: services.countries.country(of: call.request, resolver: services.clientIP) ?? device.country,
                     isTest: try call.body.bool("debug") ?? false)  // the SDK's debug build: test traffic
                 try services.app.installs.report(
                     report, project: call.project, conversionValues: true,

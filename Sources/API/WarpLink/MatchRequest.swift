@@ -101,7 +101,7 @@ struct MatchRequest {
             projectID: project.id, reporter: "warplink", identity: identity, signals: signals,
             appVersion: nil, ip: client?.ipString,
             userAgent: (userAgent ?? request.headers["User-Agent"]).map { $0.prefix(characters: 512) },
-            country: CountryCode.region(ofLocale: languages.first),
+            country: services.countries.country(of: request, resolver: services.clientIP) ?? CountryCode.region(ofLocale: languages.first),
             isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false)
     }
 

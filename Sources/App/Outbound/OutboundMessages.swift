@@ -99,7 +99,8 @@ struct OutboundMessages: Sendable {
         values["ip"] = facts.ip
         values["user_agent"] = facts.userAgent
         values["idfv"] = facts.idfv
-        values["country"] = facts.country
+        // The install's (the geo database or proxy, else the SDK's locale), else its click's.
+        values["country"] = facts.country ?? facts.click?.country
         if facts.platform == "ios" { values["idfa"] = facts.advertisingID }
         if facts.platform == "android" { values["gaid"] = facts.advertisingID }
         if let click = facts.click {

@@ -455,7 +455,8 @@ extension Outbox {
         try connection.queryOne(
             """
             SELECT i.id, i.platform, i.app_version, i.ip, i.user_agent, i.idfv, i.advertising_id, i.country, c.click_id, c.link_id,
-                c.utm_source, c.utm_medium, c.utm_campaign, c.utm_term, c.utm_content, c.network_click_id, c.network_click_parameter
+                c.utm_source, c.utm_medium, c.utm_campaign, c.utm_term, c.utm_content, c.network_click_id, c.network_click_parameter,
+                c.country AS click_country
             FROM installs i LEFT JOIN clicks c ON i.attributed AND c.click_id = i.click_id
             WHERE i.id = ?
             """, installID
@@ -469,7 +470,7 @@ extension Outbox {
                         content: row.optionalString("utm_content")),
                     networkClickID: row.optionalString("network_click_id").map {
                         NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
-                    })
+                    }, country: row.optionalString("click_country"))
             }
             return InstallFacts(
                 installID: row.string("id"), platform: row.optionalString("platform"), appVersion: row.optionalString("app_version"),

@@ -15,6 +15,30 @@ import Testing
     static let iPhone =
         "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 
+    @Test func theCountryMacroIsTheInstallsFromTheTrustedProxyAndTheClickKeepsItsOwn() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true, countries: TapCountries(header: "CF-IPCountry"))
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/postbacks",
+                json: #"{"network":"google","trigger":"install","url":"\#(receiver.base)/postback?country={country}"}"#
+            ).status == 201)
+        let click = try app.request(
+            "GET", "/summer?gclid=Cj0KCQ-abc_123&utm_source=google", adminKey: nil,
+            headers: ["User-Agent": Self.iPhone, "X-Forwarded-For": "198.51.100.80", "CF-IPCountry": "DE"])
+        let clickID = try #require(click.header("X-Click-Id"))
+        let initialized = try app.request(
+            "POST", "/api/client/init", json: body("init", token: token), adminKey: nil,
+            headers: ["X-Forwarded-For": "198.51.100.80", "CF-IPCountry": "JP"])
+        #expect((initialized.json?["data"] as? [String: Any])?["attribution_source"] as? String == "INORGANIC")
+        try app.settle()
+        #expect(try app.store.clicks.find(clickID: clickID)?.country == "DE")
+        app.startOutbox()
+        let got = receiver.wait(for: 1)
+        #expect(got.first?.target == "/postback?country=JP", "the proxy's country for the install, over the SDK's FR")
+    }
+
     @Test func anAttributedInstallAndItsPaymentReachTheWebhookAndTheNetwork() throws {
         let receiver = try WebhookReceiver()
         let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true)
