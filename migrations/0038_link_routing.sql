@@ -7,6 +7,8 @@ ALTER TABLE links ADD COLUMN password_hash TEXT;
 ALTER TABLE clicks ADD COLUMN variant TEXT;
 ALTER TABLE clicks ADD COLUMN country TEXT;
 ALTER TABLE installs ADD COLUMN variant TEXT;
+-- A project's named UTM values offered when a link is made (JSON text).
+ALTER TABLE projects ADD COLUMN utm_templates TEXT;
 
 -- In the install's own transaction, from the click it was credited to: the install path's SQL
 -- stays as it is, and only an install whose click had a variant is written twice.

@@ -7,6 +7,7 @@ ALTER TABLE links ADD COLUMN password_hash TEXT;
 ALTER TABLE clicks ADD COLUMN variant TEXT;
 ALTER TABLE clicks ADD COLUMN country TEXT;
 ALTER TABLE installs ADD COLUMN variant TEXT;
+ALTER TABLE projects ADD COLUMN utm_templates TEXT;
 
 -- A link's clicks by variant, for its A/B report; only clicks of split links are in it.
 CREATE INDEX clicks_by_variant ON clicks(link_id, variant, created_at) WHERE variant IS NOT NULL;

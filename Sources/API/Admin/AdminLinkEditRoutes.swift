@@ -58,7 +58,8 @@ enum AdminLinkEditRoutes {
             let template = try services.app.links.template(
                 id: payload.template_id, slug: payload.template_slug, projectID: project.id,
                 key: payload.template_id != nil ? "template_id" : "template_slug")
-            var link = try payload.replacing(existing, templateID: template?.id, now: services.now(for: project))
+            var link = try payload.replacing(
+                existing, templateID: template?.id, now: services.now(for: project), utmTemplates: project.settings.utmTemplates)
             if case .null? = patch["domain"] { link.domain = nil }
             if case .null? = patch["password"] { link.passwordHash = nil }
             link.fdl = existing.fdl
@@ -98,7 +99,9 @@ enum AdminLinkEditRoutes {
                     let template = try services.app.links.template(
                         id: payload.template_id, slug: payload.template_slug, projectID: project.id,
                         key: payload.template_id != nil ? "template_id" : "template_slug")
-                    let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.now(for: project))
+                    let link = try payload.link(
+                        projectID: project.id, templateID: template?.id, now: services.now(for: project),
+                        utmTemplates: project.settings.utmTemplates)
                     let made = try services.app.links.create(link, codeIsCustom: payload.short_code != nil)
                     let shown = try JSONBody.decode(
                         JSONValue.self, from: Array(JSONCoders.encoder.encode(AdminLinkBody(made, template: template, base: base))))

@@ -15,7 +15,8 @@ enum AdminLinkRoutes {
             let template = try linkService.template(
                 id: payload.template_id, slug: payload.template_slug, projectID: project.id,
                 key: payload.template_id != nil ? "template_id" : "template_slug")
-            let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.now(for: project))
+            let link = try payload.link(
+                projectID: project.id, templateID: template?.id, now: services.now(for: project), utmTemplates: project.settings.utmTemplates)
             let created = try linkService.create(link, codeIsCustom: payload.short_code != nil)
             let base = LinkURLs.base(for: request, services: services)
             return try .json(AdminLinkBody(created, template: template, base: base), status: .created, encoder: JSONCoders.encoder)
@@ -79,6 +80,8 @@ struct AdminLinkPayload: Decodable {
     var rules: JSONValue?
     var variants: JSONValue?
     var expired_url: String?
+    /// The name of one of the project's `utm_templates`, whose values fill the UTM keys left empty.
+    var utm_template: String?
     /// Write-only: stored as a PBKDF2 hash, shown back as `has_password`.
     var password: String?
     /// A link's password guards a page many visitors open, not an account, and every visitor's
@@ -89,7 +92,7 @@ struct AdminLinkPayload: Decodable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case short_code, template_id, template_slug, title, description, original_url, ios_url, android_url, web_url, app_scheme,
             deep_link_path, deep_link_parameters, utm, targeting, og, attribution_window_hours, append_click_id, expires_at,
-            max_clicks, active, domain, in_app_escape, rules, variants, expired_url, password
+            max_clicks, active, domain, in_app_escape, rules, variants, expired_url, password, utm_template
     }
 
     init(from decoder: any Decoder) throws {
@@ -121,18 +124,32 @@ struct AdminLinkPayload: Decodable {
         variants = try c.decodeIfPresent(JSONValue.self, forKey: .variants)
         expired_url = try c.decodeIfPresent(String.self, forKey: .expired_url)
         password = try c.decodeIfPresent(String.self, forKey: .password)
+        utm_template = try c.decodeIfPresent(String.self, forKey: .utm_template)
         if let password, !(1...128).contains(password.count) || password.unicodeScalars.contains(where: { $0.value < 0x20 }) {
             throw HTTPError.invalidField("password", "must be 1 to 128 characters without control characters")
         }
     }
 
-    func link(projectID: String, templateID: String?, now: Timestamp) throws -> Link {
-        try link(id: Identifiers.newID(), projectID: projectID, templateID: templateID, shortCode: short_code ?? "", createdAt: now, updatedAt: now)
+    /// - Parameter utmTemplates: the project's, one of which `utm_template` may name.
+    func link(projectID: String, templateID: String?, now: Timestamp, utmTemplates: [UTMTemplate] = []) throws -> Link {
+        var link = try link(
+            id: Identifiers.newID(), projectID: projectID, templateID: templateID, shortCode: short_code ?? "", createdAt: now, updatedAt: now)
+        try applyUTMTemplate(to: &link, from: utmTemplates)
+        return link
+    }
+
+    private func applyUTMTemplate(to link: inout Link, from templates: [UTMTemplate]) throws {
+        guard let name = utm_template, !name.isEmpty else { return }
+        guard let template = templates.first(where: { $0.name == name }) else {
+            let known = templates.isEmpty ? "the project has none" : "the project has " + templates.map { "'\($0.name)'" }.joined(separator: ", ")
+            throw HTTPError.invalidField("utm_template", "no UTM template named '\(name)'; \(known)")
+        }
+        link.utm = template.filling(link.utm)
     }
 
     /// `existing` as this payload describes it in full (absent fields cleared), keeping its id,
     /// its short code unless one is given, and its creation time: the dashboard's edit form.
-    func replacing(_ existing: Link, templateID: String?, now: Timestamp) throws -> Link {
+    func replacing(_ existing: Link, templateID: String?, now: Timestamp, utmTemplates: [UTMTemplate] = []) throws -> Link {
         var link = try link(
             id: existing.id, projectID: existing.projectID, templateID: templateID, shortCode: short_code ?? existing.shortCode,
             createdAt: existing.createdAt, updatedAt: now)
@@ -141,6 +158,7 @@ struct AdminLinkPayload: Decodable {
         if domain == nil { link.domain = existing.domain }
         if password == nil { link.passwordHash = existing.passwordHash }
         link.optionsHash = existing.optionsHash
+        try applyUTMTemplate(to: &link, from: utmTemplates)
         return link
     }
 

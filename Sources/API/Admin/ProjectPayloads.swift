@@ -11,7 +11,7 @@ struct ProjectCreation: Decodable {
     static let settingKeys: Set<String> = [
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
-        "click_id_parameters", "apple_ads", "time_zone", "in_app_escape", "ios_app_store_id",
+        "click_id_parameters", "apple_ads", "time_zone", "in_app_escape", "ios_app_store_id", "utm_templates",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -63,6 +63,7 @@ struct SettingsPatch: Decodable {
     var timeZone: Patch<String> = .absent
     var skan: Patch<JSONValue> = .absent
     var matching: Patch<MatchingPayload> = .absent
+    var utmTemplates: Patch<JSONValue> = .absent
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -86,6 +87,7 @@ struct SettingsPatch: Decodable {
         timeZone = try c.decodePatch(String.self, forKey: key("time_zone"))
         skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
         matching = try c.decodePatch(MatchingPayload.self, forKey: key("matching"))
+        utmTemplates = try c.decodePatch(JSONValue.self, forKey: key("utm_templates"))
     }
 
     /// The settings with this patch applied; keys that cannot be null fall back to their defaults.
@@ -110,6 +112,16 @@ struct SettingsPatch: Decodable {
         settings.iosAppStoreID = iosAppStoreID.apply(to: current.iosAppStoreID)
         settings.timeZone = timeZone.apply(to: current.timeZone) ?? defaults.timeZone
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
+        switch utmTemplates {
+        case .absent: break
+        case .null: settings.utmTemplates = []
+        case .value(let value):
+            do {
+                settings.utmTemplates = try UTMTemplate.parse(value)
+            } catch {
+                throw HTTPError.invalidField(error.problem.key, error.problem.message)
+            }
+        }
         switch skan {
         case .absent: break
         case .null: settings.skanSchema = nil
@@ -152,6 +164,7 @@ struct ProjectBody: Encodable {
     /// The id postbacks are matched on: the one set, or the one in the store URL.
     let app_store_id: Int64?
     let time_zone: String
+    let utm_templates: JSONValue
     let test_mode: Bool
     let skan: JSONValue?
     let matching: MatchingPayload?
@@ -182,6 +195,7 @@ struct ProjectBody: Encodable {
         ios_app_store_id = settings.iosAppStoreID
         app_store_id = settings.appStoreID
         time_zone = settings.timeZone
+        utm_templates = UTMTemplate.json(settings.utmTemplates)
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
         matching = settings.matching.map(MatchingPayload.init)
@@ -215,6 +229,7 @@ struct ProjectBody: Encodable {
         try c.encode(ios_app_store_id, forKey: key("ios_app_store_id"))
         try c.encode(app_store_id, forKey: key("app_store_id"))
         try c.encode(time_zone, forKey: key("time_zone"))
+        try c.encode(utm_templates, forKey: key("utm_templates"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
         try c.encode(matching, forKey: key("matching"))

@@ -44,7 +44,8 @@ enum LinkDetailPage {
             do {
                 let payload = try LinkForm.payload(form)
                 let template = try services.app.links.template(id: nil, slug: payload.template_slug, projectID: project.id, key: "template_slug")
-                var link = try payload.replacing(existing, templateID: template?.id, now: services.now(for: project))
+                var link = try payload.replacing(
+                    existing, templateID: template?.id, now: services.now(for: project), utmTemplates: project.settings.utmTemplates)
                 if form["remove_password"] == "1" { link.passwordHash = nil }
                 link.fdl = existing.fdl
                 let updated = try services.app.links.update(link, previousCode: existing.shortCode)

@@ -61,6 +61,7 @@ enum LinkForm {
         }
         if let domain = form.text("domain") { body["domain"] = .string(domain) }
         if let escape = form.text("in_app_escape") { body["in_app_escape"] = .bool(escape == "1") }
+        if let template = form.text("utm_template") { body["utm_template"] = .string(template) }
         if let password = form["password"], !password.isEmpty { body["password"] = .string(password) }
         let routing = LinkRoutingForm.json(form)
         if let rules = routing.rules { body["rules"] = rules }
@@ -103,10 +104,26 @@ enum LinkForm {
         return values.merging(LinkRoutingForm.values(of: link)) { _, routing in routing }
     }
 
-    /// - Parameter domains: the project's own domains, offered as where the link lives.
-    static func render(action: String, csrf: String, values: [String: String], problem: String?, submit: String, domains: [String] = []) -> String {
+    /// - Parameters:
+    ///   - domains: the project's own domains, offered as where the link lives.
+    ///   - utmTemplates: the project's, offered to fill the UTM fields left empty.
+    static func render(
+        action: String, csrf: String, values: [String: String], problem: String?, submit: String, domains: [String] = [],
+        utmTemplates: [UTMTemplate] = []
+    ) -> String {
         var html = #"<form class="stack" method="post" action="\#(action)">"# + csrf
         if let problem { html += #"<p class="error" role="alert">\#(Escape.html(problem))</p>"# }
+        if !utmTemplates.isEmpty {
+            let chosen = values["utm_template"] ?? ""
+            let options =
+                [#"<option value="">None</option>"#]
+                + utmTemplates.map { template in
+                    let described = template.utm.queryItems.map { "\($0.0.dropFirst(4)) \($0.1)" }.joined(separator: ", ")
+                    return
+                        #"<option value="\#(Escape.html(template.name))"\#(template.name == chosen ? " selected" : "")>\#(Escape.html(template.name)) — \#(Escape.html(described))</option>"#
+                }
+            html += #"<label>UTM template (fills the UTM fields left empty)<select name="utm_template">\#(options.joined())</select></label>"#
+        }
         if !domains.isEmpty || values["domain"]?.isEmpty == false {
             let chosen = values["domain"] ?? ""
             let options = ([""] + domains).map { name in

@@ -23,7 +23,8 @@ enum LinkPages {
             do {
                 let payload = try LinkForm.payload(form)
                 let template = try services.app.links.template(id: nil, slug: payload.template_slug, projectID: project.id, key: "template_slug")
-                let link = try payload.link(projectID: project.id, templateID: template?.id, now: services.now(for: project))
+                let link = try payload.link(
+                    projectID: project.id, templateID: template?.id, now: services.now(for: project), utmTemplates: project.settings.utmTemplates)
                 let created = try services.app.links.create(link, codeIsCustom: payload.short_code != nil)
                 let url = LinkURLs.url(
                     base: LinkURLs.base(of: created, otherwise: LinkURLs.base(for: request, services: services)), shortCode: created.shortCode,
@@ -98,7 +99,8 @@ enum LinkPages {
             ? "<h2>New link</h2>"
                 + LinkForm.render(
                     action: "\(base)/links", csrf: DashboardPage.hiddenCSRF(viewer), values: form.map(LinkForm.values(of:)) ?? ["active": "1"],
-                    problem: problem, submit: "Create link", domains: try services.app.domains.list(projectID: project.id).map(\.domain)) : ""
+                    problem: problem, submit: "Create link", domains: try services.app.domains.list(projectID: project.id).map(\.domain),
+                    utmTemplates: project.settings.utmTemplates) : ""
         let body = """
             <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\

@@ -78,6 +78,7 @@ enum SettingsPages {
                     body[field.name] = value
                 }
             }
+            if let templates = UTMTemplateRows.json(form) { body["utm_templates"] = templates }
             // A hidden 0 precedes the checkbox, whose 1 follows when it is ticked.
             if let escape = form.fields.last(where: { $0.name == "in_app_escape" }) { body["in_app_escape"] = .bool(escape.value == "1") }
             do {
@@ -91,7 +92,10 @@ enum SettingsPages {
                 case let error as AppError:
                     if case .invalid(let list) = error { for item in list where problems[item.key] == nil { problems[item.key] = item.message } }
                 case let error as HTTPError:
-                    let field = fields.first { error.message.contains($0.name) }?.name ?? (error.code == "invalid_skan_schema" ? "skan" : "settings")
+                    let field =
+                        error.message.hasPrefix("utm_templates")
+                        ? "utm_templates"
+                        : fields.first { error.message.contains($0.name) }?.name ?? (error.code == "invalid_skan_schema" ? "skan" : "settings")
                     problems[field] = error.message
                 default:
                     throw error
@@ -137,6 +141,8 @@ enum SettingsPages {
         html +=
             #"<input type="hidden" name="in_app_escape" value="0"><label><input type="checkbox" name="in_app_escape" value="1"\#(escapes ? " checked" : "")> "#
             + "Lead taps in social apps' browsers (Instagram, TikTok…) out to the system browser, where links open the app</label>"
+        html += UTMTemplateRows.render(
+            form.map(UTMTemplateRows.values(of:)) ?? UTMTemplateRows.values(of: settings.utmTemplates), problem: problems["utm_templates"])
         return html + "<button>Save settings</button></form>"
     }
 

@@ -42,6 +42,8 @@ public struct ProjectSettings: Sendable, Equatable {
     public var iosAppStoreID: Int64?
     /// Where verified postback copies are forwarded unchanged (an MMP's feed, say).
     public var skanForwarding: [String] = []
+    /// Named UTM values offered when a link is made (`UTMTemplate`).
+    public var utmTemplates: [UTMTemplate] = []
 
     public init() {}
 

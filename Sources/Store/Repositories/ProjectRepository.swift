@@ -1,6 +1,7 @@
 import Attribution
 import Cryptography
 import Foundation
+import JSON
 import SQLValues
 import StoreContracts
 
@@ -182,7 +183,7 @@ enum ProjectRepository {
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone, in_app_escape,
-        ios_app_store_id, skan_forwarding
+        ios_app_store_id, skan_forwarding, utm_templates
         """
 
     /// A project's insert and update, SQL and values.
@@ -190,8 +191,8 @@ enum ProjectRepository {
         INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
             ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
             signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
-            click_id_parameters, apple_ads, time_zone, in_app_escape, ios_app_store_id, skan_forwarding)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            click_id_parameters, apple_ads, time_zone, in_app_escape, ios_app_store_id, skan_forwarding, utm_templates)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [SQLValue] {
@@ -202,16 +203,27 @@ enum ProjectRepository {
             settings.skanSchema, testMode, testMode ? now : nil, now, now, settings.matching.map(MatchingText.encode),
             settings.sdkAuth.rawValue, settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters),
             settings.appleAds, settings.timeZone, settings.inAppEscape, settings.iosAppStoreID,
-            settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
+            settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding), utmTemplatesText(settings.utmTemplates),
         ]
         return values.map(\.sqlValue)
+    }
+
+    static func utmTemplatesText(_ templates: [UTMTemplate]) -> String? {
+        templates.isEmpty ? nil : String(decoding: UTMTemplate.json(templates).serialized(), as: UTF8.self)
+    }
+
+    /// Checked when stored; what cannot be read again is none.
+    static func utmTemplates(_ text: String) -> [UTMTemplate]? {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
+        return try? UTMTemplate.parse(value)
     }
 
     static let updateSQL = """
         UPDATE projects SET name = ?, ios_team_id = ?, ios_bundle_id = ?, android_package = ?, android_sha256 = ?,
             ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
             currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
-            apple_ads = ?, time_zone = ?, in_app_escape = ?, ios_app_store_id = ?, skan_forwarding = ?, updated_at = ?
+            apple_ads = ?, time_zone = ?, in_app_escape = ?, ios_app_store_id = ?, skan_forwarding = ?, utm_templates = ?,
+            updated_at = ?
         WHERE id = ?
         """
 
@@ -224,7 +236,7 @@ enum ProjectRepository {
             settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue,
             settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
             settings.inAppEscape, settings.iosAppStoreID, settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
-            now, project.id,
+            utmTemplatesText(settings.utmTemplates), now, project.id,
         ]
         return values.map(\.sqlValue)
     }
@@ -251,6 +263,7 @@ enum ProjectRepository {
         settings.iosAppStoreID = row.optionalInt("ios_app_store_id")
         settings.skanForwarding = row.optionalString("skan_forwarding").map(JSONText.decodeStrings) ?? []
         settings.timeZone = row.string("time_zone")
+        settings.utmTemplates = row.optionalString("utm_templates").flatMap(utmTemplates) ?? []
         return Project(
             id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),
             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))
