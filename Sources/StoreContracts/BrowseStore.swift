@@ -149,4 +149,20 @@ public protocol BrowseStore: Sendable {
     func recentClicks(linkID: String, limit: Int) throws -> [ClickSummary]
     /// The link's counts per bucket between consecutive boundaries (local days), from `rollup_link_hours`.
     func linkSeries(projectID: String, linkID: String, boundaries: [Timestamp]) throws -> [LinkDay]
+    /// The link's human clicks in [since, until) by their country, with how many of them an
+    /// install claimed, most clicks first; clicks without a country are left out.
+    func linkCountries(linkID: String, since: Timestamp, until: Timestamp, limit: Int) throws -> [CountryCount]
+}
+
+/// Clicks from one country and the installs they led to.
+public struct CountryCount: Sendable, Equatable {
+    public var country: String
+    public var clicks: Int
+    public var installs: Int
+
+    public init(country: String, clicks: Int, installs: Int) {
+        self.country = country
+        self.clicks = clicks
+        self.installs = installs
+    }
 }

@@ -81,6 +81,24 @@ enum LinkDetailPage {
             """
     }
 
+    /// The link's clicks by country over the chart's 30 days, when the server knows countries.
+    private static func countryTable(_ link: Link, since: Timestamp?, until: Timestamp?, _ services: Services) throws -> String {
+        guard let since, let until else { return "" }
+        let rows = try services.app.reports.browse.linkCountries(linkID: link.id, since: since, until: until, limit: 30)
+        guard !rows.isEmpty else { return "" }
+        let total = max(1, rows.reduce(0) { $0 + $1.clicks })
+        let body = rows.map { row in
+            """
+            <tr><td>\(Escape.html(row.country))</td><td class="n">\(row.clicks)</td>\
+            <td class="n">\(String(format: "%.0f%%", Double(row.clicks) * 100 / Double(total)))</td><td class="n">\(row.installs)</td></tr>
+            """
+        }.joined()
+        return """
+            <h2>By country (30 days)</h2><table><thead><tr><th>Country</th><th class="n">Clicks</th><th class="n">Share</th>\
+            <th class="n">Installs</th></tr></thead><tbody>\(body)</tbody></table>
+            """
+    }
+
     private static func page(
         _ request: HTTPRequest, _ viewer: DashboardViewer, _ project: Project, _ link: Link, _ services: Services,
         auth: DashboardAuth, form: DashboardForm? = nil, problem: String? = nil, notice: String? = nil,
@@ -108,6 +126,7 @@ enum LinkDetailPage {
         }.joined()
         let templateSlug = try services.app.links.template(of: link)?.slug
         let split = try variantTable(project, link, since: month.boundaries.first, until: month.boundaries.last, services)
+        let countries = try countryTable(link, since: month.boundaries.first, until: month.boundaries.last, services)
         let editForm =
             viewer.canChange(projectID: project.id)
             ? "<h2 id=\"edit\">Edit</h2>"
@@ -126,7 +145,7 @@ enum LinkDetailPage {
             \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", installs)]))</div>\
             <div><img src="\(qrPath)" alt="QR code for \(Escape.html(url))" width="180" height="180">\
             <p><a href="\(qrPath)?download=1">Download the QR code (SVG)</a></p></div></div>\
-            \(split)<h2>Latest clicks</h2><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th class="hide-narrow">Source</th><th></th></tr></thead>\
+            \(split)\(countries)<h2>Latest clicks</h2><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th class="hide-narrow">Source</th><th></th></tr></thead>\
             <tbody>\(recent.isEmpty ? #"<tr><td colspan="4" class="muted">No clicks yet.</td></tr>"# : recent)</tbody></table>\
             \(editForm)
             """

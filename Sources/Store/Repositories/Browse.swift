@@ -129,6 +129,18 @@ struct Browse<Source: SessionSource>: BrowseStore {
         }
     }
 
+    func linkCountries(linkID: String, since: Timestamp, until: Timestamp, limit: Int) throws -> [CountryCount] {
+        try source.read { connection in
+            try connection.query(
+                """
+                SELECT country, count(*), count(install_id) FROM clicks
+                WHERE link_id = ? AND created_at >= ? AND created_at < ? AND country IS NOT NULL AND NOT is_bot
+                GROUP BY country ORDER BY 2 DESC, 1 LIMIT ?
+                """, linkID, since.milliseconds, until.milliseconds, limit,
+                map: { CountryCount(country: $0.string(0), clicks: Int($0.int(1)), installs: Int($0.int(2))) })
+        }
+    }
+
     func linkSeries(projectID: String, linkID: String, boundaries: [Timestamp]) throws -> [LinkDay] {
         guard boundaries.count >= 2 else { return [] }
         var buckets = boundaries.dropLast().map { LinkDay(day: $0, clicks: 0, botClicks: 0, installs: 0, events: 0) }

@@ -76,6 +76,24 @@ import Testing
         #expect(after["has_password"] as? Bool == false)
     }
 
+    @Test func theLinksPageBreaksItsClicksDownByCountry() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], countries: TapCountries(header: "CF-IPCountry"))
+        let (projectID, _, link) = try app.projectWithLink()
+        let linkID = try #require(link["id"] as? String)
+        for country in ["DE", "DE", "FR", "XX"] {
+            _ = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": safariIPhone, "CF-IPCountry": country])
+        }
+        _ = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": "Googlebot/2.1", "CF-IPCountry": "US"])
+        try app.settle()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let page = try browser.get("/projects/\(projectID)/links/\(linkID)").bodyText
+        #expect(page.contains("By country (30 days)"))
+        #expect(page.contains(#"<tr><td>DE</td><td class="n">2</td><td class="n">67%</td><td class="n">0</td></tr>"#), "\(page)")
+        #expect(page.contains(#"<tr><td>FR</td><td class="n">1</td><td class="n">33%</td><td class="n">0</td></tr>"#))
+        #expect(!page.contains("<td>US</td>"))  // a crawler is not a visitor
+    }
+
     @Test func theLinksListShowsEachLinksClicksAndInstallsAndACopyButton() throws {
         let app = try TestApp()
         let (projectID, _, _) = try app.projectWithLink()
