@@ -177,7 +177,8 @@ def main():
             driver.find_element(By.NAME, f"variant_url_{index}").send_keys(url)
             driver.find_element(By.NAME, f"variant_weight_{index}").send_keys(weight)
         driver.find_element(By.NAME, "variant_weight_1").submit()
-        check(wait_for(driver, "Saved.") and "A/B split (30 days)" in driver.page_source
+        # The page before the submit said "Saved." too: wait for what only the new answer has.
+        check(wait_for(driver, "A/B split (30 days)")
               and driver.find_element(By.NAME, "rule_country_0").get_attribute("value") == "DE"
               and driver.find_element(By.CSS_SELECTOR, "input[name=rule_platform_1][value=desktop]").is_selected()
               and driver.find_element(By.NAME, "variant_name_1").get_attribute("value") == "blue",
