@@ -39,7 +39,7 @@ import Testing
         let browser = DashboardClient(app)
         try browser.signInWithAdminKey()
         let overview = try browser.get("/projects/\(projectID)").bodyText
-        #expect(overview.contains(#"<tr><th>Signups</th><td class="n">1</td></tr>"#))
+        #expect(overview.contains(#"<tr><th>Signups</th><td class="n">1</td><td class="n">100%</td>"#))
         #expect(overview.contains("a <code>signup</code> event") && overview.contains("Events are charted at the time the app says"))
         // Erasing the install's events takes the signup back; the rollups and a recount agree.
         try app.run("DELETE FROM events WHERE install_id = ? AND name = 'signup'", installID)

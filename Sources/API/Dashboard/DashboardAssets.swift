@@ -15,7 +15,7 @@ enum DashboardAssets {
         main{max-width:1180px;margin:0 auto;padding:1.25rem}h1{font-size:1.4rem;margin:.2rem 0 1rem}h2{font-size:1.1rem;margin:1.5rem 0 .6rem}
         .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(165px,1fr));gap:.75rem}
         .card{background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:.75rem 1rem}
-        .card b{display:block;font-size:1.45rem}.card small{color:#5b6775}
+        .card b{display:block;font-size:1.45rem}.card small{color:#5b6775}.card .change{display:block}
         table{width:100%;border-collapse:collapse;background:#fff;border:1px solid #e1e5ea;border-radius:8px;overflow:hidden}
         th,td{text-align:left;padding:.45rem .7rem;border-bottom:1px solid #eef1f4;vertical-align:top}th{background:#fafbfc;font-weight:600}
         td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#5b6775}.bot{color:#a4560b}.badge{font-size:.55em;vertical-align:middle;padding:.15em .5em;border-radius:.8em;background:#fdf0d5;color:#7a4a00}

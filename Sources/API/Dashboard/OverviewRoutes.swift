@@ -60,6 +60,11 @@ enum OverviewRoutes {
             }
             DashboardWarmup.watch(range.key, projectID: project.id, services)
             let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)
+            // The same length just before, for the cards' comparison (its past comes from the cache).
+            let length = range.until.milliseconds - range.since.milliseconds
+            let before = try services.app.reports.dashboardStats(
+                project: project, since: Timestamp(milliseconds: range.since.milliseconds - length), until: range.since
+            ).totals
             let sort = query.first { $0.name == "sort" }?.value ?? "clicks"
             let links = sorted(stats.links, by: sort)
             let campaignSort = query.first { $0.name == "csort" }?.value ?? "clicks"
@@ -94,12 +99,24 @@ enum OverviewRoutes {
                     #"<a href="\#(base)?range=\#(entry.key)"\#(entry.key == range.key ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
                 }.joined() + customRangeForm(base: base, range: range, calendar: calendar)
             let cards = [
-                ("Clicks", "\(totals.clicks)", "\(totals.botClicks) from bots, not counted"),
-                ("Installs", "\(totals.installs)", "\(share(totals)) attributed"),
-                ("Events", "\(totals.events)", "from every install"),
-                ("Payments", money(totals.paymentRevenue), "captured, not removed"),
-                ("Event values", money(totals.eventRevenue), "declared by events"),
-            ].map { #"<div class="card"><small>\#($0.0)</small><b>\#(Escape.html($0.1))</b><small>\#(Escape.html($0.2))</small></div>"# }.joined()
+                ("Clicks", "\(totals.clicks)", "\(totals.botClicks) from bots, not counted", change(totals.clicks, before.clicks)),
+                ("Installs", "\(totals.installs)", "\(share(totals)) attributed", change(totals.installs, before.installs)),
+                ("Events", "\(totals.events)", "from every install", change(totals.events, before.events)),
+                (
+                    "Payments", money(totals.paymentRevenue), "captured, not removed",
+                    change(totals.paymentRevenue[currency] ?? 0, before.paymentRevenue[currency] ?? 0)
+                ),
+                (
+                    "Event values", money(totals.eventRevenue), "declared by events",
+                    change(totals.eventRevenue[currency] ?? 0, before.eventRevenue[currency] ?? 0)
+                ),
+            ].map {
+                #"<div class="card"><small>\#($0.0)</small><b>\#(Escape.html($0.1))</b><small>\#(Escape.html($0.2))</small><small class="change">\#(Escape.html($0.3))</small></div>"#
+            }.joined()
+            let funnel = [
+                FunnelChart.Step(name: "Clicks", count: totals.clicks), FunnelChart.Step(name: "Installs", count: totals.installs),
+                FunnelChart.Step(name: "Signups", count: totals.signups), FunnelChart.Step(name: "Paying installs", count: totals.payingInstalls),
+            ]
             let linkInstalls = totals.attributedInstalls - totals.appleAdsInstalls
             let body = """
                 <h1>\(Escape.html(project.name))</h1><div class="ranges">\(rangeLinks)</div><div class="cards">\(cards)</div>\
@@ -114,20 +131,25 @@ enum OverviewRoutes {
                 <div class="chart"><div class="legend"><span><i class="k0"></i>Payments (\(Escape.html(currency)))</span>\
                 <span><i class="k1"></i>Event values (\(Escape.html(currency)))</span></div>\
                 \(SVGChart.bars(labels: labels, series: [("Payments", payments), ("Event values", eventValues)], width: 480))</div></div>\
-                <div class="grid2"><div><h2>Funnel</h2><table><tbody>\
-                <tr><th>Clicks</th><td class="n">\(totals.clicks)</td></tr>\
-                <tr><th>Installs</th><td class="n">\(totals.installs)</td></tr>\
-                <tr><th>Signups</th><td class="n">\(totals.signups)</td></tr>\
-                <tr><th>Paying installs</th><td class="n">\(totals.payingInstalls)</td></tr></tbody></table>\
+                <div class="grid2"><div><h2>Funnel</h2><div class="chart">\(FunnelChart.svg(funnel))</div>\
+                <table><thead><tr><th>Step</th><th class="n">Count</th><th class="n">Of the step before</th><th class="n">Of clicks</th></tr></thead><tbody>\
+                \(funnel.enumerated().map { index, step in
+                    """
+                    <tr><th>\(step.name)</th><td class="n">\(step.count)</td>\
+                    <td class="n">\(index == 0 ? "–" : FunnelChart.rate(step.count, of: funnel[index - 1].count))</td>\
+                    <td class="n">\(index == 0 ? "–" : FunnelChart.rate(step.count, of: totals.clicks))</td></tr>
+                    """
+                }.joined())</tbody></table>\
                 <p class="muted">Signups and paying installs are those of the period's installs; an install signed up once it \
                 has a user or a <code>signup</code> event. Events are charted at the time the app says they happened, held \
                 between the install and their arrival.</p></div>\
                 <div><h2>Installs by source</h2><table><tbody>\
                 <tr><th>Link</th><td class="n">\(linkInstalls)</td></tr><tr><th>Apple Ads</th><td class="n">\(totals.appleAdsInstalls)</td></tr>\
-                <tr><th>Organic</th><td class="n">\(totals.organicInstalls)</td></tr>\
-                <tr><th>Deterministic match</th><td class="n">\(totals.deterministicInstalls)</td></tr>\
-                <tr><th>Probabilistic match</th><td class="n">\(totals.probabilisticInstalls)</td></tr>\
-                \(confidenceRows(stats.installsByConfidence))</tbody></table></div></div>\
+                <tr><th>Organic</th><td class="n">\(totals.organicInstalls)</td></tr></tbody></table>\
+                <h2>Attributed installs by match</h2><table><tbody>\
+                <tr><th>Deterministic (an id or a click id)</th><td class="n">\(totals.deterministicInstalls)</td></tr>\
+                <tr><th>Probabilistic (signals)</th><td class="n">\(totals.probabilisticInstalls)</td></tr></tbody></table>\
+                <h2>Attributed installs by confidence</h2><table><tbody>\(confidenceRows(stats.installsByConfidence))</tbody></table></div></div>\
                 <h2>Revenue by currency</h2>\(revenueTable(totals))\
                 <h2>SKAN conversion values</h2>\(skanTable(stats.skanValues))\
                 \(appleAdsTable(stats.appleAds))\
@@ -343,6 +365,15 @@ enum OverviewRoutes {
             }
         }
         return shown.map { "=+-@\u{FF1D}\u{FF0B}\u{FF0D}\u{FF20}".unicodeScalars.contains($0) } ?? false
+    }
+
+    /// "+12% on the 7 days before" style text for a card; "no earlier data" when the period before had none.
+    static func change(_ now: Int, _ before: Int) -> String { change(Double(now), Double(before)) }
+
+    static func change(_ now: Double, _ before: Double) -> String {
+        guard before > 0 else { return now > 0 ? "new in this period" : "none before either" }
+        let percent = ((now - before) * 100 / before).rounded()
+        return percent == 0 ? "as in the period before" : "\(percent > 0 ? "+" : "−")\(Int(abs(percent)))% on the period before"
     }
 
     static func share(_ counts: ProjectStats.Counts) -> String {

@@ -6,7 +6,8 @@ enum SVGChart {
         -> String
     {
         let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700"]
-        let top = niceCeiling(series.flatMap(\.values).max() ?? 0)
+        // A multiple of 4, so that counts get whole-number ticks (25 would give 6.25).
+        let top = (niceCeiling(series.flatMap(\.values).max() ?? 0) / 4).rounded(.up) * 4
         let left = 44
         let bottom = 24
         let plotHeight = Double(height - bottom - 8)
