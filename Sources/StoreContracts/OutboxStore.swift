@@ -147,6 +147,8 @@ public protocol OutboxStore: Sendable {
     /// `completion` runs once it is committed (queued writes commit together).
     func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp, completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
     func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob]
+    /// One job of the project, written or still waiting to be moved (nil: none by that id).
+    func job(id: String, projectID: String) throws -> OutboxJob?
     /// The newest jobs about one install (webhooks, postbacks, its Apple Ads exchange).
     func jobs(projectID: String, installID: String, limit: Int) throws -> [OutboxJob]
     /// Makes a job due again now (attempts start over); false when there is no such job.

@@ -10,7 +10,9 @@ token refused, adds a viewer who is refused on settings, and does it again with 
 and in a 400-pixel-wide window. Screenshots of the main pages go to --screenshots.
 """
 import argparse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import json
+import threading
 import os
 import re
 import shutil
@@ -45,7 +47,8 @@ def start_server(binary, folder):
                                  "ios_store_url": "https://apps.apple.com/app/id1",
                                  "web_url": "https://shop.example.com/"}]}, f)
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATTRIBUTIOND_")}
-    env.update({"ATTRIBUTIOND_ADMIN_KEY": ADMIN_KEY, "ATTRIBUTIOND_CONFIG": config})
+    # Webhooks may go to the test's own receiver on 127.0.0.1.
+    env.update({"ATTRIBUTIOND_ADMIN_KEY": ADMIN_KEY, "ATTRIBUTIOND_CONFIG": config, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true"})
     process = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--db", os.path.join(folder, "db.sqlite")],
                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, cwd=folder)
     deadline = time.time() + 20
@@ -53,11 +56,34 @@ def start_server(binary, folder):
         line = process.stderr.readline().decode()
         if '"listening"' in line:
             address = json.loads(line)["address"]
+            # Keep reading its log, or a full pipe would stop the server at its next line.
+            threading.Thread(target=lambda: [None for _ in iter(process.stderr.readline, b"")], daemon=True).start()
             return process, "http://" + address
         if not line and process.poll() is not None:
             break
     process.kill()
     raise SystemExit("the server did not start")
+
+
+class Receiver(BaseHTTPRequestHandler):
+    """A webhook endpoint on 127.0.0.1: keeps each request's body, answers 200."""
+    bodies = []
+
+    def do_POST(self):
+        Receiver.bodies.append(self.rfile.read(int(self.headers.get("Content-Length", 0))).decode())
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args):
+        pass
+
+
+def start_receiver():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/hook"
 
 
 def http(method, url, headers=None, data=None):
@@ -228,6 +254,33 @@ def main():
                             b"short_code=forged&original_url=https%3A%2F%2Fevil.example%2F")
         check(status == 403, f"a form without its CSRF token is refused ({status})")
 
+        # A webhook endpoint added, tested from its button, and the delivery opened.
+        receiver, receiver_url = start_receiver()
+        driver.get(project_url + "/outbound")
+        driver.find_element(By.CSS_SELECTOR, "form[action$='/outbound/webhooks'] input[name=url]").send_keys(receiver_url)
+        driver.find_element(By.CSS_SELECTOR, "form[action$='/outbound/webhooks'] input[name=url]").submit()
+        wait_for(driver, "shown this once")
+        driver.find_element(By.XPATH, "//button[text()='Send test']").click()
+        wait_for(driver, "A test event is queued")
+        deadline = time.time() + 15
+        while not any('"webhook.test"' in body for body in Receiver.bodies) and time.time() < deadline:
+            time.sleep(0.2)
+        check(any('"webhook.test"' in body for body in Receiver.bodies), "a test webhook sent from the dashboard reaches the receiver")
+        delivered = False
+        while time.time() < deadline and not delivered:
+            driver.get(project_url + "/outbound?status=delivered")
+            delivered = "webhook.test" in driver.page_source
+            if not delivered:
+                time.sleep(0.3)
+        driver.find_element(By.XPATH, "//a[contains(@href, '/outbound/deliveries/')]").click()
+        check(wait_for(driver, "Request body") and "webhook.test" in driver.page_source and ">200<" in driver.page_source,
+              "the delivery's page shows its request body and the receiver's 200")
+        # The endpoint goes with its receiver: later events would otherwise retry into nothing.
+        for endpoint in json.loads(http("GET", f"{base}/admin/v1/projects/{project_id}/webhooks",
+                                        {"Authorization": "Bearer " + ADMIN_KEY})[1])["webhooks"]:
+            http("DELETE", f"{base}/admin/v1/projects/{project_id}/webhooks/{endpoint['id']}", {"Authorization": "Bearer " + ADMIN_KEY})
+        receiver.shutdown()
+
         driver.get(project_url + "/settings")
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] input[name=email]").send_keys("viewer@example.com")
         driver.find_element(By.CSS_SELECTOR, "form[action$='/settings/users'] input[name=password]").send_keys("correct horse battery")
@@ -292,6 +345,11 @@ def main():
             width = narrow.execute_script("return document.documentElement.scrollWidth")
             viewport = narrow.execute_script("return document.documentElement.clientWidth")
             check(width <= viewport == 400, f"400 px wide: {path or '/'} fits without sideways scrolling ({width} ≤ {viewport})")
+        narrow.get(project_url + "/links")
+        check(narrow.find_element(By.CSS_SELECTOR, ".narrow-only").is_displayed(),
+              "400 px wide: a page that leaves columns out says so")
+        driver.get(project_url + "/links")
+        check(not driver.find_element(By.CSS_SELECTOR, ".narrow-only").is_displayed(), "1280 px wide: no such note")
         if shots:
             narrow.get(project_url + "?range=7d")
             narrow.save_screenshot(os.path.join(shots, "overview-narrow.png"))

@@ -30,8 +30,8 @@ enum DashboardAssets {
         padding:.6rem .9rem;border-radius:8px;overflow-wrap:anywhere}.chart{background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:.5rem}
         pre{white-space:pre-wrap;overflow-wrap:anywhere}svg{max-width:100%;height:auto}.legend{display:flex;gap:1rem;font-size:.9rem}.legend i{display:inline-block;width:.8rem;height:.8rem;
         margin-right:.3rem;border-radius:2px}.k0{background:#1f6feb}.k1{background:#2da44e}.k2{background:#8c959f}.k3{background:#bf8700}
-        .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}.inline{display:inline}
-        @media (max-width:600px){main{padding:.75rem}th,td{padding:.35rem .4rem}.hide-narrow{display:none}.signout{margin-left:0}
+        .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}.inline{display:inline}.narrow-only{display:none}
+        @media (max-width:600px){main{padding:.75rem}th,td{padding:.35rem .4rem}.hide-narrow{display:none}.narrow-only{display:block}.signout{margin-left:0}
         table{display:block;overflow-x:auto}input,select{max-width:100%}}
         """.utf8)
 

@@ -5,6 +5,10 @@ import StoreContracts
 /// one stylesheet from the binary (content-hashed, cached for a year), and the security headers
 /// of the interstitial — a CSP that allows this server's stylesheet and nothing inline.
 enum DashboardPage {
+    /// Shown on a narrow screen (the stylesheet's `narrow-only`) where a table leaves columns out.
+    static let narrowNote =
+        #"<p class="muted narrow-only">Some columns are left out on a narrow screen: turn it sideways or widen the window to see them all.</p>"#
+
     static let seeOther = HTTPStatus(code: 303, reasonPhrase: "See Other")
 
     static func redirect(to location: String, cookie: String? = nil) -> HTTPResponse {
@@ -44,7 +48,7 @@ enum DashboardPage {
             <title>\(Escape.html(title)) · attributiond</title>\
             <link rel="stylesheet" href="\(prefix)/assets/\(DashboardAssets.stylesheetName)">\
             <script src="\(prefix)/assets/\(DashboardAssets.scriptName)" defer></script></head>\
-            <body>\(header)<main>\(body)</main></body></html>
+            <body>\(header)<main>\(body.contains(#"class="hide-narrow""#) ? narrowNote : "")\(body)</main></body></html>
             """
         var headers: HTTPHeaders = [
             "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",

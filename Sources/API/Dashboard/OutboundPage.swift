@@ -49,6 +49,32 @@ enum OutboundPage {
         }
     }
 
+    /// `POST …/outbound/webhooks/:webhookId/test`: a `webhook.test` event queued for the endpoint.
+    static func sendTest(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, form, project in
+            try answer(viewer, project, services, auth: auth, form: form) {
+                _ = try services.app.webhooks.sendTest(id: request.pathParameters["webhookId"] ?? "", projectID: project.id)
+                return "A test event is queued for the endpoint; its delivery shows below."
+            }
+        }
+    }
+
+    /// `POST …/outbound/webhooks/:webhookId/enabled` with `enabled=0|1`: events stop or start
+    /// going to the endpoint (what is queued for it stays queued).
+    static func setEnabled(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.adminForm { request, viewer, form, project in
+            try answer(viewer, project, services, auth: auth, form: form) {
+                let enabled = form["enabled"] == "1"
+                _ = try services.app.webhooks.update(
+                    id: request.pathParameters["webhookId"] ?? "", projectID: project.id,
+                    changes: .init(url: nil, events: nil, enabled: enabled))
+                return enabled ? "Endpoint turned on." : "Endpoint turned off: no new events go to it."
+            }
+        }
+    }
+
     /// `POST …/outbound/webhooks/:webhookId/delete`
     static func removeEndpoint(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
@@ -107,15 +133,19 @@ enum OutboundPage {
     ) throws -> HTTPResponse {
         let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
         let csrf = DashboardPage.hiddenCSRF(viewer)
-        func button(_ action: String, _ label: String, danger: Bool = false) -> String {
-            #"<form class="inline" method="post" action="\#(action)">\#(csrf)<button\#(danger ? #" class="danger""# : "")>\#(label)</button></form>"#
+        func button(_ action: String, _ label: String, danger: Bool = false, field: (String, String)? = nil) -> String {
+            let hidden = field.map { #"<input type="hidden" name="\#($0.0)" value="\#($0.1)">"# } ?? ""
+            return
+                #"<form class="inline" method="post" action="\#(action)">\#(csrf)\#(hidden)<button\#(danger ? #" class="danger""# : "")>\#(label)</button></form>"#
         }
         let endpoints = try services.app.webhooks.list(projectID: project.id).map { endpoint in
             let path = "\(base)/outbound/webhooks/\(Escape.html(endpoint.id))"
             return """
                 <tr><td>\(Escape.html(endpoint.url))</td><td>\(Escape.html(endpoint.events?.joined(separator: ", ") ?? "every event"))</td>\
                 <td>\(endpoint.enabled ? "on" : "off\(endpoint.disabledReason.map { " (\(Escape.html($0)))" } ?? "")")</td>\
-                <td>\(button(path + "/rotate", "Rotate secret")) \(button(path + "/delete", "Remove", danger: true))</td></tr>
+                <td>\(button(path + "/test", "Send test")) \
+                \(button(path + "/enabled", endpoint.enabled ? "Turn off" : "Turn on", field: ("enabled", endpoint.enabled ? "0" : "1"))) \
+                \(button(path + "/rotate", "Rotate secret")) \(button(path + "/delete", "Remove", danger: true))</td></tr>
                 """
         }.joined()
         let templates = try services.app.postbacks.list(projectID: project.id).map { template in
@@ -150,7 +180,9 @@ enum OutboundPage {
                 \(DashboardPage.hiddenCSRF(viewer))<button>Replay</button></form>
                 """ : ""
             return """
-                <tr><td>\(job.message.createdAt.iso8601)</td><td>\(Escape.html(job.message.kind))</td><td>\(Escape.html(job.message.eventType))</td>\
+                <tr><td><a href="\(base)/outbound/deliveries/\(Escape.html(job.message.id))">\(job.message.createdAt.iso8601)</a></td>\
+                <td>\(Escape.html(job.message.kind))</td><td>\(Escape.html(job.message.eventType))</td>\
+                <td class="hide-narrow">\(Escape.html(DeliveryPage.shortTarget(job.message.targetURL)))</td>\
                 <td>\(job.status.rawValue)</td><td class="n">\(job.attempts)</td><td class="n">\(job.lastStatusCode.map(String.init) ?? "–")</td>\
                 <td class="hide-narrow">\(Escape.html(String((job.lastError ?? job.lastResponse ?? "").prefix(120))))</td><td>\(replay)</td></tr>
                 """
@@ -167,9 +199,9 @@ enum OutboundPage {
             <tbody>\(templates.isEmpty ? #"<tr><td colspan="5" class="muted">None yet.</td></tr>"# : templates)</tbody></table>\
             \(forms)\
             <h2>Latest deliveries</h2><div class="ranges">\(filters)</div>\
-            <table><thead><tr><th>Created</th><th>Kind</th><th>Event</th><th>Status</th><th class="n">Attempts</th><th class="n">Last code</th>\
-            <th class="hide-narrow">Last answer</th><th></th></tr></thead>\
-            <tbody>\(deliveries.isEmpty ? #"<tr><td colspan="8" class="muted">No deliveries.</td></tr>"# : deliveries)</tbody></table>
+            <table><thead><tr><th>Created</th><th>Kind</th><th>Event</th><th class="hide-narrow">Target</th><th>Status</th><th class="n">Attempts</th>\
+            <th class="n">Last code</th><th class="hide-narrow">Last answer</th><th></th></tr></thead>\
+            <tbody>\(deliveries.isEmpty ? #"<tr><td colspan="9" class="muted">No deliveries.</td></tr>"# : deliveries)</tbody></table>
             """
         return DashboardPage.render(
             title: "Outbound · \(project.name)", prefix: auth.prefix, viewer: viewer,

@@ -106,6 +106,14 @@ public struct WebhookService: Sendable {
         try store.outbox.jobs(projectID: projectID, installID: installID, limit: limit)
     }
 
+    /// One delivery with its request and last answer.
+    public func delivery(id: String, projectID: String) throws -> OutboxJob {
+        guard let job = try store.outbox.job(id: id, projectID: projectID) else {
+            throw AppError.notFound("project \(projectID) has no delivery \(id)")
+        }
+        return job
+    }
+
     public func replay(deliveryID: String, projectID: String) throws {
         guard try store.outbox.replay(jobID: deliveryID, projectID: projectID, now: clock.now()) else {
             throw AppError.notFound("project \(projectID) has no delivery \(deliveryID)")

@@ -146,6 +146,22 @@ struct Outbox<Source: SessionSource>: OutboxStore {
         }
     }
 
+    public func job(id: String, projectID: String) throws -> OutboxJob? {
+        try source.read { connection in
+            try connection.queryOne(
+                """
+                SELECT \(OutboxRepository.jobColumns) FROM (
+                    SELECT \(OutboxRepository.jobColumns) FROM outbox_jobs WHERE id = ?1
+                    UNION ALL
+                    SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
+                        0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
+                        NULL AS last_response, created_at, NULL AS delivered_at
+                    FROM outbox_new WHERE id = ?1) AS jobs
+                WHERE project_id = ?2
+                """, id, projectID, map: OutboxRepository.job)
+        }
+    }
+
     public func jobs(projectID: String, installID: String, limit: Int) throws -> [OutboxJob] {
         try source.read { connection in
             try connection.query(

@@ -319,8 +319,7 @@ import Testing
         #expect(page.contains("http://127.0.0.1:9/hook"))
         #expect(page.contains("install.created"))
         #expect(!page.contains("whsec_"))  // secrets never shown
-        let start = try #require(page.range(of: "/outbound/deliveries/"))
-        let deliveryID = String(page[start.upperBound...].prefix { $0 != "/" })
+        let deliveryID = try #require(page.firstMatch(of: /outbound\/deliveries\/([0-9a-f-]+)\/replay/)?.1)
         let replayed = try browser.submit(from: outbound, to: "\(outbound)/deliveries/\(deliveryID)/replay", [])
         #expect(replayed.status == 200)
         #expect(replayed.bodyText.contains("Delivery queued again."))
