@@ -26,7 +26,8 @@ enum DashboardAssets {
         label{display:grid;gap:.2rem;font-weight:600}input,select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #c9d2dc;border-radius:6px}
         textarea{font-family:ui-monospace,monospace;font-size:.85rem}[aria-invalid]{border-color:#b42318}
         button{font:inherit;padding:.4rem .9rem;border:0;border-radius:6px;background:#1f6feb;color:#fff;cursor:pointer}
-        button.danger{background:#c62828}.error{color:#b42318;font-weight:400}.notice{background:#fff8e1;border:1px solid #f2d88c;
+        button.danger{background:#c62828}button.plain{background:#fff;color:#1d232b;border:1px solid #c9d2dc}
+        label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}fieldset{border:1px solid #e1e5ea;border-radius:8px;display:grid;gap:.5rem}.error{color:#b42318;font-weight:400}.notice{background:#fff8e1;border:1px solid #f2d88c;
         padding:.6rem .9rem;border-radius:8px;overflow-wrap:anywhere}.chart{background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:.5rem}
         pre{white-space:pre-wrap;overflow-wrap:anywhere}svg{max-width:100%;height:auto}.legend{display:flex;gap:1rem;font-size:.9rem}.legend i{display:inline-block;width:.8rem;height:.8rem;
         margin-right:.3rem;border-radius:2px}.k0{background:#1f6feb}.k1{background:#2da44e}.k2{background:#8c959f}.k3{background:#bf8700}

@@ -6,20 +6,20 @@ import JSON
 /// The dashboard's link form, for creating and for editing: every field the admin API's link
 /// payload takes (`AdminLinkPayload`), turned back into that payload so both paths validate alike.
 enum LinkForm {
-    enum Kind { case text, url, wholeNumber, checkbox, json }
+    enum Kind { case text, url, wholeNumber, checkbox, json, parameters, time }
 
     static let fields: [(name: String, label: String, kind: Kind)] = [
         ("short_code", "Short code (empty: generated, or kept when editing)", .text), ("template_slug", "Template slug (optional)", .text),
         ("title", "Title", .text), ("description", "Description", .text), ("original_url", "Destination URL", .url),
         ("ios_url", "iOS URL", .url), ("android_url", "Android URL", .url), ("web_url", "Web URL", .url),
         ("app_scheme", "App scheme", .text), ("deep_link_path", "Deep link path", .text),
-        ("deep_link_parameters", #"Deep link parameters (JSON object of strings, e.g. {"promo": "spring"})"#, .json),
+        ("deep_link_parameters", "Deep link parameters", .parameters),
         ("utm_source", "UTM source", .text), ("utm_medium", "UTM medium", .text), ("utm_campaign", "UTM campaign", .text),
         ("utm_term", "UTM term", .text), ("utm_content", "UTM content", .text),
         ("og_title", "Preview title (Open Graph)", .text), ("og_description", "Preview description", .text),
         ("og_image", "Preview image URL", .url), ("targeting", "Targeting (JSON)", .json),
         ("attribution_window_hours", "Attribution window in hours (empty: the project's)", .wholeNumber),
-        ("expires_at", "Expires at (ISO 8601, e.g. 2026-12-31T23:59:59Z)", .text),
+        ("expires_at", "Expires at (UTC)", .time),
         ("expired_url", "After it expires, send taps to (empty: a 410 page)", .url),
         ("max_clicks", "Most clicks (empty: no limit)", .wholeNumber),
         ("append_click_id", "Append the click id to destination URLs", .checkbox), ("active", "Active", .checkbox),
@@ -37,9 +37,16 @@ enum LinkForm {
                 if let sent = form.fields.last(where: { $0.name == field.name }) { body[field.name] = .bool(sent.value == "1") }
                 continue
             }
+            if field.kind == .parameters {
+                if let parameters = parameterRows(form) { body[field.name] = parameters }
+                continue
+            }
             guard let text = form.text(field.name) else { continue }
             let value: JSONValue
             switch field.kind {
+            case .time:
+                // A browser's date-time field sends `2026-12-31T23:59` (no seconds, no zone): UTC.
+                value = .string(text.count == 16 ? text + ":00Z" : text.count == 19 ? text + "Z" : text)
             case .wholeNumber:
                 guard let number = Int(text) else { throw HTTPError.invalidField(field.name, "must be a whole number") }
                 value = .number(Double(number))
@@ -71,6 +78,39 @@ enum LinkForm {
         return try JSONBody.decode(AdminLinkPayload.self, from: JSONValue.object(body).serialized())
     }
 
+    /// `param_key_N` / `param_value_N` rows as the API's `deep_link_parameters` (nil: the form has no rows).
+    static func parameterRows(_ form: DashboardForm) -> JSONValue? {
+        let indexes = LinkRoutingForm.rowIndexes(form, prefix: "param_key_")
+        guard !indexes.isEmpty else { return nil }
+        var parameters: [String: JSONValue] = [:]
+        for index in indexes {
+            guard let key = form.text("param_key_\(index)") else { continue }
+            parameters[key] = .string(form["param_value_\(index)"] ?? "")
+        }
+        return .object(parameters)
+    }
+
+    /// What a problem from the admin API's payload says, with the field's label for its key
+    /// (`original_url: …` reads `Destination URL: …`).
+    static func labelled(_ problem: String) -> String {
+        for field in fields.sorted(by: { $0.name.count > $1.name.count }) where problem.hasPrefix(field.name + ":") {
+            return field.label + problem.dropFirst(field.name.count)
+        }
+        // `rules[1].when.country: …` reads `Routing rule 2, country: …` (rows count from 1 on the form).
+        for (key, label) in [("rules", "Routing rule"), ("variants", "A/B variant")] where problem.hasPrefix(key + "[") {
+            let rest = problem.dropFirst(key.count + 1)
+            guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]) else { break }
+            var detail = rest[rest.index(after: close)...]
+            if detail.hasPrefix(".when.") { detail = detail.dropFirst(6) } else if detail.hasPrefix(".") { detail = detail.dropFirst() }
+            return "\(label) \(index + 1)" + (detail.hasPrefix(":") ? "" : ", ") + detail
+        }
+        for (key, label) in [("rules", "Routing rules"), ("variants", "A/B split"), ("utm_template", "UTM template"), ("password", "Password")]
+        where problem.hasPrefix(key + ":") {
+            return label + problem.dropFirst(key.count)
+        }
+        return problem
+    }
+
     /// A link's fields as the form shows them.
     static func values(of link: Link, templateSlug: String?) -> [String: String] {
         var values: [String: String] = [
@@ -86,17 +126,18 @@ enum LinkForm {
         values["web_url"] = link.webURL
         values["app_scheme"] = link.appScheme
         values["deep_link_path"] = link.deepLinkPath
-        if !link.deepLinkParameters.isEmpty {
-            values["deep_link_parameters"] = String(
-                decoding: JSONValue.object(link.deepLinkParameters.mapValues { .string($0) }).serialized(), as: UTF8.self)
+        for (index, entry) in link.deepLinkParameters.sorted(by: { $0.key < $1.key }).enumerated() {
+            values["param_key_\(index)"] = entry.key
+            values["param_value_\(index)"] = entry.value
         }
+        values["param_rows"] = String(link.deepLinkParameters.count)
         for (key, value) in link.utm.map { values["utm_" + key] = value }
         values["og_title"] = link.og.title
         values["og_description"] = link.og.description
         values["og_image"] = link.og.image
         values["targeting"] = link.targeting
         values["attribution_window_hours"] = link.attributionWindowHours.map(String.init)
-        values["expires_at"] = link.expiresAt?.iso8601
+        values["expires_at"] = link.expiresAt.map { String($0.iso8601.prefix(16)) }
         values["max_clicks"] = link.maxClicks.map(String.init)
         values["expired_url"] = link.expiredURL
         values["in_app_escape"] = link.inAppEscape.map { $0 ? "1" : "0" }
@@ -112,7 +153,7 @@ enum LinkForm {
         utmTemplates: [UTMTemplate] = []
     ) -> String {
         var html = #"<form class="stack" method="post" action="\#(action)">"# + csrf
-        if let problem { html += #"<p class="error" role="alert">\#(Escape.html(problem))</p>"# }
+        if let problem { html += #"<p class="error" role="alert">\#(Escape.html(labelled(problem)))</p>"# }
         if !utmTemplates.isEmpty {
             let chosen = values["utm_template"] ?? ""
             let options =
@@ -136,7 +177,20 @@ enum LinkForm {
             switch field.kind {
             case .checkbox:
                 html +=
-                    #"<input type="hidden" name="\#(field.name)" value="0"><label><input type="checkbox" name="\#(field.name)" value="1"\#(values[field.name] == "1" ? " checked" : "")> \#(Escape.html(field.label))</label>"#
+                    #"<input type="hidden" name="\#(field.name)" value="0"><label class="check"><input type="checkbox" name="\#(field.name)" value="1"\#(values[field.name] == "1" ? " checked" : "")> \#(Escape.html(field.label))</label>"#
+            case .parameters:
+                let rows = (Int(values["param_rows"] ?? "") ?? 0) + 2
+                html += #"<fieldset><legend>\#(Escape.html(field.label)) (added to the deep link's query)</legend>"#
+                for index in 0..<rows {
+                    let key = Escape.html(values["param_key_\(index)"] ?? "")
+                    let parameter = Escape.html(values["param_value_\(index)"] ?? "")
+                    html +=
+                        #"<div class="variant"><label>Name<input name="param_key_\#(index)" value="\#(key)"></label>"#
+                        + #"<label>Value<input name="param_value_\#(index)" value="\#(parameter)"></label></div>"#
+                }
+                html += "</fieldset>"
+            case .time:
+                html += #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" type="datetime-local" value="\#(value)"></label>"#
             case .json:
                 html += #"<label>\#(Escape.html(field.label))<textarea name="\#(field.name)" rows="2">\#(value)</textarea></label>"#
             case .url:
@@ -165,7 +219,9 @@ enum LinkForm {
 
     /// What a submitted form shows again after a problem (never the password).
     static func values(of form: DashboardForm) -> [String: String] {
-        Dictionary(form.fields.filter { $0.name != "password" }.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        var values = Dictionary(form.fields.filter { $0.name != "password" }.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
             .merging(LinkRoutingForm.values(of: form)) { _, routing in routing }
+        values["param_rows"] = String((LinkRoutingForm.rowIndexes(form, prefix: "param_key_").last ?? -1) + 1)
+        return values
     }
 }

@@ -77,7 +77,7 @@ enum LinkPages {
                 canChange
                 ? """
                 <form class="inline" method="post" action="\(base)/links/\(Escape.html(link.id))/active">\(DashboardPage.hiddenCSRF(viewer))\
-                <input type="hidden" name="active" value="\(link.active ? "0" : "1")"><button\(link.active ? #" class="danger""# : "")>\
+                <input type="hidden" name="active" value="\(link.active ? "0" : "1")"><button class="plain">\
                 \(link.active ? "Disable" : "Enable")</button></form>
                 """ : ""
             rows += """

@@ -132,11 +132,12 @@ import Testing
             ("short_code", "autumn"), ("title", "Autumn sale"), ("description", "Leaves"), ("original_url", "https://shop.example.com/autumn"),
             ("ios_url", "https://shop.example.com/ios"), ("android_url", "https://shop.example.com/android"),
             ("web_url", "https://shop.example.com/web"),
-            ("app_scheme", "shop"), ("deep_link_path", "/product/7"), ("deep_link_parameters", #"{"promo":"fall"}"#),
+            ("app_scheme", "shop"), ("deep_link_path", "/product/7"), ("param_key_0", "promo"), ("param_value_0", "fall"),
+            ("param_key_1", ""), ("param_value_1", "ignored"),
             ("utm_source", "news"), ("utm_medium", "email"), ("utm_campaign", "autumn"), ("utm_term", "coats"), ("utm_content", "hero"),
             ("og_title", "Autumn"), ("og_description", "Coats"), ("og_image", "https://shop.example.com/a.png"),
             ("targeting", #"{"countries":["FR"]}"#),
-            ("attribution_window_hours", "48"), ("expires_at", "2030-01-01T00:00:00Z"), ("max_clicks", "500"),
+            ("attribution_window_hours", "48"), ("expires_at", "2030-01-01T00:00"), ("max_clicks", "500"),
             ("append_click_id", "0"), ("append_click_id", "1"), ("active", "0"), ("active", "1"),
         ]
         let saved = try browser.submit(from: page, to: page, fields)
@@ -162,10 +163,11 @@ import Testing
         // Unticking "active" (only the hidden 0 is sent) disables it; bad fields are 422 beside the form.
         #expect(try browser.submit(from: page, to: page, [("original_url", "https://shop.example.com/"), ("active", "0")]).status == 200)
         #expect(try app.count("SELECT count(*) FROM links WHERE id = '\(linkID)' AND active = FALSE") == 1)
+        // Problems are named by the form's labels, not the API's keys.
         for (field, value, problem) in [
-            ("max_clicks", "many", "max_clicks"), ("deep_link_parameters", "{", "deep_link_parameters"),
-            ("expires_at", "tomorrow", "expires_at"), ("template_slug", "nope", "template_slug"),
-            ("ios_url", "javascript:alert(1)", "ios_url"),
+            ("max_clicks", "many", "Most clicks (empty: no limit): must be a whole number"),
+            ("expires_at", "tomorrow", "Expires at (UTC): must be an ISO 8601 time"), ("template_slug", "nope", "Template slug"),
+            ("ios_url", "javascript:alert(1)", "iOS URL: "),
         ] {
             let refused = try browser.submit(from: page, to: page, [("original_url", "https://shop.example.com/"), (field, value)])
             #expect(refused.status == 422, "\(field)")
