@@ -162,6 +162,12 @@ def main():
         project_url = driver.current_url.split("?")[0]
         project_id = project_url.rstrip("/").split("/")[-1]
 
+        check("Get started" in driver.page_source and "○ A first click" in driver.page_source,
+              "a new project's overview lists what to do first")
+        driver.get(project_url + "/connect")
+        check(wait_for(driver, "Connect your app to Shop") and "apple-app-site-association" in driver.page_source,
+              "the Connect your app page shows the base URL, the SDK lines and the .well-known files")
+        driver.get(project_url)
         driver.find_element(By.LINK_TEXT, "Links").click()
         for name, value in [("short_code", "summer"), ("title", "Summer sale"), ("original_url", "https://shop.example.com/summer"),
                             ("utm_source", "newsletter"), ("utm_campaign", "summer")]:
@@ -170,12 +176,12 @@ def main():
         check(wait_for(driver, "Created") and "/summer" in driver.page_source, "a link is created through the form")
 
         driver.get(project_url + "?range=24h")
-        before = driver.find_element(By.CSS_SELECTOR, ".card b").text
+        before = driver.find_element(By.CSS_SELECTOR, ".cards .card b").text
         status, _ = http("GET", base + "/summer", {"User-Agent": IPHONE})
         check(status == 200, "another client clicks the link")
         time.sleep(0.5)
         driver.get(project_url + "?range=24h")
-        after = driver.find_element(By.CSS_SELECTOR, ".card b").text
+        after = driver.find_element(By.CSS_SELECTOR, ".cards .card b").text
         check(before == "0" and after == "1", f"the click count changes ({before} → {after})")
         bars = [element.get_attribute("textContent") for element in driver.find_elements(By.CSS_SELECTOR, "svg rect title")]
         check(any(text.endswith("Clicks: 1") for text in bars), "the chart has the click's bar")
@@ -226,7 +232,7 @@ def main():
         zone.submit()
         check(wait_for(driver, "Settings saved."), "the project's time zone is saved")
         driver.get(project_url + "?range=7d")
-        check("Asia/Kolkata" in driver.page_source and driver.find_element(By.CSS_SELECTOR, ".card b").text == "2",
+        check("Asia/Kolkata" in driver.page_source and driver.find_element(By.CSS_SELECTOR, ".cards .card b").text == "2",
               "the overview counts the project's own days (the iPhone's click and the desktop's)")
 
         driver.get(project_url + "/settings")

@@ -29,7 +29,7 @@ enum InstallPages {
                 rows =
                     test
                     ? #"<tr><td colspan="7" class="muted">No test installs. A WarpLink <code>wl_test_</code> key or Linkrunner's <code>debug</code> sends them.</td></tr>"#
-                    : #"<tr><td colspan="7" class="muted">No installs yet.</td></tr>"#
+                    : #"<tr><td colspan="7" class="muted">No installs yet: <a href="\#(base)/connect">connect your app</a>, then launch it once.</td></tr>"#
             }
             let traffic = test ? "&amp;traffic=test" : ""
             let older =

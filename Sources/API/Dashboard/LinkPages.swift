@@ -89,7 +89,12 @@ enum LinkPages {
                 <button type="button" data-copy="\(Escape.html(url))" hidden>Copy</button></td><td>\(toggle)</td></tr>
                 """
         }
-        if rows.isEmpty { rows = #"<tr><td colspan="8" class="muted">No links\#(search.isEmpty ? "" : " match").</td></tr>"# }
+        if rows.isEmpty {
+            rows =
+                search.isEmpty
+                ? #"<tr><td colspan="8" class="muted">No links yet: make the first with the form below.</td></tr>"#
+                : #"<tr><td colspan="8" class="muted">No links match.</td></tr>"#
+        }
         let query = search.isEmpty ? "" : "q=\(Escape.html(percentEncoded(search)))&amp;"
         var pager = ""
         if pageNumber > 1 { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber - 1)">Newer</a> "# }

@@ -65,7 +65,8 @@ enum NewProjectPages {
             <h2>WarpLink SDKs</h2><p>Issue a WarpLink-shaped key (<code>wl_live_…</code>) in Settings, then:</p>\
             <pre>WarpLinkOptions(apiEndpoint: "\(base)/v1")</pre>\
             <h2>Linkrunner REST clients</h2><p>Replace <code>https://api.linkrunner.io</code> by <code>\(base)</code> and send the token above.</p>\
-            <p>Then create a link on the <a href="\(prefix)/projects/\(Escape.html(project.id))/links">links page</a>, \
+            <p>This page, less the token and key, stays at <a href="\(prefix)/projects/\(Escape.html(project.id))/connect">Connect your app</a>. \
+            Then create a link on the <a href="\(prefix)/projects/\(Escape.html(project.id))/links">links page</a>, \
             and check a first install with the project's test mode (docs/testing-your-setup.md). \
             Domains and app ids (for universal links and app links) are in <a href="\(prefix)/projects/\(Escape.html(project.id))/settings">Settings</a>.</p>
             """

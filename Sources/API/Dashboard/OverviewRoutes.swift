@@ -119,7 +119,8 @@ enum OverviewRoutes {
             ]
             let linkInstalls = totals.attributedInstalls - totals.appleAdsInstalls
             let body = """
-                <h1>\(Escape.html(project.name))</h1><div class="ranges">\(rangeLinks)</div><div class="cards">\(cards)</div>\
+                <h1>\(Escape.html(project.name))</h1>\(try GettingStarted.checklist(project, services, prefix: auth.prefix))\
+                <div class="ranges">\(rangeLinks)</div><div class="cards">\(cards)</div>\
                 <p class="muted">\(Escape.html(calendar.dateText(range.since))) \(Escape.html(calendar.timeText(range.since))) to \
                 \(Escape.html(calendar.dateText(range.until))) \(Escape.html(calendar.timeText(range.until))), \(Escape.html(calendar.identifier))</p>\
                 <h2>Over time (\(range.bucketName))</h2>\

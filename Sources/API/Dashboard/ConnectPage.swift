@@ -1,0 +1,72 @@
+import App
+import Attribution
+import HTTP
+import StoreContracts
+
+/// `…/projects/:id/connect`: what an app needs, at any time after the project was made — the
+/// base URL, each SDK family's line (keys are issued on the settings page, shown once there),
+/// and the universal-link and app-link files this server serves for the project, as they are now.
+enum ConnectPage {
+    static func show(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.page { request, viewer in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            let base = Escape.html(LinkURLs.base(for: request, services: services))
+            let settingsPath = "\(auth.prefix)/projects/\(Escape.html(project.id))/settings"
+            let settings = project.settings
+            let aasa = try WellKnownRoutes.appleAppSiteAssociation(for: [project]).map { String(decoding: $0, as: UTF8.self) }
+            let assetLinks = try WellKnownRoutes.assetLinks(for: [project]).map { String(decoding: $0, as: UTF8.self) }
+            func row(_ label: String, _ value: String?) -> String {
+                #"<tr><th>\#(label)</th><td>\#(value.map { "<code>\(Escape.html($0))</code>" } ?? #"<span class="muted">not set</span>"#)</td></tr>"#
+            }
+            let body = """
+                <h1>Connect your app to \(Escape.html(project.name))</h1>\
+                <table><tbody><tr><th>Base URL</th><td><code>\(base)</code> \
+                <button type="button" data-copy="\(base)" hidden>Copy</button></td></tr></tbody></table>\
+                <p>API keys and the app token are shown once, when they are made: issue a key on the \
+                <a href="\(settingsPath)">settings page</a> (a <code>wl_live_…</code> one for WarpLink SDKs).</p>\
+                <h2>LinkForty SDKs (iOS, Android, React Native, Flutter, Expo)</h2>\
+                <pre>LinkFortyConfig(baseURL: URL(string: "\(base)")!, apiKey: "YOUR_API_KEY")</pre>\
+                <h2>WarpLink SDKs</h2><pre>WarpLinkOptions(apiEndpoint: "\(base)/v1")</pre>\
+                <h2>Linkrunner REST clients</h2><p>Replace <code>https://api.linkrunner.io</code> by <code>\(base)</code> \
+                and send the project's token.</p>\
+                <h2>Universal links and app links</h2><table><tbody>\
+                \(row("Apple team id", settings.iosTeamID))\(row("iOS bundle id", settings.iosBundleID))\
+                \(row("Android package", settings.androidPackage))\
+                \(row("Android SHA-256 fingerprints", settings.androidSHA256.isEmpty ? nil : settings.androidSHA256.joined(separator: ", ")))\
+                </tbody></table><p class="muted">Set these with the admin API or the configuration file; this server then serves:</p>\
+                <h3><code>/.well-known/apple-app-site-association</code></h3>\
+                <pre>\(aasa.map(Escape.html) ?? "(nothing yet: set the team id and the bundle id)")</pre>\
+                <h3><code>/.well-known/assetlinks.json</code></h3>\
+                <pre>\(assetLinks.map(Escape.html) ?? "(nothing yet: set the package and a SHA-256 fingerprint)")</pre>\
+                <p>Then check a first install with the project's test mode (docs/testing-your-setup.md).</p>
+                """
+            return DashboardPage.render(
+                title: "Connect your app · \(project.name)", prefix: auth.prefix, viewer: viewer,
+                projectNav: (project.id, project.name, "Overview"), body: body)
+        }
+    }
+}
+
+/// The overview's "Get started" list until every step has happened once: each step ticks itself
+/// when the project's first click, install, event and payment arrive, and links to what to do next.
+enum GettingStarted {
+    static func checklist(_ project: Project, _ services: Services, prefix: String) throws -> String {
+        let allTime = try services.app.reports.dashboardStats(
+            project: project, since: project.createdAt.adding(seconds: -86_400), until: services.now(for: project)
+        ).totals
+        let base = "\(prefix)/projects/\(Escape.html(project.id))"
+        let steps: [(done: Bool, text: String)] = [
+            (true, "Project created"),
+            (allTime.clicks > 0, #"A first click: <a href="\#(base)/links">create a link</a> and open it on a phone"#),
+            (allTime.installs > 0, #"A first install: <a href="\#(base)/connect">connect your app</a> and launch it"#),
+            (allTime.events > 0, "A first event: send one from the app (a signup, a purchase…)"),
+            (!allTime.paymentRevenue.isEmpty, "A first payment: capture one from the app"),
+        ]
+        guard steps.contains(where: { !$0.done }) else { return "" }
+        let items = steps.map { step in
+            #"<li class="\#(step.done ? "done" : "todo")">\#(step.done ? "✓" : "○") \#(step.text)</li>"#
+        }.joined()
+        return #"<div class="card getting-started"><b>Get started</b><ol>\#(items)</ol></div>"#
+    }
+}
