@@ -36,7 +36,7 @@ import Testing
         Accepted(file: #"{"log_level": "notice", "log_ip": false}"#, environment: [:]) { $0.logLevel == "notice" && !$0.logIP },
         Accepted(file: #"{"trusted_proxies": ["10.0.0.0/8", "::1"]}"#, environment: [:]) { $0.trustedProxies == ["10.0.0.0/8", "::1"] },
         Accepted(file: #"{"click_retention_hours": 0}"#, environment: [:]) { $0.clickRetentionHours == 0 },
-        Accepted(file: nil, environment: [:]) { $0.sqliteMemory == SQLiteMemory(cacheMiB: 64, mmapMiB: 256) },
+        Accepted(file: nil, environment: [:]) { $0.sqliteMemory == SQLiteMemory(cacheMiB: 8, mmapMiB: 256) },
         Accepted(file: #"{"sqlite_cache_mib": 4, "sqlite_mmap_mib": 0}"#, environment: [:]) {
             $0.sqliteMemory == SQLiteMemory(cacheMiB: 4, mmapMiB: 0)
         },

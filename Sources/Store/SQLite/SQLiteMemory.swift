@@ -15,7 +15,10 @@ public struct SQLiteMemory: Sendable, Equatable {
         self.mmapMiB = mmapMiB
     }
 
-    public static let defaultCacheMiB = 64
+    /// 8, not SQLite-as-we-had-it 64: with the file memory-mapped, reads are served from the map,
+    /// and a larger cache only held a second copy of the pages the writer had just written
+    /// (clicks, installs, capture-event and init at the same rate with 8; docs/performance.md).
+    public static let defaultCacheMiB = 8
     public static let defaultMmapMiB = 256
 
     func apply(to connection: SQLiteConnection) throws {
