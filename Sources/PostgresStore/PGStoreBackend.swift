@@ -12,26 +12,7 @@ public final class PGStoreBackend: StoreBackend {
     public let pool: PGPool
     public let writer: PGWriter
     private let listener: PGChangeListener
-    public let projects: any ProjectStore
-    public let signingKeys: any SigningKeyStore
-    public let templates: any TemplateStore
-    public let domains: any DomainStore
-    public let applePostbacks: any ApplePostbackStore
-    public let certificates: any CertificateStore
-    public let links: any LinkStore
-    public let clicks: any ClickStore
-    public let installs: any InstallStore
-    public let events: any EventStore
-    public let users: any UserStore
-    public let stats: any StatsStore
-    public let erasure: any ErasureStore
-    public let outbox: any OutboxStore
-    public let postbacks: any PostbackStore
-    public let appleAds: any AppleAdsStore
-    public let appleAdsNames: any AppleAdsNameStore
-    public let dashboard: any DashboardStore
-    public let browse: any BrowseStore
-    public let clickRetention: ClickRetention
+    public let stores: AggregateStores
 
     /// Connects (the pool lazily, the listener at once: a database that cannot be reached fails
     /// here, at start-up) and applies pending migrations under the advisory lock.
@@ -54,27 +35,8 @@ public final class PGStoreBackend: StoreBackend {
         // Reads see every write committed before them: the rollups' pending deltas are added
         // up first, on the primary (postgres/0003).
         let fold: @Sendable () throws -> Void = { try pool.foldRollups() }
-        let shared = SharedStores(source: source, reads: reads, clock: clock, beforeRollupRead: fold)
-        projects = shared.projects
-        signingKeys = shared.signingKeys
-        templates = shared.templates
-        domains = shared.domains
-        applePostbacks = shared.applePostbacks
-        certificates = shared.certificates
-        links = shared.links
-        clicks = PGClickStore(pool: pool, writer: writer)
-        installs = shared.installs
-        events = shared.events
-        users = shared.users
-        stats = shared.stats
-        erasure = shared.erasure
-        outbox = shared.outbox
-        postbacks = shared.postbacks
-        appleAds = shared.appleAds
-        appleAdsNames = shared.appleAdsNames
-        dashboard = shared.dashboard
-        browse = shared.browse
-        clickRetention = shared.clickRetention
+        stores = SharedStores.over(
+            source, reads: reads, clock: clock, clicks: PGClickStore(pool: pool, writer: writer), beforeRollupRead: fold)
         // Deltas are added up every second, by whichever node gets there first, so that a fold
         // before a read has little to do and the delta tables stay small; young tables that grew
         // are analyzed, so that their statements' plans fit them (PGTableStatistics.swift).

@@ -9,7 +9,10 @@ extension PGPool {
     /// The pool's sessions with a writer of its own (stores that only read or write through
     /// transactions of the pool).
     var source: PGSource { PGSource(pool: self, writer: PGWriter(pool: self)) }
-    private func shared(clock: any Clock = SystemClock()) -> SharedStores<PGSource> { SharedStores(source: source, reads: source, clock: clock) }
+    private func shared(clock: any Clock = SystemClock()) -> AggregateStores {
+        let source = source
+        return SharedStores.over(source, reads: source, clock: clock, clicks: PGClickStore(pool: self, writer: source.writer))
+    }
     public func browseStore() -> any BrowseStore { shared().browse }
     public func signingKeyStore() -> any SigningKeyStore { shared().signingKeys }
     public func templateStore() -> any TemplateStore { shared().templates }

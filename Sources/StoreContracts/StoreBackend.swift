@@ -2,25 +2,8 @@
 /// operations need of the database as a whole. SQLite implements it (`SQLiteStore`); a second
 /// backend fills the same seam.
 public protocol StoreBackend: Sendable {
-    var projects: any ProjectStore { get }
-    var signingKeys: any SigningKeyStore { get }
-    var templates: any TemplateStore { get }
-    var links: any LinkStore { get }
-    var domains: any DomainStore { get }
-    var applePostbacks: any ApplePostbackStore { get }
-    var certificates: any CertificateStore { get }
-    var clicks: any ClickStore { get }
-    var installs: any InstallStore { get }
-    var events: any EventStore { get }
-    var users: any UserStore { get }
-    var stats: any StatsStore { get }
-    var erasure: any ErasureStore { get }
-    var outbox: any OutboxStore { get }
-    var postbacks: any PostbackStore { get }
-    var appleAds: any AppleAdsStore { get }
-    var appleAdsNames: any AppleAdsNameStore { get }
-    var dashboard: any DashboardStore { get }
-    var browse: any BrowseStore { get }
+    /// Every aggregate's store (read through the properties below: `store.projects`…).
+    var stores: AggregateStores { get }
 
     /// Throws unless the database answers a trivial read (readiness probes).
     func ping() throws
@@ -37,8 +20,6 @@ public protocol StoreBackend: Sendable {
     func waitForQueuedWrites() throws
     /// The write path's counters, for /metrics.
     var writeStatistics: WriteStatistics { get }
-    /// Deletes clicks past every attribution window (`RetentionJob`).
-    var clickRetention: ClickRetention { get }
     /// True when other nodes write to the same database: their changes to links reach this
     /// node's caches only through `observeCommits`.
     var sharedWithOtherNodes: Bool { get }
@@ -67,4 +48,84 @@ public struct WriteStatistics: Sendable {
 
 extension StoreBackend {
     public func observeOtherProcesses(_ observer: @escaping @Sendable ([TopicChange]) -> Void) {}
+}
+
+/// Each aggregate's store of one backend, gathered once: a backend holds one of these, and the
+/// application reads them through `StoreBackend`'s properties. A class: reading one store through
+/// the backend copies one reference, not twenty existentials (the click path reads one a click).
+public final class AggregateStores: Sendable {
+    public let projects: any ProjectStore
+    public let signingKeys: any SigningKeyStore
+    public let templates: any TemplateStore
+    public let links: any LinkStore
+    public let domains: any DomainStore
+    public let applePostbacks: any ApplePostbackStore
+    public let certificates: any CertificateStore
+    public let clicks: any ClickStore
+    public let installs: any InstallStore
+    public let events: any EventStore
+    public let users: any UserStore
+    public let stats: any StatsStore
+    public let erasure: any ErasureStore
+    public let outbox: any OutboxStore
+    public let postbacks: any PostbackStore
+    public let appleAds: any AppleAdsStore
+    public let appleAdsNames: any AppleAdsNameStore
+    public let dashboard: any DashboardStore
+    public let browse: any BrowseStore
+    /// Deletes clicks past every attribution window (`RetentionJob`).
+    public let clickRetention: ClickRetention
+
+    public init(
+        projects: any ProjectStore, signingKeys: any SigningKeyStore, templates: any TemplateStore, links: any LinkStore, domains: any DomainStore,
+        applePostbacks: any ApplePostbackStore, certificates: any CertificateStore, clicks: any ClickStore, installs: any InstallStore,
+        events: any EventStore, users: any UserStore, stats: any StatsStore, erasure: any ErasureStore, outbox: any OutboxStore,
+        postbacks: any PostbackStore, appleAds: any AppleAdsStore, appleAdsNames: any AppleAdsNameStore, dashboard: any DashboardStore,
+        browse: any BrowseStore,
+        clickRetention: ClickRetention
+    ) {
+        self.projects = projects
+        self.signingKeys = signingKeys
+        self.templates = templates
+        self.links = links
+        self.domains = domains
+        self.applePostbacks = applePostbacks
+        self.certificates = certificates
+        self.clicks = clicks
+        self.installs = installs
+        self.events = events
+        self.users = users
+        self.stats = stats
+        self.erasure = erasure
+        self.outbox = outbox
+        self.postbacks = postbacks
+        self.appleAds = appleAds
+        self.appleAdsNames = appleAdsNames
+        self.dashboard = dashboard
+        self.browse = browse
+        self.clickRetention = clickRetention
+    }
+}
+
+extension StoreBackend {
+    public var projects: any ProjectStore { stores.projects }
+    public var signingKeys: any SigningKeyStore { stores.signingKeys }
+    public var templates: any TemplateStore { stores.templates }
+    public var links: any LinkStore { stores.links }
+    public var domains: any DomainStore { stores.domains }
+    public var applePostbacks: any ApplePostbackStore { stores.applePostbacks }
+    public var certificates: any CertificateStore { stores.certificates }
+    public var clicks: any ClickStore { stores.clicks }
+    public var installs: any InstallStore { stores.installs }
+    public var events: any EventStore { stores.events }
+    public var users: any UserStore { stores.users }
+    public var stats: any StatsStore { stores.stats }
+    public var erasure: any ErasureStore { stores.erasure }
+    public var outbox: any OutboxStore { stores.outbox }
+    public var postbacks: any PostbackStore { stores.postbacks }
+    public var appleAds: any AppleAdsStore { stores.appleAds }
+    public var appleAdsNames: any AppleAdsNameStore { stores.appleAdsNames }
+    public var dashboard: any DashboardStore { stores.dashboard }
+    public var browse: any BrowseStore { stores.browse }
+    public var clickRetention: ClickRetention { stores.clickRetention }
 }
