@@ -22,7 +22,8 @@ enum DashboardAssets {
         .ranges{display:flex;flex-wrap:wrap;gap:.4rem;margin-bottom:1rem;align-items:center}.ranges form{display:flex;flex-wrap:wrap;gap:.4rem;
         align-items:center}.ranges label{display:flex;gap:.3rem;align-items:center;font-weight:400}.ranges a{padding:.25rem .7rem;border:1px solid #c9d2dc;border-radius:999px;
         text-decoration:none;color:#1d232b;background:#fff}.ranges a[aria-current]{background:#14202e;color:#fff;border-color:#14202e}
-        form.stack{display:grid;gap:.6rem;max-width:520px;background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:1rem}
+        form.stack,div.stack{display:grid;gap:.6rem;max-width:520px;background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:1rem;
+        align-content:start}.stack h2{margin:0}
         label{display:grid;gap:.2rem;font-weight:600}input,select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #c9d2dc;border-radius:6px}
         textarea{font-family:ui-monospace,monospace;font-size:.85rem}[aria-invalid]{border-color:#b42318}
         button{font:inherit;padding:.4rem .9rem;border:0;border-radius:6px;background:#1f6feb;color:#fff;cursor:pointer}
@@ -34,7 +35,8 @@ enum DashboardAssets {
         .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}.inline{display:inline}.narrow-only{display:none}
         .getting-started{margin-bottom:1rem}.getting-started ol{margin:.4rem 0 0;padding-left:1.2rem}.getting-started .done{color:#2da44e}
         @media (max-width:600px){main{padding:.75rem}th,td{padding:.35rem .4rem}.hide-narrow{display:none}.narrow-only{display:block}.signout{margin-left:0}
-        table{display:block;overflow-x:auto}input,select{max-width:100%}}
+        table{display:block;overflow-x:auto}input,select{max-width:100%}
+        tbody th:first-child,tbody td:first-child{position:sticky;left:0;background:#fff;z-index:1}}
         """.utf8)
 
     static let stylesheetName = "dashboard.\(Secrets.sha256Hex(String(decoding: stylesheet, as: UTF8.self)).prefix(12)).css"

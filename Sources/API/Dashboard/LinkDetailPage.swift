@@ -71,13 +71,14 @@ enum LinkDetailPage {
             let revenue = row.revenue.sorted { $0.key < $1.key }.map { String(format: "%.2f %@", $0.value, $0.key) }.joined(separator: ", ")
             return """
                 <tr><td>\(Escape.html(row.name))</td><td class="hide-narrow">\(Escape.html(variant?.url ?? "(removed)"))</td>\
-                <td>\(variant.map { String($0.weight) } ?? "–")</td><td>\(row.clicks)</td><td>\(row.installs)</td><td>\(rate)</td>\
-                <td>\(row.events)</td><td>\(Escape.html(revenue.isEmpty ? "–" : revenue))</td></tr>
+                <td class="n">\(variant.map { String($0.weight) } ?? "–")</td><td class="n">\(row.clicks)</td><td class="n">\(row.installs)</td>\
+                <td class="n">\(rate)</td><td class="n">\(row.events)</td><td class="n">\(Escape.html(revenue.isEmpty ? "–" : revenue))</td></tr>
                 """
         }.joined()
         return """
-            <h2>A/B split (30 days)</h2><table><thead><tr><th>Variant</th><th class="hide-narrow">URL</th><th>Weight</th><th>Clicks</th>\
-            <th>Installs</th><th>Installs per click</th><th>Events</th><th>Revenue</th></tr></thead><tbody>\(rows)</tbody></table>
+            <h2>A/B split (30 days)</h2><table><thead><tr><th>Variant</th><th class="hide-narrow">URL</th><th class="n">Weight</th>\
+            <th class="n">Clicks</th><th class="n">Installs</th><th class="n">Installs per click</th><th class="n">Events</th>\
+            <th class="n">Revenue</th></tr></thead><tbody>\(rows)</tbody></table>
             """
     }
 
