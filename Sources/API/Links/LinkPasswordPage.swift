@@ -9,7 +9,8 @@ import HTTP
 /// No click is recorded until the password is right.
 enum LinkPasswordPage {
     static func response(for request: HTTPRequest, status: HTTPStatus = .ok, failed: Bool = false) -> HTTPResponse {
-        let action = Escape.html(request.target)
+        // The path and query only: an absolute-form target must not send the password elsewhere.
+        let action = Escape.html(String(request.path) + (request.query.map { "?" + $0 } ?? ""))
         let note = failed ? #"<p role="alert">That password is not right. Try again.</p>"# : ""
         let html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\

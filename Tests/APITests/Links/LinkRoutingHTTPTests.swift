@@ -237,6 +237,12 @@ private func testGeoDatabase() throws -> String {
         try app.settle()
         #expect(try app.count("SELECT count(*) FROM clicks WHERE project_id = '\(projectID)'") == 0)
 
+        // A request in absolute form (as to a proxy) still posts back to this server's path.
+        let client = try RawClient(port: app.port)
+        client.send(Array("GET http://evil.example/secret?x=1 HTTP/1.1\r\nHost: test\r\nUser-Agent: \(desktopChrome)\r\n\r\n".utf8))
+        let absolute = try #require(client.readResponse())
+        #expect(absolute.bodyText.contains(#"<form method="post" action="/secret?x=1">"#), "\(absolute.bodyText)")
+
         let right = try app.postForm("/secret?utm_campaign=vip", "password=open%20sesame")
         #expect(right.status == 302)
         #expect(right.header("Location") == "https://shop.example.com/vip?utm_campaign=vip")
