@@ -51,7 +51,10 @@ enum ConnectPage {
 /// The overview's "Get started" list until every step has happened once: each step ticks itself
 /// when the project's first click, install, event and payment arrive, and links to what to do next.
 enum GettingStarted {
-    static func checklist(_ project: Project, _ services: Services, prefix: String) throws -> String {
+    /// - Parameter shown: the counts of the period on screen: when they have every step, the
+    ///   project's whole history need not be summed to know the list is done.
+    static func checklist(_ project: Project, _ services: Services, prefix: String, shown: ProjectStats.Counts) throws -> String {
+        if shown.clicks > 0, shown.installs > 0, shown.events > 0, !shown.paymentRevenue.isEmpty { return "" }
         let allTime = try services.app.reports.dashboardStats(
             project: project, since: project.createdAt.adding(seconds: -86_400), until: services.now(for: project)
         ).totals

@@ -119,7 +119,7 @@ enum OverviewRoutes {
             ]
             let linkInstalls = totals.attributedInstalls - totals.appleAdsInstalls
             let body = """
-                <h1>\(Escape.html(project.name))</h1>\(try GettingStarted.checklist(project, services, prefix: auth.prefix))\
+                <h1>\(Escape.html(project.name))</h1>\(try GettingStarted.checklist(project, services, prefix: auth.prefix, shown: totals))\
                 <div class="ranges">\(rangeLinks)</div><div class="cards">\(cards)</div>\
                 <p class="muted">\(Escape.html(calendar.dateText(range.since))) \(Escape.html(calendar.timeText(range.since))) to \
                 \(Escape.html(calendar.dateText(range.until))) \(Escape.html(calendar.timeText(range.until))), \(Escape.html(calendar.identifier))</p>\

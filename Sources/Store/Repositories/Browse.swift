@@ -145,8 +145,8 @@ struct Browse<Source: SessionSource>: BrowseStore {
         guard boundaries.count >= 2 else { return [] }
         var buckets = boundaries.dropLast().map { LinkDay(day: $0, clicks: 0, botClicks: 0, installs: 0, events: 0) }
         let hour: Int64 = 3_600_000
-        let firstHour = StatsRepository.floorDiv(boundaries[0].milliseconds, hour)
-        let endHour = StatsRepository.ceilDiv(boundaries[boundaries.count - 1].milliseconds, hour)
+        let firstHour = Timestamp.floorDiv(boundaries[0].milliseconds, hour)
+        let endHour = Timestamp.ceilDiv(boundaries[boundaries.count - 1].milliseconds, hour)
         try beforeRollupRead()
         return try source.read { connection in
             // One key lookup per hour: the table's key leads with the hour, so a range over the

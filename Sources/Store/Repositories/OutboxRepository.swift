@@ -132,13 +132,7 @@ struct Outbox<Source: SessionSource>: OutboxStore {
         try source.read { connection in
             try connection.query(
                 """
-                SELECT \(OutboxRepository.jobColumns) FROM (
-                    SELECT \(OutboxRepository.jobColumns) FROM outbox_jobs
-                    UNION ALL
-                    SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
-                        0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
-                        NULL AS last_response, created_at, NULL AS delivered_at
-                    FROM outbox_new) AS jobs
+                \(OutboxRepository.allJobs())
                 WHERE project_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR status = ?2) AND (CAST(?3 AS TEXT) IS NULL OR kind = ?3)
                     AND created_at >= ?4
                 ORDER BY created_at DESC, id DESC LIMIT ?5
@@ -150,13 +144,7 @@ struct Outbox<Source: SessionSource>: OutboxStore {
         try source.read { connection in
             try connection.queryOne(
                 """
-                SELECT \(OutboxRepository.jobColumns) FROM (
-                    SELECT \(OutboxRepository.jobColumns) FROM outbox_jobs WHERE id = ?1
-                    UNION ALL
-                    SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
-                        0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
-                        NULL AS last_response, created_at, NULL AS delivered_at
-                    FROM outbox_new WHERE id = ?1) AS jobs
+                \(OutboxRepository.allJobs(where: "id = ?1"))
                 WHERE project_id = ?2
                 """, id, projectID, map: OutboxRepository.job)
         }
@@ -166,13 +154,7 @@ struct Outbox<Source: SessionSource>: OutboxStore {
         try source.read { connection in
             try connection.query(
                 """
-                SELECT \(OutboxRepository.jobColumns) FROM (
-                    SELECT \(OutboxRepository.jobColumns) FROM outbox_jobs WHERE install_id = ?2
-                    UNION ALL
-                    SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
-                        0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
-                        NULL AS last_response, created_at, NULL AS delivered_at
-                    FROM outbox_new WHERE install_id = ?2) AS jobs
+                \(OutboxRepository.allJobs(where: "install_id = ?2"))
                 WHERE project_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?3
                 """, projectID, installID, limit, map: OutboxRepository.job)
         }
@@ -305,6 +287,21 @@ extension Outbox {
 
 /// The outbox's SQL and row mappings, and the job writes facts make in their own transaction.
 @_spi(StoreInternals) public enum OutboxRepository {
+    /// The jobs written and those still in `outbox_new` (shown pending, with no attempt), as one
+    /// table `jobs`; `filter` narrows both sides before they are joined.
+    static func allJobs(where filter: String? = nil) -> String {
+        let condition = filter.map { " WHERE " + $0 } ?? ""
+        return """
+            SELECT \(jobColumns) FROM (
+                SELECT \(jobColumns) FROM outbox_jobs\(condition)
+                UNION ALL
+                SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
+                    0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
+                    NULL AS last_response, created_at, NULL AS delivered_at
+                FROM outbox_new\(condition)) AS jobs
+            """
+    }
+
     static let endpointColumns = """
         id, project_id, url, events, enabled, secret, previous_secret, previous_secret_until, disabled_reason, created_at, updated_at
         """

@@ -22,14 +22,14 @@ public import StoreContracts
     public func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats {
         let from = since.milliseconds
         let to = until.milliseconds
-        let firstHour = StatsRepository.ceilDiv(from, StatsRepository.hourMilliseconds)
-        let endHour = StatsRepository.floorDiv(to, StatsRepository.hourMilliseconds)
+        let firstHour = Timestamp.ceilDiv(from, StatsRepository.hourMilliseconds)
+        let endHour = Timestamp.floorDiv(to, StatsRepository.hourMilliseconds)
         try beforeRollupRead()
         return try source.read { connection in
             var tally = try StatsRepository.Tally(projectID: projectID, connection)
             if firstHour < endHour {
-                let firstDay = StatsRepository.ceilDiv(firstHour, 24)
-                let endDay = StatsRepository.floorDiv(endHour, 24)
+                let firstDay = Timestamp.ceilDiv(firstHour, 24)
+                let endDay = Timestamp.floorDiv(endHour, 24)
                 if firstDay < endDay {
                     try tally.addRollups(.days, firstDay..<endDay, currency: currency, connection)
                     // Hours of those days not folded into them yet (migration 0022).
@@ -104,8 +104,8 @@ public import StoreContracts
     public func series(projectID: String, boundaries: [Timestamp], currency: String) throws -> [StatsBucket] {
         guard boundaries.count >= 2 else { return [] }
         var buckets = boundaries.dropLast().map { StatsBucket(start: $0) }
-        let firstHour = StatsRepository.floorDiv(boundaries[0].milliseconds, StatsRepository.hourMilliseconds)
-        let endHour = StatsRepository.ceilDiv(boundaries[boundaries.count - 1].milliseconds, StatsRepository.hourMilliseconds)
+        let firstHour = Timestamp.floorDiv(boundaries[0].milliseconds, StatsRepository.hourMilliseconds)
+        let endHour = Timestamp.ceilDiv(boundaries[boundaries.count - 1].milliseconds, StatsRepository.hourMilliseconds)
         let starts = boundaries.map(\.milliseconds)
         /// The bucket an hour starting at `at` belongs to: the last boundary at or before it.
         func index(ofHour hour: Int64) -> Int? {
@@ -280,9 +280,6 @@ public enum StatsRepository {
 
     static let hourMilliseconds: Int64 = 3_600_000
     static let dayMilliseconds: Int64 = 86_400_000
-
-    static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 { Timestamp.floorDiv(value, divisor) }
-    static func ceilDiv(_ value: Int64, _ divisor: Int64) -> Int64 { Timestamp.ceilDiv(value, divisor) }
 
     /// Adds a rollup row's eleven counters, starting at `column`.
     static func add(_ row: some ColumnReader, from column: Int32, to counts: inout ProjectStats.Counts) {
