@@ -60,6 +60,15 @@ struct JSONFields: Sendable {
         }
     }
 
+    /// A whole number (a JSON number without a fraction, within Int's range).
+    func integer(_ key: String) throws -> Int? {
+        guard let value = try number(key) else { return nil }
+        guard value.rounded() == value, abs(value) < 1e15 else {
+            throw HTTPError.badRequest("field '\(key)': expected an integer", code: "invalid_field")
+        }
+        return Int(value)
+    }
+
     func bool(_ key: String) throws -> Bool? {
         switch fields[key] {
         case nil, .null?: return nil

@@ -1,6 +1,7 @@
 import Attribution
 import Dispatch
 import Foundation
+import HTTP
 import StoreContracts
 import Synchronization
 import TestSupport
@@ -95,6 +96,57 @@ extension TestApp {
         #expect((totals["installs_by_match_type"] as? [String: Int])?["probabilistic"] == 1)
         #expect(totals["events"] as? Int == 1 && totals["event_revenue"] as? [String: Double] == ["EUR": 9.99])
         #expect(totals["clicks"] as? Int == 1)
+    }
+
+    /// The answer is written by hand: its bytes must be those of the sorted serializer, every
+    /// field present, with parameters, UTM values and text that needs escapes.
+    @Test func theHandWrittenAnswerIsSortedCompactJSON() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, key, _) = try app.projectWithLink(
+            #"{"short_code":"summer","app_scheme":"shop","deep_link_path":"/product/42","ios_url":"https://shop.example.com/p?a=1&b=2","deep_link_parameters":{"sku":"a\"1","Name":"caf\u00e9 \\ 10%","b10":"x","b9":"y"},"utm":{"source":"mail","medium":"e/mail","campaign":"summer","term":"t","content":"c"}}"#
+        )
+        _ = try app.clickWithBeacon(ip: "198.51.100.41")
+        let response = try app.install(ip: "198.51.100.41", key: key)
+        #expect(response.status == 200)
+        let parsed = try JSONValueParser.parse(response.body)
+        #expect(response.body == parsed.serialized())
+        let deepLink = try #require(response.json?["deepLinkData"] as? [String: Any])
+        #expect(deepLink["iosUrl"] as? String == "https://shop.example.com/p?a=1&b=2")
+        #expect(deepLink["deepLinkParameters"] as? [String: String] == ["sku": "a\"1", "Name": "café \\ 10%", "b10": "x", "b9": "y"])
+        #expect(deepLink["customParameters"] as? [String: String] == deepLink["deepLinkParameters"] as? [String: String])
+        #expect(
+            deepLink["utmParameters"] as? [String: String]
+                == ["source": "mail", "medium": "e/mail", "campaign": "summer", "term": "t", "content": "c"])
+        #expect(
+            response.bodyText.hasPrefix(
+                #"{"attributed":true,"confidenceScore":85,"deepLinkData":{"androidUrl":"https://play.google.com/store/apps/details?id=com.shop","appScheme":"shop","clickId":"#
+            ))
+        #expect(
+            response.bodyText.contains(#""deepLinkParameters":{"Name":"café \\ 10%","b10":"x","b9":"y","sku":"a\"1"},"deepLinkPath":"/product/42""#))
+    }
+
+    @Test func installReportFieldsAreCheckedByName() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (_, key, _) = try app.projectWithLink()
+        let fraction = try app.install(ip: "1.2.3.4", key: key, body: #"{"userAgent":"x","attributionWindowHours":1.5}"#)
+        #expect(fraction.status == 400 && (fraction.json?["message"] as? String)?.contains("attributionWindowHours") == true)
+        let number = try app.install(ip: "1.2.3.4", key: key, body: #"{"userAgent":7}"#)
+        #expect(number.status == 400 && (number.json?["message"] as? String)?.contains("userAgent") == true)
+        let long = try app.install(ip: "1.2.3.4", key: key, body: #"{"userAgent":"\#(String(repeating: "a", count: 3000))"}"#)
+        #expect(long.status == 200)
+        // The scheme is case-insensitive and the token trimmed; any other scheme is no key.
+        for header in ["bearer \(key)", "BEARER   \(key)\t ", "  Bearer \(key)"] {
+            let response = try app.request(
+                "POST", "/api/sdk/v1/install", json: #"{"userAgent":"x"}"#, adminKey: nil,
+                headers: ["Authorization": header, "X-Forwarded-For": "1.2.3.4"])
+            #expect(response.status == 200, "\(header)")
+        }
+        for header in ["Basic \(key)", "Bearer", "Bearer    ", "Bearer\t\(key)", "Bearerx \(key)"] {
+            let response = try app.request(
+                "POST", "/api/sdk/v1/install", json: #"{"userAgent":"x"}"#, adminKey: nil,
+                headers: ["Authorization": header, "X-Forwarded-For": "1.2.3.4"])
+            #expect(response.status == 401, "\(header)")
+        }
     }
 
     @Test func organicInstallsSendNullDeepLinkDataAndAnEmptyFactorList() throws {

@@ -67,10 +67,23 @@ struct AdminAuth: Sendable {
 enum BearerToken {
     /// The token of `Authorization: Bearer <token>` (scheme case-insensitive, RFC 6750 §2.1).
     static func from(_ request: HTTPRequest) -> String? {
-        guard let value = request.headers["Authorization"] else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].equalsIgnoringASCIICase("Bearer") else { return nil }
-        let token = parts[1].trimmingOWS()
-        return token.isEmpty ? nil : String(token)
+        guard var value = request.headers["Authorization"] else { return nil }
+        // Over the bytes: every SDK request carries one, and splitting a String into Substrings
+        // and trimming Characters cost ~35,000 instructions an install.
+        return value.withUTF8 { bytes -> String? in
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            var index = 0
+            while index < bytes.count, bytes[index] == 0x20 { index += 1 }
+            let scheme = index
+            while index < bytes.count, bytes[index] != 0x20 { index += 1 }
+            guard index - scheme == 6,
+                zip(bytes[scheme..<index], "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 })
+            else { return nil }
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            var end = bytes.count
+            while end > index, isSpace(bytes[end - 1]) { end -= 1 }
+            guard end > index else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+        }
     }
 }

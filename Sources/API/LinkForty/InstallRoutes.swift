@@ -14,7 +14,7 @@ enum LinkFortyInstallRoutes {
         let auth = LinkFortyAuth(services: services)
         return .deferred { request, done in
             do {
-                let body = try request.decodeJSON(InstallBody.self)
+                let body = try InstallBody(JSONFields(request))
                 let project = try auth.project(for: request, appToken: body.appToken)
                 let report = try body.report(project: project, request: request, services: services)
                 var policy = MatchingPolicy(project: project.settings)
@@ -30,7 +30,7 @@ enum LinkFortyInstallRoutes {
                             let deepLink =
                                 deliversDeferredDeepLink(outcome, reportedAt: report.signals.time)
                                 ? deepLinkData(for: outcome, project: project) : nil
-                            return try .json(InstallResponse(outcome.install, deepLink: deepLink), encoder: JSONCoders.encoder)
+                            return .json(bytes: InstallResponse.body(outcome.install, deepLink: deepLink))
                         })
                 }
             } catch {
@@ -93,7 +93,7 @@ enum LinkFortyInstallRoutes {
 }
 
 /// What the LinkForty SDKs send on every app start. Unknown keys are ignored.
-struct InstallBody: Decodable {
+struct InstallBody {
     var userAgent: String
     var timezone: String?
     var language: String?
@@ -107,6 +107,28 @@ struct InstallBody: Decodable {
     var sdkName: String?
     var sdkVersion: String?
     var appToken: String?
+
+    /// Read field by field rather than through `Decodable`: the decoder's generic machinery was
+    /// 8% of an install answer's instructions. Text fields are unbounded here as they were; what
+    /// is stored is cut to size in `report`.
+    init(_ body: JSONFields) throws {
+        guard let userAgent = try body.string("userAgent", maxLength: .max) else {
+            throw HTTPError.badRequest("missing required field 'userAgent'", code: "missing_field")
+        }
+        self.userAgent = userAgent
+        timezone = try body.string("timezone", maxLength: .max)
+        language = try body.string("language", maxLength: .max)
+        screenWidth = try body.number("screenWidth")
+        screenHeight = try body.number("screenHeight")
+        platform = try body.string("platform", maxLength: .max)
+        platformVersion = try body.string("platformVersion", maxLength: .max)
+        appVersion = try body.string("appVersion", maxLength: .max)
+        deviceId = try body.string("deviceId", maxLength: .max)
+        attributionWindowHours = try body.integer("attributionWindowHours")
+        sdkName = try body.string("sdkName", maxLength: .max)
+        sdkVersion = try body.string("sdkVersion", maxLength: .max)
+        appToken = try body.string("appToken", maxLength: .max)
+    }
 
     func report(project: Project, request: HTTPRequest, services: Services) throws -> InstallReport {
         if let hours = attributionWindowHours, !ProjectSettings.attributionWindowRange.contains(hours) {
@@ -146,26 +168,28 @@ struct InstallBody: Decodable {
 
 /// Every key present, `deepLinkData` explicitly null for organic installs (an empty object makes
 /// the iOS SDK throw and never store the installId).
-struct InstallResponse: Encodable {
-    let install: StoredInstall
-    let deepLink: DeepLinkData?
-
-    init(_ install: StoredInstall, deepLink: DeepLinkData?) {
-        self.install = install
-        self.deepLink = deepLink
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: AnyCodingKey.self)
-        try c.encode(install.id, forKey: AnyCodingKey(stringValue: "installId"))
-        try c.encode(install.match.attributed, forKey: AnyCodingKey(stringValue: "attributed"))
-        try c.encode(Int((install.match.confidence * 100).rounded()), forKey: AnyCodingKey(stringValue: "confidenceScore"))
-        try c.encode(install.match.matchedFactors, forKey: AnyCodingKey(stringValue: "matchedFactors"))
-        if let deepLink {
-            try c.encode(deepLink, forKey: AnyCodingKey(stringValue: "deepLinkData"))
-        } else {
-            try c.encodeNil(forKey: AnyCodingKey(stringValue: "deepLinkData"))
+enum InstallResponse {
+    /// Keys in sorted order, written by hand (see `DeepLinkData.append(to:)`).
+    static func body(_ install: StoredInstall, deepLink: DeepLinkData?) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(deepLink == nil ? 160 : 640)
+        var object = JSONObjectWriter(into: &bytes)
+        object.key("attributed", to: &bytes)
+        bytes.append(contentsOf: (install.match.attributed ? "true" : "false").utf8)
+        object.key("confidenceScore", to: &bytes)
+        ByteText.appendDecimal(Int((install.match.confidence * 100).rounded()), to: &bytes)
+        object.key("deepLinkData", to: &bytes)
+        if let deepLink { deepLink.append(to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        object.string("installId", install.id, to: &bytes)
+        object.key("matchedFactors", to: &bytes)
+        bytes.append(UInt8(ascii: "["))
+        for (offset, factor) in install.match.matchedFactors.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            ByteText.appendJSONString(factor, to: &bytes)
         }
+        bytes.append(UInt8(ascii: "]"))
+        object.close(&bytes)
+        return bytes
     }
 }
 

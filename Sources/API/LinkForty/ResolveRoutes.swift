@@ -49,7 +49,7 @@ enum ResolveRoutes {
                 languages: language.map { [$0] } ?? Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]),
                 networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
         }
-        var response = try HTTPResponse.json(DeepLinkData(target: target, utm: utm, clickID: clickID, clickedAt: now), encoder: JSONCoders.encoder)
+        var response = HTTPResponse.json(bytes: DeepLinkData(target: target, utm: utm, clickID: clickID, clickedAt: now).body)
         response.headers.add("X-Click-Id", clickID)
         return response
     }

@@ -54,6 +54,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 extension StringProtocol {
     /// ASCII case-insensitive equality, without allocating lowercased copies. Lengths first: a
     /// header lookup compares its name with every field of the request, and most differ in length.
+    /// Inlinable, as the next one: called from every module on the request path, where an
+    /// unspecialised generic call walked both strings through protocol witnesses.
+    @inlinable
     public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         var lhs = utf8.makeIterator()
@@ -70,17 +73,20 @@ extension StringProtocol {
         }
     }
 
-    /// Drops optional whitespace (SP / HTAB, RFC 9110 §5.6.3) at both ends.
+    /// Drops optional whitespace (SP / HTAB, RFC 9110 §5.6.3) at both ends. Over the UTF-8 bytes:
+    /// comparing `Character`s walked grapheme clusters for what are ASCII tests.
+    @inlinable
     public func trimmingOWS() -> Substring {
-        let scalars = Substring(self)
-        var start = scalars.startIndex
-        var end = scalars.endIndex
-        while start < end, scalars[start] == " " || scalars[start] == "\t" { start = scalars.index(after: start) }
+        let text = Substring(self)
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
         while end > start {
-            let before = scalars.index(before: end)
-            guard scalars[before] == " " || scalars[before] == "\t" else { break }
+            let before = bytes.index(before: end)
+            guard bytes[before] == 0x20 || bytes[before] == 0x09 else { break }
             end = before
         }
-        return scalars[start..<end]
+        return text[start..<end]
     }
 }
