@@ -43,6 +43,7 @@ public struct ClientIPResolver: Sendable {
     func isTrusted(_ address: SocketAddress) -> Bool { trusted.contains { $0.contains(address) } }
 
     public func clientAddress(of request: HTTPRequest) -> SocketAddress? {
+        if let resolved = request.resolvedClientAddress { return resolved }
         guard let peer = request.remoteAddress else { return nil }
         guard isTrusted(peer) else { return peer.ipv4Mapped ?? peer }
         let hops = Self.forwardedFor(request.headers)

@@ -8,6 +8,10 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The TCP peer; nil for requests built in tests.
     public var remoteAddress: SocketAddress?
+    /// The client's address once the application has resolved it (behind a trusted proxy, the
+    /// forwarded one): set by the outermost responder so that the rate limiter, the handler and
+    /// the request log read one answer instead of parsing the forwarding headers each.
+    public var resolvedClientAddress: SocketAddress?
     /// Named segments captured by the router (`/:code` → `["code": "abc"]`), percent-decoded.
     public var pathParameters: [String: String] = [:]
     /// Where to finish this request from another thread; nil for requests built in tests.
