@@ -25,7 +25,6 @@ public struct ObservedResponder: HTTPResponder {
         resolving.resolvedClientAddress = services.clientIP.clientAddress(of: request)
         let request = resolving
         let metrics = self.metrics
-        let services = self.services
         let requestLog = self.log
         // The router says which pattern answered: the path is matched once per request.
         inner.respond(to: request) { response, pattern in

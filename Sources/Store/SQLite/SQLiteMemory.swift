@@ -15,11 +15,14 @@ public struct SQLiteMemory: Sendable, Equatable {
         self.mmapMiB = mmapMiB
     }
 
-    /// 8, not SQLite-as-we-had-it 64: with the file memory-mapped, reads are served from the map,
-    /// and a larger cache only held a second copy of the pages the writer had just written
-    /// (clicks, installs, capture-event and init at the same rate with 8; docs/performance.md).
+    /// 8, not SQLite-as-we-had-it 64: a larger cache only held a second copy of the pages the
+    /// writer had just written (clicks, installs, capture-event and init at the same rate with 8).
     public static let defaultCacheMiB = 8
-    public static let defaultMmapMiB = 256
+    /// No map: a growing file is mapped again and again as it grows (`munmap` was 2% of an install
+    /// answer's CPU), and every page read through the map stays in the process's resident set.
+    /// Same build and run, map off against 256 MiB: installs 1.19×, clicks 1.00×, and 87–90 MB
+    /// resident after the click load instead of 221–345 MB (docs/performance.md, "Memory").
+    public static let defaultMmapMiB = 0
 
     func apply(to connection: SQLiteConnection) throws {
         try connection.execute("PRAGMA cache_size = -\(cacheMiB * 1024)")
