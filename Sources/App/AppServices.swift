@@ -35,7 +35,6 @@ public final class AppServices: Sendable {
         store: any StoreBackend, clock: any Clock = SystemClock(),
         outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
         appleAds appleAdsSettings: AppleAdsSettings = AppleAdsSettings(),
-        clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         beforeBlocking: @escaping @Sendable () throws -> Void = {}
     ) {
         self.store = store
@@ -91,7 +90,7 @@ public final class AppServices: Sendable {
         domains = DomainService(store: store, map: domainMap, clock: clock)
         installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
-        clicks = ClickService(store: store, clocks: clocks, backlogLimit: clickBacklogLimit, beforeBlocking: beforeBlocking)
+        clicks = ClickService(store: store, clocks: clocks)
         reports = ReportService(store: store, clocks: clocks)
         webhooks = WebhookService(store: store, clock: clock, policy: outboundPolicy)
         postbacks = PostbackService(store: store, clock: clock, policy: outboundPolicy)

@@ -1,5 +1,4 @@
 import Attribution
-import Cryptography
 import Foundation
 import Store
 import StoreContracts
@@ -89,37 +88,5 @@ import Testing
         let app = AppServices(store: store, beforeBlocking: { throw OnLoop() })
         #expect(throws: OnLoop.self) { try app.projects.project(forToken: "some-token-0123456789") }
         #expect(throws: OnLoop.self) { try app.links.resolve(code: "spring", slug: nil) }
-    }
-
-    /// A click waits for its row once the writer is the backlog limit behind: with the limit at
-    /// 0 every click is "behind", so it asks the gate first (an event loop moves the request),
-    /// and off the loop it returns only when the row is committed and readable.
-    @Test func clicksWaitForTheirRowOnceTheWriterIsBehind() throws {
-        struct OnLoop: Error {}
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-app-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = SQLiteStore(database: try Database(path: folder.appendingPathComponent("db.sqlite").path))
-        let project = try AppServices(store: store).projects.create(name: "Shop", settings: ProjectSettings()).project
-        func click() -> Click {
-            Click(
-                clickID: TimeOrderedID.secure(at: Timestamp(milliseconds: 1_000)), projectID: project.id, linkID: nil, source: .link,
-                createdAt: Timestamp(milliseconds: 1_000))
-        }
-        let onLoop = AppServices(store: store, clickBacklogLimit: 0, beforeBlocking: { throw OnLoop() })
-        let refused = click()
-        #expect(throws: OnLoop.self) { try onLoop.clicks.record(refused) }
-        try store.waitForQueuedWrites()
-        #expect(try store.clicks.find(clickID: refused.clickID) == nil)  // nothing queued before the move
-
-        let offLoop = AppServices(store: store, clickBacklogLimit: 0)
-        let waited = click()
-        try offLoop.clicks.record(waited)
-        #expect(try store.clicks.find(clickID: waited.clickID) != nil)
-
-        // Below the limit a click is queued and the call returns at once, whatever the gate says.
-        let queued = click()
-        try AppServices(store: store, beforeBlocking: { throw OnLoop() }).clicks.record(queued)
-        try store.waitForQueuedWrites()
-        #expect(try store.clicks.find(clickID: queued.clickID) != nil)
     }
 }

@@ -38,7 +38,7 @@ enum ResolveRoutes {
         let width = fingerprint["fp_sw"].flatMap(Double.init).flatMap { ScreenSize.isPlausibleSide($0) ? $0 : nil }
         let height = fingerprint["fp_sh"].flatMap(Double.init).flatMap { ScreenSize.isPlausibleSide($0) ? $0 : nil }
         let language = fingerprint["fp_lang"].flatMap { LanguageTag.isPlausible($0) ? $0 : nil }
-        let clickID = try ClickRecorder(services: services).record(at: now, for: request) { clickID, ip, ipKey in
+        let clickID = ClickRecorder(services: services).record(at: now, for: request) { clickID, ip, ipKey in
             Click(
                 clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,
                 ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: request.headers["Accept-Language"],

@@ -28,7 +28,7 @@ enum DeeplinkHandling {
         let device = try call.deviceData()
         let now = call.now
         let platform = device.platform(declared: try call.body.string("platform"))
-        let clickID = try ClickRecorder(services: services).record(at: now, for: call.request) { clickID, ip, ipKey in
+        let clickID = ClickRecorder(services: services).record(at: now, for: call.request) { clickID, ip, ipKey in
             Click(
                 clickID: clickID, projectID: call.project.id, linkID: target.link.id, source: .app, createdAt: now, ip: ip,
                 ipKey: ipKey, userAgent: device.userAgent, query: [:], utm: target.utm, platform: platform,

@@ -7,8 +7,7 @@ import StoreContracts
 /// The one place a click is recorded, for the paths that record one: a tap on a link in a
 /// browser, a LinkForty resolve, a Linkrunner app open, a WarpLink resolve. Each gets a
 /// time-ordered id, the client's address and network key (after trusted proxies), the bounds of
-/// `Click.Limits`, and a count in `/metrics`; the click is queued as a background write (or waits
-/// for its commit, off the event loop, when the writer is far behind: `ClickService.record`).
+/// `Click.Limits`, and a count in `/metrics`; the click is queued as a background write.
 struct ClickRecorder: Sendable {
     let services: Services
 
@@ -18,10 +17,10 @@ struct ClickRecorder: Sendable {
     func record(
         at now: Timestamp, for request: HTTPRequest, countTowardLimit: Bool = false, clickID given: String? = nil,
         _ make: (_ clickID: String, _ ip: String?, _ ipKey: String?) -> Click
-    ) throws -> String {
+    ) -> String {
         let clickID = given ?? TimeOrderedID.secure(at: now)
         let client = services.clientIP.clientAddress(of: request)
-        try services.app.clicks.record(make(clickID, client?.ipString, client?.matchingKey), countTowardLimit: countTowardLimit)
+        services.app.clicks.record(make(clickID, client?.ipString, client?.matchingKey), countTowardLimit: countTowardLimit)
         services.metrics.recordClick()
         return clickID
     }

@@ -51,7 +51,7 @@ enum ClickRoutes {
         let escapeBase = try escaping ? escapeBase(request, services: services) : nil
         let appName = try escaping ? services.app.projects.cachedProject(id: target.link.projectID)?.name : nil
         let clickID =
-            try continued
+            continued
             ?? ClickRecorder(services: services).record(
                 at: now, for: request, countTowardLimit: target.link.maxClicks != nil
             ) {

@@ -49,7 +49,7 @@ enum WarpLinkRoutes {
                 let platform = WarpLinkLink.platform(userAgent: request.headers["User-Agent"])
                 let utm = target.utm.overridden(by: ClickQuery.utm(opened))
                 let tapID = request.headers["X-WarpLink-Tap-Id"].flatMap { Identifiers.isUUID($0) ? $0.lowercased() : nil }
-                let clickID = try ClickRecorder(services: services).record(
+                let clickID = ClickRecorder(services: services).record(
                     at: now, for: request, clickID: tapID.map { Identifiers.clickID(forTap: $0, projectID: project.id) }
                 ) { clickID, ip, ipKey in
                     Click(
