@@ -36,12 +36,12 @@ import Testing
         Accepted(file: #"{"log_level": "notice", "log_ip": false}"#, environment: [:]) { $0.logLevel == "notice" && !$0.logIP },
         Accepted(file: #"{"trusted_proxies": ["10.0.0.0/8", "::1"]}"#, environment: [:]) { $0.trustedProxies == ["10.0.0.0/8", "::1"] },
         Accepted(file: #"{"click_retention_hours": 0}"#, environment: [:]) { $0.clickRetentionHours == 0 },
-        Accepted(file: nil, environment: [:]) { $0.sqliteMemory == SQLiteMemory(cacheMiB: 8, mmapMiB: 256) },
+        Accepted(file: nil, environment: [:]) { $0.sqliteMemory == SQLiteMemory(cacheMiB: 8, mmapMiB: 0) },
         Accepted(file: #"{"sqlite_cache_mib": 4, "sqlite_mmap_mib": 0}"#, environment: [:]) {
             $0.sqliteMemory == SQLiteMemory(cacheMiB: 4, mmapMiB: 0)
         },
-        Accepted(file: nil, environment: ["ATTRIBUTIOND_SQLITE_CACHE_MIB": "8", "ATTRIBUTIOND_SQLITE_MMAP_MIB": "0"]) {
-            $0.sqliteMemory == SQLiteMemory(cacheMiB: 8, mmapMiB: 0)
+        Accepted(file: nil, environment: ["ATTRIBUTIOND_SQLITE_CACHE_MIB": "16", "ATTRIBUTIOND_SQLITE_MMAP_MIB": "64"]) {
+            $0.sqliteMemory == SQLiteMemory(cacheMiB: 16, mmapMiB: 64)
         },
         Accepted(file: #"{"outbound": {"allow_private_addresses": true}}"#, environment: [:]) { $0.outbound.allowPrivateAddresses },
         Accepted(file: nil, environment: ["ATTRIBUTIOND_OUTBOUND_DELIVER": "false"]) { !$0.outbound.deliver },
