@@ -35,6 +35,7 @@ public final class AppServices: Sendable {
         store: any StoreBackend, clock: any Clock = SystemClock(),
         outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
         appleAds appleAdsSettings: AppleAdsSettings = AppleAdsSettings(),
+        clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         beforeBlocking: @escaping @Sendable () throws -> Void = {}
     ) {
         self.store = store
@@ -90,7 +91,7 @@ public final class AppServices: Sendable {
         domains = DomainService(store: store, map: domainMap, clock: clock)
         installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
-        clicks = ClickService(store: store, clocks: clocks)
+        clicks = ClickService(store: store, clocks: clocks, backlogLimit: clickBacklogLimit)
         reports = ReportService(store: store, clocks: clocks)
         webhooks = WebhookService(store: store, clock: clock, policy: outboundPolicy)
         postbacks = PostbackService(store: store, clock: clock, policy: outboundPolicy)

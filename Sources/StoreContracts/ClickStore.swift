@@ -2,6 +2,8 @@ public import Attribution
 
 /// Clicks: queued writes (a redirect never waits for its row) and beacon updates.
 public protocol ClickStore: Sendable {
+    /// Queues the click. Without a `completion` nobody waits, and the row may wait to share a
+    /// commit; with one it is committed as soon as the writer can.
     func record(countTowardLimit: Bool, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)?)
     /// Adds the interstitial's browser signals to a click younger than `maximumAgeSeconds`;
     /// false when there is no such click.

@@ -1,3 +1,4 @@
+import App
 import Attribution
 import CurlTransport
 import Foundation
@@ -34,6 +35,7 @@ final class TestApp: @unchecked Sendable {
         adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil, allowedHosts: [String] = ["test"],
         clock: any Clock = SystemClock(), allowPrivateOutbound: Bool = false, appleAds: AppleAdsSettings = AppleAdsSettings(),
         dashboard: DashboardSettings = DashboardSettings(), writeLanes: Int = 2, countries: TapCountries = TapCountries(),
+        clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
@@ -52,7 +54,7 @@ final class TestApp: @unchecked Sendable {
             store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
             allowedHosts: allowedHosts,
             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds,
-            dashboard: dashboard, countries: countries, reportInternalError: reportInternalError)
+            dashboard: dashboard, countries: countries, clickBacklogLimit: clickBacklogLimit, reportInternalError: reportInternalError)
         let refused = refusedResponses
         server = HTTPServer(
             host: "127.0.0.1", port: 0, onRefusedResponse: { problem in refused.append(problem) },

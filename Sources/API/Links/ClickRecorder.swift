@@ -7,7 +7,8 @@ import StoreContracts
 /// The one place a click is recorded, for the paths that record one: a tap on a link in a
 /// browser, a LinkForty resolve, a Linkrunner app open, a WarpLink resolve. Each gets a
 /// time-ordered id, the client's address and network key (after trusted proxies), the bounds of
-/// `Click.Limits`, and a count in `/metrics`; the click is queued as a background write.
+/// `Click.Limits`, and a count in `/metrics`; the click is queued as a background write, which
+/// the answer waits for when the caller passes a `ClickCommit` and the writer is behind.
 struct ClickRecorder: Sendable {
     let services: Services
 
@@ -16,11 +17,17 @@ struct ClickRecorder: Sendable {
     @discardableResult
     func record(
         at now: Timestamp, for request: HTTPRequest, countTowardLimit: Bool = false, clickID given: String? = nil,
-        _ make: (_ clickID: String, _ ip: String?, _ ipKey: String?) -> Click
+        commit: ClickCommit? = nil, _ make: (_ clickID: String, _ ip: String?, _ ipKey: String?) -> Click
     ) -> String {
         let clickID = given ?? TimeOrderedID.secure(at: now)
         let client = services.clientIP.clientAddress(of: request)
-        services.app.clicks.record(make(clickID, client?.ipString, client?.matchingKey), countTowardLimit: countTowardLimit)
+        let click = make(clickID, client?.ipString, client?.matchingKey)
+        if let commit, services.app.clicks.isWriterBehind {
+            commit.arm()
+            services.app.clicks.record(click, countTowardLimit: countTowardLimit) { commit.complete($0) }
+        } else {
+            services.app.clicks.record(click, countTowardLimit: countTowardLimit)
+        }
         services.metrics.recordClick()
         return clickID
     }

@@ -8,14 +8,28 @@ import Synchronization
 /// `GET|HEAD /{code}` and `/{templateSlug}/{code}`: record the click, then send the person on
 /// (links-and-clicks.md, "Click routes").
 enum ClickRoutes {
-    /// `GET /:code`, `GET /:slug/:code`. Inline: a cache hit does no I/O, and the click is
-    /// queued, not awaited.
+    /// `GET /:code`, `GET /:slug/:code`. On the event loop: a cache hit does no I/O, and the
+    /// click is queued; the answer waits for the row only while the writer is behind
+    /// (`ClickCommit`), without holding a thread.
     static func route(_ services: Services) -> RouteHandler {
-        LinkAddressed.handler(inline: true) { request, code, slug in try click(request, code: code, slug: slug, services: services) }
+        .deferred { request, done in
+            let commit = ClickCommit()
+            do {
+                let response = try click(
+                    request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"], services: services, commit: commit)
+                guard commit.isArmed else { return done(.success(response)) }
+                commit.whenCommitted { result in done(result.map { response }) }
+            } catch {
+                done(.failure(error))
+            }
+        }
     }
 
     /// - Parameter passwordGiven: the link's password was checked (`LinkPasswordRoutes`).
-    static func click(_ request: HTTPRequest, code: String, slug: String?, services: Services, passwordGiven: Bool = false) throws -> HTTPResponse {
+    /// - Parameter commit: armed when the answer is to wait for the click's row.
+    static func click(
+        _ request: HTTPRequest, code: String, slug: String?, services: Services, passwordGiven: Bool = false, commit: ClickCommit? = nil
+    ) throws -> HTTPResponse {
         let host = try ProjectHosts.claim(of: request, services: services)
         guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else { return Pages.notFound }
         if request.queryValue("d") == "1" {
@@ -53,7 +67,7 @@ enum ClickRoutes {
         let clickID =
             continued
             ?? ClickRecorder(services: services).record(
-                at: now, for: request, countTowardLimit: target.link.maxClicks != nil
+                at: now, for: request, countTowardLimit: target.link.maxClicks != nil, commit: commit
             ) {
                 clickID, ip, ipKey in
                 Click(

@@ -1,14 +1,36 @@
 public import Attribution
 public import StoreContracts
 
-/// Clicks: queued as background writes (a redirect never waits for its row), and the
-/// interstitial's beacon that adds browser signals to one.
+/// Clicks: queued as background writes (a redirect does not wait for its row while the writer
+/// keeps up), and the interstitial's beacon that adds browser signals to one.
 public struct ClickService: Sendable {
     let store: any StoreBackend
     let clocks: ProjectClocks
+    let backlogLimit: Int
 
-    public func record(_ click: Click, countTowardLimit: Bool = false) {
-        store.clicks.record(countTowardLimit: countTowardLimit, click, completion: nil)
+    /// Queued writes from which a click's answer waits for its row (`isWriterBehind`). Clicks
+    /// arriving faster than they commit (~42,000 answered and ~35,500 committed a second on two
+    /// cores) otherwise queued rows without bound, ~10 MB for each second of overload. Two
+    /// batches: a click that waits, waits for at most this many rows ahead of it (2,048 made that
+    /// a p99 of 45 ms under overload), and the writer always has a full batch to take.
+    public static let defaultBacklogLimit = 512
+
+    init(store: any StoreBackend, clocks: ProjectClocks, backlogLimit: Int = Self.defaultBacklogLimit) {
+        self.store = store
+        self.clocks = clocks
+        self.backlogLimit = backlogLimit
+    }
+
+    /// True when the writer is `backlogLimit` writes behind: a click's answer should then wait
+    /// for its row (`record(_:countTowardLimit:committed:)`), so the writer sets the pace.
+    public var isWriterBehind: Bool { store.writeStatistics.queueDepth >= backlogLimit }
+
+    /// Queues the click. With `committed`, that is called once the row is committed (or failed),
+    /// and the row is committed without waiting to share a batch.
+    public func record(
+        _ click: Click, countTowardLimit: Bool = false, committed: (@Sendable (Result<Void, any Error>) -> Void)? = nil
+    ) {
+        store.clicks.record(countTowardLimit: countTowardLimit, click, completion: committed)
     }
 
     /// Adds `signals` to a click younger than `maximumAgeSeconds` (by its project's clock);

@@ -12,8 +12,10 @@ public struct ClickRepository: ClickStore {
     /// - Parameter countTowardLimit: the link has a `max_clicks` budget, so its stored count must
     ///   follow (other links are counted from the clicks table when needed).
     public func record(countTowardLimit: Bool = false, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)? = nil) {
+        // With a completion an answer waits for the row: no gathering delay for it.
         database.write(
-            priority: .background, { connection in try Self.insert(click, countTowardLimit: countTowardLimit, connection) },
+            priority: completion == nil ? .background : .acknowledged,
+            { connection in try Self.insert(click, countTowardLimit: countTowardLimit, connection) },
             completion: completion ?? { [writer = database.writer] result in
                 if case .failure = result { writer.noteLostWrite() }
             })

@@ -1,0 +1,29 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import API
+
+/// Clicks are answered before their rows commit while the writer keeps up; once it is the backlog
+/// limit behind, an answer waits for its row (`ClickCommit`), so clicks cannot queue rows in
+/// memory faster than they are stored.
+@Suite struct ClickBackPressureTests {
+    /// With the limit at 0 the writer always counts as behind: each answer comes after its row
+    /// is committed, so the row is readable the moment the answer is. With the default limit the
+    /// row waits up to 10 ms to share a commit and is usually not there yet.
+    @Test func aClickAnsweredWhileTheWriterIsBehindIsAlreadyStored() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], clickBacklogLimit: 0)
+        _ = try app.projectWithLink()
+        for index in 1...20 {
+            let click = try app.request(
+                "GET", "/summer", adminKey: nil, headers: ["User-Agent": safariIPhone, "X-Forwarded-For": "198.51.100.\(index)"])
+            #expect(click.status == 200 && click.header("X-Click-Id") != nil)
+            #expect(try app.count("SELECT count(*) FROM clicks") == index)
+        }
+        // A bot's click and a link that does not exist take the same path and answer as before.
+        let bot = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": "curl/8.5.0", "X-Forwarded-For": "198.51.100.99"])
+        #expect(bot.status < 400)
+        #expect(try app.count("SELECT count(*) FROM clicks") == 21)
+        #expect(try app.request("GET", "/nothing-here", adminKey: nil).status == 404)
+    }
+}
