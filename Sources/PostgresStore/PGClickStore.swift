@@ -5,7 +5,7 @@ import SQLValues
 @_spi(StoreInternals) import Store
 public import StoreContracts
 
-/// Clicks on PostgreSQL: queued on the node's `PGWriter` (a redirect never waits for its row),
+/// Clicks on PostgreSQL: queued on the node's `PGWriter` (a redirect waits for its row only when the writer is behind),
 /// with `ClickRepository`'s SQL and row mapping.
 public struct PGClickStore: ClickStore {
     let pool: PGPool

@@ -1,6 +1,6 @@
 public import Attribution
 
-/// Clicks: queued writes (a redirect never waits for its row) and beacon updates.
+/// Clicks: queued writes (a redirect waits for its row only when the writer is behind) and beacon updates.
 public protocol ClickStore: Sendable {
     /// Queues the click. Without a `completion` nobody waits, and the row may wait to share a
     /// commit; with one it is committed as soon as the writer can.

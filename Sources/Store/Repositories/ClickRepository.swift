@@ -7,8 +7,8 @@ public struct ClickRepository: ClickStore {
 
     public init(database: Database) { self.database = database }
 
-    /// Queues the click for group commit and returns at once: the response to a tap never waits
-    /// for the database. `completion` (optional) runs after the commit.
+    /// Queues the click for group commit and returns at once. `completion` (optional) runs after
+    /// the commit: the click route passes one when the writer is behind, and answers then.
     /// - Parameter countTowardLimit: the link has a `max_clicks` budget, so its stored count must
     ///   follow (other links are counted from the clicks table when needed).
     public func record(countTowardLimit: Bool = false, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)? = nil) {
