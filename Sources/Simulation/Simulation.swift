@@ -16,6 +16,11 @@ public enum Simulation {
         public var seed: UInt64 = 1
         public var minConfidence = ProjectSettings().minConfidence
         public var attributionWindowHours = 168
+        /// Keep the database here (a path that does not exist yet) instead of deleting it.
+        public var databasePath: String?
+        /// After the campaign, the installed apps' events: opens, signups and purchases over two
+        /// weeks (`AppEvents`), charted on their days.
+        public var appEvents = false
 
         public init() {}
     }
@@ -28,7 +33,10 @@ public enum Simulation {
     public static func run(_ settings: Settings, progress: (Int, Int) -> Void = { _, _ in }) throws -> AccuracyReport {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-simulate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Database(path: folder.appendingPathComponent("simulation.sqlite").path)
+        if let kept = settings.databasePath, FileManager.default.fileExists(atPath: kept) {
+            throw Failure(description: "\(kept) already exists: the simulation keeps its database in a new file")
+        }
+        let database = try Database(path: settings.databasePath ?? folder.appendingPathComponent("simulation.sqlite").path)
         let adminKey = Secrets.generate(prefix: "sim_")
         let services = Services(store: SQLiteStore(database: database), adminKey: adminKey)
         let client = InProcessClient(responder: Application.makeRouter(services: services))
@@ -50,7 +58,10 @@ public enum Simulation {
         _ = try object(
             client.send(
                 .post, "/admin/v1/projects/\(projectID)/links", from: loopback, headers: admin,
-                json: #"{"short_code":"campaign","app_scheme":"example","deep_link_path":"/offer"}"#), expecting: 201)
+                json:
+                    #"{"short_code":"campaign","title":"Winter sale","app_scheme":"example","deep_link_path":"/offer","utm":{"source":"newsletter","medium":"email","campaign":"winter-sale"}}"#
+            ),
+            expecting: 201)
         let clockPath = "/admin/v1/projects/\(projectID)/clock"
         guard
             case .number(let startMilliseconds)? = try object(client.send(.get, clockPath, from: loopback, headers: admin), expecting: 200)["now_ms"]
@@ -71,14 +82,23 @@ public enum Simulation {
         var installs: [(person: Int, installID: String, at: Int64, address: String, referred: Bool)] = []
         var clockAt: Int64 = 0
 
-        for (done, action) in population.actions.enumerated() {
-            if done % 50 == 0 { progress(done, population.actions.count) }
-            if action.offsetMilliseconds > clockAt {
-                let seconds = Double(action.offsetMilliseconds - clockAt) / 1000
+        let appEvents = settings.appEvents ? AppEvents.Sender(seed: settings.seed, client: client, apiKey: apiKey, start: start) : nil
+        /// Moves the project's clock to `offset` (milliseconds from the start), sending the app
+        /// events that fall due on the way.
+        func advance(to offset: Int64) throws {
+            while offset > clockAt {
+                let step = min(offset, appEvents?.nextDue.map { max($0, clockAt + 1) } ?? offset)
+                let seconds = Double(step - clockAt) / 1000
                 _ = try object(
                     client.send(.post, clockPath, from: loopback, headers: admin, json: #"{"advance_seconds":\#(seconds)}"#), expecting: 200)
-                clockAt = action.offsetMilliseconds
+                clockAt = step
+                try appEvents?.sendDue(by: clockAt)
             }
+        }
+
+        for (done, action) in population.actions.enumerated() {
+            if done % 50 == 0 { progress(done, population.actions.count) }
+            try advance(to: action.offsetMilliseconds)
             switch action.kind {
             case .click(let person, let userAgent, let acceptLanguage, let beacon):
                 var headers: HTTPHeaders = ["User-Agent": userAgent]
@@ -107,6 +127,7 @@ public enum Simulation {
                     client: client, token: token, apiKey: apiKey,
                     playReferrerShare: settings.model.playReferrerShare, random: &random)
                 installs.append((index, installID, action.offsetMilliseconds, action.address, referred))
+                appEvents?.plan(installID: installID, installedAt: action.offsetMilliseconds)
             case .appOpen(let index):
                 report.counts.appOpens += 1
                 try openInApp(
@@ -114,6 +135,7 @@ public enum Simulation {
                     from: action.address, client: client, token: token)
             }
         }
+        while let due = appEvents?.nextDue { try advance(to: max(due, clockAt + 1)) }
         progress(population.actions.count, population.actions.count)
         try services.app.store.waitForQueuedWrites()
 
@@ -144,6 +166,7 @@ public enum Simulation {
             }
             if clickedInWindow && !(outcome.attributed && correct) { report.counts.falseNegatives += 1 }
         }
+        try services.app.store.close()
         return report
     }
 

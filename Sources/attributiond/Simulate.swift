@@ -15,6 +15,8 @@ struct Simulate: ParsableCommand {
     @Option(help: "The project's min_confidence.") var minConfidence = Simulation.Settings().minConfidence
     @Option(help: "The project's attribution window in hours.") var attributionWindowHours = 168
     @Flag(help: "Print the report as JSON.") var json = false
+    @Option(help: "Keep the simulated database at this path (a new file), to serve or inspect.") var database: String?
+    @Flag(help: "After the campaign, the installed apps' opens, signups and purchases over two weeks.") var appEvents = false
 
     @Option(help: "People in the population.") var users = PopulationModel().users
     @Option(help: "Share of people who click the link.") var clickShare = PopulationModel().clickShare
@@ -75,6 +77,8 @@ struct Simulate: ParsableCommand {
         settings.seed = seed
         settings.minConfidence = minConfidence
         settings.attributionWindowHours = attributionWindowHours
+        settings.databasePath = database
+        settings.appEvents = appEvents
         let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
         let report: AccuracyReport
         do {

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(StoreInternals) import Store
 import Testing
 
 @Suite struct SimulateCommandTests {
@@ -64,5 +65,42 @@ import Testing
         #expect(result.status == 64 || result.status == 2, "\(result.status)")
         #expect(result.stderr.contains("--click-share"), "\(result.stderr)")
         #expect(try run(["simulate", "--min-confidence", "2"]).stderr.contains("--min-confidence"))
+    }
+
+    /// `--app-events` adds the apps' events without changing the report; `--database` keeps the
+    /// database, whose events are charted over the days after each install, and will not write
+    /// over a file that exists.
+    @Test func appEventsLandInTheKeptDatabaseAndLeaveTheReportAsItWas() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-sim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("campaign.sqlite").path
+        let plain = try run(["simulate", "--users", "400", "--json"])
+        let withEvents = try run(["simulate", "--users", "400", "--json", "--app-events", "--database", path])
+        #expect(withEvents.status == 0, "\(withEvents.stderr)")
+        #expect(withEvents.stdout == plain.stdout)
+
+        let database = try Database(path: path)
+        let (events, names, revenue, days, installs) = try database.read { connection in
+            try connection.queryOne(
+                """
+                SELECT count(*), group_concat(DISTINCT name), sum(revenue), count(DISTINCT charted_at / 86400000),
+                       (SELECT count(*) FROM installs) FROM events
+                """
+            ) { row in (row.int(0), row.string(1), row.optionalDouble(2) ?? 0, row.int(3), row.int(4)) }!
+        }
+        #expect(installs > 50 && events > installs, "\(events) events for \(installs) installs")
+        #expect(Set(names.split(separator: ",").map(String.init)) == ["open", "signup", "purchase"])
+        #expect(revenue > 0 && days >= 14, "revenue \(revenue) over \(days) days")
+        // Every event charted between its install and 15 days after it (purchases within 11).
+        let outside = try database.read { connection in
+            try connection.queryOne(
+                "SELECT count(*) FROM events e JOIN installs i ON i.id = e.install_id WHERE e.charted_at < i.created_at OR e.charted_at > i.created_at + 15 * 86400000"
+            ) { $0.int(0) }!
+        }
+        #expect(outside == 0)
+
+        let again = try run(["simulate", "--users", "400", "--database", path])
+        #expect(again.status != 0 && again.stderr.contains("already exists"), "\(again.stderr)")
     }
 }
