@@ -84,6 +84,7 @@ enum LinkPages {
                 <tr><td><a href="\(base)/links/\(Escape.html(link.id))">\(Escape.html(link.shortCode))</a></td><td>\(Escape.html(link.title ?? ""))</td>\
                 <td class="hide-narrow">\(Escape.html(link.utm.campaign ?? ""))</td>\
                 <td class="n">\(counts[link.id]?.clicks ?? 0)</td><td class="n">\(counts[link.id]?.attributedInstalls ?? 0)</td>\
+                <td class="n">\(revenue(counts[link.id]))</td>\
                 <td>\(link.active ? "active" : #"<span class="muted">disabled</span>"#)</td>\
                 <td class="hide-narrow"><a href="\(Escape.html(url))/qr">QR</a> \
                 <button type="button" data-copy="\(Escape.html(url))" hidden>Copy</button></td><td>\(toggle)</td></tr>
@@ -92,8 +93,8 @@ enum LinkPages {
         if rows.isEmpty {
             rows =
                 search.isEmpty
-                ? #"<tr><td colspan="8" class="muted">No links yet: make the first with the form below.</td></tr>"#
-                : #"<tr><td colspan="8" class="muted">No links match.</td></tr>"#
+                ? #"<tr><td colspan="9" class="muted">No links yet: make the first with the form below.</td></tr>"#
+                : #"<tr><td colspan="9" class="muted">No links match.</td></tr>"#
         }
         let query = search.isEmpty ? "" : "q=\(Escape.html(percentEncoded(search)))&amp;"
         var pager = ""
@@ -110,13 +111,25 @@ enum LinkPages {
             <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\
             <table><thead><tr><th>Code</th><th>Title</th><th class="hide-narrow">Campaign</th><th class="n">Clicks (30 d)</th>\
-            <th class="n">Installs (30 d)</th><th>State</th><th class="hide-narrow">QR · URL</th><th></th></tr></thead>\
+            <th class="n">Installs (30 d)</th><th class="n">Revenue (30 d)</th><th>State</th><th class="hide-narrow">QR · URL</th><th></th></tr></thead>\
             <tbody>\(rows)</tbody></table><p>\(pager)</p>\(createForm)\
             \(canChange ? importForm(base: base, csrf: DashboardPage.hiddenCSRF(viewer), domains: try services.app.domains.list(projectID: project.id).map(\.domain)) : "")
             """
         return DashboardPage.render(
             title: "Links · \(project.name)", prefix: auth.prefix, viewer: viewer,
             projectNav: (project.id, project.name, "Links"), body: body, status: status)
+    }
+
+    /// A link's 30 days of money: captured payments, and apart from them (never added: an app may
+    /// report a purchase both ways) the amounts its installs' events declared.
+    static func revenue(_ counts: ProjectStats.Counts?) -> String {
+        guard let counts, !counts.paymentRevenue.isEmpty || !counts.eventRevenue.isEmpty else { return "–" }
+        var text = counts.paymentRevenue.isEmpty ? "" : Escape.html(OverviewRoutes.money(counts.paymentRevenue))
+        if !counts.eventRevenue.isEmpty {
+            if !text.isEmpty { text += "<br>" }
+            text += #"<span class="muted">events: \#(Escape.html(OverviewRoutes.money(counts.eventRevenue)))</span>"#
+        }
+        return text
     }
 
     /// The form that imports a Firebase Dynamic Links export onto one of the project's domains.
