@@ -8,16 +8,19 @@ import StoreContracts
 /// from a universal link; record that as a `resolve` click with the SDK's `fp_*` signals and
 /// answer the link's DeepLinkData. The link itself says which project it belongs to.
 enum ResolveRoutes {
-    /// `GET /api/sdk/v1/resolve/:code`, `GET /api/sdk/v1/resolve/:slug/:code`
+    /// `GET /api/sdk/v1/resolve/:code`, `GET /api/sdk/v1/resolve/:slug/:code`: on the event loop;
+    /// the answer waits for the click's row only while the writer is behind (`ClickCommit`).
     static func route(_ services: Services) -> RouteHandler {
-        LinkAddressed.handler(inline: true) { request, code, slug in try resolve(request, code: code, slug: slug, services: services) }
+        ClickCommit.route { request, commit in
+            try resolve(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"], services: services, commit: commit)
+        }
     }
 
     static func noActiveLink(code: String, slug: String?) -> HTTPError {
         HTTPError.notFound("no active link '\(slug.map { "\($0)/" } ?? "")\(code)'")
     }
 
-    static func resolve(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {
+    static func resolve(_ request: HTTPRequest, code: String, slug: String?, services: Services, commit: ClickCommit? = nil) throws -> HTTPResponse {
         // An app opened by a link whose click budget is spent still gets its data; a link that
         // is switched off or expired does not.
         guard let (_, target) = try services.app.links.resolve(code: code, slug: slug) else { throw noActiveLink(code: code, slug: slug) }
@@ -38,7 +41,7 @@ enum ResolveRoutes {
         let width = fingerprint["fp_sw"].flatMap(Double.init).flatMap { ScreenSize.isPlausibleSide($0) ? $0 : nil }
         let height = fingerprint["fp_sh"].flatMap(Double.init).flatMap { ScreenSize.isPlausibleSide($0) ? $0 : nil }
         let language = fingerprint["fp_lang"].flatMap { LanguageTag.isPlausible($0) ? $0 : nil }
-        let clickID = ClickRecorder(services: services).record(at: now, for: request) { clickID, ip, ipKey in
+        let clickID = ClickRecorder(services: services).record(at: now, for: request, commit: commit) { clickID, ip, ipKey in
             Click(
                 clickID: clickID, projectID: target.link.projectID, linkID: target.link.id, source: .resolve, createdAt: now,
                 ip: ip, ipKey: ipKey, userAgent: request.headers["User-Agent"], acceptLanguage: request.headers["Accept-Language"],

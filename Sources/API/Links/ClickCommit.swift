@@ -1,10 +1,11 @@
+import HTTP
 import Synchronization
 
-/// Whether a click's answer waits for its row, and the wait: a click handler passes one to
-/// `ClickRecorder`, which arms it when the writer is behind (`ClickService.isWriterBehind`); the
-/// route then answers once the row is committed. An answer that waits costs no thread: the
-/// writer's completion sends it. So clicks arrive no faster than they are stored, and the rows
-/// waiting in memory stay bounded.
+/// Whether a click's answer waits for its row, and the wait: a tap on a link and a LinkForty
+/// resolve pass one to `ClickRecorder`, which arms it when the writer is behind
+/// (`ClickService.isWriterBehind`); the route then answers once the row is committed. An answer
+/// that waits costs no thread: the writer's completion sends it. So clicks arrive no faster than
+/// they are stored, and the rows waiting in memory stay bounded.
 final class ClickCommit: Sendable {
     private struct State {
         var armed = false
@@ -39,5 +40,23 @@ final class ClickCommit: Sendable {
             return nil
         }
         if let done { waiter(done) }
+    }
+}
+
+extension ClickCommit {
+    /// A route that records a click (a tap on a link, a LinkForty resolve): runs on the event
+    /// loop and answers at once, or, when `answer` armed the commit, once the click's row is
+    /// committed.
+    static func route(_ answer: @escaping @Sendable (HTTPRequest, ClickCommit) throws -> HTTPResponse) -> RouteHandler {
+        .deferred { request, done in
+            let commit = ClickCommit()
+            do {
+                let response = try answer(request, commit)
+                guard commit.isArmed else { return done(.success(response)) }
+                commit.whenCommitted { result in done(result.map { response }) }
+            } catch {
+                done(.failure(error))
+            }
+        }
     }
 }

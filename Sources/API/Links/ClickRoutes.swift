@@ -12,16 +12,8 @@ enum ClickRoutes {
     /// click is queued; the answer waits for the row only while the writer is behind
     /// (`ClickCommit`), without holding a thread.
     static func route(_ services: Services) -> RouteHandler {
-        .deferred { request, done in
-            let commit = ClickCommit()
-            do {
-                let response = try click(
-                    request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"], services: services, commit: commit)
-                guard commit.isArmed else { return done(.success(response)) }
-                commit.whenCommitted { result in done(result.map { response }) }
-            } catch {
-                done(.failure(error))
-            }
+        ClickCommit.route { request, commit in
+            try click(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"], services: services, commit: commit)
         }
     }
 
