@@ -47,6 +47,7 @@ enum AppEvents {
         let apiKey: String
         let start: Int64
         var random: SeededGenerator
+        /// Latest first: the next one due is popped from the end.
         private var pending: [(installID: String, event: Event)] = []
         private(set) var sent = 0
 
@@ -59,16 +60,16 @@ enum AppEvents {
 
         func plan(installID: String, installedAt: Int64) {
             pending += AppEvents.events(installedAt: installedAt, random: &random).map { (installID, $0) }
-            pending.sort { $0.event.offsetMilliseconds < $1.event.offsetMilliseconds }
+            pending.sort { $0.event.offsetMilliseconds > $1.event.offsetMilliseconds }
         }
 
         /// The next planned event's time, if any.
-        var nextDue: Int64? { pending.first?.event.offsetMilliseconds }
+        var nextDue: Int64? { pending.last?.event.offsetMilliseconds }
 
         /// Sends the events due by `now` (milliseconds from the start; the project's clock is there).
         func sendDue(by now: Int64) throws {
-            while let first = pending.first, first.event.offsetMilliseconds <= now {
-                pending.removeFirst()
+            while let first = pending.last, first.event.offsetMilliseconds <= now {
+                pending.removeLast()
                 let time = Timestamp(milliseconds: start + first.event.offsetMilliseconds).iso8601
                 let data = first.event.revenue.map { #","eventData":{"revenue":\#($0),"currency":"USD"}"# } ?? ""
                 _ = try Simulation.object(

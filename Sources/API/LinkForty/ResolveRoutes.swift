@@ -11,7 +11,7 @@ enum ResolveRoutes {
     /// `GET /api/sdk/v1/resolve/:code`, `GET /api/sdk/v1/resolve/:slug/:code`: on the event loop;
     /// the answer waits for the click's row only while the writer is behind (`ClickCommit`).
     static func route(_ services: Services) -> RouteHandler {
-        ClickCommit.route { request, commit in
+        ClickCommit.route(services) { request, commit in
             try resolve(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"], services: services, commit: commit)
         }
     }

@@ -1,11 +1,12 @@
+import App
 import HTTP
 import Synchronization
 
-/// Whether a click's answer waits for its row, and the wait: a tap on a link and a LinkForty
-/// resolve pass one to `ClickRecorder`, which arms it when the writer is behind
-/// (`ClickService.isWriterBehind`); the route then answers once the row is committed. An answer
-/// that waits costs no thread: the writer's completion sends it. So clicks arrive no faster than
-/// they are stored, and the rows waiting in memory stay bounded.
+/// A click's answer waiting for its row: made by a tap's or a LinkForty resolve's route when the
+/// writer is behind (`ClickService.isWriterBehind`) and handed to `ClickRecorder`, which arms it
+/// as it queues the row; the route then answers once the row is committed. An answer that waits
+/// costs no thread: the writer's completion sends it. So clicks arrive no faster than they are
+/// stored, and the rows waiting in memory stay bounded.
 final class ClickCommit: Sendable {
     private struct State {
         var armed = false
@@ -45,14 +46,17 @@ final class ClickCommit: Sendable {
 
 extension ClickCommit {
     /// A route that records a click (a tap on a link, a LinkForty resolve): runs on the event
-    /// loop and answers at once, or, when `answer` armed the commit, once the click's row is
-    /// committed.
-    static func route(_ answer: @escaping @Sendable (HTTPRequest, ClickCommit) throws -> HTTPResponse) -> RouteHandler {
+    /// loop and answers at once; while the writer is behind, `answer` gets a commit to hand to
+    /// the recorder, and the answer goes once the click's row is committed (if one was recorded).
+    static func route(
+        _ services: Services, _ answer: @escaping @Sendable (HTTPRequest, ClickCommit?) throws -> HTTPResponse
+    ) -> RouteHandler {
         .deferred { request, done in
-            let commit = ClickCommit()
+            // Made only when it may be needed: nothing allocated per click while the writer keeps up.
+            let commit = services.app.clicks.isWriterBehind ? ClickCommit() : nil
             do {
                 let response = try answer(request, commit)
-                guard commit.isArmed else { return done(.success(response)) }
+                guard let commit, commit.isArmed else { return done(.success(response)) }
                 commit.whenCommitted { result in done(result.map { response }) }
             } catch {
                 done(.failure(error))

@@ -8,7 +8,7 @@ import StoreContracts
 /// browser, a LinkForty resolve, a Linkrunner app open, a WarpLink resolve. Each gets a
 /// time-ordered id, the client's address and network key (after trusted proxies), the bounds of
 /// `Click.Limits`, and a count in `/metrics`; the click is queued as a background write, which
-/// the answer waits for when the caller passes a `ClickCommit` and the writer is behind.
+/// the answer waits for when the caller passes a `ClickCommit` (its route found the writer behind).
 struct ClickRecorder: Sendable {
     let services: Services
 
@@ -22,7 +22,7 @@ struct ClickRecorder: Sendable {
         let clickID = given ?? TimeOrderedID.secure(at: now)
         let client = services.clientIP.clientAddress(of: request)
         let click = make(clickID, client?.ipString, client?.matchingKey)
-        if let commit, services.app.clicks.isWriterBehind {
+        if let commit {
             commit.arm()
             services.app.clicks.record(click, countTowardLimit: countTowardLimit) { commit.complete($0) }
         } else {

@@ -12,7 +12,7 @@ enum ClickRoutes {
     /// click is queued; the answer waits for the row only while the writer is behind
     /// (`ClickCommit`), without holding a thread.
     static func route(_ services: Services) -> RouteHandler {
-        ClickCommit.route { request, commit in
+        ClickCommit.route(services) { request, commit in
             try click(request, code: request.pathParameters["code"]!, slug: request.pathParameters["slug"], services: services, commit: commit)
         }
     }

@@ -33,7 +33,7 @@ enum LinkPasswordPage {
 /// hash takes milliseconds); wrong passwords spend the client's budget, shared with nothing else.
 enum LinkPasswordRoutes {
     static func submit(_ services: Services) -> RouteHandler {
-        LinkAddressed.handler(inline: false) { request, code, slug in
+        LinkAddressed.handler { request, code, slug in
             let host = try ProjectHosts.claim(of: request, services: services)
             guard let (_, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else { return Pages.notFound }
             guard let stored = target.link.passwordHash else {

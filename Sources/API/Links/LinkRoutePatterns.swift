@@ -4,14 +4,14 @@ import HTTP
 /// `{prefix}/{templateSlug}/{code}{suffix}`: one handler takes the code and the slug (nil under
 /// the first pattern).
 enum LinkAddressed {
-    /// `inline` handlers run on the connection's event loop (they must do no I/O).
+    /// Runs on the handler pool (the click-recording routes, which run on the event loop, are
+    /// `ClickCommit.route`s).
     static func handler(
-        inline: Bool,
         _ handler: @escaping @Sendable (_ request: HTTPRequest, _ code: String, _ slug: String?) throws -> HTTPResponse
     ) -> RouteHandler {
         let handle: @Sendable (HTTPRequest) throws -> HTTPResponse = { request in
             try handler(request, request.pathParameters["code"]!, request.pathParameters["slug"])
         }
-        return inline ? .inline(handle) : .sync(handle)
+        return .sync(handle)
     }
 }

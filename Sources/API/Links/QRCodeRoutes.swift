@@ -9,7 +9,7 @@ import HTTP
 enum QRCodeRoutes {
     /// `GET /:code/qr`, `GET /:slug/:code/qr`
     static func route(_ services: Services) -> RouteHandler {
-        LinkAddressed.handler(inline: false) { request, code, slug in try qrCode(request, code: code, slug: slug, services: services) }
+        LinkAddressed.handler { request, code, slug in try qrCode(request, code: code, slug: slug, services: services) }
     }
 
     static func qrCode(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> HTTPResponse {
