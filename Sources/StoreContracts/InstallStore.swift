@@ -48,6 +48,11 @@ public protocol StatsStore: Sendable {
     func stats(projectID: String, since: Timestamp, until: Timestamp, currency: String) throws -> ProjectStats
     /// Project totals per bucket between consecutive boundaries (charts), from the hourly rollup.
     func series(projectID: String, boundaries: [Timestamp], currency: String) throws -> [StatsBucket]
+    /// `rollup_tallies` of `dimensions` summed over the whole UTC hours `hours`: dimension →
+    /// value → sum (the breakdowns, migration 0039).
+    func tallySums(projectID: String, dimensions: [String], hours: Range<Int64>) throws -> [String: [String: Int64]]
+    /// The same hour by hour (the cohorts, counted at each install's hour).
+    func tallyHours(projectID: String, dimensions: [String], hours: Range<Int64>) throws -> [TallyCount]
     /// A link's A/B variants over [since, until): human clicks, installs credited to them, those
     /// installs' events and event revenue by currency (`currency` for events that name none).
     func variants(projectID: String, linkID: String, since: Timestamp, until: Timestamp, currency: String) throws -> [VariantCounts]

@@ -33,6 +33,7 @@ enum DashboardAssets {
         pre{white-space:pre-wrap;overflow-wrap:anywhere}svg{max-width:100%;height:auto}.legend{display:flex;gap:1rem;font-size:.9rem}.legend i{display:inline-block;width:.8rem;height:.8rem;
         margin-right:.3rem;border-radius:2px}.k0{background:#1f6feb}.k1{background:#2da44e}.k2{background:#8c959f}.k3{background:#bf8700}
         .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}.inline{display:inline}.narrow-only{display:none}
+        .heat1{background:#f1f7ff}.heat2{background:#dcebff}.heat3{background:#c3dcff}.heat4{background:#a5c9fb}.heat5{background:#86b5f5}
         .getting-started{margin-bottom:1rem}.getting-started ol{margin:.4rem 0 0;padding-left:1.2rem}.getting-started .done{color:#2da44e}
         @media (max-width:600px){main{padding:.75rem}th,td{padding:.35rem .4rem}.hide-narrow{display:none}.narrow-only{display:block}.signout{margin-left:0}
         table{display:block;overflow-x:auto}input,select{max-width:100%}

@@ -28,7 +28,10 @@ enum DashboardPage {
             header += #"<nav><span class="project">\#(Escape.html(projectNav.name))</span>"#
             let adminPages = viewer?.canChange(projectID: projectNav.id) ?? false
             let pages =
-                [("", "Overview"), ("/links", "Links"), ("/installs", "Installs"), ("/skan", "SKAN")]
+                [
+                    ("", "Overview"), ("/breakdowns", "Breakdowns"), ("/cohorts", "Cohorts"), ("/links", "Links"), ("/installs", "Installs"),
+                    ("/skan", "SKAN"),
+                ]
                 + (adminPages ? [("/outbound", "Outbound"), ("/settings", "Settings")] : [])
             for (path, label) in pages {
                 let current = projectNav.current == label ? #" aria-current="page""# : ""

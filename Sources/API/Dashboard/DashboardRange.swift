@@ -81,3 +81,25 @@ struct DashboardRange {
         bucket == .hour ? calendar.timeText(start) : String(calendar.dateText(start).dropFirst(5))
     }
 }
+
+extension DashboardRange {
+    /// The preset links and the custom-range form (a GET form, so it works without script); `carry`
+    /// are the page's other query items (escaped here), kept as the range changes.
+    func picker(
+        base: String, calendar: LocalCalendar, carry: [(name: String, value: String)] = [],
+        presets: [(key: String, label: String)] = DashboardRange.presets
+    ) -> String {
+        let carried = carry.map { "&amp;\(Escape.html($0.name))=\(Escape.html($0.value))" }.joined()
+        let links = presets.map { entry in
+            #"<a href="\#(base)?range=\#(entry.key)\#(carried)"\#(entry.key == key ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
+        }.joined()
+        let from = self.from ?? calendar.dateText(since)
+        let to = self.to ?? calendar.dateText(until.adding(seconds: -1))
+        let hidden = carry.map { #"<input type="hidden" name="\#(Escape.html($0.name))" value="\#(Escape.html($0.value))">"# }.joined()
+        return """
+            \(links)<form class="inline" method="get" action="\(base)"><input type="hidden" name="range" value="custom">\(hidden)\
+            <label>From <input type="date" name="from" value="\(Escape.html(from))"></label> \
+            <label>to <input type="date" name="to" value="\(Escape.html(to))"></label> <button>Show</button></form>
+            """
+    }
+}

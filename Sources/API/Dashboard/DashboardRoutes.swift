@@ -22,6 +22,8 @@ enum DashboardRoutes {
         router.on(.post, p + "/sign-in", SignInRoutes.signIn(services))
         router.on(.post, p + "/sign-out", SignInRoutes.signOut(services))
         router.on(.get, p + "/projects/:id", OverviewRoutes.overview(services))
+        router.on(.get, p + "/projects/:id/breakdowns", BreakdownsPage.show(services))
+        router.on(.get, p + "/projects/:id/cohorts", CohortsPage.show(services))
         router.on(.get, p + "/projects/:id/links", LinkPages.list(services))
         router.on(.post, p + "/projects/:id/links", LinkPages.create(services))
         router.on(.post, p + "/projects/:id/links/import-fdl", LinkPages.importFDL(services))

@@ -94,10 +94,7 @@ enum OverviewRoutes {
             }
             let totals = stats.totals
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
-            let rangeLinks =
-                DashboardRange.presets.map { entry in
-                    #"<a href="\#(base)?range=\#(entry.key)"\#(entry.key == range.key ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
-                }.joined() + customRangeForm(base: base, range: range, calendar: calendar)
+            let rangeLinks = range.picker(base: base, calendar: calendar)
             let cards = [
                 ("Clicks", "\(totals.clicks)", "\(totals.botClicks) from bots, not counted", change(totals.clicks, before.clicks)),
                 ("Installs", "\(totals.installs)", "\(share(totals)) attributed", change(totals.installs, before.installs)),
@@ -279,17 +276,6 @@ enum OverviewRoutes {
                 "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
                 "Content-Disposition": #"attachment; filename="\#(filename)""#,
             ], body: Array(text.utf8))
-    }
-
-    /// The custom range: two dates in the project's time zone (a GET form, so it works without script).
-    private static func customRangeForm(base: String, range: DashboardRange, calendar: LocalCalendar) -> String {
-        let from = range.from ?? calendar.dateText(range.since)
-        let to = range.to ?? calendar.dateText(range.until.adding(seconds: -1))
-        return """
-            <form class="inline" method="get" action="\(base)"><input type="hidden" name="range" value="custom">\
-            <label>From <input type="date" name="from" value="\(Escape.html(from))"></label> \
-            <label>to <input type="date" name="to" value="\(Escape.html(to))"></label> <button>Show</button></form>
-            """
     }
 
     /// Attributed installs by confidence band (deterministic matches are 1.0, so "high").

@@ -71,3 +71,20 @@ enum SVGChart {
         }
     }
 }
+
+extension SVGChart {
+    /// Horizontal bars for a table cell, one per value (colours `k0`, `k1`, … from `colorOffset`),
+    /// each as long as its share of `top`.
+    static func meter(_ values: [Double], of top: Double, colorOffset: Int = 0, width: Int = 140) -> String {
+        let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700"]
+        let barHeight = 8
+        let height = values.count * (barHeight + 2)
+        var svg = ##"<svg viewBox="0 0 \##(width) \##(height)" width="\##(width)" height="\##(height)" aria-hidden="true">"##
+        for (index, value) in values.enumerated() {
+            let length = top > 0 ? Double(width) * min(max(value / top, 0), 1) : 0
+            svg +=
+                ##"<rect x="0" y="\##(index * (barHeight + 2))" width="\##(format(length))" height="\##(barHeight)" fill="\##(colors[(index + colorOffset) % colors.count])"/>"##
+        }
+        return svg + "</svg>"
+    }
+}

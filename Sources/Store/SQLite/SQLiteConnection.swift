@@ -1,3 +1,4 @@
+import Attribution
 internal import CSQLite
 internal import CSQLiteTuning
 import Foundation
@@ -38,6 +39,18 @@ import StoreContracts
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         registerRollupFunctions()
+        registerReferrerHost()
+    }
+
+    /// `referrer_host(referer)`: `ReferrerHost.of`, for the breakdown triggers (migration 0039).
+    private func registerReferrerHost() {
+        sqlite3_create_function_v2(
+            handle, "referrer_host", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { function, _, arguments in
+                let referrer = arguments.flatMap { sqlite3_value_text($0[0]) }.map { String(cString: $0) }
+                let host = ReferrerHost.of(referrer)
+                sqlite3_result_text(function, host, -1, attributiond_sqlite_transient())
+            }, nil, nil, nil)
     }
 
     /// Where the rollup triggers' deltas go on this connection (the writer's); nil: they go to the

@@ -1,0 +1,143 @@
+import App
+import Attribution
+import HTTP
+import StoreContracts
+
+/// Clicks and installs by platform, OS version, country and referring site, and events by name,
+/// for a period beside the one before it: sortable tables with a bar per row (docs/dashboard.md,
+/// "Breakdowns"). From the tallies (migration 0039), never the rows.
+enum BreakdownsPage {
+    static let views: [(key: String, label: String)] =
+        [("events", "Events")] + BreakdownProperty.allCases.map { ($0.rawValue, $0.label) }
+
+    static func show(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.page { request, viewer in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            let query = request.queryItems
+            func item(_ name: String) -> String? { query.first { $0.name == name }?.value }
+            let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
+            let range: DashboardRange
+            do {
+                range = try DashboardRange.resolve(query.map { ($0.name, $0.value) }, calendar: calendar, now: services.now(for: project))
+            } catch let problem as DashboardRange.Problem {
+                return DashboardPage.message(
+                    status: .unprocessableContent, title: "Unknown range", text: problem.message, prefix: auth.prefix, viewer: viewer)
+            }
+            let view = item("by") ?? "events"
+            guard let current = views.first(where: { $0.key == view }) else {
+                return DashboardPage.message(
+                    status: .unprocessableContent, title: "Unknown breakdown",
+                    text: "by must be one of \(views.map(\.key).joined(separator: ", "))", prefix: auth.prefix, viewer: viewer)
+            }
+            let sums = try services.app.reports.breakdowns(project: project, since: range.since, until: range.until)
+            let projectBase = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            let base = "\(projectBase)/breakdowns"
+            let here = "\(base)?\(range.query)&amp;by=\(view)"
+            let sort = item("sort") ?? ""
+            let table: String
+            if let property = BreakdownProperty(rawValue: view) {
+                table = propertyTable(
+                    property, Breakdown.rows(property, current: sums.current, previous: sums.previous), here: here, sort: sort,
+                    projectBase: projectBase)
+            } else {
+                table = eventTable(
+                    Breakdown.events(current: sums.current, previous: sums.previous, currency: project.settings.currency),
+                    here: here, sort: sort, currency: project.settings.currency, projectBase: projectBase)
+            }
+            let tabs = views.map { entry in
+                #"<a href="\#(base)?\#(range.query)&amp;by=\#(entry.key)"\#(entry.key == view ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
+            }.joined()
+            let body = """
+                <h1>Breakdowns</h1><div class="ranges">\(range.picker(base: base, calendar: calendar, carry: [("by", view)]))</div>\
+                <div class="ranges tabs">\(tabs)</div>\
+                <p class="muted">\(Escape.html(current.label)): \(Escape.html(calendar.dateText(range.since))) to \
+                \(Escape.html(calendar.dateText(range.until.adding(seconds: -1)))), \(Escape.html(calendar.identifier)), beside the \
+                period of the same length before it. Bots are not counted; test installs neither.</p>\(table)
+                """
+            return DashboardPage.render(
+                title: "Breakdowns", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Breakdowns"), body: body)
+        }
+    }
+
+    /// At most this many rows; the rest are counted below the table.
+    static let shownRows = 100
+
+    static func propertyTable(
+        _ property: BreakdownProperty, _ rows: [BreakdownRow], here: String, sort: String, projectBase: String
+    ) -> String {
+        guard !rows.isEmpty else {
+            return #"<p class="muted">No clicks or installs in this period yet. <a href="\#(projectBase)/links">Make a link</a> and share it.</p>"#
+        }
+        let key = ["value", "clicks", "installs", "rate"].contains(sort) ? sort : "clicks"
+        func rate(_ row: BreakdownRow) -> Double { row.clicks > 0 ? Double(row.installs) / Double(row.clicks) : 0 }
+        let sorted: [BreakdownRow]
+        switch key {
+        case "value": sorted = rows.sorted { property.display($0.value) < property.display($1.value) }
+        case "installs": sorted = rows.sorted { ($0.installs, $0.clicks, $1.value) > ($1.installs, $1.clicks, $0.value) }
+        case "rate": sorted = rows.sorted { (rate($0), $0.installs, $1.value) > (rate($1), $1.installs, $0.value) }
+        default: sorted = rows
+        }
+        let top = max(rows.map(\.clicks).max() ?? 0, rows.map(\.installs).max() ?? 0, 1)
+        let body = sorted.prefix(shownRows).map { row in
+            """
+            <tr><td>\(Escape.html(property.display(row.value)))</td><td class="n">\(row.clicks)</td><td class="n">\(row.installs)</td>\
+            <td class="n">\(row.clicks > 0 ? FunnelChart.rate(row.installs, of: row.clicks) : "–")</td>\
+            <td class="n">\(Escape.html(OverviewRoutes.change(row.installs, row.previousInstalls)))</td>\
+            <td class="hide-narrow">\(SVGChart.meter([Double(row.clicks), Double(row.installs)], of: Double(top)))</td></tr>
+            """
+        }.joined()
+        let head = sortableHead(
+            [("value", property.label, false), ("clicks", "Clicks", true), ("installs", "Installs", true), ("rate", "Installs per click", true)],
+            here: here, sort: key)
+        return """
+            <table><thead><tr>\(head)<th class="n">Installs vs before</th>\
+            <th class="hide-narrow"><span class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Installs</span></span></th>\
+            </tr></thead><tbody>\(body)</tbody></table>\(more(rows.count))
+            """
+    }
+
+    static func eventTable(_ rows: [EventBreakdownRow], here: String, sort: String, currency: String, projectBase: String) -> String {
+        guard !rows.isEmpty else {
+            return
+                #"<p class="muted">No events in this period yet: the <a href="\#(projectBase)/connect">Connect your app</a> page shows how an app sends them.</p>"#
+        }
+        let key = ["name", "count", "installs", "revenue"].contains(sort) ? sort : "count"
+        func revenue(_ row: EventBreakdownRow) -> Double { row.revenue[currency] ?? row.revenue.values.reduce(0, +) }
+        let sorted: [EventBreakdownRow]
+        switch key {
+        case "name": sorted = rows.sorted { $0.name < $1.name }
+        case "installs": sorted = rows.sorted { ($0.installs, $0.count, $1.name) > ($1.installs, $1.count, $0.name) }
+        case "revenue": sorted = rows.sorted { (revenue($0), $0.count, $1.name) > (revenue($1), $1.count, $0.name) }
+        default: sorted = rows
+        }
+        let top = max(rows.map(\.count).max() ?? 0, 1)
+        let body = sorted.prefix(shownRows).map { row in
+            """
+            <tr><td>\(Escape.html(row.name))</td><td class="n">\(row.count)</td><td class="n">\(row.installs)</td>\
+            <td class="n">\(row.revenue.isEmpty ? "–" : Escape.html(OverviewRoutes.money(row.revenue)))</td>\
+            <td class="n">\(Escape.html(OverviewRoutes.change(row.count, row.previousCount)))</td>\
+            <td class="hide-narrow">\(SVGChart.meter([Double(row.count)], of: Double(top), colorOffset: 3))</td></tr>
+            """
+        }.joined()
+        let head = sortableHead(
+            [("name", "Event", false), ("count", "Count", true), ("installs", "Installs doing it first", true), ("revenue", "Revenue", true)],
+            here: here, sort: key)
+        return """
+            <table><thead><tr>\(head)<th class="n">Count vs before</th><th class="hide-narrow"></th></tr></thead><tbody>\(body)</tbody></table>\
+            \(more(rows.count))<p class="muted">Installs doing it first: installs whose first event of that name came in this period \
+            (over all time, every install that ever did it). Revenue is what the events declared, per currency.</p>
+            """
+    }
+
+    static func sortableHead(_ columns: [(key: String, label: String, numeric: Bool)], here: String, sort: String) -> String {
+        columns.map { column in
+            let label = column.key == sort ? "\(column.label) ▾" : column.label
+            return #"<th\#(column.numeric ? #" class="n""# : "")><a href="\#(here)&amp;sort=\#(column.key)">\#(label)</a></th>"#
+        }.joined()
+    }
+
+    private static func more(_ count: Int) -> String {
+        count > shownRows ? #"<p class="muted">\#(count - shownRows) more not shown.</p>"# : ""
+    }
+}

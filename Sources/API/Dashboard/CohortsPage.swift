@@ -1,0 +1,119 @@
+import App
+import Attribution
+import Foundation
+import HTTP
+import StoreContracts
+
+/// Installs grouped by the local day or week they came, with day-N retention, events per install
+/// and revenue per install by day N (docs/dashboard.md, "Cohorts"). From the cohort tallies of
+/// migration 0039 and the hourly install counts, never the rows.
+enum CohortsPage {
+    static let metrics: [(key: String, label: String)] = [
+        ("retention", "Retention"), ("events", "Events per install"), ("revenue", "Revenue per install"),
+    ]
+    static let presets: [(key: String, label: String)] = [("7d", "7 days"), ("30d", "30 days"), ("90d", "90 days")]
+
+    static func show(_ services: Services) -> RouteHandler {
+        let auth = DashboardAuth(services: services)
+        return auth.page { request, viewer in
+            let project = try DashboardProjects.readable(request, viewer, services)
+            let query = request.queryItems
+            func item(_ name: String) -> String? { query.first { $0.name == name }?.value }
+            let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
+            let now = services.now(for: project)
+            // By hour makes no cohort: 24 h (and no range) show 30 days.
+            var items = query.map { ($0.name, $0.value) }.filter { $0.0 != "range" || $0.1 != "24h" }
+            if !items.contains(where: { $0.0 == "range" }) { items.append(("range", "30d")) }
+            let range: DashboardRange
+            do {
+                range = try DashboardRange.resolve(items, calendar: calendar, now: now)
+            } catch let problem as DashboardRange.Problem {
+                return DashboardPage.message(
+                    status: .unprocessableContent, title: "Unknown range", text: problem.message, prefix: auth.prefix, viewer: viewer)
+            }
+            let group = item("group") ?? (range.bucket == .week ? "week" : "day")
+            let metric = item("metric") ?? "retention"
+            guard ["day", "week"].contains(group), let shown = metrics.first(where: { $0.key == metric }) else {
+                return DashboardPage.message(
+                    status: .unprocessableContent, title: "Unknown cohort view",
+                    text: "group must be day or week, metric one of retention, events, revenue", prefix: auth.prefix, viewer: viewer)
+            }
+            let boundaries = cohortBoundaries(range, weeks: group == "week", calendar: calendar)
+            let table = try services.app.reports.cohorts(project: project, boundaries: boundaries)
+            let projectBase = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            let base = "\(projectBase)/cohorts"
+            func link(_ label: String, _ name: String, _ value: String, current: Bool) -> String {
+                let carried = [("group", group), ("metric", metric)].map { $0.0 == name ? ($0.0, value) : $0 }
+                let href = "\(base)?\(range.query)" + carried.map { "&amp;\($0.0)=\($0.1)" }.joined()
+                return #"<a href="\#(href)"\#(current ? #" aria-current="page""# : "")>\#(label)</a>"#
+            }
+            let groups = [("day", "By day"), ("week", "By week")].map { link($0.1, "group", $0.0, current: $0.0 == group) }.joined()
+            let metricLinks = metrics.map { link($0.label, "metric", $0.key, current: $0.key == metric) }.joined()
+            let body = """
+                <h1>Cohorts</h1><div class="ranges">\
+                \(range.picker(base: base, calendar: calendar, carry: [("group", group), ("metric", metric)], presets: presets))</div>\
+                <div class="ranges tabs">\(groups)</div><div class="ranges tabs">\(metricLinks)</div>\
+                \(cohortTable(table, metric: metric, label: shown.label, calendar: calendar, weeks: group == "week", projectBase: projectBase))\
+                <p class="muted">A cohort is the installs of one \(group == "week" ? "week" : "day") in \(Escape.html(calendar.identifier)). \
+                Day N is the N-th 24 hours after each install: retention is the share of the cohort with any event in it; events and \
+                revenue per install count everything from the install to the end of day N. A cell stays empty until every install \
+                of its cohort has lived through that day. Revenue is what events declared, per currency; test installs are left out.</p>
+                """
+            return DashboardPage.render(
+                title: "Cohorts", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Cohorts"), body: body)
+        }
+    }
+
+    /// The range's local days, or its weeks from its first day (the last one cut at the range's end).
+    static func cohortBoundaries(_ range: DashboardRange, weeks: Bool, calendar: LocalCalendar) -> [Timestamp] {
+        var boundaries: [Timestamp] = []
+        var day = 0
+        while true {
+            let start = calendar.addingDays(day, to: range.since)
+            guard start < range.until else { break }
+            boundaries.append(start)
+            day += weeks ? 7 : 1
+        }
+        boundaries.append(range.until)
+        return boundaries
+    }
+
+    static func cohortTable(
+        _ table: CohortTable, metric: String, label: String, calendar: LocalCalendar, weeks: Bool, projectBase: String
+    ) -> String {
+        guard table.rows.contains(where: { $0.installs > 0 }) else {
+            return
+                #"<p class="muted">No installs in this period yet: the <a href="\#(projectBase)/connect">Connect your app</a> page shows how to send the first.</p>"#
+        }
+        let head = CohortTable.days.map { #"<th class="n">Day \#($0)</th>"# }.joined()
+        let rows = table.rows.map { row in
+            let name = calendar.dateText(row.start) + (weeks ? " week" : "")
+            let cells = CohortTable.days.map { day -> String in
+                guard row.installs > 0 else { return #"<td class="n muted">–</td>"# }
+                guard row.complete[day] == true else { return #"<td class="n muted" title="not over yet"></td>"# }
+                switch metric {
+                case "events":
+                    return #"<td class="n">\#(String(format: "%.2f", row.eventsPerInstall(day) ?? 0))</td>"#
+                case "revenue":
+                    let revenue = row.revenuePerInstall(day)
+                    return #"<td class="n">\#(revenue.isEmpty ? "0" : Escape.html(revenueText(revenue)))</td>"#
+                default:
+                    let share = row.retention(day) ?? 0
+                    return #"<td class="n heat\#(min(5, Int((share * 10).rounded(.up))))">\#(String(format: "%.1f %%", share * 100))</td>"#
+                }
+            }.joined()
+            return #"<tr><th>\#(Escape.html(name))</th><td class="n">\#(row.installs)</td>\#(cells)</tr>"#
+        }.joined()
+        return """
+            <table class="cohorts" aria-label="\(Escape.html(label))"><thead><tr><th>Installed</th><th class="n">Installs</th>\(head)</tr></thead>\
+            <tbody>\(rows)</tbody></table>
+            """
+    }
+
+    /// Per install, in each currency's decimals plus two (cents per install read as 0.0042).
+    static func revenueText(_ amounts: [String: Double]) -> String {
+        amounts.sorted { $0.key < $1.key }.map { currency, amount in
+            "\(currency) " + String(format: "%.\(MoneyAmount.decimals(currency) + 2)f", amount)
+        }.joined(separator: ", ")
+    }
+}
