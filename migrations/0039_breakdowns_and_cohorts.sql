@@ -14,10 +14,15 @@
 -- on every connection. Clicks deleted by retention stay counted; an install erased after its click
 -- was deleted stays counted under its referrer (the site cannot be read again).
 
-CREATE TRIGGER breakdown_click_insert AFTER INSERT ON clicks WHEN NOT NEW.is_bot BEGIN
+-- A click is handed to the writer's collector whole (rollup_click_tally, one call where four
+-- tallies cost the click 21,000 instructions), which groups it as the SQL below does.
+CREATE TRIGGER breakdown_click_insert AFTER INSERT ON clicks
+WHEN NOT NEW.is_bot AND NOT rollup_click_tally(NEW.project_id, NEW.created_at, NEW.platform, NEW.os_version, NEW.country, NEW.referer) BEGIN
     INSERT INTO rollup_pending_tallies (project_id, at, dimension, value, installs)
-    SELECT NEW.project_id, NEW.created_at, d.column1, d.column2, 1 FROM (VALUES ('click_platform', coalesce(NEW.platform, '')), ('click_os', coalesce(NEW.platform, '') || CASE WHEN coalesce(NEW.os_version, '') = '' THEN '' ELSE ' ' || substr(NEW.os_version, 1, instr(NEW.os_version || '.', '.') - 1) END), ('click_country', coalesce(NEW.country, '')), ('click_referrer', referrer_host(NEW.referer))) d
-    WHERE NOT rollup_tally(NEW.project_id, NEW.created_at, d.column1, d.column2, 1);
+    VALUES (NEW.project_id, NEW.created_at, 'click_platform', coalesce(NEW.platform, ''), 1),
+        (NEW.project_id, NEW.created_at, 'click_os', coalesce(NEW.platform, '') || CASE WHEN coalesce(NEW.os_version, '') = '' THEN '' ELSE ' ' || substr(NEW.os_version, 1, instr(NEW.os_version || '.', '.') - 1) END, 1),
+        (NEW.project_id, NEW.created_at, 'click_country', coalesce(NEW.country, ''), 1),
+        (NEW.project_id, NEW.created_at, 'click_referrer', referrer_host(NEW.referer), 1);
 END;
 
 CREATE TRIGGER breakdown_install_insert AFTER INSERT ON installs WHEN NOT NEW.is_test BEGIN

@@ -323,6 +323,44 @@ def main():
             driver.get(project_url + "/installs")
             driver.save_screenshot(os.path.join(shots, "installs.png"))
 
+        # A cohort table with known numbers: a test-mode project, whose clock the test moves forward.
+        admin = {"Authorization": "Bearer " + ADMIN_KEY, "Content-Type": "application/json"}
+        status, body = http("POST", f"{base}/admin/v1/projects", admin, json.dumps({"name": "Cohorts", "test_mode": True}).encode())
+        cohort_project = json.loads(body)
+        sdk = {"Authorization": "Bearer " + cohort_project["api_key"], "Content-Type": "application/json"}
+        clock_url = f"{base}/admin/v1/projects/{cohort_project['id']}/clock"
+        started = json.loads(http("POST", clock_url, admin, b'{"advance_seconds":0}')[1])["now_ms"] / 1000
+        installed_on = time.strftime("%Y-%m-%d", time.gmtime(started))
+        week_after = time.strftime("%Y-%m-%d", time.gmtime(started + 6 * 86400))
+        installs = []
+        for number in range(4):
+            status, body = http("POST", f"{base}/api/sdk/v1/install", sdk, json.dumps({
+                "userAgent": "Shop/1.0 iOS/17.4", "platform": "iOS", "platformVersion": "17.4", "timezone": "UTC", "language": "en",
+                "screenWidth": 390, "screenHeight": 844, "deviceId": f"cohort-device-{number}"}).encode())
+            installs.append(json.loads(body).get("installId") if status == 200 else None)
+        http("POST", clock_url, admin, b'{"advance_seconds":90000}')  # day 1 after the installs
+        for install in installs[:3]:
+            http("POST", f"{base}/api/sdk/v1/event", sdk, json.dumps({"installId": install, "eventName": "open"}).encode())
+        http("POST", clock_url, admin, b'{"advance_seconds":172800}')  # day 3
+        http("POST", f"{base}/api/sdk/v1/event", sdk, json.dumps({"installId": installs[0], "eventName": "open"}).encode())
+        http("POST", clock_url, admin, b'{"advance_seconds":3456000}')  # 40 days on: every day of the table is over
+        driver.get(f"{base}/dashboard/projects/{cohort_project['id']}/cohorts?range=custom&from={installed_on}&to={installed_on}")
+        wait_for(driver, "Day 30")
+        cells = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "table.cohorts tbody tr:first-child td")]
+        check(None not in installs and cells == ["4", "75.0 %", "25.0 %", "0.0 %", "0.0 %", "0.0 %"],
+              f"a cohort of four installs shows its day-1 and day-3 retention ({cells})")
+        driver.find_element(By.LINK_TEXT, "Events per install").click()
+        wait_for(driver, "Events per install")
+        cells = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "table.cohorts tbody tr:first-child td")]
+        check(cells[:3] == ["4", "0.75", "1.00"], f"and its events per install by day N ({cells})")
+        driver.get(f"{base}/dashboard/projects/{cohort_project['id']}/breakdowns?range=custom&from={installed_on}&to={week_after}&by=events")
+        wait_for(driver, "Installs doing it first")
+        first = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "tbody tr:first-child td")][:3]
+        check(first == ["open", "4", "3"], f"the events breakdown counts them by name ({first})")
+        if shots:
+            driver.get(f"{base}/dashboard/projects/{cohort_project['id']}/cohorts?range=custom&from={installed_on}&to={installed_on}")
+            driver.save_screenshot(os.path.join(shots, "cohorts.png"))
+
         viewer = browser()
         drivers.append(viewer)
         sign_in(viewer, base, email="viewer@example.com", password="correct horse battery")
@@ -346,7 +384,7 @@ def main():
         narrow = browser(width=400)
         drivers.append(narrow)
         sign_in(narrow, base, admin_key=ADMIN_KEY)
-        for path in ("", "/links", "/installs", "/skan", "/settings"):
+        for path in ("", "/breakdowns", "/cohorts", "/links", "/installs", "/skan", "/settings"):
             narrow.get(project_url + path)
             width = narrow.execute_script("return document.documentElement.scrollWidth")
             viewport = narrow.execute_script("return document.documentElement.clientWidth")

@@ -104,6 +104,27 @@ import StoreContracts
                         installs: sqlite3_value_int64(arguments[4])))
                 sqlite3_result_int(function, 1)
             }, nil, nil, nil)
+        registerClickTally(context)
+    }
+
+    /// `rollup_click_tally(project, at, platform, os_version, country, referer)`: a human click for
+    /// the breakdowns (migration 0039); 1 when the collector took it.
+    private func registerClickTally(_ context: UnsafeMutableRawPointer) {
+        sqlite3_create_function_v2(
+            handle, "rollup_click_tally", 6, SQLITE_UTF8, context,
+            { function, _, arguments in
+                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
+                collector.add(
+                    RollupCollector.ClickTally(
+                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
+                        platform: SQLiteConnection.optionalText(arguments[2]), osVersion: SQLiteConnection.optionalText(arguments[3]),
+                        country: SQLiteConnection.optionalText(arguments[4]), referer: SQLiteConnection.optionalText(arguments[5])))
+                sqlite3_result_int(function, 1)
+            }, nil, nil, nil)
+    }
+
+    private static func optionalText(_ value: OpaquePointer?) -> String? {
+        sqlite3_value_text(value).map { String(cString: $0) }
     }
 
     /// The collector of the connection a rollup function was registered on (its user data).

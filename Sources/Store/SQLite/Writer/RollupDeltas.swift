@@ -1,3 +1,4 @@
+import Attribution
 import StoreContracts
 
 /// The rollup deltas of one write batch (migration 0015): the triggers hand each fact's signed
@@ -41,11 +42,23 @@ final class RollupCollector {
         var installs: Int64
     }
 
+    /// A human click, counted by its platform, system, country and referring site (migration 0039),
+    /// grouped here at the flush rather than by its trigger's SQL: one function call a click.
+    struct ClickTally {
+        var projectID: String
+        var at: Int64
+        var platform: String?
+        var osVersion: String?
+        var country: String?
+        var referer: String?
+    }
+
     private(set) var counts: [CountDelta] = []
     private(set) var money: [MoneyDelta] = []
     private(set) var tallies: [TallyDelta] = []
+    private(set) var clickTallies: [ClickTally] = []
 
-    var isEmpty: Bool { counts.isEmpty && money.isEmpty && tallies.isEmpty }
+    var isEmpty: Bool { counts.isEmpty && money.isEmpty && tallies.isEmpty && clickTallies.isEmpty }
 
     /// Hours up to this one are in every rollup table; later hours only in the per-link hour
     /// tables until `fold(through:)` adds them to the others (migration 0022). Loaded by the writer
@@ -77,22 +90,25 @@ final class RollupCollector {
     func add(_ delta: CountDelta) { counts.append(delta) }
     func add(_ delta: MoneyDelta) { money.append(delta) }
     func add(_ delta: TallyDelta) { tallies.append(delta) }
+    func add(_ click: ClickTally) { clickTallies.append(click) }
 
-    struct Mark { let counts: Int, money: Int, tallies: Int }
+    struct Mark { let counts: Int, money: Int, tallies: Int, clickTallies: Int }
 
     /// Where the next write's deltas start.
-    var mark: Mark { Mark(counts: counts.count, money: money.count, tallies: tallies.count) }
+    var mark: Mark { Mark(counts: counts.count, money: money.count, tallies: tallies.count, clickTallies: clickTallies.count) }
 
     func rollBack(to mark: Mark) {
         counts.removeSubrange(mark.counts...)
         money.removeSubrange(mark.money...)
         tallies.removeSubrange(mark.tallies...)
+        clickTallies.removeSubrange(mark.clickTallies...)
     }
 
     func clear() {
         counts.removeAll(keepingCapacity: true)
         money.removeAll(keepingCapacity: true)
         tallies.removeAll(keepingCapacity: true)
+        clickTallies.removeAll(keepingCapacity: true)
     }
 
     private static func add(_ delta: MoneyDelta, to sum: inout (amount: Double, entries: Int64)) {
@@ -168,6 +184,16 @@ final class RollupCollector {
         for delta in tallies {
             tallySums[TallyKey(projectID: delta.projectID, dimension: delta.dimension, hour: delta.at / 3_600_000, value: delta.value), default: 0] +=
                 delta.installs
+        }
+        for click in clickTallies {
+            let hour = click.at / 3_600_000
+            for (dimension, value) in [
+                ("click_platform", click.platform ?? ""),
+                ("click_os", OperatingSystemGroup.of(platform: click.platform, version: click.osVersion)),
+                ("click_country", click.country ?? ""), ("click_referrer", ReferrerHost.of(click.referer)),
+            ] {
+                tallySums[TallyKey(projectID: click.projectID, dimension: dimension, hour: hour, value: value), default: 0] += 1
+            }
         }
         let statements = try prepared(connection)
         for (key, c) in days where c.contains(where: { $0 != 0 }) {
