@@ -6,7 +6,9 @@ import StoreContracts
 
 /// One project ("Bench", token `bench-token-0123456789abcdef`) with 1,000 links and the given
 /// rows spread evenly over the 90 days that end with today (UTC), written in chunks of 100,000
-/// through the writer.
+/// through the writer (its triggers keeping the rollups). Clicks and installs carry a platform,
+/// a system version, one of 40 countries and (clicks) one of 12 referring sites; events have five
+/// names: breakdowns with as many values as a real project's.
 func generate(path: String, clicks: Int, installs: Int, events: Int, payments: Int) throws {
     let started = DispatchTime.now().uptimeNanoseconds
     let database = try Database(path: path)
@@ -47,28 +49,32 @@ func generate(path: String, clicks: Int, installs: Int, events: Int, payments: I
     try fill(
         "clicks", clicks,
         """
-        INSERT INTO clicks (click_id, project_id, link_id, created_at, ip, ip_key, platform, is_bot)
+        INSERT INTO clicks (click_id, project_id, link_id, created_at, ip, ip_key, platform, os_version, country, referer, is_bot)
         SELECT 'click-' || i, ?1, printf('link-%04d', (i * 7919) % 1000), ?4 + i * ?5,
                '10.' || (i % 250) || '.' || (i / 250 % 250) || '.9', '10.' || (i % 250) || '.' || (i / 250 % 250) || '.9',
-               CASE i % 3 WHEN 0 THEN 'ios' WHEN 1 THEN 'android' ELSE 'desktop' END, i % 25 = 0 FROM n
+               CASE i % 3 WHEN 0 THEN 'ios' WHEN 1 THEN 'android' ELSE 'desktop' END,
+               CASE i % 3 WHEN 0 THEN (15 + i % 4) || '.' || (i % 7) WHEN 1 THEN CAST(10 + i % 6 AS TEXT) END,
+               \(countryExpression("i")), \(referrerExpression("i")), i % 25 = 0 FROM n
         """)
     try fill(
         "installs", installs,
         """
         INSERT INTO installs (id, project_id, api, created_at, last_seen_at, match_type, attributed, confidence, matched_factors, link_id, platform,
-                              user_id)
+                              user_id, os_version, country, click_id)
         SELECT 'install-' || i, ?1, 'linkrunner', ?4 + i * ?5, ?4 + i * ?5,
                CASE i % 5 WHEN 0 THEN 'deterministic' WHEN 1 THEN 'probabilistic' WHEN 2 THEN 'probabilistic' ELSE 'none' END,
                i % 5 < 3, CASE i % 5 WHEN 0 THEN 1.0 WHEN 1 THEN 0.85 WHEN 2 THEN 0.65 ELSE 0 END,
                CASE WHEN i % 5 < 3 THEN '["ip","user_agent"]' ELSE '[]' END,
-               CASE WHEN i % 5 < 3 THEN printf('link-%04d', (i * 31) % 1000) END, 'ios', CASE WHEN i % 3 = 0 THEN 'user-' || i END FROM n
+               CASE WHEN i % 5 < 3 THEN printf('link-%04d', (i * 31) % 1000) END, 'ios', CASE WHEN i % 3 = 0 THEN 'user-' || i END,
+               (15 + i % 4) || '.' || (i % 7), \(countryExpression("i")), CASE WHEN i % 5 < 3 THEN 'click-' || (i * 10) END FROM n
         """)
     let installCount = max(1, installs)
     try fill(
         "events", events,
         """
         INSERT INTO events (id, project_id, install_id, name, occurred_at, received_at, revenue, currency)
-        SELECT 'event-' || i, ?1, 'install-' || (i % \(installCount)), CASE WHEN i % 10 = 0 THEN 'purchase' ELSE 'open' END,
+        SELECT 'event-' || i, ?1, 'install-' || (i % \(installCount)),
+               CASE WHEN i % 10 = 0 THEN 'purchase' WHEN i % 10 < 3 THEN 'signup' WHEN i % 10 = 3 THEN 'share' WHEN i % 10 = 4 THEN 'level_complete' ELSE 'open' END,
                ?4 + i * ?5, ?4 + i * ?5, CASE WHEN i % 10 = 0 THEN (i % 5000) / 100.0 END, CASE WHEN i % 10 = 0 THEN 'USD' END FROM n
         """)
     try fill(
@@ -80,4 +86,19 @@ func generate(path: String, clicks: Int, installs: Int, events: Int, payments: I
         """)
     try database.writeAndWait { try $0.execute("ANALYZE") }
     print(String(format: "generated in %.0f s", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9))
+}
+
+/// One of 40 countries for row `i` (an SQL expression), some far more often than others.
+private func countryExpression(_ i: String) -> String {
+    let codes = ["US", "DE", "FR", "GB", "IN", "BR", "JP", "CA", "ES", "IT", "MX", "NL", "SE", "PL", "TR", "KR", "AU", "AR", "CO", "ID",
+        "PH", "VN", "TH", "EG", "NG", "ZA", "SA", "AE", "IL", "CH", "AT", "BE", "PT", "IE", "NO", "DK", "FI", "CZ", "RO", "GR"]
+    return "CASE (\(i) * 13) % 100 " + codes.enumerated().map { "WHEN \($0.offset) THEN '\($0.element)'" }.joined(separator: " ") + " ELSE 'US' END"
+}
+
+/// One of 12 referring pages, or none, for row `i` (an SQL expression).
+private func referrerExpression(_ i: String) -> String {
+    let sites = ["https://www.instagram.com/", "https://l.instagram.com/?u=x", "https://www.tiktok.com/@shop", "https://t.co/abc",
+        "https://www.facebook.com/", "https://m.facebook.com/story", "https://www.google.com/", "https://www.youtube.com/watch?v=1",
+        "https://www.reddit.com/r/apps", "https://news.ycombinator.com/", "https://mail.google.com/", "https://shop.example.com/blog"]
+    return "CASE (\(i) * 7) % 16 " + sites.enumerated().map { "WHEN \($0.offset) THEN '\($0.element)'" }.joined(separator: " ") + " END"
 }

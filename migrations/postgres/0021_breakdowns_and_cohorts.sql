@@ -5,20 +5,13 @@
 -- rollup_fold adds them up, as 0003's do.
 
 -- ReferrerHost.swift step by step (ASCII lower case, after '://', before '/', '?', '#', after the
--- last '@', before ':', without 'www.'), so that both backends group a referrer alike.
-CREATE FUNCTION referrer_host(r TEXT) RETURNS TEXT IMMUTABLE LANGUAGE plpgsql AS $$
-DECLARE
-    h TEXT;
-BEGIN
-    IF r IS NULL OR r = '' THEN RETURN ''; END IF;
-    h := translate(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz');
-    IF strpos(h, '://') > 0 THEN h := substr(h, strpos(h, '://') + 3); END IF;
-    h := split_part(split_part(split_part(h, '/', 1), '?', 1), '#', 1);
-    IF strpos(h, '@') > 0 THEN h := regexp_replace(h, '^.*@', ''); END IF;
-    h := split_part(h, ':', 1);
-    IF left(h, 4) = 'www.' THEN h := substr(h, 5); END IF;
-    RETURN h;
-END $$;
+-- last '@', before ':', without 'www.'), so that both backends group a referrer alike. One SQL
+-- expression, which the planner inlines into the click trigger's statement.
+CREATE FUNCTION referrer_host(r TEXT) RETURNS TEXT IMMUTABLE LANGUAGE sql AS $$
+    SELECT coalesce(regexp_replace(split_part(regexp_replace(split_part(split_part(split_part(
+        CASE WHEN strpos(translate(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), '://') > 0 THEN substr(translate(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), strpos(translate(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), '://') + 3) ELSE translate(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') END,
+        '/', 1), '?', 1), '#', 1), '^.*@', ''), ':', 1), '^www\.', ''), '')
+$$;
 
 CREATE FUNCTION breakdown_os(platform TEXT, version TEXT) RETURNS TEXT IMMUTABLE LANGUAGE sql AS $$
     SELECT coalesce(platform, '') || CASE WHEN coalesce(version, '') = '' THEN '' ELSE ' ' || split_part(version, '.', 1) END
