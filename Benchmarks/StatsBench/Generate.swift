@@ -90,15 +90,19 @@ func generate(path: String, clicks: Int, installs: Int, events: Int, payments: I
 
 /// One of 40 countries for row `i` (an SQL expression), some far more often than others.
 private func countryExpression(_ i: String) -> String {
-    let codes = ["US", "DE", "FR", "GB", "IN", "BR", "JP", "CA", "ES", "IT", "MX", "NL", "SE", "PL", "TR", "KR", "AU", "AR", "CO", "ID",
-        "PH", "VN", "TH", "EG", "NG", "ZA", "SA", "AE", "IL", "CH", "AT", "BE", "PT", "IE", "NO", "DK", "FI", "CZ", "RO", "GR"]
+    let codes = [
+        "US", "DE", "FR", "GB", "IN", "BR", "JP", "CA", "ES", "IT", "MX", "NL", "SE", "PL", "TR", "KR", "AU", "AR", "CO", "ID",
+        "PH", "VN", "TH", "EG", "NG", "ZA", "SA", "AE", "IL", "CH", "AT", "BE", "PT", "IE", "NO", "DK", "FI", "CZ", "RO", "GR",
+    ]
     return "CASE (\(i) * 13) % 100 " + codes.enumerated().map { "WHEN \($0.offset) THEN '\($0.element)'" }.joined(separator: " ") + " ELSE 'US' END"
 }
 
 /// One of 12 referring pages, or none, for row `i` (an SQL expression).
 private func referrerExpression(_ i: String) -> String {
-    let sites = ["https://www.instagram.com/", "https://l.instagram.com/?u=x", "https://www.tiktok.com/@shop", "https://t.co/abc",
+    let sites = [
+        "https://www.instagram.com/", "https://l.instagram.com/?u=x", "https://www.tiktok.com/@shop", "https://t.co/abc",
         "https://www.facebook.com/", "https://m.facebook.com/story", "https://www.google.com/", "https://www.youtube.com/watch?v=1",
-        "https://www.reddit.com/r/apps", "https://news.ycombinator.com/", "https://mail.google.com/", "https://shop.example.com/blog"]
+        "https://www.reddit.com/r/apps", "https://news.ycombinator.com/", "https://mail.google.com/", "https://shop.example.com/blog",
+    ]
     return "CASE (\(i) * 7) % 16 " + sites.enumerated().map { "WHEN \($0.offset) THEN '\($0.element)'" }.joined(separator: " ") + " END"
 }

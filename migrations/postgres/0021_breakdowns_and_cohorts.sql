@@ -98,6 +98,10 @@ CREATE TRIGGER breakdown_install_click AFTER UPDATE OF click_id ON installs
 FOR EACH ROW WHEN (OLD.click_id IS DISTINCT FROM NEW.click_id) EXECUTE FUNCTION breakdown_install_change();
 CREATE TRIGGER breakdown_install_delete BEFORE DELETE ON installs FOR EACH ROW EXECUTE FUNCTION breakdown_install_change();
 
+-- "The first of its name" and "another event on that day" read this index alone (PostgreSQL: with
+-- the id beside it), one seek each, where a scan of the install's events grew with each event.
+CREATE INDEX events_by_install_name ON events(install_id, name, charted_at) INCLUDE (id);
+
 -- "First of its name" and "active on day N" look at the install's other events: the install's
 -- events take turns here (an advisory lock for the transaction, no row written), so two nodes
 -- storing events of one install at once cannot both count the first.
@@ -119,7 +123,11 @@ BEGIN
         SELECT e.project_id, v_at, 'event', e.name, 1
         UNION ALL
         SELECT e.project_id, v_at, 'event_installs', e.name, 1
-        WHERE NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.name = e.name AND o.id <> e.id)
+        WHERE NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.name = e.name AND o.charted_at <= v_at AND o.id <> e.id)
+        UNION ALL
+        SELECT e.project_id, earliest.at, 'event_installs', e.name, -1 FROM (
+            SELECT o.charted_at AS at FROM events o WHERE o.install_id = e.install_id AND o.name = e.name AND o.id <> e.id ORDER BY o.charted_at LIMIT 1
+        ) earliest WHERE earliest.at > v_at
         UNION ALL
         SELECT e.project_id, v_at, 'event_revenue', coalesce(e.currency, '') || ':' || e.name, revenue_micros(e.revenue) WHERE e.revenue IS NOT NULL
         UNION ALL
@@ -129,17 +137,19 @@ BEGIN
         WHERE e.revenue IS NOT NULL AND v_n BETWEEN 0 AND 30
         UNION ALL
         SELECT e.project_id, i.created_at, 'cohort_active', CAST(v_n AS TEXT), 1 WHERE v_n IN (1, 3, 7, 14, 30)
-            AND NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.id <> e.id AND ((coalesce(o.charted_at, o.received_at) - i.created_at) / 86400000) = v_n);
+            AND NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.id <> e.id
+                AND o.charted_at >= i.created_at + v_n * 86400000 AND o.charted_at < i.created_at + (v_n + 1) * 86400000);
     ELSE  -- removed on its own (a user's events erased)
         INSERT INTO rollup_tally_deltas (project_id, at, dimension, value, installs)
         SELECT e.project_id, v_at, 'event', e.name, -1
         UNION ALL
         SELECT e.project_id, v_at, 'event_revenue', coalesce(e.currency, '') || ':' || e.name, -revenue_micros(e.revenue) WHERE e.revenue IS NOT NULL
         UNION ALL
-        SELECT e.project_id, v_at, 'event_installs', e.name, -1 WHERE NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.name = e.name AND (coalesce(o.charted_at, o.received_at), o.id) < (v_at, e.id))
+        SELECT e.project_id, v_at, 'event_installs', e.name, -1 WHERE NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.name = e.name AND o.charted_at < v_at)
         UNION ALL
-        (SELECT e.project_id, coalesce(o.charted_at, o.received_at), 'event_installs', e.name, 1 FROM events o WHERE o.install_id = e.install_id AND o.name = e.name AND NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.name = e.name AND (coalesce(o.charted_at, o.received_at), o.id) < (v_at, e.id))
-         ORDER BY coalesce(o.charted_at, o.received_at), o.id LIMIT 1)
+        SELECT e.project_id, earliest.at, 'event_installs', e.name, 1 FROM (
+            SELECT o.charted_at AS at FROM events o WHERE o.install_id = e.install_id AND o.name = e.name ORDER BY o.charted_at LIMIT 1
+        ) earliest WHERE NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.name = e.name AND o.charted_at < v_at)
         UNION ALL
         SELECT e.project_id, i.created_at, 'cohort_events', cohort_bucket(v_n), -1 WHERE v_n BETWEEN 0 AND 30
         UNION ALL
@@ -147,7 +157,8 @@ BEGIN
         WHERE e.revenue IS NOT NULL AND v_n BETWEEN 0 AND 30
         UNION ALL
         SELECT e.project_id, i.created_at, 'cohort_active', CAST(v_n AS TEXT), -1 WHERE v_n IN (1, 3, 7, 14, 30)
-            AND NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND ((coalesce(o.charted_at, o.received_at) - i.created_at) / 86400000) = v_n);
+            AND NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id
+                AND o.charted_at >= i.created_at + v_n * 86400000 AND o.charted_at < i.created_at + (v_n + 1) * 86400000);
     END IF;
     RETURN NULL;
 END $$;

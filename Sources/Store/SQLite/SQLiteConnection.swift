@@ -105,6 +105,7 @@ import StoreContracts
                 sqlite3_result_int(function, 1)
             }, nil, nil, nil)
         registerClickTally(context)
+        registerEventTally(context)
     }
 
     /// `rollup_click_tally(project, at, platform, os_version, country, referer)`: a human click for
@@ -119,6 +120,26 @@ import StoreContracts
                         projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
                         platform: SQLiteConnection.optionalText(arguments[2]), osVersion: SQLiteConnection.optionalText(arguments[3]),
                         country: SQLiteConnection.optionalText(arguments[4]), referer: SQLiteConnection.optionalText(arguments[5])))
+                sqlite3_result_int(function, 1)
+            }, nil, nil, nil)
+    }
+
+    /// `rollup_event_tally(project, at, name, currency, revenue, install_at, earliest_other_of_name,
+    /// first_on_its_day)`: an event for the breakdowns and cohorts (migration 0039); 1 when the
+    /// collector took it.
+    private func registerEventTally(_ context: UnsafeMutableRawPointer) {
+        sqlite3_create_function_v2(
+            handle, "rollup_event_tally", 8, SQLITE_UTF8, context,
+            { function, _, arguments in
+                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
+                collector.add(
+                    EventTallies.Event(
+                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
+                        installAt: sqlite3_value_int64(arguments[5]), name: SQLiteConnection.text(arguments[2]),
+                        currency: SQLiteConnection.optionalText(arguments[3]),
+                        revenue: sqlite3_value_type(arguments[4]) == SQLITE_NULL ? nil : sqlite3_value_double(arguments[4]),
+                        earliestOtherOfName: sqlite3_value_type(arguments[6]) == SQLITE_NULL ? nil : sqlite3_value_int64(arguments[6]),
+                        firstOnItsDay: sqlite3_value_int64(arguments[7]) != 0))
                 sqlite3_result_int(function, 1)
             }, nil, nil, nil)
     }

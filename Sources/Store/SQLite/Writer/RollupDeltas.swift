@@ -60,6 +60,16 @@ final class RollupCollector {
 
     var isEmpty: Bool { counts.isEmpty && money.isEmpty && tallies.isEmpty && clickTallies.isEmpty }
 
+    /// An event of a counted install, with what its trigger read of the install's other events
+    /// (migration 0039): the earliest other one of its name, and whether it is the first on its
+    /// day N. `EventTallies` turns it into the tallies the trigger's SQL would write.
+    func add(_ event: EventTallies.Event) {
+        for delta in EventTallies.deltas(event) {
+            tallies.append(
+                TallyDelta(projectID: event.projectID, at: delta.at, dimension: delta.dimension, value: delta.value, installs: delta.count))
+        }
+    }
+
     /// Hours up to this one are in every rollup table; later hours only in the per-link hour
     /// tables until `fold(through:)` adds them to the others (migration 0022). Loaded by the writer
     /// at start from `rollup_folded`, and moved only with it.
