@@ -30,13 +30,16 @@ enum BreakdownsPage {
                     status: .unprocessableContent, title: "Unknown breakdown",
                     text: "by must be one of \(views.map(\.key).joined(separator: ", "))", prefix: auth.prefix, viewer: viewer)
             }
-            let sums = try services.app.reports.breakdowns(project: project, since: range.since, until: range.until)
+            let property = BreakdownProperty(rawValue: view)
+            let sums = try services.app.reports.breakdowns(
+                project: project, dimensions: property.map { [$0.clicksDimension, $0.installsDimension] } ?? Breakdown.eventDimensions,
+                since: range.since, until: range.until)
             let projectBase = "\(auth.prefix)/projects/\(Escape.html(project.id))"
             let base = "\(projectBase)/breakdowns"
             let here = "\(base)?\(range.query)&amp;by=\(view)"
             let sort = item("sort") ?? ""
             let table: String
-            if let property = BreakdownProperty(rawValue: view) {
+            if let property {
                 table = propertyTable(
                     property, Breakdown.rows(property, current: sums.current, previous: sums.previous), here: here, sort: sort,
                     projectBase: projectBase)

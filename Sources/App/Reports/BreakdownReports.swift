@@ -3,9 +3,9 @@ import StoreContracts
 
 /// The dashboard's breakdowns and cohorts, from the tallies of migration 0039.
 extension ReportService {
-    /// The period's breakdown sums and those of the period of the same length before it; an hour
-    /// counts in the period it starts in, as in the charts.
-    public func breakdowns(project: Project, since: Timestamp, until: Timestamp) throws -> (
+    /// The period's sums of `dimensions` and those of the period of the same length before it; an
+    /// hour counts in the period it starts in, as in the charts.
+    public func breakdowns(project: Project, dimensions: [String], since: Timestamp, until: Timestamp) throws -> (
         current: [String: [String: Int64]], previous: [String: [String: Int64]]
     ) {
         let hour = Self.hour
@@ -13,8 +13,8 @@ extension ReportService {
         let end = Timestamp.ceilDiv(until.milliseconds, hour)
         let before = Timestamp.ceilDiv(since.milliseconds - (until.milliseconds - since.milliseconds), hour)
         return (
-            try store.stats.tallySums(projectID: project.id, dimensions: Breakdown.dimensions, hours: first..<end),
-            try store.stats.tallySums(projectID: project.id, dimensions: Breakdown.dimensions, hours: before..<first)
+            try store.stats.tallySums(projectID: project.id, dimensions: dimensions, hours: first..<end),
+            try store.stats.tallySums(projectID: project.id, dimensions: dimensions, hours: before..<first)
         )
     }
 

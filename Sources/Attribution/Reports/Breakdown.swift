@@ -82,10 +82,8 @@ public enum Breakdown {
             .sorted { ($0.clicks, $0.installs, $1.value) > ($1.clicks, $1.installs, $0.value) }
     }
 
-    /// The dimensions `rows` and `events` read.
-    public static let dimensions =
-        BreakdownProperty.allCases.flatMap { [$0.clicksDimension, $0.installsDimension] }
-        + [TallyDimension.events, TallyDimension.eventInstalls, TallyDimension.eventRevenue]
+    /// The dimensions `events` reads (`rows` reads its property's two).
+    public static let eventDimensions = [TallyDimension.events, TallyDimension.eventInstalls, TallyDimension.eventRevenue]
 
     public static func events(current: [String: [String: Int64]], previous: [String: [String: Int64]], currency: String) -> [EventBreakdownRow] {
         var rows: [String: EventBreakdownRow] = [:]
