@@ -4,7 +4,9 @@ import StoreContracts
 /// The dashboard's breakdowns and cohorts, from the tallies of migration 0039.
 extension ReportService {
     /// The period's sums of `dimensions` and those of the period of the same length before it; an
-    /// hour counts in the period it starts in, as in the charts.
+    /// hour counts in the period it starts in, as in the charts. What comes before today (UTC) is
+    /// summed once and kept (`DashboardCache`, as the overview's stats are), today's is live: a
+    /// 90-day view of countries adds up ~170,000 hour rows at 10 million clicks.
     public func breakdowns(project: Project, dimensions: [String], since: Timestamp, until: Timestamp) throws -> (
         current: [String: [String: Int64]], previous: [String: [String: Int64]]
     ) {
@@ -12,10 +14,27 @@ extension ReportService {
         let first = Timestamp.ceilDiv(since.milliseconds, hour)
         let end = Timestamp.ceilDiv(until.milliseconds, hour)
         let before = Timestamp.ceilDiv(since.milliseconds - (until.milliseconds - since.milliseconds), hour)
-        return (
-            try store.stats.tallySums(projectID: project.id, dimensions: dimensions, hours: first..<end),
-            try store.stats.tallySums(projectID: project.id, dimensions: dimensions, hours: before..<first)
-        )
+        let today = Timestamp.floorDiv(clocks.now(projectID: project.id).milliseconds, Self.day) * 24
+        let what = dimensions.joined(separator: ",")
+        func sums(_ hours: Range<Int64>) throws -> [String: [String: Int64]] {
+            let closed = hours.lowerBound..<max(hours.lowerBound, min(hours.upperBound, today))
+            let open = max(hours.lowerBound, min(hours.upperBound, today))..<hours.upperBound
+            var total: [String: [String: Int64]] = [:]
+            if !closed.isEmpty {
+                let key = BreakdownCache.Key(
+                    projectID: project.id, since: closed.lowerBound, until: closed.upperBound, currency: "", what: what)
+                total = try breakdownCache.stats(for: key) { [store] in
+                    try store.stats.tallySums(projectID: project.id, dimensions: dimensions, hours: closed)
+                }
+            }
+            if !open.isEmpty {
+                for (dimension, values) in try store.stats.tallySums(projectID: project.id, dimensions: dimensions, hours: open) {
+                    total[dimension, default: [:]].merge(values, uniquingKeysWith: +)
+                }
+            }
+            return total
+        }
+        return (try sums(first..<end), try sums(before..<first))
     }
 
     /// Cohorts of the installs between consecutive `boundaries`.
@@ -33,3 +52,5 @@ extension ReportService {
 
     static let hour: Int64 = 3_600_000
 }
+
+typealias BreakdownCache = DashboardCache<[String: [String: Int64]]>

@@ -7,6 +7,7 @@ public struct ReportService: Sendable {
     let store: any StoreBackend
     let clocks: ProjectClocks
     let dashboardCache = DashboardStatsCache()
+    let breakdownCache = BreakdownCache()
     let watchedPeriods = WatchedPeriods()
 
     /// The project's stats; Apple Ads rows carry the names fetched for their ids.

@@ -3,30 +3,38 @@ import Glibc
 import StoreContracts
 import Synchronization
 
-/// Dashboard stats of closed periods, so that people reloading a 90-day overview do not each add
-/// up its rollups again (a fifth of a second at a thousand links). An entry is fresh for 30 s;
+/// What the dashboard sums over closed periods (stats, breakdowns), so that people reloading a
+/// 90-day overview do not each add up its rollups again (a fifth of a second at a thousand links). An entry is fresh for 30 s;
 /// after that, for up to 10 minutes, it is still answered while one refresh runs in the background
 /// (nobody waits for the sum but the first viewer of a period, and `DashboardWarmup` sums the
 /// day ranges people watch before they are viewed). Closed periods change only when
 /// an install is re-attributed, erased or its link deleted, so a view is at most ~30 s behind.
-final class DashboardStatsCache: Sendable {
+final class DashboardCache<Value: Sendable>: Sendable {
     struct Key: Hashable, Sendable {
         let projectID: String
         let since: Int64
         let until: Int64
         let currency: String
+        /// What is summed when one cache holds several kinds (the breakdowns' dimensions).
+        var what: String = ""
     }
 
-    static let freshNanoseconds: UInt64 = 30_000_000_000
-    static let usableNanoseconds: UInt64 = 600_000_000_000
+    static var freshNanoseconds: UInt64 { 30_000_000_000 }
+    static var usableNanoseconds: UInt64 { 600_000_000_000 }
     /// Above the watched periods' count (`WatchedPeriods.capacity`), so that warming them does not
     /// empty the cache it fills.
-    static let capacity = 2_048
+    static var capacity: Int { 2_048 }
 
     private struct Entry {
         var stored: UInt64
-        var stats: ProjectStats
+        var stats: Value
         var refreshing = false
+    }
+
+    private enum Found {
+        case fresh(Value)
+        case stale(Value, refresh: Bool)
+        case none
     }
 
     private let entries = Mutex<[Key: Entry]>([:])
@@ -36,13 +44,8 @@ final class DashboardStatsCache: Sendable {
 
     /// The cached stats of `key`, or `compute()`'s (stored); a stale entry starts one background
     /// refresh and is answered meanwhile.
-    func stats(for key: Key, compute: @escaping @Sendable () throws -> ProjectStats) throws -> ProjectStats {
+    func stats(for key: Key, compute: @escaping @Sendable () throws -> Value) throws -> Value {
         let now = DispatchTime.now().uptimeNanoseconds
-        enum Found {
-            case fresh(ProjectStats)
-            case stale(ProjectStats, refresh: Bool)
-            case none
-        }
         let found: Found = entries.withLock { entries in
             guard var entry = entries[key], now - entry.stored < Self.usableNanoseconds else { return .none }
             if now - entry.stored < Self.freshNanoseconds { return .fresh(entry.stats) }
@@ -77,7 +80,7 @@ final class DashboardStatsCache: Sendable {
 
     /// Sums `key` again, here and now, unless the cache holds it younger than `seconds` (or a
     /// first view is summing it). For the background warmer: a failed sum leaves the entry be.
-    func refresh(_ key: Key, ifOlderThanSeconds seconds: Int, compute: () throws -> ProjectStats) {
+    func refresh(_ key: Key, ifOlderThanSeconds seconds: Int, compute: () throws -> Value) {
         let now = DispatchTime.now().uptimeNanoseconds
         let due = entries.withLock { entries in
             guard let entry = entries[key] else { return true }
@@ -89,9 +92,9 @@ final class DashboardStatsCache: Sendable {
     }
 
     /// The entry for `key`, however old (for tests).
-    func cached(_ key: Key) -> ProjectStats? { entries.withLock { $0[key]?.stats } }
+    func cached(_ key: Key) -> Value? { entries.withLock { $0[key]?.stats } }
 
-    private func store(_ stats: ProjectStats, for key: Key) {
+    private func store(_ stats: Value, for key: Key) {
         let stored = DispatchTime.now().uptimeNanoseconds
         entries.withLock { entries in
             if entries.count >= Self.capacity, entries[key] == nil { entries.removeAll() }
@@ -99,3 +102,5 @@ final class DashboardStatsCache: Sendable {
         }
     }
 }
+
+typealias DashboardStatsCache = DashboardCache<ProjectStats>
