@@ -149,6 +149,10 @@ public protocol BrowseStore: Sendable {
     func recentClicks(linkID: String, limit: Int) throws -> [ClickSummary]
     /// The link's counts per bucket between consecutive boundaries (local days), from `rollup_link_hours`.
     func linkSeries(projectID: String, linkID: String, boundaries: [Timestamp]) throws -> [LinkDay]
+    /// Every link's human clicks per UTC day (days since the epoch) of `days`, from the day
+    /// rollups and, for hours not folded into them yet, the hour rollups; days without clicks left
+    /// out. For the links list's sparklines: one range of each table, whatever the links.
+    func linkDailyClicks(projectID: String, days: Range<Int64>) throws -> [String: [Int64: Int]]
     /// The link's human clicks in [since, until) by their country, with how many of them an
     /// install claimed, most clicks first; clicks without a country are left out.
     func linkCountries(linkID: String, since: Timestamp, until: Timestamp, limit: Int) throws -> [CountryCount]

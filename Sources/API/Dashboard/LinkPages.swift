@@ -70,6 +70,7 @@ enum LinkPages {
             try services.app.reports.dashboardStats(project: project, since: now.adding(seconds: -30 * 86_400), until: now).links.map {
                 ($0.linkID, $0.counts)
             }, uniquingKeysWith: { first, _ in first })
+        let daily = try services.app.reports.linkDailyClicks(project: project)
         var rows = ""
         for link in links.prefix(pageSize) {
             let url = LinkURLs.url(base: LinkURLs.base(of: link, otherwise: urlBase), shortCode: link.shortCode, templateSlug: nil)
@@ -85,6 +86,7 @@ enum LinkPages {
                 <td class="hide-narrow">\(Escape.html(link.utm.campaign ?? ""))</td>\
                 <td class="n">\(counts[link.id]?.clicks ?? 0)</td><td class="n">\(counts[link.id]?.attributedInstalls ?? 0)</td>\
                 <td class="n">\(revenue(counts[link.id]))</td>\
+                <td class="hide-narrow">\(SVGChart.sparkline((daily[link.id] ?? Array(repeating: 0, count: 30)).map(Double.init)))</td>\
                 <td>\(link.active ? "active" : #"<span class="muted">disabled</span>"#)</td>\
                 <td class="hide-narrow"><a href="\(Escape.html(url))/qr">QR</a> \
                 <button type="button" data-copy="\(Escape.html(url))" hidden>Copy</button></td><td>\(toggle)</td></tr>
@@ -93,8 +95,8 @@ enum LinkPages {
         if rows.isEmpty {
             rows =
                 search.isEmpty
-                ? #"<tr><td colspan="9" class="muted">No links yet: make the first with the form below.</td></tr>"#
-                : #"<tr><td colspan="9" class="muted">No links match.</td></tr>"#
+                ? #"<tr><td colspan="10" class="muted">No links yet: make the first with the form below.</td></tr>"#
+                : #"<tr><td colspan="10" class="muted">No links match.</td></tr>"#
         }
         let query = search.isEmpty ? "" : "q=\(Escape.html(percentEncoded(search)))&amp;"
         var pager = ""
@@ -111,7 +113,7 @@ enum LinkPages {
             <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\
             <table><thead><tr><th>Code</th><th>Title</th><th class="hide-narrow">Campaign</th><th class="n">Clicks (30 d)</th>\
-            <th class="n">Installs (30 d)</th><th class="n">Revenue (30 d)</th><th>State</th><th class="hide-narrow">QR · URL</th><th></th></tr></thead>\
+            <th class="n">Installs (30 d)</th><th class="n">Revenue (30 d)</th><th class="hide-narrow">Clicks by UTC day</th><th>State</th><th class="hide-narrow">QR · URL</th><th></th></tr></thead>\
             <tbody>\(rows)</tbody></table><p>\(pager)</p>\(createForm)\
             \(canChange ? importForm(base: base, csrf: DashboardPage.hiddenCSRF(viewer), domains: try services.app.domains.list(projectID: project.id).map(\.domain)) : "")
             """

@@ -50,7 +50,22 @@ extension ReportService {
             currency: project.settings.currency)
     }
 
+    /// Every link's human clicks on each of the last `count` UTC days, today last: the past from
+    /// `DashboardCache` (refreshed as the stats are), today's live.
+    public func linkDailyClicks(project: Project, count: Int = 30) throws -> [String: [Int]] {
+        let today = Timestamp.floorDiv(clocks.now(projectID: project.id).milliseconds, Self.day)
+        let past = (today - Int64(count) + 1)..<today
+        let key = LinkDaysCache.Key(projectID: project.id, since: past.lowerBound, until: past.upperBound, currency: "")
+        var days = try linkDaysCache.stats(for: key) { [store] in try store.browse.linkDailyClicks(projectID: project.id, days: past) }
+        for (link, clicks) in try store.browse.linkDailyClicks(projectID: project.id, days: today..<today + 1) {
+            days[link, default: [:]].merge(clicks, uniquingKeysWith: +)
+        }
+        return days.mapValues { clicks in (past.lowerBound...today).map { clicks[$0] ?? 0 } }
+    }
+
     static let hour: Int64 = 3_600_000
 }
+
+typealias LinkDaysCache = DashboardCache<[String: [Int64: Int]]>
 
 typealias BreakdownCache = DashboardCache<[String: [String: Int64]]>

@@ -8,6 +8,7 @@ public struct ReportService: Sendable {
     let clocks: ProjectClocks
     let dashboardCache = DashboardStatsCache()
     let breakdownCache = BreakdownCache()
+    let linkDaysCache = LinkDaysCache()
     let watchedPeriods = WatchedPeriods()
 
     /// The project's stats; Apple Ads rows carry the names fetched for their ids.

@@ -28,7 +28,10 @@ import Testing
         let summer = try #require(page.components(separatedBy: "<tr>").first { $0.contains(">summer</a>") })
         #expect(summer.contains(#"<span class="muted">events: EUR 14.99</span>"#), "\(summer)")
         #expect(summer.contains(#"<td class="n">1</td><td class="n">1</td>"#), "one click, one attributed install: \(summer)")
+        // Its sparkline: 29 days without a click, then today's one at the top.
+        #expect(summer.contains(#"<polyline points="1,26 5.1,26 "#) && summer.contains(#" 114.9,26 119,2""#), "\(summer)")
         let quiet = try #require(page.components(separatedBy: "<tr>").first { $0.contains(">quiet</a>") })
         #expect(quiet.contains(#"<td class="n">–</td>"#), "\(quiet)")
+        #expect(quiet.contains(#" 119,26""#), "a flat line: \(quiet)")
     }
 }
