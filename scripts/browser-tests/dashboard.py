@@ -323,6 +323,39 @@ def main():
             driver.get(project_url + "/installs")
             driver.save_screenshot(os.path.join(shots, "installs.png"))
 
+        # A new project made and connected through the dashboard alone: the form, the key it shows
+        # once, a link with a rule and deep-link parameters as fields, and the app's first install.
+        driver.get(base + "/dashboard/")
+        driver.find_element(By.NAME, "name").send_keys("Garden")
+        driver.find_element(By.NAME, "ios_store_url").send_keys("https://apps.apple.com/app/id42")
+        driver.find_element(By.NAME, "ios_store_url").submit()
+        check(wait_for(driver, "Connect your app to Garden"), "a server admin makes a project from the projects page")
+        match = re.search(r"API key</th><td><code>([^<]+)</code>", driver.page_source)
+        garden_key = match.group(1) if match else ""
+        check(garden_key != "" and "LinkFortyConfig" in driver.page_source, "the answer shows the API key once and each SDK's line")
+        driver.find_element(By.LINK_TEXT, "links page").click()
+        wait_for(driver, "New link")
+        garden_url = driver.current_url.rsplit("/links", 1)[0]
+        for name, value in [("short_code", "seeds"), ("original_url", "https://garden.example.com/seeds"),
+                            ("param_key_0", "product"), ("param_value_0", "42"), ("param_key_1", "color"), ("param_value_1", "green"),
+                            ("rule_url_0", "https://garden.example.com/desktop")]:
+            driver.find_element(By.NAME, name).send_keys(value)
+        driver.find_element(By.CSS_SELECTOR, "input[name=rule_platform_0][value=desktop]").click()
+        driver.find_element(By.NAME, "short_code").submit()
+        check(wait_for(driver, "Created"), "a link with a rule and deep-link parameters is made from fields, no JSON typed")
+        garden_id = garden_url.rstrip("/").split("/")[-1]
+        links = json.loads(http("GET", f"{base}/admin/v1/projects/{garden_id}/links", {"Authorization": "Bearer " + ADMIN_KEY})[1])
+        seeds = next((link for link in (links if isinstance(links, list) else []) if link.get("short_code") == "seeds"), {})
+        check(seeds.get("deep_link_parameters") == {"product": "42", "color": "green"}
+              and (seeds.get("rules") or [{}])[0].get("url") == "https://garden.example.com/desktop",
+              f"the link stores the parameters and the rule ({seeds.get('deep_link_parameters')}, {seeds.get('rules')})")
+        status, _ = http("POST", f"{base}/api/sdk/v1/install", {"Authorization": "Bearer " + garden_key, "Content-Type": "application/json"},
+                         json.dumps({"userAgent": "Garden/1.0 iOS/17.4", "platform": "iOS", "platformVersion": "17.4", "timezone": "UTC",
+                                     "language": "en", "screenWidth": 390, "screenHeight": 844, "deviceId": "garden-device"}).encode())
+        driver.get(garden_url)
+        check(status == 200 and wait_for(driver, "Get started") and "✓ A first install" in driver.page_source
+              and "○ A first click" in driver.page_source, "the app's first install ticks the project's Get started list")
+
         # A cohort table with known numbers: a test-mode project, whose clock the test moves forward.
         admin = {"Authorization": "Bearer " + ADMIN_KEY, "Content-Type": "application/json"}
         status, body = http("POST", f"{base}/admin/v1/projects", admin, json.dumps({"name": "Cohorts", "test_mode": True}).encode())
