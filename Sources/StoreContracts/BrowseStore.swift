@@ -153,6 +153,8 @@ public protocol BrowseStore: Sendable {
     /// rollups and, for hours not folded into them yet, the hour rollups; days without clicks left
     /// out. For the links list's sparklines: one range of each table, whatever the links.
     func linkDailyClicks(projectID: String, days: Range<Int64>) throws -> [String: [Int64: Int]]
+    /// The counted installs credited to `linkIDs` made in [since, until), and their events.
+    func linkCohortRows(projectID: String, linkIDs: [String], since: Timestamp, until: Timestamp) throws -> LinkCohortRows
     /// The link's human clicks in [since, until) by their country, with how many of them an
     /// install claimed, most clicks first; clicks without a country are left out.
     func linkCountries(linkID: String, since: Timestamp, until: Timestamp, limit: Int) throws -> [CountryCount]
@@ -168,5 +170,35 @@ public struct CountryCount: Sendable, Equatable {
         self.country = country
         self.clicks = clicks
         self.installs = installs
+    }
+}
+
+/// The installs credited to some links in a period and those installs' events: a cohort of the
+/// links, counted from the rows (their installs and events are found through indexes).
+public struct LinkCohortRows: Sendable, Equatable {
+    public struct Event: Sendable, Equatable {
+        public let installID: String
+        public let installAt: Int64
+        /// When it is charted (milliseconds).
+        public let at: Int64
+        public let revenue: Double?
+        public let currency: String?
+
+        public init(installID: String, installAt: Int64, at: Int64, revenue: Double?, currency: String?) {
+            self.installID = installID
+            self.installAt = installAt
+            self.at = at
+            self.revenue = revenue
+            self.currency = currency
+        }
+    }
+
+    /// Each install's creation time (milliseconds).
+    public var installs: [Int64]
+    public var events: [Event]
+
+    public init(installs: [Int64], events: [Event]) {
+        self.installs = installs
+        self.events = events
     }
 }

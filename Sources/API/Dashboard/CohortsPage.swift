@@ -39,11 +39,29 @@ enum CohortsPage {
                     text: "group must be day or week, metric one of retention, events, revenue", prefix: auth.prefix, viewer: viewer)
             }
             let boundaries = cohortBoundaries(range, weeks: group == "week", calendar: calendar)
-            let table = try services.app.reports.cohorts(project: project, boundaries: boundaries)
+            // A link's or a campaign's installs instead of the project's (the links as the stats name them).
+            let links = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until).links
+            let linkCode = item("link")?.trimmingCharacters(in: .whitespaces) ?? ""
+            let campaign = item("campaign") ?? ""
+            var scope: (ids: [String], label: String)?
+            if !linkCode.isEmpty {
+                guard let link = links.first(where: { $0.shortCode == linkCode }) else {
+                    return DashboardPage.message(
+                        status: .unprocessableContent, title: "Unknown link", text: "the project has no link \(linkCode)",
+                        prefix: auth.prefix, viewer: viewer)
+                }
+                scope = ([link.linkID], "installs credited to the link \(linkCode)")
+            } else if !campaign.isEmpty {
+                scope = (links.filter { $0.utmCampaign == campaign }.map(\.linkID), "installs credited to the links of the campaign \(campaign)")
+            }
+            let table = try services.app.reports.cohorts(project: project, boundaries: boundaries, linkIDs: scope?.ids)
             let projectBase = "\(auth.prefix)/projects/\(Escape.html(project.id))"
             let base = "\(projectBase)/cohorts"
+            let scopeItems = [("link", linkCode), ("campaign", linkCode.isEmpty ? campaign : "")].filter { !$0.1.isEmpty }
             func link(_ label: String, _ name: String, _ value: String, current: Bool) -> String {
-                let carried = [("group", group), ("metric", metric)].map { $0.0 == name ? ($0.0, value) : $0 }
+                let carried = ([("group", group), ("metric", metric)] + scopeItems).map {
+                    $0.0 == name ? ($0.0, Escape.html(value)) : ($0.0, Escape.html($0.1))
+                }
                 let href = "\(base)?\(range.query)" + carried.map { "&amp;\($0.0)=\($0.1)" }.joined()
                 return #"<a href="\#(href)"\#(current ? #" aria-current="page""# : "")>\#(label)</a>"#
             }
@@ -53,6 +71,8 @@ enum CohortsPage {
                 <h1>Cohorts</h1><div class="ranges">\
                 \(range.picker(base: base, calendar: calendar, carry: [("group", group), ("metric", metric)], presets: presets))</div>\
                 <div class="ranges tabs">\(groups)</div><div class="ranges tabs">\(metricLinks)</div>\
+                \(scopeForm(base: base, range: range, group: group, metric: metric, links: links, linkCode: linkCode, campaign: campaign))\
+                <p>\(Escape.html(scope.map { "Cohorts of the " + $0.label } ?? "Cohorts of every install of the project"))</p>\
                 \(cohortTable(table, metric: metric, label: shown.label, calendar: calendar, weeks: group == "week", projectBase: projectBase))\
                 <p class="muted">A cohort is the installs of one \(group == "week" ? "week" : "day") in \(Escape.html(calendar.identifier)). \
                 Day N is the N-th 24 hours after each install: retention is the share of the cohort with any event in it; events and \
@@ -62,6 +82,26 @@ enum CohortsPage {
             return DashboardPage.render(
                 title: "Cohorts", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Cohorts"), body: body)
         }
+    }
+
+    /// All installs, a campaign's (its links' UTM campaign) or one link's: a GET form, no script.
+    static func scopeForm(
+        base: String, range: DashboardRange, group: String, metric: String, links: [ProjectStats.LinkCounts], linkCode: String, campaign: String
+    ) -> String {
+        let campaigns = Set(links.compactMap(\.utmCampaign)).sorted()
+        let options =
+            [#"<option value="">All installs</option>"#]
+            + campaigns.map { name in
+                #"<option value="\#(Escape.html(name))"\#(name == campaign && linkCode.isEmpty ? " selected" : "")>\#(Escape.html(name))</option>"#
+            }
+        var hidden = [("range", range.key), ("group", group), ("metric", metric)]
+        if let from = range.from, let to = range.to { hidden += [("from", from), ("to", to)] }
+        return """
+            <form class="ranges" method="get" action="\(base)">\
+            \(hidden.map { #"<input type="hidden" name="\#($0.0)" value="\#(Escape.html($0.1))">"# }.joined())\
+            <label>Campaign <select name="campaign">\(options.joined())</select></label> \
+            <label>or link <input name="link" value="\(Escape.html(linkCode))" placeholder="short code" size="12"></label> <button>Show</button></form>
+            """
     }
 
     /// The range's local days, or its weeks from its first day (the last one cut at the range's end).

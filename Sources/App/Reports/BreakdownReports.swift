@@ -37,9 +37,22 @@ extension ReportService {
         return (try sums(first..<end), try sums(before..<first))
     }
 
-    /// Cohorts of the installs between consecutive `boundaries`.
-    public func cohorts(project: Project, boundaries: [Timestamp]) throws -> CohortTable {
+    /// Cohorts of the installs between consecutive `boundaries`: the project's from the tallies, or
+    /// those of `linkIDs` (a link, a campaign's links) from their installs' rows.
+    public func cohorts(project: Project, boundaries: [Timestamp], linkIDs: [String]? = nil) throws -> CohortTable {
         guard let first = boundaries.first, let last = boundaries.last, boundaries.count >= 2 else { return CohortTable(rows: []) }
+        if let linkIDs {
+            // The hours that start in the range, as the tallies' cohorts hold them.
+            let since = Timestamp(milliseconds: Timestamp.floorDiv(first.milliseconds, Self.hour) * Self.hour)
+            let until = Timestamp(milliseconds: Timestamp.ceilDiv(last.milliseconds, Self.hour) * Self.hour)
+            let rows = try store.browse.linkCohortRows(projectID: project.id, linkIDs: linkIDs, since: since, until: until)
+            let events = rows.events.map {
+                CohortTable.InstallEvent(installID: $0.installID, installAt: $0.installAt, at: $0.at, revenue: $0.revenue, currency: $0.currency)
+            }
+            return CohortTable.build(
+                boundaries: boundaries, installs: CohortTable.counts(of: rows.installs, boundaries: boundaries),
+                tallies: CohortTable.tallies(of: events), now: clocks.now(projectID: project.id), currency: project.settings.currency)
+        }
         let installs = try series(project: project, boundaries: boundaries).map(\.counts.installs)
         let hours = Timestamp.floorDiv(first.milliseconds, Self.hour)..<Timestamp.ceilDiv(last.milliseconds, Self.hour)
         let tallies = try store.stats.tallyHours(

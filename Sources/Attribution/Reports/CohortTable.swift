@@ -82,7 +82,7 @@ public struct CohortTable: Sendable, Equatable {
     /// The cohort an hour starting at `hour` counts in: the last boundary at or before its start
     /// (an hour that starts before the first, in a zone of :30 or :45, counts in the first), as
     /// the rollups' series assigns it.
-    private static func bucket(ofHour hour: Int64, _ boundaries: [Timestamp]) -> Int? {
+    static func bucket(ofHour hour: Int64, _ boundaries: [Timestamp]) -> Int? {
         let at = hour * 3_600_000
         guard at < boundaries[boundaries.count - 1].milliseconds else { return nil }
         if at < boundaries[0].milliseconds { return 0 }
@@ -93,5 +93,64 @@ public struct CohortTable: Sendable, Equatable {
             if boundaries[middle].milliseconds <= at { low = middle } else { high = middle }
         }
         return low
+    }
+}
+
+extension CohortTable {
+    /// An event of a cohort's install, as the rows hold it (times in milliseconds).
+    public struct InstallEvent: Sendable {
+        public let installID: String
+        public let installAt: Int64
+        public let at: Int64
+        public let revenue: Double?
+        public let currency: String?
+
+        public init(installID: String, installAt: Int64, at: Int64, revenue: Double?, currency: String?) {
+            self.installID = installID
+            self.installAt = installAt
+            self.at = at
+            self.revenue = revenue
+            self.currency = currency
+        }
+    }
+
+    /// The cohort tallies migration 0039 keeps, counted from rows instead: for the installs of a
+    /// few links, whose rows an index finds (the tallies hold the whole project only).
+    public static func tallies(of events: [InstallEvent]) -> [TallyCount] {
+        struct Key: Hashable {
+            let hour: Int64
+            let dimension: String
+            let value: String
+        }
+        struct ActiveDay: Hashable {
+            let installID: String
+            let day: Int64
+        }
+        var counts: [Key: Int64] = [:]
+        var active: Set<ActiveDay> = []
+        for event in events {
+            let day = (event.at - event.installAt) / 86_400_000
+            guard day >= 0, day <= 30 else { continue }
+            let hour = event.installAt / 3_600_000
+            let span = String(EventTallies.span(day))
+            counts[Key(hour: hour, dimension: TallyDimension.cohortEvents, value: span), default: 0] += 1
+            if let revenue = event.revenue {
+                counts[Key(hour: hour, dimension: TallyDimension.cohortRevenue, value: (event.currency ?? "") + ":" + span), default: 0] +=
+                    EventTallies.micros(revenue)
+            }
+            if EventTallies.activeDays.contains(day), active.insert(ActiveDay(installID: event.installID, day: day)).inserted {
+                counts[Key(hour: hour, dimension: TallyDimension.cohortActive, value: String(day)), default: 0] += 1
+            }
+        }
+        return counts.map { TallyCount(hour: $0.key.hour, dimension: $0.key.dimension, value: $0.key.value, count: $0.value) }
+    }
+
+    /// How many of `times` (milliseconds) fall in each cohort, an hour counting where it starts.
+    public static func counts(of times: [Int64], boundaries: [Timestamp]) -> [Int] {
+        var counts = [Int](repeating: 0, count: max(boundaries.count - 1, 0))
+        for time in times {
+            if let index = bucket(ofHour: time / 3_600_000, boundaries) { counts[index] += 1 }
+        }
+        return counts
     }
 }

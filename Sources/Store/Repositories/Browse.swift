@@ -161,6 +161,26 @@ struct Browse<Source: SessionSource>: BrowseStore {
         }
     }
 
+    func linkCohortRows(projectID: String, linkIDs: [String], since: Timestamp, until: Timestamp) throws -> LinkCohortRows {
+        guard !linkIDs.isEmpty else { return LinkCohortRows(installs: [], events: []) }
+        let links = Array(repeating: "?", count: linkIDs.count).joined(separator: ", ")
+        let where_ = "i.link_id IN (\(links)) AND i.project_id = ? AND i.attributed AND NOT i.is_test AND i.created_at >= ? AND i.created_at < ?"
+        let values: [SQLValue] = linkIDs.map { .text($0) } + [.text(projectID), .integer(since.milliseconds), .integer(until.milliseconds)]
+        return try source.read { connection in
+            let installs = try connection.query("SELECT i.created_at FROM installs i WHERE \(where_)", values: values) { $0.int(0) }
+            let events = try connection.query(
+                """
+                SELECT i.id, i.created_at, coalesce(e.charted_at, e.received_at), e.revenue, e.currency FROM installs i
+                JOIN events e ON e.install_id = i.id WHERE \(where_)
+                """, values: values
+            ) {
+                LinkCohortRows.Event(
+                    installID: $0.string(0), installAt: $0.int(1), at: $0.int(2), revenue: $0.optionalDouble(3), currency: $0.optionalString(4))
+            }
+            return LinkCohortRows(installs: installs, events: events)
+        }
+    }
+
     func linkSeries(projectID: String, linkID: String, boundaries: [Timestamp]) throws -> [LinkDay] {
         guard boundaries.count >= 2 else { return [] }
         var buckets = boundaries.dropLast().map { LinkDay(day: $0, clicks: 0, botClicks: 0, installs: 0, events: 0) }

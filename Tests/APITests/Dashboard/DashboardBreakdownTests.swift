@@ -173,6 +173,33 @@ import Testing
         try expectTalliesMatchRows(app)
     }
 
+    @Test func aLinksOrACampaignsCohortIsItsAttributedInstallsAlone() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink(testMode: true)
+        var installs: [String] = []
+        for ip in ["198.51.100.121", "198.51.100.122"] {
+            _ = try app.clickWithBeacon(ip: ip)
+            installs.append(try #require(try app.install(ip: ip, key: key).json?["installId"] as? String))
+        }
+        installs.append(try #require(try app.install(ip: "203.0.113.123", key: key).json?["installId"] as? String))
+        #expect(try app.count("SELECT count(*) FROM installs WHERE attributed") == 2)
+        let day = try #require(try app.queryOne("SELECT min(created_at) FROM installs") { Timestamp(milliseconds: $0.int(0)) }).iso8601.prefix(10)
+        try app.advanceClock(projectID, seconds: 86_400 + 7_200)
+        for install in [installs[0], installs[2]] { try event(app, key: key, installID: install, name: "open") }
+        try app.advanceClock(projectID, seconds: 40 * 86_400)
+
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        func firstCells(_ query: String) throws -> String {
+            let page = try browser.get("/projects/\(projectID)/cohorts?range=custom&from=\(day)&to=\(day)&group=day" + query).bodyText
+            return String(try #require(rows(page).first { $0.hasPrefix("<th>\(day)</th>") }, "\(page)").prefix(120))
+        }
+        #expect(try firstCells("").hasPrefix(#"<th>\#(day)</th><td class="n">3</td><td class="n heat5">66.7 %</td>"#))
+        #expect(try firstCells("&link=summer").hasPrefix(#"<th>\#(day)</th><td class="n">2</td><td class="n heat5">50.0 %</td>"#))
+        #expect(try firstCells("&campaign=summer").hasPrefix(#"<th>\#(day)</th><td class="n">2</td><td class="n heat5">50.0 %</td>"#))
+        #expect(try browser.get("/projects/\(projectID)/cohorts?link=nothing").status == 422)
+    }
+
     @Test func bothBackendsGroupAReferrerAlike() throws {
         let app = try TestApp()
         let referrers = [
