@@ -5,7 +5,7 @@ import StoreContracts
 
 /// Clicks and installs by platform, OS version, country and referring site, and events by name,
 /// for a period beside the one before it: sortable tables with a bar per row (docs/dashboard.md,
-/// "Breakdowns"). From the tallies (migration 0039), never the rows.
+/// "Breakdowns and cohorts"). From the tallies (migration 0039), never the rows.
 enum BreakdownsPage {
     static let views: [(key: String, label: String)] =
         [("events", "Events")] + BreakdownProperty.allCases.map { ($0.rawValue, $0.label) }

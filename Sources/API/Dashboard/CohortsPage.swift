@@ -5,8 +5,9 @@ import HTTP
 import StoreContracts
 
 /// Installs grouped by the local day or week they came, with day-N retention, events per install
-/// and revenue per install by day N (docs/dashboard.md, "Cohorts"). From the cohort tallies of
-/// migration 0039 and the hourly install counts, never the rows.
+/// and revenue per install by day N (docs/dashboard.md, "Breakdowns and cohorts"): the project's
+/// from the cohort tallies of migration 0039 and the hourly install counts, a campaign's or a
+/// link's from its installs' rows.
 enum CohortsPage {
     static let metrics: [(key: String, label: String)] = [
         ("retention", "Retention"), ("events", "Events per install"), ("revenue", "Revenue per install"),
@@ -39,8 +40,10 @@ enum CohortsPage {
                     text: "group must be day or week, metric one of retention, events, revenue", prefix: auth.prefix, viewer: viewer)
             }
             let boundaries = cohortBoundaries(range, weeks: group == "week", calendar: calendar)
-            // A link's or a campaign's installs instead of the project's (the links as the stats name them).
-            let links = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until).links
+            // A link's or a campaign's installs instead of the project's: the links as the stats name
+            // them (a template's campaign included), from the 30 days kept summed ahead.
+            let month = try DashboardRange.resolve([("range", "30d")], calendar: calendar, now: now)
+            let links = try services.app.reports.dashboardStats(project: project, since: month.since, until: month.until).links
             let linkCode = item("link")?.trimmingCharacters(in: .whitespaces) ?? ""
             let campaign = item("campaign") ?? ""
             var scope: (ids: [String], label: String)?
@@ -60,7 +63,7 @@ enum CohortsPage {
             let scopeItems = [("link", linkCode), ("campaign", linkCode.isEmpty ? campaign : "")].filter { !$0.1.isEmpty }
             func link(_ label: String, _ name: String, _ value: String, current: Bool) -> String {
                 let carried = ([("group", group), ("metric", metric)] + scopeItems).map {
-                    $0.0 == name ? ($0.0, Escape.html(value)) : ($0.0, Escape.html($0.1))
+                    $0.0 == name ? ($0.0, Escape.queryValue(value)) : ($0.0, Escape.queryValue($0.1))
                 }
                 let href = "\(base)?\(range.query)" + carried.map { "&amp;\($0.0)=\($0.1)" }.joined()
                 return #"<a href="\#(href)"\#(current ? #" aria-current="page""# : "")>\#(label)</a>"#
@@ -69,7 +72,7 @@ enum CohortsPage {
             let metricLinks = metrics.map { link($0.label, "metric", $0.key, current: $0.key == metric) }.joined()
             let body = """
                 <h1>Cohorts</h1><div class="ranges">\
-                \(range.picker(base: base, calendar: calendar, carry: [("group", group), ("metric", metric)], presets: presets))</div>\
+                \(range.picker(base: base, calendar: calendar, carry: [("group", group), ("metric", metric)] + scopeItems, presets: presets))</div>\
                 <div class="ranges tabs">\(groups)</div><div class="ranges tabs">\(metricLinks)</div>\
                 \(scopeForm(base: base, range: range, group: group, metric: metric, links: links, linkCode: linkCode, campaign: campaign))\
                 <p>\(Escape.html(scope.map { "Cohorts of the " + $0.label } ?? "Cohorts of every install of the project"))</p>\

@@ -1,4 +1,5 @@
 import Attribution
+import Foundation
 import StoreContracts
 
 /// The period an overview shows, in the project's time zone: the last 24 hours by hour, the last
@@ -84,12 +85,13 @@ struct DashboardRange {
 
 extension DashboardRange {
     /// The preset links and the custom-range form (a GET form, so it works without script); `carry`
-    /// are the page's other query items (escaped here), kept as the range changes.
+    /// are the page's other query items (names as they are, values escaped here), kept as the
+    /// range changes.
     func picker(
         base: String, calendar: LocalCalendar, carry: [(name: String, value: String)] = [],
         presets: [(key: String, label: String)] = DashboardRange.presets
     ) -> String {
-        let carried = carry.map { "&amp;\(Escape.html($0.name))=\(Escape.html($0.value))" }.joined()
+        let carried = carry.map { "&amp;\($0.name)=\(Escape.queryValue($0.value))" }.joined()
         let links = presets.map { entry in
             #"<a href="\#(base)?range=\#(entry.key)\#(carried)"\#(entry.key == key ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
         }.joined()
@@ -101,5 +103,13 @@ extension DashboardRange {
             <label>From <input type="date" name="from" value="\(Escape.html(from))"></label> \
             <label>to <input type="date" name="to" value="\(Escape.html(to))"></label> <button>Show</button></form>
             """
+    }
+}
+
+extension Escape {
+    /// A query value inside an HTML attribute: percent-encoded (all but letters and digits), so
+    /// that `&`, `=` or a space in a campaign's name stays in its value.
+    static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     }
 }

@@ -98,7 +98,7 @@ enum LinkPages {
                 ? #"<tr><td colspan="10" class="muted">No links yet: make the first with the form below.</td></tr>"#
                 : #"<tr><td colspan="10" class="muted">No links match.</td></tr>"#
         }
-        let query = search.isEmpty ? "" : "q=\(Escape.html(percentEncoded(search)))&amp;"
+        let query = search.isEmpty ? "" : "q=\(Escape.html(Escape.queryValue(search)))&amp;"
         var pager = ""
         if pageNumber > 1 { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber - 1)">Newer</a> "# }
         if links.count > pageSize { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber + 1)">Older</a>"# }
@@ -188,9 +188,5 @@ enum LinkPages {
                 title: "Import · \(project.name)", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Links"),
                 body: body)
         }
-    }
-
-    private static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     }
 }
