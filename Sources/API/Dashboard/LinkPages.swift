@@ -64,10 +64,14 @@ enum LinkPages {
         let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
         let urlBase = LinkURLs.base(for: request, services: services)
         let canChange = viewer.canChange(projectID: project.id)
-        // Each link's last 30 days from the dashboard's stats (the rollups; the past cached).
-        let now = services.now(for: project)
+        // Each link's last 30 days from the dashboard's stats: the overview's 30 local days, whose
+        // past is summed ahead and cached (30 days back from this millisecond were a new period,
+        // summed again, at every view: 75 ms at 1,000 links and 10 million clicks).
+        let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
+        let month = try DashboardRange.resolve([("range", "30d")], calendar: calendar, now: services.now(for: project))
+        DashboardWarmup.watch(month.key, projectID: project.id, services)
         let counts = Dictionary(
-            try services.app.reports.dashboardStats(project: project, since: now.adding(seconds: -30 * 86_400), until: now).links.map {
+            try services.app.reports.dashboardStats(project: project, since: month.since, until: month.until).links.map {
                 ($0.linkID, $0.counts)
             }, uniquingKeysWith: { first, _ in first })
         let daily = try services.app.reports.linkDailyClicks(project: project)
