@@ -40,20 +40,27 @@ enum CohortsPage {
                     text: "group must be day or week, metric one of retention, events, revenue", prefix: auth.prefix, viewer: viewer)
             }
             let boundaries = cohortBoundaries(range, weeks: group == "week", calendar: calendar)
-            // A link's or a campaign's installs instead of the project's: the links as the stats name
-            // them (a template's campaign included), from the 30 days kept summed ahead.
+            // A link's or a campaign's installs instead of the project's. Campaigns as the stats name
+            // them (a template's campaign included), from the past of the 30 days kept summed ahead:
+            // today's live part would cost every view ~12 ms at 10 million clicks.
             let month = try DashboardRange.resolve([("range", "30d")], calendar: calendar, now: now)
-            let links = try services.app.reports.dashboardStats(project: project, since: month.since, until: month.until).links
+            let links = try services.app.reports.dashboardStats(
+                project: project, since: month.since, until: max(month.since, now.roundedDown(toMultipleOf: 86_400_000))
+            ).links
             let linkCode = item("link")?.trimmingCharacters(in: .whitespaces) ?? ""
             let campaign = item("campaign") ?? ""
             var scope: (ids: [String], label: String)?
             if !linkCode.isEmpty {
-                guard let link = links.first(where: { $0.shortCode == linkCode }) else {
+                guard
+                    let link = try services.app.links.search(projectID: project.id, text: linkCode, limit: 100).first(where: {
+                        $0.shortCode == linkCode
+                    })
+                else {
                     return DashboardPage.message(
                         status: .unprocessableContent, title: "Unknown link", text: "the project has no link \(linkCode)",
                         prefix: auth.prefix, viewer: viewer)
                 }
-                scope = ([link.linkID], "installs credited to the link \(linkCode)")
+                scope = ([link.id], "installs credited to the link \(linkCode)")
             } else if !campaign.isEmpty {
                 scope = (links.filter { $0.utmCampaign == campaign }.map(\.linkID), "installs credited to the links of the campaign \(campaign)")
             }
