@@ -175,29 +175,12 @@ public struct CountryCount: Sendable, Equatable {
 
 /// The installs credited to some links in a period and those installs' events: a cohort of the
 /// links, counted from the rows (their installs and events are found through indexes).
-public struct LinkCohortRows: Sendable, Equatable {
-    public struct Event: Sendable, Equatable {
-        public let installID: String
-        public let installAt: Int64
-        /// When it is charted (milliseconds).
-        public let at: Int64
-        public let revenue: Double?
-        public let currency: String?
-
-        public init(installID: String, installAt: Int64, at: Int64, revenue: Double?, currency: String?) {
-            self.installID = installID
-            self.installAt = installAt
-            self.at = at
-            self.revenue = revenue
-            self.currency = currency
-        }
-    }
-
+public struct LinkCohortRows: Sendable {
     /// Each install's creation time (milliseconds).
     public var installs: [Int64]
-    public var events: [Event]
+    public var events: [CohortTable.InstallEvent]
 
-    public init(installs: [Int64], events: [Event]) {
+    public init(installs: [Int64], events: [CohortTable.InstallEvent]) {
         self.installs = installs
         self.events = events
     }

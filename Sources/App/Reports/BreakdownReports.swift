@@ -46,12 +46,9 @@ extension ReportService {
             let since = Timestamp(milliseconds: Timestamp.floorDiv(first.milliseconds, Self.hour) * Self.hour)
             let until = Timestamp(milliseconds: Timestamp.ceilDiv(last.milliseconds, Self.hour) * Self.hour)
             let rows = try store.browse.linkCohortRows(projectID: project.id, linkIDs: linkIDs, since: since, until: until)
-            let events = rows.events.map {
-                CohortTable.InstallEvent(installID: $0.installID, installAt: $0.installAt, at: $0.at, revenue: $0.revenue, currency: $0.currency)
-            }
             return CohortTable.build(
                 boundaries: boundaries, installs: CohortTable.counts(of: rows.installs, boundaries: boundaries),
-                tallies: CohortTable.tallies(of: events), now: clocks.now(projectID: project.id), currency: project.settings.currency)
+                tallies: CohortTable.tallies(of: rows.events), now: clocks.now(projectID: project.id), currency: project.settings.currency)
         }
         let installs = try series(project: project, boundaries: boundaries).map(\.counts.installs)
         let hours = Timestamp.floorDiv(first.milliseconds, Self.hour)..<Timestamp.ceilDiv(last.milliseconds, Self.hour)

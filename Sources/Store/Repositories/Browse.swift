@@ -174,7 +174,7 @@ struct Browse<Source: SessionSource>: BrowseStore {
                 JOIN events e ON e.install_id = i.id WHERE \(where_)
                 """, values: values
             ) {
-                LinkCohortRows.Event(
+                CohortTable.InstallEvent(
                     installID: $0.string(0), installAt: $0.int(1), at: $0.int(2), revenue: $0.optionalDouble(3), currency: $0.optionalString(4))
             }
             return LinkCohortRows(installs: installs, events: events)
