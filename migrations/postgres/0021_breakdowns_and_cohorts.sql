@@ -102,11 +102,9 @@ CREATE TRIGGER breakdown_install_delete BEFORE DELETE ON installs FOR EACH ROW E
 -- the id beside it), one seek each, where a scan of the install's events grew with each event.
 CREATE INDEX events_by_install_name ON events(install_id, name, charted_at) INCLUDE (id);
 
--- "First of its name" and "active on day N" look at the install's other events: an event that may
--- be a first takes the install's turn (an advisory lock for the transaction, no row written), so
--- two nodes storing events of one install at once cannot both count the first. The rest do not
--- wait: a lock for every event put an install's events one after another (capture-event of one
--- install ran at 0.52 of the build before).
+-- "First of its name" and "active on day N" look at the install's other events: the install's
+-- events take turns here (an advisory lock for the transaction, no row written), so two nodes
+-- storing events of one install at once cannot both count the first.
 CREATE FUNCTION breakdown_event_change() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     e events := CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
@@ -117,16 +115,9 @@ BEGIN
     IF rollup_paused() THEN RETURN NULL; END IF;
     SELECT * INTO i FROM installs WHERE id = e.install_id;
     IF NOT FOUND OR i.is_test THEN RETURN NULL; END IF;  -- a deleted one went with its install (counted there)
+    PERFORM pg_advisory_xact_lock(2039, hashtext(e.install_id));
     v_at := coalesce(e.charted_at, e.received_at);
     v_n := (v_at - i.created_at) / 86400000;
-    -- Only an event that may be a first (of its name, or on its day) waits for the install's
-    -- others: an earlier one of its name already stored, and another on its day, stay so.
-    IF TG_OP = 'DELETE'
-        OR NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.name = e.name AND o.charted_at <= v_at AND o.id <> e.id)
-        OR (v_n IN (1, 3, 7, 14, 30) AND NOT EXISTS (SELECT 1 FROM events o WHERE o.install_id = e.install_id AND o.id <> e.id
-            AND o.charted_at >= i.created_at + v_n * 86400000 AND o.charted_at < i.created_at + (v_n + 1) * 86400000)) THEN
-        PERFORM pg_advisory_xact_lock(2039, hashtext(e.install_id));
-    END IF;
     IF TG_OP = 'INSERT' THEN
         INSERT INTO rollup_tally_deltas (project_id, at, dimension, value, installs)
         SELECT e.project_id, v_at, 'event', e.name, 1
