@@ -13,18 +13,13 @@ enum BreakdownsPage {
     static func show(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
         return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            let query = request.queryItems
-            func item(_ name: String) -> String? { query.first { $0.name == name }?.value }
-            let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
-            let range: DashboardRange
-            do {
-                range = try DashboardRange.resolve(query.map { ($0.name, $0.value) }, calendar: calendar, now: services.now(for: project))
-            } catch let problem as DashboardRange.Problem {
-                return DashboardPage.message(
-                    status: .unprocessableContent, title: "Unknown range", text: problem.message, prefix: auth.prefix, viewer: viewer)
+            let period: DashboardPeriodPage
+            switch try DashboardPeriodPage.resolve(request, viewer, services, prefix: auth.prefix) {
+            case .page(let page): period = page
+            case .answer(let answer): return answer
             }
-            let view = item("by") ?? "events"
+            let (project, calendar, range) = (period.project, period.calendar, period.range)
+            let view = period.item("by") ?? "events"
             guard let current = views.first(where: { $0.key == view }) else {
                 return DashboardPage.message(
                     status: .unprocessableContent, title: "Unknown breakdown",
@@ -37,7 +32,7 @@ enum BreakdownsPage {
             let projectBase = "\(auth.prefix)/projects/\(Escape.html(project.id))"
             let base = "\(projectBase)/breakdowns"
             let here = "\(base)?\(range.query)&amp;by=\(view)"
-            let sort = item("sort") ?? ""
+            let sort = period.item("sort") ?? ""
             let table: String
             if let property {
                 table = propertyTable(

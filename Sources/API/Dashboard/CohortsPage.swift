@@ -17,21 +17,19 @@ enum CohortsPage {
     static func show(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
         return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            let query = request.queryItems
-            func item(_ name: String) -> String? { query.first { $0.name == name }?.value }
-            let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
-            let now = services.now(for: project)
+            let period: DashboardPeriodPage
             // By hour makes no cohort: 24 h (and no range) show 30 days.
-            var items = query.map { ($0.name, $0.value) }.filter { $0.0 != "range" || $0.1 != "24h" }
-            if !items.contains(where: { $0.0 == "range" }) { items.append(("range", "30d")) }
-            let range: DashboardRange
-            do {
-                range = try DashboardRange.resolve(items, calendar: calendar, now: now)
-            } catch let problem as DashboardRange.Problem {
-                return DashboardPage.message(
-                    status: .unprocessableContent, title: "Unknown range", text: problem.message, prefix: auth.prefix, viewer: viewer)
+            let resolved = try DashboardPeriodPage.resolve(request, viewer, services, prefix: auth.prefix) { items in
+                let days = items.filter { $0.0 != "range" || $0.1 != "24h" }
+                return days.contains { $0.0 == "range" } ? days : days + [("range", "30d")]
             }
+            switch resolved {
+            case .page(let page): period = page
+            case .answer(let answer): return answer
+            }
+            let (project, calendar, range) = (period.project, period.calendar, period.range)
+            let now = services.now(for: project)
+            func item(_ name: String) -> String? { period.item(name) }
             let group = item("group") ?? (range.bucket == .week ? "week" : "day")
             let metric = item("metric") ?? "retention"
             guard ["day", "week"].contains(group), let shown = metrics.first(where: { $0.key == metric }) else {

@@ -47,17 +47,12 @@ enum OverviewRoutes {
     static func overview(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
         return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            let query = request.queryItems
-            let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
-            let range: DashboardRange
-            do {
-                range = try DashboardRange.resolve(query.map { ($0.name, $0.value) }, calendar: calendar, now: services.now(for: project))
-            } catch let problem as DashboardRange.Problem {
-                return DashboardPage.message(
-                    status: .unprocessableContent, title: "Unknown range", text: problem.message,
-                    prefix: auth.prefix, viewer: viewer)
+            let period: DashboardPeriodPage
+            switch try DashboardPeriodPage.resolve(request, viewer, services, prefix: auth.prefix) {
+            case .page(let page): period = page
+            case .answer(let answer): return answer
             }
+            let (project, query, calendar, range) = (period.project, period.query, period.calendar, period.range)
             DashboardWarmup.watch(range.key, projectID: project.id, services)
             let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)
             // The same length just before, for the cards' comparison (its past comes from the cache).
