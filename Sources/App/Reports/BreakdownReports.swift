@@ -42,13 +42,20 @@ extension ReportService {
     public func cohorts(project: Project, boundaries: [Timestamp], linkIDs: [String]? = nil) throws -> CohortTable {
         guard let first = boundaries.first, let last = boundaries.last, boundaries.count >= 2 else { return CohortTable(rows: []) }
         if let linkIDs {
-            // The hours that start in the range, as the tallies' cohorts hold them.
-            let since = Timestamp(milliseconds: Timestamp.floorDiv(first.milliseconds, Self.hour) * Self.hour)
-            let until = Timestamp(milliseconds: Timestamp.ceilDiv(last.milliseconds, Self.hour) * Self.hour)
-            let rows = try store.browse.linkCohortRows(projectID: project.id, linkIDs: linkIDs, since: since, until: until)
+            // The hours that start in the range, as the tallies' cohorts hold them. Counted from the
+            // rows and kept (fresh 30 s, then refreshed in the background as the stats are): a
+            // campaign of 50 links at 1 million installs reads ~50,000 rows, 0.14 s.
+            let since = Timestamp.floorDiv(first.milliseconds, Self.hour) * Self.hour
+            let until = Timestamp.ceilDiv(last.milliseconds, Self.hour) * Self.hour
+            let key = LinkCohortCache.Key(projectID: project.id, since: since, until: until, currency: "", what: linkIDs.joined(separator: ","))
+            let counted = try linkCohortCache.stats(for: key) { [store] in
+                let rows = try store.browse.linkCohortRows(
+                    projectID: project.id, linkIDs: linkIDs, since: Timestamp(milliseconds: since), until: Timestamp(milliseconds: until))
+                return LinkCohortCounts(installs: rows.installs, tallies: CohortTable.tallies(of: rows.events))
+            }
             return CohortTable.build(
-                boundaries: boundaries, installs: CohortTable.counts(of: rows.installs, boundaries: boundaries),
-                tallies: CohortTable.tallies(of: rows.events), now: clocks.now(projectID: project.id), currency: project.settings.currency)
+                boundaries: boundaries, installs: CohortTable.counts(of: counted.installs, boundaries: boundaries),
+                tallies: counted.tallies, now: clocks.now(projectID: project.id), currency: project.settings.currency)
         }
         let installs = try series(project: project, boundaries: boundaries).map(\.counts.installs)
         let hours = Timestamp.floorDiv(first.milliseconds, Self.hour)..<Timestamp.ceilDiv(last.milliseconds, Self.hour)
@@ -77,5 +84,13 @@ extension ReportService {
 }
 
 typealias LinkDaysCache = DashboardCache<[String: [Int64: Int]]>
+
+/// A few links' installs (their times) and cohort tallies, counted from their rows.
+struct LinkCohortCounts: Sendable {
+    let installs: [Int64]
+    let tallies: [TallyCount]
+}
+
+typealias LinkCohortCache = DashboardCache<LinkCohortCounts>
 
 typealias BreakdownCache = DashboardCache<[String: [String: Int64]]>

@@ -9,6 +9,7 @@ public struct ReportService: Sendable {
     let dashboardCache = DashboardStatsCache()
     let breakdownCache = BreakdownCache()
     let linkDaysCache = LinkDaysCache()
+    let linkCohortCache = LinkCohortCache()
     let watchedPeriods = WatchedPeriods()
 
     /// The project's stats; Apple Ads rows carry the names fetched for their ids.
