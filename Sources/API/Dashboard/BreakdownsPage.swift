@@ -12,12 +12,7 @@ enum BreakdownsPage {
 
     static func show(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let period: DashboardPeriodPage
-            switch try DashboardPeriodPage.resolve(request, viewer, services, prefix: auth.prefix) {
-            case .page(let page): period = page
-            case .answer(let answer): return answer
-            }
+        return auth.periodPage { _, viewer, period in
             let (project, calendar, range) = (period.project, period.calendar, period.range)
             let view = period.item("by") ?? "events"
             guard let current = views.first(where: { $0.key == view }) else {

@@ -16,20 +16,15 @@ enum CohortsPage {
 
     static func show(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let period: DashboardPeriodPage
-            // By hour makes no cohort: 24 h (and no range) show 30 days.
-            let resolved = try DashboardPeriodPage.resolve(request, viewer, services, prefix: auth.prefix) { items in
-                let days = items.filter { $0.0 != "range" || $0.1 != "24h" }
-                return days.contains { $0.0 == "range" } ? days : days + [("range", "30d")]
-            }
-            switch resolved {
-            case .page(let page): period = page
-            case .answer(let answer): return answer
-            }
+        // By hour makes no cohort: 24 h (and no range) show 30 days.
+        let days: @Sendable ([(String, String)]) -> [(String, String)] = { items in
+            let days = items.filter { $0.0 != "range" || $0.1 != "24h" }
+            return days.contains { $0.0 == "range" } ? days : days + [("range", "30d")]
+        }
+        return auth.periodPage(rangeItems: days) { _, viewer, period in
             let (project, calendar, range) = (period.project, period.calendar, period.range)
             let now = services.now(for: project)
-            func item(_ name: String) -> String? { period.item(name) }
+            let item = period.item
             let group = item("group") ?? (range.bucket == .week ? "week" : "day")
             let metric = item("metric") ?? "retention"
             guard ["day", "week"].contains(group), let shown = metrics.first(where: { $0.key == metric }) else {

@@ -46,12 +46,7 @@ enum OverviewRoutes {
 
     static func overview(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let period: DashboardPeriodPage
-            switch try DashboardPeriodPage.resolve(request, viewer, services, prefix: auth.prefix) {
-            case .page(let page): period = page
-            case .answer(let answer): return answer
-            }
+        return auth.periodPage { _, viewer, period in
             let (project, query, calendar, range) = (period.project, period.query, period.calendar, period.range)
             DashboardWarmup.watch(range.key, projectID: project.id, services)
             let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)

@@ -37,7 +37,8 @@ public enum EventTallies {
         public let count: Int64
     }
 
-    public static let activeDays: Set<Int64> = [1, 3, 7, 14, 30]
+    /// The days after install whose activity cohorts show (`CohortTable.days`).
+    public static let activeDays = Set(CohortTable.days.map(Int64.init))
 
     /// The last day of the span of days after install that day `n` counts in (0, 1, 3, 7, 14, 30).
     public static func span(_ n: Int64) -> Int64 { n <= 1 ? n : n <= 3 ? 3 : n <= 7 ? 7 : n <= 14 ? 14 : 30 }
