@@ -78,7 +78,10 @@ public final class Services: Sendable {
         var base = publicURL
         while base?.hasSuffix("/") == true { base?.removeLast() }
         self.publicURL = base
-        publicHosts = PublicHosts(allowed: allowedHosts)
+        let publicHosts = PublicHosts(allowed: allowedHosts)
+        self.publicHosts = publicHosts
+        let publicURLHost = base.flatMap { RequestAuthority.authority(ofTarget: $0) }.flatMap { RequestAuthority.hostName(of: $0) }
+        app.domains.reserveServerNames { name in name == publicURLHost || publicHosts.isServerName(name) }
     }
 
     /// The response, after telling `reportInternalError` of the error behind it when it is a 500,

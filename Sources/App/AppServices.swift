@@ -88,7 +88,7 @@ public final class AppServices: Sendable {
         self.outbound = outbound
         projects = ProjectService(store: store, cache: projectCache, clocks: clocks, clock: clock, beforeBlocking: beforeBlocking)
         links = LinkService(store: store, cache: linkCache, clocks: clocks, beforeBlocking: beforeBlocking)
-        domains = DomainService(store: store, map: domainMap, clock: clock)
+        domains = DomainService(store: store, map: domainMap, clock: clock, linksRemoved: { linkCache.invalidateAll() })
         installs = InstallService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         activity = ActivityService(store: store, skanSchemas: skanSchemas, clocks: clocks, outbound: outbound)
         clicks = ClickService(store: store, clocks: clocks, backlogLimit: clickBacklogLimit)

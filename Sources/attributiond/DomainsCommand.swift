@@ -51,12 +51,13 @@ struct DomainsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Give a domain up (by its id or its name).")
         @OptionGroup var options: WebhooksCommand.ProjectOptions
         @Argument(help: "The domain's id or name.") var domain: String
+        @Flag(help: "Remove it even though links live on it (they are deleted with it).") var force = false
 
         func run() throws {
             let (app, project) = try options.open()
             let name = (try? DomainName.normalized(domain).get()) ?? domain
             let id = try app.domains.list(projectID: project.id).first { $0.id == domain || $0.domain == name }?.id ?? domain
-            try WebhooksCommand.refusing { try app.domains.remove(id: id, projectID: project.id) }
+            try WebhooksCommand.refusing { try app.domains.remove(id: id, projectID: project.id, force: force) }
         }
     }
 }

@@ -61,7 +61,7 @@ import Testing
         let (_, apiKey, _) = try app.projectWithLink()
         let resolved = try app.request(
             "GET", "/api/sdk/v1/resolve/summer?fp_tz=Europe%2FParis&fp_lang=fr_FR&fp_sw=1170&fp_sh=2532&fp_platform=iOS&fp_pv=17.4.1",
-            adminKey: nil, headers: ["User-Agent": "Shop/2.1 CFNetwork/1490.0.4 Darwin/23.2.0", "X-Forwarded-For": Self.network])
+            adminKey: apiKey, headers: ["User-Agent": "Shop/2.1 CFNetwork/1490.0.4 Darwin/23.2.0", "X-Forwarded-For": Self.network])
         #expect(resolved.status == 200)
         try app.settle()
         // Another iPhone of the same model, zone and language on the network: alike in everything the server sees.

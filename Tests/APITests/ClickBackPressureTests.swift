@@ -30,14 +30,14 @@ import Testing
     /// A LinkForty resolve records a click the same way, and waits the same way.
     @Test func aResolveAnsweredWhileTheWriterIsBehindIsAlreadyStored() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"], clickBacklogLimit: 0)
-        _ = try app.projectWithLink()
+        let (_, key, _) = try app.projectWithLink()
         for index in 1...10 {
             let resolved = try app.request(
-                "GET", "/api/sdk/v1/resolve/summer?fp_tz=Europe/Paris&fp_sw=1170&fp_sh=2532", adminKey: nil,
+                "GET", "/api/sdk/v1/resolve/summer?fp_tz=Europe/Paris&fp_sw=1170&fp_sh=2532", adminKey: key,
                 headers: ["User-Agent": "Shop/2.1 iOS/17.4.1", "X-Forwarded-For": "198.51.100.\(index)"])
             #expect(resolved.status == 200 && resolved.json?["shortCode"] as? String == "summer")
             #expect(try app.count("SELECT count(*) FROM clicks WHERE source = 'resolve'") == index)
         }
-        #expect(try app.request("GET", "/api/sdk/v1/resolve/nothing-here", adminKey: nil).status == 404)
+        #expect(try app.request("GET", "/api/sdk/v1/resolve/nothing-here", adminKey: key).status == 404)
     }
 }

@@ -73,7 +73,8 @@ enum DomainRoutes {
     /// `DELETE /admin/v1/projects/:id/domains/:domainId`
     static func remove(_ services: Services) -> RouteHandler {
         ProjectScoped.sync(services) { request, project in
-            try services.app.domains.remove(id: try request.parameter("domainId"), projectID: project.id)
+            let force = try request.flag("force")
+            try services.app.domains.remove(id: try request.parameter("domainId"), projectID: project.id, force: force)
             return HTTPResponse(status: .noContent)
         }
     }

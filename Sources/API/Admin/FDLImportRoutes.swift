@@ -12,7 +12,7 @@ public enum FDLImportRoutes {
             guard let domain = request.queryValue("domain") else {
                 throw HTTPError.invalidField("domain", "is required (one of the project's domains)")
             }
-            let dryRun = try flag(request, "dry_run")
+            let dryRun = try request.flag("dry_run")
             let replace: Bool
             switch request.queryValue("on_conflict") {
             case nil, "skip"?: replace = false
@@ -26,14 +26,6 @@ public enum FDLImportRoutes {
             let report = try services.app.links.importFDL(
                 projectID: project.id, domain: domain, csv: request.body, dryRun: dryRun, replace: replace, now: services.now(for: project))
             return .json(bytes: body(report).serialized())
-        }
-    }
-
-    static func flag(_ request: HTTPRequest, _ name: String) throws -> Bool {
-        switch request.queryValue(name) {
-        case nil, "false"?, "0"?: return false
-        case "true"?, "1"?, ""?: return true
-        case let other?: throw HTTPError.invalidField(name, "must be true or false, got '\(other.prefix(characters: 16))'")
         }
     }
 

@@ -1,6 +1,7 @@
 import App
 import Attribution
 import HTTP
+import JSON
 import StoreContracts
 
 /// What Apple measured for the project's iOS app (its SKAdNetwork and AdAttributionKit postback
@@ -118,6 +119,6 @@ enum SKANPage {
     static func window(_ index: Int) -> String { ["days 0–2", "days 3–7", "days 8–35"][min(max(index, 0), 2)] }
 
     static func amount(_ value: Double) -> String {
-        value.rounded() == value ? String(Int64(value)) : String((value * 100).rounded() / 100)
+        value.exactInteger.map(String.init) ?? ((value * 100).rounded() / 100).decimalText
     }
 }

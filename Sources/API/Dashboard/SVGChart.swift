@@ -1,3 +1,4 @@
+import JSON
 /// Charts as inline SVG, drawn here: a few dozen numbers need no charting library, and the page
 /// stays one request with no script.
 enum SVGChart {
@@ -59,7 +60,7 @@ enum SVGChart {
 
     static func format(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return rounded.decimalText
     }
 
     /// 1234 → 1.2k, 2500000 → 2.5M.

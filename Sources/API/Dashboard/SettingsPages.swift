@@ -206,8 +206,20 @@ enum SettingsPages {
 
     static func removeDomain(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, _, project in
-            try services.app.domains.remove(id: request.pathParameters["domainId"] ?? "", projectID: project.id)
+        return auth.adminForm { request, viewer, form, project in
+            let id = try request.parameter("domainId")
+            guard let domain = try services.app.domains.list(projectID: project.id).first(where: { $0.id == id }) else {
+                throw HTTPError.notFound("no domain \(id)")
+            }
+            // Removing deletes the domain's links: the name typed confirms it, as deleting a project does.
+            let links = try services.app.domains.linkCount(id: id, projectID: project.id)
+            guard links == 0 || form.text("confirm")?.trimmingCharacters(in: .whitespaces).lowercased() == domain.domain else {
+                let problem =
+                    "\(links) link\(links == 1 ? "" : "s") on \(domain.domain) stop working when it is removed (they are deleted with it): "
+                    + "type the domain's name beside Remove to confirm"
+                return try page(viewer, project, services, auth: auth, notice: nil, problem: problem, status: .conflict)
+            }
+            try services.app.domains.remove(id: id, projectID: project.id, force: true)
             return DashboardPage.redirect(to: "\(auth.prefix)/projects/\(project.id)/settings")
         }
     }
@@ -223,18 +235,22 @@ enum SettingsPages {
         }
         let certificates = try services.app.domains.certificates()
         let now = services.clock.now()
-        let rows = try services.app.domains.list(projectID: project.id).map { domain in
+        let domains = try services.app.domains.list(projectID: project.id)
+        let links = Dictionary(uniqueKeysWithValues: try domains.map { ($0.id, try services.app.domains.linkCount(id: $0.id, projectID: project.id)) })
+        let rows = domains.map { domain in
             """
             <tr><td><code>\(Escape.html(domain.domain))</code></td><td>\(domain.createdAt.iso8601)</td>\
             <td>\(Escape.html(certificateText(certificates[domain.domain], now: now)))</td>\
+            <td>\(links[domain.id] ?? 0)</td>\
             <td><form class="inline" method="post" action="\(base)/settings/domains/\(Escape.html(domain.id))/remove">\(csrf)\
+            \((links[domain.id] ?? 0) > 0 ? #"<input name="confirm" placeholder="type the name to confirm" aria-label="type the domain's name to confirm" autocomplete="off">"# : "")\
             <button class="secondary">Remove</button></form></td></tr>
             """
         }.joined()
         let table =
             rows.isEmpty
             ? #"<p class="muted">No domain yet: links are served on this server's own name.</p>"#
-            : "<table><thead><tr><th>Domain</th><th>Added</th><th>Certificate</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
+            : "<table><thead><tr><th>Domain</th><th>Added</th><th>Certificate</th><th>Links</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
         return """
             <h2>Domains</h2>\(table)\
             <p class="muted">Point each domain's DNS at this server (an A/AAAA record, or a CNAME to the name you reach it by); \

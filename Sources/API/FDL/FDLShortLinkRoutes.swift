@@ -149,7 +149,7 @@ enum FDLShortLinkRoutes {
                 case nil, .null?: continue
                 case .string(let text)?: parameters[parameter] = text
                 case .bool(let flag)?: parameters[parameter] = flag ? "1" : "0"
-                case .number(let number)?: parameters[parameter] = number.rounded() == number ? String(Int64(number)) : String(number)
+                case .number(let number)?: parameters[parameter] = number.decimalText
                 default: throw Failure.invalid("dynamicLinkInfo.\(path).\(field) must be a string")
                 }
             }

@@ -55,7 +55,7 @@ struct LinkFortyAuth: Sendable {
         return try services.app.projects.project(forToken: appToken)
     }
 
-    private func requireOpen(_ project: Project) throws {
+    func requireOpen(_ project: Project) throws {
         guard project.settings.sdkAuth == .open else {
             throw HTTPError(
                 .unauthorized, code: "unauthorized",

@@ -6,7 +6,9 @@ import StoreContracts
 
 /// `GET /api/sdk/v1/resolve/{code}` and `/{templateSlug}/{code}`: the app was opened straight
 /// from a universal link; record that as a `resolve` click with the SDK's `fp_*` signals and
-/// answer the link's DeepLinkData. The link itself says which project it belongs to.
+/// answer the link's DeepLinkData. The API key names the project, and only its links answer; an
+/// open without a key finds the project by the domain it came to, or by the code among links
+/// without a domain, and only a project whose `sdk_auth` is `open` answers it.
 enum ResolveRoutes {
     /// `GET /api/sdk/v1/resolve/:code`, `GET /api/sdk/v1/resolve/:slug/:code`: on the event loop;
     /// the answer waits for the click's row only while the writer is behind (`ClickCommit`).
@@ -21,12 +23,13 @@ enum ResolveRoutes {
     }
 
     static func resolve(_ request: HTTPRequest, code: String, slug: String?, services: Services, commit: ClickCommit? = nil) throws -> HTTPResponse {
-        // An app opened by a link whose click budget is spent still gets its data; a link that
-        // is switched off or expired does not.
-        guard let (_, target) = try services.app.links.resolve(code: code, slug: slug) else { throw noActiveLink(code: code, slug: slug) }
-        let now = services.app.clocks.now(projectID: target.link.projectID)
-        guard ![.inactive, .expired].contains(LinkAvailability.of(target.link, clicks: 0, now: now)) else {
-            throw noActiveLink(code: code, slug: slug)
+        let (project, target) = try link(request, code: code, slug: slug, services: services)
+        let now = services.now(for: project)
+        switch AppOpenLinks.refusal(target, now: now) {
+        case .notFound?: throw noActiveLink(code: code, slug: slug)
+        case .passwordProtected?:
+            throw HTTPError(.forbidden, code: "password_required", message: "link '\(code)' is password-protected: it opens through its page")
+        case nil: break
         }
         var fingerprint: [String: String] = [:]
         let queryItems = request.queryItems
@@ -55,5 +58,25 @@ enum ResolveRoutes {
         var response = HTTPResponse.json(bytes: DeepLinkData(target: target, utm: utm, clickID: clickID, clickedAt: now).body)
         response.headers.add("X-Click-Id", clickID)
         return response
+    }
+
+    /// The project that asks and its link: an API key's project (a wrong key is 401), else the
+    /// project of the project domain the request came to, else of the code among links without
+    /// a domain; those last two only when the project takes SDK calls without a credential.
+    static func link(_ request: HTTPRequest, code: String, slug: String?, services: Services) throws -> (Project, LinkTarget) {
+        let auth = LinkFortyAuth(services: services)
+        let host = try ProjectHosts.claim(of: request, services: services)
+        if BearerToken.from(request) != nil {
+            let project = try auth.projectRequiringKey(request)
+            guard let (_, target) = try AppOpenLinks.find(code: code, slug: slug, project: project, openedOn: [host?.domain], services: services)
+            else { throw noActiveLink(code: code, slug: slug) }
+            return (project, target)
+        }
+        let found = try services.app.links.resolve(code: code, slug: slug, on: host)
+        guard let target = found?.target, let project = try services.app.projects.cachedProject(id: target.link.projectID) else {
+            throw noActiveLink(code: code, slug: slug)
+        }
+        try auth.requireOpen(project)
+        return (project, target)
     }
 }

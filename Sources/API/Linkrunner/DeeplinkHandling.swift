@@ -16,9 +16,10 @@ enum DeeplinkHandling {
             try call.services.app.activity.conversionValues(installID: install.id, project: call.project)
         }
         // The link the app was opened with, on the domain its URL names when that is a project's.
-        let host = try URLComponents(string: url)?.host.flatMap { try call.services.app.domains.claim(ofHost: $0.lowercased()) }
-        guard let (code, slug) = shortLinkPath(url), let (_, target) = try call.services.app.links.resolve(code: code, slug: slug, on: host),
-            target.link.projectID == call.project.id
+        let openedOn = URLComponents(string: url)?.host.flatMap { RequestAuthority.hostName(of: $0) }
+        guard let (code, slug) = shortLinkPath(url),
+            let (_, target) = try AppOpenLinks.find(code: code, slug: slug, project: call.project, openedOn: [openedOn], services: call.services),
+            AppOpenLinks.refusal(target, now: call.now) == nil
         else {
             var data: [String: JSONValue] = ["deeplink": .string(url), "is_linkrunner": .bool(false)]
             SKANFields.add(skan, to: &data)

@@ -24,10 +24,6 @@ enum ClickRoutes {
     ) throws -> HTTPResponse {
         let host = try ProjectHosts.claim(of: request, services: services)
         guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else { return Pages.notFound }
-        if request.queryValue("d") == "1" {
-            let base = LinkURLs.base(of: target.link, otherwise: LinkURLs.base(for: request, services: services))
-            return LinkDebugPage.response(target, url: LinkURLs.url(base: base, shortCode: target.link.shortCode, templateSlug: slug))
-        }
         let now = services.app.clocks.now(projectID: target.link.projectID)
         switch LinkAvailability.of(target.link, clicks: entry.clicks.load(ordering: .relaxed), now: now) {
         case .available: break
@@ -37,6 +33,11 @@ enum ClickRoutes {
         case .inactive, .exhausted: return Pages.notFound
         }
         if target.link.passwordHash != nil, !passwordGiven { return LinkPasswordPage.response(for: request) }
+        // The debug page lists every destination: only for a link a tap could follow, past its password.
+        if request.queryValue("d") == "1" {
+            let base = LinkURLs.base(of: target.link, otherwise: LinkURLs.base(for: request, services: services))
+            return LinkDebugPage.response(target, url: LinkURLs.url(base: base, shortCode: target.link.shortCode, templateSlug: slug))
+        }
 
         let agent = UserAgentParser.parse(request.headers["User-Agent"])
         // HEAD is what link checkers and preview fetchers send; no person is behind it.

@@ -8,8 +8,7 @@ enum ProjectHosts {
     /// The project domain the request was sent to, or nil for any other Host.
     static func claim(of request: HTTPRequest, services: Services) throws -> ProjectDomain? {
         // Every click asks: without any domain, no Host is parsed and lower-cased.
-        guard try services.app.domains.anyClaimed(), let header = request.headers["Host"], let host = PublicHosts.hostName(of: header)
-        else { return nil }
+        guard try services.app.domains.anyClaimed(), let host = request.hostName else { return nil }
         return try services.app.domains.claim(ofHost: host)
     }
 }

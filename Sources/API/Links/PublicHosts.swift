@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Synchronization
 
 #if canImport(Glibc)
@@ -32,6 +33,11 @@ public final class PublicHosts: Sendable {
         }
     }
 
+    /// Whether `name` (canonical, `RequestAuthority`) is one this server answers as itself.
+    public func isServerName(_ name: String) -> Bool {
+        allowed.contains(name) || listening.withLock { $0.names.contains(name) }
+    }
+
     /// `host[:port]` to use in link URLs for a request that sent `header` as its Host.
     func host(forHeader header: String?) -> String {
         if let header, let name = Self.hostName(of: header) {
@@ -42,40 +48,9 @@ public final class PublicHosts: Sendable {
         return port.map { "localhost:\($0)" } ?? "localhost"
     }
 
-    /// The lower-cased host of `host[:port]` (a bracketed IPv6 literal keeps its brackets), or nil
-    /// when the text is not a plausible authority (RFC 3986 §3.2.2 reg-name, IPv4 or IPv6 literal).
-    public static func hostName(of authority: String) -> String? {
-        let bytes = Array(authority.utf8)
-        guard !bytes.isEmpty, bytes.count <= 255 else { return nil }
-        var host = bytes[...]
-        if bytes.first == UInt8(ascii: "[") {
-            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            host = bytes[...close]
-            guard Self.isPort(bytes[(close + 1)...]) else { return nil }
-            guard host.dropFirst().dropLast().allSatisfy({ isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return nil }
-        } else {
-            if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
-                host = bytes[..<colon]
-                guard Self.isPort(bytes[colon...]) else { return nil }
-            }
-            guard !host.isEmpty, host.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else { return nil }
-        }
-        return String(decoding: host, as: UTF8.self).lowercased()
-    }
-
-    private static func isPort(_ colonAndDigits: ArraySlice<UInt8>) -> Bool {
-        guard let first = colonAndDigits.first else { return true }
-        let digits = colonAndDigits.dropFirst()
-        return first == UInt8(ascii: ":") && (1...5).contains(digits.count) && digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-    }
-
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
-    }
+    /// The lower-cased host of `host[:port]` (a bracketed IPv6 literal keeps its brackets, a
+    /// trailing dot is dropped), or nil when the text is not a valid authority (`RequestAuthority`).
+    public static func hostName(of authority: String) -> String? { RequestAuthority.hostName(of: authority) }
 
     private static func machineNames() -> Set<String> {
         var names: Set<String> = ["localhost", "127.0.0.1", "[::1]"]

@@ -50,7 +50,7 @@ struct WarpLinkLinkPayload {
             switch value {
             case .string(let text) where text.count <= 512: params[name] = text
             case .number(let number) where number.isFinite:
-                params[name] = number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+                params[name] = number.decimalText
             case .bool(let flag): params[name] = flag ? "true" : "false"
             default: throw HTTPError.invalidField("custom_params.\(name)", "must be a string of at most 512 characters, a number or a boolean")
             }

@@ -17,7 +17,9 @@ enum WarpLinkRoutes {
                 let base = LinkURLs.base(for: request, services: services)
                 // The SDK accepts links on these hosts: this server's name and the project's domains.
                 let own = try services.app.domains.list(projectID: project.id).map(\.domain)
-                let domains = ((URLQuery.host(of: base).map { [$0] } ?? []) + own).map { JSONValue.string($0) }
+                var names = URLQuery.host(of: base).map { [$0] } ?? []
+                for name in own where !names.contains(name) { names.append(name) }
+                let domains = names.map { JSONValue.string($0) }
                 return .json(bytes: JSONValue.object(["valid": .bool(true), "domains": .array(domains)]).serialized())
             })
     }
@@ -31,16 +33,22 @@ enum WarpLinkRoutes {
                 let code = request.pathParameters["slug"] ?? ""
                 // The SDK names the domain the link was opened on: a project domain's links first.
                 let openedOn = request.queryItems.first { $0.name == "domain" }.flatMap { PublicHosts.hostName(of: $0.value) }
-                let host = try openedOn.flatMap { try services.app.domains.claim(ofHost: $0) }
-                guard let (_, target) = try services.app.links.resolve(code: code, slug: nil, on: host) else {
+                // The domain the SDK names, else the project domain the request came to; only the key's project's links.
+                guard
+                    let (_, target) = try AppOpenLinks.find(
+                        code: code, slug: nil, project: project, openedOn: [openedOn, request.hostName], services: services)
+                else {
+                    // A code of another project is named as such (the SDK shows the key's problem).
+                    if let other = try services.app.links.resolve(code: code, slug: nil), other.target.link.projectID != project.id {
+                        throw HTTPError.unauthorized("the API key belongs to another project than link '\(code)'")
+                    }
                     throw HTTPError.notFound("no active link '\(code)'")
-                }
-                guard target.link.projectID == project.id else {
-                    throw HTTPError.unauthorized("the API key belongs to another project than link '\(code)'")
                 }
                 let now = services.now(for: project)
-                guard ![.inactive, .expired].contains(LinkAvailability.of(target.link, clicks: 0, now: now)) else {
-                    throw HTTPError.notFound("no active link '\(code)'")
+                switch AppOpenLinks.refusal(target, now: now) {
+                case .notFound?: throw HTTPError.notFound("no active link '\(code)'")
+                case .passwordProtected?: throw HTTPError(.forbidden, code: "password_required", message: "link '\(code)' is password-protected")
+                case nil: break
                 }
                 let queryItems = request.queryItems
                 // `params` is the opened URL's own query, URL-encoded once by the SDK: decoded once

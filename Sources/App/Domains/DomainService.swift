@@ -9,14 +9,36 @@ public struct DomainService: Sendable {
     let store: any StoreBackend
     let map: DomainMap
     let clock: any Clock
+    /// Empties the link cache when a removal deleted links.
+    let linksRemoved: @Sendable () -> Void
+
+    /// The names this server answers as itself (`public_url`'s host, `allowed_hosts`, the
+    /// listening names): never a project's to claim. Set once the server knows them.
+    public func reserveServerNames(_ names: @escaping @Sendable (String) -> Bool) { map.setServerNames(names) }
+
+    /// The most domains one project may claim.
+    public func limitClaims(perProject limit: Int) { map.setLimit(limit) }
+
+    /// How many domains one project may claim: each is a certificate order and a probe, and a
+    /// tenant's claims are the server's.
+    public static let defaultLimitPerProject = 20
 
     /// Claims `name` for the project: `AppError.invalid` naming `domain` for a name that cannot be
-    /// a host, `StoreError.conflict` when a project already has it.
+    /// a host, is one of the server's own (`serverNames`) or is past the project's limit;
+    /// `StoreError.conflict` when a project already has it.
     public func add(projectID: String, name: String) throws -> ProjectDomain {
         let domain: String
         switch DomainName.normalized(name) {
         case .success(let normalized): domain = normalized
         case .failure(let refusal): throw AppError.invalidField("domain", "'\(name)' \(refusal.reason)")
+        }
+        // The server's own names serve every project: a claim would hand them to one tenant.
+        if map.isServerName(domain) {
+            throw AppError.invalidField("domain", "'\(domain)' is this server's own host name (public_url, allowed_hosts or a listening name)")
+        }
+        let claimed = try store.domains.list(projectID: projectID)
+        guard claimed.count < map.limitPerProject else {
+            throw AppError.invalidField("domain", "the project has \(claimed.count) domains, the most one project may claim")
         }
         let now = clock.now()
         let claim = ProjectDomain(
@@ -29,9 +51,27 @@ public struct DomainService: Sendable {
 
     public func list(projectID: String) throws -> [ProjectDomain] { try store.domains.list(projectID: projectID) }
 
-    public func remove(id: String, projectID: String) throws {
+    /// The project's links on the domain: what stops working when it is removed.
+    public func linkCount(id: String, projectID: String) throws -> Int {
+        guard let claim = try store.domains.list(projectID: projectID).first(where: { $0.id == id }) else {
+            throw AppError.notFound("no domain \(id)")
+        }
+        return try store.links.count(projectID: projectID, domain: claim.domain, codePrefix: "")
+    }
+
+    /// Gives the name up, with the project's links on it. Refused (`StoreError.conflict`, naming
+    /// how many) while links live there, unless `force`: removing a domain is one call, and it
+    /// silently broke every link printed on it.
+    public func remove(id: String, projectID: String, force: Bool = false) throws {
+        let links = try linkCount(id: id, projectID: projectID)
+        if links > 0, !force {
+            throw StoreError.conflict(
+                "\(links) link\(links == 1 ? "" : "s") live on this domain and stop working when it is removed (they are deleted with it); "
+                    + "repeat with force to proceed")
+        }
         guard try store.domains.remove(id: id, projectID: projectID) else { throw AppError.notFound("no domain \(id)") }
         map.invalidate()
+        if links > 0 { linksRemoved() }
     }
 
     /// Each domain's certificate and attempts, by domain (the server's own certificates, `acme`).
@@ -45,6 +85,11 @@ public struct DomainService: Sendable {
     /// The claim of the host name `host` (lower-cased, without port), or nil when it is no
     /// project's domain. From memory after the first call.
     public func claim(ofHost host: String) throws -> ProjectDomain? { try map.domains()[host] }
+
+    /// The project's domain names, from memory after the first call.
+    public func names(ofProject projectID: String) throws -> [String] {
+        try map.domains().values.filter { $0.projectID == projectID }.map(\.domain).sorted()
+    }
 
     /// Whether any project has a domain: a server without any skips reading each request's Host.
     public func anyClaimed() throws -> Bool { try !map.domains().isEmpty }
@@ -70,4 +115,10 @@ final class DomainMap: Sendable {
     }
 
     func invalidate() { loaded.withLock { $0 = nil } }
+
+    private let policy = Mutex<(serverNames: @Sendable (String) -> Bool, limit: Int)>(({ _ in false }, DomainService.defaultLimitPerProject))
+    func setServerNames(_ names: @escaping @Sendable (String) -> Bool) { policy.withLock { $0.serverNames = names } }
+    func setLimit(_ limit: Int) { policy.withLock { $0.limit = limit } }
+    func isServerName(_ name: String) -> Bool { policy.withLock { $0.serverNames }(name) }
+    var limitPerProject: Int { policy.withLock { $0.limit } }
 }

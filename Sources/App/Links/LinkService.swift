@@ -84,11 +84,30 @@ public struct LinkService: Sendable {
     public func resolve(code: String, slug: String?, on host: ProjectDomain? = nil) throws -> (entry: LinkCache.Entry, target: LinkTarget)? {
         guard ShortCode.isValidCustom(code) || code.count == 8 else { return nil }
         if let host {
-            if let found = try resolve(code: code, slug: slug, domain: host.domain) { return found }
+            // Only the project that claims the name now: links left by a project that gave it up
+            // (before removal took them along) never answer for the next claimant.
+            if let found = try resolve(code: code, slug: slug, domain: host.domain) {
+                return found.target.link.projectID == host.projectID ? found : nil
+            }
             guard let found = try resolve(code: code, slug: slug, domain: nil), found.target.link.projectID == host.projectID else { return nil }
             return found
         }
         return try resolve(code: code, slug: slug, domain: nil)
+    }
+
+    /// The link an app-side open names (an SDK's resolve), looked up as a tap would but only among
+    /// `projectID`'s links: on `host` when it is one of the project's domains, its links there and
+    /// then the project's links without a domain; else the project's links without a domain, then
+    /// its links on each of `projectDomains` (the SDK did not say which domain it was opened on).
+    public func resolve(
+        code: String, slug: String?, inProject projectID: String, on host: ProjectDomain?, projectDomains: [String]
+    ) throws -> (entry: LinkCache.Entry, target: LinkTarget)? {
+        guard ShortCode.isValidCustom(code) || code.count == 8 else { return nil }
+        if let host, host.projectID == projectID { return try resolve(code: code, slug: slug, on: host) }
+        for domain in [nil] + projectDomains.map(Optional.some) {
+            if let found = try resolve(code: code, slug: slug, domain: domain), found.target.link.projectID == projectID { return found }
+        }
+        return nil
     }
 
     private func resolve(code: String, slug: String?, domain: String?) throws -> (entry: LinkCache.Entry, target: LinkTarget)? {

@@ -140,7 +140,11 @@ public enum FDLExport {
     /// milliseconds since 1970.
     static func timestamp(_ text: String) -> Timestamp? {
         if let time = Timestamp(iso8601: text) { return time }
-        if let number = Int64(text) { return Timestamp(milliseconds: number > 100_000_000_000 ? number : number * 1000) }
+        if let number = Int64(text) {
+            // Ten-digit values are seconds, thirteen-digit ones milliseconds; before 1970 is no export's.
+            guard number >= 0 else { return nil }
+            return number > 100_000_000_000 ? Timestamp(plausibleMilliseconds: number) : Timestamp(plausibleSeconds: number)
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

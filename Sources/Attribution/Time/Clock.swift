@@ -6,6 +6,24 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
+    /// The instants a client may name: years 0000 to 9999, what ISO 8601 text can spell. A time
+    /// read from input outside it is refused, so that arithmetic on stored times (windows, day
+    /// boundaries, rounding) can never overflow.
+    public static let plausibleMilliseconds: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
+
+    /// A time read from input, or nil beyond `plausibleMilliseconds`.
+    public init?(plausibleMilliseconds milliseconds: Int64) {
+        guard Self.plausibleMilliseconds.contains(milliseconds) else { return nil }
+        self.milliseconds = milliseconds
+    }
+
+    /// Seconds since 1970 read from input, or nil beyond `plausibleMilliseconds`.
+    public init?(plausibleSeconds seconds: Int64) {
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return nil }
+        self.init(plausibleMilliseconds: milliseconds)
+    }
+
     public init(_ date: Date) { milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }

@@ -10,9 +10,9 @@ public enum TimeSpecification {
             // A span too long for 64-bit milliseconds is no time at all (not a trap).
             let (span, tooLong) = amount.multipliedReportingOverflow(by: unitMilliseconds)
             let (moment, beforeAnyTime) = now.milliseconds.subtractingReportingOverflow(span)
-            return tooLong || beforeAnyTime ? nil : Timestamp(milliseconds: moment)
+            return tooLong || beforeAnyTime ? nil : Timestamp(plausibleMilliseconds: moment)
         }
-        if !text.isEmpty, text.allSatisfy(\.isNumber), let milliseconds = Int64(text) { return Timestamp(milliseconds: milliseconds) }
+        if !text.isEmpty, text.allSatisfy(\.isNumber), let milliseconds = Int64(text) { return Timestamp(plausibleMilliseconds: milliseconds) }
         return Timestamp(iso8601: text)
     }
 }

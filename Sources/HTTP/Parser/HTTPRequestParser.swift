@@ -335,9 +335,10 @@ public struct HTTPRequestParser {
         if version == .http1_1, hosts.isEmpty { throw .bad("missing Host header (required in HTTP/1.1)") }
         if hosts.count > 1 { throw .bad("more than one Host header") }
         // Bytes, not Characters: comparing Characters walked grapheme clusters (7,000 instructions a request).
-        if let host = hosts.first,
-            host.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "@") })
-        {
+        // RFC 9112 §3.2: a Host that is not a valid authority is answered 400. An empty one is allowed
+        // (a target without authority); `a..b`, `a:`, `a:123456` are not, nor a name with an
+        // unrouteable character: a tenant's brand domain must not be reachable under another spelling.
+        if let host = hosts.first, !host.isEmpty, RequestAuthority.hostName(of: host) == nil {
             throw .bad("invalid Host header")
         }
 

@@ -28,7 +28,10 @@ struct Domains<Source: SessionSource>: DomainStore {
 
     func remove(id: String, projectID: String) throws -> Bool {
         try source.writeSession { connection in
-            try connection.run("DELETE FROM project_domains WHERE id = ? AND project_id = ?", id, projectID) > 0
+            try connection.run(
+                "DELETE FROM links WHERE project_id = ? AND domain = (SELECT domain FROM project_domains WHERE id = ? AND project_id = ?)",
+                projectID, id, projectID)
+            return try connection.run("DELETE FROM project_domains WHERE id = ? AND project_id = ?", id, projectID) > 0
         }
     }
 

@@ -37,8 +37,16 @@ import Testing
 
         let domains = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/domains").json?["domains"] as? [[String: Any]])
         let id = try #require(domains.first?["id"] as? String)
-        let removed = try browser.submit(from: settings, to: "\(settings)/domains/\(id)/remove", [])
+        // One link lives there: the page says it stops working and asks for the name, typed.
+        #expect(try browser.get(settings).bodyText.contains("type the name to confirm"))
+        let unconfirmed = try browser.submit(from: settings, to: "\(settings)/domains/\(id)/remove", [])
+        #expect(unconfirmed.status == 409 && unconfirmed.bodyText.contains("1 link on links.shop.example stop working"), "\(unconfirmed.bodyText)")
+        #expect(try app.request("GET", "/tls/allowed?domain=links.shop.example", adminKey: nil).status == 200)
+        let wrong = try browser.submit(from: settings, to: "\(settings)/domains/\(id)/remove", [("confirm", "links.shop.exampl")])
+        #expect(wrong.status == 409)
+        let removed = try browser.submit(from: settings, to: "\(settings)/domains/\(id)/remove", [("confirm", "Links.Shop.Example")])
         #expect(removed.status == 303)
+        #expect(try app.count("SELECT count(*) FROM links WHERE short_code = 'fall'") == 0)
         #expect(try app.request("GET", "/tls/allowed?domain=links.shop.example", adminKey: nil).status == 404)
     }
 }

@@ -250,6 +250,36 @@ private func testGeoDatabase() throws -> String {
         #expect(try app.count("SELECT count(*) FROM clicks WHERE project_id = '\(projectID)'") == 1)
     }
 
+    @Test func aProtectedOrSwitchedOffLinkGivesNoDestinationThroughItsDebugPageOrAnAppOpen() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let project = try app.createProject("Shop")
+        let projectID = try #require(project["id"] as? String)
+        let (key, token) = (try #require(project["api_key"] as? String), try #require(project["token"] as? String))
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/links",
+                json: #"{"short_code":"secret","web_url":"https://shop.example.com/vip","ios_url":"https://shop.example.com/ios-vip","password":"open sesame"}"#
+            ).status == 201)
+        #expect(
+            try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"retired","web_url":"https://shop.example.com/old","active":false}"#)
+                .status == 201)
+        let warpKey = try app.warpLinkKey(projectID)
+        for code in ["secret", "retired"] {
+            let debug = try app.tap("/\(code)?d=1")
+            #expect(!debug.bodyText.contains("shop.example.com/"), "?d=1 of \(code): \(debug.bodyText.prefix(300))")
+            let resolved = try app.request("GET", "/api/sdk/v1/resolve/\(code)", adminKey: key)
+            #expect(resolved.status == (code == "secret" ? 403 : 404) && !resolved.bodyText.contains("shop.example.com/"), "\(resolved.bodyText)")
+            let warp = try app.request("GET", "/v1/links/resolve/\(code)", adminKey: warpKey, headers: ["User-Agent": "WarpLink-iOS/0.1.0"])
+            #expect(warp.status == (code == "secret" ? 403 : 404) && !warp.bodyText.contains("shop.example.com/"), "\(warp.bodyText)")
+            let opened = try app.request(
+                "POST", "/api/client/handle-deeplink",
+                json: #"{"token":"\#(token)","platform":"IOS","install_instance_id":"dev-1","deeplink_url":"http://test/\#(code)"}"#, adminKey: nil)
+            #expect(opened.status == 200 && (opened.json?["data"] as? [String: Any])?["is_linkrunner"] as? Bool == false, "\(opened.bodyText)")
+        }
+        try app.settle()
+        #expect(try app.count("SELECT count(*) FROM clicks WHERE project_id = '\(projectID)'") == 0)
+    }
+
     @Test func wrongPasswordsSpendTheClientsBudget() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         _ = try app.projectWithLink(#"{"short_code":"secret","password":"right"}"#)

@@ -1,3 +1,5 @@
+import JSON
+
 /// What a conversion value Apple reported stands for under the project's own SKAN schema: the
 /// events it says happened, the revenue range it says was reached, and which bits or which rule
 /// say so. The inverse of `SKANEvaluator` for one value.
@@ -123,6 +125,6 @@ public enum SKANValueDecoder {
     }
 
     static func format(_ number: Double) -> String {
-        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        number.decimalText
     }
 }
