@@ -53,6 +53,7 @@ public enum Application {
             admin.on(.post, "/projects/:id/imports/fdl", FDLImportRoutes.importCSV(services))
             admin.on(.get, "/projects/:id/domains", DomainRoutes.list(services))
             admin.on(.delete, "/projects/:id/domains/:domainId", DomainRoutes.remove(services))
+            admin.on(.delete, "/projects/:id/domains/:domainId/long-links", DomainRoutes.clearLongLinks(services))
             admin.on(.get, "/projects/:id/links", AdminLinkRoutes.listLinks(services))
             admin.on(.post, "/projects/:id/links/bulk", AdminLinkEditRoutes.bulk(services))
             admin.on(.get, "/projects/:id/links/:linkId", AdminLinkEditRoutes.show(services))

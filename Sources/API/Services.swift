@@ -25,6 +25,7 @@ public final class Services: Sendable {
     public let dashboard: DashboardSettings
     /// Wrong link passwords per client (the same budget as sign-in's, kept apart from it).
     let linkPasswordFailures = RateLimiter<SocketAddress.ClientKey>(settings: AdminAuth.failureBudget, maxClients: 50_000)
+    let longLinkMinting = RateLimiter<SocketAddress.ClientKey>(settings: LongLinkRoutes.mintingBudget, maxClients: 50_000)
     /// Where a tap's country comes from (`country_header`, `geoip_database`).
     public let countries: TapCountries
     /// Failed email-and-password sign-ins per client (admin-key sign-ins spend `adminAuthFailures`).

@@ -18,6 +18,8 @@ public protocol LinkStore: Sendable {
     func findDuplicate(projectID: String, externalUserID: String, optionsHash: String) throws -> Link?
     /// How many of the project's links on `domain` have a code starting with `prefix`.
     func count(projectID: String, domain: String, codePrefix prefix: String) throws -> Int
+    /// Deletes the long links taps made on `domain` (FDL options, a derived `fdl…` code); how many.
+    func deleteLongLinks(projectID: String, domain: String) throws -> Int
 }
 
 extension LinkStore {

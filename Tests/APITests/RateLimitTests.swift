@@ -19,6 +19,36 @@ import Testing
         #expect(limiter.retryAfter(client: "a", now: second / 2) != nil)
     }
 
+    @Test func aRequestThatReadTheClockBeforeAnotherNeverRefillsTheBucket() {
+        let limiter = RateLimiter<String>(settings: .init(ratePerSecond: 1, burst: 2))
+        let second: UInt64 = 1_000_000_000
+        #expect(limiter.retryAfter(client: "a", now: 10 * second) == nil)
+        #expect(limiter.retryAfter(client: "a", now: 10 * second) == nil)
+        // Read a moment earlier, arriving later: no time has passed for the bucket (it used to wrap).
+        #expect(limiter.retryAfter(client: "a", now: 10 * second - 1) != nil)
+        #expect(limiter.retryAfter(client: "a", now: 9 * second) != nil)
+        #expect(limiter.retryAfter(client: "a", now: 11 * second) == nil)
+    }
+
+    @Test func concurrentPasswordGuessesCannotPassTheBudgetBeforeItIsSpent() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        _ = try app.projectWithLink(#"{"short_code":"secret","web_url":"https://shop.example.com/","password":"right one"}"#)
+        let statuses = LockedList()
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            for _ in 0..<3 {
+                guard let client = try? RawClient(port: app.port) else { continue }
+                let body = "password=wrong"
+                client.send(
+                    "POST /secret HTTP/1.1\r\nHost: test\r\nX-Forwarded-For: 198.51.100.77\r\n"
+                        + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                statuses.append(String(client.readResponse()?.status ?? 0))
+            }
+        }
+        // 48 guesses at once: the hashes that ran are at most the budget's burst (10).
+        #expect(statuses.all.filter { $0 == "401" }.count <= 10, "\(statuses.all.sorted())")
+        #expect(statuses.all.filter { $0 == "429" }.count >= 38)
+    }
+
     @Test func memoryStaysBoundedUnderAFloodOfAddresses() {
         let limiter = RateLimiter<String>(settings: .init(ratePerSecond: 1, burst: 1), maxClients: 1_000, shardCount: 4)
         for index in 0..<50_000 { _ = limiter.retryAfter(client: "10.0.\(index / 256).\(index % 256)", now: UInt64(index)) }

@@ -79,6 +79,14 @@ enum DomainRoutes {
         }
     }
 
+    /// `DELETE /admin/v1/projects/:id/domains/:domainId/long-links`: `{"deleted": n}`.
+    static func clearLongLinks(_ services: Services) -> RouteHandler {
+        ProjectScoped.sync(services) { request, project in
+            let deleted = try services.app.domains.clearLongLinks(id: try request.parameter("domainId"), projectID: project.id)
+            return .json(bytes: JSONValue.object(["deleted": .number(Double(deleted))]).serialized())
+        }
+    }
+
     /// `GET /.well-known/acme-challenge/:token`: the key authorization an ACME CA fetches to
     /// see that a domain reaches this server (any node answers: challenges are in the store).
     static func acmeChallenge(_ services: Services) -> RouteHandler {

@@ -11,7 +11,8 @@ struct ProjectCreation: Decodable {
     static let settingKeys: Set<String> = [
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
-        "click_id_parameters", "apple_ads", "time_zone", "in_app_escape", "ios_app_store_id", "utm_templates",
+        "click_id_parameters", "apple_ads", "time_zone", "in_app_escape", "ios_app_store_id", "utm_templates", "long_link_hosts",
+        "long_links_per_domain",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -64,6 +65,8 @@ struct SettingsPatch: Decodable {
     var skan: Patch<JSONValue> = .absent
     var matching: Patch<MatchingPayload> = .absent
     var utmTemplates: Patch<JSONValue> = .absent
+    var longLinkHosts: Patch<[String]> = .absent
+    var longLinksPerDomain: Patch<Int> = .absent
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -88,6 +91,8 @@ struct SettingsPatch: Decodable {
         skan = try c.decodePatch(JSONValue.self, forKey: key("skan"))
         matching = try c.decodePatch(MatchingPayload.self, forKey: key("matching"))
         utmTemplates = try c.decodePatch(JSONValue.self, forKey: key("utm_templates"))
+        longLinkHosts = try c.decodePatch([String].self, forKey: key("long_link_hosts"))
+        longLinksPerDomain = try c.decodePatch(Int.self, forKey: key("long_links_per_domain"))
     }
 
     /// The settings with this patch applied; keys that cannot be null fall back to their defaults.
@@ -111,6 +116,8 @@ struct SettingsPatch: Decodable {
         settings.inAppEscape = inAppEscape.apply(to: current.inAppEscape) ?? defaults.inAppEscape
         settings.iosAppStoreID = iosAppStoreID.apply(to: current.iosAppStoreID)
         settings.timeZone = timeZone.apply(to: current.timeZone) ?? defaults.timeZone
+        settings.longLinkHosts = (longLinkHosts.apply(to: current.longLinkHosts) ?? []).map { $0.lowercased() }
+        settings.longLinksPerDomain = longLinksPerDomain.apply(to: current.longLinksPerDomain) ?? defaults.longLinksPerDomain
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch utmTemplates {
         case .absent: break
@@ -165,6 +172,8 @@ struct ProjectBody: Encodable {
     let app_store_id: Int64?
     let time_zone: String
     let utm_templates: JSONValue
+    let long_link_hosts: [String]
+    let long_links_per_domain: Int
     let test_mode: Bool
     let skan: JSONValue?
     let matching: MatchingPayload?
@@ -196,6 +205,8 @@ struct ProjectBody: Encodable {
         app_store_id = settings.appStoreID
         time_zone = settings.timeZone
         utm_templates = UTMTemplate.json(settings.utmTemplates)
+        long_link_hosts = settings.longLinkHosts
+        long_links_per_domain = settings.longLinksPerDomain
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
         matching = settings.matching.map(MatchingPayload.init)
@@ -230,6 +241,8 @@ struct ProjectBody: Encodable {
         try c.encode(app_store_id, forKey: key("app_store_id"))
         try c.encode(time_zone, forKey: key("time_zone"))
         try c.encode(utm_templates, forKey: key("utm_templates"))
+        try c.encode(long_link_hosts, forKey: key("long_link_hosts"))
+        try c.encode(long_links_per_domain, forKey: key("long_links_per_domain"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
         try c.encode(matching, forKey: key("matching"))

@@ -124,6 +124,12 @@ struct DashboardAuth: Sendable {
         let budget = withAdminKey ? services.adminAuthFailures : services.dashboardSignInFailures
         return budget.retryAfter(client: client, now: DispatchTime.now().uptimeNanoseconds, consume: consume)
     }
+
+    /// Gives back the token a sign-in that succeeded took.
+    func refundSignIn(_ request: HTTPRequest, withAdminKey: Bool) {
+        let client = services.clientIP.clientAddress(of: request)?.clientKey ?? .unknown
+        (withAdminKey ? services.adminAuthFailures : services.dashboardSignInFailures).refund(client: client)
+    }
 }
 
 /// An `application/x-www-form-urlencoded` body.

@@ -26,7 +26,9 @@ enum SignInRoutes {
                     prefix: auth.prefix)
             }
             let withAdminKey = form["admin_key"].map { !$0.isEmpty } ?? false
-            if let wait = auth.signInBlocked(request, withAdminKey: withAdminKey, consume: false) { return tooMany(auth, wait) }
+            // The attempt takes its token before the password hash, and a right one gives it back:
+            // spending after the hash let concurrent guesses all pass the check first.
+            if let wait = auth.signInBlocked(request, withAdminKey: withAdminKey, consume: true) { return tooMany(auth, wait) }
             var user: DashboardUser?
             var signedIn = false
             if withAdminKey, let key = form["admin_key"] {
@@ -38,6 +40,7 @@ enum SignInRoutes {
                 } else if opened.count > 1 {
                     // One email, several projects that this password opens: the person says which.
                     let projects = try opened.compactMap { try services.app.projects.find(id: $0.projectID) }
+                    auth.refundSignIn(request, withAdminKey: withAdminKey)
                     return page(auth, error: nil, email: email, choosing: projects.map { ($0.id, $0.name) })
                 } else {
                     user = opened.first
@@ -45,11 +48,11 @@ enum SignInRoutes {
                 signedIn = user != nil
             }
             guard signedIn else {
-                if let wait = auth.signInBlocked(request, withAdminKey: withAdminKey, consume: true) { return tooMany(auth, wait) }
                 return page(
                     auth, error: "That email and password, or admin key, did not sign you in.", email: form.text("email") ?? "",
                     status: .unauthorized)
             }
+            auth.refundSignIn(request, withAdminKey: withAdminKey)
             let (token, _) = try services.app.dashboard.startSession(for: user)
             let home = user.map { "\(auth.prefix)/projects/\($0.projectID)" } ?? auth.prefix + "/"
             return DashboardPage.redirect(to: home, cookie: auth.sessionCookie(token, for: request))

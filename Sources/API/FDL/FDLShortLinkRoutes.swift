@@ -81,6 +81,9 @@ enum FDLShortLinkRoutes {
         case .success(let parsed): options = parsed
         case .failure(let refusal): throw Failure.invalid("\(refusal.problem.key): \(refusal.problem.message)")
         }
+        if let (name, problem) = try LongLinkRoutes.destinationProblem(options, project: project, services: services) {
+            throw Failure.invalid("\(name): \(problem)")
+        }
         let suffix = try suffixOption(body["suffix"])
         let now = services.now(for: project)
         var utm: [String: String] = [:]

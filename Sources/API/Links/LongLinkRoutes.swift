@@ -11,9 +11,9 @@ import StoreContracts
 /// code derived from its parameters), so that its clicks are recorded, attributed and counted like
 /// any other link's, and its deep link is what the app receives on install.
 enum LongLinkRoutes {
-    /// The most long links one domain keeps: each distinct one is a link row made at its first
-    /// tap, and anyone can vary a long link's parameters.
-    static let maxLongLinksPerDomain = 10_000
+    /// New long links one client may have made: 20 at once, then one every 6 s. Each distinct long
+    /// link is a link row made at its first tap, and anyone can vary a long link's parameters.
+    static let mintingBudget = RateLimitSettings(ratePerSecond: 1.0 / 6, burst: 20)
 
     /// `GET /`: a long link on a project domain; elsewhere (or without `link`) the dashboard.
     static func root(_ services: Services, home: String?) -> RouteHandler {
@@ -24,6 +24,23 @@ enum LongLinkRoutes {
             guard let home else { return Pages.notFound }
             return HTTPResponse(status: .found, headers: ["Location": home, "Cache-Control": "no-store"])
         }
+    }
+
+    /// The first of the long link's URLs that goes where the project does not vouch for
+    /// (`LongLinkPolicy`), as (parameter, problem); nil when all may be followed. Anyone can write
+    /// a long link on the domain, and an app's API key is public: both are held to this.
+    static func destinationProblem(_ options: FDLOptions, project: Project, services: Services) throws -> (String, String)? {
+        let allowedHosts =
+            try services.app.domains.names(ofProject: project.id)
+            + [project.settings.webURL, project.settings.iosStoreURL, project.settings.androidStoreURL].compactMap { $0.flatMap(URLQuery.host(of:)) }
+        for (name, url) in [("link", options.link), ("afl", options.androidFallback), ("ifl", options.iosFallback), ("ipfl", options.iPadFallback),
+            ("ofl", options.otherFallback)]
+        {
+            if let url, let problem = LongLinkPolicy.problem(url, allowedHosts: allowedHosts, patterns: project.settings.longLinkHosts) {
+                return (name, problem)
+            }
+        }
+        return nil
     }
 
     static func longLink(_ request: HTTPRequest, on host: ProjectDomain, services: Services) throws -> HTTPResponse {
@@ -42,17 +59,27 @@ enum LongLinkRoutes {
         if let ibi = options.iosBundleID, let own = project.settings.iosBundleID, ibi != own {
             throw HTTPError.invalidField("ibi", "'\(ibi.prefix(characters: 100))' is not this domain's iOS app")
         }
+        if let (name, problem) = try destinationProblem(options, project: project, services: services) { throw HTTPError.invalidField(name, problem) }
         let kept = parameters.filter {
             FDLOptions.parameterNames.contains($0.key) || ["st", "sd", "si"].contains($0.key) || $0.key.hasPrefix("utm_")
         }
         let code =
             "fdl" + String(Secrets.sha256Hex(kept.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")).prefix(20))
         if try services.app.links.resolve(code: code, slug: nil, on: host) == nil {
-            guard try services.app.links.count(projectID: project.id, domain: host.domain, codePrefix: "fdl") < maxLongLinksPerDomain else {
+            let limit = project.settings.longLinksPerDomain
+            guard try services.app.links.count(projectID: project.id, domain: host.domain, codePrefix: "fdl") < limit else {
                 throw HTTPError(
                     .unprocessableContent, code: "too_many_long_links",
                     message:
-                        "\(host.domain) keeps at most \(maxLongLinksPerDomain) distinct long links; create short links instead (POST /v1/shortLinks)")
+                        "\(host.domain) keeps at most \(limit) distinct long links (the project's long_links_per_domain); "
+                        + "create short links instead (POST /v1/shortLinks)")
+            }
+            // Each new one is a row: one client makes a few a minute at most, so a script cannot fill the domain.
+            let client = services.clientIP.clientAddress(of: request)?.clientKey ?? .unknown
+            if let wait = services.longLinkMinting.retryAfter(client: client, now: DispatchTime.now().uptimeNanoseconds) {
+                throw HTTPError(
+                    .tooManyRequests, code: "rate_limited", message: "too many new long links from your network; try again later",
+                    headers: ["Retry-After": String(max(1, Int(wait.rounded(.up))))])
             }
             var link = Link(
                 id: Identifiers.newID(), projectID: project.id, shortCode: code, title: "Long link: \(options.link.prefix(characters: 200))",

@@ -51,6 +51,17 @@ public struct DomainService: Sendable {
 
     public func list(projectID: String) throws -> [ProjectDomain] { try store.domains.list(projectID: projectID) }
 
+    /// Clears the long links taps made on the domain (the limit filled, or old ones no longer
+    /// wanted); a long link tapped again is made anew. How many were deleted.
+    public func clearLongLinks(id: String, projectID: String) throws -> Int {
+        guard let claim = try store.domains.list(projectID: projectID).first(where: { $0.id == id }) else {
+            throw AppError.notFound("no domain \(id)")
+        }
+        let deleted = try store.links.deleteLongLinks(projectID: projectID, domain: claim.domain)
+        if deleted > 0 { linksRemoved() }
+        return deleted
+    }
+
     /// The project's links on the domain: what stops working when it is removed.
     public func linkCount(id: String, projectID: String) throws -> Int {
         guard let claim = try store.domains.list(projectID: projectID).first(where: { $0.id == id }) else {

@@ -45,6 +45,12 @@ public struct FDLOptions: Sendable, Equatable {
         if let scheme = parameters["ius"], !scheme.isEmpty, LinkTemplate.appLinkProblems(scheme: scheme, path: nil).first != nil {
             return .failure(.init("ius", "is not a usable URL scheme"))
         }
+        // An app id becomes the app's URL scheme (`ibi` is FDL's default scheme): only an id's grammar.
+        for name in ["apn", "ibi", "ipbi"] {
+            if let id = parameters[name], !id.isEmpty, !ProjectSettings.isReverseDNS(id) || id.utf8.count > 255 {
+                return .failure(.init(name, "must be an app id such as com.example.app"))
+            }
+        }
         func value(_ name: String) -> String? { parameters[name].flatMap { $0.isEmpty ? nil : $0 } }
         var options = FDLOptions(link: link)
         options.androidPackage = value("apn")

@@ -96,7 +96,7 @@ public struct LinkTemplate: Sendable, Equatable, Identifiable {
     /// The app scheme and deep-link path of a link or template, each by its own grammar.
     /// Schemes a browser would run or open locally instead of handing to an app: a link whose
     /// interstitial redirects to `javascript:…` is script on our origin.
-    static let refusedAppSchemes: Set<String> = ["javascript", "data", "vbscript", "file"]
+    static let refusedAppSchemes: Set<String> = ["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "view-source"]
 
     static func appLinkProblems(scheme: String?, path: String?) -> [ValidationProblem] {
         var problems: [ValidationProblem] = []

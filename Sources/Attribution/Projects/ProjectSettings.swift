@@ -44,6 +44,12 @@ public struct ProjectSettings: Sendable, Equatable {
     public var skanForwarding: [String] = []
     /// Named UTM values offered when a link is made (`UTMTemplate`).
     public var utmTemplates: [UTMTemplate] = []
+    /// Hosts a long link's `link` and fallbacks may name beyond the project's domains and web
+    /// host (`shop.example`, or `*.shop.example` for its subdomains): FDL's allow-list.
+    public var longLinkHosts: [String] = []
+    /// How many distinct long links one of the project's domains keeps (each is a link row).
+    public var longLinksPerDomain = 10_000
+    public static let longLinksPerDomainRange = 0...1_000_000
 
     public init() {}
 
@@ -83,6 +89,13 @@ public struct ProjectSettings: Sendable, Equatable {
             problems.append(.init("urls", "must name at most \(Self.maxSKANForwardingURLs) URLs"))
         }
         problems += Self.urlProblems(skanForwarding.enumerated().map { ("urls[\($0.offset)]", $0.element) })
+        if longLinkHosts.count > 50 { problems.append(.init("long_link_hosts", "must name at most 50 hosts")) }
+        for (index, pattern) in longLinkHosts.enumerated() where !LongLinkPolicy.isHostPattern(pattern) {
+            problems.append(.init("long_link_hosts[\(index)]", "must be a host name such as shop.example, or *.shop.example for its subdomains"))
+        }
+        if !Self.longLinksPerDomainRange.contains(longLinksPerDomain) {
+            problems.append(.init("long_links_per_domain", "must be between 0 and 1000000"))
+        }
         if clickIDParameters.count > 20 { problems.append(.init("click_id_parameters", "must name at most 20 parameters")) }
         for (index, name) in clickIDParameters.enumerated() where !NetworkClickID.isValidParameterName(name) {
             problems.append(.init("click_id_parameters[\(index)]", "must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '-' or '.'"))
@@ -100,7 +113,7 @@ public struct ProjectSettings: Sendable, Equatable {
         text.count == 10 && text.allSatisfy { ($0.isASCII && $0.isUppercase) || ($0.isASCII && $0.isNumber) }
     }
 
-    static func isReverseDNS(_ text: String) -> Bool {
+    public static func isReverseDNS(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count >= 2
             && parts.allSatisfy { part in

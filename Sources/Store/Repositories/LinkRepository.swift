@@ -106,6 +106,14 @@ struct Links<Source: SessionSource>: LinkStore {
         }
     }
 
+    func deleteLongLinks(projectID: String, domain: String) throws -> Int {
+        try source.writeSession { connection in
+            try connection.run(
+                "DELETE FROM links WHERE domain = ? AND short_code >= 'fdl' AND short_code < 'fdm' AND project_id = ? AND fdl IS NOT NULL "
+                    + "AND length(short_code) = 23", domain, projectID)
+        }
+    }
+
     func count(projectID: String, domain: String, codePrefix prefix: String) throws -> Int {
         try source.read { connection in
             // The (domain, short_code) index answers the range; the project keeps to its own.

@@ -183,7 +183,7 @@ enum ProjectRepository {
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone, in_app_escape,
-        ios_app_store_id, skan_forwarding, utm_templates
+        ios_app_store_id, skan_forwarding, utm_templates, long_link_hosts, long_links_per_domain
         """
 
     /// A project's insert and update, SQL and values.
@@ -191,8 +191,9 @@ enum ProjectRepository {
         INSERT INTO projects (id, name, token_hash, ios_team_id, ios_bundle_id, android_package, android_sha256,
             ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
             signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
-            click_id_parameters, apple_ads, time_zone, in_app_escape, ios_app_store_id, skan_forwarding, utm_templates)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            click_id_parameters, apple_ads, time_zone, in_app_escape, ios_app_store_id, skan_forwarding, utm_templates,
+            long_link_hosts, long_links_per_domain)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [SQLValue] {
@@ -204,6 +205,7 @@ enum ProjectRepository {
             settings.sdkAuth.rawValue, settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters),
             settings.appleAds, settings.timeZone, settings.inAppEscape, settings.iosAppStoreID,
             settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding), utmTemplatesText(settings.utmTemplates),
+            settings.longLinkHosts.isEmpty ? nil : JSONText.encode(settings.longLinkHosts), settings.longLinksPerDomain,
         ]
         return values.map(\.sqlValue)
     }
@@ -223,7 +225,7 @@ enum ProjectRepository {
             ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
             currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
             apple_ads = ?, time_zone = ?, in_app_escape = ?, ios_app_store_id = ?, skan_forwarding = ?, utm_templates = ?,
-            updated_at = ?
+            long_link_hosts = ?, long_links_per_domain = ?, updated_at = ?
         WHERE id = ?
         """
 
@@ -236,7 +238,8 @@ enum ProjectRepository {
             settings.skanSchema, settings.matching.map(MatchingText.encode), settings.sdkAuth.rawValue,
             settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
             settings.inAppEscape, settings.iosAppStoreID, settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
-            utmTemplatesText(settings.utmTemplates), now, project.id,
+            utmTemplatesText(settings.utmTemplates), settings.longLinkHosts.isEmpty ? nil : JSONText.encode(settings.longLinkHosts),
+            settings.longLinksPerDomain, now, project.id,
         ]
         return values.map(\.sqlValue)
     }
@@ -264,6 +267,8 @@ enum ProjectRepository {
         settings.skanForwarding = row.optionalString("skan_forwarding").map(JSONText.decodeStrings) ?? []
         settings.timeZone = row.string("time_zone")
         settings.utmTemplates = row.optionalString("utm_templates").flatMap(utmTemplates) ?? []
+        settings.longLinkHosts = row.optionalString("long_link_hosts").map(JSONText.decodeStrings) ?? []
+        settings.longLinksPerDomain = Int(row.int("long_links_per_domain"))
         return Project(
             id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),
             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))

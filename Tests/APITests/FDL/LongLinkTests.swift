@@ -16,7 +16,9 @@ import Testing
         let app = try TestApp()
         let project = try #require(
             try app.createProject(
-                "Shop", extra: #","ios_bundle_id":"com.example.shop","ios_team_id":"ABCDE12345","android_package":"com.example.shop""#)[
+                "Shop",
+                extra:
+                    #","ios_bundle_id":"com.example.shop","ios_team_id":"ABCDE12345","android_package":"com.example.shop","web_url":"https://shop.example/""#)[
                     "id"] as? String)
         #expect(try app.request("POST", "/admin/v1/projects/\(project)/domains", json: #"{"domain":"shop.page.link"}"#).status == 201)
         return (app, project)
@@ -26,6 +28,63 @@ import Testing
 
     func tap(_ app: TestApp, _ query: String, agent: String) throws -> TestResponse {
         try app.request("GET", "/?\(query)", adminKey: nil, headers: ["User-Agent": agent], host: "shop.page.link")
+    }
+
+    @Test func aLongLinkGoesOnlyWhereTheProjectVouchesFor() throws {
+        let (app, project) = try Self.app()
+        let evil = [
+            "link=https%3A%2F%2Fevil.example%2F", "link=https%3A%2F%2Fshop.example%40evil.example%2F",
+            "link=https%3A%2F%2Fuser%3Apass%40shop.example%2F", "link=\(Self.deepLink)&ofl=https%3A%2F%2Fevil.example%2F",
+            "link=\(Self.deepLink)&afl=https%3A%2F%2Fshop.example.evil.example%2F",
+        ]
+        for query in evil {
+            let refused = try tap(app, query, agent: Self.desktop)
+            #expect(refused.status == 422 && refused.header("Location") == nil, "\(query): \(refused.status) \(refused.bodyText)")
+        }
+        // An app id is an app id: FDL's default scheme is the bundle id, so no script can ride on it.
+        for bad in ["ibi=javascript", "ibi=data%3Atext", "apn=javascript%3Aalert(1)"] {
+            #expect(try tap(app, "link=\(Self.deepLink)&\(bad)", agent: Self.iPhone).status == 422, "\(bad)")
+        }
+        #expect(try app.count("SELECT count(*) FROM links") == 0)
+        // The project's allow-list opens a host (and its subdomains with *.).
+        #expect(
+            try app.request("PATCH", "/admin/v1/projects/\(project)", json: #"{"long_link_hosts":["*.partner.example","Blog.Example"]}"#).json?[
+                "long_link_hosts"] as? [String] == ["*.partner.example", "blog.example"])
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(project)", json: #"{"long_link_hosts":["https://x/"]}"#).status == 422)
+        #expect(try tap(app, "link=https%3A%2F%2Fblog.example%2Fpost", agent: Self.desktop).status == 302)
+        #expect(try tap(app, "link=https%3A%2F%2Fwww.partner.example%2F", agent: Self.desktop).status == 302)
+        #expect(try tap(app, "link=https%3A%2F%2Fpartner.example%2F", agent: Self.desktop).status == 422)
+        // The REST API's long links are held to the same rule.
+        let key = try #require(try app.request("POST", "/admin/v1/projects/\(project)/api-keys").json?["key"] as? String)
+        let minted = try app.request(
+            "POST", "/v1/shortLinks?key=\(key)", json: #"{"longDynamicLink":"https://shop.page.link/?link=https://evil.example/"}"#, adminKey: nil)
+        #expect(minted.status == 400 && minted.bodyText.contains("evil.example"), "\(minted.status) \(minted.bodyText)")
+    }
+
+    @Test func oneClientCannotFillADomainsLongLinksAndTheOwnerSetsTheLimit() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let project = try #require(try app.createProject("Shop", extra: #","web_url":"https://shop.example/""#)["id"] as? String)
+        #expect(try app.request("POST", "/admin/v1/projects/\(project)/domains", json: #"{"domain":"shop.page.link"}"#).status == 201)
+        func tap(_ path: String, from ip: String) throws -> Int {
+            try app.request("GET", "/?link=https%3A%2F%2Fshop.example%2F\(path)", adminKey: nil,
+                headers: ["User-Agent": Self.desktop, "X-Forwarded-For": ip], host: "shop.page.link").status
+        }
+        let statuses = try (0..<25).map { try tap("p\($0)", from: "198.51.100.1") }
+        #expect(statuses.prefix(20).allSatisfy { $0 == 302 } && statuses.suffix(5).allSatisfy { $0 == 429 }, "\(statuses)")
+        // A long link already made is followed whoever taps it; another client makes its own.
+        #expect(try tap("p0", from: "198.51.100.1") == 302)
+        #expect(try tap("q0", from: "198.51.100.2") == 302)
+        #expect(try app.count("SELECT count(*) FROM links WHERE short_code LIKE 'fdl%'") == 21)
+        // The owner lowers the limit: no new one until it is cleared.
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(project)", json: #"{"long_links_per_domain":21}"#).status == 200)
+        let full = try app.request("GET", "/?link=https%3A%2F%2Fshop.example%2Fnew", adminKey: nil,
+            headers: ["User-Agent": Self.desktop, "X-Forwarded-For": "198.51.100.3"], host: "shop.page.link")
+        #expect(full.status == 422 && full.bodyText.contains("long_links_per_domain"), "\(full.bodyText)")
+        let domain = try #require(
+            (try app.request("GET", "/admin/v1/projects/\(project)/domains").json?["domains"] as? [[String: Any]])?.first?["id"] as? String)
+        let cleared = try app.request("DELETE", "/admin/v1/projects/\(project)/domains/\(domain)/long-links")
+        #expect(cleared.status == 200 && cleared.json?["deleted"] as? Int == 21, "\(cleared.bodyText)")
+        #expect(try tap("new", from: "198.51.100.3") == 302)
     }
 
     @Test func eachDeviceLandsWhereFDLsRulesSay() throws {
