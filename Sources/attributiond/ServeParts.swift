@@ -87,10 +87,12 @@ extension Serve {
     static func certificates(_ configuration: ServerConfiguration, _ services: Services) -> (CertificateService, ServerCertificates, CurlTransport)? {
         guard let settings = configuration.acme else { return nil }
         let names = ServerCertificates()
-        // The CA and the reachability probe are the operator's choice: no private-address policy.
+        // The CA is the operator's choice: no private-address policy. The reachability probe goes
+        // to a name a tenant chose: under the outbound policy, like webhooks.
         let transport = CurlTransport(connectTimeout: 10, totalTimeout: 30, allowPrivateAddresses: true, trustedRoots: configuration.acmeTrustedRoots)
+        let probe = CurlTransport(totalTimeout: 30, policy: services.app.outboundPolicy)
         let service = CertificateService(
-            settings: settings, store: services.app.store, clock: services.app.clock, transport: transport,
+            settings: settings, store: services.app.store, clock: services.app.clock, transport: transport, probeTransport: probe,
             logger: Logger(label: "attributiond.certificates")
         ) { domain, chain, key in
             do {

@@ -85,6 +85,7 @@ import Testing
             // iOS: the way to Safari, the link to copy, and a way on from here.
             let iPhone = try app.request("GET", "/summer?utm_campaign=fall", adminKey: nil, headers: ["User-Agent": agent.ios])
             #expect(iPhone.status == 200 && iPhone.bodyText.contains("x-safari-http://test/summer?utm_campaign=fall&amp;_esc="), "\(agent.app) iOS")
+            #expect(iPhone.header("Content-Security-Policy")?.hasPrefix("default-src 'none'") == true, "the page loads and runs nothing")
             #expect(
                 iPhone.bodyText.contains("\(agent.app)&#39;s browser") || iPhone.bodyText.contains("\(agent.app)'s browser"),
                 "\(agent.app) iOS: \(iPhone.bodyText.prefix(600))")

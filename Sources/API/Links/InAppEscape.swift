@@ -47,6 +47,12 @@ enum InAppEscape {
             <p>Or copy the link and paste it in Safari:</p><p><code id="link">\(Escape.html(url))</code></p>\
             <p><a class="plain" href="\(Escape.html(destination))">Continue here instead</a></p></body></html>
             """
-        return Pages.htmlResponse(html, headers: ["Referrer-Policy": "no-referrer", "X-Click-Id": clickID])
+        // The page runs no script and loads nothing: its policy says so, as every other page's does.
+        return Pages.htmlResponse(
+            html,
+            headers: [
+                "Referrer-Policy": "no-referrer", "X-Click-Id": clickID,
+                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            ])
     }
 }

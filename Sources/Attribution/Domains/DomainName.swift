@@ -1,3 +1,5 @@
+import Foundation
+
 /// A domain name as a project may claim it: the form DNS and TLS carry (lower-cased, each label
 /// of letters, digits and inner hyphens, internationalised labels encoded with Punycode as
 /// `xn--…`, RFC 5890/3492), at least two labels, no IP literal and no wildcard (certificates are
@@ -5,7 +7,16 @@
 public enum DomainName {
     /// The name in its ASCII form, or the reason it cannot be one.
     public static func normalized(_ text: String) -> Result<String, Refusal> {
-        var name = text.trimmingWhitespace()
+        // As a browser reads a typed name (UTS #46): compatibility forms folded (fullwidth
+        // letters, `．`), the ideographic full stops are dots; an invisible character is refused,
+        // not dropped, so that no two spellings that look alike name different claims.
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .format || $0.properties.isDefaultIgnorableCodePoint }) {
+            return .failure(.init("has an invisible character (zero-width or a format mark)"))
+        }
+        let folded = String(
+            String.UnicodeScalarView(
+                text.precomposedStringWithCompatibilityMapping.unicodeScalars.map { ["\u{3002}", "\u{FF61}"].contains($0) ? "." : $0 }))
+        var name = folded.trimmingWhitespace()
         if name.hasSuffix(".") { name.removeLast() }  // the root's empty label
         guard !name.isEmpty else { return .failure(.init("is empty")) }
         if name.contains("*") { return .failure(.init("may not be a wildcard (a certificate is issued per name)")) }

@@ -100,6 +100,9 @@ public struct Link: Sendable, Equatable, Identifiable {
     }
 
     /// Every problem with the link's values, each naming its key (snake_case, as the admin API).
+    public static let maxTitleLength = 500
+    public static let maxDescriptionLength = 2_000
+
     public func validate() -> [ValidationProblem] {
         var problems: [ValidationProblem] = []
         if !ShortCode.isValidCustom(shortCode) {
@@ -116,6 +119,13 @@ public struct Link: Sendable, Equatable, Identifiable {
             problems.append(.init("attribution_window_hours", "must be between 1 and 2160"))
         }
         if let maxClicks, maxClicks < 1 { problems.append(.init("max_clicks", "must be at least 1")) }
+        // Text shown on pages and in lists: a 10 MB title was accepted, and every list carried it.
+        for (key, text, limit) in [
+            ("title", title, Self.maxTitleLength), ("description", description, Self.maxDescriptionLength),
+            ("og_title", og.title, Self.maxTitleLength), ("og_description", og.description, Self.maxDescriptionLength),
+        ] {
+            if let text, text.unicodeScalars.count > limit { problems.append(.init(key, "must be at most \(limit) characters")) }
+        }
         return problems
     }
 }

@@ -33,6 +33,9 @@ public final class CertificateService: Service, @unchecked Sendable {
     private let store: any StoreBackend
     private let clock: any Clock
     private let transport: any OutboundTransport
+    /// The reachability probe's: under the outbound address policy, since a tenant chooses the name
+    /// (a name resolving to an internal address must not be fetched blind).
+    private let probeTransport: any OutboundTransport
     private let install: @Sendable (_ domain: String, _ chainPEM: String, _ keyPEM: String) -> Void
     private let logger: Logger
     private let wakeUp = DispatchSemaphore(value: 0)
@@ -42,13 +45,14 @@ public final class CertificateService: Service, @unchecked Sendable {
     private let installed = Mutex<[String: String]>([:])
 
     public init(
-        settings: ACMESettings, store: any StoreBackend, clock: any Clock, transport: any OutboundTransport, logger: Logger,
-        install: @escaping @Sendable (String, String, String) -> Void
+        settings: ACMESettings, store: any StoreBackend, clock: any Clock, transport: any OutboundTransport,
+        probeTransport: (any OutboundTransport)? = nil, logger: Logger, install: @escaping @Sendable (String, String, String) -> Void
     ) {
         self.settings = settings
         self.store = store
         self.clock = clock
         self.transport = transport
+        self.probeTransport = probeTransport ?? transport
         self.logger = logger
         self.install = install
     }
@@ -157,7 +161,7 @@ public final class CertificateService: Service, @unchecked Sendable {
         try store.certificates.putChallenge(token: token, keyAuthorization: token, domain: domain, at: clock.now())
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var answer: Result<OutboundResponse, any Error> = .failure(ACMEClient.Failure(description: "no answer"))
-        transport.send(
+        probeTransport.send(
             OutboundRequest(method: "GET", url: "http://\(domain)/.well-known/acme-challenge/\(token)", headers: [], body: [])
         ) {
             answer = $0
