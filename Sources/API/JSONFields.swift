@@ -14,6 +14,15 @@ struct JSONFields: Sendable {
 
     init(fields: [String: JSONValue]) { self.fields = fields }
 
+    /// The request's object, refused (422 naming the first, in order) when it has a key not in
+    /// `known`: the admin API's bodies never drop a misspelt field silently.
+    init(_ request: HTTPRequest, known: Set<String>) throws {
+        try self.init(request)
+        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+            throw HTTPError(.unprocessableContent, code: "unknown_field", message: "unknown field '\(unknown.prefix(64))'")
+        }
+    }
+
     // `path` is only formatted for an error message, hence the autoclosures.
     func string(_ key: String, path: @autoclosure () -> String? = nil, maxLength: Int = 1024) throws -> String? {
         switch fields[key] {

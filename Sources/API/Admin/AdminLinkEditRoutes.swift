@@ -84,7 +84,8 @@ enum AdminLinkEditRoutes {
     /// or refused on its own; the answer reports each by its index.
     static func bulk(_ services: Services) -> RouteHandler {
         ProjectScoped.sync(services) { request, project in
-            guard case .object(let body) = try JSONBody.decode(JSONValue.self, from: request.body), case .array(let items)? = body["links"] else {
+            let body = try JSONFields(request, known: ["links"]).fields
+            guard case .array(let items)? = body["links"] else {
                 throw HTTPError.invalidField("links", "is required: an array of links")
             }
             guard (1...bulkLimit).contains(items.count) else {

@@ -65,7 +65,7 @@ enum AdminRoutes {
     /// empty body is a standard key.
     static func keyFormat(of request: HTTPRequest) throws -> APIKeyFormat {
         guard !request.body.isEmpty else { return .standard }
-        let body = try JSONFields(request)
+        let body = try JSONFields(request, known: ["format", "mode"])
         let mode = try body.string("mode", maxLength: 16)
         switch try body.string("format", maxLength: 16) ?? "standard" {
         case "standard":
@@ -108,7 +108,7 @@ enum AdminRoutes {
         let projects = services.app.projects
         return ProjectScoped.sync(services) { request, project in
             var grace = 168
-            if !request.body.isEmpty, let hours = try JSONFields(request).number("grace_hours") {
+            if !request.body.isEmpty, let hours = try JSONFields(request, known: ["grace_hours"]).number("grace_hours") {
                 guard hours == hours.rounded(), hours >= 0, hours <= Double(ProjectService.maximumTokenGraceHours) else {
                     throw HTTPError.invalidField("grace_hours", "must be a whole number of hours from 0 to \(ProjectService.maximumTokenGraceHours)")
                 }
@@ -134,6 +134,7 @@ enum AdminRoutes {
     static func createSigningKey(_ services: Services) -> RouteHandler {
         let projects = services.app.projects
         return ProjectScoped.sync(services) { request, project in
+            if !request.body.isEmpty { _ = try JSONFields(request, known: []) }  // it takes none
             let key = try projects.createSigningKey(projectID: project.id)
             return try .json(["key_id": key.keyID, "secret": key.secret], status: .created, encoder: JSONCoders.encoder)
         }

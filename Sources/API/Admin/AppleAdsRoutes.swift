@@ -11,7 +11,7 @@ enum AppleAdsRoutes {
     /// `PUT /admin/v1/projects/:id/apple-ads`
     static func setCredentials(_ services: Services) -> RouteHandler {
         return ProjectScoped.sync(services) { request, project in
-            let body = try JSONFields(request)
+            let body = try JSONFields(request, known: ["client_id", "team_id", "key_id", "org_id", "private_key"])
             let credentials = AppleAdsCredentials(
                 clientID: try body.requiredString("client_id", maxLength: 128), teamID: try body.requiredString("team_id", maxLength: 128),
                 keyID: try body.requiredString("key_id", maxLength: 128),

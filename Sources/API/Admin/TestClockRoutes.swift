@@ -18,10 +18,13 @@ enum TestClockRoutes {
     /// `POST /admin/v1/projects/:id/clock`
     static func moveClock(_ services: Services) -> RouteHandler {
         return ProjectScoped.sync(services) { request, project in
+            let requested = try JSONValueParser.parse(request.body)
+            if case .object(let fields) = requested, let unknown = fields.keys.sorted().first(where: { $0 != "advance_seconds" && $0 != "now" }) {
+                throw HTTPError.invalidField(unknown, "unknown key; send advance_seconds or now")
+            }
             guard project.testMode else {
                 throw HTTPError.conflict("project \(project.id) is not in test mode: it reads the server's clock, which cannot be moved")
             }
-            let requested = try JSONValueParser.parse(request.body)
             do {
                 return body(project, now: try services.app.clocks.move(project) { current in try target(requested, from: current) })
             } catch ProjectClocks.MoveError.backward(let current) {

@@ -109,7 +109,7 @@ enum WebhookRoutes {
     /// `POST /admin/v1/projects/:id/deliveries/replay` `{"status": "failed", "since": …}`
     static func replayDeliveries(_ services: Services) -> RouteHandler {
         ProjectScoped.sync(services) { request, project in
-            let body = try JSONFields(request)
+            let body = try JSONFields(request, known: ["status", "since"])
             let statusText = try body.string("status") ?? "failed"
             guard let status = OutboxJob.Status(rawValue: statusText), status != .pending else {
                 throw HTTPError.invalidField("status", "expected failed or delivered")
