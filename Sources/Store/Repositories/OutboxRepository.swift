@@ -83,7 +83,7 @@ struct Outbox<Source: SessionSource>: OutboxStore {
         // One statement on the one writer: a job is leased by exactly one claim.
         // PostgreSQL: rows another node is leasing at this moment are skipped, not waited for.
         try source.writeSession { connection in
-            try OutboxRepository.promote(connection)
+            try OutboxRepository.promote(connection, dueBy: now)
             return try connection.query(
                 type(of: connection).hasConcurrentWriters ? OutboxRepository.claimSkippingLocked : OutboxRepository.claim,
                 leaseUntil.milliseconds, now.milliseconds, now.milliseconds, limit, map: OutboxRepository.job)
@@ -274,11 +274,14 @@ extension Outbox {
                     "UPDATE outbox_cursors SET position = ? WHERE name = ? AND position = ? AND generation = ?",
                     position.through, position.log.rawValue, position.cursor, position.generation) == 1
             else { return false }
+            // Due at once: a test-mode project's clock stamps the fact, never the delivery (its
+            // jobs sat pending for 40 real days after its clock moved 40 days on).
+            let now = SystemClock().now().milliseconds
             for message in messages {
                 try connection.run(
                     OutboxRepository.insertLoggedJob, message.id, message.projectID, message.kind, message.targetID,
                     message.targetURL, message.eventID, message.eventType, message.payload,
-                    message.createdAt.milliseconds, message.installID)
+                    message.createdAt.milliseconds, message.installID, min(message.createdAt.milliseconds, now))
             }
             return true
         }
@@ -342,7 +345,7 @@ extension Outbox {
     static let insertLoggedJob = """
         INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
             next_attempt_at, created_at, install_id)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?11, ?9, ?10)
         ON CONFLICT DO NOTHING
         """
 
@@ -411,33 +414,35 @@ extension Outbox {
     /// deleted without having been copied (0.3–0.9% of installs and events under 8 writers on 4
     /// lanes). SQLite's one writer commits nothing between them, and has no DELETE in a `WITH`.
     @discardableResult
-    static func promote<C: StoreSession>(_ connection: C) throws -> Bool {
+    static func promote<C: StoreSession>(_ connection: C, dueBy now: Timestamp) throws -> Bool {
         guard
             let last = try connection.queryOne(
                 "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?) AS batch", promotionBatch, map: { $0.optionalInt(0) }) ?? nil
         else { return false }
         if C.hasConcurrentWriters {
-            try connection.run(promoteInOneStatement, last)
+            try connection.run(promoteInOneStatement, last, now.milliseconds)
             return true
         }
         try connection.run(
             """
             INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
                 next_attempt_at, created_at, install_id)
-            SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, created_at, install_id
-            FROM outbox_new WHERE seq <= ? ORDER BY seq
+            SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload,
+                CASE WHEN created_at < ?2 THEN created_at ELSE ?2 END, created_at, install_id
+            FROM outbox_new WHERE seq <= ?1 ORDER BY seq
             ON CONFLICT DO NOTHING
-            """, last)
+            """, last, now.milliseconds)
         try connection.run("DELETE FROM outbox_new WHERE seq <= ?", last)
         return true
     }
 
     static let promoteInOneStatement = """
-        WITH moved AS (DELETE FROM outbox_new WHERE seq <= ?
+        WITH moved AS (DELETE FROM outbox_new WHERE seq <= ?1
             RETURNING seq, id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
         INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
             next_attempt_at, created_at, install_id)
-        SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, created_at, install_id
+        SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload,
+            CASE WHEN created_at < ?2 THEN created_at ELSE ?2 END, created_at, install_id
         FROM moved ORDER BY seq
         ON CONFLICT DO NOTHING
         """
@@ -447,7 +452,7 @@ extension Outbox {
     /// installs and events are the outbox's log, a move that read them before the erasure must not
     /// write their jobs after it: the logs' generation changes, so that move writes nothing.
     static func deleteJobs(ofInstall installID: String, _ connection: some StoreSession) throws {
-        while try promote(connection) {}
+        while try promote(connection, dueBy: SystemClock().now()) {}
         try connection.run(deleteJobsOfInstall, installID)
         if !type(of: connection).hasConcurrentWriters {
             try connection.run("UPDATE outbox_cursors SET generation = generation + 1")

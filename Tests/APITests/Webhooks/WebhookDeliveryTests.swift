@@ -51,6 +51,21 @@ import Testing
         return "v1," + Data(Secrets.hmacSHA256(keyBytes: key, message: Array("\(id).\(timestamp).".utf8) + body)).base64EncodedString()
     }
 
+    @Test func aTestModeProjectsWebhooksGoOutInRealTimeWhateverItsClockSays() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject(testMode: true)
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"}"#).status == 201)
+        app.startOutbox()
+        let moved = try app.advanceClock(projectID, seconds: 40 * 86_400)
+        _ = try initInstall(app, token: token)
+        // Delivered now, stamped with the project's clock.
+        let delivered = receiver.wait(for: 1, seconds: 5)
+        #expect(delivered.count == 1, "the install's webhook waited for the project's clock")
+        let timestamp = try #require(delivered.first?.json?["timestamp"] as? String)
+        #expect(timestamp.hasPrefix(String(moved.iso8601.prefix(10))), "\(timestamp) vs \(moved.iso8601)")
+    }
+
     @Test func anInstallIsDeliveredSignedAsStandardWebhooksDefines() throws {
         let receiver = try WebhookReceiver()
         let (app, projectID, token, endpoint) = try setUp(receiver)
