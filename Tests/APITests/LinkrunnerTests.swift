@@ -115,6 +115,22 @@ extension TestApp {
         #expect((match["matched_factors"] as? [String])?.contains("device") == true)
     }
 
+    @Test func anInstallWhoseLinkWasDeletedIsAnsweredAndCountedAsAttributedAlike() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        _ = try app.clickWithBeacon(ip: "198.51.100.80")
+        let initialized = try #require(try app.client("init", body("init", token: token)).json?["data"] as? [String: Any])
+        #expect(initialized["attribution_source"] as? String == "INORGANIC")
+        let linkID = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/links").jsonArray?.first?["id"] as? String)
+        #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/links/\(linkID)").status == 204)
+        let polled = try #require(try app.client("attribution-data", body("attribution-data", token: token)).json?["data"] as? [String: Any])
+        #expect(polled["attribution_source"] as? String == "INORGANIC", "\(polled)")
+        let campaign = try #require(polled["campaign_data"] as? [String: Any])
+        #expect(campaign["type"] as? String == "INORGANIC" && campaign["name"] as? String == "Deleted link" && polled["deeplink"] is NSNull, "\(polled)")
+        let totals = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json?["totals"] as? [String: Any])
+        #expect(totals["attributed_installs"] as? Int == 1, "\(totals)")
+    }
+
     @Test func aLinkWithAPathButNoSchemeHandsTheAppItsUniversalLink() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, _, _) = try app.projectWithLink(

@@ -79,6 +79,17 @@ enum CampaignData {
             data["attribution_source"] = .string("INORGANIC")
             data["campaign_data"] = campaign(target, installedAt: install.createdAt, clickedAt: install.match.clickedAt)
             data["deeplink"] = .string(target.deepLink(base: LinkURLs.base(of: target.link, otherwise: base)))
+        } else if install.match.attributed {
+            // Its link deleted since: still an attributed install, as the stats count it (it was
+            // answered ORGANIC here while counted attributed there). No deep link is left to give.
+            data["attribution_source"] = .string("INORGANIC")
+            var fields: [String: JSONValue] = [
+                "id": .string(install.match.linkID ?? "deleted"), "name": .string("Deleted link"), "type": .string("INORGANIC"),
+                "installed_at": .string(install.createdAt.iso8601),
+            ]
+            if let clickedAt = install.match.clickedAt { fields["store_click_at"] = .string(clickedAt.iso8601) }
+            data["campaign_data"] = .object(fields)
+            data["deeplink"] = .null
         } else {
             // An organic install still gets a campaign_data object (a Flutter bridge casts it non-null).
             data["attribution_source"] = .string("ORGANIC")
