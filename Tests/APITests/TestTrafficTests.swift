@@ -101,6 +101,38 @@ import Testing
         }
     }
 
+    @Test func aTestInstallsPaymentIDNeverBlocksTheLiveInstallsAndAnotherInstallsIsNoDuplicate() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        func initialize(_ instance: String, debug: Bool, idfv: String) throws {
+            let initBody = body("init", token: token, instance: instance).replacingOccurrences(of: #""debug":false"#, with: #""debug":\#(debug)"#)
+                .replacingOccurrences(of: "6D92078A-8246-4BA4-AE5B-76104861E7DC", with: idfv)
+            #expect(try app.client("init", initBody).status == 200)
+        }
+        try initialize("debug-build", debug: true, idfv: UUID().uuidString)
+        try initialize("store-build", debug: false, idfv: UUID().uuidString)
+        try initialize("other-phone", debug: false, idfv: UUID().uuidString)
+        #expect(try app.client("capture-payment", body("capture-payment", token: token, instance: "debug-build")).status == 200)
+        #expect(try app.client("capture-payment", body("capture-payment", token: token, instance: "store-build")).status == 200)
+        try app.settle()
+        #expect(try app.count("SELECT count(*) FROM payments WHERE payment_id = 'payment_123'") == 1)
+        #expect(try app.count("SELECT count(*) FROM payments WHERE payment_id = 'test:payment_123'") == 1)
+        // The live install's retry is a duplicate; another install's same id is refused, not "stored".
+        #expect(try app.client("capture-payment", body("capture-payment", token: token, instance: "store-build")).status == 200)
+        let taken = try app.client("capture-payment", body("capture-payment", token: token, instance: "other-phone"))
+        #expect(taken.status == 409 && taken.bodyText.contains("another install"), "\(taken.status) \(taken.bodyText)")
+        let totals = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json?["totals"] as? [String: Any])
+        #expect(totals["payment_revenue"] as? [String: Double] == ["USD": 99.99] && totals["paying_installs"] as? Int == 1, "\(totals)")
+        // Each removes its own.
+        let removal = #"{"token":"\#(token)","platform":"IOS","install_instance_id":"store-build","user_id":"user_123","payment_id":"payment_123"}"#
+        let removed = try app.client("remove-captured-payment", removal)
+        #expect(removed.status == 200 && removed.bodyText.contains("1"), "\(removed.bodyText)")
+        let testRemoval = removal.replacingOccurrences(of: "store-build", with: "debug-build")
+        #expect(try app.client("remove-captured-payment", testRemoval).status == 200)
+        try app.settle()
+        #expect(try app.count("SELECT count(*) FROM payments WHERE removed_at IS NOT NULL") == 2)
+    }
+
     @Test func debugThatIsNotABooleanIsRefusedNamingTheField() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (_, token) = try app.linkrunnerProject()

@@ -85,6 +85,10 @@ public struct ActivityService: Sendable {
                         "currency": payment.currency,
                     ]
                 })
+        // Test traffic keeps its payment ids apart: a debug build's `payment_123` never blocks the
+        // live app's (payment ids are unique per project).
+        var payment = payment
+        payment.paymentID = TestTraffic.paymentID(payment.paymentID, isTest: install.isTest)
         store.users.capturePayment(
             payment, projectID: project.id, installID: install.id, now: now,
             skan: try outbound.skanContext(skanSchemas, project: project, at: now), notify: notify,
@@ -106,7 +110,8 @@ public struct ActivityService: Sendable {
                     ]
                 })
         return try store.users.removePayments(
-            projectID: project.id, installID: install.id, userID: userID, paymentID: paymentID,
+            projectID: project.id, installID: install.id, userID: userID,
+            paymentID: paymentID.map { TestTraffic.paymentID($0, isTest: install.isTest) },
             now: now, notify: notify)
     }
 }

@@ -86,6 +86,15 @@ struct Users<Source: SessionSource>: UserStore {
                     ON CONFLICT (project_id, payment_id) DO NOTHING
                     """, TimeOrderedID.secure(at: now), projectID, installID, payment.paymentID, payment.userID, payment.amount,
                     payment.currency, payment.type, payment.status, payment.data, now.milliseconds)
+                if inserted == 0 {
+                    // A retry of this install's payment is a duplicate; another install's id is not
+                    // this payment stored (it was answered 200 and nothing was kept).
+                    let holder = try connection.queryOne(
+                        "SELECT install_id FROM payments WHERE project_id = ? AND payment_id = ?", projectID, payment.paymentID) { $0.string(0) }
+                    if let holder, holder != installID {
+                        throw StoreError.conflict("payment_id '\(payment.paymentID.prefix(64))' is already recorded for another install")
+                    }
+                }
                 if inserted > 0 { try OutboxRepository.notify(notify, payment, installID: installID, connection) }
                 return (inserted == 0, try SKANStore.evaluate(installID: installID, context: skan, now: now, connection))
             }, completion: completion)
