@@ -91,10 +91,16 @@ enum LinkrunnerRoutes {
         sync(services) { call in
             let install = try call.install()
             try captureAppleAdsToken(call, install: install)
-            return try CampaignData.attribution(
+            var data = try CampaignData.attribution(
                 of: install, appleAds: CampaignData.appleAds(of: install, services: services),
                 project: call.project, services: services,
                 base: LinkURLs.base(for: call.request, services: services), includeMatch: true)
+            // While Apple has not answered yet (its 404 "not yet", and the retries), no campaign:
+            // the clients poll until campaign_data is there, and stopped at "organic" before.
+            if install.match.matchType != .deterministic, try services.app.appleAds.claim(installID: install.id)?.status == .pending {
+                data["campaign_data"] = nil
+            }
+            return data
         }
     }
 

@@ -122,6 +122,23 @@ struct AttributionDataPoll {
                 + (try app.count("SELECT count(*) FROM outbox_new WHERE kind = 'apple_ads'")) == 1)
     }
 
+    @Test func whileApplesAnswerIsPendingAttributionDataHasNoCampaignSoTheFirstLaunchSeesIt() throws {
+        let fake = try FakeAdServices()
+        let app = try TestApp.appleAds(fake)
+        let (_, projectToken) = try app.linkrunnerProject()
+        let token = adServicesToken("late")
+        let clickDate = FakeAdServices.minuteDate(Date().addingTimeInterval(-600))
+        // Apple's "not yet" once, then the answer a second later (retrySeconds: 1).
+        fake.script(token, [FakeAdServices.Answer(status: .notFound, body: ""), FakeAdServices.attributed(clickDate: clickDate)])
+        #expect(try app.initWithToken(token, projectToken: projectToken, instance: "AA-late").status == 200)
+        let before = try app.client("attribution-data", body("attribution-data", token: projectToken, instance: "AA-late"))
+        let pending = try #require(before.json?["data"] as? [String: Any])
+        #expect(pending["campaign_data"] == nil && pending["attribution_source"] != nil, "\(pending)")
+        app.startOutbox()
+        let poll = try app.pollAttribution(projectToken: projectToken, instance: "AA-late", until: "APPLE_SEARCH_ADS")
+        #expect(poll.source == "APPLE_SEARCH_ADS" && poll.campaign?["ad_network"] as? String == "APPLE_SEARCH_ADS", "\(poll.response.bodyText)")
+    }
+
     @Test func statsBreakAppleAdsInstallsDownByCampaignAdGroupAndKeyword() throws {
         let fake = try FakeAdServices()
         let app = try TestApp.appleAds(fake)
