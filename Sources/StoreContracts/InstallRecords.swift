@@ -11,11 +11,14 @@ public struct StoredInstall: Sendable, Equatable {
     public var userID: String? = nil
     /// Stored from a client's test mode (`InstallReport.isTest`).
     public var isTest = false
+    /// The client family whose report created it (`InstallReport.reporter`).
+    public var reporter: String?
 
     public init(
         id: String, projectID: String, match: MatchResult, reinstall: Bool, createdAt: Timestamp, platform: String?, userID: String? = nil,
-        isTest: Bool = false
+        isTest: Bool = false, reporter: String? = nil
     ) {
+        self.reporter = reporter
         self.id = id
         self.projectID = projectID
         self.match = match

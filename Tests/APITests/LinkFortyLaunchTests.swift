@@ -66,6 +66,34 @@ import Testing
         #expect(sdk.cached?["shortCode"] as? String == "summer", "getInstallData() still has the link")
     }
 
+    @Test func aRelaunchWithinAMinuteOrAnotherFamilysInstallGetsNoSecondDeepLink() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink(testMode: true)
+        _ = try app.clickWithBeacon(ip: Self.network)
+        try app.settle()
+        var sdk = SDKState()
+        sdk.initialize(with: try #require(try app.install(ip: Self.network, key: key, body: Self.launchBody()).json))
+        // The app relaunched 30 s later: the same install, no second onDeferredDeepLink.
+        _ = try app.advanceClock(projectID, seconds: 30)
+        let relaunch = try #require(try app.install(ip: Self.network, key: key, body: Self.launchBody()).json)
+        sdk.initialize(with: relaunch)
+        #expect(relaunch["deepLinkData"] is NSNull && sdk.deferredCallbacks == 1, "\(relaunch)")
+
+        // Another phone: Linkrunner's SDK creates the install, then LinkForty's reports it a second later.
+        let token = "lr-token-0123456789abcdef"
+        try app.services.app.projects.setToken(projectID: projectID, token: token)
+        _ = try app.clickWithBeacon(ip: "198.51.100.80")
+        try app.settle()
+        let idfv = "0C1D2E3F-4A5B-4C6D-8E9F-A0B1C2D3E4F5"
+        let lrBody = body("init", token: token).replacingOccurrences(of: "6D92078A-8246-4BA4-AE5B-76104861E7DC", with: idfv)
+        let created = try #require(try app.client("init", lrBody).json?["data"] as? [String: Any])
+        #expect(created["deeplink"] is String, "Linkrunner's init gives the deep link: \(created)")
+        _ = try app.advanceClock(projectID, seconds: 1)
+        let joined = try #require(try app.install(ip: "198.51.100.80", key: key, body: Self.launchBody(deviceID: idfv)).json)
+        #expect(joined["installId"] as? String == created["install_id"] as? String)
+        #expect(joined["deepLinkData"] is NSNull, "the other family's install is no LinkForty retry: \(joined)")
+    }
+
     @Test func aLinkFortyDeviceIDShapedLikeTheIDFVIsOneInstallWithLinkrunnerAndWarpLink() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, key, _) = try app.projectWithLink()

@@ -71,9 +71,10 @@ enum LinkFortyInstallRoutes {
         }
     }
 
-    /// How long after an install's creation a report of it still carries `deepLinkData`: the
-    /// SDK's retry of a report whose first answer was lost, not a later launch.
-    static let deferredDeepLinkRetrySeconds: Int64 = 60
+    /// How long after an install's creation a LinkForty report of it still carries `deepLinkData`:
+    /// the SDK's own retry of a report whose answer was lost (it retries 1 s and 2 s after a
+    /// failure), not a relaunch (a minute let a relaunch fire `onDeferredDeepLink` again).
+    static let deferredDeepLinkRetrySeconds: Int64 = 10
 
     /// Whether this answer carries the deferred deep link. The LinkForty SDK reports the install
     /// on every `initialize()` and calls `onDeferredDeepLink` whenever an attributed answer has
@@ -81,7 +82,11 @@ enum LinkFortyInstallRoutes {
     /// So the link reaches the app once: with the report that created the install (or its retry),
     /// while later launches' answers say `attributed` with no `deepLinkData`, leaving the cache as it was.
     static func deliversDeferredDeepLink(_ outcome: InstallOutcome, reportedAt time: Timestamp) -> Bool {
-        outcome.isNew || time.milliseconds - outcome.install.createdAt.milliseconds < deferredDeepLinkRetrySeconds * 1000
+        // An install another family created (the same phone through Linkrunner's SDK, a second
+        // earlier) already gave its deep link to the app: a LinkForty report of it is no retry.
+        outcome.isNew
+            || (outcome.install.reporter == "linkforty"
+                && time.milliseconds - outcome.install.createdAt.milliseconds < deferredDeepLinkRetrySeconds * 1000)
     }
 
     /// The link an attributed install came from, as DeepLinkData; nil for organic installs. The

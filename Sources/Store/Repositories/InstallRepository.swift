@@ -174,7 +174,7 @@ enum InstallRepository {
         }
         let install = StoredInstall(
             id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
-            platform: signals.platform?.rawValue, isTest: report.isTest)
+            platform: signals.platform?.rawValue, isTest: report.isTest, reporter: report.reporter)
         return try withLink(InstallOutcome(install: install, isNew: true), connection)
     }
 
@@ -334,8 +334,8 @@ enum InstallRepository {
 
         /// Where a tagged row's whole install starts: after the tag and `columns`.
         static let storedFrom: Int32 = 8
-        /// Where its link's columns start: after the install's fourteen.
-        static let linkFrom: Int32 = storedFrom + 14
+        /// Where its link's columns start: after the install's fifteen.
+        static let linkFrom: Int32 = storedFrom + 15
         static let linkColumns = LinkRepository.columns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.map { "l.\($0) AS l_\($0)" }.joined(separator: ", ")
 
@@ -402,7 +402,7 @@ enum InstallRepository {
     /// A stored install's columns, as `stored` reads them.
     static let storedColumns = """
         id, project_id, match_type, attributed, confidence, matched_factors, click_id, link_id, clicked_at, reinstall, created_at,
-        platform, user_id, is_test
+        platform, user_id, is_test, api
         """
 
     /// The install whose `storedColumns` start at `first`.
@@ -416,6 +416,7 @@ enum InstallRepository {
                 clickID: row.optionalString(first + 6), linkID: row.optionalString(first + 7),
                 clickedAt: row.optionalInt(first + 8).map { Timestamp(milliseconds: $0) }),
             reinstall: row.bool(first + 9), createdAt: Timestamp(milliseconds: row.int(first + 10)),
-            platform: row.optionalString(first + 11), userID: row.optionalString(first + 12), isTest: row.bool(first + 13))
+            platform: row.optionalString(first + 11), userID: row.optionalString(first + 12), isTest: row.bool(first + 13),
+            reporter: row.optionalString(first + 14))
     }
 }

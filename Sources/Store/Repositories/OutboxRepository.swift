@@ -228,7 +228,7 @@ extension Outbox {
             fact: { row in
                 LoggedInstall(
                     outcome: InstallOutcome(install: InstallRepository.stored(row, from: 1), isNew: true),
-                    networkClickID: row.optionalString(15).map { NetworkClickID(parameter: row.optionalString(16) ?? "", value: $0) })
+                    networkClickID: row.optionalString(16).map { NetworkClickID(parameter: row.optionalString(17) ?? "", value: $0) })
             },
             finish: { install, connection in
                 // The link and template as the install's own transaction reads them.
