@@ -65,9 +65,12 @@ private struct DashboardCreateLinkResponse: Decodable {
 @Suite struct ResolveTests {
     @Test func resolveRecordsAClickAndAnswersDeepLinkDataTheSDKDecodes() throws {
         let app = try TestApp()
-        _ = try app.projectWithLink(
+        let (projectID, _, _) = try app.projectWithLink(
             #"{"short_code":"summer","app_scheme":"shop","deep_link_path":"/product/42","deep_link_parameters":{"id":"42","n":"7"},"utm":{"source":"mail","campaign":"summer"}}"#
         )
+        // Without a key only a project that takes SDK calls without a credential answers (LinkForty's own contract).
+        #expect(try app.request("GET", "/api/sdk/v1/resolve/summer", adminKey: nil).status == 401)
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"sdk_auth":"open"}"#).status == 200)
         let response = try app.request(
             "GET", "/api/sdk/v1/resolve/summer?fp_tz=Europe%2FParis&fp_lang=fr_FR&fp_sw=1170&fp_sh=2532&fp_platform=iOS&fp_pv=17.4.1&utm_medium=push",
             adminKey: nil, headers: ["User-Agent": "Shop/2.1 CFNetwork/1490.0.4 Darwin/23.2.0", "Content-Type": "application/json"])
@@ -92,13 +95,13 @@ private struct DashboardCreateLinkResponse: Decodable {
 
     @Test func unknownInactiveOrWrongSlugIs404JSON() throws {
         let app = try TestApp()
-        let (projectID, _, _) = try app.projectWithLink()
-        let unknown = try app.request("GET", "/api/sdk/v1/resolve/nope123", adminKey: nil)
+        let (projectID, key, _) = try app.projectWithLink()
+        let unknown = try app.request("GET", "/api/sdk/v1/resolve/nope123", adminKey: key)
         #expect(unknown.status == 404)
         #expect(unknown.json?["error"] as? String == "not_found")
-        #expect(try app.request("GET", "/api/sdk/v1/resolve/promo/summer", adminKey: nil).status == 404)
+        #expect(try app.request("GET", "/api/sdk/v1/resolve/promo/summer", adminKey: key).status == 404)
         _ = try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"off","active":false}"#)
-        #expect(try app.request("GET", "/api/sdk/v1/resolve/off", adminKey: nil).status == 404)
+        #expect(try app.request("GET", "/api/sdk/v1/resolve/off", adminKey: key).status == 404)
     }
 }
 

@@ -1,4 +1,5 @@
 import Attribution
+import Foundation
 import HTTP
 
 /// LinkForty's DeepLinkData, as the strictest SDK decoder (iOS) accepts it: `shortCode` always,
@@ -30,17 +31,27 @@ struct DeepLinkData {
     init(target: LinkTarget, utm: UTM, clickID: String?, clickedAt: Timestamp?) {
         shortCode = target.link.shortCode
         linkId = target.link.id
-        iosUrl = target.iosURL
-        androidUrl = target.androidURL
         webUrl = target.webURL
         webFallbackUrl = target.webURL
-        deepLinkPath = target.deepLinkPath
-        appScheme = target.appScheme
         utmParameters =
             utm.isEmpty
             ? nil
             : UTMParameters(source: utm.source, medium: utm.medium, campaign: utm.campaign, term: utm.term, content: utm.content)
-        let parameters = target.deepLinkParameters
+        var parameters = target.deepLinkParameters
+        if let fdl = target.link.fdl, let deepLink = URLComponents(string: fdl.link) {
+            // A Firebase link's deep link is `link`: where a LinkForty app routes (its iOS and
+            // Android URLs, and the path and query it reads), not only the web fallback.
+            iosUrl = fdl.link
+            androidUrl = fdl.link
+            deepLinkPath = deepLink.path.isEmpty ? "/" : deepLink.path
+            appScheme = fdl.iosCustomScheme ?? target.appScheme
+            for item in deepLink.queryItems ?? [] where parameters[item.name] == nil { parameters[item.name] = item.value ?? "" }
+        } else {
+            iosUrl = target.iosURL
+            androidUrl = target.androidURL
+            deepLinkPath = target.deepLinkPath
+            appScheme = target.appScheme
+        }
         customParameters = parameters.isEmpty ? nil : parameters
         deepLinkParameters = parameters.isEmpty ? nil : parameters
         self.clickedAt = clickedAt?.iso8601

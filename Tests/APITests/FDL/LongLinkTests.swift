@@ -87,6 +87,27 @@ import Testing
         #expect(try tap("new", from: "198.51.100.3") == 302)
     }
 
+    @Test func aLinkFortyAppGetsAFirebaseLinksDeepLinkWhereItRoutes() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let project = try app.createProject("Shop", extra: #","ios_bundle_id":"com.example.shop","web_url":"https://shop.example/""#)
+        let (projectID, key) = (try #require(project["id"] as? String), try #require(project["api_key"] as? String))
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/domains", json: #"{"domain":"shop.page.link"}"#).status == 201)
+        let tap = try app.request(
+            "GET", "/?link=\(Self.deepLink)&ibi=com.example.shop&ius=shopapp", adminKey: nil,
+            headers: ["User-Agent": Self.iPhone, "X-Forwarded-For": "198.51.100.44"], host: "shop.page.link")
+        #expect(tap.status == 200)
+        try app.settle()
+        let installed = try app.request(
+            "POST", "/api/sdk/v1/install",
+            json: #"{"userAgent":"Shop/1.0 iOS/17.4","platform":"iOS","platformVersion":"17.4"}"#, adminKey: key,
+            headers: ["X-Forwarded-For": "198.51.100.44"])
+        let data = try #require(installed.json?["deepLinkData"] as? [String: Any], "\(installed.bodyText)")
+        #expect(data["iosUrl"] as? String == "https://shop.example/product/42?color=red", "\(data)")
+        #expect(data["androidUrl"] as? String == "https://shop.example/product/42?color=red")
+        #expect(data["deepLinkPath"] as? String == "/product/42" && data["appScheme"] as? String == "shopapp")
+        #expect((data["customParameters"] as? [String: String])?["color"] == "red", "\(data)")
+    }
+
     @Test func eachDeviceLandsWhereFDLsRulesSay() throws {
         let (app, project) = try Self.app()
         let full =
