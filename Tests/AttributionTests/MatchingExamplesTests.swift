@@ -295,6 +295,31 @@ private let examples: [Example] = {
             MatchingEngine.sameInstall(InstallIdentity(deviceID: "IDFA-OTHER", fingerprint: "fp2"), among: known, now: now, policy: policy) == nil)
     }
 
+    /// A browser's beacon-less redirect just after its full-signal tap is the same person: the tap's
+    /// better score wins, and the pair is one candidate, not two.
+    @Test func aBeaconLessRedirectAfterAFullTapNeitherWinsNorCountsAsAnotherPerson() throws {
+        let now = Timestamp(milliseconds: 1_763_700_000_000)
+        let agent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148"
+        let tapAt = now.adding(seconds: -600)
+        let tap = CandidateClick(
+            clickID: "tap", linkID: "l", createdAt: tapAt, platform: .ios, osVersion: "17.4", screen: ScreenSize(width: 1179, height: 2556),
+            timezone: "Europe/Paris", languages: ["fr-FR"], userAgent: agent)
+        let redirect = CandidateClick(
+            clickID: "redirect", linkID: "l", createdAt: Timestamp(milliseconds: tapAt.milliseconds + 300), platform: .ios, osVersion: "17.4",
+            languages: ["fr-FR"], userAgent: agent)
+        var install = InstallSignals(time: now, ipKey: "198.51.100.1", platform: .ios)
+        install.osVersion = "17.4.1"
+        install.screen = ScreenSize(width: 1179, height: 2556)
+        install.timezone = "Europe/Paris"
+        install.languages = ["fr-FR"]
+        let policy = MatchingPolicy()
+        let result = MatchingEngine.probabilistic(install: install, candidates: [tap, redirect], policy: policy)
+        #expect(result.clickID == "tap" && result.confidence == 0.85, "\(result)")
+        #expect(MatchingEngine.candidateGroups([tap, redirect]) == 1)
+        // Alone, the redirect scores what a beacon-less click can.
+        #expect(MatchingEngine.probabilistic(install: install, candidates: [redirect], policy: policy).confidence == policy.confidenceWithoutDeviceSignals)
+    }
+
     /// The cascade's order and windows, beyond the numbered examples.
     @Test func theCascadePrefersTheReferrerThenTheIDFVAndNarrowsWindows() throws {
         let now = Timestamp(milliseconds: 1_763_700_000_000)

@@ -99,18 +99,18 @@ public struct MatchExplanation: Sendable, Equatable {
                     candidate.outcome = "\(signal) disagrees"
                 case .agrees(let factors):
                     candidate.factors = factors
-                    let age = Double(install.time.milliseconds - click.createdAt.milliseconds) / 1000
-                    var score = policy.baseConfidence(ageSeconds: age) ?? 0
-                    if !factors.contains("screen"), !factors.contains("timezone") { score = min(score, policy.confidenceWithoutDeviceSignals) }
-                    candidate.score = score
+                    candidate.score = MatchingEngine.score(install: install, click: click, factors: factors, policy: policy)
                     compatible.append(listed.count)
                 }
             }
             listed.append((4, candidate))
         }
-        let newest = compatible.max { listed[$0].candidate.clickedAt < listed[$1].candidate.clickedAt }
+        // The engine's winner: the highest score, the newest of equals.
+        let best = compatible.max {
+            (listed[$0].candidate.score ?? 0, listed[$0].candidate.clickedAt) < (listed[$1].candidate.score ?? 0, listed[$1].candidate.clickedAt)
+        }
         for index in compatible {
-            if index == newest {
+            if index == best {
                 listed[index].rank = result.attributed ? 0 : 1
                 listed[index].candidate.outcome =
                     result.attributed
@@ -118,7 +118,7 @@ public struct MatchExplanation: Sendable, Equatable {
                     : "the best candidate, but \(result.confidence) is below min_confidence \(policy.minConfidence)"
             } else {
                 listed[index].rank = 2
-                listed[index].candidate.outcome = "compatible, but older than the newest compatible click"
+                listed[index].candidate.outcome = "compatible, but another compatible click scored higher or was as good and newer"
             }
         }
         let decided: String
