@@ -140,6 +140,10 @@ public protocol BrowseStore: Sendable {
     /// How the install was matched (`MatchExplanation`'s JSON), when it was recorded (installs
     /// stored since 0.2.0); nil for no such install, or one without it.
     func explanation(installID: String, projectID: String) throws -> String?
+    /// Clicks from the install's network, at most `horizonMilliseconds` before it, that other
+    /// installs had claimed by the time it came; newest first, at most `limit`.
+    func clicksClaimedEarlier(installID: String, projectID: String, horizonMilliseconds: Int64, limit: Int) throws
+        -> [ExplanationAnnotations.ClaimedClick]
     func events(installID: String, limit: Int) throws -> [EventSummary]
     func payments(installID: String) throws -> [PaymentSummary]
     /// The install's SKAN windows that have a value, window 1 first.

@@ -17,6 +17,25 @@ import Testing
         return try #require(answer.json)
     }
 
+    @Test func aTapAnotherInstallClaimedEarlierIsNamedWithThatInstall() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink()
+        let network = "198.51.100.24"
+        let clickID = try app.clickWithBeacon(ip: network)
+        try app.settle()
+        func body(_ device: String) -> String {
+            #"{"userAgent":"Shop/2.1 iOS/17.4.1","timezone":"Europe/Paris","language":"fr_FR","screenWidth":1170,"screenHeight":2532,"platform":"iOS","platformVersion":"17.4.1","deviceId":"\#(device)"}"#
+        }
+        let first = try #require(try app.install(ip: network, key: key, body: body("phone-one")).json?["installId"] as? String)
+        // A second phone alike in every signal, later: the tap is taken, and its explanation says by whom.
+        let second = try #require(try app.install(ip: network, key: key, body: body("phone-two")).json?["installId"] as? String)
+        #expect(first != second)
+        let explained = try explain(app, projectID, second)
+        let earlier = try #require(explained["claimed_earlier"] as? [[String: Any]], "\(explained)")
+        #expect(earlier.first?["click_id"] as? String == clickID && earlier.first?["install_id"] as? String == first, "\(explained)")
+        #expect((try explain(app, projectID, first)["claimed_earlier"] as? [[String: Any]])?.isEmpty == true, "its own claim is no other install's")
+    }
+
     @Test func aProbabilisticMatchListsTheWinnerAndWhyTheOthersLost() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, key, _) = try app.projectWithLink()

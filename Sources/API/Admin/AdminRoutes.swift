@@ -205,7 +205,8 @@ enum AdminRoutes {
             if let text = try services.app.reports.browse.explanation(installID: install.id, projectID: project.id),
                 case .object(let explanation) = try JSONValueParser.parse(Array(text.utf8))
             {
-                body.merge(explanation) { own, _ in own }
+                let annotations = try services.app.reports.annotations(installID: install.id, project: project)
+                body.merge(annotations.applied(to: explanation)) { own, _ in own }
                 body["recorded"] = .bool(true)
             } else {
                 body["recorded"] = .bool(false)

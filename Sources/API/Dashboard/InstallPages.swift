@@ -84,7 +84,9 @@ enum InstallPages {
                     <td>\(job.status.rawValue)</td><td class="n">\(job.attempts)</td><td class="n">\(job.lastStatusCode.map(String.init) ?? "–")</td></tr>
                     """
                 }.joined() : nil
-            let explanation = try Self.explanation(try browse.explanation(installID: install.id, projectID: project.id), base: base)
+            let explanation = try Self.explanation(
+                try browse.explanation(installID: install.id, projectID: project.id),
+                annotations: try services.app.reports.annotations(installID: install.id, project: project), base: base)
             let clickRow =
                 click.map { click in
                     "\(click.createdAt.iso8601) · \(Escape.html(click.platform ?? "–")) · \(Escape.html(click.source))\(click.isBot ? #" · <span class="bot">bot</span>"# : "")"
@@ -149,10 +151,11 @@ enum InstallPages {
 
     /// "How it was matched": the deciding tier and the candidates, from the explanation recorded
     /// with the install.
-    static func explanation(_ text: String?, base: String) throws -> String {
-        guard let text, case .object(let fields) = try JSONValueParser.parse(Array(text.utf8)) else {
+    static func explanation(_ text: String?, annotations: ExplanationAnnotations, base: String) throws -> String {
+        guard let text, case .object(let recorded) = try JSONValueParser.parse(Array(text.utf8)) else {
             return #"<h2>How it was matched</h2><p class="muted">Not recorded: this install was stored before 0.2.0.</p>"#
         }
+        let fields = annotations.applied(to: recorded)
         let decided = fields["decided_by"]?.stringValue ?? "none"
         let minimum = fields["min_confidence"]?.numberValue.map { String($0) } ?? "–"
         let considered = fields["candidates_considered"]?.numberValue.map { String(Int($0)) } ?? "0"
@@ -172,6 +175,19 @@ enum InstallPages {
                     <td>\(Escape.html(candidate["outcome"]?.stringValue ?? ""))</td></tr>
                     """
             }
+        }
+        for claim in annotations.claims {
+            rows += """
+                <tr><td>\(Escape.html(claim.source == "apple_ads" ? "Apple Ads claim" : claim.source))</td><td></td><td>claim</td>\
+                <td class="n">\(claim.won ? "1.0" : "–")</td><td>\(Escape.html(claim.campaignID.map { "campaign \($0)" } ?? ""))</td>\
+                <td>\(Escape.html(ExplanationAnnotations.outcome(of: claim)))</td></tr>
+                """
+        }
+        for click in annotations.claimedEarlier {
+            rows += """
+                <tr><td><code>\(Escape.html(click.clickID))</code></td><td>\(click.clickedAt.iso8601)</td><td>network</td>\
+                <td class="n">–</td><td></td><td>claimed by install <code>\(Escape.html(click.installID))</code> before this one came</td></tr>
+                """
         }
         return """
             <h2>How it was matched</h2><p>Decided by <b>\(Escape.html(decided))</b>; \(considered) candidate clicks considered; \

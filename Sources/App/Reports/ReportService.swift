@@ -97,6 +97,20 @@ public struct ReportService: Sendable {
     /// What the dashboard lists: installs, one install's activity, a link's clicks and days.
     public var browse: any BrowseStore { store.browse }
 
+    /// What the install's explanation is told with (`ExplanationAnnotations`): Apple Ads' claim,
+    /// and the network's clicks other installs had claimed before it came.
+    public func annotations(installID: String, project: Project) throws -> ExplanationAnnotations {
+        var annotations = ExplanationAnnotations()
+        if let claim = try store.appleAds.claim(installID: installID) {
+            annotations.claims.append(
+                .init(source: "apple_ads", status: claim.status.rawValue, won: claim.won, campaignID: claim.answer?.campaignID))
+        }
+        let horizon = MatchingPolicy(project: project.settings).probabilisticHorizonSeconds * 1000
+        annotations.claimedEarlier = try store.browse.clicksClaimedEarlier(
+            installID: installID, projectID: project.id, horizonMilliseconds: horizon, limit: 10)
+        return annotations
+    }
+
     public func eraseInstall(_ installID: String, project: Project) throws {
         guard try store.erasure.eraseInstall(projectID: project.id, installID: installID) else {
             throw AppError.notFound("project \(project.id) has no install \(installID)")

@@ -46,6 +46,26 @@ struct Browse<Source: SessionSource>: BrowseStore {
         }
     }
 
+    func clicksClaimedEarlier(installID: String, projectID: String, horizonMilliseconds: Int64, limit: Int) throws
+        -> [ExplanationAnnotations.ClaimedClick]
+    {
+        try source.read { connection in
+            try connection.query(
+                """
+                SELECT c.click_id, c.install_id, c.created_at FROM installs i
+                JOIN clicks c ON c.project_id = i.project_id AND c.ip_key = i.ip_key
+                    AND c.created_at >= i.created_at - ? AND c.created_at <= i.created_at
+                WHERE i.id = ? AND i.project_id = ? AND c.install_id IS NOT NULL AND c.install_id <> i.id
+                    AND c.claimed_at <= i.created_at AND NOT c.is_bot
+                ORDER BY c.created_at DESC LIMIT ?
+                """, values: [.integer(horizonMilliseconds), .text(installID), .text(projectID), .integer(Int64(limit))]
+            ) { row in
+                ExplanationAnnotations.ClaimedClick(
+                    clickID: row.string(0), installID: row.string(1), clickedAt: Timestamp(milliseconds: row.int(2)))
+            }
+        }
+    }
+
     func explanation(installID: String, projectID: String) throws -> String? {
         // An install matched since explanations exist with nothing considered stores none (the
         // hot path of organic installs): its explanation is the empty one.

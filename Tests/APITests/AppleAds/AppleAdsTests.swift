@@ -388,6 +388,18 @@ struct AttributionDataPoll {
         let attribution = try #require((webhook["data"] as? [String: Any])?["attribution"] as? [String: Any])
         #expect(attribution["source"] as? String == "apple_search_ads")
         #expect((attribution["apple_ads"] as? [String: Any])?["campaign_id"] as? String == "542370539")
+        // The explanation names the claim that decided, and the tap it overtook.
+        let explained = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/installs/\(installID)/explain").json)
+        #expect(explained["decided_by"] as? String == "apple_ads", "\(explained)")
+        let claims = try #require(explained["claims"] as? [[String: Any]])
+        #expect(claims.first?["won"] as? Bool == true && claims.first?["campaign_id"] as? String == "542370539")
+        let tap = try #require((explained["candidates"] as? [[String: Any]])?.first { $0["click_id"] as? String == clickID })
+        #expect((tap["outcome"] as? String)?.hasPrefix("overtaken") == true, "\(tap)")
+        // The dashboard's install page says the same.
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let page = try browser.get("/projects/\(projectID)/installs/\(installID)")
+        #expect(page.bodyText.contains("Decided by <b>apple_ads</b>") && page.bodyText.contains("Apple Ads claim"), "\(page.bodyText.prefix(400))")
 
         // An app open through the link carries the IDFV: the install matches it deterministically,
         // and Apple's tap two days earlier is the older touch: the link keeps it.
@@ -402,6 +414,9 @@ struct AttributionDataPoll {
         let linked = try app.installID(instance: "D-1")
         #expect(try app.waitForClaim(linked) == "attributed")
         #expect(try app.claimStatus(linked)?.won == false)
+        let notChosen = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/installs/\(linked)/explain").json)
+        #expect(notChosen["decided_by"] as? String == "idfv", "\(notChosen)")
+        #expect(((notChosen["claims"] as? [[String: Any]])?.first?["outcome"] as? String)?.hasPrefix("not chosen") == true, "\(notChosen)")
         #expect(try app.queryOne("SELECT matched_factors FROM installs WHERE id = ?", linked) { $0.string(0) } == #"["idfv"]"#)
         let data = try app.client("attribution-data", body("attribution-data", token: projectToken, instance: "D-1"))
         #expect((data.json?["data"] as? [String: Any])?["attribution_source"] as? String == "INORGANIC")
