@@ -115,6 +115,24 @@ import Testing
         #expect(try app.count("SELECT count(*) FROM clicks") == 1)
     }
 
+    @Test func anIDThisServerDidNotIssueForTheLinkIsATapOfItsOwn() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"other","web_url":"https://shop.example.com/o"}"#).status == 201)
+        let chrome = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+        let forged = "0123456789abcdef0123456789abcdef"
+        let tap = try app.request("GET", "/summer?_esc=\(forged)", adminKey: nil, headers: ["User-Agent": chrome])
+        #expect(tap.status == 200 && tap.header("X-Click-Id") != forged && !tap.bodyText.contains(forged), "\(tap.bodyText.prefix(300))")
+        // Another link's click is no continuation of this one either.
+        let escaped = try #require(
+            try app.request("GET", "/other", adminKey: nil, headers: ["User-Agent": Self.agents[0].android]).header("Location"))
+        let otherClick = try #require(escaped.range(of: "_esc=").map { String(escaped[$0.upperBound...].prefix { $0 != "#" && $0 != "&" }) })
+        let crossed = try app.request("GET", "/summer?_esc=\(otherClick)", adminKey: nil, headers: ["User-Agent": chrome])
+        #expect(crossed.header("X-Click-Id") != otherClick)
+        try app.settle()
+        #expect(try app.count("SELECT count(*) FROM clicks") == 3, "each forged continuation is a recorded tap")
+    }
+
     @Test func theEscapeCanBeTurnedOffPerProjectAndBackOnPerLink() throws {
         let app = try TestApp()
         let (project, _, link) = try app.projectWithLink()

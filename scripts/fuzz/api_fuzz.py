@@ -68,7 +68,34 @@ c = http.client.HTTPConnection(HOST, PORT, timeout=10)
 c.request("GET", "/fz1", headers={"User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"})
 r = c.getresponse(); r.read(); click_id = r.getheader("X-Click-Id", "unknown"); c.close()
 
+# The newer surfaces: a domain, FDL's REST API with every nested dynamicLinkInfo field, links with
+# rules, variants and a password, project settings with nested objects, Apple's postback copies.
+req("POST", f"/admin/v1/projects/{pid}/domains", {"domain": "fz.page.link"}, A)
+FDL_INFO = {"dynamicLinkInfo": {"domainUriPrefix": "https://fz.page.link", "link": "https://example.com/p?x=1",
+    "androidInfo": {"androidPackageName": "com.x", "androidFallbackLink": "https://example.com/a", "androidMinPackageVersionCode": "12"},
+    "iosInfo": {"iosBundleId": "com.x", "iosFallbackLink": "https://example.com/i", "iosCustomScheme": "shopapp", "iosIpadFallbackLink": "https://example.com/ip",
+                "iosIpadBundleId": "com.x", "iosAppStoreId": "123", "iosMinimumVersion": "1.0"},
+    "navigationInfo": {"enableForcedRedirect": True}, "analyticsInfo": {"googlePlayAnalytics": {"utmSource": "s", "utmCampaign": "c"},
+    "itunesConnectAnalytics": {"at": "1", "ct": "2", "mt": "8", "pt": "9"}},
+    "socialMetaTagInfo": {"socialTitle": "t", "socialDescription": "d", "socialImageLink": "https://example.com/i.png"}}, "suffix": {"option": "SHORT"}}
+ROUTED_LINK = {"short_code": "fzr", "web_url": "https://example.com/", "password": "pw-123456",
+    "rules": [{"when": {"platform": "ios", "country": ["FR"], "after": "2026-01-01T00:00:00Z"}, "url": "https://example.com/ios"}],
+    "variants": [{"url": "https://example.com/a", "weight": 50, "name": "A"}, {"url": "https://example.com/b", "weight": 50}],
+    "deep_link_parameters": {"k": "v"}, "utm": {"source": "a", "campaign": "b"}, "expires_at": "2030-01-01T00:00:00Z", "max_clicks": 10}
+PROJECT_NESTED = {"matching": {"decay": [{"under_hours": 1, "confidence": 0.85}], "candidate_penalty": 0.1},
+    "skan": {"revenue": {"currency": "USD", "buckets": [0, 1, 5]}}, "utm_templates": [{"name": "n", "utm": {"source": "s"}}],
+    "long_link_hosts": ["*.example.com"], "long_links_per_domain": 100}
+SKAN_POSTBACK = {"version": "4.0", "ad-network-id": "com.apple.test-1", "source-identifier": "5239", "app-id": 525463029,
+    "transaction-id": "6aafb7a5-0170-41b5-bbe4-fe71dedf1e31", "redownload": False, "source-domain": "example.com", "fidelity-type": 1,
+    "did-win": True, "coarse-conversion-value": "high", "postback-sequence-index": 0, "attribution-signature": "MEUCIQ=="}
 targets = [("POST", "/api/client/" + k, v, {}) for k, v in LR.items()]
+targets += [("POST", f"/v1/shortLinks?key={apikey}", FDL_INFO, {}),
+            ("POST", f"/admin/v1/projects/{pid}/domains", {"domain": "fz2.page.link"}, A),
+            ("POST", f"/admin/v1/projects/{pid}/links", ROUTED_LINK, A),
+            ("PATCH", f"/admin/v1/projects/{pid}", PROJECT_NESTED, A),
+            ("POST", "/.well-known/skadnetwork/report-attribution/", SKAN_POSTBACK, {}),
+            ("POST", "/.well-known/appattribution/report-attribution/", SKAN_POSTBACK, {}),
+            ("POST", f"/admin/v1/projects/{pid}/links/bulk", {"links": [ROUTED_LINK]}, A)]
 targets += [("POST", "/api/sdk/v1/install", LF_INSTALL, K), ("POST", "/api/sdk/v1/event", LF_EVENT, K),
             ("POST", "/api/sdk/v1/links", LF_LINK, K), ("POST", "/api/links", LF_LINK, K), ("PUT", "/api/links/" + link_id, LF_LINK, K),
             ("POST", "/admin/v1/projects", ADMIN_PROJ, A), ("PATCH", f"/admin/v1/projects/{pid}", ADMIN_PROJ, A),
@@ -152,7 +179,8 @@ for i in range(N):
 # Every leaf of every valid body, in turn, set to each number at the edges of what integers and
 # doubles hold (and a few strings of them): a conversion or an overflow on any field shows up here.
 EXTREMES = [1e300, -1e300, 1.7976931348623157e308, 2**63, -2**63, 2**63 - 1, 2**64, 1e19, -1e19, 0.5, -1,
-            "9223372036854775808", "-9223372036854775809", "1e300", "999999999999d"]
+            "9223372036854775808", "-9223372036854775809", "1e300", "999999999999d", 2**53, -2**53, 2**53 + 1, -0.0,
+            "NaN", "-Infinity", "1e19", "-9223372036854775808"]
 def leaf_paths(obj, prefix=()):
     if isinstance(obj, dict):
         for k, v in obj.items(): yield from leaf_paths(v, prefix + (k,))
@@ -171,6 +199,34 @@ if os.environ.get("FUZZ_EXTREMES", "1") == "1" and sys.argv[1:2] in ([], ["1"]):
             if not leaf: continue
             for value in EXTREMES:
                 alive = check(method, path, with_leaf(base, leaf, value), headers, None)
+                sent += 1
+                if not alive: break
+            if not alive: break
+        if not alive: break
+
+# Every column of an FDL export (the admin API's CSV import), one at a time, set to each extreme
+# value, as a dry run and for real: a refusal names the row, and nothing traps.
+FDL_HEADER = ["Short link", "Deep link (link)", "Android package name (apn)", "Android fallback link (afl)",
+    "Android minimum package version code (amv)", "iOS bundle ID (ibi)", "iOS fallback link (ifl)", "iOS custom scheme (ius)",
+    "iOS iPad fallback link (ipfl)", "iOS iPad bundle ID (ipbi)", "iOS app store ID (isi)", "iOS minimum version (imv)",
+    "Enable forced redirect? (efr)", "Desktop fallback link (ofl)", "Social title (st)", "Social description (sd)",
+    "Social image link (si)", "UTM source (utm_source)", "UTM medium (utm_medium)", "UTM campaign (utm_campaign)",
+    "UTM term (utm_term)", "UTM content (utm_content)", "iTunes Connect at", "iTunes Connect ct", "iTunes Connect mt",
+    "iTunes Connect pt", "Archived?", "Link name", "Creation timestamp"]
+FDL_ROW = ["https://fz.page.link/csvrow", "https://example.com/p", "com.x", "", "12", "com.x", "", "shopapp", "", "", "123", "1.0",
+    "1", "https://example.com/d", "t", "d", "", "s", "m", "c", "", "", "", "", "", "", "false", "n", "2024-03-01 10:00:00"]
+CSV_EXTREMES = ["-9223372036854775808", "9223372036854775807", "-1", "1e308", "NaN", "-0", "99999999999999999999",
+                "\u0000", "x" * 5000, "javascript:alert(1)", "\"quoted, with comma\""]
+def csv_line(cells):
+    return ",".join('"' + c.replace('"', '""') + '"' if ("," in c or '"' in c) else c for c in cells)
+if os.environ.get("FUZZ_EXTREMES", "1") == "1" and sys.argv[1:2] in ([], ["1"]):
+    for column in range(len(FDL_HEADER)):
+        for value in CSV_EXTREMES:
+            row = list(FDL_ROW); row[column] = value
+            body = (csv_line(FDL_HEADER) + "\r\n" + csv_line(row) + "\r\n").encode()
+            for dry in ("true", "false"):
+                alive = check("POST", f"/admin/v1/projects/{pid}/imports/fdl?domain=fz.page.link&dry_run={dry}", None,
+                              dict(A, **{"Content-Type": "text/csv"}), body)
                 sent += 1
                 if not alive: break
             if not alive: break

@@ -47,7 +47,17 @@ enum ClickRoutes {
         let utm = target.utm.overridden(by: ClickQuery.utm(queryItems))
         let acceptLanguage = request.headers["Accept-Language"]
         // The browser's half of an in-app escape: the click was recorded in the webview.
-        let continued = isBot ? nil : InAppEscape.continuedClick(request)
+        var continued = isBot ? nil : InAppEscape.continuedClick(request)
+        if let claimed = continued {
+            // Only a click this server recorded for this link, moments ago, is continued (a read:
+            // off the loop; nothing is recorded before it). Another id is a tap of its own.
+            try MoveToPool.unlessOffLoop()
+            if !(try services.app.clicks.isRecent(
+                clickID: claimed, ofLink: target.link.id, projectID: target.link.projectID, maximumAgeSeconds: InAppEscape.maximumAgeSeconds))
+            {
+                continued = nil
+            }
+        }
         let country = isBot ? nil : services.countries.country(of: request, resolver: services.clientIP)
         let route = isBot ? TapRoute() : Self.route(target, request: request, agent: agent, country: country, at: now, services: services)
         let escaping =

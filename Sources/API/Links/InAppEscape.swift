@@ -7,6 +7,8 @@ import HTTP
 /// second click), and the link's query (UTM included) as it came.
 enum InAppEscape {
     static let marker = "_esc"
+    /// How long after the webview's tap the browser's request may continue it.
+    static let maximumAgeSeconds: Int64 = 600
 
     /// The click a request continues, when it is the browser's half of an escape.
     static func continuedClick(_ request: HTTPRequest) -> String? {

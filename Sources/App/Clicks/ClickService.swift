@@ -33,6 +33,22 @@ public struct ClickService: Sendable {
         store.clicks.record(countTowardLimit: countTowardLimit, click, completion: committed)
     }
 
+    /// Whether `clickID` is a click this server recorded for `linkID` within the last
+    /// `maximumAgeSeconds` (by the project's clock): what an in-app escape's `_esc` must name
+    /// before its tap is taken as that click's continuation. Any id was taken before, and skipped
+    /// recording the tap and rode into the Play referrer. A read: off the event loops only.
+    public func isRecent(clickID: String, ofLink linkID: String, projectID: String, maximumAgeSeconds: Int64) throws -> Bool {
+        // The webview's click may still be queued (Chrome follows an intent at once): its row first.
+        var found = try store.clicks.find(clickID: clickID)
+        if found == nil {
+            try store.waitForQueuedWrites()
+            found = try store.clicks.find(clickID: clickID)
+        }
+        guard let click = found, click.linkID == linkID, click.projectID == projectID else { return false }
+        let age = clocks.now(projectID: projectID).milliseconds - click.createdAt.milliseconds
+        return age >= -1_000 && age <= maximumAgeSeconds * 1000
+    }
+
     /// Adds `signals` to a click younger than `maximumAgeSeconds` (by its project's clock);
     /// `completion` gets false when there is no such click.
     public func addBrowserSignals(
