@@ -57,4 +57,7 @@ public protocol DashboardStore: Sendable {
     /// Keeps `keyHash` as the server's own admin key unless one is kept already (another node
     /// made it first); the hash kept.
     func keepGeneratedAdminKeyHash(_ keyHash: [UInt8], at time: Timestamp) throws -> [UInt8]
+    /// Forgets the kept key when it is `keyHash`: a key made by a start that failed before it
+    /// could show it would otherwise lock the admin API for good.
+    func forgetGeneratedAdminKeyHash(_ keyHash: [UInt8]) throws
 }

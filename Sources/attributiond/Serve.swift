@@ -46,6 +46,9 @@ struct Serve: ParsableCommand {
         let countries = try Self.countries(configuration)
         let store = try global.openStore(configuration)
         let adminKey = try Self.adminKey(configuration, store)
+        // Until the key is shown (once the listeners are up), a failed start forgets it.
+        var keyShown = false
+        defer { if !keyShown { ServerAdminKey.forgetUnshown(adminKey.origin, store: store) } }
         let services = Self.services(configuration, store, adminKey: adminKey, countries: countries)
         try Self.reconcileDeclaredProjects(configuration, services)
         // Request lines at info level and below; `log_level: warning` or higher turns them off.
@@ -97,6 +100,7 @@ struct Serve: ParsableCommand {
             throw ExitCode.failure
         }
         Self.announce(configuration, services, listeners: listeners, adminKey: adminKey)
+        keyShown = true
         // After listening, so a large links table never delays start-up.
         DispatchQueue.global(qos: .utility).async { Self.reportRefusedStoredValues(services) }
         stopRequested.wait()

@@ -172,6 +172,29 @@ final class ServerProcess {
         #expect(!again.remainingOutput.contains("adm_"))
     }
 
+    /// A first start that cannot listen (the port is taken) never keeps a key it could not show:
+    /// the next start makes one and prints it.
+    @Test func aFirstStartThatFailsKeepsNoUnshownAdminKey() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-keyfail-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("db.sqlite").path
+        let taken = try ServerProcess()  // holds a port
+        let failed = try run(["serve", "--host", "127.0.0.1", "--port", String(taken.port), "--db", database])
+        #expect(failed.status != 0, "\(failed.stderr)")
+        #expect(try run(["project", "list", "--db", database]).status == 0)
+        let next = try ServerProcess(folder: folder)
+        var output = next.outputAfterListening
+        let deadline = Date().addingTimeInterval(5)
+        while !output.contains("adm_"), Date() < deadline {
+            let data = next.process.standardError!.availableData
+            if data.isEmpty { break }
+            output += String(decoding: data, as: UTF8.self)
+        }
+        #expect(output.contains("adm_"), "the second start shows a key: \(output)")
+        #expect(next.terminateAndWait() == 0)
+    }
+
     /// Run from another folder, or with a mistyped --db, a command would make an empty database
     /// and report "no projects": it refuses, naming the path, and makes nothing.
     @Test func commandsRefuseADatabaseFileThatDoesNotExist() throws {

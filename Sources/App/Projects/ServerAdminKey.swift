@@ -29,4 +29,11 @@ public enum ServerAdminKey {
         let kept = try store.dashboard.keepGeneratedAdminKeyHash(hash, at: now)
         return kept == hash ? (hash, .madeNow(key: key)) : (kept, .madeBefore)
     }
+
+    /// Undoes `resolve`'s new key when the start failed before the key was shown (the port was
+    /// taken, say): the next start makes and shows one. Kept keys of earlier starts stay.
+    public static func forgetUnshown(_ origin: Origin, store: any StoreBackend) {
+        guard case .madeNow(let key) = origin else { return }
+        try? store.dashboard.forgetGeneratedAdminKeyHash(Secrets.sha256(key))
+    }
 }

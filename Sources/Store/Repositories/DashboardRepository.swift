@@ -104,6 +104,10 @@ struct DashboardRecords<Source: SessionSource>: DashboardStore {
         try source.read { try $0.query("SELECT key_hash FROM server_admin_key WHERE id = 1", values: []) { $0.blob(0) }.first }
     }
 
+    func forgetGeneratedAdminKeyHash(_ keyHash: [UInt8]) throws {
+        try source.writeSession { try $0.run("DELETE FROM server_admin_key WHERE id = 1 AND key_hash = ?", values: sqlValues(keyHash)) }
+    }
+
     func keepGeneratedAdminKeyHash(_ keyHash: [UInt8], at time: Timestamp) throws -> [UInt8] {
         try source.writeSession { session in
             try session.run(
