@@ -132,7 +132,7 @@ public enum Simulation {
                 report.counts.appOpens += 1
                 try openInApp(
                     population.people[index], at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
-                    from: action.address, client: client, token: token)
+                    from: action.address, client: client, token: token, apiKey: apiKey)
             }
         }
         while let due = appEvents?.nextDue { try advance(to: max(due, clockAt + 1)) }
@@ -212,7 +212,7 @@ public enum Simulation {
     }
 
     /// The installed app opened by the campaign's link, as the person's SDK reports it.
-    static func openInApp(_ person: Person, at moment: Date, from address: String, client: InProcessClient, token: String) throws {
+    static func openInApp(_ person: Person, at moment: Date, from address: String, client: InProcessClient, token: String, apiKey: String) throws {
         let device = person.device
         let ios = device.platform == .ios
         switch person.client {
@@ -229,7 +229,11 @@ public enum Simulation {
             let query =
                 "fp_tz=\(person.timezone)&fp_sw=\(Int(Double(device.widthPoints) * device.scale))&fp_sh=\(Int(Double(device.heightPoints) * device.scale))"
                 + "&fp_lang=\(person.language)-\(person.region)&fp_platform=\(ios ? "iOS" : "Android")&fp_pv=\(device.osVersion)"
-            _ = try object(client.send(.get, "/api/sdk/v1/resolve/campaign?\(query)", from: address, headers: ["User-Agent": agent]), expecting: 200)
+            // The app's SDK is configured with the project's API key, as for its install reports.
+            _ = try object(
+                client.send(
+                    .get, "/api/sdk/v1/resolve/campaign?\(query)", from: address, headers: ["User-Agent": agent, "Authorization": "Bearer \(apiKey)"]),
+                expecting: 200)
         }
     }
 
