@@ -44,6 +44,17 @@ struct Serve: ParsableCommand {
         LifecycleLog.sink = sink
         ServerLogHandler.bootstrap(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)
         let countries = try Self.countries(configuration)
+        // Held until the process ends (`withExtendedLifetime` below).
+        var fileLock: ServerFileLock?
+        if configuration.postgresURL == nil {
+            switch ServerFileLock.acquire(databasePath: configuration.db) {
+            case .success(let lock): fileLock = lock
+            case .failure(let refusal):
+                LifecycleLog.write(level: "error", message: "refused to start", fields: ["reason": refusal.message])
+                throw ExitCode.failure
+            }
+        }
+        defer { withExtendedLifetime(fileLock) {} }
         let store = try global.openStore(configuration)
         let adminKey = try Self.adminKey(configuration, store)
         // Until the key is shown (once the listeners are up), a failed start forgets it.

@@ -195,6 +195,22 @@ final class ServerProcess {
         #expect(next.terminateAndWait() == 0)
     }
 
+    /// A second server on the same SQLite file is refused, naming the first; commands still run.
+    @Test func aSecondServerOnOneSQLiteFileIsRefused() throws {
+        let first = try ServerProcess()
+        let second = try run(["serve", "--host", "127.0.0.1", "--port", "0", "--db", first.databasePath])
+        #expect(second.status != 0)
+        #expect(
+            second.stderr.contains("another attributiond server uses") && second.stderr.contains("process \(first.process.pid)"),
+            "\(second.stderr)")
+        #expect(try run(["project", "list", "--db", first.databasePath]).status == 0)
+        // Once the first has stopped, the file is free.
+        #expect(first.terminateAndWait() == 0)
+        let again = try ServerProcess(folder: first.folder)
+        #expect(again.port != 0)
+        #expect(again.terminateAndWait() == 0)
+    }
+
     /// Run from another folder, or with a mistyped --db, a command would make an empty database
     /// and report "no projects": it refuses, naming the path, and makes nothing.
     @Test func commandsRefuseADatabaseFileThatDoesNotExist() throws {
@@ -296,9 +312,11 @@ final class ServerProcess {
 
     @Test func portInUseFailsWithAMessage() throws {
         let first = try ServerProcess()
-        let second = try run(["serve", "--host", "127.0.0.1", "--port", String(first.port), "--db", first.databasePath])
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-port-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm", ".serve.lock"] { try? FileManager.default.removeItem(atPath: other + suffix) } }
+        let second = try run(["serve", "--host", "127.0.0.1", "--port", String(first.port), "--db", other])
         #expect(second.status != 0)
-        #expect(second.stderr.contains("Address already in use"))
+        #expect(second.stderr.contains("Address already in use"), "\(second.stderr)")
         _ = first.terminateAndWait()
     }
 }
