@@ -12,6 +12,28 @@ let safariIPhone =
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 
 @Suite struct ClickTests {
+    @Test func thePlayReferrerCarriesTheLinksOwnUTMUntilTheProjectUsesWarpLink() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+        func referrer() throws -> String {
+            let page = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": android]).bodyText
+            let start = try #require(page.range(of: "referrer="), "\(page.prefix(400))")
+            return String(page[start.upperBound...].prefix { $0 != "\"" && $0 != "&" && $0 != "<" })
+        }
+        let own = try referrer()
+        #expect(own.hasPrefix("utm_source%3Dmail%26utm_campaign%3Dsummer%26click_id%3D") && !own.contains("warplink"), "\(own)")
+        #expect(try app.request("GET", "/admin/v1/projects/\(projectID)").json?["play_referrer"] as? String == "utm")
+        // A WarpLink key: the app runs WarpLink's SDK, which reads its own shape.
+        _ = try app.warpLinkKey(projectID)
+        #expect(try app.request("GET", "/admin/v1/projects/\(projectID)").json?["play_referrer"] as? String == "warplink")
+        #expect(try referrer().hasPrefix("utm_source%3Dwarplink%26utm_content%3D"))
+        #expect(try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"play_referrer":"utm"}"#).status == 200)
+        #expect(try referrer().hasPrefix("utm_source%3Dmail"))
+        let refused = try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"play_referrer":"branch"}"#)
+        #expect((400..<500).contains(refused.status) && refused.bodyText.contains("play_referrer"), "\(refused.bodyText)")
+    }
+
     @Test func aClickIsRecordedWithEverySignal() throws {
         let app = try TestApp()
         let (projectID, _, link) = try app.projectWithLink()

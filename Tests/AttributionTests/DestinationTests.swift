@@ -74,12 +74,23 @@ private func target(
         link.androidURL = "https://play.google.com/store/apps/details?id=com.shop"
         link.webURL = "https://example.com/a#top"
         link.appendClickID = true
-        // Linkrunner clients hand back `click_id`; WarpLink's Android SDK `utm_content` (when `utm_source` is warplink).
-        let referrer = "referrer=utm_source%3Dwarplink%26utm_content%3D\(linkID)%26click_id%3D\(clickIDText)"
+        // Linkrunner clients hand back `click_id`; the referrer carries the link's own UTM values
+        // (Play Console credits them), each encoded once inside the referrer, the whole once more.
         let utm = UTM(source: "mail", campaign: "summer sale")
         let clickID = clickIDText
         #expect(
             target(link: link).response(for: .android, clickID: clickID, utm: utm)
+                == .interstitial(
+                    destination:
+                        "https://play.google.com/store/apps/details?id=com.shop&utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)"
+                        + "&referrer=utm_source%3Dmail%26utm_campaign%3Dsummer%2520sale%26click_id%3D\(clickID)",
+                    appURL: nil))
+        // WarpLink's Android SDK reads `utm_content` as the link's id when `utm_source` is warplink.
+        var warpLink = ProjectSettings()
+        warpLink.playReferrer = .warplink
+        let referrer = "referrer=utm_source%3Dwarplink%26utm_content%3D\(linkID)%26click_id%3D\(clickIDText)"
+        #expect(
+            target(link: link, project: warpLink).response(for: .android, clickID: clickID, utm: utm)
                 == .interstitial(
                     destination:
                         "https://play.google.com/store/apps/details?id=com.shop&utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)&\(referrer)",
@@ -89,7 +100,7 @@ private func target(
                 == .redirect("https://example.com/a?utm_source=mail&utm_campaign=summer%20sale&click_id=\(clickID)#top"))
         // Play always carries the referrer, even when the link does not ask for click ids.
         link.appendClickID = false
-        guard case .interstitial(let play, _) = target(link: link).response(for: .android, clickID: clickID, utm: UTM()) else {
+        guard case .interstitial(let play, _) = target(link: link, project: warpLink).response(for: .android, clickID: clickID, utm: UTM()) else {
             Issue.record("expected an interstitial")
             return
         }

@@ -12,7 +12,7 @@ struct ProjectCreation: Decodable {
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
         "click_id_parameters", "apple_ads", "time_zone", "in_app_escape", "ios_app_store_id", "utm_templates", "long_link_hosts",
-        "long_links_per_domain",
+        "long_links_per_domain", "play_referrer",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -67,6 +67,7 @@ struct SettingsPatch: Decodable {
     var utmTemplates: Patch<JSONValue> = .absent
     var longLinkHosts: Patch<[String]> = .absent
     var longLinksPerDomain: Patch<Int> = .absent
+    var playReferrer: Patch<PlayReferrerFormat> = .absent
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -93,6 +94,7 @@ struct SettingsPatch: Decodable {
         utmTemplates = try c.decodePatch(JSONValue.self, forKey: key("utm_templates"))
         longLinkHosts = try c.decodePatch([String].self, forKey: key("long_link_hosts"))
         longLinksPerDomain = try c.decodePatch(Int.self, forKey: key("long_links_per_domain"))
+        playReferrer = try c.decodePatch(PlayReferrerFormat.self, forKey: key("play_referrer"))
     }
 
     /// The settings with this patch applied; keys that cannot be null fall back to their defaults.
@@ -118,6 +120,7 @@ struct SettingsPatch: Decodable {
         settings.timeZone = timeZone.apply(to: current.timeZone) ?? defaults.timeZone
         settings.longLinkHosts = (longLinkHosts.apply(to: current.longLinkHosts) ?? []).map { $0.lowercased() }
         settings.longLinksPerDomain = longLinksPerDomain.apply(to: current.longLinksPerDomain) ?? defaults.longLinksPerDomain
+        settings.playReferrer = playReferrer.apply(to: current.playReferrer) ?? defaults.playReferrer
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch utmTemplates {
         case .absent: break
@@ -174,6 +177,7 @@ struct ProjectBody: Encodable {
     let utm_templates: JSONValue
     let long_link_hosts: [String]
     let long_links_per_domain: Int
+    let play_referrer: String
     let test_mode: Bool
     let skan: JSONValue?
     let matching: MatchingPayload?
@@ -207,6 +211,7 @@ struct ProjectBody: Encodable {
         utm_templates = UTMTemplate.json(settings.utmTemplates)
         long_link_hosts = settings.longLinkHosts
         long_links_per_domain = settings.longLinksPerDomain
+        play_referrer = settings.playReferrer.rawValue
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
         matching = settings.matching.map(MatchingPayload.init)
@@ -243,6 +248,7 @@ struct ProjectBody: Encodable {
         try c.encode(utm_templates, forKey: key("utm_templates"))
         try c.encode(long_link_hosts, forKey: key("long_link_hosts"))
         try c.encode(long_links_per_domain, forKey: key("long_links_per_domain"))
+        try c.encode(play_referrer, forKey: key("play_referrer"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
         try c.encode(matching, forKey: key("matching"))

@@ -70,6 +70,12 @@ public struct ProjectService: Sendable {
         guard let issued = try store.projects.issueAPIKey(projectID: projectID, key: key ?? format.generate()) else {
             throw AppError.notFound("no project \(projectID)")
         }
+        // A WarpLink key means the app runs WarpLink's SDK, whose Android side reads the Play
+        // referrer in its own shape (the project's `play_referrer` says so from now on).
+        if case .warplink = format, var project = try find(id: projectID), project.settings.playReferrer != .warplink {
+            project.settings.playReferrer = .warplink
+            _ = try update(project)
+        }
         return issued
     }
 

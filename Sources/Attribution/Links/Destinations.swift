@@ -108,10 +108,16 @@ public struct LinkTarget: Sendable, Equatable {
         var items = utm.queryItems
         if link.appendClickID { items.append(("click_id", clickID)) }
         // The Play Install Referrer hands this back to the app, making the match deterministic:
-        // Linkrunner clients send it whole (we read `click_id`), WarpLink's Android SDK reads
-        // `utm_content` as the link's id when `utm_source` is `warplink`.
+        // Linkrunner clients send it whole (we read `click_id`); WarpLink's Android SDK reads
+        // `utm_content` as the link's id when `utm_source` is `warplink`. Otherwise it carries the
+        // link's own UTM values, so Play Console credits the team's source, not a tool's.
         if URLQuery.host(of: url) == "play.google.com" {
-            items.append(("referrer", "utm_source=warplink&utm_content=\(link.id)&click_id=\(clickID)"))
+            let referrer: [(String, String)]
+            switch project.playReferrer {
+            case .warplink: referrer = [("utm_source", "warplink"), ("utm_content", link.id), ("click_id", clickID)]
+            case .utm: referrer = utm.queryItems + [("click_id", clickID)]
+            }
+            items.append(("referrer", referrer.map { "\(URLQuery.encode($0.0))=\(URLQuery.encode($0.1))" }.joined(separator: "&")))
         }
         return URLQuery.appending(items, to: url)
     }

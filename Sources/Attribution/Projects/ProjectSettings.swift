@@ -10,6 +10,13 @@ public enum SDKAuthentication: String, Sendable, Codable, CaseIterable {
     case required, open
 }
 
+/// The Play Install Referrer a link's Play Store URL carries: the link's own UTM values and the
+/// click id (what Play Console and any referrer reader see), or WarpLink's shape, which WarpLink's
+/// Android SDK reads (`utm_source=warplink`, the link's id as `utm_content`, and the click id).
+public enum PlayReferrerFormat: String, Sendable, Codable, CaseIterable {
+    case utm, warplink
+}
+
 /// Everything about a project an operator can set. Values are validated by `validate()` before
 /// they are stored; each problem names its key.
 public struct ProjectSettings: Sendable, Equatable {
@@ -49,6 +56,8 @@ public struct ProjectSettings: Sendable, Equatable {
     public var longLinkHosts: [String] = []
     /// How many distinct long links one of the project's domains keeps (each is a link row).
     public var longLinksPerDomain = 10_000
+    /// What a link's Play Store URL hands the app through the Install Referrer.
+    public var playReferrer: PlayReferrerFormat = .utm
     public static let longLinksPerDomainRange = 0...1_000_000
 
     public init() {}
