@@ -19,7 +19,10 @@ final class ServerFileLock {
             atPath: (databasePath as NSString).deletingLastPathComponent.isEmpty ? "." : (databasePath as NSString).deletingLastPathComponent,
             withIntermediateDirectories: true)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return .failure(LockError(message: "cannot open \(path): \(String(cString: strerror(errno)))")) }
+        guard descriptor >= 0 else {
+            return .failure(
+                LockError(message: "cannot write beside the database \(databasePath) (its lock file: \(String(cString: strerror(errno))))"))
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 64)
             let count = pread(descriptor, &buffer, buffer.count, 0)

@@ -121,6 +121,9 @@ final class ServerProcess {
         #expect(badValue.stderr.contains("--port"))
         let outOfRange = try run(["serve", "--port", "70000"])
         #expect(outOfRange.status == 2)
+        let unknown2 = try run(["frobnicate"])
+        #expect(unknown2.status == 2 && unknown2.stderr.contains("unknown command 'frobnicate'") && unknown2.stderr.contains("migrate-data"), "\(unknown2.stderr)")
+        #expect(!unknown2.stderr.contains("--port"), "not serve's usage")
     }
 
     /// A first start with no admin key and no project: the server makes a key, prints it once
