@@ -122,7 +122,9 @@ final class ServerProcess {
         let outOfRange = try run(["serve", "--port", "70000"])
         #expect(outOfRange.status == 2)
         let unknown2 = try run(["frobnicate"])
-        #expect(unknown2.status == 2 && unknown2.stderr.contains("unknown command 'frobnicate'") && unknown2.stderr.contains("migrate-data"), "\(unknown2.stderr)")
+        #expect(
+            unknown2.status == 2 && unknown2.stderr.contains("unknown command 'frobnicate'") && unknown2.stderr.contains("migrate-data"),
+            "\(unknown2.stderr)")
         #expect(!unknown2.stderr.contains("--port"), "not serve's usage")
     }
 

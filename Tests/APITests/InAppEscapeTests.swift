@@ -118,7 +118,9 @@ import Testing
     @Test func anIDThisServerDidNotIssueForTheLinkIsATapOfItsOwn() throws {
         let app = try TestApp()
         let (projectID, _, _) = try app.projectWithLink()
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"other","web_url":"https://shop.example.com/o"}"#).status == 201)
+        #expect(
+            try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"other","web_url":"https://shop.example.com/o"}"#)
+                .status == 201)
         let chrome = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
         let forged = "0123456789abcdef0123456789abcdef"
         let tap = try app.request("GET", "/summer?_esc=\(forged)", adminKey: nil, headers: ["User-Agent": chrome])

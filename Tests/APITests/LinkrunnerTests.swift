@@ -126,7 +126,8 @@ extension TestApp {
         let polled = try #require(try app.client("attribution-data", body("attribution-data", token: token)).json?["data"] as? [String: Any])
         #expect(polled["attribution_source"] as? String == "INORGANIC", "\(polled)")
         let campaign = try #require(polled["campaign_data"] as? [String: Any])
-        #expect(campaign["type"] as? String == "INORGANIC" && campaign["name"] as? String == "Deleted link" && polled["deeplink"] is NSNull, "\(polled)")
+        #expect(
+            campaign["type"] as? String == "INORGANIC" && campaign["name"] as? String == "Deleted link" && polled["deeplink"] is NSNull, "\(polled)")
         let totals = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json?["totals"] as? [String: Any])
         #expect(totals["attributed_installs"] as? Int == 1, "\(totals)")
     }

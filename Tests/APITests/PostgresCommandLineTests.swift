@@ -92,7 +92,8 @@ import Testing
         let database = try Database(path: sqlite)
         try database.writeAndWait { connection in
             try connection.run("INSERT INTO server_admin_key (id, key_hash, created_at) VALUES (1, x'0102', 1)")
-            try connection.run("INSERT INTO acme_accounts (directory_url, key_pem, account_url, created_at) VALUES ('https://ca/dir', 'k', 'https://ca/a', 1)")
+            try connection.run(
+                "INSERT INTO acme_accounts (directory_url, key_pem, account_url, created_at) VALUES ('https://ca/dir', 'k', 'https://ca/a', 1)")
             try connection.run("INSERT INTO domain_certificates (domain, failures, next_attempt_at, updated_at) VALUES ('go.shop.test', 0, 0, 1)")
         }
         try database.flushAndCheckpoint()

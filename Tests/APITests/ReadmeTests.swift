@@ -51,7 +51,8 @@ import Testing
         // The key is its owner's alone, and lives where git ignores it.
         let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("data/admin.key").path)
         #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o077 } == 0, "\(attributes[.posixPermissions] ?? "")")
-        let key = try String(contentsOf: folder.appendingPathComponent("data/admin.key"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try String(contentsOf: folder.appendingPathComponent("data/admin.key"), encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         // No DNS here: the webhook example's host is not resolved when private targets are allowed.
         let server = try ServerProcess(folder: folder, environment: ["ATTRIBUTIOND_ADMIN_KEY": key, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true"])
         defer { _ = server.terminateAndWait() }

@@ -109,7 +109,8 @@ struct StorageFailureTests {
         var refused: TestResponse?
         for index in 0..<200 {  // what the WAL still had room for goes first
             let answer = try send(
-                "POST", "/admin/v1/projects/\(projectID)/links", #"{"short_code":"full\#(index)","description":"\#(String(repeating: "x", count: 2000))"}"#)
+                "POST", "/admin/v1/projects/\(projectID)/links",
+                #"{"short_code":"full\#(index)","description":"\#(String(repeating: "x", count: 2000))"}"#)
             if answer.status != 201 {
                 refused = answer
                 break

@@ -317,7 +317,9 @@ private let examples: [Example] = {
         #expect(result.clickID == "tap" && result.confidence == 0.85, "\(result)")
         #expect(MatchingEngine.candidateGroups([tap, redirect]) == 1)
         // Alone, the redirect scores what a beacon-less click can.
-        #expect(MatchingEngine.probabilistic(install: install, candidates: [redirect], policy: policy).confidence == policy.confidenceWithoutDeviceSignals)
+        #expect(
+            MatchingEngine.probabilistic(install: install, candidates: [redirect], policy: policy).confidence == policy.confidenceWithoutDeviceSignals
+        )
     }
 
     /// The cascade's order and windows, beyond the numbered examples.

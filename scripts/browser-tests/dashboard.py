@@ -32,11 +32,15 @@ ADMIN_KEY = "browser-admin-key-0123456789"
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 DESKTOP = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36"
 failures = []
+passes = 0
 
 
 def check(condition, what):
+    global passes
     print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
+    if condition:
+        passes += 1
+    else:
         failures.append(what)
 
 
@@ -436,7 +440,7 @@ def main():
         server.terminate()
         server.wait(timeout=10)
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"dashboard in Chromium: {'all passed' if not failures else str(len(failures)) + ' failed'}")
+    print(f"dashboard in Chromium: {passes} passed, {len(failures)} failed")
     sys.exit(1 if failures else 0)
 
 

@@ -93,9 +93,19 @@ enum SKANPage {
 
     /// The Info.plist lines: Apple posts to the registrable domain of the value.
     static func setUp(_ project: Project, services: Services) -> String {
-        let domain = (try? services.app.domains.list(projectID: project.id).first?.domain) ?? nil
-        let endpoint = "https://\(domain.map(registrable) ?? "example.com")"
+        // A project domain, else the server's public_url: never a placeholder a team could paste.
+        let domain =
+            ((try? services.app.domains.list(projectID: project.id).first?.domain) ?? nil)
+            ?? services.publicURL.flatMap { RequestAuthority.authority(ofTarget: $0) }.flatMap { RequestAuthority.hostName(of: $0) }
         let appID = project.settings.appStoreID.map { "App Store id \($0)" } ?? "no App Store id yet (set the App Store URL in Settings)"
+        guard let domain, domain.contains("."), !domain.hasPrefix("[") else {
+            return """
+                <h2>Send Apple's copies here</h2><p>This project: \(Escape.html(appID)).</p>\
+                <p>Apple sends its postback copies to a domain of yours over HTTPS: add one to the project in Settings (or set the \
+                server's <code>public_url</code>), and the Info.plist lines to add appear here.</p>
+                """
+        }
+        let endpoint = "https://\(registrable(domain))"
         return """
             <h2>Send Apple's copies here</h2><p>This project: \(Escape.html(appID)). Add to the app's Info.plist:</p>\
             <pre>&lt;key&gt;NSAdvertisingAttributionReportEndpoint&lt;/key&gt;

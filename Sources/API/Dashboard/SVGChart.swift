@@ -1,4 +1,5 @@
 import JSON
+
 /// Charts as inline SVG, drawn here: a few dozen numbers need no charting library, and the page
 /// stays one request with no script.
 enum SVGChart {

@@ -236,7 +236,8 @@ enum SettingsPages {
         let certificates = try services.app.domains.certificates()
         let now = services.clock.now()
         let domains = try services.app.domains.list(projectID: project.id)
-        let links = Dictionary(uniqueKeysWithValues: try domains.map { ($0.id, try services.app.domains.linkCount(id: $0.id, projectID: project.id)) })
+        let links = Dictionary(
+            uniqueKeysWithValues: try domains.map { ($0.id, try services.app.domains.linkCount(id: $0.id, projectID: project.id)) })
         let rows = domains.map { domain in
             """
             <tr><td><code>\(Escape.html(domain.domain))</code></td><td>\(domain.createdAt.iso8601)</td>\

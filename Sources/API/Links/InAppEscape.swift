@@ -54,7 +54,8 @@ enum InAppEscape {
             html,
             headers: [
                 "Referrer-Policy": "no-referrer", "X-Click-Id": clickID,
-                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+                "Content-Security-Policy":
+                    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
             ])
     }
 }

@@ -33,9 +33,10 @@ enum LongLinkRoutes {
         let allowedHosts =
             try services.app.domains.names(ofProject: project.id)
             + [project.settings.webURL, project.settings.iosStoreURL, project.settings.androidStoreURL].compactMap { $0.flatMap(URLQuery.host(of:)) }
-        for (name, url) in [("link", options.link), ("afl", options.androidFallback), ("ifl", options.iosFallback), ("ipfl", options.iPadFallback),
-            ("ofl", options.otherFallback)]
-        {
+        for (name, url) in [
+            ("link", options.link), ("afl", options.androidFallback), ("ifl", options.iosFallback), ("ipfl", options.iPadFallback),
+            ("ofl", options.otherFallback),
+        ] {
             if let url, let problem = LongLinkPolicy.problem(url, allowedHosts: allowedHosts, patterns: project.settings.longLinkHosts) {
                 return (name, problem)
             }

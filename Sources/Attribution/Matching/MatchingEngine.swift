@@ -82,7 +82,9 @@ public enum MatchingEngine {
             guard ageMilliseconds >= 0, ageMilliseconds < horizon else { continue }
             if let factors = comparison.agreement(with: click) { compatible.append((click, factors)) }
         }
-        let scored = compatible.map { (click: $0.click, factors: $0.factors, score: score(install: install, click: $0.click, factors: $0.factors, policy: policy)) }
+        let scored = compatible.map {
+            (click: $0.click, factors: $0.factors, score: score(install: install, click: $0.click, factors: $0.factors, policy: policy))
+        }
         guard let winner = best(scored) else { return .organic }
         let groups = candidateGroups(compatible.map(\.click))
         let confidence = max(0, rounded(winner.score - policy.candidatePenalty * Double(groups - 1)))

@@ -90,7 +90,8 @@ struct Users<Source: SessionSource>: UserStore {
                     // A retry of this install's payment is a duplicate; another install's id is not
                     // this payment stored (it was answered 200 and nothing was kept).
                     let holder = try connection.queryOne(
-                        "SELECT install_id FROM payments WHERE project_id = ? AND payment_id = ?", projectID, payment.paymentID) { $0.string(0) }
+                        "SELECT install_id FROM payments WHERE project_id = ? AND payment_id = ?", projectID, payment.paymentID
+                    ) { $0.string(0) }
                     if let holder, holder != installID {
                         throw StoreError.conflict("payment_id '\(payment.paymentID.prefix(64))' is already recorded for another install")
                     }

@@ -22,7 +22,12 @@ import Testing
         #expect(try ApplePostbackTests.post(app, ApplePostbackTests.skanPath, ApplePostbackVectors.skan4High).status == 200)
         let page = try browser.get("/projects/\(projectID)/skan").bodyText
         #expect(page.contains("<td>com.example</td><td>5239</td><td>days 0–2</td>"), "\(page)")
-        #expect(page.contains("NSAdvertisingAttributionReportEndpoint"))
+        // No domain and no public_url: it says to add one, and shows no placeholder to paste.
+        #expect(page.contains("add one to the project in Settings") && !page.contains("https://example.com"), "\(page)")
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/domains", json: #"{"domain":"links.shop.test"}"#).status == 201)
+        let withDomain = try browser.get("/projects/\(projectID)/skan").bodyText
+        #expect(
+            withDomain.contains("NSAdvertisingAttributionReportEndpoint") && withDomain.contains("&lt;string&gt;https://shop.test&lt;/string&gt;"))
 
         // Emptied, the id comes from the App Store URL again (id123 in this project's).
         _ = try browser.submit(from: settings, to: settings + "/project", [("ios_app_store_id", "")])

@@ -57,8 +57,11 @@ import Testing
         let app = try TestApp()
         let (shop, news) = try ProjectDomainTests.twoProjects(app)
         #expect(
-            try app.request("POST", "/admin/v1/projects/\(shop)/links", json: #"{"short_code":"sale","web_url":"https://shop.example/sale","domain":"links.shop.test"}"#)
-                .status == 201)
+            try app.request(
+                "POST", "/admin/v1/projects/\(shop)/links",
+                json: #"{"short_code":"sale","web_url":"https://shop.example/sale","domain":"links.shop.test"}"#
+            )
+            .status == 201)
         let id = try #require(
             (try app.request("GET", "/admin/v1/projects/\(shop)/domains").json?["domains"] as? [[String: Any]])?.first?["id"] as? String)
         let refused = try app.request("DELETE", "/admin/v1/projects/\(shop)/domains/\(id)")
@@ -71,8 +74,11 @@ import Testing
         #expect(try app.request("POST", "/admin/v1/projects/\(news)/domains", json: #"{"domain":"links.shop.test"}"#).status == 201)
         #expect(try app.request("GET", "/sale", adminKey: nil, headers: ["User-Agent": Self.iPhone], host: "links.shop.test").status == 404)
         #expect(
-            try app.request("POST", "/admin/v1/projects/\(news)/links", json: #"{"short_code":"sale","web_url":"https://news.example/","domain":"links.shop.test"}"#)
-                .status == 201)
+            try app.request(
+                "POST", "/admin/v1/projects/\(news)/links",
+                json: #"{"short_code":"sale","web_url":"https://news.example/","domain":"links.shop.test"}"#
+            )
+            .status == 201)
     }
 
     @Test func linksLeftOnANameByAnotherProjectNeverAnswerForTheClaimant() throws {
@@ -80,8 +86,11 @@ import Testing
         let (shop, news) = try ProjectDomainTests.twoProjects(app)
         // A link left on the name from before removals took links along, then the name claimed anew.
         #expect(
-            try app.request("POST", "/admin/v1/projects/\(shop)/links", json: #"{"short_code":"left","web_url":"https://shop.example/","domain":"links.shop.test"}"#)
-                .status == 201)
+            try app.request(
+                "POST", "/admin/v1/projects/\(shop)/links",
+                json: #"{"short_code":"left","web_url":"https://shop.example/","domain":"links.shop.test"}"#
+            )
+            .status == 201)
         _ = try app.run("DELETE FROM project_domains WHERE domain = 'links.shop.test'")
         app.services.app.domains.map.invalidate()
         #expect(try app.request("POST", "/admin/v1/projects/\(news)/domains", json: #"{"domain":"links.shop.test"}"#).status == 201)

@@ -9,7 +9,8 @@ import Testing
         let app = try TestApp()
         let project = try #require(
             try app.createProject(
-                "Shop", extra: #","ios_bundle_id":"com.example.shop","android_package":"com.example.shop","web_url":"https://shop.example/""#)["id"] as? String)
+                "Shop", extra: #","ios_bundle_id":"com.example.shop","android_package":"com.example.shop","web_url":"https://shop.example/""#)["id"]
+                as? String)
         #expect(try app.request("POST", "/admin/v1/projects/\(project)/domains", json: #"{"domain":"shop.page.link"}"#).status == 201)
         let key = try #require(try app.request("POST", "/admin/v1/projects/\(project)/api-keys").json?["key"] as? String)
         _ = try app.createProject("Other")

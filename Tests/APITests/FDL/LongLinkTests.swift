@@ -18,8 +18,9 @@ import Testing
             try app.createProject(
                 "Shop",
                 extra:
-                    #","ios_bundle_id":"com.example.shop","ios_team_id":"ABCDE12345","android_package":"com.example.shop","web_url":"https://shop.example/""#)[
-                    "id"] as? String)
+                    #","ios_bundle_id":"com.example.shop","ios_team_id":"ABCDE12345","android_package":"com.example.shop","web_url":"https://shop.example/""#
+            )[
+                "id"] as? String)
         #expect(try app.request("POST", "/admin/v1/projects/\(project)/domains", json: #"{"domain":"shop.page.link"}"#).status == 201)
         return (app, project)
     }
@@ -66,8 +67,10 @@ import Testing
         let project = try #require(try app.createProject("Shop", extra: #","web_url":"https://shop.example/""#)["id"] as? String)
         #expect(try app.request("POST", "/admin/v1/projects/\(project)/domains", json: #"{"domain":"shop.page.link"}"#).status == 201)
         func tap(_ path: String, from ip: String) throws -> Int {
-            try app.request("GET", "/?link=https%3A%2F%2Fshop.example%2F\(path)", adminKey: nil,
-                headers: ["User-Agent": Self.desktop, "X-Forwarded-For": ip], host: "shop.page.link").status
+            try app.request(
+                "GET", "/?link=https%3A%2F%2Fshop.example%2F\(path)", adminKey: nil,
+                headers: ["User-Agent": Self.desktop, "X-Forwarded-For": ip], host: "shop.page.link"
+            ).status
         }
         let statuses = try (0..<25).map { try tap("p\($0)", from: "198.51.100.1") }
         #expect(statuses.prefix(20).allSatisfy { $0 == 302 } && statuses.suffix(5).allSatisfy { $0 == 429 }, "\(statuses)")
@@ -77,7 +80,8 @@ import Testing
         #expect(try app.count("SELECT count(*) FROM links WHERE short_code LIKE 'fdl%'") == 21)
         // The owner lowers the limit: no new one until it is cleared.
         #expect(try app.request("PATCH", "/admin/v1/projects/\(project)", json: #"{"long_links_per_domain":21}"#).status == 200)
-        let full = try app.request("GET", "/?link=https%3A%2F%2Fshop.example%2Fnew", adminKey: nil,
+        let full = try app.request(
+            "GET", "/?link=https%3A%2F%2Fshop.example%2Fnew", adminKey: nil,
             headers: ["User-Agent": Self.desktop, "X-Forwarded-For": "198.51.100.3"], host: "shop.page.link")
         #expect(full.status == 422 && full.bodyText.contains("long_links_per_domain"), "\(full.bodyText)")
         let domain = try #require(

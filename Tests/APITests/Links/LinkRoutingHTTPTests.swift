@@ -258,11 +258,15 @@ private func testGeoDatabase() throws -> String {
         #expect(
             try app.request(
                 "POST", "/admin/v1/projects/\(projectID)/links",
-                json: #"{"short_code":"secret","web_url":"https://shop.example.com/vip","ios_url":"https://shop.example.com/ios-vip","password":"open sesame"}"#
+                json:
+                    #"{"short_code":"secret","web_url":"https://shop.example.com/vip","ios_url":"https://shop.example.com/ios-vip","password":"open sesame"}"#
             ).status == 201)
         #expect(
-            try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"retired","web_url":"https://shop.example.com/old","active":false}"#)
-                .status == 201)
+            try app.request(
+                "POST", "/admin/v1/projects/\(projectID)/links",
+                json: #"{"short_code":"retired","web_url":"https://shop.example.com/old","active":false}"#
+            )
+            .status == 201)
         let warpKey = try app.warpLinkKey(projectID)
         for code in ["secret", "retired"] {
             let debug = try app.tap("/\(code)?d=1")

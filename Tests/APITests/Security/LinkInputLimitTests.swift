@@ -17,15 +17,18 @@ import Testing
         }
         #expect(try app.count("SELECT count(*) FROM links WHERE short_code LIKE 'big%'") == 0)
         #expect(
-            try app.request("POST", "/admin/v1/projects/\(project)/links", json: #"{"short_code":"fine","title":"\#(String(repeating: "t", count: 500))"}"#)
-                .status == 201)
+            try app.request(
+                "POST", "/admin/v1/projects/\(project)/links", json: #"{"short_code":"fine","title":"\#(String(repeating: "t", count: 500))"}"#
+            )
+            .status == 201)
     }
 
     @Test func browserOnlySchemesAreNoAppsScheme() throws {
         let app = try TestApp()
         let (project, _, _) = try app.projectWithLink()
         for scheme in ["blob", "about", "javascript", "data"] {
-            let refused = try app.request("POST", "/admin/v1/projects/\(project)/links", json: #"{"short_code":"s\#(scheme)","app_scheme":"\#(scheme)"}"#)
+            let refused = try app.request(
+                "POST", "/admin/v1/projects/\(project)/links", json: #"{"short_code":"s\#(scheme)","app_scheme":"\#(scheme)"}"#)
             #expect(refused.status == 422 && refused.bodyText.contains("app_scheme"), "\(scheme): \(refused.bodyText)")
         }
     }

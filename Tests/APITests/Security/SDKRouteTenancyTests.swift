@@ -32,10 +32,15 @@ import Testing
         let a = try Self.tenant(app, "Alpha")
         let b = try Self.tenant(app, "Beta")
         #expect(try app.request("POST", "/admin/v1/projects/\(a.id)/domains", json: #"{"domain":"go.alpha.test"}"#).status == 201)
-        #expect(try app.request("POST", "/admin/v1/projects/\(a.id)/links", json: #"{"short_code":"alpha","web_url":"https://alpha.example/"}"#).status == 201)
         #expect(
-            try app.request("POST", "/admin/v1/projects/\(a.id)/links", json: #"{"short_code":"brand","web_url":"https://alpha.example/b","domain":"go.alpha.test"}"#)
-                .status == 201)
+            try app.request("POST", "/admin/v1/projects/\(a.id)/links", json: #"{"short_code":"alpha","web_url":"https://alpha.example/"}"#).status
+                == 201)
+        #expect(
+            try app.request(
+                "POST", "/admin/v1/projects/\(a.id)/links",
+                json: #"{"short_code":"brand","web_url":"https://alpha.example/b","domain":"go.alpha.test"}"#
+            )
+            .status == 201)
         let alphaLink = try #require(
             try app.request("GET", "/admin/v1/projects/\(a.id)/links").jsonArray?.first { $0["short_code"] as? String == "alpha" }?["id"] as? String)
         // A's own SDK calls work: an install of A from each family.
@@ -46,7 +51,8 @@ import Testing
         let alphaInstall = try #require(lfInstall.json?["installId"] as? String)
         #expect(
             try app.request(
-                "POST", "/api/client/init", json: #"{"token":"\#(a.token)","platform":"IOS","install_instance_id":"alpha-device","package_version":"1.0"}"#,
+                "POST", "/api/client/init",
+                json: #"{"token":"\#(a.token)","platform":"IOS","install_instance_id":"alpha-device","package_version":"1.0"}"#,
                 adminKey: nil
             ).status == 200)
         // Resolve on A's own domain with A's key: the domain's link answers (it used to be 404).
@@ -54,7 +60,8 @@ import Testing
         #expect(own.status == 200 && own.bodyText.contains("alpha.example/b"), "\(own.status) \(own.bodyText)")
         let ownWithoutHost = try app.request("GET", "/api/sdk/v1/resolve/brand", adminKey: a.key)
         #expect(ownWithoutHost.status == 200, "a key's project's domain links answer on any host: \(ownWithoutHost.bodyText)")
-        let warpOwn = try app.request("GET", "/v1/links/resolve/brand", adminKey: a.warpKey, headers: ["User-Agent": "WarpLink-iOS/0.1.0"], host: "go.alpha.test")
+        let warpOwn = try app.request(
+            "GET", "/v1/links/resolve/brand", adminKey: a.warpKey, headers: ["User-Agent": "WarpLink-iOS/0.1.0"], host: "go.alpha.test")
         #expect(warpOwn.status == 200, "WarpLink's resolve on the project's domain as Host: \(warpOwn.status) \(warpOwn.bodyText)")
         try app.settle()
         let before = try Self.footprint(app, a.id)
@@ -83,12 +90,15 @@ import Testing
                 ("GET", "/v1/sdk/validate", nil, auth(warp), name),
                 ("POST", "/v1/attribution/match", WarpLinkBodies.iOS(), auth(warp), name),
                 ("POST", "/v1/links", #"{"destination_url":"https://x.example/"}"#, auth(warp), name),
-                ("POST", "/v1/shortLinks?key=\(credential?.key ?? "")",
-                    #"{"dynamicLinkInfo":{"domainUriPrefix":"https://go.alpha.test","link":"https://alpha.example/"}}"#, [:], name),
+                (
+                    "POST", "/v1/shortLinks?key=\(credential?.key ?? "")",
+                    #"{"dynamicLinkInfo":{"domainUriPrefix":"https://go.alpha.test","link":"https://alpha.example/"}}"#, [:], name
+                ),
             ]
-            for route in ["attribution-data", "trigger", "set-user-data", "capture-event", "capture-payment", "remove-captured-payment",
-                "update-push-token", "integrations", "customer-user-id", "deeplink-triggered"]
-            {
+            for route in [
+                "attribution-data", "trigger", "set-user-data", "capture-event", "capture-payment", "remove-captured-payment",
+                "update-push-token", "integrations", "customer-user-id", "deeplink-triggered",
+            ] {
                 let extra =
                     switch route {
                     case "capture-event": #","event_name":"purchase""#

@@ -16,16 +16,18 @@ import Testing
         let (project, key) = try Self.projectWithKey(app)
         #expect(try app.request("POST", "/admin/v1/projects/\(project)/domains", json: #"{"domain":"shop.page.link"}"#).status == 201)
         for number in ["1e19", "-1e19", "1e308", "-1.7976931348623157e308", "9223372036854775808", "-9223372036854775809", "-0", "0.5"] {
-            for field in [#""navigationInfo":{"enableForcedRedirect":\#(number)}"#, #""iosInfo":{"iosAppStoreId":\#(number)}"#,
-                #""androidInfo":{"androidMinPackageVersionCode":\#(number)}"#]
-            {
+            for field in [
+                #""navigationInfo":{"enableForcedRedirect":\#(number)}"#, #""iosInfo":{"iosAppStoreId":\#(number)}"#,
+                #""androidInfo":{"androidMinPackageVersionCode":\#(number)}"#,
+            ] {
                 let body = #"{"dynamicLinkInfo":{"domainUriPrefix":"https://shop.page.link","link":"https://shop.example/","\#(field)}}"#
                 let answer = try app.request("POST", "/v1/shortLinks?key=\(key)", json: body, adminKey: nil)
                 #expect(answer.status < 500, "\(number) in \(field): \(answer.status) \(answer.bodyText)")
             }
         }
         // The domain prefix need not be a claimed one for the request to be read: still no trap.
-        let foreign = #"{"dynamicLinkInfo":{"domainUriPrefix":"https://x.example","link":"https://x.example/","navigationInfo":{"enableForcedRedirect":1e19}}}"#
+        let foreign =
+            #"{"dynamicLinkInfo":{"domainUriPrefix":"https://x.example","link":"https://x.example/","navigationInfo":{"enableForcedRedirect":1e19}}}"#
         #expect(try app.request("POST", "/v1/shortLinks?key=\(key)", json: foreign, adminKey: nil).status < 500)
         #expect(try app.request("GET", "/health", adminKey: nil).status == 200)
     }
@@ -47,7 +49,9 @@ import Testing
                 let report = try #require(client.readResponse(), "no answer for \(stamp)")
                 #expect(report.status == 200, "\(stamp): \(report.status) \(report.bodyText)")
                 let rows = try #require(report.json?["rows"] as? [[String: Any]])
-                #expect(rows.first?["outcome"] as? String == "refused" && (rows.first?["column"] as? String)?.hasPrefix("Creation timestamp") == true, "\(rows)")
+                #expect(
+                    rows.first?["outcome"] as? String == "refused" && (rows.first?["column"] as? String)?.hasPrefix("Creation timestamp") == true,
+                    "\(rows)")
             }
         }
         #expect(try app.count("SELECT count(*) FROM links") == 0)
