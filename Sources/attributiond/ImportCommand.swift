@@ -25,15 +25,16 @@ struct ImportCommand: ParsableCommand {
         }
 
         func run() throws {
-            guard let data = FileManager.default.contents(atPath: file) else {
+            guard FileManager.default.isReadableFile(atPath: file) else {
                 FileHandleOutput.standardError("import: cannot read \(file)")
                 throw ExitCode(2)
             }
             let (app, project) = try options.open()
+            // Read as it goes, created rows counted and not kept: a million-row export in little memory.
             let report = try WebhooksCommand.refusing {
                 try app.links.importFDL(
-                    projectID: project.id, domain: domain, csv: Array(data), dryRun: dryRun, replace: onConflict == "replace",
-                    now: app.clocks.now(projectID: project.id))
+                    projectID: project.id, domain: domain, source: .file(file), dryRun: dryRun, replace: onConflict == "replace",
+                    now: app.clocks.now(projectID: project.id), keepingCreatedRows: options.json)
             }
             if options.json { return print(String(decoding: FDLImportRoutes.body(report).serialized(), as: UTF8.self)) }
             for row in report.rows where [.refused, .conflict].contains(row.outcome) {

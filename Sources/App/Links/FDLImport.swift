@@ -15,9 +15,30 @@ public struct FDLImportReport: Sendable {
     }
 
     public let dryRun: Bool
+    /// Every row's outcome, or (an import that keeps only what needs reading) every row but the
+    /// created ones.
     public let rows: [RowOutcome]
+    let counts: [RowOutcome.Outcome: Int]
 
-    public func count(_ outcome: RowOutcome.Outcome) -> Int { rows.lazy.filter { $0.outcome == outcome }.count }
+    public func count(_ outcome: RowOutcome.Outcome) -> Int { counts[outcome] ?? 0 }
+}
+
+/// Where an import's CSV comes from: handed to `feed` a piece at a time, read twice (the first
+/// reading checks the whole file, so a file that cannot be read changes nothing).
+public struct FDLImportSource: Sendable {
+    let read: @Sendable (_ feed: ([UInt8]) throws -> Void) throws -> Void
+
+    /// Bytes already in memory (an uploaded body).
+    public static func bytes(_ csv: [UInt8]) -> FDLImportSource { FDLImportSource { feed in try feed(csv) } }
+
+    /// A file, read 1 MiB at a time: a million-row export is never whole in memory.
+    public static func file(_ path: String) -> FDLImportSource {
+        FDLImportSource { feed in
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw AppError.invalidField("file", "cannot read \(path)") }
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { try feed(Array(chunk)) }
+        }
+    }
 }
 
 extension LinkService {
@@ -30,20 +51,36 @@ extension LinkService {
     /// that cannot be read changes nothing; a dry run writes nothing.
     public func importFDL(projectID: String, domain name: String, csv: [UInt8], dryRun: Bool, replace: Bool, now: Timestamp) throws -> FDLImportReport
     {
+        try importFDL(projectID: projectID, domain: name, source: .bytes(csv), dryRun: dryRun, replace: replace, now: now)
+    }
+
+    /// The same from `source`, read as it goes; `keepingCreatedRows: false` keeps the outcome of
+    /// every row but the created ones (counted all the same): the command line's million-row files.
+    public func importFDL(
+        projectID: String, domain name: String, source: FDLImportSource, dryRun: Bool, replace: Bool, now: Timestamp,
+        keepingCreatedRows: Bool = true
+    ) throws -> FDLImportReport {
         guard case .success(let domain) = DomainName.normalized(name),
             try store.domains.list(projectID: projectID).contains(where: { $0.domain == domain })
         else { throw AppError.invalidField("domain", "'\(name.prefix(253))' is not one of the project's domains; add it first") }
-        let rows: [Result<FDLExport.Row, FDLExport.Refusal>]
-        do {
-            rows = try FDLExport.rows(csv, domain: domain)
-        } catch {
-            throw AppError.invalidField("file", error.reason)
+        func each(_ body: (Result<FDLExport.Row, FDLExport.Refusal>) throws -> Void) throws {
+            var reader = FDLExport.RowReader(domain: domain)
+            do {
+                try source.read { chunk in try reader.feed(chunk, body) }
+                try reader.finish(body)
+            } catch let unreadable as FDLExport.Unreadable {
+                throw AppError.invalidField("file", unreadable.reason)
+            }
         }
+        try each { _ in }  // the whole file read first: one that cannot be read changes nothing
         var outcomes: [FDLImportReport.RowOutcome] = []
+        var counts: [FDLImportReport.RowOutcome.Outcome: Int] = [:]
         var creating: [Link] = []
         var replacing: [Link] = []
         var seen: [String: Int] = [:]
         func outcome(_ line: Int, _ shortLink: String?, _ outcome: FDLImportReport.RowOutcome.Outcome, column: String? = nil, reason: String? = nil) {
+            counts[outcome, default: 0] += 1
+            guard keepingCreatedRows || outcome != .created else { return }
             outcomes.append(.init(line: line, shortLink: shortLink, outcome: outcome, column: column, reason: reason))
         }
         func flush() throws {
@@ -53,17 +90,17 @@ extension LinkService {
             creating.removeAll()
             replacing.removeAll()
         }
-        for result in rows {
+        try each { result in
             let row: FDLExport.Row
             switch result {
             case .failure(let refusal):
                 outcome(refusal.line, refusal.shortLink, .refused, column: refusal.column, reason: refusal.reason)
-                continue
+                return
             case .success(let parsed): row = parsed
             }
             if let first = seen[row.code] {
                 outcome(row.line, row.shortLink, .refused, column: "Short link", reason: "the same short link is on line \(first) of the file")
-                continue
+                return
             }
             seen[row.code] = row.line
             var link = Link(
@@ -72,7 +109,7 @@ extension LinkService {
                 active: !row.archived, createdAt: row.createdAt ?? now, updatedAt: now, domain: domain, fdl: row.options)
             if let problem = link.validate().first {
                 outcome(row.line, row.shortLink, .refused, column: problem.key, reason: problem.message)
-                continue
+                return
             }
             if let existing = try store.links.find(shortCode: row.code, domain: domain)?.link {
                 if existing.fdl == link.fdl, existing.title == link.title, existing.active == link.active, existing.og.title == link.og.title,
@@ -98,6 +135,6 @@ extension LinkService {
             if creating.count + replacing.count >= Self.importBatchSize { try flush() }
         }
         try flush()
-        return FDLImportReport(dryRun: dryRun, rows: outcomes)
+        return FDLImportReport(dryRun: dryRun, rows: outcomes, counts: counts)
     }
 }

@@ -66,26 +66,71 @@ public enum FDLExport {
 
     /// The rows of `csv`, for links on `domain`: each a link or a refusal.
     public static func rows(_ csv: [UInt8], domain: String) throws(Unreadable) -> [Result<Row, Refusal>] {
-        let records: [(line: Int, fields: [String])]
+        var rows: [Result<Row, Refusal>] = []
+        var reader = RowReader(domain: domain)
         do {
-            records = try CSVTable.records(csv)
+            try reader.feed(csv) { rows.append($0) }
+            try reader.finish { rows.append($0) }
+        } catch let unreadable as Unreadable {
+            throw unreadable
         } catch {
-            throw Unreadable(reason: "line \(error.line): \(error.reason)")
+            throw Unreadable(reason: "\(error)")
         }
-        guard let header = records.first else { throw Unreadable(reason: "the file is empty: a header row is expected") }
-        var columns: [Column] = []
-        for name in header.fields {
-            guard let column = column(named: name) else {
-                throw Unreadable(
-                    reason: "unknown column '\(name.prefix(80))' (the export's columns: Short link, Deep link (link), Android package name (apn), …)")
+        return rows
+    }
+
+    /// The rows of an export fed a piece at a time (`CSVTable.Reader`): the header first, then
+    /// each row handed over as its line ends, so an import never holds the whole file's rows.
+    /// Throws `Unreadable` for a file that is no export (its header, its CSV), or what `row` throws.
+    public struct RowReader: Sendable {
+        let domain: String
+        private var csv = CSVTable.Reader()
+        private var header: [String]?
+        private var columns: [Column] = []
+
+        public init(domain: String) { self.domain = domain }
+
+        public mutating func feed(_ bytes: some Collection<UInt8>, _ row: (Result<Row, Refusal>) throws -> Void) throws {
+            var csv = self.csv
+            defer { self.csv = csv }
+            do {
+                try csv.feed(bytes) { line, fields in try take(line, fields, row) }
+            } catch let malformed as CSVTable.Malformed {
+                throw Unreadable(reason: "line \(malformed.line): \(malformed.reason)")
             }
-            guard !columns.contains(column) else { throw Unreadable(reason: "the column '\(name.prefix(80))' appears twice") }
-            columns.append(column)
         }
-        guard columns.contains(.shortLink) else { throw Unreadable(reason: "no 'Short link' column") }
-        guard columns.contains(.parameter("link")) else { throw Unreadable(reason: "no 'Deep link (link)' column") }
-        return records.dropFirst().map { record in
-            row(record.fields, line: record.line, header: header.fields, columns: columns, domain: domain)
+
+        public mutating func finish(_ row: (Result<Row, Refusal>) throws -> Void) throws {
+            var csv = self.csv
+            defer { self.csv = csv }
+            do {
+                try csv.finish { line, fields in try take(line, fields, row) }
+            } catch let malformed as CSVTable.Malformed {
+                throw Unreadable(reason: "line \(malformed.line): \(malformed.reason)")
+            }
+            guard header != nil else { throw Unreadable(reason: "the file is empty: a header row is expected") }
+        }
+
+        private mutating func take(_ line: Int, _ fields: [String], _ row: (Result<Row, Refusal>) throws -> Void) throws {
+            guard let header else {
+                var columns: [Column] = []
+                for name in fields {
+                    guard let column = FDLExport.column(named: name) else {
+                        throw Unreadable(
+                            reason:
+                                "unknown column '\(name.prefix(80))' (the export's columns: Short link, Deep link (link), Android package name (apn), …)"
+                        )
+                    }
+                    guard !columns.contains(column) else { throw Unreadable(reason: "the column '\(name.prefix(80))' appears twice") }
+                    columns.append(column)
+                }
+                guard columns.contains(.shortLink) else { throw Unreadable(reason: "no 'Short link' column") }
+                guard columns.contains(.parameter("link")) else { throw Unreadable(reason: "no 'Deep link (link)' column") }
+                self.header = fields
+                self.columns = columns
+                return
+            }
+            try row(FDLExport.row(fields, line: line, header: header, columns: columns, domain: domain))
         }
     }
 
