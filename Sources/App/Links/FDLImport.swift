@@ -84,11 +84,14 @@ extension LinkService {
             outcomes.append(.init(line: line, shortLink: shortLink, outcome: outcome, column: column, reason: reason))
         }
         func flush() throws {
+            // A dry run lets each batch go too: what it would write is counted, never held.
+            defer {
+                creating.removeAll(keepingCapacity: true)
+                replacing.removeAll(keepingCapacity: true)
+            }
             guard !dryRun, !(creating.isEmpty && replacing.isEmpty) else { return }
             try store.links.importBatch(creating: creating, replacing: replacing)
             for link in creating + replacing { cache.invalidate(code: link.shortCode) }
-            creating.removeAll()
-            replacing.removeAll()
         }
         try each { result in
             let row: FDLExport.Row
