@@ -10,7 +10,25 @@ public enum RequestAuthority {
     /// an empty or over-long name, an empty label (`a..b`, `.a`), a character outside a reg-name,
     /// an empty, non-numeric, 6-digit or above-65535 port.
     public static func hostName(of authority: some StringProtocol) -> String? {
-        let bytes = Array(authority.utf8)
+        guard let host = hostBytes(of: authority) else { return nil }
+        return String(decoding: host, as: UTF8.self).lowercased()
+    }
+
+    /// Whether `authority` is a valid authority (`hostName(of:)` is non-nil): the parser asks this
+    /// of every request, so it only reads the bytes, without a copy or a string.
+    public static func isValid(_ authority: String) -> Bool {
+        var authority = authority
+        return authority.withUTF8 { hostBytes(of: $0) != nil }
+    }
+
+    private static func hostBytes(of authority: some StringProtocol) -> ArraySlice<UInt8>? {
+        var authority = String(authority)
+        return authority.withUTF8 { buffer in hostBytes(of: buffer).map { ArraySlice($0) } }
+    }
+
+    /// The host part of `bytes` (brackets kept, a trailing dot dropped), or nil when `bytes` is no
+    /// valid authority.
+    private static func hostBytes(of bytes: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>>? {
         guard !bytes.isEmpty, bytes.count <= 255 else { return nil }
         var host = bytes[...]
         var portPart = bytes[bytes.endIndex...]
@@ -37,7 +55,7 @@ public enum RequestAuthority {
             }
         }
         guard isPort(portPart) else { return nil }
-        return String(decoding: host, as: UTF8.self).lowercased()
+        return host
     }
 
     /// The authority of an absolute-form target (`http://host:port/path`), or nil for origin-form.
@@ -51,7 +69,7 @@ public enum RequestAuthority {
     }
 
     /// Absent, or ":" and 1 to 5 digits naming 0…65535.
-    static func isPort(_ colonAndDigits: ArraySlice<UInt8>) -> Bool {
+    static func isPort(_ colonAndDigits: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard let first = colonAndDigits.first else { return true }
         let digits = colonAndDigits.dropFirst()
         guard first == UInt8(ascii: ":"), (1...5).contains(digits.count), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {

@@ -338,7 +338,7 @@ public struct HTTPRequestParser {
         // RFC 9112 §3.2: a Host that is not a valid authority is answered 400. An empty one is allowed
         // (a target without authority); `a..b`, `a:`, `a:123456` are not, nor a name with an
         // unrouteable character: a tenant's brand domain must not be reachable under another spelling.
-        if let host = hosts.first, !host.isEmpty, RequestAuthority.hostName(of: host) == nil {
+        if let host = hosts.first, !host.isEmpty, !RequestAuthority.isValid(host) {
             throw .bad("invalid Host header")
         }
 
