@@ -63,8 +63,8 @@ extension LinkService {
         guard case .success(let domain) = DomainName.normalized(name),
             try store.domains.list(projectID: projectID).contains(where: { $0.domain == domain })
         else { throw AppError.invalidField("domain", "'\(name.prefix(253))' is not one of the project's domains; add it first") }
-        func each(_ body: (Result<FDLExport.Row, FDLExport.Refusal>) throws -> Void) throws {
-            var reader = FDLExport.RowReader(domain: domain)
+        func each(checkingOnly: Bool = false, _ body: (Result<FDLExport.Row, FDLExport.Refusal>) throws -> Void) throws {
+            var reader = FDLExport.RowReader(domain: domain, checkingOnly: checkingOnly)
             do {
                 try source.read { chunk in try reader.feed(chunk, body) }
                 try reader.finish(body)
@@ -72,7 +72,7 @@ extension LinkService {
                 throw AppError.invalidField("file", unreadable.reason)
             }
         }
-        try each { _ in }  // the whole file read first: one that cannot be read changes nothing
+        try each(checkingOnly: true) { _ in }  // the whole file read first: one that cannot be read changes nothing
         var outcomes: [FDLImportReport.RowOutcome] = []
         var counts: [FDLImportReport.RowOutcome.Outcome: Int] = [:]
         var creating: [Link] = []

@@ -88,7 +88,13 @@ public enum FDLExport {
         private var header: [String]?
         private var columns: [Column] = []
 
-        public init(domain: String) { self.domain = domain }
+        /// Only the table's shape and header are checked, not each row (the first reading of an import).
+        let checkingOnly: Bool
+
+        public init(domain: String, checkingOnly: Bool = false) {
+            self.domain = domain
+            self.checkingOnly = checkingOnly
+        }
 
         public mutating func feed(_ bytes: some Collection<UInt8>, _ row: (Result<Row, Refusal>) throws -> Void) throws {
             var csv = self.csv
@@ -130,6 +136,7 @@ public enum FDLExport {
                 self.columns = columns
                 return
             }
+            if checkingOnly { return }
             try row(FDLExport.row(fields, line: line, header: header, columns: columns, domain: domain))
         }
     }
@@ -185,6 +192,13 @@ public enum FDLExport {
     /// milliseconds since 1970.
     static func timestamp(_ text: String) -> Timestamp? {
         if let time = Timestamp(iso8601: text) { return time }
+        // Takeout's own form, `2024-03-01 10:00:00` (UTC), read as ISO 8601 without a formatter:
+        // making one per row took ~360 µs, most of a million-row import's time.
+        var iso = text.hasSuffix(" UTC") ? String(text.dropLast(4)) : text
+        if iso.utf8.count >= 19, iso.utf8[iso.utf8.index(iso.utf8.startIndex, offsetBy: 10)] == UInt8(ascii: " ") {
+            iso = String(iso.prefix(10)) + "T" + String(iso.dropFirst(11))
+        }
+        if !iso.hasSuffix("Z"), let time = Timestamp(iso8601: iso + "Z") { return time }
         if let number = Int64(text) {
             // Ten-digit values are seconds, thirteen-digit ones milliseconds; before 1970 is no export's.
             guard number >= 0 else { return nil }
