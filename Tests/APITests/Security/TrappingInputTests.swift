@@ -40,13 +40,7 @@ import Testing
         for (index, stamp) in ["-9223372036854775808", "-1", "9223372036854775807", "99999999999999999"].enumerated() {
             let csv = "\(header)\r\nhttps://shop.page.link/code\(index),https://shop.example/p,\(stamp)\r\n"
             for query in ["&dry_run=true", ""] {
-                let body = Array(csv.utf8)
-                let client = try RawClient(port: app.port)
-                let head =
-                    "POST /admin/v1/projects/\(project)/imports/fdl?domain=shop.page.link\(query) HTTP/1.1\r\nHost: test\r\n"
-                    + "Authorization: Bearer \(TestApp.adminKey)\r\nContent-Type: text/csv\r\nContent-Length: \(body.count)\r\n\r\n"
-                client.send(Array(head.utf8) + body)
-                let report = try #require(client.readResponse(), "no answer for \(stamp)")
+                let report = try FDLImportTests().upload(app, project, csv, query: query)
                 #expect(report.status == 200, "\(stamp): \(report.status) \(report.bodyText)")
                 let rows = try #require(report.json?["rows"] as? [[String: Any]])
                 #expect(
