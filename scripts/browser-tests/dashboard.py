@@ -316,9 +316,20 @@ def main():
                             json.dumps(apple).encode())
         check(status == 200, f"Apple's example postback copy is verified and stored ({status})")
         driver.get(project_url + "/skan")
+        check(wait_for(driver, "By network, source and window") and "add one to the project in Settings" in driver.page_source
+              and "https://example.com" not in driver.page_source,
+              "without a domain the SKAN page asks for one instead of showing a placeholder endpoint")
+        status, _ = http("POST", f"{base}/admin/v1/projects/{project_id}/domains",
+                         {"Authorization": "Bearer " + ADMIN_KEY, "Content-Type": "application/json"}, b'{"domain":"links.shop.test"}')
+        check(status == 201, f"a domain for the project ({status})")
+        driver.get(project_url + "/skan")
         check(wait_for(driver, "By network, source and window") and "com.example" in driver.page_source and "5239" in driver.page_source
-              and "AttributionCopyEndpoint" in driver.page_source and "App Store id 525463029" in driver.page_source,
-              "the SKAN page shows Apple's postback beside our installs, with the Info.plist lines")
+              and "AttributionCopyEndpoint" in driver.page_source and "https://shop.test" in driver.page_source
+              and "App Store id 525463029" in driver.page_source,
+              "the SKAN page shows Apple's postback beside our installs, with the Info.plist lines for the project's domain")
+        domains = json.loads(http("GET", f"{base}/admin/v1/projects/{project_id}/domains", {"Authorization": "Bearer " + ADMIN_KEY})[1])
+        for domain in domains["domains"]:
+            http("DELETE", f"{base}/admin/v1/projects/{project_id}/domains/{domain['id']}?force=true", {"Authorization": "Bearer " + ADMIN_KEY})
         if shots:
             driver.get(project_url + "/skan")
             driver.save_screenshot(os.path.join(shots, "skan.png"))
