@@ -86,8 +86,8 @@ public struct LinkService: Sendable {
         if let host {
             // Only the project that claims the name now: links left by a project that gave it up
             // (before removal took them along) never answer for the next claimant.
-            if let found = try resolve(code: code, slug: slug, domain: host.domain) {
-                return found.target.link.projectID == host.projectID ? found : nil
+            if let found = try resolve(code: code, slug: slug, domain: host.domain), found.target.link.projectID == host.projectID {
+                return found
             }
             guard let found = try resolve(code: code, slug: slug, domain: nil), found.target.link.projectID == host.projectID else { return nil }
             return found
