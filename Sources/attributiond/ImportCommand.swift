@@ -36,13 +36,17 @@ struct ImportCommand: ParsableCommand {
                     projectID: project.id, domain: domain, source: .file(file), dryRun: dryRun, replace: onConflict == "replace",
                     now: app.clocks.now(projectID: project.id), keepingCreatedRows: options.json)
             }
+            // Rows refused or in conflict exit 1 (a script sees that not everything came over); the
+            // rows that could come did, and a re-run changes nothing for them.
+            defer { if report.count(.refused) + report.count(.conflict) > 0 { Foundation.exit(1) } }
             if options.json { return print(String(decoding: FDLImportRoutes.body(report).serialized(), as: UTF8.self)) }
             for row in report.rows where [.refused, .conflict].contains(row.outcome) {
                 print("line \(row.line): \(row.outcome.rawValue)\(row.column.map { " (\($0))" } ?? ""): \(row.reason ?? "") \(row.shortLink ?? "")")
             }
             print(
                 "\(report.dryRun ? "dry run: would create" : "created") \(report.count(.created)), skipped \(report.count(.skipped)), "
-                    + "replaced \(report.count(.replaced)), conflicts \(report.count(.conflict)), refused \(report.count(.refused))")
+                    + "replaced \(report.count(.replaced)), conflicts \(report.count(.conflict)), refused \(report.count(.refused))"
+                    + (report.count(.refused) + report.count(.conflict) > 0 ? " (exit status 1: rows above were not imported)" : ""))
         }
     }
 }

@@ -127,11 +127,16 @@ import Testing
         #expect(try run(["domains", "add", "shop.page.link", "--project", project, "--db", db]).status == 0)
         let dry = try run(["import", "fdl", "--project", project, "--domain", "shop.page.link", "--dry-run", file.path, "--db", db])
         #expect(
-            dry.status == 0 && dry.stdout.contains("dry run: would create 2") && dry.stdout.contains("line 5: refused (Deep link (link))"),
+            dry.status == 1 && dry.stdout.contains("dry run: would create 2") && dry.stdout.contains("line 5: refused (Deep link (link))"),
             "\(dry.stdout)")
         let done = try run(["import", "fdl", "--project", project, "--domain", "shop.page.link", file.path, "--json", "--db", db])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(done.stdout.utf8)) as? [String: Any])
-        #expect(report["created"] as? Int == 2 && report["refused"] as? Int == 2, "\(done.stdout)")
+        #expect(report["created"] as? Int == 2 && report["refused"] as? Int == 2 && done.status == 1, "\(done.stdout)")
+        // Run again with only the rows that came: nothing refused, exit 0, nothing created twice.
+        let good = Self.csv(Array(Self.rows.prefix(2)))
+        try Data(good.utf8).write(to: file)
+        let again = try run(["import", "fdl", "--project", project, "--domain", "shop.page.link", file.path, "--db", db])
+        #expect(again.status == 0 && again.stdout.contains("created 0, skipped 2"), "\(again.stdout)")
         let wrongDomain = try run(["import", "fdl", "--project", project, "--domain", "other.page.link", file.path, "--db", db])
         #expect(wrongDomain.status == 2 && wrongDomain.stderr.contains("domain"), "\(wrongDomain.stderr)")
     }
