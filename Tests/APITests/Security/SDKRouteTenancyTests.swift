@@ -96,7 +96,7 @@ import Testing
                 ),
             ]
             for route in [
-                "attribution-data", "trigger", "set-user-data", "capture-event", "capture-payment", "remove-captured-payment",
+                "init", "attribution-data", "trigger", "set-user-data", "capture-event", "capture-payment", "remove-captured-payment",
                 "update-push-token", "integrations", "customer-user-id", "deeplink-triggered",
             ] {
                 let extra =
