@@ -49,6 +49,10 @@ import Testing
         #expect(statuses.all.filter { $0 == "429" }.count >= 38)
     }
 
+    @Test func retryAfterIsWholeSecondsFromOneToADayWhateverTheWait() {
+        #expect([0, 0.2, 1, 5.01, 1e300, .infinity, .nan, -3].map(retryAfterSeconds) == [1, 1, 1, 6, 86_400, 86_400, 86_400, 1])
+    }
+
     @Test func memoryStaysBoundedUnderAFloodOfAddresses() {
         let limiter = RateLimiter<String>(settings: .init(ratePerSecond: 1, burst: 1), maxClients: 1_000, shardCount: 4)
         for index in 0..<50_000 { _ = limiter.retryAfter(client: "10.0.\(index / 256).\(index % 256)", now: UInt64(index)) }

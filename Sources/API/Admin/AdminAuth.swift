@@ -56,7 +56,7 @@ struct AdminAuth: Sendable {
     }
 
     private static func tooManyFailures(_ wait: Double) -> HTTPError {
-        let seconds = max(1, Int(wait.rounded(.up)))
+        let seconds = retryAfterSeconds(wait)
         return HTTPError(
             .tooManyRequests, code: "rate_limited",
             message: "too many failed admin authentications from this address; retry in \(seconds) s",

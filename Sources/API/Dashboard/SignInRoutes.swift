@@ -68,7 +68,7 @@ enum SignInRoutes {
     }
 
     private static func tooMany(_ auth: DashboardAuth, _ wait: Double) -> HTTPResponse {
-        let seconds = max(1, Int(wait.rounded(.up)))
+        let seconds = retryAfterSeconds(wait)
         var response = page(
             auth, error: "Too many failed sign-ins from this address; try again in \(seconds) s.", email: "",
             status: .tooManyRequests)

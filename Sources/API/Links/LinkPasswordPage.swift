@@ -25,7 +25,7 @@ enum LinkPasswordPage {
     static func tooManyAttempts(retryAfter seconds: Double) -> HTTPResponse {
         Pages.htmlResponse(
             Pages.message("Too many attempts", "Too many wrong passwords from your network. Wait a minute and try again."),
-            status: .tooManyRequests, headers: ["Retry-After": String(Int(seconds.rounded(.up)))])
+            status: .tooManyRequests, headers: ["Retry-After": String(retryAfterSeconds(seconds))])
     }
 }
 

@@ -80,7 +80,7 @@ enum LongLinkRoutes {
             if let wait = services.longLinkMinting.retryAfter(client: client, now: DispatchTime.now().uptimeNanoseconds) {
                 throw HTTPError(
                     .tooManyRequests, code: "rate_limited", message: "too many new long links from your network; try again later",
-                    headers: ["Retry-After": String(max(1, Int(wait.rounded(.up))))])
+                    headers: ["Retry-After": String(retryAfterSeconds(wait))])
             }
             var link = Link(
                 id: Identifiers.newID(), projectID: project.id, shortCode: code, title: "Long link: \(options.link.prefix(characters: 200))",

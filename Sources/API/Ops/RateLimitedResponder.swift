@@ -29,7 +29,7 @@ public struct RateLimitedResponder: RoutedResponder {
             inner.respond(to: request, completion: completion)
             return
         }
-        let seconds = max(1, Int(wait.rounded(.up)))
+        let seconds = retryAfterSeconds(wait)
         let message = "too many requests from this address; retry in \(seconds) s"
         var response =
             path.hasPrefix("/api/client/")

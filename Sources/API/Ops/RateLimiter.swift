@@ -84,3 +84,10 @@ public struct RateLimitSettings: Sendable, Equatable {
         self.burst = burst
     }
 }
+
+/// A wait from `RateLimiter.retryAfter` as whole seconds for `Retry-After` and messages: at least
+/// 1, at most a day, never a trap (a bucket's settings could make the wait any double).
+func retryAfterSeconds(_ wait: Double) -> Int {
+    guard wait.isFinite else { return 86_400 }
+    return Int(min(max(wait.rounded(.up), 1), 86_400))
+}
