@@ -237,7 +237,7 @@ enum SettingsPages {
         let now = services.clock.now()
         let domains = try services.app.domains.list(projectID: project.id)
         let links = Dictionary(
-            uniqueKeysWithValues: try domains.map { ($0.id, try services.app.domains.linkCount(id: $0.id, projectID: project.id)) })
+            uniqueKeysWithValues: try domains.map { ($0.id, try services.app.domains.linkCount(on: $0)) })
         let rows = domains.map { domain in
             """
             <tr><td><code>\(Escape.html(domain.domain))</code></td><td>\(domain.createdAt.iso8601)</td>\

@@ -67,7 +67,12 @@ public struct DomainService: Sendable {
         guard let claim = try store.domains.list(projectID: projectID).first(where: { $0.id == id }) else {
             throw AppError.notFound("no domain \(id)")
         }
-        return try store.links.count(projectID: projectID, domain: claim.domain, codePrefix: "")
+        return try linkCount(on: claim)
+    }
+
+    /// The claim's project's links on it (a list that has the claims asks this once each).
+    public func linkCount(on claim: ProjectDomain) throws -> Int {
+        try store.links.count(projectID: claim.projectID, domain: claim.domain, codePrefix: "")
     }
 
     /// Gives the name up, with the project's links on it. Refused (`StoreError.conflict`, naming
