@@ -104,6 +104,10 @@ public final class PGPool: Sendable {
         }
     }
 
+    /// Lets the idle connections go (each closes as it is released). A later call connects anew:
+    /// a node shutting down, or a test done with its database, holds no server slot meanwhile.
+    public func closeIdleConnections() { idle.withLock { $0.removeAll() } }
+
     /// Runs `body` on a connection of its own, as it is: no transaction around it, no retry.
     public func session<T>(_ body: (PGConnection) throws -> T) throws -> T { try withConnection(body) }
 

@@ -74,6 +74,7 @@ public final class PGStoreBackend: StoreBackend {
         folding.cancel()
         try waitForQueuedWrites()
         listener.stop()
+        pool.closeIdleConnections()
     }
 }
 
