@@ -7,7 +7,7 @@ the built attributiond serving a fresh database on 127.0.0.1.
 Signs in with the admin key, creates a link through the form, clicks it from another client and
 sees the count and the chart change, issues and revokes an API key, has a form without its CSRF
 token refused, adds a viewer who is refused on settings, and does it again with JavaScript off
-and in a 400-pixel-wide window. Screenshots of the main pages go to --screenshots.
+and in a 390-pixel-wide window (a phone's). Screenshots of the main pages go to --screenshots.
 """
 import argparse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -132,6 +132,22 @@ def wait_for(driver, text, seconds=10):
     return False
 
 
+def open_section(driver, title):
+    """Unfolds the form's section titled `title` (a <details>), as a person clicks its summary."""
+    for summary in driver.find_elements(By.TAG_NAME, "summary"):
+        if summary.text.strip() == title:
+            if summary.find_element(By.XPATH, "..").get_attribute("open") is None:
+                summary.click()
+            return True
+    return False
+
+
+def fits(driver):
+    """(document width, viewport width): equal when nothing runs past the page's edge."""
+    return (driver.execute_script("return document.documentElement.scrollWidth"),
+            driver.execute_script("return document.documentElement.clientWidth"))
+
+
 def sign_in(driver, base, admin_key=None, email=None, password=None):
     driver.get(base + "/dashboard/")
     if admin_key:
@@ -171,10 +187,40 @@ def main():
         driver.get(project_url + "/connect")
         check(wait_for(driver, "Connect your app to Shop") and "apple-app-site-association" in driver.page_source,
               "the Connect your app page shows the base URL, the SDK lines and the .well-known files")
+        current = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "nav a[aria-current]")]
+        check(current == ["Connect"], f"the nav marks Connect on the Connect page ({current})")
+        check("docs/" not in driver.page_source and "settings page" in driver.page_source,
+              "the Connect page links to the settings it names, no repository paths")
+
+        # The app ids set on the settings page are what /.well-known serves.
+        driver.get(project_url + "/settings")
+        for name, value in [("ios_team_id", "ABCDE12345"), ("ios_bundle_id", "com.shop.app"), ("android_package", "com.shop.app"),
+                            ("android_sha256", ":".join(["AB"] * 32) + "\n" + ":".join(["CD"] * 32))]:
+            field = driver.find_element(By.NAME, name)
+            field.clear()
+            field.send_keys(value)
+        driver.find_element(By.NAME, "ios_team_id").submit()
+        check(wait_for(driver, "Settings saved."),
+              f"the app ids are saved from the settings page {[e.text for e in driver.find_elements(By.CSS_SELECTOR, '.error')]}")
+        aasa = http("GET", base + "/.well-known/apple-app-site-association")[1]
+        assetlinks = http("GET", base + "/.well-known/assetlinks.json")[1]
+        check("ABCDE12345.com.shop.app" in aasa and ":".join(["AB"] * 32) in assetlinks and ":".join(["CD"] * 32) in assetlinks
+              and '"com.shop.app"' in assetlinks, "/.well-known serves the app ids the settings page set")
         driver.get(project_url)
         driver.find_element(By.LINK_TEXT, "Links").click()
-        for name, value in [("short_code", "summer"), ("title", "Summer sale"), ("original_url", "https://shop.example.com/summer"),
-                            ("utm_source", "newsletter"), ("utm_campaign", "summer")]:
+        def visible(name):
+            # Inside a closed <details> a field is laid out but not shown (Chromium's details content).
+            return driver.execute_script("const e = arguments[0]; return !e.closest('details:not([open])') && e.getClientRects().length > 0",
+                                         driver.find_element(By.NAME, name))
+        check(not visible("utm_source") and visible("original_url")
+              and "The destination URL is the last fallback" in driver.page_source,
+              "the new-link form shows the fields most links need, the rest folded, and which URL wins "
+              f"({visible('utm_source')}, {visible('original_url')})")
+        for name, value in [("short_code", "summer"), ("title", "Summer sale"), ("original_url", "https://shop.example.com/summer")]:
+            driver.find_element(By.NAME, name).send_keys(value)
+        check(open_section(driver, "UTM parameters") and visible("utm_source"),
+              "a folded section opens with a click")
+        for name, value in [("utm_source", "newsletter"), ("utm_campaign", "summer")]:
             driver.find_element(By.NAME, name).send_keys(value)
         driver.find_element(By.NAME, "utm_campaign").submit()
         check(wait_for(driver, "Created") and "/summer" in driver.page_source, "a link is created through the form")
@@ -193,7 +239,11 @@ def main():
             driver.save_screenshot(os.path.join(shots, "overview.png"))
 
         driver.get(project_url + "/links")
-        driver.find_element(By.XPATH, "//td/a[text()='summer']").click()
+        row = driver.find_element(By.XPATH, "//tr[td/a[contains(., '/summer')]]")
+        cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+        check(cells[0].endswith("/summer") and ":" in cells[0] and re.match(r"\d{4}-\d{2}-\d{2}$", cells[2]) is not None,
+              f"the links list shows the short URL with its host and the day it was made ({cells[:3]})")
+        driver.find_element(By.XPATH, "//td/a[contains(., '/summer')]").click()
         wait_for(driver, "Latest clicks")
         title = driver.find_element(By.CSS_SELECTOR, "form.stack input[name=title]")
         title.clear()
@@ -203,6 +253,7 @@ def main():
         check(driver.find_element(By.CSS_SELECTOR, "button[data-copy]").is_displayed(), "with JavaScript on, the copy button shows")
 
         # Rules and an A/B split through plain fields: no JSON typed.
+        open_section(driver, "Routing rules and A/B split")
         driver.find_element(By.NAME, "rule_url_0").send_keys("https://shop.example.com/desktop-de")
         driver.find_element(By.CSS_SELECTOR, "input[name=rule_platform_0][value=desktop]").click()
         driver.find_element(By.NAME, "rule_country_0").send_keys("DE")
@@ -327,9 +378,6 @@ def main():
               and "AttributionCopyEndpoint" in driver.page_source and "https://shop.test" in driver.page_source
               and "App Store id 525463029" in driver.page_source,
               "the SKAN page shows Apple's postback beside our installs, with the Info.plist lines for the project's domain")
-        domains = json.loads(http("GET", f"{base}/admin/v1/projects/{project_id}/domains", {"Authorization": "Bearer " + ADMIN_KEY})[1])
-        for domain in domains["domains"]:
-            http("DELETE", f"{base}/admin/v1/projects/{project_id}/domains/{domain['id']}?force=true", {"Authorization": "Bearer " + ADMIN_KEY})
         if shots:
             driver.get(project_url + "/skan")
             driver.save_screenshot(os.path.join(shots, "skan.png"))
@@ -354,6 +402,8 @@ def main():
         for name, value in [("short_code", "seeds"), ("original_url", "https://garden.example.com/seeds"),
                             ("param_key_0", "product"), ("param_value_0", "42"), ("param_key_1", "color"), ("param_value_1", "green"),
                             ("rule_url_0", "https://garden.example.com/desktop")]:
+            if name == "rule_url_0":
+                open_section(driver, "Routing rules and A/B split")
             driver.find_element(By.NAME, name).send_keys(value)
         driver.find_element(By.CSS_SELECTOR, "input[name=rule_platform_0][value=desktop]").click()
         driver.find_element(By.NAME, "short_code").submit()
@@ -364,12 +414,38 @@ def main():
         check(seeds.get("deep_link_parameters") == {"product": "42", "color": "green"}
               and (seeds.get("rules") or [{}])[0].get("url") == "https://garden.example.com/desktop",
               f"the link stores the parameters and the rule ({seeds.get('deep_link_parameters')}, {seeds.get('rules')})")
-        status, _ = http("POST", f"{base}/api/sdk/v1/install", {"Authorization": "Bearer " + garden_key, "Content-Type": "application/json"},
+        status, garden_body = http("POST", f"{base}/api/sdk/v1/install", {"Authorization": "Bearer " + garden_key, "Content-Type": "application/json"},
                          json.dumps({"userAgent": "Garden/1.0 iOS/17.4", "platform": "iOS", "platformVersion": "17.4", "timezone": "UTC",
                                      "language": "en", "screenWidth": 390, "screenHeight": 844, "deviceId": "garden-device"}).encode())
         driver.get(garden_url)
         check(status == 200 and wait_for(driver, "Get started") and "✓ A first install" in driver.page_source
               and "○ A first click" in driver.page_source, "the app's first install ticks the project's Get started list")
+        # LinkForty's SDK has no payment call: an event with an amount is the project's first revenue,
+        # and a EUR amount in a USD project gets a chart of its own.
+        install_ids = [json.loads(garden_body).get("installId")] if status == 200 else []
+        status, _ = http("POST", f"{base}/api/sdk/v1/event", {"Authorization": "Bearer " + garden_key, "Content-Type": "application/json"},
+                         json.dumps({"installId": install_ids[0] if install_ids else "", "eventName": "purchase",
+                                     "eventData": {"revenue": 12.5, "currency": "EUR"}}).encode())
+        time.sleep(0.5)
+        driver.get(garden_url + "?range=24h")
+        legends = [element.text for element in driver.find_elements(By.CSS_SELECTOR, ".legend span")]
+        check(status == 200 and "✓ A first revenue" in driver.page_source and "Event values (EUR)" in legends and "Payments (USD)" in legends,
+              f"an event with an amount ticks the revenue step, and its EUR amount has its own chart ({status}, {legends})")
+        driver.find_element(By.XPATH, "//button[text()='Hide this list']").click()
+        wait_for(driver, "Funnel")
+        driver.get(garden_url)
+        check("Get started" not in driver.page_source and "Funnel" in driver.page_source, "the Get started list can be hidden")
+
+        # The New project form's test-mode box makes a sandbox.
+        driver.get(base + "/dashboard/")
+        driver.find_element(By.NAME, "name").send_keys("Sandbox")
+        driver.find_element(By.NAME, "test_mode").click()
+        driver.find_element(By.NAME, "name").submit()
+        wait_for(driver, "Connect your app to Sandbox")
+        projects = json.loads(http("GET", f"{base}/admin/v1/projects", {"Authorization": "Bearer " + ADMIN_KEY})[1])
+        listed = projects.get("projects", projects) if isinstance(projects, dict) else projects
+        check(any(item.get("name") == "Sandbox" and item.get("test_mode") is True for item in listed),
+              "New project's test-mode box makes a test-mode project")
 
         # A cohort table with known numbers: a test-mode project, whose clock the test moves forward.
         admin = {"Authorization": "Bearer " + ADMIN_KEY, "Content-Type": "application/json"}
@@ -429,17 +505,49 @@ def main():
         quiet.get(project_url + "?range=7d&sort=clicks")
         check("summer" in quiet.page_source and "<svg" in quiet.page_source, "with JavaScript off, the overview shows its table and chart")
 
-        narrow = browser(width=400)
+        # 1280 px: the funnel's labels inside its chart, a long title does not push the table past the page.
+        http("POST", f"{base}/admin/v1/projects/{project_id}/links", admin,
+             json.dumps({"short_code": "longtitle", "title": "A" * 180 + " spring sale " + "B" * 120}).encode())
+        driver.get(project_url + "/links")
+        width, viewport = fits(driver)
+        right = driver.execute_script("return Math.max(...[...document.querySelectorAll('table.links button')].map(b => b.getBoundingClientRect().right))")
+        check(width <= viewport and right <= viewport, f"1280 px wide: the links table with a long title fits, Disable included ({width}, {right} ≤ {viewport})")
+        driver.get(project_url + "?range=7d")
+        overflow = driver.execute_script(
+            "const svg=[...document.querySelectorAll('svg[aria-label=Funnel]')][0];const w=svg.viewBox.baseVal.width;"
+            "return [...svg.querySelectorAll('text')].map(t=>t.getBBox()).filter(b=>b.x+b.width>w+0.5).length")
+        check(overflow == 0, f"1280 px wide: every funnel label fits in its chart ({overflow} run past)")
+        for path, title in (("/breakdowns", "Breakdowns · Shop"), ("/cohorts", "Cohorts · Shop")):
+            driver.get(project_url + path)
+            check(driver.title.startswith(title), f"the {path[1:]} page's title names the project ({driver.title})")
+
+        # The pages a tap can end on: styled, with the project's name and a way on.
+        http("POST", f"{base}/admin/v1/projects/{project_id}/links", admin,
+             json.dumps({"short_code": "retired", "original_url": "https://shop.example.com/old", "active": False}).encode())
+        driver.get(base + "/retired")
+        font = driver.execute_script("return getComputedStyle(document.body).fontFamily")
+        ways = [element.get_attribute("href") for element in driver.find_elements(By.CSS_SELECTOR, ".ways a")]
+        check("Link not found" in driver.page_source and "Shop" in driver.find_element(By.CSS_SELECTOR, ".project").text
+              and "system-ui" in font and "https://shop.example.com/" in ways and "https://apps.apple.com/app/id1" in ways,
+              f"a disabled link's page names the project and offers its store and website ({font}, {ways})")
+
+        narrow = browser(width=390)
         drivers.append(narrow)
         sign_in(narrow, base, admin_key=ADMIN_KEY)
-        for path in ("", "/breakdowns", "/cohorts", "/links", "/installs", "/skan", "/settings"):
+        for path in ("", "/breakdowns", "/cohorts", "/links", "/installs", "/skan", "/connect", "/outbound", "/settings"):
             narrow.get(project_url + path)
-            width = narrow.execute_script("return document.documentElement.scrollWidth")
-            viewport = narrow.execute_script("return document.documentElement.clientWidth")
-            check(width <= viewport == 400, f"400 px wide: {path or '/'} fits without sideways scrolling ({width} ≤ {viewport})")
+            width, viewport = fits(narrow)
+            wide = narrow.execute_script("return [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 391 && !e.closest('table')).slice(0, 4).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ' ' + (e.textContent || '').slice(0, 40))")
+            check(width <= viewport == 390, f"390 px wide: {path or '/'} fits without sideways scrolling ({width} ≤ {viewport}) {wide if width > viewport else ''}")
+        narrow.get(project_url + "?range=7d")
+        check(narrow.find_element(By.CSS_SELECTOR, ".narrow-chart svg").is_displayed()
+              and not narrow.find_element(By.CSS_SELECTOR, ".wide-chart svg").is_displayed(),
+              "390 px wide: the main chart is drawn for the narrow screen")
+        cue = narrow.execute_script("return getComputedStyle(document.querySelector('main table')).backgroundImage")
+        check("radial-gradient" in cue, "390 px wide: a table that scrolls sideways shows a shadow at its cut edge")
         narrow.get(project_url + "/links")
         check(narrow.find_element(By.CSS_SELECTOR, ".narrow-only").is_displayed(),
-              "400 px wide: a page that leaves columns out says so")
+              "390 px wide: a page that leaves columns out says so")
         driver.get(project_url + "/links")
         check(not driver.find_element(By.CSS_SELECTOR, ".narrow-only").is_displayed(), "1280 px wide: no such note")
         if shots:

@@ -49,7 +49,8 @@ enum BreakdownsPage {
                 period of the same length before it. Bots are not counted; test installs neither.</p>\(table)
                 """
             return DashboardPage.render(
-                title: "Breakdowns", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Breakdowns"), body: body)
+                title: "Breakdowns · \(project.name)", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Breakdowns"),
+                body: body)
         }
     }
 

@@ -83,7 +83,8 @@ enum CohortsPage {
                 of its cohort has lived through that day. Revenue is what events declared, per currency; test installs are left out.</p>
                 """
             return DashboardPage.render(
-                title: "Cohorts", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Cohorts"), body: body)
+                title: "Cohorts · \(project.name)", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Cohorts"), body: body
+            )
         }
     }
 

@@ -34,42 +34,18 @@ enum ConnectPage {
                 \(row("Apple team id", settings.iosTeamID))\(row("iOS bundle id", settings.iosBundleID))\
                 \(row("Android package", settings.androidPackage))\
                 \(row("Android SHA-256 fingerprints", settings.androidSHA256.isEmpty ? nil : settings.androidSHA256.joined(separator: ", ")))\
-                </tbody></table><p class="muted">Set these with the admin API or the configuration file; this server then serves:</p>\
+                </tbody></table><p class="muted">Set these on the <a href="\(settingsPath)">settings page</a>; this server then serves:</p>\
                 <h3><code>/.well-known/apple-app-site-association</code></h3>\
                 <pre>\(aasa.map(Escape.html) ?? "(nothing yet: set the team id and the bundle id)")</pre>\
                 <h3><code>/.well-known/assetlinks.json</code></h3>\
                 <pre>\(assetLinks.map(Escape.html) ?? "(nothing yet: set the package and a SHA-256 fingerprint)")</pre>\
-                <p>Then check a first install with the project's test mode (docs/testing-your-setup.md).</p>
+                <p>Then create a link on the <a href="\(auth.prefix)/projects/\(Escape.html(project.id))/links">links page</a> \
+                and open it on a phone that installs a test build: the install shows on the \
+                <a href="\(auth.prefix)/projects/\(Escape.html(project.id))/installs">installs page</a>, with why it matched.</p>
                 """
             return DashboardPage.render(
                 title: "Connect your app · \(project.name)", prefix: auth.prefix, viewer: viewer,
-                projectNav: (project.id, project.name, "Overview"), body: body)
+                projectNav: (project.id, project.name, "Connect"), body: body)
         }
-    }
-}
-
-/// The overview's "Get started" list until every step has happened once: each step ticks itself
-/// when the project's first click, install, event and payment arrive, and links to what to do next.
-enum GettingStarted {
-    /// - Parameter shown: the counts of the period on screen: when they have every step, the
-    ///   project's whole history need not be summed to know the list is done.
-    static func checklist(_ project: Project, _ services: Services, prefix: String, shown: ProjectStats.Counts) throws -> String {
-        if shown.clicks > 0, shown.installs > 0, shown.events > 0, !shown.paymentRevenue.isEmpty { return "" }
-        let allTime = try services.app.reports.dashboardStats(
-            project: project, since: project.createdAt.adding(seconds: -86_400), until: services.now(for: project)
-        ).totals
-        let base = "\(prefix)/projects/\(Escape.html(project.id))"
-        let steps: [(done: Bool, text: String)] = [
-            (true, "Project created"),
-            (allTime.clicks > 0, #"A first click: <a href="\#(base)/links">create a link</a> and open it on a phone"#),
-            (allTime.installs > 0, #"A first install: <a href="\#(base)/connect">connect your app</a> and launch it"#),
-            (allTime.events > 0, "A first event: send one from the app (a signup, a purchase…)"),
-            (!allTime.paymentRevenue.isEmpty, "A first payment: capture one from the app"),
-        ]
-        guard steps.contains(where: { !$0.done }) else { return "" }
-        let items = steps.map { step in
-            #"<li class="\#(step.done ? "done" : "todo")">\#(step.done ? "✓" : "○") \#(step.text)</li>"#
-        }.joined()
-        return #"<div class="card getting-started"><b>Get started</b><ol>\#(items)</ol></div>"#
     }
 }

@@ -22,9 +22,9 @@ enum DashboardAssets {
         .ranges{display:flex;flex-wrap:wrap;gap:.4rem;margin-bottom:1rem;align-items:center}.ranges form{display:flex;flex-wrap:wrap;gap:.4rem;
         align-items:center}.ranges label{display:flex;gap:.3rem;align-items:center;font-weight:400}.ranges a{padding:.25rem .7rem;border:1px solid #c9d2dc;border-radius:999px;
         text-decoration:none;color:#1d232b;background:#fff}.ranges a[aria-current]{background:#14202e;color:#fff;border-color:#14202e}
-        form.stack,div.stack{display:grid;gap:.6rem;max-width:520px;background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:1rem;
+        form.stack,div.stack{display:grid;grid-template-columns:minmax(0,1fr);gap:.6rem;max-width:520px;background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:1rem;
         align-content:start}.stack h2{margin:0}
-        label{display:grid;gap:.2rem;font-weight:600}input,select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #c9d2dc;border-radius:6px}
+        label{display:grid;grid-template-columns:minmax(0,1fr);gap:.2rem;font-weight:600}input,select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #c9d2dc;border-radius:6px}
         textarea{font-family:ui-monospace,monospace;font-size:.85rem}[aria-invalid]{border-color:#b42318}
         button{font:inherit;padding:.4rem .9rem;border:0;border-radius:6px;background:#1f6feb;color:#fff;cursor:pointer}
         button.danger{background:#c62828}button.plain{background:#fff;color:#1d232b;border:1px solid #c9d2dc}
@@ -32,11 +32,17 @@ enum DashboardAssets {
         padding:.6rem .9rem;border-radius:8px;overflow-wrap:anywhere}.chart{background:#fff;border:1px solid #e1e5ea;border-radius:8px;padding:.5rem}
         pre{white-space:pre-wrap;overflow-wrap:anywhere}svg{max-width:100%;height:auto}.legend{display:flex;gap:1rem;font-size:.9rem}.legend i{display:inline-block;width:.8rem;height:.8rem;
         margin-right:.3rem;border-radius:2px}.k0{background:#1f6feb}.k1{background:#2da44e}.k2{background:#8c959f}.k3{background:#bf8700}
-        .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}.inline{display:inline}.narrow-only{display:none}
+        .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}.inline{display:inline}.narrow-only{display:none}.narrow-chart{display:none}
         .heat1{background:#f1f7ff}.heat2{background:#dcebff}.heat3{background:#c3dcff}.heat4{background:#a5c9fb}.heat5{background:#86b5f5}
+        td.wrap{overflow-wrap:anywhere}td.title{min-width:8rem;max-width:22rem}details{border:1px solid #e1e5ea;border-radius:6px;padding:.45rem .7rem}summary{cursor:pointer;font-weight:600}
+        details[open]>summary{margin-bottom:.5rem}.stack-fields{display:grid;gap:.6rem}
         .getting-started{margin-bottom:1rem}.getting-started ol{margin:.4rem 0 0;padding-left:1.2rem}.getting-started .done{color:#2da44e}
-        @media (max-width:600px){main{padding:.75rem}th,td{padding:.35rem .4rem}.hide-narrow{display:none}.narrow-only{display:block}.signout{margin-left:0}
-        table{display:block;overflow-x:auto}input,select{max-width:100%}
+        @media (max-width:600px){main{padding:.75rem}.wide-chart{display:none}.narrow-chart{display:block}th,td{padding:.35rem .4rem}.hide-narrow{display:none}.narrow-only{display:block}.signout{margin-left:0}
+        table{display:block;overflow-x:auto;background:linear-gradient(to right,#fff 30%,#fff0) 0 0/2rem 100% no-repeat local,
+        linear-gradient(to left,#fff 30%,#fff0) 100% 0/2rem 100% no-repeat local,
+        radial-gradient(farthest-side at 0 50%,#0003,#0000) 0 0/.8rem 100% no-repeat scroll,
+        radial-gradient(farthest-side at 100% 50%,#0003,#0000) 100% 0/.8rem 100% no-repeat scroll,#fff}
+        input,select{max-width:100%}code{overflow-wrap:anywhere}
         tbody th:first-child,tbody td:first-child{position:sticky;left:0;background:#fff;z-index:1}}
         """.utf8)
 

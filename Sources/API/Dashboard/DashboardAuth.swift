@@ -93,7 +93,7 @@ struct DashboardAuth: Sendable {
         "\(Self.cookieName)=; Path=\(prefix); Max-Age=0; HttpOnly; SameSite=Lax" + secure(request)
     }
 
-    private func secure(_ request: HTTPRequest) -> String {
+    func secure(_ request: HTTPRequest) -> String {
         services.clientIP.scheme(of: request) == "https" ? "; Secure" : ""
     }
 

@@ -30,7 +30,7 @@ enum DashboardPage {
             let pages =
                 [
                     ("", "Overview"), ("/breakdowns", "Breakdowns"), ("/cohorts", "Cohorts"), ("/links", "Links"), ("/installs", "Installs"),
-                    ("/skan", "SKAN"),
+                    ("/skan", "SKAN"), ("/connect", "Connect"),
                 ]
                 + (adminPages ? [("/outbound", "Outbound"), ("/settings", "Settings")] : [])
             for (path, label) in pages {

@@ -37,6 +37,7 @@ enum DashboardRoutes {
         router.on(.get, p + "/projects/:id/skan", SKANPage.show(services))
         router.on(.get, p + "/projects/:id/outbound", OutboundPage.show(services))
         router.on(.get, p + "/projects/:id/connect", ConnectPage.show(services))
+        router.on(.post, p + "/projects/:id/getting-started/hide", GettingStarted.hide(services))
         router.on(.post, p + "/projects/:id/outbound/deliveries/:deliveryId/replay", OutboundPage.replay(services))
         router.on(.post, p + "/projects/:id/outbound/webhooks", OutboundPage.addEndpoint(services))
         router.on(.post, p + "/projects/:id/outbound/webhooks/:webhookId/rotate", OutboundPage.rotateSecret(services))

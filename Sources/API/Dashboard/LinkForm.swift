@@ -145,6 +145,25 @@ enum LinkForm {
         return values.merging(LinkRoutingForm.values(of: link)) { _, routing in routing }
     }
 
+    /// The form's sections after the fields most links need (destination, short code, domain,
+    /// deep link): each folded unless it holds a value or the problem names one of its fields.
+    static let sections: [(title: String, fields: [String])] = [
+        ("Per-platform destinations", ["ios_url", "android_url", "web_url"]),
+        ("UTM parameters", ["utm_template", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"]),
+        ("Social preview", ["description", "og_title", "og_description", "og_image"]),
+        ("Targeting, limits and expiry", ["targeting", "attribution_window_hours", "expires_at", "expired_url", "max_clicks", "template_slug"]),
+        ("Password", ["password"]),
+        ("Routing rules and A/B split", ["rule_", "variant_", "rules", "variants"]),
+        ("More", ["append_click_id", "in_app_escape"]),
+    ]
+
+    /// Where a tap goes, in the order the server decides it.
+    static let whichURLWins = """
+        <p class="muted">Where a tap goes: the app first, when installed; otherwise a routing rule that holds, else an A/B \
+        variant; otherwise on an iPhone the iOS URL (else the project's App Store URL), on Android the Android URL (else its \
+        Play Store URL), on a computer the web URL (else the project's website). The destination URL is the last fallback for all.</p>
+        """
+
     /// - Parameters:
     ///   - domains: the project's own domains, offered as where the link lives.
     ///   - utmTemplates: the project's, offered to fill the UTM fields left empty.
@@ -154,6 +173,8 @@ enum LinkForm {
     ) -> String {
         var html = #"<form class="stack" method="post" action="\#(action)">"# + csrf
         if let problem { html += #"<p class="error" role="alert">\#(Escape.html(labelled(problem)))</p>"# }
+        var rendered: [String: String] = [:]
+        for field in fields { rendered[field.name] = input(field, values) }
         if !utmTemplates.isEmpty {
             let chosen = values["utm_template"] ?? ""
             let options =
@@ -163,58 +184,80 @@ enum LinkForm {
                     return
                         #"<option value="\#(Escape.html(template.name))"\#(template.name == chosen ? " selected" : "")>\#(Escape.html(template.name)) — \#(Escape.html(described))</option>"#
                 }
-            html += #"<label>UTM template (fills the UTM fields left empty)<select name="utm_template">\#(options.joined())</select></label>"#
+            rendered["utm_template"] =
+                #"<label>UTM template (fills the UTM fields left empty)<select name="utm_template">\#(options.joined())</select></label>"#
         }
         if !domains.isEmpty || values["domain"]?.isEmpty == false {
             let chosen = values["domain"] ?? ""
             let options = ([""] + domains).map { name in
                 #"<option value="\#(Escape.html(name))"\#(name == chosen ? " selected" : "")>\#(name.isEmpty ? "This server's own name" : Escape.html(name))</option>"#
             }.joined()
-            html += #"<label>Domain<select name="domain">\#(options)</select></label>"#
-        }
-        for field in fields {
-            let value = Escape.html(values[field.name] ?? "")
-            switch field.kind {
-            case .checkbox:
-                html +=
-                    #"<input type="hidden" name="\#(field.name)" value="0"><label class="check"><input type="checkbox" name="\#(field.name)" value="1"\#(values[field.name] == "1" ? " checked" : "")> \#(Escape.html(field.label))</label>"#
-            case .parameters:
-                let rows = (Int(values["param_rows"] ?? "") ?? 0) + 2
-                html += #"<fieldset><legend>\#(Escape.html(field.label)) (added to the deep link's query)</legend>"#
-                for index in 0..<rows {
-                    let key = Escape.html(values["param_key_\(index)"] ?? "")
-                    let parameter = Escape.html(values["param_value_\(index)"] ?? "")
-                    html +=
-                        #"<div class="variant"><label>Name<input name="param_key_\#(index)" value="\#(key)"></label>"#
-                        + #"<label>Value<input name="param_value_\#(index)" value="\#(parameter)"></label></div>"#
-                }
-                html += "</fieldset>"
-            case .time:
-                html += #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" type="datetime-local" value="\#(value)"></label>"#
-            case .json:
-                html += #"<label>\#(Escape.html(field.label))<textarea name="\#(field.name)" rows="2">\#(value)</textarea></label>"#
-            case .url:
-                html += #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" type="url" value="\#(value)"></label>"#
-            case .wholeNumber:
-                html += #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" inputmode="numeric" value="\#(value)"></label>"#
-            case .text:
-                html += #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" value="\#(value)"></label>"#
-            }
+            rendered["domain"] = #"<label>Domain<select name="domain">\#(options)</select></label>"#
         }
         let escape = values["in_app_escape"] ?? ""
         let escapeOptions = [("", "As the project says"), ("1", "Lead them out"), ("0", "Leave them in the app's browser")].map { choice in
             #"<option value="\#(choice.0)"\#(choice.0 == escape ? " selected" : "")>\#(choice.1)</option>"#
         }.joined()
-        html += #"<label>Taps in social apps' browsers<select name="in_app_escape">\#(escapeOptions)</select></label>"#
+        rendered["in_app_escape"] = #"<label>Taps in social apps' browsers<select name="in_app_escape">\#(escapeOptions)</select></label>"#
         let hasPassword = values["has_password"] == "1"
-        html +=
+        rendered["password"] =
             #"<label>\#(hasPassword ? "New password (empty: keep the current one)" : "Password (empty: none)")<input name="password" type="password" autocomplete="new-password"></label>"#
-        if hasPassword {
-            html +=
-                #"<input type="hidden" name="has_password" value="1"><label><input type="checkbox" name="remove_password" value="1"> Remove the password</label>"#
+            + (hasPassword
+                ? #"<input type="hidden" name="has_password" value="1"><label><input type="checkbox" name="remove_password" value="1"> Remove the password</label>"#
+                : "")
+        rendered["rules"] = LinkRoutingForm.render(values)
+        for name in ["original_url", "short_code", "domain", "app_scheme", "deep_link_path", "deep_link_parameters", "title", "active"] {
+            html += rendered[name] ?? ""
         }
-        html += LinkRoutingForm.render(values)
+        html += whichURLWins
+        let problemText = problem ?? ""
+        for section in sections {
+            let members = section.fields.filter { rendered[$0] != nil }
+            let holdsValue = values.contains { key, value in
+                !value.isEmpty && value != "0" && section.fields.contains { key == $0 || (key.hasPrefix($0) && $0.hasSuffix("_")) }
+                    && key != "rule_rows" && key != "variant_rows"
+            }
+            // The API names `utm.source` and `og.title` where the form has `utm_source`, `og_title`.
+            let named = section.fields.contains { name in
+                problemText.hasPrefix(name)
+                    || problemText.hasPrefix(name.replacingOccurrences(of: "utm_", with: "utm.").replacingOccurrences(of: "og_", with: "og."))
+            }
+            html += "<details\(holdsValue || named ? " open" : "")><summary>\(section.title)</summary><div class=\"stack-fields\">"
+            html += members.map { rendered[$0]! }.joined()
+            html += "</div></details>"
+        }
         return html + "<button>\(Escape.html(submit))</button></form>"
+    }
+
+    /// One field's label and input, as the form shows it.
+    private static func input(_ field: (name: String, label: String, kind: Kind), _ values: [String: String]) -> String {
+        let value = Escape.html(values[field.name] ?? "")
+        switch field.kind {
+        case .checkbox:
+            return
+                #"<input type="hidden" name="\#(field.name)" value="0"><label class="check"><input type="checkbox" name="\#(field.name)" value="1"\#(values[field.name] == "1" ? " checked" : "")> \#(Escape.html(field.label))</label>"#
+        case .parameters:
+            let rows = (Int(values["param_rows"] ?? "") ?? 0) + 2
+            var html = #"<fieldset><legend>\#(Escape.html(field.label)) (added to the deep link's query)</legend>"#
+            for index in 0..<rows {
+                let key = Escape.html(values["param_key_\(index)"] ?? "")
+                let parameter = Escape.html(values["param_value_\(index)"] ?? "")
+                html +=
+                    #"<div class="variant"><label>Name<input name="param_key_\#(index)" value="\#(key)"></label>"#
+                    + #"<label>Value<input name="param_value_\#(index)" value="\#(parameter)"></label></div>"#
+            }
+            return html + "</fieldset>"
+        case .time:
+            return #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" type="datetime-local" value="\#(value)"></label>"#
+        case .json:
+            return #"<label>\#(Escape.html(field.label))<textarea name="\#(field.name)" rows="2">\#(value)</textarea></label>"#
+        case .url:
+            return #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" type="url" value="\#(value)"></label>"#
+        case .wholeNumber:
+            return #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" inputmode="numeric" value="\#(value)"></label>"#
+        case .text:
+            return #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" value="\#(value)"></label>"#
+        }
     }
 
     /// What a submitted form shows again after a problem (never the password).

@@ -86,7 +86,9 @@ enum LinkPages {
                 \(link.active ? "Disable" : "Enable")</button></form>
                 """ : ""
             rows += """
-                <tr><td><a href="\(base)/links/\(Escape.html(link.id))">\(Escape.html(link.shortCode))</a></td><td>\(Escape.html(link.title ?? ""))</td>\
+                <tr><td class="wrap"><a href="\(base)/links/\(Escape.html(link.id))"><span class="muted">\(Escape.html(shortURL(url).host))/</span>\
+                \(Escape.html(shortURL(url).path))</a></td><td class="wrap title">\(Escape.html(link.title ?? ""))</td>\
+                <td class="hide-narrow">\(calendar.dateText(link.createdAt))</td>\
                 <td class="hide-narrow">\(Escape.html(link.utm.campaign ?? ""))</td>\
                 <td class="n">\(counts[link.id]?.clicks ?? 0)</td><td class="n">\(counts[link.id]?.attributedInstalls ?? 0)</td>\
                 <td class="n">\(revenue(counts[link.id]))</td>\
@@ -99,8 +101,8 @@ enum LinkPages {
         if rows.isEmpty {
             rows =
                 search.isEmpty
-                ? #"<tr><td colspan="10" class="muted">No links yet: make the first with the form below.</td></tr>"#
-                : #"<tr><td colspan="10" class="muted">No links match.</td></tr>"#
+                ? #"<tr><td colspan="11" class="muted">No links yet: make the first with the form below.</td></tr>"#
+                : #"<tr><td colspan="11" class="muted">No links match.</td></tr>"#
         }
         let query = search.isEmpty ? "" : "q=\(Escape.html(Escape.queryValue(search)))&amp;"
         var pager = ""
@@ -116,7 +118,7 @@ enum LinkPages {
         let body = """
             <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
             <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\
-            <table><thead><tr><th>Code</th><th>Title</th><th class="hide-narrow">Campaign</th><th class="n">Clicks (30 d)</th>\
+            <table class="links"><thead><tr><th>Short URL</th><th>Title</th><th class="hide-narrow">Created</th><th class="hide-narrow">Campaign</th><th class="n">Clicks (30 d)</th>\
             <th class="n">Installs (30 d)</th><th class="n">Revenue (30 d)</th><th class="hide-narrow">Clicks by UTC day</th><th>State</th><th class="hide-narrow">QR · URL</th><th></th></tr></thead>\
             <tbody>\(rows)</tbody></table><p>\(pager)</p>\(createForm)\
             \(canChange ? importForm(base: base, csrf: DashboardPage.hiddenCSRF(viewer), domains: try services.app.domains.list(projectID: project.id).map(\.domain)) : "")
@@ -124,6 +126,14 @@ enum LinkPages {
         return DashboardPage.render(
             title: "Links · \(project.name)", prefix: auth.prefix, viewer: viewer,
             projectNav: (project.id, project.name, "Links"), body: body, status: status)
+    }
+
+    /// The short URL without its scheme: its host (the link's domain, or this server's name)
+    /// and the path after it.
+    static func shortURL(_ url: String) -> (host: String, path: String) {
+        let rest = url.split(separator: "://", maxSplits: 1).last ?? Substring(url)
+        let parts = rest.split(separator: "/", maxSplits: 1)
+        return (String(parts.first ?? rest), parts.count > 1 ? String(parts[1]) : "")
     }
 
     /// A link's 30 days of money: captured payments, and apart from them (never added: an app may

@@ -15,6 +15,8 @@ enum NewProjectPages {
         <label>App Store URL (optional)<input name="ios_store_url" type="url" placeholder="https://apps.apple.com/app/id…"></label>\
         <label>Play Store URL (optional)<input name="android_store_url" type="url" placeholder="https://play.google.com/store/apps/details?id=…"></label>\
         <label>Website (optional)<input name="web_url" type="url" placeholder="https://…"></label>\
+        <label class="check"><input type="checkbox" name="test_mode" value="1"> Test mode: a sandbox with a clock of its own, \
+        moved forward by hand, to try windows, schemas and postbacks (cannot be changed later; not for a live app)</label>\
         <button>Create project</button></form>
         """
     }
@@ -34,7 +36,8 @@ enum NewProjectPages {
             settings.webURL = form.text("web_url")
             let created: CreatedProject
             do {
-                created = try services.app.projects.create(name: form.text("name") ?? "", settings: settings)
+                created = try services.app.projects.create(
+                    name: form.text("name") ?? "", settings: settings, testMode: form["test_mode"] == "1")
             } catch let error as AppError {
                 let body = """
                     <h1>New project</h1><p class="error" role="alert">\(Escape.html(error.message.replacingOccurrences(of: "ios_store_url", with: "App Store URL").replacingOccurrences(of: "android_store_url", with: "Play Store URL").replacingOccurrences(of: "web_url", with: "Website")))</p>\
@@ -67,11 +70,11 @@ enum NewProjectPages {
             <h2>Linkrunner REST clients</h2><p>Replace <code>https://api.linkrunner.io</code> by <code>\(base)</code> and send the token above.</p>\
             <p>This page, less the token and key, stays at <a href="\(prefix)/projects/\(Escape.html(project.id))/connect">Connect your app</a>. \
             Then create a link on the <a href="\(prefix)/projects/\(Escape.html(project.id))/links">links page</a>, \
-            and check a first install with the project's test mode (docs/testing-your-setup.md). \
+            and open it on a phone with the app installed from a test build. \
             Domains and app ids (for universal links and app links) are in <a href="\(prefix)/projects/\(Escape.html(project.id))/settings">Settings</a>.</p>
             """
         return DashboardPage.render(
             title: "Connect your app · \(project.name)", prefix: prefix, viewer: viewer,
-            projectNav: (project.id, project.name, "Settings"), body: body, status: .created)
+            projectNav: (project.id, project.name, "Connect"), body: body, status: .created)
     }
 }

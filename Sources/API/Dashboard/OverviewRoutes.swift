@@ -31,7 +31,7 @@ enum OverviewRoutes {
             }
             if projects.isEmpty {
                 rows =
-                    #"<tr><td colspan="7" class="muted">No projects yet: create one below (or with the admin API, or `attributiond project create`).</td></tr>"#
+                    #"<tr><td colspan="7" class="muted">No projects yet: create one below (or with the admin API, or <code>attributiond project create</code>).</td></tr>"#
             }
             let body = """
                 <h1>Projects</h1><p class="muted">The last 7 days in each project's time zone, today included.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
@@ -46,7 +46,7 @@ enum OverviewRoutes {
 
     static func overview(_ services: Services) -> RouteHandler {
         let auth = DashboardAuth(services: services)
-        return auth.periodPage { _, viewer, period in
+        return auth.periodPage { request, viewer, period in
             let (project, query, calendar, range) = (period.project, period.query, period.calendar, period.range)
             DashboardWarmup.watch(range.key, projectID: project.id, services)
             let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)
@@ -70,8 +70,7 @@ enum OverviewRoutes {
             var attributed: [Double] = []
             var organic: [Double] = []
             var events: [Double] = []
-            var payments: [Double] = []
-            var eventValues: [Double] = []
+            var moneyBuckets: [(payments: [String: Double], eventValues: [String: Double])] = []
             let currency = project.settings.currency
             for bucket in try services.app.reports.series(project: project, boundaries: range.boundaries) {
                 labels.append(range.label(bucket.start, calendar: calendar))
@@ -79,9 +78,9 @@ enum OverviewRoutes {
                 attributed.append(Double(bucket.counts.attributedInstalls))
                 organic.append(Double(bucket.counts.organicInstalls))
                 events.append(Double(bucket.counts.events))
-                payments.append(bucket.counts.paymentRevenue[currency] ?? 0)
-                eventValues.append(bucket.counts.eventRevenue[currency] ?? 0)
+                moneyBuckets.append((bucket.counts.paymentRevenue, bucket.counts.eventRevenue))
             }
+            let overTime = [("Clicks", clicks), ("Attributed installs", attributed), ("Organic installs", organic)]
             let totals = stats.totals
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
             let rangeLinks = range.picker(base: base, calendar: calendar)
@@ -106,19 +105,18 @@ enum OverviewRoutes {
             ]
             let linkInstalls = totals.attributedInstalls - totals.appleAdsInstalls
             let body = """
-                <h1>\(Escape.html(project.name))</h1>\(try GettingStarted.checklist(project, services, prefix: auth.prefix, shown: totals))\
+                <h1>\(Escape.html(project.name))</h1>\(try GettingStarted.checklist(project, services, request: request, viewer: viewer, prefix: auth.prefix, shown: totals))\
                 <div class="ranges">\(rangeLinks)</div><div class="cards">\(cards)</div>\
                 <p class="muted">\(Escape.html(calendar.dateText(range.since))) \(Escape.html(calendar.timeText(range.since))) to \
                 \(Escape.html(calendar.dateText(range.until))) \(Escape.html(calendar.timeText(range.until))), \(Escape.html(calendar.identifier))</p>\
                 <h2>Over time (\(range.bucketName))</h2>\
                 <div class="chart"><div class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Attributed installs</span>\
                 <span><i class="k2"></i>Organic installs</span></div>\
-                \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", attributed), ("Organic installs", organic)]))</div>\
+                <div class="wide-chart">\(SVGChart.bars(labels: labels, series: overTime))</div>\
+                <div class="narrow-chart">\(SVGChart.bars(labels: labels, series: overTime, width: 400, height: 240, labelCount: 4))</div></div>\
                 <div class="grid2"><div class="chart"><div class="legend"><span><i class="k3"></i>Events</span></div>\
                 \(SVGChart.bars(labels: labels, series: [("Events", events)], colorOffset: 3, width: 480))</div>\
-                <div class="chart"><div class="legend"><span><i class="k0"></i>Payments (\(Escape.html(currency)))</span>\
-                <span><i class="k1"></i>Event values (\(Escape.html(currency)))</span></div>\
-                \(SVGChart.bars(labels: labels, series: [("Payments", payments), ("Event values", eventValues)], width: 480))</div></div>\
+                \(MoneyCharts.perCurrency(labels: labels, buckets: moneyBuckets, projectCurrency: currency))</div>\
                 <div class="grid2"><div><h2>Funnel</h2><div class="chart">\(FunnelChart.svg(funnel))</div>\
                 <table><thead><tr><th>Step</th><th class="n">Count</th><th class="n">Of the step before</th><th class="n">Of clicks</th></tr></thead><tbody>\
                 \(funnel.enumerated().map { index, step in

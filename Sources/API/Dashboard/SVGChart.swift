@@ -4,9 +4,11 @@ import JSON
 /// stays one request with no script.
 enum SVGChart {
     /// Grouped bars, one group per label, one bar per series (colours `k0`, `k1`, … of the stylesheet).
-    static func bars(labels: [String], series: [(name: String, values: [Double])], colorOffset: Int = 0, width: Int = 960, height: Int = 220)
-        -> String
-    {
+    /// - Parameter labelCount: about how many labels the axis shows (fewer on a narrow chart).
+    static func bars(
+        labels: [String], series: [(name: String, values: [Double])], colorOffset: Int = 0, width: Int = 960, height: Int = 220,
+        labelCount: Int = 12
+    ) -> String {
         let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700"]
         // A multiple of 4, so that counts get whole-number ticks (25 would give 6.25).
         let top = (niceCeiling(series.flatMap(\.values).max() ?? 0) / 4).rounded(.up) * 4
@@ -23,7 +25,7 @@ enum SVGChart {
             svg += ##"<line x1="\##(left)" x2="\##(width)" y1="\##(format(y))" y2="\##(format(y))" stroke="#eef1f4"/>"##
             svg += ##"<text x="\##(left - 6)" y="\##(format(y + 4))" font-size="11" text-anchor="end" fill="#5b6775">\##(compact(value))</text>"##
         }
-        let labelEvery = max(1, labels.count / 12)
+        let labelEvery = max(1, Int((Double(labels.count) / Double(max(labelCount, 1))).rounded(.up)))
         for (index, label) in labels.enumerated() {
             let groupX = Double(left) + groupWidth * Double(index) + groupWidth * 0.1
             for (seriesIndex, entry) in series.enumerated() where index < entry.values.count {

@@ -43,10 +43,15 @@ enum SettingsPages {
         ("attribution_window_hours", "Attribution window (hours)", .number), ("min_confidence", "Minimum confidence (0–1)", .number),
         ("currency", "Currency (ISO 4217)", .text), ("time_zone", "Time zone (IANA, e.g. Europe/Berlin): the dashboard's days", .text),
         ("skan", "SKAN conversion schema (JSON)", .json),
+        ("ios_team_id", "Apple team id (10 characters, for universal links)", .text),
+        ("ios_bundle_id", "iOS bundle id (com.example.app)", .text),
+        ("android_package", "Android package (com.example.app, for app links)", .text),
+        ("android_sha256", "Android signing certificates' SHA-256 fingerprints (AA:BB:…, one per line)", .list),
     ]
 
-    /// `optionalNumber`: an empty field clears the setting (a `number` left empty keeps it).
-    enum FieldKind { case text, number, optionalNumber, json }
+    /// `optionalNumber`: an empty field clears the setting (a `number` left empty keeps it);
+    /// `list`: one value per line (or comma), empty for none.
+    enum FieldKind { case text, number, optionalNumber, json, list }
 
     /// `POST …/settings/project`: the form's fields as the admin API's PATCH body, read by its own
     /// payload; an empty field clears the setting. Problems show beside their fields.
@@ -59,11 +64,16 @@ enum SettingsPages {
             for field in fields {
                 guard let text = form[field.name]?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
                 if text.isEmpty {
-                    body[field.name] = field.name == "currency" || field.kind == .number ? nil : .null
+                    body[field.name] = field.name == "currency" || field.kind == .number ? nil : field.kind == .list ? .array([]) : .null
                     continue
                 }
                 switch field.kind {
                 case .text: body[field.name] = .string(text)
+                case .list:
+                    body[field.name] = .array(
+                        text.split(whereSeparator: { $0.isNewline || $0 == "," }).map {
+                            .string($0.trimmingCharacters(in: .whitespaces))
+                        }.filter { $0 != .string("") })
                 case .number, .optionalNumber:
                     guard let number = Double(text) else {
                         problems[field.name] = "must be a number"
@@ -121,6 +131,10 @@ enum SettingsPages {
             case "currency": return settings.currency
             case "time_zone": return settings.timeZone
             case "skan": return settings.skanSchema ?? ""
+            case "ios_team_id": return settings.iosTeamID ?? ""
+            case "ios_bundle_id": return settings.iosBundleID ?? ""
+            case "android_package": return settings.androidPackage ?? ""
+            case "android_sha256": return settings.androidSHA256.joined(separator: "\n")
             default: return ""
             }
         }
@@ -128,12 +142,19 @@ enum SettingsPages {
         if let general = problems["settings"] { html += #"<p class="error" role="alert">\#(Escape.html(general))</p>"# }
         for field in fields {
             let problem =
-                problems.first { $0.key == field.name || $0.key.hasPrefix(field.name + ".") }
+                problems.first { $0.key == field.name || $0.key.hasPrefix(field.name + ".") || $0.key.hasPrefix(field.name + "[") }
                 .map { #"<span class="error" id="\#(field.name)-error">\#(Escape.html($0.value))</span>"# } ?? ""
+            if field.name == "ios_team_id" {
+                html += """
+                    <h3>Universal links and app links</h3><p class="muted">With these set, this server serves \
+                    <code>/.well-known/apple-app-site-association</code> and <code>/.well-known/assetlinks.json</code> \
+                    for the project's links (on its domains, and on the server's own name).</p>
+                    """
+            }
             let described = problem.isEmpty ? "" : #" aria-invalid="true" aria-describedby="\#(field.name)-error""#
             let input =
-                field.kind == .json
-                ? #"<textarea name="\#(field.name)" rows="6"\#(described)>\#(Escape.html(current(field.name)))</textarea>"#
+                field.kind == .json || field.kind == .list
+                ? #"<textarea name="\#(field.name)" rows="\#(field.kind == .json ? 6 : 3)"\#(described)>\#(Escape.html(current(field.name)))</textarea>"#
                 : #"<input name="\#(field.name)" value="\#(Escape.html(current(field.name)))"\#(described)>"#
             html += "<label>\(field.label)\(input)\(problem)</label>"
         }
@@ -244,7 +265,7 @@ enum SettingsPages {
             <td>\(Escape.html(certificateText(certificates[domain.domain], now: now)))</td>\
             <td>\(links[domain.id] ?? 0)</td>\
             <td><form class="inline" method="post" action="\(base)/settings/domains/\(Escape.html(domain.id))/remove">\(csrf)\
-            \((links[domain.id] ?? 0) > 0 ? #"<input name="confirm" placeholder="type the name to confirm" aria-label="type the domain's name to confirm" autocomplete="off">"# : "")\
+            \((links[domain.id] ?? 0) > 0 ? #"<input name="confirm" size="16" placeholder="type its name" aria-label="type the domain's name to confirm" autocomplete="off">"# : "")\
             <button class="secondary">Remove</button></form></td></tr>
             """
         }.joined()
@@ -319,7 +340,7 @@ enum SettingsPages {
                 <h2>Delete this project</h2><form class="stack" method="post" action="\(base)/settings/delete">\(csrf)\
                 <p class="muted">Deletes the project and everything stored for it: links, clicks, installs, events, payments, \
                 users, keys, webhooks and their deliveries. Apps using its token or keys get 401 from then on. It cannot be undone.</p>\
-                <label>Type the project's name, <code>\(Escape.html(project.name))</code>, to confirm<input name="confirm" autocomplete="off" required></label>\
+                <label>Type <code>\(Escape.html(project.name))</code> to confirm<input name="confirm" autocomplete="off" required></label>\
                 <button class="danger">Delete the project</button></form>
                 """ : "")
             """

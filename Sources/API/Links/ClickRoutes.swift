@@ -23,14 +23,19 @@ enum ClickRoutes {
         _ request: HTTPRequest, code: String, slug: String?, services: Services, passwordGiven: Bool = false, commit: ClickCommit? = nil
     ) throws -> HTTPResponse {
         let host = try ProjectHosts.claim(of: request, services: services)
-        guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else { return Pages.notFound }
+        guard let (entry, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else {
+            return DeadEndPage.response(.notFound, project: try host.flatMap { try services.app.projects.cachedProject(id: $0.projectID) })
+        }
         let now = services.app.clocks.now(projectID: target.link.projectID)
         switch LinkAvailability.of(target.link, clicks: entry.clicks.load(ordering: .relaxed), now: now) {
         case .available: break
         case .expired:
-            guard let url = target.link.expiredURL else { return Pages.expired }
+            guard let url = target.link.expiredURL else {
+                return DeadEndPage.response(.expired, project: try services.app.projects.cachedProject(id: target.link.projectID))
+            }
             return HTTPResponse(status: .found, headers: ["Location": url, "Cache-Control": "no-store"])
-        case .inactive, .exhausted: return Pages.notFound
+        case .inactive, .exhausted:
+            return DeadEndPage.response(.notFound, project: try services.app.projects.cachedProject(id: target.link.projectID))
         }
         if target.link.passwordHash != nil, !passwordGiven { return LinkPasswordPage.response(for: request) }
         // The debug page lists every destination: only for a link a tap could follow, past its password.
@@ -115,9 +120,10 @@ enum ClickRoutes {
                 templateSlug: slug)
             return Pages.htmlResponse(Pages.preview(target: target, url: url), headers: clickHeader)
         case .noDestination:
-            var response = Pages.noDestination
-            response.headers.add("X-Click-Id", clickID)
-            return response
+            // The click is queued: nothing here may read the store (and run the handler again).
+            return DeadEndPage.response(
+                .noDestination, name: services.app.projects.projectIfCached(id: target.link.projectID)?.name, settings: target.project,
+                headers: ["X-Click-Id": clickID])
         }
     }
 

@@ -35,7 +35,9 @@ enum LinkPasswordRoutes {
     static func submit(_ services: Services) -> RouteHandler {
         LinkAddressed.handler { request, code, slug in
             let host = try ProjectHosts.claim(of: request, services: services)
-            guard let (_, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else { return Pages.notFound }
+            guard let (_, target) = try services.app.links.resolve(code: code, slug: slug, on: host) else {
+                return DeadEndPage.response(.notFound, project: try host.flatMap { try services.app.projects.cachedProject(id: $0.projectID) })
+            }
             guard let stored = target.link.passwordHash else {
                 return try ClickRoutes.click(request, code: code, slug: slug, services: services)
             }

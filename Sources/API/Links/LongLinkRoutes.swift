@@ -21,7 +21,7 @@ enum LongLinkRoutes {
             if let host = try ProjectHosts.claim(of: request, services: services), request.queryValue("link") != nil {
                 return try longLink(request, on: host, services: services)
             }
-            guard let home else { return Pages.notFound }
+            guard let home else { return DeadEndPage.response(.notFound, project: nil) }
             return HTTPResponse(status: .found, headers: ["Location": home, "Cache-Control": "no-store"])
         }
     }
@@ -97,7 +97,9 @@ enum LongLinkRoutes {
             }
         }
         if request.queryValue("d") == "1" {
-            guard let (_, target) = try services.app.links.resolve(code: code, slug: nil, on: host) else { return Pages.notFound }
+            guard let (_, target) = try services.app.links.resolve(code: code, slug: nil, on: host) else {
+                return DeadEndPage.response(.notFound, project: try services.app.projects.cachedProject(id: host.projectID))
+            }
             return LinkDebugPage.response(target, url: "https://\(host.domain)/?\(request.query ?? "")")
         }
         return try ClickRoutes.click(request, code: code, slug: nil, services: services)

@@ -106,7 +106,4 @@ enum Pages {
         return HTTPResponse(status: status, headers: headers, body: bytes)
     }
 
-    static let notFound = htmlResponse(message("Link not found", "This link does not exist or is no longer active."), status: .notFound)
-    static let expired = htmlResponse(message("Link expired", "This link has expired."), status: .gone)
-    static let noDestination = htmlResponse(message("Nothing to open", "This link has no destination for this device."), status: .notFound)
 }

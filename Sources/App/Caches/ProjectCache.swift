@@ -61,6 +61,13 @@ final class ProjectCache: @unchecked Sendable {
         try cached(id, in: \.byID) { try repository.find(id: id) }
     }
 
+    /// The project when it is cached; nil otherwise, without reading the store.
+    func cachedProject(forID id: String) -> Project? {
+        lock.lock()
+        defer { lock.unlock() }
+        return byID[id]
+    }
+
     func cached<Key: Hashable, Value>(
         _ hash: Key, in table: ReferenceWritableKeyPath<ProjectCache, [Key: Value]>,
         load: () throws -> Value?

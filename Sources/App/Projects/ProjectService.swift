@@ -117,6 +117,10 @@ public struct ProjectService: Sendable {
         try cache.project(forID: id, repository: store.projects)
     }
 
+    /// The project if a lookup already cached it: never reads the store (for answers whose work
+    /// must not run twice, such as a click already queued).
+    public func projectIfCached(id: String) -> Project? { cache.cachedProject(forID: id) }
+
     public func signingSecret(keyID: String, projectID: String) throws -> String? {
         try cache.signingSecret(keyID: keyID, projectID: projectID, repository: store.signingKeys)
     }

@@ -13,8 +13,10 @@ final class DashboardClient {
         self.prefix = prefix
     }
 
-    func get(_ path: String) throws -> TestResponse {
-        try app.request("GET", prefix + path, adminKey: nil, headers: cookie.map { ["Cookie": "attributiond_session=\($0)"] } ?? [:])
+    /// - Parameter otherCookies: sent after the session's, as `name=value; …`.
+    func get(_ path: String, otherCookies: String? = nil) throws -> TestResponse {
+        let cookies = [cookie.map { "attributiond_session=\($0)" }, otherCookies].compactMap { $0 }.joined(separator: "; ")
+        return try app.request("GET", prefix + path, adminKey: nil, headers: cookies.isEmpty ? [:] : ["Cookie": cookies])
     }
 
     /// Posts `fields` form-encoded (no CSRF token unless given among them).

@@ -38,7 +38,7 @@ import Testing
         let domains = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/domains").json?["domains"] as? [[String: Any]])
         let id = try #require(domains.first?["id"] as? String)
         // One link lives there: the page says it stops working and asks for the name, typed.
-        #expect(try browser.get(settings).bodyText.contains("type the name to confirm"))
+        #expect(try browser.get(settings).bodyText.contains(#"aria-label="type the domain's name to confirm""#))
         let unconfirmed = try browser.submit(from: settings, to: "\(settings)/domains/\(id)/remove", [])
         #expect(unconfirmed.status == 409 && unconfirmed.bodyText.contains("1 link on links.shop.example stop working"), "\(unconfirmed.bodyText)")
         #expect(try app.request("GET", "/tls/allowed?domain=links.shop.example", adminKey: nil).status == 200)

@@ -25,7 +25,9 @@ import Testing
                 #"<small>Clicks</small><b>2</b><small>0 from bots, not counted</small><small class="change">−50% on the period before</small>"#))
         #expect(overview.contains(#"<small class="change">none before either</small>"#))
         // The funnel: drawn, and each step's rate of the one before and of the clicks.
-        #expect(overview.contains(#"<svg viewBox="0 0 480 136" role="img" aria-label="Funnel">"#))
+        #expect(overview.contains(#"<svg viewBox="0 0 480 160" role="img" aria-label="Funnel">"#))
+        // Each step's conversion on a line of its own, so that it fits beside the bars.
+        #expect(overview.contains(##"<text x="278.8" y="72" font-size="11" fill="#5b6775">0.0% of the step before</text>"##))
         #expect(overview.contains(#"<tr><th>Clicks</th><td class="n">2</td><td class="n">–</td><td class="n">–</td></tr>"#))
         #expect(overview.contains(#"<tr><th>Installs</th><td class="n">0</td><td class="n">0.0%</td><td class="n">0.0%</td></tr>"#))
         // Source, match and confidence are three tables, not one.

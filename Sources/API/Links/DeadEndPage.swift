@@ -1,0 +1,72 @@
+import App
+import Attribution
+import HTTP
+
+/// The pages a tap ends on when a link cannot send it anywhere (unknown, disabled, expired, or
+/// with no destination for the device): styled like a page of the app's own, naming the project
+/// when it is known and offering its store pages and website as the way on.
+enum DeadEndPage {
+    enum Reason {
+        case notFound, expired, noDestination
+
+        var title: String {
+            switch self {
+            case .notFound: "Link not found"
+            case .expired: "Link expired"
+            case .noDestination: "Nothing to open"
+            }
+        }
+
+        var text: String {
+            switch self {
+            case .notFound: "This link does not exist or is no longer active."
+            case .expired: "This link has expired."
+            case .noDestination: "This link has no destination for this device."
+            }
+        }
+
+        var status: HTTPStatus { self == .expired ? .gone : .notFound }
+    }
+
+    /// Inline, and allowed by the page's own policy: no script runs, nothing else loads.
+    static let style =
+        "body{margin:0;font:17px/1.5 system-ui,-apple-system,\"Segoe UI\",sans-serif;color:#1d232b;background:#f6f7f9}"
+        + "main{max-width:28rem;margin:12vh auto;padding:1.5rem;background:#fff;border:1px solid #e1e5ea;border-radius:12px}"
+        + "h1{font-size:1.35rem;margin:0 0 .5rem}p{margin:.4rem 0}.project{color:#5b6775;font-size:.95rem}"
+        + ".ways{display:grid;gap:.5rem;margin-top:1rem}.ways a{display:block;text-align:center;padding:.65rem;border-radius:8px;"
+        + "background:#1f6feb;color:#fff;text-decoration:none;font-weight:600}"
+
+    /// - Parameters:
+    ///   - name: the project's, when known; `settings` its store pages and website.
+    static func response(_ reason: Reason, name: String?, settings: ProjectSettings?, headers extra: HTTPHeaders = [:]) -> HTTPResponse {
+        var headers = extra
+        headers.add(
+            "Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+        return Pages.htmlResponse(html(reason, name: name, settings: settings), status: reason.status, headers: headers)
+    }
+
+    static func response(_ reason: Reason, project: Project?) -> HTTPResponse {
+        response(reason, name: project?.name, settings: project?.settings)
+    }
+
+    static func html(_ reason: Reason, name: String?, settings: ProjectSettings?) -> String {
+        let ways = settings.map(Self.ways(of:)) ?? []
+        let links = ways.map { #"<a href="\#(Escape.html($0.url))">\#(Escape.html($0.label))</a>"# }.joined()
+        return """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
+            <meta name="robots" content="noindex"><title>\(Escape.html(reason.title))</title><style>\(style)</style></head>\
+            <body><main>\(name.map { #"<p class="project">\#(Escape.html($0))</p>"# } ?? "")\
+            <h1>\(Escape.html(reason.title))</h1><p>\(Escape.html(reason.text))</p>\
+            \(links.isEmpty ? "" : #"<div class="ways">\#(links)</div>"#)</main></body></html>
+            """
+    }
+
+    /// The project's store pages and website, where it has them.
+    static func ways(of settings: ProjectSettings) -> [(label: String, url: String)] {
+        [
+            ("Get it on the App Store", settings.iosStoreURL), ("Get it on Google Play", settings.androidStoreURL),
+            ("Visit the website", settings.webURL),
+        ]
+        .compactMap { label, url in url.map { (label, $0) } }
+    }
+}
