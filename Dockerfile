@@ -8,8 +8,9 @@ WORKDIR /src
 # The whole package: SwiftPM loads every target's folder (plugins, benchmarks, test support)
 # even to build one product. .dockerignore keeps build products and databases out.
 COPY . .
-RUN swift build -c release --static-swift-stdlib --product attributiond \
-    && cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/attributiond" /usr/local/bin/attributiond
+# The release tarball a server without Swift installs (scripts/release): the image runs the same binary.
+RUN scripts/release /dist && tar -C /tmp -xzf /dist/attributiond-*.tar.gz \
+    && install -m 0755 /tmp/attributiond-*/bin/attributiond /usr/local/bin/attributiond
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libcurl4 libpq5 libmaxminddb0 ca-certificates tzdata \
