@@ -15,7 +15,7 @@ extension PGPool {
     /// than its own size (and 50 rows): its plans fit within a second of a new database's first
     /// rows, at about twenty ANALYZEs per table in all (~100 ms each at 15,000 installs, so not
     /// at autovacuum's every 10%, which it still does). Past a million rows a minute's lag no
-    /// longer changes a plan. See docs/performance-record.md, "PostgreSQL".
+    /// longer changes a plan. See docs/performance.md, "PostgreSQL".
     public func analyzeGrownTables() throws {
         try transaction { connection in
             guard try connection.query("SELECT pg_try_advisory_xact_lock($1)", [.integer(Self.statisticsLock)]).boolean(0, 0) == true

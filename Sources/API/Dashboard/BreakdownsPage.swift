@@ -10,9 +10,9 @@ enum BreakdownsPage {
     static let views: [(key: String, label: String)] =
         [("events", "Events")] + BreakdownProperty.allCases.map { ($0.rawValue, $0.label) }
 
-    static func show(_ services: Services) -> RouteHandler {
+    static func show(_ services: Services) -> PeriodPage {
         let auth = DashboardAuth(services: services)
-        return auth.periodPage { _, viewer, period in
+        return { _, viewer, period in
             let (project, calendar, range) = (period.project, period.calendar, period.range)
             let view = period.item("by") ?? "events"
             guard let current = views.first(where: { $0.key == view }) else {

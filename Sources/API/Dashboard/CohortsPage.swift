@@ -14,14 +14,16 @@ enum CohortsPage {
     ]
     static let presets: [(key: String, label: String)] = [("7d", "7 days"), ("30d", "30 days"), ("90d", "90 days")]
 
-    static func show(_ services: Services) -> RouteHandler {
+    /// The range items a cohort table is read from: by hour makes no cohort, so 24 h (and no
+    /// range) show 30 days.
+    static let days: @Sendable ([(String, String)]) -> [(String, String)] = { items in
+        let days = items.filter { $0.0 != "range" || $0.1 != "24h" }
+        return days.contains { $0.0 == "range" } ? days : days + [("range", "30d")]
+    }
+
+    static func show(_ services: Services) -> PeriodPage {
         let auth = DashboardAuth(services: services)
-        // By hour makes no cohort: 24 h (and no range) show 30 days.
-        let days: @Sendable ([(String, String)]) -> [(String, String)] = { items in
-            let days = items.filter { $0.0 != "range" || $0.1 != "24h" }
-            return days.contains { $0.0 == "range" } ? days : days + [("range", "30d")]
-        }
-        return auth.periodPage(rangeItems: days) { _, viewer, period in
+        return { _, viewer, period in
             let (project, calendar, range) = (period.project, period.calendar, period.range)
             let now = services.now(for: project)
             let item = period.item

@@ -7,10 +7,9 @@ import StoreContracts
 /// base URL, each SDK family's line (keys are issued on the settings page, shown once there),
 /// and the universal-link and app-link files this server serves for the project, as they are now.
 enum ConnectPage {
-    static func show(_ services: Services) -> RouteHandler {
+    static func show(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
+        return { request, viewer, project in
             let base = Escape.html(LinkURLs.base(for: request, services: services))
             let settingsPath = "\(auth.prefix)/projects/\(Escape.html(project.id))/settings"
             let settings = project.settings

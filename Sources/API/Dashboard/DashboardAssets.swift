@@ -36,7 +36,7 @@ enum DashboardAssets {
         .heat1{background:#f1f7ff}.heat2{background:#dcebff}.heat3{background:#c3dcff}.heat4{background:#a5c9fb}.heat5{background:#86b5f5}
         td.wrap{overflow-wrap:anywhere}td.title{min-width:8rem;max-width:22rem}details{border:1px solid #e1e5ea;border-radius:6px;padding:.45rem .7rem}summary{cursor:pointer;font-weight:600}
         details[open]>summary{margin-bottom:.5rem}.stack-fields{display:grid;gap:.6rem}
-        .getting-started{margin-bottom:1rem}.getting-started ol{margin:.4rem 0 0;padding-left:1.2rem}.getting-started .done{color:#2da44e}
+        .getting-started{margin-bottom:1rem}.getting-started>b{font-size:1.1rem}.getting-started ol{margin:.4rem 0 0;padding-left:1.2rem}.getting-started .done{color:#2da44e}
         @media (max-width:600px){main{padding:.75rem}.wide-chart{display:none}.narrow-chart{display:block}th,td{padding:.35rem .4rem}.hide-narrow{display:none}.narrow-only{display:block}.signout{margin-left:0}
         table{display:block;overflow-x:auto;background:linear-gradient(to right,#fff 30%,#fff0) 0 0/2rem 100% no-repeat local,
         linear-gradient(to left,#fff 30%,#fff0) 100% 0/2rem 100% no-repeat local,
@@ -59,6 +59,13 @@ enum DashboardAssets {
         """.utf8)
 
     static let scriptName = "dashboard.\(Secrets.sha256Hex(String(decoding: script, as: UTF8.self)).prefix(12)).js"
+
+    /// `GET {prefix}/assets/:name`: no session needed.
+    static let route = RouteHandler.inline { request in
+        let name = try request.parameter("name")
+        guard let response = serve(name) else { throw HTTPError.notFound("no dashboard asset \(name)") }
+        return response
+    }
 
     static func serve(_ name: String) -> HTTPResponse? {
         let (body, type): ([UInt8], String)

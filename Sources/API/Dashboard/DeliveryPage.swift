@@ -11,11 +11,10 @@ enum DeliveryPage {
     /// Bytes of the answer shown: enough to read an error page's message, not a whole page.
     static let answerShown = 2_000
 
-    static func show(_ services: Services) -> RouteHandler {
+    static func show(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            let job = try services.app.webhooks.delivery(id: request.pathParameters["deliveryId"] ?? "", projectID: project.id)
+        return { request, viewer, project in
+            let job = try services.app.webhooks.delivery(id: try request.parameter("deliveryId"), projectID: project.id)
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
             let replay =
                 job.status == .failed && viewer.canChange(projectID: project.id)

@@ -49,10 +49,9 @@ enum GettingStarted {
     }
 
     /// `POST …/projects/:id/getting-started/hide`: back to the overview, without the list.
-    static func hide(_ services: Services) -> RouteHandler {
+    static func hide(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, _ in
-            let project = try DashboardProjects.readable(request, viewer, services)
+        return { request, _, _, project in
             let path = "\(auth.prefix)/projects/\(project.id)"
             return DashboardPage.redirect(
                 to: path, cookie: "\(hiddenCookie)=hidden; Path=\(path); Max-Age=31536000; HttpOnly; SameSite=Lax" + auth.secure(request))

@@ -8,10 +8,9 @@ import StoreContracts
 enum InstallPages {
     static let pageSize = 50
 
-    static func list(_ services: Services) -> RouteHandler {
+    static func list(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
+        return { request, viewer, project in
             let before = request.queryValue("before").flatMap(Int64.init).map(Timestamp.init(milliseconds:))
             // Test traffic (a client's test mode) is listed apart, behind the switch.
             let test = request.queryValue("traffic") == "test"
@@ -49,13 +48,12 @@ enum InstallPages {
         }
     }
 
-    static func show(_ services: Services) -> RouteHandler {
+    static func show(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
+        return { request, viewer, project in
             let browse = services.app.reports.browse
-            guard let install = try browse.install(id: request.pathParameters["installId"] ?? "", projectID: project.id) else {
-                throw AppError.notFound("project \(project.id) has no install \(request.pathParameters["installId"] ?? "")")
+            guard let install = try browse.install(id: try request.parameter("installId"), projectID: project.id) else {
+                throw AppError.notFound("project \(project.id) has no install \(try request.parameter("installId"))")
             }
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
             let click = try install.clickID.flatMap { try browse.click(clickID: $0, projectID: project.id) }
@@ -133,10 +131,10 @@ enum InstallPages {
     }
 
     /// `POST …/installs/{installId}/erase`: the GDPR erase, after the typed confirmation.
-    static func erase(_ services: Services) -> RouteHandler {
+    static func erase(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
-            let installID = request.pathParameters["installId"] ?? ""
+        return { request, viewer, form, project in
+            let installID = try request.parameter("installId")
             guard form.text("confirm") == "erase" else {
                 return DashboardPage.message(
                     status: .unprocessableContent, title: "Not erased",

@@ -8,11 +8,9 @@ import StoreContracts
 /// its latest clicks with bots marked.
 enum LinkDetailPage {
     /// The link's QR code as SVG, from the dashboard's own origin (its CSP allows no other).
-    static func qrCode(_ services: Services) -> RouteHandler {
-        let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            let link = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
+    static func qrCode(_ services: Services) -> ProjectPage {
+        { request, viewer, project in
+            let link = try services.app.links.existing(id: try request.parameter("linkId"), projectID: project.id)
             let url = LinkURLs.url(
                 base: LinkURLs.base(of: link, otherwise: LinkURLs.base(for: request, services: services)), shortCode: link.shortCode,
                 templateSlug: nil)
@@ -27,20 +25,19 @@ enum LinkDetailPage {
         }
     }
 
-    static func show(_ services: Services) -> RouteHandler {
+    static func show(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
-            let link = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
+        return { request, viewer, project in
+            let link = try services.app.links.existing(id: try request.parameter("linkId"), projectID: project.id)
             return try page(request, viewer, project, link, services, auth: auth)
         }
     }
 
     /// `POST …/links/:linkId`: the edit form, every field as the admin API takes it.
-    static func update(_ services: Services) -> RouteHandler {
+    static func update(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
-            let existing = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
+        return { request, viewer, form, project in
+            let existing = try services.app.links.existing(id: try request.parameter("linkId"), projectID: project.id)
             do {
                 let payload = try LinkForm.payload(form)
                 let template = try services.app.links.template(id: nil, slug: payload.template_slug, projectID: project.id, key: "template_slug")

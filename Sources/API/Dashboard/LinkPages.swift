@@ -9,17 +9,16 @@ import StoreContracts
 enum LinkPages {
     static let pageSize = 50
 
-    static func list(_ services: Services) -> RouteHandler {
+    static func list(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
+        return { request, viewer, project in
             return try page(request, viewer, project, services, auth: auth, notice: nil, problem: nil, form: nil)
         }
     }
 
-    static func create(_ services: Services) -> RouteHandler {
+    static func create(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             do {
                 let payload = try LinkForm.payload(form)
                 let template = try services.app.links.template(id: nil, slug: payload.template_slug, projectID: project.id, key: "template_slug")
@@ -40,10 +39,10 @@ enum LinkPages {
     }
 
     /// `POST …/links/:linkId/active` with `active=0|1`.
-    static func setActive(_ services: Services) -> RouteHandler {
+    static func setActive(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
-            var link = try services.app.links.existing(id: request.pathParameters["linkId"] ?? "", projectID: project.id)
+        return { request, viewer, form, project in
+            var link = try services.app.links.existing(id: try request.parameter("linkId"), projectID: project.id)
             link.active = form["active"] == "1"
             _ = try services.app.links.update(link, previousCode: link.shortCode)
             return DashboardPage.redirect(to: "\(auth.prefix)/projects/\(project.id)/links")
@@ -167,9 +166,9 @@ enum LinkPages {
     }
 
     /// `POST …/links/import-fdl`: the import, and its report row by row.
-    static func importFDL(_ services: Services) -> RouteHandler {
+    static func importFDL(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
             let report: FDLImportReport
             do {

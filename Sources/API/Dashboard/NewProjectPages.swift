@@ -22,9 +22,9 @@ enum NewProjectPages {
     }
 
     /// `POST {prefix}/projects`
-    static func create(_ services: Services) -> RouteHandler {
+    static func create(_ services: Services) -> SignedInForm {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, form in
+        return { request, viewer, form in
             guard viewer.session.user == nil else {
                 return DashboardPage.message(
                     status: .forbidden, title: "Not allowed", text: "Only a server admin (signed in with the admin key) makes projects.",

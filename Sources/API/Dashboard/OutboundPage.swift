@@ -7,27 +7,27 @@ import StoreContracts
 /// rotated), postback templates, each added and removed through forms checked by the admin API's
 /// own services, and the latest deliveries with their last answer, failed ones replayable.
 enum OutboundPage {
-    static func show(_ services: Services) -> RouteHandler {
+    static func show(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
-        return auth.adminPage { request, viewer, project in
+        return { request, viewer, project in
             return try page(viewer, project, services, auth: auth, status: request.queryValue("status"), notice: nil)
         }
     }
 
     /// `POST …/outbound/deliveries/:deliveryId/replay`
-    static func replay(_ services: Services) -> RouteHandler {
+    static func replay(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, _, project in
-            try services.app.webhooks.replay(deliveryID: request.pathParameters["deliveryId"] ?? "", projectID: project.id)
+        return { request, viewer, _, project in
+            try services.app.webhooks.replay(deliveryID: try request.parameter("deliveryId"), projectID: project.id)
             return try page(viewer, project, services, auth: auth, status: nil, notice: "Delivery queued again.")
         }
     }
 
     /// `POST …/outbound/webhooks`: `url`, `events` (names separated by commas or spaces; empty:
     /// every event). The new secret is shown once.
-    static func addEndpoint(_ services: Services) -> RouteHandler {
+    static func addEndpoint(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { _, viewer, form, project in
+        return { _, viewer, form, project in
             try answer(viewer, project, services, auth: auth, form: form) {
                 guard let url = form.text("url") else { throw HTTPError.invalidField("url", "is required") }
                 let events = form.text("events").map { $0.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) }
@@ -39,22 +39,22 @@ enum OutboundPage {
 
     /// `POST …/outbound/webhooks/:webhookId/rotate`: a new secret, shown once; the old one still
     /// signs beside it for 24 hours.
-    static func rotateSecret(_ services: Services) -> RouteHandler {
+    static func rotateSecret(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             try answer(viewer, project, services, auth: auth, form: form) {
-                let endpoint = try services.app.webhooks.rotateSecret(id: request.pathParameters["webhookId"] ?? "", projectID: project.id)
+                let endpoint = try services.app.webhooks.rotateSecret(id: try request.parameter("webhookId"), projectID: project.id)
                 return "New signing secret, shown this once (the old one signs too for 24 hours): \(endpoint.secret)"
             }
         }
     }
 
     /// `POST …/outbound/webhooks/:webhookId/test`: a `webhook.test` event queued for the endpoint.
-    static func sendTest(_ services: Services) -> RouteHandler {
+    static func sendTest(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             try answer(viewer, project, services, auth: auth, form: form) {
-                _ = try services.app.webhooks.sendTest(id: request.pathParameters["webhookId"] ?? "", projectID: project.id)
+                _ = try services.app.webhooks.sendTest(id: try request.parameter("webhookId"), projectID: project.id)
                 return "A test event is queued for the endpoint; its delivery shows below."
             }
         }
@@ -62,13 +62,13 @@ enum OutboundPage {
 
     /// `POST …/outbound/webhooks/:webhookId/enabled` with `enabled=0|1`: events stop or start
     /// going to the endpoint (what is queued for it stays queued).
-    static func setEnabled(_ services: Services) -> RouteHandler {
+    static func setEnabled(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             try answer(viewer, project, services, auth: auth, form: form) {
                 let enabled = form["enabled"] == "1"
                 _ = try services.app.webhooks.update(
-                    id: request.pathParameters["webhookId"] ?? "", projectID: project.id,
+                    id: try request.parameter("webhookId"), projectID: project.id,
                     changes: .init(url: nil, events: nil, enabled: enabled))
                 return enabled ? "Endpoint turned on." : "Endpoint turned off: no new events go to it."
             }
@@ -76,20 +76,20 @@ enum OutboundPage {
     }
 
     /// `POST …/outbound/webhooks/:webhookId/delete`
-    static func removeEndpoint(_ services: Services) -> RouteHandler {
+    static func removeEndpoint(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             try answer(viewer, project, services, auth: auth, form: form) {
-                try services.app.webhooks.delete(id: request.pathParameters["webhookId"] ?? "", projectID: project.id)
+                try services.app.webhooks.delete(id: try request.parameter("webhookId"), projectID: project.id)
                 return "Endpoint removed."
             }
         }
     }
 
     /// `POST …/outbound/postbacks`: the admin API's template fields (an unknown macro is refused).
-    static func addTemplate(_ services: Services) -> RouteHandler {
+    static func addTemplate(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { _, viewer, form, project in
+        return { _, viewer, form, project in
             try answer(viewer, project, services, auth: auth, form: form) {
                 let fields = PostbackService.Fields(
                     network: form.text("network"), trigger: form.text("trigger"), method: form.text("method"),
@@ -101,11 +101,11 @@ enum OutboundPage {
     }
 
     /// `POST …/outbound/postbacks/:postbackId/delete`
-    static func removeTemplate(_ services: Services) -> RouteHandler {
+    static func removeTemplate(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             try answer(viewer, project, services, auth: auth, form: form) {
-                try services.app.postbacks.delete(id: request.pathParameters["postbackId"] ?? "", projectID: project.id)
+                try services.app.postbacks.delete(id: try request.parameter("postbackId"), projectID: project.id)
                 return "Postback removed."
             }
         }

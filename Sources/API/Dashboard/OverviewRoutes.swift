@@ -8,9 +8,9 @@ import StoreContracts
 /// funnel, installs by source and match type, revenue per currency, and the links table (sortable,
 /// CSV). Counts come from the same `ReportService.stats` as `GET …/stats`.
 enum OverviewRoutes {
-    static func projects(_ services: Services) -> RouteHandler {
+    static func projects(_ services: Services) -> SignedInPage {
         let auth = DashboardAuth(services: services)
-        return auth.page { _, viewer in
+        return { _, viewer in
             let projects = try services.app.projects.list().filter { viewer.canRead(projectID: $0.id) }
             var rows = ""
             for project in projects {
@@ -44,9 +44,9 @@ enum OverviewRoutes {
         }
     }
 
-    static func overview(_ services: Services) -> RouteHandler {
+    static func overview(_ services: Services) -> PeriodPage {
         let auth = DashboardAuth(services: services)
-        return auth.periodPage { request, viewer, period in
+        return { request, viewer, period in
             let (project, query, calendar, range) = (period.project, period.query, period.calendar, period.range)
             DashboardWarmup.watch(range.key, projectID: project.id, services)
             let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)
@@ -371,7 +371,7 @@ enum OverviewRoutes {
 /// one project cannot tell which other ids exist).
 enum DashboardProjects {
     static func readable(_ request: HTTPRequest, _ viewer: DashboardViewer, _ services: Services) throws -> Project {
-        let id = request.pathParameters["id"] ?? ""
+        let id = try request.parameter("id")
         guard viewer.canRead(projectID: id), let project = try services.app.projects.find(id: id) else {
             throw AppError.notFound("no project \(id)")
         }

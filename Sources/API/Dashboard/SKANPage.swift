@@ -8,10 +8,9 @@ import StoreContracts
 /// copies) beside the installs we attributed in the same period, the newest copies, and the
 /// Info.plist lines that send the copies here.
 enum SKANPage {
-    static func show(_ services: Services) -> RouteHandler {
+    static func show(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
-        return auth.page { request, viewer in
-            let project = try DashboardProjects.readable(request, viewer, services)
+        return { request, viewer, project in
             let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
             let range: DashboardRange
             do {

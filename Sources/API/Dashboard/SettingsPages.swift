@@ -7,17 +7,17 @@ import StoreContracts
 /// A project's settings for its admins: API keys (issued and shown once, revoked) and dashboard
 /// users (added with a role, removed — which signs them out). Viewers are refused.
 enum SettingsPages {
-    static func show(_ services: Services) -> RouteHandler {
+    static func show(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
-        return auth.adminPage { request, viewer, project in
+        return { request, viewer, project in
             return try page(viewer, project, services, auth: auth, notice: nil, problem: nil)
         }
     }
 
     /// `POST …/settings/delete`: the server admin deletes the project after typing its name.
-    static func deleteProject(_ services: Services) -> RouteHandler {
+    static func deleteProject(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { _, viewer, form, project in
+        return { _, viewer, form, project in
             guard viewer.session.user == nil else {
                 return DashboardPage.message(
                     status: .forbidden, title: "Not allowed",
@@ -55,9 +55,9 @@ enum SettingsPages {
 
     /// `POST …/settings/project`: the form's fields as the admin API's PATCH body, read by its own
     /// payload; an empty field clears the setting. Problems show beside their fields.
-    static func updateProject(_ services: Services) -> RouteHandler {
+    static func updateProject(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             var project = project
             var body: [String: JSONValue] = [:]
             var problems: [String: String] = [:]
@@ -167,9 +167,9 @@ enum SettingsPages {
         return html + "<button>Save settings</button></form>"
     }
 
-    static func issueKey(_ services: Services) -> RouteHandler {
+    static func issueKey(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             let format: APIKeyFormat = form["format"] == "warplink" ? .warplink(test: form["mode"] == "test") : .standard
             let issued = try services.app.projects.issueAPIKey(projectID: project.id, format: format)
             return try page(
@@ -178,17 +178,17 @@ enum SettingsPages {
         }
     }
 
-    static func revokeKey(_ services: Services) -> RouteHandler {
+    static func revokeKey(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, _, project in
-            try services.app.projects.revokeAPIKey(projectID: project.id, keyID: request.pathParameters["keyId"] ?? "")
+        return { request, viewer, _, project in
+            try services.app.projects.revokeAPIKey(projectID: project.id, keyID: try request.parameter("keyId"))
             return DashboardPage.redirect(to: "\(auth.prefix)/projects/\(project.id)/settings")
         }
     }
 
-    static func addUser(_ services: Services) -> RouteHandler {
+    static func addUser(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             do {
                 let role = DashboardRole(rawValue: form["role"] ?? "") ?? .viewer
                 let user = try services.app.dashboard.createUser(
@@ -203,17 +203,17 @@ enum SettingsPages {
         }
     }
 
-    static func removeUser(_ services: Services) -> RouteHandler {
+    static func removeUser(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, _, project in
-            try services.app.dashboard.deleteUser(id: request.pathParameters["userId"] ?? "", projectID: project.id)
+        return { request, viewer, _, project in
+            try services.app.dashboard.deleteUser(id: try request.parameter("userId"), projectID: project.id)
             return DashboardPage.redirect(to: "\(auth.prefix)/projects/\(project.id)/settings")
         }
     }
 
-    static func addDomain(_ services: Services) -> RouteHandler {
+    static func addDomain(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             do {
                 let domain = try services.app.domains.add(projectID: project.id, name: form.text("domain") ?? "")
                 return try page(viewer, project, services, auth: auth, notice: "Added \(domain.domain)", problem: nil, status: .created)
@@ -225,9 +225,9 @@ enum SettingsPages {
         }
     }
 
-    static func removeDomain(_ services: Services) -> RouteHandler {
+    static func removeDomain(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
-        return auth.adminForm { request, viewer, form, project in
+        return { request, viewer, form, project in
             let id = try request.parameter("domainId")
             guard let domain = try services.app.domains.list(projectID: project.id).first(where: { $0.id == id }) else {
                 throw HTTPError.notFound("no domain \(id)")

@@ -59,9 +59,9 @@ enum SignInRoutes {
         }
     }
 
-    static func signOut(_ services: Services) -> RouteHandler {
+    static func signOut(_ services: Services) -> SignedInForm {
         let auth = DashboardAuth(services: services)
-        return auth.form { request, viewer, _ in
+        return { request, viewer, _ in
             try services.app.dashboard.endSession(token: viewer.token)
             return DashboardPage.redirect(to: auth.prefix + "/sign-in", cookie: auth.clearedCookie(for: request))
         }

@@ -58,7 +58,7 @@ enum LinkFortyLinkRoutes {
         let linkService = services.app.links
         return .sync { request in
             let project = try auth.projectRequiringKey(request)
-            let link = try linkService.existing(id: request.pathParameters["id"] ?? "", projectID: project.id)
+            let link = try linkService.existing(id: try request.parameter("id"), projectID: project.id)
             let template = try linkService.template(of: link)
             return try .json(
                 LinkFortyLinkBody(link, template: template, base: LinkURLs.base(for: request, services: services), deduplicated: false),
@@ -72,7 +72,7 @@ enum LinkFortyLinkRoutes {
         let linkService = services.app.links
         return .sync { request in
             let project = try auth.projectRequiringKey(request)
-            var link = try linkService.existing(id: request.pathParameters["id"] ?? "", projectID: project.id)
+            var link = try linkService.existing(id: try request.parameter("id"), projectID: project.id)
             let previousCode = link.shortCode
             let options = try request.decodeJSON(LinkFortyLinkPayload.self)
             let template = try linkService.template(id: options.templateId, slug: options.templateSlug, projectID: project.id, key: "templateId")
@@ -93,7 +93,7 @@ enum LinkFortyLinkRoutes {
         let linkService = services.app.links
         return .sync { request in
             let project = try auth.projectRequiringKey(request)
-            try linkService.delete(id: request.pathParameters["id"] ?? "", projectID: project.id)
+            try linkService.delete(id: try request.parameter("id"), projectID: project.id)
             return HTTPResponse(status: .noContent)
         }
     }

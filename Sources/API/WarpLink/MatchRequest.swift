@@ -93,7 +93,7 @@ struct MatchRequest {
             referrerLinkID: referrerLinkID)
         // One identifier is enough to find the device again: iOS's IDFV (its own index), else
         // Android's device id, else the fingerprint. Each more would be one more random index
-        // entry written per install (measured: docs/performance-record.md, "WarpLink match").
+        // entry written per install (measured: docs/performance.md, "Installs").
         let identity = InstallIdentity(
             deviceID: idfv == nil ? deviceID : nil,
             fingerprint: deviceID == nil ? fingerprint(ipKey: ipKey, languages: languages) : nil, idfv: idfv)

@@ -30,7 +30,7 @@ enum WarpLinkRoutes {
         return .inline(
             WarpLinkErrors.guarded(services) { request in
                 let project = try auth.project(request)
-                let code = request.pathParameters["slug"] ?? ""
+                let code = try request.parameter("slug")
                 // The SDK names the domain the link was opened on: a project domain's links first.
                 let openedOn = request.queryItems.first { $0.name == "domain" }.flatMap { PublicHosts.hostName(of: $0.value) }
                 // The domain the SDK names, else the project domain the request came to; only the key's project's links.

@@ -6,7 +6,7 @@ import StoreContracts
 /// here; before the COMMIT the writer adds them up by key and upserts each key once. A write
 /// rolled back to its savepoint drops its own deltas (`mark` / `rollBack(to:)`).
 ///
-/// Measured alternatives (docs/performance-record.md, "Dashboard and rollups"): one upsert per fact,
+/// Measured alternatives (docs/performance.md, "Dashboard and rollups"): one upsert per fact,
 /// straight from the triggers, cost the click path 7%, capture-event 9% and init 5%; deltas
 /// appended to a pending table and added up by SQL before each COMMIT cost clicks 2% but
 /// capture-event 14% and init 16% (six statements per commit, and acknowledged writes commit in
