@@ -10,16 +10,17 @@ enum ConnectPage {
     static func show(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
         return { request, viewer, project in
-            let base = Escape.html(LinkURLs.base(for: request, services: services))
-            let settingsPath = "\(auth.prefix)/projects/\(Escape.html(project.id))/settings"
+            let base = LinkURLs.base(for: request, services: services)
+            let settingsPath = "\(auth.prefix)/projects/\(project.id)/settings"
             let settings = project.settings
             let aasa = try WellKnownRoutes.appleAppSiteAssociation(for: [project]).map { String(decoding: $0, as: UTF8.self) }
             let assetLinks = try WellKnownRoutes.assetLinks(for: [project]).map { String(decoding: $0, as: UTF8.self) }
-            func row(_ label: String, _ value: String?) -> String {
-                #"<tr><th>\#(label)</th><td>\#(value.map { "<code>\(Escape.html($0))</code>" } ?? #"<span class="muted">not set</span>"#)</td></tr>"#
+            func row(_ label: String, _ value: String?) -> HTML {
+                let shown: HTML = value.map { "<code>\($0)</code>" } ?? #"<span class="muted">not set</span>"#
+                return #"<tr><th>\#(label)</th><td>\#(shown)</td></tr>"#
             }
-            let body = """
-                <h1>Connect your app to \(Escape.html(project.name))</h1>\
+            let body: HTML = """
+                <h1>Connect your app to \(project.name)</h1>\
                 <table><tbody><tr><th>Base URL</th><td><code>\(base)</code> \
                 <button type="button" data-copy="\(base)" hidden>Copy</button></td></tr></tbody></table>\
                 <p>API keys and the app token are shown once, when they are made: issue a key on the \
@@ -35,12 +36,12 @@ enum ConnectPage {
                 \(row("Android SHA-256 fingerprints", settings.androidSHA256.isEmpty ? nil : settings.androidSHA256.joined(separator: ", ")))\
                 </tbody></table><p class="muted">Set these on the <a href="\(settingsPath)">settings page</a>; this server then serves:</p>\
                 <h3><code>/.well-known/apple-app-site-association</code></h3>\
-                <pre>\(aasa.map(Escape.html) ?? "(nothing yet: set the team id and the bundle id)")</pre>\
+                <pre>\(aasa ?? "(nothing yet: set the team id and the bundle id)")</pre>\
                 <h3><code>/.well-known/assetlinks.json</code></h3>\
-                <pre>\(assetLinks.map(Escape.html) ?? "(nothing yet: set the package and a SHA-256 fingerprint)")</pre>\
-                <p>Then create a link on the <a href="\(auth.prefix)/projects/\(Escape.html(project.id))/links">links page</a> \
+                <pre>\(assetLinks ?? "(nothing yet: set the package and a SHA-256 fingerprint)")</pre>\
+                <p>Then create a link on the <a href="\(auth.prefix)/projects/\(project.id)/links">links page</a> \
                 and open it on a phone that installs a test build: the install shows on the \
-                <a href="\(auth.prefix)/projects/\(Escape.html(project.id))/installs">installs page</a>, with why it matched.</p>
+                <a href="\(auth.prefix)/projects/\(project.id)/installs">installs page</a>, with why it matched.</p>
                 """
             return DashboardPage.render(
                 title: "Connect your app · \(project.name)", prefix: auth.prefix, viewer: viewer,

@@ -16,14 +16,14 @@ enum GettingStarted {
     ///   project's whole history need not be summed to know the list is done.
     static func checklist(
         _ project: Project, _ services: Services, request: HTTPRequest, viewer: DashboardViewer, prefix: String, shown: ProjectStats.Counts
-    ) throws -> String {
+    ) throws -> HTML {
         if DashboardAuth.cookie(hiddenCookie, in: request) == "hidden" { return "" }
         if shown.clicks > 0, shown.installs > 0, shown.events > 0, hasRevenue(shown) { return "" }
         let allTime = try services.app.reports.dashboardStats(
             project: project, since: project.createdAt.adding(seconds: -86_400), until: services.now(for: project)
         ).totals
-        let base = "\(prefix)/projects/\(Escape.html(project.id))"
-        let steps: [(done: Bool, text: String)] = [
+        let base = "\(prefix)/projects/\(project.id)"
+        let steps: [(done: Bool, text: HTML)] = [
             (true, "Project created"),
             (allTime.clicks > 0, #"A first click: <a href="\#(base)/links">create a link</a> and open it on a phone"#),
             (allTime.installs > 0, #"A first install: <a href="\#(base)/connect">connect your app</a> and launch it"#),
@@ -34,12 +34,12 @@ enum GettingStarted {
             ),
         ]
         guard steps.contains(where: { !$0.done }) else { return "" }
-        let items = steps.map { step in
+        let items = steps.map { step -> HTML in
             #"<li class="\#(step.done ? "done" : "todo")">\#(step.done ? "✓" : "○") \#(step.text)</li>"#
-        }.joined()
+        }
         return """
             <div class="card getting-started"><b>Get started</b><ol>\(items)</ol>\
-            <form class="inline" method="post" action="\(base)/getting-started/hide">\(DashboardPage.hiddenCSRF(viewer))\
+            <form class="inline" method="post" action="\(base)/getting-started/hide">\(DashboardPage.csrfField(viewer))\
             <button class="plain">Hide this list</button></form></div>
             """
     }

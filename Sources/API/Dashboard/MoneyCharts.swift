@@ -7,7 +7,7 @@ enum MoneyCharts {
 
     static func perCurrency(
         labels: [String], buckets: [(payments: [String: Double], eventValues: [String: Double])], projectCurrency: String
-    ) -> String {
+    ) -> HTML {
         var totals: [String: Double] = [:]
         for bucket in buckets {
             for (code, amount) in bucket.payments { totals[code, default: 0] += abs(amount) }
@@ -15,18 +15,19 @@ enum MoneyCharts {
         }
         let others = totals.filter { $0.key != projectCurrency && $0.value > 0 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key)
         let currencies = [projectCurrency] + others
-        let drawn = currencies.prefix(drawnCurrencies).map { code in
-            let payments = buckets.map { $0.payments[code] ?? 0 }
-            let eventValues = buckets.map { $0.eventValues[code] ?? 0 }
-            return """
-                <div class="chart"><div class="legend"><span><i class="k0"></i>Payments (\(Escape.html(code)))</span>\
-                <span><i class="k1"></i>Event values (\(Escape.html(code)))</span></div>\
-                \(SVGChart.bars(labels: labels, series: [("Payments \(code)", payments), ("Event values \(code)", eventValues)], width: 480))</div>
-                """
-        }.joined()
+        let drawn = HTML(
+            joining: currencies.prefix(drawnCurrencies).map { code -> HTML in
+                let payments = buckets.map { $0.payments[code] ?? 0 }
+                let eventValues = buckets.map { $0.eventValues[code] ?? 0 }
+                return """
+                    <div class="chart"><div class="legend"><span><i class="k0"></i>Payments (\(code))</span>\
+                    <span><i class="k1"></i>Event values (\(code))</span></div>\
+                    \(SVGChart.bars(labels: labels, series: [("Payments \(code)", payments), ("Event values \(code)", eventValues)], width: 480))</div>
+                    """
+            })
         let rest = currencies.dropFirst(drawnCurrencies)
         guard !rest.isEmpty else { return drawn }
         return drawn
-            + #"<p class="muted money-note">Also in this period: \#(Escape.html(rest.joined(separator: ", "))) (their totals are in the cards above).</p>"#
+            + #"<p class="muted money-note">Also in this period: \#(rest.joined(separator: ", ")) (their totals are in the cards above).</p>"#
     }
 }

@@ -8,7 +8,7 @@ enum SVGChart {
     static func bars(
         labels: [String], series: [(name: String, values: [Double])], colorOffset: Int = 0, width: Int = 960, height: Int = 220,
         labelCount: Int = 12
-    ) -> String {
+    ) -> HTML {
         let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700"]
         // A multiple of 4, so that counts get whole-number ticks (25 would give 6.25).
         let top = (niceCeiling(series.flatMap(\.values).max() ?? 0) / 4).rounded(.up) * 4
@@ -17,8 +17,8 @@ enum SVGChart {
         let plotHeight = Double(height - bottom - 8)
         let groupWidth = Double(width - left) / Double(max(labels.count, 1))
         let barWidth = max(1, groupWidth * 0.8 / Double(max(series.count, 1)))
-        var svg =
-            ##"<svg viewBox="0 0 \##(width) \##(height)" role="img" aria-label="\##(Escape.html(series.map(\.name).joined(separator: ", ")))">"##
+        var svg: HTML =
+            ##"<svg viewBox="0 0 \##(width) \##(height)" role="img" aria-label="\##(series.map(\.name).joined(separator: ", "))">"##
         for step in 0...4 {
             let y = 8 + plotHeight * Double(step) / 4
             let value = top * Double(4 - step) / 4
@@ -33,10 +33,10 @@ enum SVGChart {
                 let barHeight = plotHeight * value / top
                 let x = groupX + barWidth * Double(seriesIndex)
                 svg +=
-                    ##"<rect x="\##(format(x))" y="\##(format(8 + plotHeight - barHeight))" width="\##(format(barWidth))" height="\##(format(barHeight))" fill="\##(colors[(seriesIndex + colorOffset) % colors.count])"><title>\##(Escape.html(label)) \##(Escape.html(entry.name)): \##(compact(value))</title></rect>"##
+                    ##"<rect x="\##(format(x))" y="\##(format(8 + plotHeight - barHeight))" width="\##(format(barWidth))" height="\##(format(barHeight))" fill="\##(colors[(seriesIndex + colorOffset) % colors.count])"><title>\##(label) \##(entry.name): \##(compact(value))</title></rect>"##
             }
             if index % labelEvery == 0 {
-                svg += ##"<text x="\##(format(groupX))" y="\##(height - 6)" font-size="11" fill="#5b6775">\##(Escape.html(label))</text>"##
+                svg += ##"<text x="\##(format(groupX))" y="\##(height - 6)" font-size="11" fill="#5b6775">\##(label)</text>"##
             }
         }
         return svg + "</svg>"
@@ -51,7 +51,7 @@ enum SVGChart {
     }
 
     /// A small line of `values`, for a table cell.
-    static func sparkline(_ values: [Double], width: Int = 120, height: Int = 28) -> String {
+    static func sparkline(_ values: [Double], width: Int = 120, height: Int = 28) -> HTML {
         let top = max(values.max() ?? 0, 1)
         let step = values.count > 1 ? Double(width - 2) / Double(values.count - 1) : 0
         let points = values.enumerated().map { index, value in
@@ -79,11 +79,11 @@ enum SVGChart {
 extension SVGChart {
     /// Horizontal bars for a table cell, one per value (colours `k0`, `k1`, … from `colorOffset`),
     /// each as long as its share of `top`.
-    static func meter(_ values: [Double], of top: Double, colorOffset: Int = 0, width: Int = 140) -> String {
+    static func meter(_ values: [Double], of top: Double, colorOffset: Int = 0, width: Int = 140) -> HTML {
         let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700"]
         let barHeight = 8
         let height = values.count * (barHeight + 2)
-        var svg = ##"<svg viewBox="0 0 \##(width) \##(height)" width="\##(width)" height="\##(height)" aria-hidden="true">"##
+        var svg: HTML = ##"<svg viewBox="0 0 \##(width) \##(height)" width="\##(width)" height="\##(height)" aria-hidden="true">"##
         for (index, value) in values.enumerated() {
             let length = top > 0 ? Double(width) * min(max(value / top, 0), 1) : 0
             svg +=

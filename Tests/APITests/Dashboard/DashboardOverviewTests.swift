@@ -37,7 +37,7 @@ import Testing
 
     @Test func countAxesHaveWholeNumberTicks() {
         for top in [5.0, 7, 19, 23, 61, 230, 2_300] {
-            let svg = SVGChart.bars(labels: ["a"], series: [("Clicks", [top])])
+            let svg = SVGChart.bars(labels: ["a"], series: [("Clicks", [top])]).markup
             let ticks = svg.components(separatedBy: ##"text-anchor="end" fill="#5b6775">"##).dropFirst().map { $0.prefix { $0 != "<" } }
             #expect(ticks.count == 5)
             #expect(ticks.allSatisfy { !$0.contains(".") }, "\(top): \(ticks)")
