@@ -21,9 +21,9 @@ struct DashboardRange {
     var to: String?
 
     /// The query that shows this range again (for sorting, CSV).
-    var query: String {
+    var query: HTML {
         guard let from, let to else { return "range=\(key)" }
-        return "range=custom&amp;from=\(Escape.html(from))&amp;to=\(Escape.html(to))"
+        return "range=custom&amp;from=\(from)&amp;to=\(to)"
     }
 
     var bucketName: String {
@@ -90,18 +90,19 @@ extension DashboardRange {
     func picker(
         base: String, calendar: LocalCalendar, carry: [(name: String, value: String)] = [],
         presets: [(key: String, label: String)] = DashboardRange.presets
-    ) -> String {
-        let carried = carry.map { "&amp;\($0.name)=\(Escape.queryValue($0.value))" }.joined()
-        let links = presets.map { entry in
-            #"<a href="\#(base)?range=\#(entry.key)\#(carried)"\#(entry.key == key ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
-        }.joined()
+    ) -> HTML {
+        let carried = HTML(joining: carry.map { item -> HTML in "&amp;\(item.name)=\(Escape.queryValue(item.value))" })
+        let links = presets.map { entry -> HTML in
+            let current: HTML = entry.key == key ? #" aria-current="page""# : ""
+            return #"<a href="\#(base)?range=\#(entry.key)\#(carried)"\#(current)>\#(entry.label)</a>"#
+        }
         let from = self.from ?? calendar.dateText(since)
         let to = self.to ?? calendar.dateText(until.adding(seconds: -1))
-        let hidden = carry.map { #"<input type="hidden" name="\#(Escape.html($0.name))" value="\#(Escape.html($0.value))">"# }.joined()
+        let hidden = carry.map { item -> HTML in #"<input type="hidden" name="\#(item.name)" value="\#(item.value)">"# }
         return """
             \(links)<form class="inline" method="get" action="\(base)"><input type="hidden" name="range" value="custom">\(hidden)\
-            <label>From <input type="date" name="from" value="\(Escape.html(from))"></label> \
-            <label>to <input type="date" name="to" value="\(Escape.html(to))"></label> <button>Show</button></form>
+            <label>From <input type="date" name="from" value="\(from)"></label> \
+            <label>to <input type="date" name="to" value="\(to)"></label> <button>Show</button></form>
             """
     }
 }

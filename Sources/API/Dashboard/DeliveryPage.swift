@@ -15,12 +15,12 @@ enum DeliveryPage {
         let auth = DashboardAuth(services: services)
         return { request, viewer, project in
             let job = try services.app.webhooks.delivery(id: try request.parameter("deliveryId"), projectID: project.id)
-            let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
-            let replay =
+            let base = "\(auth.prefix)/projects/\(project.id)"
+            let replay: HTML =
                 job.status == .failed && viewer.canChange(projectID: project.id)
                 ? """
-                <form class="inline" method="post" action="\(base)/outbound/deliveries/\(Escape.html(job.message.id))/replay">\
-                \(DashboardPage.hiddenCSRF(viewer))<button>Replay</button></form>
+                <form class="inline" method="post" action="\(base)/outbound/deliveries/\(job.message.id)/replay">\
+                \(DashboardPage.csrfField(viewer))<button>Replay</button></form>
                 """ : ""
             let answer = job.lastResponse ?? job.lastError ?? ""
             let shown = answer.count > answerShown ? String(answer.prefix(answerShown)) + "…" : answer
@@ -30,13 +30,13 @@ enum DeliveryPage {
                 ("Created", job.message.createdAt.iso8601), ("Next attempt", job.status == .pending ? job.nextAttemptAt.iso8601 : "–"),
                 ("Delivered", job.deliveredAt?.iso8601 ?? "–"), ("Last status code", job.lastStatusCode.map(String.init) ?? "–"),
             ]
-            let table = rows.map { #"<tr><th>\#(Escape.html($0.0))</th><td>\#(Escape.html($0.1))</td></tr>"# }.joined()
-            let body = """
+            let table = rows.map { row -> HTML in #"<tr><th>\#(row.0)</th><td>\#(row.1)</td></tr>"# }
+            let body: HTML = """
                 <h1>Delivery</h1><p><a href="\(base)/outbound">Back to webhooks and postbacks</a> \(replay)</p>\
                 <table><tbody>\(table)</tbody></table>\
-                <h2>Request body</h2><pre>\(Escape.html(job.message.payload.isEmpty ? "(none: a GET)" : job.message.payload))</pre>\
+                <h2>Request body</h2><pre>\(job.message.payload.isEmpty ? "(none: a GET)" : job.message.payload)</pre>\
                 <h2>\(job.lastError != nil && job.lastResponse == nil ? "Last error" : "Last answer")</h2>\
-                <pre>\(Escape.html(shown.isEmpty ? "(nothing yet)" : shown))</pre>
+                <pre>\(shown.isEmpty ? "(nothing yet)" : shown)</pre>
                 """
             return DashboardPage.render(
                 title: "Delivery · \(project.name)", prefix: auth.prefix, viewer: viewer,

@@ -59,19 +59,19 @@ enum LinkDetailPage {
     /// The A/B split over the chart's 30 days: each variant's weight, clicks, installs, events
     /// and revenue, with installs per click.
     private static func variantTable(_ project: Project, _ link: Link, since: Timestamp?, until: Timestamp?, _ services: Services) throws
-        -> String
+        -> HTML
     {
         guard !link.variants.isEmpty, let since, let until else { return "" }
-        let rows = try services.app.reports.variants(project: project, link: link, since: since, until: until).map { row in
+        let rows = try services.app.reports.variants(project: project, link: link, since: since, until: until).map { row -> HTML in
             let variant = link.variants.first { $0.name == row.name }
             let rate = row.clicks > 0 ? String(format: "%.1f%%", Double(row.installs) * 100 / Double(row.clicks)) : "–"
             let revenue = row.revenue.sorted { $0.key < $1.key }.map { String(format: "%.2f %@", $0.value, $0.key) }.joined(separator: ", ")
             return """
-                <tr><td>\(Escape.html(row.name))</td><td class="hide-narrow">\(Escape.html(variant?.url ?? "(removed)"))</td>\
+                <tr><td>\(row.name)</td><td class="hide-narrow">\(variant?.url ?? "(removed)")</td>\
                 <td class="n">\(variant.map { String($0.weight) } ?? "–")</td><td class="n">\(row.clicks)</td><td class="n">\(row.installs)</td>\
-                <td class="n">\(rate)</td><td class="n">\(row.events)</td><td class="n">\(Escape.html(revenue.isEmpty ? "–" : revenue))</td></tr>
+                <td class="n">\(rate)</td><td class="n">\(row.events)</td><td class="n">\(revenue.isEmpty ? "–" : revenue)</td></tr>
                 """
-        }.joined()
+        }
         return """
             <h2>A/B split (30 days)</h2><table><thead><tr><th>Variant</th><th class="hide-narrow">URL</th><th class="n">Weight</th>\
             <th class="n">Clicks</th><th class="n">Installs</th><th class="n">Installs per click</th><th class="n">Events</th>\
@@ -80,17 +80,17 @@ enum LinkDetailPage {
     }
 
     /// The link's clicks by country over the chart's 30 days, when the server knows countries.
-    private static func countryTable(_ link: Link, since: Timestamp?, until: Timestamp?, _ services: Services) throws -> String {
+    private static func countryTable(_ link: Link, since: Timestamp?, until: Timestamp?, _ services: Services) throws -> HTML {
         guard let since, let until else { return "" }
         let rows = try services.app.reports.browse.linkCountries(linkID: link.id, since: since, until: until, limit: 30)
         guard !rows.isEmpty else { return "" }
         let total = max(1, rows.reduce(0) { $0 + $1.clicks })
-        let body = rows.map { row in
+        let body = rows.map { row -> HTML in
             """
-            <tr><td>\(Escape.html(row.country))</td><td class="n">\(row.clicks)</td>\
+            <tr><td>\(row.country)</td><td class="n">\(row.clicks)</td>\
             <td class="n">\(String(format: "%.0f%%", Double(row.clicks) * 100 / Double(total)))</td><td class="n">\(row.installs)</td></tr>
             """
-        }.joined()
+        }
         return """
             <h2>By country (30 days)</h2><table><thead><tr><th>Country</th><th class="n">Clicks</th><th class="n">Share</th>\
             <th class="n">Installs</th></tr></thead><tbody>\(body)</tbody></table>
@@ -114,37 +114,41 @@ enum LinkDetailPage {
         }
         let url = LinkURLs.url(
             base: LinkURLs.base(of: link, otherwise: LinkURLs.base(for: request, services: services)), shortCode: link.shortCode, templateSlug: nil)
-        let qrPath = "\(auth.prefix)/projects/\(Escape.html(project.id))/links/\(Escape.html(link.id))/qr.svg"
-        let recent = try services.app.reports.browse.recentClicks(linkID: link.id, limit: 50).map { click in
-            """
-            <tr\(click.isBot ? #" class="bot""# : "")><td>\(click.createdAt.iso8601)</td><td>\(Escape.html(click.platform ?? "–"))\
-            \(click.isBot ? " (bot)" : "")</td><td class="hide-narrow">\(Escape.html(click.source))</td>\
-            <td>\(click.installID.map { #"<a href="\#(auth.prefix)/projects/\#(Escape.html(project.id))/installs/\#(Escape.html($0))">install</a>"# } ?? "")</td></tr>
-            """
-        }.joined()
+        let qrPath = "\(auth.prefix)/projects/\(project.id)/links/\(link.id)/qr.svg"
+        let recent = try services.app.reports.browse.recentClicks(linkID: link.id, limit: 50).map { click -> HTML in
+            let bot: HTML = click.isBot ? #" class="bot""# : ""
+            let install: HTML = click.installID.map { #"<a href="\#(auth.prefix)/projects/\#(project.id)/installs/\#($0)">install</a>"# } ?? ""
+            return """
+                <tr\(bot)><td>\(click.createdAt.iso8601)</td><td>\(click.platform ?? "–")\
+                \(click.isBot ? " (bot)" : "")</td><td class="hide-narrow">\(click.source)</td><td>\(install)</td></tr>
+                """
+        }
         let templateSlug = try services.app.links.template(of: link)?.slug
         let split = try variantTable(project, link, since: month.boundaries.first, until: month.boundaries.last, services)
         let countries = try countryTable(link, since: month.boundaries.first, until: month.boundaries.last, services)
-        let editForm =
+        let editForm: HTML =
             viewer.canChange(projectID: project.id)
             ? "<h2 id=\"edit\">Edit</h2>"
                 + LinkForm.render(
-                    action: "\(auth.prefix)/projects/\(Escape.html(project.id))/links/\(Escape.html(link.id))",
-                    csrf: DashboardPage.hiddenCSRF(viewer),
+                    action: "\(auth.prefix)/projects/\(project.id)/links/\(link.id)",
+                    csrf: DashboardPage.csrfField(viewer),
                     values: form.map(LinkForm.values(of:)) ?? LinkForm.values(of: link, templateSlug: templateSlug), problem: problem, submit: "Save",
                     domains: try services.app.domains.list(projectID: project.id).map(\.domain))
             : ""
-        let body = """
-            \(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
-            <h1>\(Escape.html(link.title ?? link.shortCode))</h1><p><a href="\(Escape.html(url))">\(Escape.html(url))</a> \
-            <button type="button" data-copy="\(Escape.html(url))" hidden>Copy</button>\
-            \(link.active ? "" : #" <span class="muted">(disabled)</span>"#)</p>\
+        let noticeText: HTML = notice.map { #"<p class="notice" role="status">\#($0)</p>"# } ?? ""
+        let disabled: HTML = link.active ? "" : #" <span class="muted">(disabled)</span>"#
+        let latest: HTML = recent.isEmpty ? #"<tr><td colspan="4" class="muted">No clicks yet.</td></tr>"# : HTML(joining: recent)
+        let body: HTML = """
+            \(noticeText)\
+            <h1>\(link.title ?? link.shortCode)</h1><p><a href="\(url)">\(url)</a> \
+            <button type="button" data-copy="\(url)" hidden>Copy</button>\
+            \(disabled)</p>\
             <div class="grid2"><div class="chart"><div class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Attributed installs</span></div>\
             \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", installs)]))</div>\
-            <div><img src="\(qrPath)" alt="QR code for \(Escape.html(url))" width="180" height="180">\
+            <div><img src="\(qrPath)" alt="QR code for \(url)" width="180" height="180">\
             <p><a href="\(qrPath)?download=1">Download the QR code (SVG)</a></p></div></div>\
             \(split)\(countries)<h2>Latest clicks</h2><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th class="hide-narrow">Source</th><th></th></tr></thead>\
-            <tbody>\(recent.isEmpty ? #"<tr><td colspan="4" class="muted">No clicks yet.</td></tr>"# : recent)</tbody></table>\
+            <tbody>\(latest)</tbody></table>\
             \(editForm)
             """
         return DashboardPage.render(

@@ -158,7 +158,7 @@ enum LinkForm {
     ]
 
     /// Where a tap goes, in the order the server decides it.
-    static let whichURLWins = """
+    static let whichURLWins: HTML = """
         <p class="muted">Where a tap goes: the app first, when installed; otherwise a routing rule that holds, else an A/B \
         variant; otherwise on an iPhone the iOS URL (else the project's App Store URL), on Android the Android URL (else its \
         Play Store URL), on a computer the web URL (else the project's website). The destination URL is the last fallback for all.</p>
@@ -168,43 +168,43 @@ enum LinkForm {
     ///   - domains: the project's own domains, offered as where the link lives.
     ///   - utmTemplates: the project's, offered to fill the UTM fields left empty.
     static func render(
-        action: String, csrf: String, values: [String: String], problem: String?, submit: String, domains: [String] = [],
+        action: String, csrf: HTML, values: [String: String], problem: String?, submit: String, domains: [String] = [],
         utmTemplates: [UTMTemplate] = []
-    ) -> String {
-        var html = #"<form class="stack" method="post" action="\#(action)">"# + csrf
-        if let problem { html += #"<p class="error" role="alert">\#(Escape.html(labelled(problem)))</p>"# }
-        var rendered: [String: String] = [:]
+    ) -> HTML {
+        var html: HTML = #"<form class="stack" method="post" action="\#(action)">"# + csrf
+        if let problem { html += #"<p class="error" role="alert">\#(labelled(problem))</p>"# }
+        var rendered: [String: HTML] = [:]
         for field in fields { rendered[field.name] = input(field, values) }
         if !utmTemplates.isEmpty {
             let chosen = values["utm_template"] ?? ""
             let options =
-                [#"<option value="">None</option>"#]
-                + utmTemplates.map { template in
+                [#"<option value="">None</option>"# as HTML]
+                + utmTemplates.map { template -> HTML in
                     let described = template.utm.queryItems.map { "\($0.0.dropFirst(4)) \($0.1)" }.joined(separator: ", ")
                     return
-                        #"<option value="\#(Escape.html(template.name))"\#(template.name == chosen ? " selected" : "")>\#(Escape.html(template.name)) — \#(Escape.html(described))</option>"#
+                        #"<option value="\#(template.name)"\#(template.name == chosen ? " selected" : "" as HTML)>\#(template.name) — \#(described)</option>"#
                 }
             rendered["utm_template"] =
-                #"<label>UTM template (fills the UTM fields left empty)<select name="utm_template">\#(options.joined())</select></label>"#
+                #"<label>UTM template (fills the UTM fields left empty)<select name="utm_template">\#(options)</select></label>"#
         }
         if !domains.isEmpty || values["domain"]?.isEmpty == false {
             let chosen = values["domain"] ?? ""
-            let options = ([""] + domains).map { name in
-                #"<option value="\#(Escape.html(name))"\#(name == chosen ? " selected" : "")>\#(name.isEmpty ? "This server's own name" : Escape.html(name))</option>"#
-            }.joined()
+            let options = ([""] + domains).map { name -> HTML in
+                #"<option value="\#(name)"\#(name == chosen ? " selected" : "" as HTML)>\#(name.isEmpty ? "This server's own name" : name)</option>"#
+            }
             rendered["domain"] = #"<label>Domain<select name="domain">\#(options)</select></label>"#
         }
         let escape = values["in_app_escape"] ?? ""
-        let escapeOptions = [("", "As the project says"), ("1", "Lead them out"), ("0", "Leave them in the app's browser")].map { choice in
-            #"<option value="\#(choice.0)"\#(choice.0 == escape ? " selected" : "")>\#(choice.1)</option>"#
-        }.joined()
+        let escapeOptions = [("", "As the project says"), ("1", "Lead them out"), ("0", "Leave them in the app's browser")].map { choice -> HTML in
+            #"<option value="\#(choice.0)"\#(choice.0 == escape ? " selected" : "" as HTML)>\#(choice.1)</option>"#
+        }
         rendered["in_app_escape"] = #"<label>Taps in social apps' browsers<select name="in_app_escape">\#(escapeOptions)</select></label>"#
         let hasPassword = values["has_password"] == "1"
         rendered["password"] =
             #"<label>\#(hasPassword ? "New password (empty: keep the current one)" : "Password (empty: none)")<input name="password" type="password" autocomplete="new-password"></label>"#
             + (hasPassword
                 ? #"<input type="hidden" name="has_password" value="1"><label><input type="checkbox" name="remove_password" value="1"> Remove the password</label>"#
-                : "")
+                : "" as HTML)
         rendered["rules"] = LinkRoutingForm.render(values)
         for name in ["original_url", "short_code", "domain", "app_scheme", "deep_link_path", "deep_link_parameters", "title", "active"] {
             html += rendered[name] ?? ""
@@ -222,41 +222,42 @@ enum LinkForm {
                 problemText.hasPrefix(name)
                     || problemText.hasPrefix(name.replacingOccurrences(of: "utm_", with: "utm.").replacingOccurrences(of: "og_", with: "og."))
             }
-            html += "<details\(holdsValue || named ? " open" : "")><summary>\(section.title)</summary><div class=\"stack-fields\">"
-            html += members.map { rendered[$0]! }.joined()
+            let open: HTML = holdsValue || named ? " open" : ""
+            html += "<details\(open)><summary>\(section.title)</summary><div class=\"stack-fields\">"
+            html += HTML(joining: members.compactMap { rendered[$0] })
             html += "</div></details>"
         }
-        return html + "<button>\(Escape.html(submit))</button></form>"
+        return html + "<button>\(submit)</button></form>"
     }
 
     /// One field's label and input, as the form shows it.
-    private static func input(_ field: (name: String, label: String, kind: Kind), _ values: [String: String]) -> String {
-        let value = Escape.html(values[field.name] ?? "")
+    private static func input(_ field: (name: String, label: String, kind: Kind), _ values: [String: String]) -> HTML {
+        let value = values[field.name] ?? ""
         switch field.kind {
         case .checkbox:
             return
-                #"<input type="hidden" name="\#(field.name)" value="0"><label class="check"><input type="checkbox" name="\#(field.name)" value="1"\#(values[field.name] == "1" ? " checked" : "")> \#(Escape.html(field.label))</label>"#
+                #"<input type="hidden" name="\#(field.name)" value="0"><label class="check"><input type="checkbox" name="\#(field.name)" value="1"\#(values[field.name] == "1" ? " checked" : "" as HTML)> \#(field.label)</label>"#
         case .parameters:
             let rows = (Int(values["param_rows"] ?? "") ?? 0) + 2
-            var html = #"<fieldset><legend>\#(Escape.html(field.label)) (added to the deep link's query)</legend>"#
+            var html: HTML = #"<fieldset><legend>\#(field.label) (added to the deep link's query)</legend>"#
             for index in 0..<rows {
-                let key = Escape.html(values["param_key_\(index)"] ?? "")
-                let parameter = Escape.html(values["param_value_\(index)"] ?? "")
+                let key = values["param_key_\(index)"] ?? ""
+                let parameter = values["param_value_\(index)"] ?? ""
                 html +=
                     #"<div class="variant"><label>Name<input name="param_key_\#(index)" value="\#(key)"></label>"#
                     + #"<label>Value<input name="param_value_\#(index)" value="\#(parameter)"></label></div>"#
             }
             return html + "</fieldset>"
         case .time:
-            return #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" type="datetime-local" value="\#(value)"></label>"#
+            return #"<label>\#(field.label)<input name="\#(field.name)" type="datetime-local" value="\#(value)"></label>"#
         case .json:
-            return #"<label>\#(Escape.html(field.label))<textarea name="\#(field.name)" rows="2">\#(value)</textarea></label>"#
+            return #"<label>\#(field.label)<textarea name="\#(field.name)" rows="2">\#(value)</textarea></label>"#
         case .url:
-            return #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" type="url" value="\#(value)"></label>"#
+            return #"<label>\#(field.label)<input name="\#(field.name)" type="url" value="\#(value)"></label>"#
         case .wholeNumber:
-            return #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" inputmode="numeric" value="\#(value)"></label>"#
+            return #"<label>\#(field.label)<input name="\#(field.name)" inputmode="numeric" value="\#(value)"></label>"#
         case .text:
-            return #"<label>\#(Escape.html(field.label))<input name="\#(field.name)" value="\#(value)"></label>"#
+            return #"<label>\#(field.label)<input name="\#(field.name)" value="\#(value)"></label>"#
         }
     }
 

@@ -60,7 +60,7 @@ enum LinkPages {
             search.isEmpty
             ? try services.app.links.list(projectID: project.id, limit: pageSize + 1, offset: offset)
             : try services.app.links.search(projectID: project.id, text: search, limit: pageSize + 1, offset: offset)
-        let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+        let base = "\(auth.prefix)/projects/\(project.id)"
         let urlBase = LinkURLs.base(for: request, services: services)
         let canChange = viewer.canChange(projectID: project.id)
         // Each link's last 30 days from the dashboard's stats: the overview's 30 local days, whose
@@ -74,27 +74,27 @@ enum LinkPages {
                 ($0.linkID, $0.counts)
             }, uniquingKeysWith: { first, _ in first })
         let daily = try services.app.reports.linkDailyClicks(project: project)
-        var rows = ""
+        var rows: HTML = ""
         for link in links.prefix(pageSize) {
             let url = LinkURLs.url(base: LinkURLs.base(of: link, otherwise: urlBase), shortCode: link.shortCode, templateSlug: nil)
-            let toggle =
+            let toggle: HTML =
                 canChange
                 ? """
-                <form class="inline" method="post" action="\(base)/links/\(Escape.html(link.id))/active">\(DashboardPage.hiddenCSRF(viewer))\
+                <form class="inline" method="post" action="\(base)/links/\(link.id)/active">\(DashboardPage.csrfField(viewer))\
                 <input type="hidden" name="active" value="\(link.active ? "0" : "1")"><button class="plain">\
                 \(link.active ? "Disable" : "Enable")</button></form>
                 """ : ""
             rows += """
-                <tr><td class="wrap"><a href="\(base)/links/\(Escape.html(link.id))"><span class="muted">\(Escape.html(shortURL(url).host))/</span>\
-                \(Escape.html(shortURL(url).path))</a></td><td class="wrap title">\(Escape.html(link.title ?? ""))</td>\
+                <tr><td class="wrap"><a href="\(base)/links/\(link.id)"><span class="muted">\(shortURL(url).host)/</span>\
+                \(shortURL(url).path)</a></td><td class="wrap title">\(link.title ?? "")</td>\
                 <td class="hide-narrow">\(calendar.dateText(link.createdAt))</td>\
-                <td class="hide-narrow">\(Escape.html(link.utm.campaign ?? ""))</td>\
+                <td class="hide-narrow">\(link.utm.campaign ?? "")</td>\
                 <td class="n">\(counts[link.id]?.clicks ?? 0)</td><td class="n">\(counts[link.id]?.attributedInstalls ?? 0)</td>\
                 <td class="n">\(revenue(counts[link.id]))</td>\
                 <td class="hide-narrow">\(SVGChart.sparkline((daily[link.id] ?? Array(repeating: 0, count: 30)).map(Double.init)))</td>\
-                <td>\(link.active ? "active" : #"<span class="muted">disabled</span>"#)</td>\
-                <td class="hide-narrow"><a href="\(Escape.html(url))/qr">QR</a> \
-                <button type="button" data-copy="\(Escape.html(url))" hidden>Copy</button></td><td>\(toggle)</td></tr>
+                <td>\(link.active ? "active" : #"<span class="muted">disabled</span>"# as HTML)</td>\
+                <td class="hide-narrow"><a href="\(url)/qr">QR</a> \
+                <button type="button" data-copy="\(url)" hidden>Copy</button></td><td>\(toggle)</td></tr>
                 """
         }
         if rows.isEmpty {
@@ -103,24 +103,30 @@ enum LinkPages {
                 ? #"<tr><td colspan="11" class="muted">No links yet: make the first with the form below.</td></tr>"#
                 : #"<tr><td colspan="11" class="muted">No links match.</td></tr>"#
         }
-        let query = search.isEmpty ? "" : "q=\(Escape.html(Escape.queryValue(search)))&amp;"
-        var pager = ""
+        let query: HTML = search.isEmpty ? "" : "q=\(Escape.queryValue(search))&amp;"
+        var pager: HTML = ""
         if pageNumber > 1 { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber - 1)">Newer</a> "# }
         if links.count > pageSize { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber + 1)">Older</a>"# }
-        let createForm =
+        let createForm: HTML =
             canChange
             ? "<h2>New link</h2>"
                 + LinkForm.render(
-                    action: "\(base)/links", csrf: DashboardPage.hiddenCSRF(viewer), values: form.map(LinkForm.values(of:)) ?? ["active": "1"],
+                    action: "\(base)/links", csrf: DashboardPage.csrfField(viewer), values: form.map(LinkForm.values(of:)) ?? ["active": "1"],
                     problem: problem, submit: "Create link", domains: try services.app.domains.list(projectID: project.id).map(\.domain),
                     utmTemplates: project.settings.utmTemplates) : ""
-        let body = """
-            <h1>Links</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
-            <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(Escape.html(search))"></label></form>\
+        let noticeText: HTML = notice.map { #"<p class="notice" role="status">\#($0)</p>"# } ?? ""
+        let imports: HTML =
+            canChange
+            ? importForm(
+                base: base, csrf: DashboardPage.csrfField(viewer), domains: try services.app.domains.list(projectID: project.id).map(\.domain))
+            : ""
+        let body: HTML = """
+            <h1>Links</h1>\(noticeText)\
+            <form method="get" action="\(base)/links"><label>Search<input name="q" type="search" value="\(search)"></label></form>\
             <table class="links"><thead><tr><th>Short URL</th><th>Title</th><th class="hide-narrow">Created</th><th class="hide-narrow">Campaign</th><th class="n">Clicks (30 d)</th>\
             <th class="n">Installs (30 d)</th><th class="n">Revenue (30 d)</th><th class="hide-narrow">Clicks by UTC day</th><th>State</th><th class="hide-narrow">QR · URL</th><th></th></tr></thead>\
             <tbody>\(rows)</tbody></table><p>\(pager)</p>\(createForm)\
-            \(canChange ? importForm(base: base, csrf: DashboardPage.hiddenCSRF(viewer), domains: try services.app.domains.list(projectID: project.id).map(\.domain)) : "")
+            \(imports)
             """
         return DashboardPage.render(
             title: "Links · \(project.name)", prefix: auth.prefix, viewer: viewer,
@@ -137,23 +143,23 @@ enum LinkPages {
 
     /// A link's 30 days of money: captured payments, and apart from them (never added: an app may
     /// report a purchase both ways) the amounts its installs' events declared.
-    static func revenue(_ counts: ProjectStats.Counts?) -> String {
+    static func revenue(_ counts: ProjectStats.Counts?) -> HTML {
         guard let counts, !counts.paymentRevenue.isEmpty || !counts.eventRevenue.isEmpty else { return "–" }
-        var text = counts.paymentRevenue.isEmpty ? "" : Escape.html(OverviewRoutes.money(counts.paymentRevenue))
+        var text: HTML = counts.paymentRevenue.isEmpty ? "" : "\(OverviewRoutes.money(counts.paymentRevenue))"
         if !counts.eventRevenue.isEmpty {
             if !text.isEmpty { text += "<br>" }
-            text += #"<span class="muted">events: \#(Escape.html(OverviewRoutes.money(counts.eventRevenue)))</span>"#
+            text += #"<span class="muted">events: \#(OverviewRoutes.money(counts.eventRevenue))</span>"#
         }
         return text
     }
 
     /// The form that imports a Firebase Dynamic Links export onto one of the project's domains.
-    static func importForm(base: String, csrf: String, domains: [String]) -> String {
+    static func importForm(base: String, csrf: HTML, domains: [String]) -> HTML {
         guard !domains.isEmpty else {
             return
                 #"<h2>Import from Firebase Dynamic Links</h2><p class="muted">Add the domain the links lived on (Settings → Domains) to import its export.</p>"#
         }
-        let options = domains.map { #"<option value="\#(Escape.html($0))">\#(Escape.html($0))</option>"# }.joined()
+        let options = domains.map { domain -> HTML in #"<option value="\#(domain)">\#(domain)</option>"# }
         return """
             <h2>Import from Firebase Dynamic Links</h2><form class="stack" method="post" action="\(base)/links/import-fdl" \
             enctype="multipart/form-data">\(csrf)<label>The export (Google Takeout CSV)<input name="file" type="file" accept=".csv,text/csv" required></label>\
@@ -169,7 +175,7 @@ enum LinkPages {
     static func importFDL(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
         return { request, viewer, form, project in
-            let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            let base = "\(auth.prefix)/projects/\(project.id)"
             let report: FDLImportReport
             do {
                 guard let file = form.files["file"], !file.isEmpty else { throw AppError.invalidField("file", "choose the export's CSV file") }
@@ -180,21 +186,25 @@ enum LinkPages {
                 return DashboardPage.render(
                     title: "Import · \(project.name)", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Links"),
                     body:
-                        #"<h1>Import</h1><p class="error" role="alert">\#(Escape.html(error.message))</p><p><a href="\#(base)/links">Back to the links</a></p>"#,
+                        #"<h1>Import</h1><p class="error" role="alert">\#(error.message)</p><p><a href="\#(base)/links">Back to the links</a></p>"#
+                        as HTML,
                     status: .unprocessableContent)
             }
-            let rows = report.rows.filter { $0.outcome != .created && $0.outcome != .skipped }.prefix(500).map { row in
+            let rows = report.rows.filter { $0.outcome != .created && $0.outcome != .skipped }.prefix(500).map { row -> HTML in
                 """
-                <tr><td>\(row.line)</td><td>\(Escape.html(row.shortLink ?? ""))</td><td>\(row.outcome.rawValue)</td>\
-                <td>\(Escape.html([row.column, row.reason].compactMap { $0 }.joined(separator: ": ")))</td></tr>
+                <tr><td>\(row.line)</td><td>\(row.shortLink ?? "")</td><td>\(row.outcome.rawValue)</td>\
+                <td>\([row.column, row.reason].compactMap { $0 }.joined(separator: ": "))</td></tr>
                 """
-            }.joined()
+            }
             let summary =
                 "\(report.dryRun ? "Dry run — would create" : "Created") \(report.count(.created)), skipped \(report.count(.skipped)), "
                 + "replaced \(report.count(.replaced)), conflicts \(report.count(.conflict)), refused \(report.count(.refused))."
-            let body = """
-                <h1>Import from Firebase Dynamic Links</h1><p class="notice" role="status">\(Escape.html(summary))</p>\
-                \(rows.isEmpty ? "" : "<table><thead><tr><th>Line</th><th>Short link</th><th>Outcome</th><th>Why</th></tr></thead><tbody>\(rows)</tbody></table>")\
+            let table: HTML =
+                rows.isEmpty
+                ? "" : "<table><thead><tr><th>Line</th><th>Short link</th><th>Outcome</th><th>Why</th></tr></thead><tbody>\(rows)</tbody></table>"
+            let body: HTML = """
+                <h1>Import from Firebase Dynamic Links</h1><p class="notice" role="status">\(summary)</p>\
+                \(table)\
                 <p><a href="\(base)/links">Back to the links</a></p>
                 """
             return DashboardPage.render(

@@ -103,21 +103,22 @@ enum LinkRoutingForm {
         return values
     }
 
-    static func render(_ values: [String: String]) -> String {
-        func value(_ name: String) -> String { Escape.html(values[name] ?? "") }
+    static func render(_ values: [String: String]) -> HTML {
+        func value(_ name: String) -> String { values[name] ?? "" }
         let ruleRows = (Int(values["rule_rows"] ?? "") ?? 0) + spareRows
-        var html = """
+        var html: HTML = """
             <fieldset><legend>Routing rules</legend><p class="muted">Tried in order; the first whose conditions all hold sends the \
             tap to its URL. Leave a condition empty to not ask it; a rule with none catches every tap. Lists are comma-separated: \
             languages such as de, pt-BR; countries such as DE, AT; in-app browsers such as instagram, tiktok or any. \
             Empty a rule's URL to remove it.</p>
             """
         for index in 0..<ruleRows {
-            let boxes = platforms.map { platform in
-                let checked = values["rule_platform_\(index)_\(platform)"] == "1" ? " checked" : ""
-                return
-                    #"<label class="inline"><input type="checkbox" name="rule_platform_\#(index)" value="\#(platform)"\#(checked)> \#(platform)</label>"#
-            }.joined(separator: " ")
+            let boxes = HTML(
+                joining: platforms.map { platform -> HTML in
+                    let checked: HTML = values["rule_platform_\(index)_\(platform)"] == "1" ? " checked" : ""
+                    return
+                        #"<label class="inline"><input type="checkbox" name="rule_platform_\#(index)" value="\#(platform)"\#(checked)> \#(platform)</label>"#
+                }, separator: " ")
             html += """
                 <fieldset class="rule"><legend>Rule \(index + 1)</legend>\
                 <label>Send to URL<input name="rule_url_\(index)" type="url" value="\(value("rule_url_\(index)"))"></label>\

@@ -8,7 +8,7 @@ import StoreContracts
 /// that says how to connect an app to it, with its token and first API key shown once.
 enum NewProjectPages {
     /// The form on the projects page.
-    static func form(prefix: String, csrf: String) -> String {
+    static func form(prefix: String, csrf: HTML) -> HTML {
         """
         <h2>New project</h2><form class="stack" method="post" action="\(prefix)/projects">\(csrf)\
         <label>Name<input name="name" required maxlength="100" autocomplete="off"></label>\
@@ -39,9 +39,9 @@ enum NewProjectPages {
                 created = try services.app.projects.create(
                     name: form.text("name") ?? "", settings: settings, testMode: form["test_mode"] == "1")
             } catch let error as AppError {
-                let body = """
-                    <h1>New project</h1><p class="error" role="alert">\(Escape.html(error.message.replacingOccurrences(of: "ios_store_url", with: "App Store URL").replacingOccurrences(of: "android_store_url", with: "Play Store URL").replacingOccurrences(of: "web_url", with: "Website")))</p>\
-                    \(Self.form(prefix: auth.prefix, csrf: DashboardPage.hiddenCSRF(viewer)))
+                let body: HTML = """
+                    <h1>New project</h1><p class="error" role="alert">\(error.message.replacingOccurrences(of: "ios_store_url", with: "App Store URL").replacingOccurrences(of: "android_store_url", with: "Play Store URL").replacingOccurrences(of: "web_url", with: "Website"))</p>\
+                    \(Self.form(prefix: auth.prefix, csrf: DashboardPage.csrfField(viewer)))
                     """
                 return DashboardPage.render(title: "New project", prefix: auth.prefix, viewer: viewer, body: body, status: .unprocessableContent)
             } catch StoreError.conflict(let message) {
@@ -54,11 +54,10 @@ enum NewProjectPages {
     /// What an app needs: the base URL and the project's credentials (shown once), per SDK family.
     static func connect(_ created: CreatedProject, base: String, prefix: String, viewer: DashboardViewer) -> HTTPResponse {
         let project = created.project
-        let key = Escape.html(created.apiKey.key)
-        let token = Escape.html(created.token)
-        let base = Escape.html(base)
-        let body = """
-            <h1>Connect your app to \(Escape.html(project.name))</h1>\
+        let key = created.apiKey.key
+        let token = created.token
+        let body: HTML = """
+            <h1>Connect your app to \(project.name)</h1>\
             <p class="notice" role="status">Copy the token and the API key now: they are shown only once (Settings issues new keys).</p>\
             <table><tbody><tr><th>Base URL</th><td><code>\(base)</code></td></tr>\
             <tr><th>API key</th><td><code>\(key)</code></td></tr><tr><th>App token (Linkrunner SDKs)</th><td><code>\(token)</code></td></tr>\
@@ -68,10 +67,10 @@ enum NewProjectPages {
             <h2>WarpLink SDKs</h2><p>Issue a WarpLink-shaped key (<code>wl_live_…</code>) in Settings, then:</p>\
             <pre>WarpLinkOptions(apiEndpoint: "\(base)/v1")</pre>\
             <h2>Linkrunner REST clients</h2><p>Replace <code>https://api.linkrunner.io</code> by <code>\(base)</code> and send the token above.</p>\
-            <p>This page, less the token and key, stays at <a href="\(prefix)/projects/\(Escape.html(project.id))/connect">Connect your app</a>. \
-            Then create a link on the <a href="\(prefix)/projects/\(Escape.html(project.id))/links">links page</a>, \
+            <p>This page, less the token and key, stays at <a href="\(prefix)/projects/\(project.id)/connect">Connect your app</a>. \
+            Then create a link on the <a href="\(prefix)/projects/\(project.id)/links">links page</a>, \
             and open it on a phone with the app installed from a test build. \
-            Domains and app ids (for universal links and app links) are in <a href="\(prefix)/projects/\(Escape.html(project.id))/settings">Settings</a>.</p>
+            Domains and app ids (for universal links and app links) are in <a href="\(prefix)/projects/\(project.id)/settings">Settings</a>.</p>
             """
         return DashboardPage.render(
             title: "Connect your app · \(project.name)", prefix: prefix, viewer: viewer,

@@ -12,7 +12,7 @@ enum OverviewRoutes {
         let auth = DashboardAuth(services: services)
         return { _, viewer in
             let projects = try services.app.projects.list().filter { viewer.canRead(projectID: $0.id) }
-            var rows = ""
+            var rows: HTML = ""
             for project in projects {
                 // The last 7 days in the project's time zone, today so far included.
                 let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
@@ -22,10 +22,10 @@ enum OverviewRoutes {
                 let daily = try services.app.reports.series(project: project, boundaries: week.boundaries).map { Double($0.counts.clicks) }
                 let totals = stats.totals
                 rows += """
-                    <tr><td><a href="\(auth.prefix)/projects/\(Escape.html(project.id))">\(Escape.html(project.name))</a>\
-                    \(project.testMode ? #" <span class="muted">(test)</span>"# : "")</td>\
+                    <tr><td><a href="\(auth.prefix)/projects/\(project.id)">\(project.name)</a>\
+                    \(project.testMode ? #" <span class="muted">(test)</span>"# : "" as HTML)</td>\
                     <td class="n">\(totals.clicks)</td><td class="n">\(totals.installs)</td><td class="n">\(share(totals))</td>\
-                    <td class="n">\(Escape.html(money(totals.paymentRevenue)))</td><td class="n">\(Escape.html(money(totals.eventRevenue)))</td>\
+                    <td class="n">\(money(totals.paymentRevenue))</td><td class="n">\(money(totals.eventRevenue))</td>\
                     <td class="hide-narrow">\(SVGChart.sparkline(daily))</td></tr>
                     """
             }
@@ -33,12 +33,13 @@ enum OverviewRoutes {
                 rows =
                     #"<tr><td colspan="7" class="muted">No projects yet: create one below (or with the admin API, or <code>attributiond project create</code>).</td></tr>"#
             }
-            let body = """
+            let newProject: HTML = viewer.session.user == nil ? NewProjectPages.form(prefix: auth.prefix, csrf: DashboardPage.csrfField(viewer)) : ""
+            let body: HTML = """
                 <h1>Projects</h1><p class="muted">The last 7 days in each project's time zone, today included.</p><table><thead><tr><th>Project</th><th class="n">Clicks</th>\
                 <th class="n">Installs</th><th class="n">Attributed</th><th class="n">Payments</th><th class="n">Event revenue</th>\
                 <th class="hide-narrow">Clicks by day</th></tr>\
                 </thead><tbody>\(rows)</tbody></table>\
-                \(viewer.session.user == nil ? NewProjectPages.form(prefix: auth.prefix, csrf: DashboardPage.hiddenCSRF(viewer)) : "")
+                \(newProject)
                 """
             return DashboardPage.render(title: "Projects", prefix: auth.prefix, viewer: viewer, body: body)
         }
@@ -82,7 +83,7 @@ enum OverviewRoutes {
             }
             let overTime = [("Clicks", clicks), ("Attributed installs", attributed), ("Organic installs", organic)]
             let totals = stats.totals
-            let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            let base = "\(auth.prefix)/projects/\(project.id)"
             let rangeLinks = range.picker(base: base, calendar: calendar)
             let cards = [
                 ("Clicks", "\(totals.clicks)", "\(totals.botClicks) from bots, not counted", change(totals.clicks, before.clicks)),
@@ -96,19 +97,26 @@ enum OverviewRoutes {
                     "Event values", money(totals.eventRevenue), "declared by events",
                     change(totals.eventRevenue[currency] ?? 0, before.eventRevenue[currency] ?? 0)
                 ),
-            ].map {
-                #"<div class="card"><small>\#($0.0)</small><b>\#(Escape.html($0.1))</b><small>\#(Escape.html($0.2))</small><small class="change">\#(Escape.html($0.3))</small></div>"#
-            }.joined()
+            ].map { card -> HTML in
+                #"<div class="card"><small>\#(card.0)</small><b>\#(card.1)</b><small>\#(card.2)</small><small class="change">\#(card.3)</small></div>"#
+            }
             let funnel = [
                 FunnelChart.Step(name: "Clicks", count: totals.clicks), FunnelChart.Step(name: "Installs", count: totals.installs),
                 FunnelChart.Step(name: "Signups", count: totals.signups), FunnelChart.Step(name: "Paying installs", count: totals.payingInstalls),
             ]
             let linkInstalls = totals.attributedInstalls - totals.appleAdsInstalls
-            let body = """
-                <h1>\(Escape.html(project.name))</h1>\(try GettingStarted.checklist(project, services, request: request, viewer: viewer, prefix: auth.prefix, shown: totals))\
+            let funnelRows = funnel.enumerated().map { index, step -> HTML in
+                """
+                <tr><th>\(step.name)</th><td class="n">\(step.count)</td>\
+                <td class="n">\(index == 0 ? "–" : FunnelChart.rate(step.count, of: funnel[index - 1].count))</td>\
+                <td class="n">\(index == 0 ? "–" : FunnelChart.rate(step.count, of: totals.clicks))</td></tr>
+                """
+            }
+            let body: HTML = """
+                <h1>\(project.name)</h1>\(try GettingStarted.checklist(project, services, request: request, viewer: viewer, prefix: auth.prefix, shown: totals))\
                 <div class="ranges">\(rangeLinks)</div><div class="cards">\(cards)</div>\
-                <p class="muted">\(Escape.html(calendar.dateText(range.since))) \(Escape.html(calendar.timeText(range.since))) to \
-                \(Escape.html(calendar.dateText(range.until))) \(Escape.html(calendar.timeText(range.until))), \(Escape.html(calendar.identifier))</p>\
+                <p class="muted">\(calendar.dateText(range.since)) \(calendar.timeText(range.since)) to \
+                \(calendar.dateText(range.until)) \(calendar.timeText(range.until)), \(calendar.identifier)</p>\
                 <h2>Over time (\(range.bucketName))</h2>\
                 <div class="chart"><div class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Attributed installs</span>\
                 <span><i class="k2"></i>Organic installs</span></div>\
@@ -119,13 +127,7 @@ enum OverviewRoutes {
                 \(MoneyCharts.perCurrency(labels: labels, buckets: moneyBuckets, projectCurrency: currency))</div>\
                 <div class="grid2"><div><h2>Funnel</h2><div class="chart">\(FunnelChart.svg(funnel))</div>\
                 <table><thead><tr><th>Step</th><th class="n">Count</th><th class="n">Of the step before</th><th class="n">Of clicks</th></tr></thead><tbody>\
-                \(funnel.enumerated().map { index, step in
-                    """
-                    <tr><th>\(step.name)</th><td class="n">\(step.count)</td>\
-                    <td class="n">\(index == 0 ? "–" : FunnelChart.rate(step.count, of: funnel[index - 1].count))</td>\
-                    <td class="n">\(index == 0 ? "–" : FunnelChart.rate(step.count, of: totals.clicks))</td></tr>
-                    """
-                }.joined())</tbody></table>\
+                \(funnelRows)</tbody></table>\
                 <p class="muted">Signups and paying installs are those of the period's installs; an install signed up once it \
                 has a user or a <code>signup</code> event. Events are charted at the time the app says they happened, held \
                 between the install and their arrival.</p></div>\
@@ -140,9 +142,9 @@ enum OverviewRoutes {
                 <h2>SKAN conversion values</h2>\(skanTable(stats.skanValues))\
                 \(appleAdsTable(stats.appleAds))\
                 <h2>Campaigns (the links' UTM parameters)</h2>\
-                <p><a href="\(base)?\(range.query)&amp;csort=\(Escape.html(campaignSort))&amp;format=campaigns.csv">Download CSV</a></p>\
+                <p><a href="\(base)?\(range.query)&amp;csort=\(campaignSort)&amp;format=campaigns.csv">Download CSV</a></p>\
                 \(campaignTable(campaignGroups, base: base, range: range.query, sort: campaignSort))\
-                <h2>Links</h2><p><a href="\(base)?\(range.query)&amp;sort=\(Escape.html(sort))&amp;format=csv">Download CSV</a></p>\
+                <h2>Links</h2><p><a href="\(base)?\(range.query)&amp;sort=\(sort)&amp;format=csv">Download CSV</a></p>\
                 \(linkTable(links, base: base, range: range.query, sort: sort))
                 """
             return DashboardPage.render(
@@ -166,21 +168,21 @@ enum OverviewRoutes {
         }
     }
 
-    private static func linkTable(_ links: [ProjectStats.LinkCounts], base: String, range: String, sort: String) -> String {
-        let head = columns.map { column in
-            let numeric = column.key == "code" ? "" : #" class="n""#
+    private static func linkTable(_ links: [ProjectStats.LinkCounts], base: String, range: HTML, sort: String) -> HTML {
+        let head = columns.map { column -> HTML in
+            let numeric: HTML = column.key == "code" ? "" : #" class="n""#
             let label = column.key == sort ? "\(column.label) ▾" : column.label
             return #"<th\#(numeric)><a href="\#(base)?\#(range)&amp;sort=\#(column.key)">\#(label)</a></th>"#
-        }.joined()
-        let rows = links.prefix(200).map { link in
+        }
+        let rows = links.prefix(200).map { link -> HTML in
             """
-            <tr><td><a href="\(base)/links/\(Escape.html(link.linkID))">\(Escape.html(link.shortCode))</a></td>\
+            <tr><td><a href="\(base)/links/\(link.linkID)">\(link.shortCode)</a></td>\
             <td class="n">\(link.counts.clicks)</td><td class="n">\(link.counts.attributedInstalls)</td><td class="n">\(link.counts.events)</td>\
-            <td class="n">\(Escape.html(money(link.counts.paymentRevenue)))</td></tr>
+            <td class="n">\(money(link.counts.paymentRevenue))</td></tr>
             """
-        }.joined()
-        return
-            "<table><thead><tr>\(head)</tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="5" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>"
+        }
+        let body: HTML = rows.isEmpty ? #"<tr><td colspan="5" class="muted">No links yet.</td></tr>"# : HTML(joining: rows)
+        return "<table><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table>"
     }
 
     struct Campaign {
@@ -211,23 +213,22 @@ enum OverviewRoutes {
         ("source", "Source / medium / campaign"), ("clicks", "Clicks"), ("installs", "Installs"), ("events", "Events"), ("revenue", "Payments"),
     ]
 
-    private static func campaignTable(_ campaigns: [Campaign], base: String, range: String, sort: String) -> String {
-        let head = campaignColumns.map { column in
-            let numeric = column.key == "source" ? #" colspan="3""# : #" class="n""#
+    private static func campaignTable(_ campaigns: [Campaign], base: String, range: HTML, sort: String) -> HTML {
+        let head = campaignColumns.map { column -> HTML in
+            let numeric: HTML = column.key == "source" ? #" colspan="3""# : #" class="n""#
             let label = column.key == sort ? "\(column.label) ▾" : column.label
             return #"<th\#(numeric)><a href="\#(base)?\#(range)&amp;csort=\#(column.key)">\#(label)</a></th>"#
-        }.joined()
-        let rows = campaigns.prefix(50).map { group in
+        }
+        let rows = campaigns.prefix(50).map { group -> HTML in
             """
-            <tr><td>\(Escape.html(group.source.isEmpty ? "–" : group.source))</td><td>\(Escape.html(group.medium.isEmpty ? "–" : group.medium))</td>\
-            <td>\(Escape.html(group.campaign.isEmpty ? "–" : group.campaign))</td>\
+            <tr><td>\(group.source.isEmpty ? "–" : group.source)</td><td>\(group.medium.isEmpty ? "–" : group.medium)</td>\
+            <td>\(group.campaign.isEmpty ? "–" : group.campaign)</td>\
             <td class="n">\(group.counts.clicks)</td><td class="n">\(group.counts.attributedInstalls)</td><td class="n">\(group.counts.events)</td>\
-            <td class="n">\(Escape.html(money(group.counts.paymentRevenue)))</td></tr>
+            <td class="n">\(money(group.counts.paymentRevenue))</td></tr>
             """
-        }.joined()
-        return """
-            <table><thead><tr>\(head)</tr></thead><tbody>\(rows.isEmpty ? #"<tr><td colspan="7" class="muted">No links yet.</td></tr>"# : rows)</tbody></table>
-            """
+        }
+        let body: HTML = rows.isEmpty ? #"<tr><td colspan="7" class="muted">No links yet.</td></tr>"# : HTML(joining: rows)
+        return "<table><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table>"
     }
 
     private static func campaignCSV(_ campaigns: [Campaign], project: Project, range: String) -> HTTPResponse {
@@ -267,40 +268,42 @@ enum OverviewRoutes {
     }
 
     /// Attributed installs by confidence band (deterministic matches are 1.0, so "high").
-    private static func confidenceRows(_ bands: [String: Int]) -> String {
-        [("high", "Confidence ≥ 0.80"), ("medium", "Confidence 0.60–0.79"), ("low", "Confidence < 0.60")].map { key, label in
-            #"<tr><th>\#(label)</th><td class="n">\#(bands[key] ?? 0)</td></tr>"#
-        }.joined()
+    private static func confidenceRows(_ bands: [String: Int]) -> HTML {
+        HTML(
+            joining: [("high", "Confidence ≥ 0.80"), ("medium", "Confidence 0.60–0.79"), ("low", "Confidence < 0.60")].map { key, label -> HTML in
+                #"<tr><th>\#(label)</th><td class="n">\#(bands[key] ?? 0)</td></tr>"#
+            })
     }
 
     /// Captured payments and event values apart, per currency (never added across currencies).
-    private static func revenueTable(_ totals: ProjectStats.Counts) -> String {
+    private static func revenueTable(_ totals: ProjectStats.Counts) -> HTML {
         let currencies = Set(totals.paymentRevenue.keys).union(totals.eventRevenue.keys).sorted()
         guard !currencies.isEmpty else { return #"<p class="muted">No revenue in this period.</p>"# }
-        let rows = currencies.map { currency in
+        let rows = currencies.map { currency -> HTML in
             """
-            <tr><td>\(Escape.html(currency))</td><td class="n">\(Escape.html(amount(totals.paymentRevenue[currency] ?? 0, currency)))</td>\
-            <td class="n">\(Escape.html(amount(totals.eventRevenue[currency] ?? 0, currency)))</td></tr>
+            <tr><td>\(currency)</td><td class="n">\(amount(totals.paymentRevenue[currency] ?? 0, currency))</td>\
+            <td class="n">\(amount(totals.eventRevenue[currency] ?? 0, currency))</td></tr>
             """
-        }.joined()
+        }
         return
             #"<table><thead><tr><th>Currency</th><th class="n">Payments</th><th class="n">Event values</th></tr></thead><tbody>\#(rows)</tbody></table>"#
     }
 
     /// Installs Apple Ads attributed, by campaign, ad group and keyword (names when the project has
     /// Campaign Management API credentials); Apple's developer-mode answers marked as tests.
-    private static func appleAdsTable(_ rows: [ProjectStats.AppleAdsCounts]) -> String {
+    private static func appleAdsTable(_ rows: [ProjectStats.AppleAdsCounts]) -> HTML {
         guard !rows.isEmpty else { return "" }
         func named(_ name: String?, _ id: String?) -> String {
-            Escape.html(name.map { id.map { id in "\(name!) (\(id))" } ?? $0 } ?? id ?? "–")
+            name.map { id.map { id in "\(name!) (\(id))" } ?? $0 } ?? id ?? "–"
         }
-        let body = rows.map { row in
-            """
-            <tr><td>\(named(row.campaignName, row.campaignID))\(row.test ? #" <span class="muted">(test)</span>"# : "")</td>\
-            <td>\(named(row.adGroupName, row.adGroupID))</td><td>\(named(row.keyword, row.keywordID))</td>\
-            <td class="n">\(row.counts.installs)</td><td class="n">\(row.counts.events)</td><td class="n">\(Escape.html(money(row.counts.paymentRevenue)))</td></tr>
-            """
-        }.joined()
+        let body = rows.map { row -> HTML in
+            let test: HTML = row.test ? #" <span class="muted">(test)</span>"# : ""
+            return """
+                <tr><td>\(named(row.campaignName, row.campaignID))\(test)</td>\
+                <td>\(named(row.adGroupName, row.adGroupID))</td><td>\(named(row.keyword, row.keywordID))</td>\
+                <td class="n">\(row.counts.installs)</td><td class="n">\(row.counts.events)</td><td class="n">\(money(row.counts.paymentRevenue))</td></tr>
+                """
+        }
         return """
             <h2>Apple Ads</h2><table><thead><tr><th>Campaign</th><th>Ad group</th><th>Keyword</th><th class="n">Installs</th>\
             <th class="n">Events</th><th class="n">Payments</th></tr></thead><tbody>\(body)</tbody></table>
@@ -308,14 +311,14 @@ enum OverviewRoutes {
     }
 
     /// The period's installs by SKAN conversion value, per postback window.
-    private static func skanTable(_ values: [Int: [String: Int]]) -> String {
+    private static func skanTable(_ values: [Int: [String: Int]]) -> HTML {
         guard !values.isEmpty else { return #"<p class="muted">No SKAN conversion values for this period's installs.</p>"# }
         func order(_ value: String) -> Int { Int(value) ?? (["low": 100, "medium": 101, "high": 102][value] ?? 200) }
         let rows = values.sorted { $0.key < $1.key }.flatMap { window, counts in
-            counts.sorted { order($0.key) < order($1.key) }.map { value, installs in
-                #"<tr><td>Window \#(window)</td><td>\#(Escape.html(value))</td><td class="n">\#(installs)</td></tr>"#
+            counts.sorted { order($0.key) < order($1.key) }.map { value, installs -> HTML in
+                #"<tr><td>Window \#(window)</td><td>\#(value)</td><td class="n">\#(installs)</td></tr>"#
             }
-        }.joined()
+        }
         return #"<table><thead><tr><th>Window</th><th>Value</th><th class="n">Installs</th></tr></thead><tbody>\#(rows)</tbody></table>"#
     }
 

@@ -117,7 +117,7 @@ enum SettingsPages {
         }
     }
 
-    private static func projectForm(_ project: Project, base: String, csrf: String, form: DashboardForm?, problems: [String: String]) -> String {
+    private static func projectForm(_ project: Project, base: String, csrf: HTML, form: DashboardForm?, problems: [String: String]) -> HTML {
         let settings = project.settings
         func current(_ name: String) -> String {
             if let form, let value = form[name] { return value }
@@ -138,12 +138,12 @@ enum SettingsPages {
             default: return ""
             }
         }
-        var html = #"<form class="stack" method="post" action="\#(base)/settings/project">"# + csrf
-        if let general = problems["settings"] { html += #"<p class="error" role="alert">\#(Escape.html(general))</p>"# }
+        var html: HTML = #"<form class="stack" method="post" action="\#(base)/settings/project">"# + csrf
+        if let general = problems["settings"] { html += #"<p class="error" role="alert">\#(general)</p>"# }
         for field in fields {
-            let problem =
+            let problem: HTML =
                 problems.first { $0.key == field.name || $0.key.hasPrefix(field.name + ".") || $0.key.hasPrefix(field.name + "[") }
-                .map { #"<span class="error" id="\#(field.name)-error">\#(Escape.html($0.value))</span>"# } ?? ""
+                .map { #"<span class="error" id="\#(field.name)-error">\#($0.value)</span>"# } ?? ""
             if field.name == "ios_team_id" {
                 html += """
                     <h3>Universal links and app links</h3><p class="muted">With these set, this server serves \
@@ -151,17 +151,17 @@ enum SettingsPages {
                     for the project's links (on its domains, and on the server's own name).</p>
                     """
             }
-            let described = problem.isEmpty ? "" : #" aria-invalid="true" aria-describedby="\#(field.name)-error""#
-            let input =
+            let described: HTML = problem.isEmpty ? "" : #" aria-invalid="true" aria-describedby="\#(field.name)-error""#
+            let input: HTML =
                 field.kind == .json || field.kind == .list
-                ? #"<textarea name="\#(field.name)" rows="\#(field.kind == .json ? 6 : 3)"\#(described)>\#(Escape.html(current(field.name)))</textarea>"#
-                : #"<input name="\#(field.name)" value="\#(Escape.html(current(field.name)))"\#(described)>"#
+                ? #"<textarea name="\#(field.name)" rows="\#(field.kind == .json ? 6 : 3)"\#(described)>\#(current(field.name))</textarea>"#
+                : #"<input name="\#(field.name)" value="\#(current(field.name))"\#(described)>"#
             html += "<label>\(field.label)\(input)\(problem)</label>"
         }
         let escapes = form.map { $0.fields.last { $0.name == "in_app_escape" }?.value == "1" } ?? settings.inAppEscape
         html +=
-            #"<input type="hidden" name="in_app_escape" value="0"><label><input type="checkbox" name="in_app_escape" value="1"\#(escapes ? " checked" : "")> "#
-            + "Lead taps in social apps' browsers (Instagram, TikTok…) out to the system browser, where links open the app</label>"
+            #"<input type="hidden" name="in_app_escape" value="0"><label><input type="checkbox" name="in_app_escape" value="1"\#(escapes ? " checked" : "" as HTML)> "#
+            + ("Lead taps in social apps' browsers (Instagram, TikTok…) out to the system browser, where links open the app</label>" as HTML)
         html += UTMTemplateRows.render(
             form.map(UTMTemplateRows.values(of:)) ?? UTMTemplateRows.values(of: settings.utmTemplates), problem: problems["utm_templates"])
         return html + "<button>Save settings</button></form>"
@@ -247,29 +247,32 @@ enum SettingsPages {
 
     /// The project's domains, with the DNS to set up and the `.well-known` files they serve, and
     /// the form that adds one.
-    private static func domainsSection(_ project: Project, _ services: Services, base: String, csrf: String) throws -> String {
+    private static func domainsSection(_ project: Project, _ services: Services, base: String, csrf: HTML) throws -> HTML {
         let aasa = try WellKnownRoutes.appleAppSiteAssociation(for: [project]).map { String(decoding: $0, as: UTF8.self) }
         let assetLinks = try WellKnownRoutes.assetLinks(for: [project]).map { String(decoding: $0, as: UTF8.self) }
-        func file(_ name: String, _ body: String?) -> String {
+        func file(_ name: String, _ body: String?) -> HTML {
             guard let body else { return #"<p class="muted">\#(name): none (the project has no app for it yet).</p>"# }
-            return "<details><summary>\(name)</summary><pre>\(Escape.html(body))</pre></details>"
+            return "<details><summary>\(name)</summary><pre>\(body)</pre></details>"
         }
         let certificates = try services.app.domains.certificates()
         let now = services.clock.now()
         let domains = try services.app.domains.list(projectID: project.id)
         let links = Dictionary(
             uniqueKeysWithValues: try domains.map { ($0.id, try services.app.domains.linkCount(on: $0)) })
-        let rows = domains.map { domain in
-            """
-            <tr><td><code>\(Escape.html(domain.domain))</code></td><td>\(domain.createdAt.iso8601)</td>\
-            <td>\(Escape.html(certificateText(certificates[domain.domain], now: now)))</td>\
-            <td>\(links[domain.id] ?? 0)</td>\
-            <td><form class="inline" method="post" action="\(base)/settings/domains/\(Escape.html(domain.id))/remove">\(csrf)\
-            \((links[domain.id] ?? 0) > 0 ? #"<input name="confirm" size="16" placeholder="type its name" aria-label="type the domain's name to confirm" autocomplete="off">"# : "")\
-            <button class="secondary">Remove</button></form></td></tr>
-            """
-        }.joined()
-        let table =
+        let rows = domains.map { domain -> HTML in
+            let confirm: HTML =
+                (links[domain.id] ?? 0) > 0
+                ? #"<input name="confirm" size="16" placeholder="type its name" aria-label="type the domain's name to confirm" autocomplete="off">"#
+                : ""
+            return """
+                <tr><td><code>\(domain.domain)</code></td><td>\(domain.createdAt.iso8601)</td>\
+                <td>\(certificateText(certificates[domain.domain], now: now))</td>\
+                <td>\(links[domain.id] ?? 0)</td>\
+                <td><form class="inline" method="post" action="\(base)/settings/domains/\(domain.id)/remove">\(csrf)\
+                \(confirm)<button class="secondary">Remove</button></form></td></tr>
+                """
+        }
+        let table: HTML =
             rows.isEmpty
             ? #"<p class="muted">No domain yet: links are served on this server's own name.</p>"#
             : "<table><thead><tr><th>Domain</th><th>Added</th><th>Certificate</th><th>Links</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
@@ -301,29 +304,40 @@ enum SettingsPages {
         notice: String?, problem: String?, status: HTTPStatus = .ok,
         form: DashboardForm? = nil, problems: [String: String] = [:]
     ) throws -> HTTPResponse {
-        let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
-        let csrf = DashboardPage.hiddenCSRF(viewer)
-        let keys = try services.app.projects.apiKeys(projectID: project.id).map { key in
-            let revoke =
+        let base = "\(auth.prefix)/projects/\(project.id)"
+        let csrf = DashboardPage.csrfField(viewer)
+        let keys = try services.app.projects.apiKeys(projectID: project.id).map { key -> HTML in
+            let revoke: HTML =
                 key.revokedAt == nil
                 ? """
-                <form class="inline" method="post" action="\(base)/settings/api-keys/\(Escape.html(key.id))/revoke">\(csrf)\
+                <form class="inline" method="post" action="\(base)/settings/api-keys/\(key.id)/revoke">\(csrf)\
                 <button class="danger">Revoke</button></form>
                 """ : ""
             return """
-                <tr><td><code>\(Escape.html(key.prefix))…</code></td><td>\(key.createdAt.iso8601)</td>\
+                <tr><td><code>\(key.prefix)…</code></td><td>\(key.createdAt.iso8601)</td>\
                 <td>\(key.revokedAt.map { "revoked \($0.iso8601)" } ?? "active")</td><td>\(revoke)</td></tr>
                 """
-        }.joined()
-        let users = try services.app.dashboard.users(projectID: project.id).map { user in
+        }
+        let users = try services.app.dashboard.users(projectID: project.id).map { user -> HTML in
             """
-            <tr><td>\(Escape.html(user.email))</td><td>\(user.role.rawValue)</td><td><form class="inline" method="post" \
-            action="\(base)/settings/users/\(Escape.html(user.id))/remove">\(csrf)<button class="danger">Remove</button></form></td></tr>
+            <tr><td>\(user.email)</td><td>\(user.role.rawValue)</td><td><form class="inline" method="post" \
+            action="\(base)/settings/users/\(user.id)/remove">\(csrf)<button class="danger">Remove</button></form></td></tr>
             """
-        }.joined()
-        let body = """
-            <h1>Settings</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
-            \(problem.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? "")\
+        }
+        let noticeText: HTML = notice.map { #"<p class="notice" role="status">\#($0)</p>"# } ?? ""
+        let problemText: HTML = problem.map { #"<p class="error" role="alert">\#($0)</p>"# } ?? ""
+        let deletion: HTML =
+            viewer.session.user == nil
+            ? """
+            <h2>Delete this project</h2><form class="stack" method="post" action="\(base)/settings/delete">\(csrf)\
+            <p class="muted">Deletes the project and everything stored for it: links, clicks, installs, events, payments, \
+            users, keys, webhooks and their deliveries. Apps using its token or keys get 401 from then on. It cannot be undone.</p>\
+            <label>Type <code>\(project.name)</code> to confirm<input name="confirm" autocomplete="off" required></label>\
+            <button class="danger">Delete the project</button></form>
+            """ : ""
+        let body: HTML = """
+            <h1>Settings</h1>\(noticeText)\
+            \(problemText)\
             <h2>Project</h2>\(projectForm(project, base: base, csrf: csrf, form: form, problems: problems))\
             \(try domainsSection(project, services, base: base, csrf: csrf))\
             <h2>API keys</h2><table><thead><tr><th>Key</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>\(keys)</tbody></table>\
@@ -336,13 +350,7 @@ enum SettingsPages {
             <label>Password (10 characters or more)<input name="password" type="password" autocomplete="new-password" required></label>\
             <label>Role<select name="role"><option value="viewer">viewer</option><option value="admin">admin</option></select></label>\
             <button>Add user</button></form>\
-            \(viewer.session.user == nil ? """
-                <h2>Delete this project</h2><form class="stack" method="post" action="\(base)/settings/delete">\(csrf)\
-                <p class="muted">Deletes the project and everything stored for it: links, clicks, installs, events, payments, \
-                users, keys, webhooks and their deliveries. Apps using its token or keys get 401 from then on. It cannot be undone.</p>\
-                <label>Type <code>\(Escape.html(project.name))</code> to confirm<input name="confirm" autocomplete="off" required></label>\
-                <button class="danger">Delete the project</button></form>
-                """ : "")
+            \(deletion)
             """
         return DashboardPage.render(
             title: "Settings · \(project.name)", prefix: auth.prefix, viewer: viewer,

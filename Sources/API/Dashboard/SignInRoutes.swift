@@ -77,7 +77,7 @@ enum SignInRoutes {
     }
 
     /// Where the person signing in finds the admin key.
-    static func adminKeyHint(_ origin: ServerAdminKey.Origin) -> String {
+    static func adminKeyHint(_ origin: ServerAdminKey.Origin) -> HTML {
         switch origin {
         case .madeNow, .madeBefore:
             "The server made this key at its first start and printed it once in its output (the console, or its log). "
@@ -93,30 +93,34 @@ enum SignInRoutes {
         _ auth: DashboardAuth, error: String?, email: String, status: HTTPStatus = .ok,
         choosing projects: [(id: String, name: String)] = []
     ) -> HTTPResponse {
-        var message = error.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? ""
-        var projectField = ""
+        var message: HTML = error.map { #"<p class="error" role="alert">\#($0)</p>"# } ?? ""
+        var projectField: HTML = ""
         if !projects.isEmpty {
             message += #"<p role="status">This email is a user of several projects. Choose one, and enter the password again.</p>"#
-            let options = projects.map { #"<option value="\#(Escape.html($0.id))">\#(Escape.html($0.name))</option>"# }.joined()
+            let options = projects.map { project -> HTML in #"<option value="\#(project.id)">\#(project.name)</option>"# }
             projectField = #"<label>Project<select name="project" required>\#(options)</select></label>"#
         }
         let adminKeyAvailable = auth.services.adminKeyHash != nil
-        let body = """
-            <h1>Sign in</h1>\(message)<div class="grid2">\
-            <form class="stack" method="post" action="\(auth.prefix)/sign-in"><h2>Project user</h2>\
-            <label>Email<input name="email" type="email" autocomplete="username" value="\(Escape.html(email))" required></label>\
-            \(projectField)\
-            <label>Password<input name="password" type="password" autocomplete="current-password" required></label>\
-            <button>Sign in</button></form>\
-            \(adminKeyAvailable ? """
+        let adminKeyForm: HTML =
+            adminKeyAvailable
+            ? """
             <form class="stack" method="post" action="\(auth.prefix)/sign-in"><h2>Server admin</h2>\
             <label>Admin key<input name="admin_key" type="password" autocomplete="off" required></label>\
             <button>Sign in with the admin key</button><p class="muted">\(adminKeyHint(auth.services.adminKeyOrigin))</p></form>
-            """ : """
+            """
+            : """
             <div class="stack"><h2>Server admin</h2><p class="muted">This server has no admin key. Start it with \
             <code>ATTRIBUTIOND_ADMIN_KEY</code> set (make one with <code>openssl rand -base64 32</code>) to sign in here \
             and use the admin API.</p></div>
-            """)</div>
+            """
+        let body: HTML = """
+            <h1>Sign in</h1>\(message)<div class="grid2">\
+            <form class="stack" method="post" action="\(auth.prefix)/sign-in"><h2>Project user</h2>\
+            <label>Email<input name="email" type="email" autocomplete="username" value="\(email)" required></label>\
+            \(projectField)\
+            <label>Password<input name="password" type="password" autocomplete="current-password" required></label>\
+            <button>Sign in</button></form>\
+            \(adminKeyForm)</div>
             """
         return DashboardPage.render(title: "Sign in", prefix: auth.prefix, viewer: nil, body: body, status: status)
     }

@@ -32,18 +32,18 @@ enum UTMTemplateRows {
         }.filter { !($0["name"] ?? "").isEmpty }
     }
 
-    static func render(_ rows: [[String: String]], problem: String?) -> String {
-        var html = """
+    static func render(_ rows: [[String: String]], problem: String?) -> HTML {
+        var html: HTML = """
             <fieldset><legend>UTM templates</legend><p class="muted">Named UTM values offered when a link is made: the chosen \
             one fills the UTM fields the link leaves empty. Empty a name to remove its template.</p>
             """
-        if let problem { html += #"<p class="error" role="alert">\#(Escape.html(problem))</p>"# }
+        if let problem { html += #"<p class="error" role="alert">\#(problem)</p>"# }
         for index in 0..<(rows.count + 2) {
             let row = index < rows.count ? rows[index] : [:]
-            html += #"<div class="variant"><label>Name<input name="utm_name_\#(index)" value="\#(Escape.html(row["name"] ?? ""))"></label>"#
+            html += #"<div class="variant"><label>Name<input name="utm_name_\#(index)" value="\#(row["name"] ?? "")"></label>"#
             for key in keys {
                 html +=
-                    #"<label>\#(key.prefix(1).uppercased() + key.dropFirst())<input name="utm_\#(key)_\#(index)" value="\#(Escape.html(row[key] ?? ""))"></label>"#
+                    #"<label>\#(key.prefix(1).uppercased() + key.dropFirst())<input name="utm_\#(key)_\#(index)" value="\#(row[key] ?? "")"></label>"#
             }
             html += "</div>"
         }
