@@ -24,11 +24,11 @@ enum BreakdownsPage {
             let sums = try services.app.reports.breakdowns(
                 project: project, dimensions: property.map { [$0.clicksDimension, $0.installsDimension] } ?? Breakdown.eventDimensions,
                 since: range.since, until: range.until)
-            let projectBase = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            let projectBase = "\(auth.prefix)/projects/\(project.id)"
             let base = "\(projectBase)/breakdowns"
-            let here = "\(base)?\(range.query)&amp;by=\(view)"
+            let here: HTML = "\(base)?\(range.query)&amp;by=\(view)"
             let sort = period.item("sort") ?? ""
-            let table: String
+            let table: HTML
             if let property {
                 table = propertyTable(
                     property, Breakdown.rows(property, current: sums.current, previous: sums.previous), here: here, sort: sort,
@@ -38,14 +38,14 @@ enum BreakdownsPage {
                     Breakdown.events(current: sums.current, previous: sums.previous, currency: project.settings.currency),
                     here: here, sort: sort, currency: project.settings.currency, projectBase: projectBase)
             }
-            let tabs = views.map { entry in
-                #"<a href="\#(base)?\#(range.query)&amp;by=\#(entry.key)"\#(entry.key == view ? #" aria-current="page""# : "")>\#(entry.label)</a>"#
-            }.joined()
-            let body = """
+            let tabs = views.map { entry -> HTML in
+                #"<a href="\#(base)?\#(range.query)&amp;by=\#(entry.key)"\#(if: entry.key == view, #" aria-current="page""#)>\#(entry.label)</a>"#
+            }
+            let body: HTML = """
                 <h1>Breakdowns</h1><div class="ranges">\(range.picker(base: base, calendar: calendar, carry: [("by", view)]))</div>\
                 <div class="ranges tabs">\(tabs)</div>\
-                <p class="muted">\(Escape.html(current.label)): \(Escape.html(calendar.dateText(range.since))) to \
-                \(Escape.html(calendar.dateText(range.until.adding(seconds: -1)))), \(Escape.html(calendar.identifier)), beside the \
+                <p class="muted">\(current.label): \(calendar.dateText(range.since)) to \
+                \(calendar.dateText(range.until.adding(seconds: -1))), \(calendar.identifier), beside the \
                 period of the same length before it. Bots are not counted; test installs neither.</p>\(table)
                 """
             return DashboardPage.render(
@@ -58,8 +58,8 @@ enum BreakdownsPage {
     static let shownRows = 100
 
     static func propertyTable(
-        _ property: BreakdownProperty, _ rows: [BreakdownRow], here: String, sort: String, projectBase: String
-    ) -> String {
+        _ property: BreakdownProperty, _ rows: [BreakdownRow], here: HTML, sort: String, projectBase: String
+    ) -> HTML {
         guard !rows.isEmpty else {
             return #"<p class="muted">No clicks or installs in this period yet. <a href="\#(projectBase)/links">Make a link</a> and share it.</p>"#
         }
@@ -73,14 +73,14 @@ enum BreakdownsPage {
         default: sorted = rows
         }
         let top = max(rows.map(\.clicks).max() ?? 0, rows.map(\.installs).max() ?? 0, 1)
-        let body = sorted.prefix(shownRows).map { row in
+        let body = sorted.prefix(shownRows).map { row -> HTML in
             """
-            <tr><td>\(Escape.html(property.display(row.value)))</td><td class="n">\(row.clicks)</td><td class="n">\(row.installs)</td>\
+            <tr><td>\(property.display(row.value))</td><td class="n">\(row.clicks)</td><td class="n">\(row.installs)</td>\
             <td class="n">\(row.clicks > 0 ? FunnelChart.rate(row.installs, of: row.clicks) : "–")</td>\
-            <td class="n">\(Escape.html(OverviewRoutes.change(row.installs, row.previousInstalls)))</td>\
+            <td class="n">\(OverviewRoutes.change(row.installs, row.previousInstalls))</td>\
             <td class="hide-narrow">\(SVGChart.meter([Double(row.clicks), Double(row.installs)], of: Double(top)))</td></tr>
             """
-        }.joined()
+        }
         let head = sortableHead(
             [("value", property.label, false), ("clicks", "Clicks", true), ("installs", "Installs", true), ("rate", "Installs per click", true)],
             here: here, sort: key)
@@ -91,7 +91,7 @@ enum BreakdownsPage {
             """
     }
 
-    static func eventTable(_ rows: [EventBreakdownRow], here: String, sort: String, currency: String, projectBase: String) -> String {
+    static func eventTable(_ rows: [EventBreakdownRow], here: HTML, sort: String, currency: String, projectBase: String) -> HTML {
         guard !rows.isEmpty else {
             return
                 #"<p class="muted">No events in this period yet: the <a href="\#(projectBase)/connect">Connect your app</a> page shows how an app sends them.</p>"#
@@ -106,14 +106,14 @@ enum BreakdownsPage {
         default: sorted = rows
         }
         let top = max(rows.map(\.count).max() ?? 0, 1)
-        let body = sorted.prefix(shownRows).map { row in
+        let body = sorted.prefix(shownRows).map { row -> HTML in
             """
-            <tr><td>\(Escape.html(row.name))</td><td class="n">\(row.count)</td><td class="n">\(row.installs)</td>\
-            <td class="n">\(row.revenue.isEmpty ? "–" : Escape.html(OverviewRoutes.money(row.revenue)))</td>\
-            <td class="n">\(Escape.html(OverviewRoutes.change(row.count, row.previousCount)))</td>\
+            <tr><td>\(row.name)</td><td class="n">\(row.count)</td><td class="n">\(row.installs)</td>\
+            <td class="n">\(row.revenue.isEmpty ? "–" : OverviewRoutes.money(row.revenue))</td>\
+            <td class="n">\(OverviewRoutes.change(row.count, row.previousCount))</td>\
             <td class="hide-narrow">\(SVGChart.meter([Double(row.count)], of: Double(top), colorOffset: 3))</td></tr>
             """
-        }.joined()
+        }
         let head = sortableHead(
             [("name", "Event", false), ("count", "Count", true), ("installs", "Installs doing it first", true), ("revenue", "Revenue", true)],
             here: here, sort: key)
@@ -124,14 +124,15 @@ enum BreakdownsPage {
             """
     }
 
-    static func sortableHead(_ columns: [(key: String, label: String, numeric: Bool)], here: String, sort: String) -> String {
-        columns.map { column in
-            let label = column.key == sort ? "\(column.label) ▾" : column.label
-            return #"<th\#(column.numeric ? #" class="n""# : "")><a href="\#(here)&amp;sort=\#(column.key)">\#(label)</a></th>"#
-        }.joined()
+    static func sortableHead(_ columns: [(key: String, label: String, numeric: Bool)], here: HTML, sort: String) -> HTML {
+        HTML(
+            joining: columns.map { column -> HTML in
+                let label = column.key == sort ? "\(column.label) ▾" : column.label
+                return #"<th\#(if: column.numeric, #" class="n""#)><a href="\#(here)&amp;sort=\#(column.key)">\#(label)</a></th>"#
+            })
     }
 
-    private static func more(_ count: Int) -> String {
+    private static func more(_ count: Int) -> HTML {
         count > shownRows ? #"<p class="muted">\#(count - shownRows) more not shown.</p>"# : ""
     }
 }

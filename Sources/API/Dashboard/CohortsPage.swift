@@ -60,26 +60,26 @@ enum CohortsPage {
                 scope = (links.filter { $0.utmCampaign == campaign }.map(\.linkID), "installs credited to the links of the campaign \(campaign)")
             }
             let table = try services.app.reports.cohorts(project: project, boundaries: boundaries, linkIDs: scope?.ids)
-            let projectBase = "\(auth.prefix)/projects/\(Escape.html(project.id))"
+            let projectBase = "\(auth.prefix)/projects/\(project.id)"
             let base = "\(projectBase)/cohorts"
             let scopeItems = [("link", linkCode), ("campaign", linkCode.isEmpty ? campaign : "")].filter { !$0.1.isEmpty }
-            func link(_ label: String, _ name: String, _ value: String, current: Bool) -> String {
+            func link(_ label: String, _ name: String, _ value: String, current: Bool) -> HTML {
                 let carried = ([("group", group), ("metric", metric)] + scopeItems).map {
                     $0.0 == name ? ($0.0, Escape.queryValue(value)) : ($0.0, Escape.queryValue($0.1))
                 }
-                let href = "\(base)?\(range.query)" + carried.map { "&amp;\($0.0)=\($0.1)" }.joined()
-                return #"<a href="\#(href)"\#(current ? #" aria-current="page""# : "")>\#(label)</a>"#
+                let href: HTML = "\(base)?\(range.query)" + HTML(joining: carried.map { item -> HTML in "&amp;\(item.0)=\(item.1)" })
+                return #"<a href="\#(href)"\#(if: current, #" aria-current="page""#)>\#(label)</a>"#
             }
-            let groups = [("day", "By day"), ("week", "By week")].map { link($0.1, "group", $0.0, current: $0.0 == group) }.joined()
-            let metricLinks = metrics.map { link($0.label, "metric", $0.key, current: $0.key == metric) }.joined()
-            let body = """
+            let groups = [("day", "By day"), ("week", "By week")].map { link($0.1, "group", $0.0, current: $0.0 == group) }
+            let metricLinks = metrics.map { link($0.label, "metric", $0.key, current: $0.key == metric) }
+            let body: HTML = """
                 <h1>Cohorts</h1><div class="ranges">\
                 \(range.picker(base: base, calendar: calendar, carry: [("group", group), ("metric", metric)] + scopeItems, presets: presets))</div>\
                 <div class="ranges tabs">\(groups)</div><div class="ranges tabs">\(metricLinks)</div>\
                 \(scopeForm(base: base, range: range, group: group, metric: metric, links: links, linkCode: linkCode, campaign: campaign))\
-                <p>\(Escape.html(scope.map { "Cohorts of the " + $0.label } ?? "Cohorts of every install of the project"))</p>\
+                <p>\(scope.map { "Cohorts of the " + $0.label } ?? "Cohorts of every install of the project")</p>\
                 \(cohortTable(table, metric: metric, label: shown.label, calendar: calendar, weeks: group == "week", projectBase: projectBase))\
-                <p class="muted">A cohort is the installs of one \(group == "week" ? "week" : "day") in \(Escape.html(calendar.identifier)). \
+                <p class="muted">A cohort is the installs of one \(group == "week" ? "week" : "day") in \(calendar.identifier). \
                 Day N is the N-th 24 hours after each install: retention is the share of the cohort with any event in it; events and \
                 revenue per install count everything from the install to the end of day N. A cell stays empty until every install \
                 of its cohort has lived through that day. Revenue is what events declared, per currency; test installs are left out.</p>
@@ -93,20 +93,20 @@ enum CohortsPage {
     /// All installs, a campaign's (its links' UTM campaign) or one link's: a GET form, no script.
     static func scopeForm(
         base: String, range: DashboardRange, group: String, metric: String, links: [ProjectStats.LinkCounts], linkCode: String, campaign: String
-    ) -> String {
+    ) -> HTML {
         let campaigns = Set(links.compactMap(\.utmCampaign)).sorted()
         let options =
-            [#"<option value="">All installs</option>"#]
-            + campaigns.map { name in
-                #"<option value="\#(Escape.html(name))"\#(name == campaign && linkCode.isEmpty ? " selected" : "")>\#(Escape.html(name))</option>"#
+            [#"<option value="">All installs</option>"# as HTML]
+            + campaigns.map { name -> HTML in
+                #"<option value="\#(name)"\#(if: name == campaign && linkCode.isEmpty, " selected")>\#(name)</option>"#
             }
         var hidden = [("range", range.key), ("group", group), ("metric", metric)]
         if let from = range.from, let to = range.to { hidden += [("from", from), ("to", to)] }
         return """
             <form class="ranges" method="get" action="\(base)">\
-            \(hidden.map { #"<input type="hidden" name="\#($0.0)" value="\#(Escape.html($0.1))">"# }.joined())\
-            <label>Campaign <select name="campaign">\(options.joined())</select></label> \
-            <label>or link <input name="link" value="\(Escape.html(linkCode))" placeholder="short code" size="12"></label> <button>Show</button></form>
+            \(hidden.map { item -> HTML in #"<input type="hidden" name="\#(item.0)" value="\#(item.1)">"# })\
+            <label>Campaign <select name="campaign">\(options)</select></label> \
+            <label>or link <input name="link" value="\(linkCode)" placeholder="short code" size="12"></label> <button>Show</button></form>
             """
     }
 
@@ -126,15 +126,15 @@ enum CohortsPage {
 
     static func cohortTable(
         _ table: CohortTable, metric: String, label: String, calendar: LocalCalendar, weeks: Bool, projectBase: String
-    ) -> String {
+    ) -> HTML {
         guard table.rows.contains(where: { $0.installs > 0 }) else {
             return
                 #"<p class="muted">No installs in this period yet: the <a href="\#(projectBase)/connect">Connect your app</a> page shows how to send the first.</p>"#
         }
-        let head = CohortTable.days.map { #"<th class="n">Day \#($0)</th>"# }.joined()
-        let rows = table.rows.map { row in
+        let head = CohortTable.days.map { day -> HTML in #"<th class="n">Day \#(day)</th>"# }
+        let rows = table.rows.map { row -> HTML in
             let name = calendar.dateText(row.start) + (weeks ? " week" : "")
-            let cells = CohortTable.days.map { day -> String in
+            let cells = CohortTable.days.map { day -> HTML in
                 guard row.installs > 0 else { return #"<td class="n muted">–</td>"# }
                 guard row.complete[day] == true else { return #"<td class="n muted" title="not over yet"></td>"# }
                 switch metric {
@@ -142,16 +142,16 @@ enum CohortsPage {
                     return #"<td class="n">\#(String(format: "%.2f", row.eventsPerInstall(day) ?? 0))</td>"#
                 case "revenue":
                     let revenue = row.revenuePerInstall(day)
-                    return #"<td class="n">\#(revenue.isEmpty ? "0" : Escape.html(revenueText(revenue)))</td>"#
+                    return #"<td class="n">\#(revenue.isEmpty ? "0" : revenueText(revenue))</td>"#
                 default:
                     let share = row.retention(day) ?? 0
                     return #"<td class="n heat\#(min(5, Int((share * 10).rounded(.up))))">\#(String(format: "%.1f %%", share * 100))</td>"#
                 }
-            }.joined()
-            return #"<tr><th>\#(Escape.html(name))</th><td class="n">\#(row.installs)</td>\#(cells)</tr>"#
-        }.joined()
+            }
+            return #"<tr><th>\#(name)</th><td class="n">\#(row.installs)</td>\#(cells)</tr>"#
+        }
         return """
-            <table class="cohorts" aria-label="\(Escape.html(label))"><thead><tr><th>Installed</th><th class="n">Installs</th>\(head)</tr></thead>\
+            <table class="cohorts" aria-label="\(label)"><thead><tr><th>Installed</th><th class="n">Installs</th>\(head)</tr></thead>\
             <tbody>\(rows)</tbody></table>
             """
     }

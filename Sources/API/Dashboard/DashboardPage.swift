@@ -17,14 +17,7 @@ enum DashboardPage {
         return HTTPResponse(status: seeOther, headers: headers)
     }
 
-    /// A full page around `body`. (`body` as a String: markup built before pages were `HTML`.)
-    static func render(
-        title: String, prefix: String, viewer: DashboardViewer?, projectNav: (id: String, name: String, current: String)? = nil,
-        body: String, status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]
-    ) -> HTTPResponse {
-        render(title: title, prefix: prefix, viewer: viewer, projectNav: projectNav, body: HTML.trusted(body), status: status, headers: extra)
-    }
-
+    /// A full page around `body`.
     static func render(
         title: String, prefix: String, viewer: DashboardViewer?, projectNav: (id: String, name: String, current: String)? = nil,
         body: HTML, status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]
@@ -80,6 +73,4 @@ enum DashboardPage {
     static func csrfField(_ viewer: DashboardViewer) -> HTML {
         #"<input type="hidden" name="csrf" value="\#(viewer.session.csrfToken)">"#
     }
-
-    static func hiddenCSRF(_ viewer: DashboardViewer) -> String { csrfField(viewer).markup }
 }

@@ -131,33 +131,34 @@ enum OutboundPage {
         status: String?, notice: String?, problem: String? = nil, form: DashboardForm? = nil,
         code: HTTPStatus = .ok
     ) throws -> HTTPResponse {
-        let base = "\(auth.prefix)/projects/\(Escape.html(project.id))"
-        let csrf = DashboardPage.hiddenCSRF(viewer)
-        func button(_ action: String, _ label: String, danger: Bool = false, field: (String, String)? = nil) -> String {
-            let hidden = field.map { #"<input type="hidden" name="\#($0.0)" value="\#($0.1)">"# } ?? ""
+        let base = "\(auth.prefix)/projects/\(project.id)"
+        let csrf = DashboardPage.csrfField(viewer)
+        func button(_ action: String, _ label: String, danger: Bool = false, field: (String, String)? = nil) -> HTML {
+            let hidden: HTML = field.map { #"<input type="hidden" name="\#($0.0)" value="\#($0.1)">"# } ?? ""
             return
-                #"<form class="inline" method="post" action="\#(action)">\#(csrf)\#(hidden)<button\#(danger ? #" class="danger""# : "")>\#(label)</button></form>"#
+                #"<form class="inline" method="post" action="\#(action)">\#(csrf)\#(hidden)<button\#(if: danger, #" class="danger""#)>\#(label)</button></form>"#
         }
-        let endpoints = try services.app.webhooks.list(projectID: project.id).map { endpoint in
-            let path = "\(base)/outbound/webhooks/\(Escape.html(endpoint.id))"
+        let endpoints = try services.app.webhooks.list(projectID: project.id).map { endpoint -> HTML in
+            let path = "\(base)/outbound/webhooks/\(endpoint.id)"
             return """
-                <tr><td>\(Escape.html(endpoint.url))</td><td>\(Escape.html(endpoint.events?.joined(separator: ", ") ?? "every event"))</td>\
-                <td>\(endpoint.enabled ? "on" : "off\(endpoint.disabledReason.map { " (\(Escape.html($0)))" } ?? "")")</td>\
+                <tr><td>\(endpoint.url)</td><td>\(endpoint.events?.joined(separator: ", ") ?? "every event")</td>\
+                <td>\(endpoint.enabled ? "on" : "off\(endpoint.disabledReason.map { " (\($0))" } ?? "")")</td>\
                 <td>\(button(path + "/test", "Send test")) \
                 \(button(path + "/enabled", endpoint.enabled ? "Turn off" : "Turn on", field: ("enabled", endpoint.enabled ? "0" : "1"))) \
                 \(button(path + "/rotate", "Rotate secret")) \(button(path + "/delete", "Remove", danger: true))</td></tr>
                 """
-        }.joined()
-        let templates = try services.app.postbacks.list(projectID: project.id).map { template in
+        }
+        let templates = try services.app.postbacks.list(projectID: project.id).map { template -> HTML in
             """
-            <tr><td>\(Escape.html(template.network))</td><td>\(Escape.html(template.trigger))</td>\
-            <td class="hide-narrow">\(Escape.html(template.method)) \(Escape.html(template.url))</td><td>\(template.enabled ? "on" : "off")</td>\
-            <td>\(button("\(base)/outbound/postbacks/\(Escape.html(template.id))/delete", "Remove", danger: true))</td></tr>
+            <tr><td>\(template.network)</td><td>\(template.trigger)</td>\
+            <td class="hide-narrow">\(template.method) \(template.url)</td><td>\(template.enabled ? "on" : "off")</td>\
+            <td>\(button("\(base)/outbound/postbacks/\(template.id)/delete", "Remove", danger: true))</td></tr>
             """
-        }.joined()
-        func value(_ name: String) -> String { Escape.html(form?[name] ?? "") }
-        let problemLine = problem.map { #"<p class="error" role="alert">\#(Escape.html($0))</p>"# } ?? ""
-        let forms = """
+        }
+        func value(_ name: String) -> String { form?[name] ?? "" }
+        let problemLine: HTML = problem.map { #"<p class="error" role="alert">\#($0)</p>"# } ?? ""
+        let posts = form?["method"] == "POST"
+        let forms: HTML = """
             \(problemLine)<div class="grid2"><form class="stack" method="post" action="\(base)/outbound/webhooks">\(csrf)<b>Add a webhook endpoint</b>\
             <label>URL<input name="url" type="url" value="\(value("url"))"></label>\
             <label>Events (empty: every event; e.g. install.attributed, payment.captured)<input name="events" value="\(value("events"))"></label>\
@@ -165,43 +166,45 @@ enum OutboundPage {
             <form class="stack" method="post" action="\(base)/outbound/postbacks">\(csrf)<b>Add a postback</b>\
             <label>Network<input name="network" value="\(value("network"))"></label>\
             <label>Trigger (install, or an event's name)<input name="trigger" value="\(value("trigger"))"></label>\
-            <label>Method<select name="method"><option\(form?["method"] == "POST" ? "" : " selected")>GET</option>\
-            <option\(form?["method"] == "POST" ? " selected" : "")>POST</option></select></label>\
+            <label>Method<select name="method"><option\(if: !posts, " selected")>GET</option>\
+            <option\(if: posts, " selected")>POST</option></select></label>\
             <label>URL with macros, e.g. {network_click_id}<input name="url" value="\(value("url"))"></label>\
             <label>Body (POST, optional)<textarea name="body" rows="2">\(value("body"))</textarea></label>\
             <button>Add postback</button></form></div>
             """
         let filter = status.flatMap(OutboxJob.Status.init(rawValue:))
-        let deliveries = try services.app.webhooks.deliveries(projectID: project.id, status: filter, kind: nil, since: nil, limit: 50).map { job in
-            let replay =
+        let deliveries = try services.app.webhooks.deliveries(projectID: project.id, status: filter, kind: nil, since: nil, limit: 50).map {
+            job -> HTML in
+            let replay: HTML =
                 job.status == .failed
                 ? """
-                <form class="inline" method="post" action="\(base)/outbound/deliveries/\(Escape.html(job.message.id))/replay">\
-                \(DashboardPage.hiddenCSRF(viewer))<button>Replay</button></form>
+                <form class="inline" method="post" action="\(base)/outbound/deliveries/\(job.message.id)/replay">\
+                \(csrf)<button>Replay</button></form>
                 """ : ""
             return """
-                <tr><td><a href="\(base)/outbound/deliveries/\(Escape.html(job.message.id))">\(job.message.createdAt.iso8601)</a></td>\
-                <td>\(Escape.html(job.message.kind))</td><td>\(Escape.html(job.message.eventType))</td>\
-                <td class="hide-narrow">\(Escape.html(DeliveryPage.shortTarget(job.message.targetURL)))</td>\
+                <tr><td><a href="\(base)/outbound/deliveries/\(job.message.id)">\(job.message.createdAt.iso8601)</a></td>\
+                <td>\(job.message.kind)</td><td>\(job.message.eventType)</td>\
+                <td class="hide-narrow">\(DeliveryPage.shortTarget(job.message.targetURL))</td>\
                 <td>\(job.status.rawValue)</td><td class="n">\(job.attempts)</td><td class="n">\(job.lastStatusCode.map(String.init) ?? "–")</td>\
-                <td class="hide-narrow">\(Escape.html(String((job.lastError ?? job.lastResponse ?? "").prefix(120))))</td><td>\(replay)</td></tr>
+                <td class="hide-narrow">\(String((job.lastError ?? job.lastResponse ?? "").prefix(120)))</td><td>\(replay)</td></tr>
                 """
-        }.joined()
-        let filters = [("", "All"), ("pending", "Pending"), ("delivered", "Delivered"), ("failed", "Failed")].map { key, label in
-            let current = (status ?? "") == key ? #" aria-current="page""# : ""
+        }
+        let filters = [("", "All"), ("pending", "Pending"), ("delivered", "Delivered"), ("failed", "Failed")].map { key, label -> HTML in
+            let current: HTML = (status ?? "") == key ? #" aria-current="page""# : ""
             return #"<a href="\#(base)/outbound\#(key.isEmpty ? "" : "?status=" + key)"\#(current)>\#(label)</a>"#
-        }.joined()
-        let body = """
-            <h1>Webhooks and postbacks</h1>\(notice.map { #"<p class="notice" role="status">\#(Escape.html($0))</p>"# } ?? "")\
+        }
+        let noticeText: HTML = notice.map { #"<p class="notice" role="status">\#($0)</p>"# } ?? ""
+        let body: HTML = """
+            <h1>Webhooks and postbacks</h1>\(noticeText)\
             <h2>Webhook endpoints</h2><table><thead><tr><th>URL</th><th>Events</th><th>State</th><th></th></tr></thead>\
-            <tbody>\(endpoints.isEmpty ? #"<tr><td colspan="4" class="muted">None yet.</td></tr>"# : endpoints)</tbody></table>\
+            <tbody>\(endpoints, otherwise: #"<tr><td colspan="4" class="muted">None yet.</td></tr>"#)</tbody></table>\
             <h2>Postback templates</h2><table><thead><tr><th>Network</th><th>Trigger</th><th class="hide-narrow">Request</th><th>State</th><th></th></tr></thead>\
-            <tbody>\(templates.isEmpty ? #"<tr><td colspan="5" class="muted">None yet.</td></tr>"# : templates)</tbody></table>\
+            <tbody>\(templates, otherwise: #"<tr><td colspan="5" class="muted">None yet.</td></tr>"#)</tbody></table>\
             \(forms)\
             <h2>Latest deliveries</h2><div class="ranges">\(filters)</div>\
             <table><thead><tr><th>Created</th><th>Kind</th><th>Event</th><th class="hide-narrow">Target</th><th>Status</th><th class="n">Attempts</th>\
             <th class="n">Last code</th><th class="hide-narrow">Last answer</th><th></th></tr></thead>\
-            <tbody>\(deliveries.isEmpty ? #"<tr><td colspan="9" class="muted">No deliveries.</td></tr>"# : deliveries)</tbody></table>
+            <tbody>\(deliveries, otherwise: #"<tr><td colspan="9" class="muted">No deliveries.</td></tr>"#)</tbody></table>
             """
         return DashboardPage.render(
             title: "Outbound · \(project.name)", prefix: auth.prefix, viewer: viewer,

@@ -29,7 +29,7 @@ enum DeadEndPage {
     }
 
     /// Inline, and allowed by the page's own policy: no script runs, nothing else loads.
-    static let style =
+    static let style: HTML =
         "body{margin:0;font:17px/1.5 system-ui,-apple-system,\"Segoe UI\",sans-serif;color:#1d232b;background:#f6f7f9}"
         + "main{max-width:28rem;margin:12vh auto;padding:1.5rem;background:#fff;border:1px solid #e1e5ea;border-radius:12px}"
         + "h1{font-size:1.35rem;margin:0 0 .5rem}p{margin:.4rem 0}.project{color:#5b6775;font-size:.95rem}"
@@ -49,15 +49,17 @@ enum DeadEndPage {
         response(reason, name: project?.name, settings: project?.settings)
     }
 
-    static func html(_ reason: Reason, name: String?, settings: ProjectSettings?) -> String {
+    static func html(_ reason: Reason, name: String?, settings: ProjectSettings?) -> HTML {
         let ways = settings.map(Self.ways(of:)) ?? []
-        let links = ways.map { #"<a href="\#(Escape.html($0.url))">\#(Escape.html($0.label))</a>"# }.joined()
+        let links = ways.map { way -> HTML in #"<a href="\#(way.url)">\#(way.label)</a>"# }
+        let project: HTML = name.map { #"<p class="project">\#($0)</p>"# } ?? ""
+        let wayOn: HTML = links.isEmpty ? "" : #"<div class="ways">\#(links)</div>"#
         return """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
-            <meta name="robots" content="noindex"><title>\(Escape.html(reason.title))</title><style>\(style)</style></head>\
-            <body><main>\(name.map { #"<p class="project">\#(Escape.html($0))</p>"# } ?? "")\
-            <h1>\(Escape.html(reason.title))</h1><p>\(Escape.html(reason.text))</p>\
-            \(links.isEmpty ? "" : #"<div class="ways">\#(links)</div>"#)</main></body></html>
+            <meta name="robots" content="noindex"><title>\(reason.title)</title><style>\(style)</style></head>\
+            <body><main>\(project)\
+            <h1>\(reason.title)</h1><p>\(reason.text)</p>\
+            \(wayOn)</main></body></html>
             """
     }
 

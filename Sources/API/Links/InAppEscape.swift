@@ -38,16 +38,16 @@ enum InAppEscape {
     /// on here.
     static func iOS(_ url: String, appName: String, browser: String, here destination: String, clickID: String) -> HTTPResponse {
         let safari = "x-safari-" + url
-        let html = """
+        let html: HTML = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
             <meta name="robots" content="noindex"><title>Open in Safari</title><style>body{font:17px system-ui,sans-serif;margin:2em auto;\
             max-width:28em;padding:0 1em;color:#222}a.button{display:block;text-align:center;padding:.8em;margin:.6em 0;border-radius:.5em;\
             background:#06c;color:#fff;text-decoration:none}a.plain{color:#06c}</style></head><body>\
-            <h1>Open \(Escape.html(appName)) in Safari</h1>\
-            <p>\(Escape.html(browser))'s browser cannot open the app. Open this link in Safari to continue.</p>\
-            <a class="button" id="safari" href="\(Escape.html(safari))">Open in Safari</a>\
-            <p>Or copy the link and paste it in Safari:</p><p><code id="link">\(Escape.html(url))</code></p>\
-            <p><a class="plain" href="\(Escape.html(destination))">Continue here instead</a></p></body></html>
+            <h1>Open \(appName) in Safari</h1>\
+            <p>\(browser)'s browser cannot open the app. Open this link in Safari to continue.</p>\
+            <a class="button" id="safari" href="\(safari)">Open in Safari</a>\
+            <p>Or copy the link and paste it in Safari:</p><p><code id="link">\(url)</code></p>\
+            <p><a class="plain" href="\(destination)">Continue here instead</a></p></body></html>
             """
         // The page runs no script and loads nothing: its policy says so, as every other page's does.
         return Pages.htmlResponse(

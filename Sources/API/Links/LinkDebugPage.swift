@@ -10,7 +10,7 @@ enum LinkDebugPage {
     ]
 
     static func response(_ target: LinkTarget, url: String) -> HTTPResponse {
-        let rows = devices.map { device -> String in
+        let rows = devices.map { device -> HTML in
             let outcome: String
             switch target.response(for: device.platform, clickID: "<click id>", utm: target.utm, iPad: device.iPad) {
             case .interstitial(let destination, let appURL):
@@ -19,23 +19,23 @@ enum LinkDebugPage {
             case .preview: outcome = "the preview page (Open Graph tags), no redirect"
             case .noDestination: outcome = "nowhere: the link has no destination for it (404)"
             }
-            return "<tr><th>\(Escape.html(device.name))</th><td>\(Escape.html(outcome))</td></tr>"
-        }.joined()
+            return "<tr><th>\(device.name)</th><td>\(outcome)</td></tr>"
+        }
         let parameters =
             target.link.fdl.map { fdl in
-                fdl.parameters.sorted { $0.key < $1.key }.map {
-                    "<tr><th><code>\(Escape.html($0.key))</code></th><td>\(Escape.html($0.value))</td></tr>"
+                fdl.parameters.sorted { $0.key < $1.key }.map { parameter -> HTML in
+                    "<tr><th><code>\(parameter.key)</code></th><td>\(parameter.value)</td></tr>"
                 }
-                .joined()
-            } ?? ""
-        let html = """
+            } ?? []
+        let fdlTable: HTML = parameters.isEmpty ? "" : "<h2>Firebase Dynamic Links parameters</h2><table><tbody>\(parameters)</tbody></table>"
+        let html: HTML = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
-            <meta name="robots" content="noindex"><title>How \(Escape.html(url)) resolves</title></head><body>\
-            <h1>How this link resolves</h1><p><code>\(Escape.html(url))</code></p>\
+            <meta name="robots" content="noindex"><title>How \(url) resolves</title></head><body>\
+            <h1>How this link resolves</h1><p><code>\(url)</code></p>\
             <p>A person with the app installed opens it directly (universal link / app link); without it:</p>\
             <table><tbody>\(rows)</tbody></table>\
-            <p>The app receives <code>\(Escape.html(target.deepLink(base: url)))</code>.</p>\
-            \(parameters.isEmpty ? "" : "<h2>Firebase Dynamic Links parameters</h2><table><tbody>\(parameters)</tbody></table>")\
+            <p>The app receives <code>\(target.deepLink(base: url))</code>.</p>\
+            \(fdlTable)\
             <p>This page records no click.</p></body></html>
             """
         return Pages.htmlResponse(html)

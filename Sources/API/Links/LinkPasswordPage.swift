@@ -10,9 +10,9 @@ import HTTP
 enum LinkPasswordPage {
     static func response(for request: HTTPRequest, status: HTTPStatus = .ok, failed: Bool = false) -> HTTPResponse {
         // The path and query only: an absolute-form target must not send the password elsewhere.
-        let action = Escape.html(String(request.path) + (request.query.map { "?" + $0 } ?? ""))
-        let note = failed ? #"<p role="alert">That password is not right. Try again.</p>"# : ""
-        let html = """
+        let action = String(request.path) + (request.query.map { "?" + $0 } ?? "")
+        let note: HTML = failed ? #"<p role="alert">That password is not right. Try again.</p>"# : ""
+        let html: HTML = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
             <meta name="robots" content="noindex"><title>Password required</title></head>\
             <body><h1>Password required</h1><p>This link is protected. Enter its password to continue.</p>\(note)\

@@ -65,36 +65,37 @@ enum Pages {
     }
 
     /// Open Graph tags for crawlers and link previews (no redirect).
-    static func preview(target: LinkTarget, url: String) -> String {
+    static func preview(target: LinkTarget, url: String) -> HTML {
         let link = target.link
         let title = link.og.title ?? link.title ?? link.shortCode
-        var tags = [
-            #"<meta property="og:title" content="\#(Escape.html(title))">"#,
+        var tags: [HTML] = [
+            #"<meta property="og:title" content="\#(title)">"#,
             #"<meta property="og:type" content="website">"#,
-            #"<meta property="og:url" content="\#(Escape.html(url))">"#,
+            #"<meta property="og:url" content="\#(url)">"#,
         ]
         let description = link.og.description ?? link.description
-        if let description { tags.append(#"<meta property="og:description" content="\#(Escape.html(description))">"#) }
+        if let description { tags.append(#"<meta property="og:description" content="\#(description)">"#) }
         if let image = link.og.image {
-            tags.append(#"<meta property="og:image" content="\#(Escape.html(image))">"#)
+            tags.append(#"<meta property="og:image" content="\#(image)">"#)
             tags.append(#"<meta name="twitter:card" content="summary_large_image">"#)
         }
+        let paragraph: HTML = description.map { "<p>\($0)</p>" } ?? ""
         return """
-            <!doctype html><html lang="en"><head><meta charset="utf-8"><title>\(Escape.html(title))</title>\(tags.joined())</head>\
-            <body><h1>\(Escape.html(title))</h1>\(description.map { "<p>\(Escape.html($0))</p>" } ?? "")</body></html>
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><title>\(title)</title>\(tags)</head>\
+            <body><h1>\(title)</h1>\(paragraph)</body></html>
             """
     }
 
-    static func message(_ title: String, _ text: String) -> String {
+    static func message(_ title: String, _ text: String) -> HTML {
         """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
-        <meta name="robots" content="noindex"><title>\(Escape.html(title))</title></head>\
-        <body><h1>\(Escape.html(title))</h1><p>\(Escape.html(text))</p></body></html>
+        <meta name="robots" content="noindex"><title>\(title)</title></head>\
+        <body><h1>\(title)</h1><p>\(text)</p></body></html>
         """
     }
 
-    static func htmlResponse(_ html: String, status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]) -> HTTPResponse {
-        htmlResponse(bytes: Array(html.utf8), status: status, headers: extra)
+    static func htmlResponse(_ html: HTML, status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]) -> HTTPResponse {
+        htmlResponse(bytes: html.bytes, status: status, headers: extra)
     }
 
     static func htmlResponse(bytes: [UInt8], status: HTTPStatus = .ok, headers extra: HTTPHeaders = [:]) -> HTTPResponse {

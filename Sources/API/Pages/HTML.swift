@@ -33,6 +33,14 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomString
         mutating func appendInterpolation(_ text: Substring) { markup += Escape.html(String(text)) }
         mutating func appendInterpolation<Number: BinaryInteger>(_ number: Number) { markup += String(number) }
         mutating func appendInterpolation(_ parts: [HTML]) { for part in parts { markup += part.markup } }
+        /// `parts`, or `empty` when there are none (a table's "None." row).
+        mutating func appendInterpolation(_ parts: [HTML], otherwise empty: HTML) {
+            if parts.isEmpty { markup += empty.markup } else { appendInterpolation(parts) }
+        }
+        /// `html` when `condition` holds, nothing otherwise.
+        mutating func appendInterpolation(if condition: Bool, _ html: @autoclosure () -> HTML) {
+            if condition { markup += html().markup }
+        }
     }
 }
 
