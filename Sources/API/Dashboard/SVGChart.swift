@@ -25,7 +25,7 @@ enum SVGChart {
             svg += ##"<line x1="\##(left)" x2="\##(width)" y1="\##(format(y))" y2="\##(format(y))" stroke="#eef1f4"/>"##
             svg += ##"<text x="\##(left - 6)" y="\##(format(y + 4))" font-size="11" text-anchor="end" fill="#5b6775">\##(compact(value))</text>"##
         }
-        let labelEvery = max(1, Int((Double(labels.count) / Double(max(labelCount, 1))).rounded(.up)))
+        let labelEvery = max(1, (labels.count + max(labelCount, 1) - 1) / max(labelCount, 1))
         for (index, label) in labels.enumerated() {
             let groupX = Double(left) + groupWidth * Double(index) + groupWidth * 0.1
             for (seriesIndex, entry) in series.enumerated() where index < entry.values.count {

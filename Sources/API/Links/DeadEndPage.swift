@@ -46,8 +46,12 @@ enum DeadEndPage {
     }
 
     static func response(_ reason: Reason, project: Project?) -> HTTPResponse {
-        response(reason, name: project?.name, settings: project?.settings)
+        guard let project else { return reason == .notFound ? unknownCode : response(reason, name: nil, settings: nil) }
+        return response(reason, name: project.name, settings: project.settings)
     }
+
+    /// A code no project has, on the server's own name: what scanners mostly get, built once.
+    static let unknownCode = response(.notFound, name: nil, settings: nil)
 
     static func html(_ reason: Reason, name: String?, settings: ProjectSettings?) -> HTML {
         let ways = settings.map(Self.ways(of:)) ?? []
