@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "Lifecycle", swiftSettings: strictSettings),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CEventPoll", "JSON", "Lifecycle"], swiftSettings: strictSettings),
         .target(name: "Attribution", dependencies: ["JSON"], swiftSettings: strictSettings),
+        // What each fact adds to the rollups, defined once for both backends and the recount (no I/O).
+        .target(name: "Counting", dependencies: ["Attribution"], swiftSettings: strictSettings),
         // Hashes, secrets, signatures and secure random numbers through OpenSSL.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "Attribution"], swiftSettings: strictSettings),
         // The values both SQL backends bind (no dependencies).
@@ -62,7 +64,8 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "StoreContracts", "SQLValues", "CSQLite", "CSQLiteTuning", "COpenSSL", "Attribution", "Cryptography", "JSON", "Lifecycle",
+                "StoreContracts", "SQLValues", "CSQLite", "CSQLiteTuning", "COpenSSL", "Attribution", "Counting", "Cryptography", "JSON",
+                "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings,
             plugins: ["EmbedMigrations"]),
@@ -71,7 +74,8 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "Store", "StoreContracts", "SQLValues", "PostgresClient", "CSQLite", "Attribution", "Cryptography", "JSON", "Lifecycle",
+                "Store", "StoreContracts", "SQLValues", "PostgresClient", "CSQLite", "Attribution", "Counting", "Cryptography", "JSON",
+                "Lifecycle",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings,
             plugins: ["EmbedMigrations"]),
@@ -113,9 +117,12 @@ let package = Package(
             name: "ConfigurationTests", dependencies: ["API", "Configuration", "HTTP", "Store", "StoreContracts", "SQLValues"],
             swiftSettings: strictSettings),
         .testTarget(name: "AttributionTests", dependencies: ["Attribution"], swiftSettings: strictSettings),
+        .testTarget(name: "CountingTests", dependencies: ["Counting", "Attribution"], swiftSettings: strictSettings),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "StoreContracts", "PostgresStore", "PostgresClient", "SQLValues", "Attribution", "Cryptography", "TestSupport"],
+            dependencies: [
+                "Store", "StoreContracts", "PostgresStore", "PostgresClient", "SQLValues", "Attribution", "Counting", "Cryptography", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

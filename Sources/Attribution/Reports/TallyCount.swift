@@ -29,6 +29,19 @@ public enum TallyDimension {
     /// `currency:last day of the span` → millionths.
     public static let cohortRevenue = "cohort_revenue"
 
+    /// Attributed installs by their confidence band (`high`, `medium`, `low`).
+    public static let confidence = "confidence"
+    /// Human clicks and installs by platform, system (`OperatingSystemGroup`), country and
+    /// referring site (`ReferrerHost`; an install's from its click): `BreakdownProperty`'s names.
+    public static let clickPlatform = "click_platform"
+    public static let clickOS = "click_os"
+    public static let clickCountry = "click_country"
+    public static let clickReferrer = "click_referrer"
+    public static let installPlatform = "install_platform"
+    public static let installOS = "install_os"
+    public static let installCountry = "install_country"
+    public static let installReferrer = "install_referrer"
+
     /// Money is counted in millionths of the currency unit: exact sums of integers.
     public static let moneyUnit = 1_000_000.0
 
