@@ -16,6 +16,20 @@ public struct Deltas: Equatable, Sendable {
         tallies += other.tallies
     }
 
+    /// The deltas of `factor` facts alike (a recount's clicks, grouped by what counts of them).
+    public func scaled(by factor: Int64) -> Deltas {
+        var scaled = self
+        for index in scaled.counts.indices {
+            scaled.counts[index].counters = Counters(values: scaled.counts[index].counters.values.map { $0 * factor })
+        }
+        for index in scaled.money.indices {
+            scaled.money[index].amount *= Double(factor)
+            scaled.money[index].entries *= factor
+        }
+        for index in scaled.tallies.indices { scaled.tallies[index].count *= factor }
+        return scaled
+    }
+
     public var negated: Deltas {
         var negated = self
         for index in negated.counts.indices { negated.counts[index].counters = -negated.counts[index].counters }

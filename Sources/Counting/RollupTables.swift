@@ -1,3 +1,5 @@
+import Attribution
+
 /// The rollup tables as values: what a recount adds up, and what `rollups check` reads back from
 /// a database to compare. Keys are the tables' primary keys; a row that holds nothing equals a
 /// missing one.
@@ -69,12 +71,14 @@ public struct RollupTables: Equatable, Sendable {
     public static let hourMilliseconds: Int64 = 3_600_000
     public static let dayMilliseconds: Int64 = 86_400_000
 
-    /// Adds deltas as a writer does once their hours are folded: every count in its link's hour
-    /// and day, and in the project's hour unless it is a move between links.
-    public mutating func add(_ deltas: Deltas) {
+    /// Adds deltas as a writer does: every count in its link's hour, and once its hour is folded
+    /// (up to `foldedThroughHour`) in its link's day and, unless it is a move between links, the
+    /// project's hour; money likewise.
+    public mutating func add(_ deltas: Deltas, foldedThroughHour: Int64 = .max) {
         for delta in deltas.counts {
             let hour = delta.at / Self.hourMilliseconds
             linkHours[LinkPeriod(projectID: delta.projectID, period: hour, linkID: delta.linkID), default: Counters()] += delta.counters
+            guard hour <= foldedThroughHour else { continue }
             linkDays[LinkPeriod(projectID: delta.projectID, period: delta.at / Self.dayMilliseconds, linkID: delta.linkID), default: Counters()] +=
                 delta.counters
             if delta.inHours { projectHours[ProjectHour(projectID: delta.projectID, hour: hour), default: Counters()] += delta.counters }
@@ -88,6 +92,7 @@ public struct RollupTables: Equatable, Sendable {
                 money[key, default: Money(amount: 0, entries: 0)].entries += delta.entries
             }
             add("link_hour", hour, delta.linkID)
+            guard hour <= foldedThroughHour else { continue }
             add("day", delta.at / Self.dayMilliseconds, delta.linkID)
             if delta.inHours { add("hour", hour, "") }
         }
@@ -97,6 +102,28 @@ public struct RollupTables: Equatable, Sendable {
                 default: 0] +=
                 delta.count
         }
+    }
+
+    /// These tables with the click counts of `stored` (and the referring sites of its installs,
+    /// read from their clicks) for hours before `hour` (days before its day): what a recount
+    /// cannot know once clicks are pruned.
+    public func keepingClickCounts(of stored: RollupTables, before hour: Int64) -> RollupTables {
+        var kept = self
+        func keepClicks<Key: Hashable>(_ table: inout [Key: Counters], _ storedTable: [Key: Counters], _ isBefore: (Key) -> Bool) {
+            for key in Set(table.keys).union(storedTable.keys) where isBefore(key) {
+                let old = storedTable[key] ?? Counters()
+                table[key, default: Counters()].clicks = old.clicks
+                table[key, default: Counters()].botClicks = old.botClicks
+            }
+        }
+        keepClicks(&kept.linkHours, stored.linkHours) { $0.period < hour }
+        keepClicks(&kept.linkDays, stored.linkDays) { $0.period < hour / 24 }
+        keepClicks(&kept.projectHours, stored.projectHours) { $0.hour < hour }
+        for key in Set(kept.tallies.keys).union(stored.tallies.keys)
+        where key.hour < hour && (key.dimension.hasPrefix("click_") || key.dimension == TallyDimension.installReferrer) {
+            kept.tallies[key] = stored.tallies[key]
+        }
+        return kept
     }
 
     /// Keeps the rows of hours from `hour` on (days from the day it falls in).

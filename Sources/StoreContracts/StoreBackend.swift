@@ -75,6 +75,7 @@ public final class AggregateStores: Sendable {
     public let browse: any BrowseStore
     /// Deletes clicks past every attribution window (`RetentionJob`).
     public let clickRetention: ClickRetention
+    public let rollups: any RollupStore
 
     public init(
         projects: any ProjectStore, signingKeys: any SigningKeyStore, templates: any TemplateStore, links: any LinkStore, domains: any DomainStore,
@@ -82,7 +83,7 @@ public final class AggregateStores: Sendable {
         events: any EventStore, users: any UserStore, stats: any StatsStore, erasure: any ErasureStore, outbox: any OutboxStore,
         postbacks: any PostbackStore, appleAds: any AppleAdsStore, appleAdsNames: any AppleAdsNameStore, dashboard: any DashboardStore,
         browse: any BrowseStore,
-        clickRetention: ClickRetention
+        clickRetention: ClickRetention, rollups: any RollupStore
     ) {
         self.projects = projects
         self.signingKeys = signingKeys
@@ -104,6 +105,7 @@ public final class AggregateStores: Sendable {
         self.dashboard = dashboard
         self.browse = browse
         self.clickRetention = clickRetention
+        self.rollups = rollups
     }
 }
 
@@ -128,4 +130,5 @@ extension StoreBackend {
     public var dashboard: any DashboardStore { stores.dashboard }
     public var browse: any BrowseStore { stores.browse }
     public var clickRetention: ClickRetention { stores.clickRetention }
+    public var rollups: any RollupStore { stores.rollups }
 }

@@ -6,7 +6,7 @@ struct Attributiond: ParsableCommand {
         abstract: "A self-hosted install-attribution server.",
         subcommands: [
             Serve.self, Migrate.self, MigrateData.self, ProjectCommand.self, LinkCommand.self, StatsCommand.self, WebhooksCommand.self,
-            PostbacksCommand.self, DomainsCommand.self, ImportCommand.self, Simulate.self, Healthcheck.self,
+            PostbacksCommand.self, DomainsCommand.self, ImportCommand.self, RollupsCommand.self, Simulate.self, Healthcheck.self,
             Version.self,
         ],
         defaultSubcommand: Serve.self

@@ -23,6 +23,7 @@ public import StoreContracts
             outbox: Outbox(source: source), postbacks: Postbacks(source: source), appleAds: AppleAdsClaims(source: source),
             appleAdsNames: AppleAdsNameRecords(source: source), dashboard: DashboardRecords(source: source),
             browse: Browse(source: reads, beforeRollupRead: beforeRollupRead),
-            clickRetention: ClickRetention(pruner: ClickPruner(source: source)))
+            clickRetention: ClickRetention(pruner: ClickPruner(source: source)),
+            rollups: Rollups(source: source, beforeRollupRead: beforeRollupRead))
     }
 }
