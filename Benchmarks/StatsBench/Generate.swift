@@ -5,8 +5,8 @@ import Foundation
 import StoreContracts
 
 /// One project ("Bench", token `bench-token-0123456789abcdef`) with 1,000 links and the given
-/// rows spread evenly over the 90 days that end with today (UTC), written in chunks of 100,000
-/// through the writer (its triggers keeping the rollups). Clicks and installs carry a platform,
+/// rows spread evenly over the 90 days that end with today (UTC), written by SQL in chunks of
+/// 100,000 through the writer, then counted as `attributiond rollups rebuild` counts them. Clicks and installs carry a platform,
 /// a system version, one of 40 countries and (clicks) one of 12 referring sites; events have five
 /// names: breakdowns with as many values as a real project's.
 func generate(path: String, clicks: Int, installs: Int, events: Int, payments: Int) throws {
@@ -84,6 +84,7 @@ func generate(path: String, clicks: Int, installs: Int, events: Int, payments: I
         SELECT 'payment-' || i, ?1, 'install-' || ((i * 7) % \(installCount)), 'pay-' || i, 'user-' || i,
                (i % 10000) / 100.0, CASE WHEN i % 4 = 0 THEN 'EUR' ELSE 'USD' END, ?4 + i * ?5 FROM n
         """)
+    try database.writeAndWait { try RollupRecount.rebuild($0) }
     try database.writeAndWait { try $0.execute("ANALYZE") }
     print(String(format: "generated in %.0f s", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9))
 }

@@ -17,6 +17,14 @@ extension Counting {
         return paymentsMoney([payment], of: install, inHours: true).negated + payingChange(from: install, to: after)
     }
 
+    /// Several payments of one install removed at once (all of a user's).
+    public static func paymentsRemoved(_ payments: [PaymentFact], from install: InstallFact, otherLivePayment: Bool) -> Deltas {
+        guard !install.isTest, !payments.isEmpty else { return Deltas() }
+        var after = install
+        after.hasLivePayment = otherLivePayment
+        return paymentsMoney(payments, of: install, inHours: true).negated + payingChange(from: install, to: after)
+    }
+
     static func payingChange(from old: InstallFact, to new: InstallFact) -> Deltas {
         var deltas = Deltas()
         var changed = ownCounters(new)

@@ -105,7 +105,7 @@ public struct RollupTables: Equatable, Sendable {
     }
 
     /// These tables with the click counts of `stored` (and the referring sites of its installs,
-    /// read from their clicks) for hours before `hour` (days before its day): what a recount
+    /// read from their clicks) for hours before `hour` and the days they fall in: what a recount
     /// cannot know once clicks are pruned.
     public func keepingClickCounts(of stored: RollupTables, before hour: Int64) -> RollupTables {
         var kept = self
@@ -117,7 +117,7 @@ public struct RollupTables: Equatable, Sendable {
             }
         }
         keepClicks(&kept.linkHours, stored.linkHours) { $0.period < hour }
-        keepClicks(&kept.linkDays, stored.linkDays) { $0.period < hour / 24 }
+        keepClicks(&kept.linkDays, stored.linkDays) { $0.period * 24 < hour }
         keepClicks(&kept.projectHours, stored.projectHours) { $0.hour < hour }
         for key in Set(kept.tallies.keys).union(stored.tallies.keys)
         where key.hour < hour && (key.dimension.hasPrefix("click_") || key.dimension == TallyDimension.installReferrer) {

@@ -18,23 +18,21 @@ public struct DataCopier {
         public let postgres: Int
     }
 
-    /// Parents before children (the foreign keys of migrations/*.sql). SQLite's rollup pending
-    /// tables are not copied: opening the database through `Database` adds them up first.
+    /// Parents before children (the foreign keys of migrations/*.sql).
     public static let tables = [
         "projects", "api_keys", "signing_keys", "templates", "links", "clicks", "installs", "users", "events", "payments",
         "skan_state", "user_event_installs", "webhook_endpoints", "outbox_jobs", "outbox_new", "postback_templates",
         "apple_ads_claims", "apple_ads_credentials", "apple_ads_names", "dashboard_users", "dashboard_sessions",
         "rollup_project_hours", "rollup_link_days", "rollup_money", "rollup_link_hours", "rollup_link_hour_money", "rollup_tallies",
-        "skan_postbacks", "project_domains", "domain_certificates", "acme_accounts", "acme_challenges", "server_admin_key",
+        "skan_postbacks", "project_domains", "domain_certificates", "acme_accounts", "acme_challenges", "server_admin_key", "clicks_pruned",
     ]
 
     /// SQLite's tables that hold no user data and are not copied: the schema's own record, the
     /// change feed other processes read, the outbox's read positions (PostgreSQL keeps its own),
-    /// and the rollups' pending and folded bookkeeping (added up before the copy). Every other
-    /// table is in `tables`: a test fails when a new one is in neither list.
+    /// and the rollups' folded bookkeeping (folded before the copy). Every other table is in
+    /// `tables`: a test fails when a new one is in neither list.
     public static let notCopied: Set<String> = [
-        "schema_migrations", "change_log", "outbox_cursors", "rollup_pending", "rollup_pending_money", "rollup_pending_tallies",
-        "rollup_folded", "sqlite_sequence", "sqlite_stat1", "sqlite_stat4",
+        "schema_migrations", "change_log", "outbox_cursors", "rollup_folded", "sqlite_sequence", "sqlite_stat1", "sqlite_stat4",
     ]
 
     let source: Database
@@ -62,10 +60,8 @@ public struct DataCopier {
                 ) { $0.int(0) }
             } ?? -1
         try source.writer.foldRollups(through: lastHour)
-        // The rollups arrive as SQLite counted them (clicks that retention deleted included): the
-        // triggers of postgres/0003 must not count the copied rows a second time.
-        try target.execute("SET attributiond.copying = 'on'")
-        defer { _ = try? target.execute("RESET attributiond.copying") }
+        // The rollups arrive as SQLite counted them (clicks that retention deleted included); rows
+        // copied are not counted again (nothing in PostgreSQL counts rows it is handed).
         for table in Self.tables { try copy(table) }
         for (table, column) in [("clicks", "id"), ("outbox_new", "seq")] {
             // Rows arrived with their ids: the identity continues after the largest.

@@ -1,4 +1,5 @@
 public import Attribution
+import Counting
 import Foundation
 public import PostgresClient
 import SQLValues
@@ -16,30 +17,71 @@ public struct PGClickStore: ClickStore {
         self.writer = writer
     }
 
-    /// Clicks, many to a statement (`PGWriter.RowsStatement`), and their links' counts for those
-    /// that use up `max_clicks`: the last of each row's values is whether it counts, kept out of the
-    /// insert by a join on the click id.
+    /// Clicks, many to a statement (`PGWriter.RowsStatement`), their rollup deltas, and their
+    /// links' counts for those that use up `max_clicks`. Each row's values are the click's, then
+    /// whether it counts toward the limit, then what `Counting.click` adds for it (`countColumns`):
+    /// those of the rows inserted go to the delta tables, added up by hour.
     private static let insert = PGWriter.RowsStatement { rows in
-        let columns = 32
+        let columns = 32 + 1 + countColumns.count
         let tuples = (0..<rows).map { row in
-            "(" + (0..<(columns + 1)).map { "$\(row * (columns + 1) + $0 + 1)" + ($0 == columns ? "::boolean" : "") }.joined(separator: ", ") + ")"
+            "(" + (0..<columns).map { "$\(row * columns + $0 + 1)" + ($0 == 32 ? "::boolean" : "") }.joined(separator: ", ") + ")"
         }
         let names =
             "click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query, utm_source, "
             + "utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot, screen_width, screen_height, "
             + "pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id, network_click_id, network_click_parameter, variant, country"
         let typed = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let hour = "CAST(input.created_at AS BIGINT) / 3600000 * 3600000"
+        let zeros = Array(repeating: "0", count: Counters.columns.count - 2).joined(separator: ", ")
         return """
-            WITH input AS (SELECT * FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(names), counts)),
+            WITH input AS (SELECT * FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(names), counts, \(countColumns.joined(separator: ", ")))),
             inserted AS (
                 INSERT INTO clicks (\(names))
                 SELECT \(typed.map { "CAST(\($0) AS \(PGClickStore.columnTypes[$0]!))" }.joined(separator: ", ")) FROM input
-                ON CONFLICT (click_id) DO NOTHING RETURNING click_id, link_id)
+                ON CONFLICT (click_id) DO NOTHING RETURNING click_id, link_id),
+            counted AS (
+                INSERT INTO rollup_count_deltas (project_id, at, link_id, in_hours, counts)
+                SELECT input.project_id, \(hour), input.c_link, TRUE,
+                    CAST(ARRAY[sum(CAST(input.c_clicks AS BIGINT)), sum(CAST(input.c_bot_clicks AS BIGINT)), \(zeros)] AS BIGINT[])
+                FROM inserted i JOIN input ON input.click_id = i.click_id GROUP BY 1, 2, 3),
+            tallied AS (
+                INSERT INTO rollup_tally_deltas (project_id, at, dimension, value, installs)
+                SELECT input.project_id, \(hour), t.dimension, t.value, count(*)
+                FROM inserted i JOIN input ON input.click_id = i.click_id
+                CROSS JOIN LATERAL (VALUES \((1...maxTallies).map { "(input.t\($0)_dimension, input.t\($0)_value)" }.joined(separator: ", "))) AS t(dimension, value)
+                WHERE t.dimension IS NOT NULL GROUP BY 1, 2, 3, 4)
             UPDATE links SET click_count = click_count + counted.n
             FROM (SELECT i.link_id, count(*) AS n FROM inserted i JOIN input ON input.click_id = i.click_id
                   WHERE input.counts GROUP BY i.link_id) AS counted
             WHERE links.id = counted.link_id
             """
+    }
+
+    /// The most tallies `Counting.click` adds for one click (a human one's four properties).
+    static let maxTallies = 4
+    /// A click's deltas as row values: its link ('' for none), its counts, its tallies.
+    static let countColumns =
+        ["c_link", "c_clicks", "c_bot_clicks"] + (1...maxTallies).flatMap { ["t\($0)_dimension", "t\($0)_value"] }
+
+    /// What `Counting.click` adds for the click, as `countColumns`' values.
+    static func countValues(_ click: Click) -> [SQLValue] {
+        let deltas = Counting.click(
+            ClickFact(
+                projectID: click.projectID, at: click.createdAt.milliseconds, linkID: click.linkID, isBot: click.isBot,
+                platform: click.platform?.rawValue, osVersion: click.osVersion, country: click.country, referer: click.referer))
+        // A click adds one count of clicks or bot clicks, and tallies (no money): what the row holds.
+        precondition(
+            deltas.counts.count == 1 && deltas.money.isEmpty && deltas.tallies.count <= maxTallies && deltas.tallies.allSatisfy { $0.count == 1 })
+        let count = deltas.counts[0]
+        var values: [SQLValue] = [.text(count.linkID), .integer(count.counters.clicks), .integer(count.counters.botClicks)]
+        for index in 0..<maxTallies {
+            if index < deltas.tallies.count {
+                values += [.text(deltas.tallies[index].dimension), .text(deltas.tallies[index].value)]
+            } else {
+                values += [.null, .null]
+            }
+        }
+        return values
     }
 
     /// The clicks table's column types (postgres/0001, 0020), for the VALUES list's text parameters.
@@ -63,7 +105,7 @@ public struct PGClickStore: ClickStore {
             click.networkClickID?.value, click.networkClickID?.parameter, click.variant, click.country,
             countTowardLimit && !click.isBot,
         ]  // crawlers do not use up max_clicks
-        writer.write(row: values.map(\.sqlValue), into: Self.insert) { [writer] result in
+        writer.write(row: values.map(\.sqlValue) + Self.countValues(click), into: Self.insert) { [writer] result in
             guard let completion else {
                 if case .failure = result { writer.noteLostWrite() }
                 return

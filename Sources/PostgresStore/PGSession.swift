@@ -1,3 +1,4 @@
+public import Counting
 public import PostgresClient
 public import SQLValues
 @_spi(StoreInternals) public import Store
@@ -59,5 +60,47 @@ extension PGError: DatabaseLibraryError {
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         writer.write(delivery: delivery, readingAhead: readingAhead, laneKey: laneKey, work, completion: completion)
+    }
+}
+
+/// PostgreSQL's rollup deltas: rows of the delta tables (postgres/0003) written with the
+/// transaction, without waiting for their answers in a writer's batch (consecutive rows of one
+/// table go as one multi-row INSERT); `rollup_fold` adds them up.
+@_spi(StoreInternals) extension PGConnection {
+    public func count(_ deltas: Deltas) throws {
+        for delta in deltas.counts {
+            try runUnanswered(
+                "INSERT INTO rollup_count_deltas (project_id, at, link_id, in_hours, counts) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .text(delta.projectID), .integer(delta.at), .text(delta.linkID), .boolean(delta.inHours),
+                    .text("{" + delta.counters.values.map(String.init).joined(separator: ",") + "}"),
+                ])
+        }
+        for delta in deltas.money {
+            try runUnanswered(
+                "INSERT INTO rollup_money_deltas (project_id, at, link_id, in_hours, kind, currency, amount, entries) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .text(delta.projectID), .integer(delta.at), .text(delta.linkID), .boolean(delta.inHours), .text(delta.kind.rawValue),
+                    .text(delta.currency), .real(delta.amount), .integer(delta.entries),
+                ])
+        }
+        for delta in deltas.tallies {
+            try runUnanswered(
+                "INSERT INTO rollup_tally_deltas (project_id, at, dimension, value, installs) VALUES (?, ?, ?, ?, ?)",
+                [.text(delta.projectID), .integer(delta.at), .text(delta.dimension), .text(delta.value), .integer(delta.count)])
+        }
+    }
+
+    /// The link's hours as folded, with the deltas not folded yet (committed, and this
+    /// transaction's own).
+    public func rollupClickHours(projectID: String, linkID: String) throws -> [(hour: Int64, clicks: Int64, botClicks: Int64)] {
+        try query(
+            """
+            SELECT hour, sum(clicks), sum(bot_clicks) FROM (
+                SELECT hour, clicks, bot_clicks FROM rollup_link_hours WHERE project_id = ?1 AND link_id = ?2
+                UNION ALL
+                SELECT at / 3600000, counts[1], counts[2] FROM rollup_count_deltas WHERE project_id = ?1 AND link_id = ?2
+            ) AS hours GROUP BY hour HAVING sum(clicks) <> 0 OR sum(bot_clicks) <> 0 ORDER BY hour
+            """, projectID, linkID, map: { (hour: $0.int(0), clicks: $0.int(1), botClicks: $0.int(2)) })
     }
 }

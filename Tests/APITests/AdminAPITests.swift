@@ -152,6 +152,7 @@ import Testing
                 Int64(Date().timeIntervalSince1970 * 1000))
             try c.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('c-2000', ?, 'link-1', 946684800000)", id)
         }
+        try app.store.rollups.rebuild(projectID: id, sinceHour: Int64.min / 2)
         let later = try app.request("GET", "/admin/v1/projects/\(id)/stats")
         #expect((later.json?["totals"] as? [String: Any])?["clicks"] as? Int == 4)
         #expect(((later.json?["links"] as? [[String: Any]])?.first?["counts"] as? [String: Any])?["clicks"] as? Int == 3)
@@ -212,12 +213,17 @@ import Testing
 
 /// Rows for stats and erasure tests, written with plain SQL (the APIs that write them come later).
 enum Fixtures {
+    /// Rows written by hand (as with `sqlite3`), then counted as `attributiond rollups rebuild` does.
     static func seed(_ app: TestApp, projectID: String) throws {
         try app.transaction { try seed($0, projectID: projectID) }
+        try app.store.rollups.rebuild(projectID: projectID, sinceHour: Int64.min / 2)
     }
 
     static func seed(_ database: Database, projectID: String) throws {
-        try database.writeAndWait { connection in try seed(TestSQL { try connection.run($0, values: $1) }, projectID: projectID) }
+        try database.writeAndWait { connection in
+            try seed(TestSQL { try connection.run($0, values: $1) }, projectID: projectID)
+            try RollupRecount.rebuild(projectID: projectID, connection)
+        }
     }
 
     static func seed(_ c: TestSQL, projectID: String) throws {

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+@_spi(StoreInternals) import Store
 import StoreContracts
 import TestSupport
 import Testing
@@ -22,6 +23,29 @@ import Testing
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
+    }
+
+    /// The live schema's triggers: none counts (the rules are `Counting`'s); those left keep rows
+    /// in step (a signup flag, an event's charted time, a click's variant) or feed the change log.
+    @Test func noTriggerCountsInTheLiveSchema() throws {
+        let app = try TestApp()
+        let sql =
+            TestApp.backend == .sqlite
+            ? "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+            : "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname"
+        let triggers = try app.query(sql) { $0.string(0) }.filter {
+            !$0.hasPrefix("change_log_") && !$0.hasSuffix("_changed") && $0 != "links_edited"
+        }
+        #expect(
+            Set(triggers)
+                == Set([
+                    "events_charted_at_arrival", "installs_signed_up_by_event", "installs_signup_event_deleted", "installs_signed_up_by_user",
+                    "installs_take_click_variant",
+                ]).union(
+                    TestApp.backend == .sqlite
+                        ? ["events_note_user_install", "events_log_newest_deleted", "installs_log_newest_deleted", "installs_signed_up_at_insert"]
+                        : []),
+            "\(triggers)")
     }
 
     static let androidChrome =

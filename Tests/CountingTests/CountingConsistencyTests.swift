@@ -67,7 +67,8 @@ import Testing
         var recount = RollupTables()
         recount.add(
             Counting.contribution(of: InstallState(install: install, events: events, payments: payments, skan: [SKANFact(window: 0, value: "3")])))
-        incremental.add(Counting.skanChanged(window: 0, from: nil, to: "3", of: install))
+        incremental.add(
+            Counting.skanChanged(window: 0, from: nil, to: "3", projectID: install.projectID, installedAt: install.createdAt, isTest: false))
         #expect(incremental.differences(from: recount) == [])
     }
 

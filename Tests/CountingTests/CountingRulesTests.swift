@@ -69,7 +69,7 @@ import Testing
         let event = EventFact(at: Self.installedAt + Self.day, name: "purchase", currency: "USD", revenue: 5)
         #expect(Counting.eventAdded(event, to: test, history: EventHistory(earliestOtherOfName: nil, otherOnItsDay: false)).isEmpty)
         #expect(Counting.paymentAdded(PaymentFact(at: Self.installedAt, currency: "USD", amount: 3), to: test).isEmpty)
-        #expect(Counting.skanChanged(window: 0, from: nil, to: "12", of: test).isEmpty)
+        #expect(Counting.skanChanged(window: 0, from: nil, to: "12", projectID: "P", installedAt: 0, isTest: true).isEmpty)
     }
 
     @Test func anEventOnDayThreeCountsInTheSpanAndAsActiveUnlessAnotherWasThatDay() {

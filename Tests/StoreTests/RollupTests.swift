@@ -8,10 +8,12 @@ import Testing
 
 @_spi(StoreInternals) @testable import Store
 
-/// The rollups (migration 0015) against the rows they count: after every kind of write the
-/// store makes — clicks (bots, unlinked), installs of every match type, Apple Ads re-attribution,
-/// events with and without revenue, payments and their removal, a deleted link, an erased install,
-/// a user's events erased — `stats` from rollups and `statsFromRows` agree on any range.
+/// The rollups (migration 0015) as `Counting` recounts them (`RollupRecount`, `attributiond rollups
+/// rebuild`) against the stats' own reading of the rows: after every kind of row — clicks (bots,
+/// unlinked), installs of every match type, Apple Ads re-attribution, events with and without
+/// revenue, payments and their removal, a deleted link, an erased install, a user's events erased,
+/// written here by hand in SQL — `stats` from rollups and `statsFromRows` agree on any range, with
+/// hours folded or not. (The real write paths count as they write: `RollupEqualityTests`.)
 @Suite struct RollupTests {
     static let day: Int64 = 86_400_000
     static let start: Int64 = 1_760_000_000_000  // 2025-10-09
@@ -19,7 +21,7 @@ import Testing
     /// Writes a project's worth of rows over 12 days, with every later change the store makes.
     /// On either backend: the statements are written in the SQL both speak, and rows are picked
     /// for the later changes by the number in their id rather than SQLite's rowid.
-    static func populate(_ connection: some StoreSession, seed: UInt64, mutate: Bool = true) throws {
+    static func populate(_ connection: some StoreSession, seed: UInt64, mutate: Bool = true, recount: Bool = true) throws {
         var random = SeededGenerator(seed: seed)
         try connection.run(
             "INSERT INTO projects (id, name, token_hash, created_at, updated_at) VALUES ('p', 'Shop', ?, 0, 0), ('q', 'Other', ?, 0, 0)",
@@ -75,12 +77,14 @@ import Testing
                 """, "pay\(index)", install, "pid\(index)", Double(Int.random(in: 0...9999, using: &random)) / 100,
                 ["USD", "EUR", "GBP"].randomElement(using: &random)!, time())
         }
-        if mutate { try Self.mutate(connection) }
+        if mutate { try Self.mutate(connection, recount: recount) }
+        if recount { try RollupRecount.rebuild(connection) }
     }
 
     /// Every later change the store makes to `populate`'s rows.
-    static func mutate(_ connection: some StoreSession) throws {
+    static func mutate(_ connection: some StoreSession, recount: Bool = true) throws {
         for statement in mutations { try connection.run(statement) }
+        if recount { try RollupRecount.rebuild(connection) }
     }
 
     static var mutations: [String] {
@@ -137,8 +141,7 @@ import Testing
         try Self.expectAgreement(Stats(source: temp.database), seed: seed)
     }
 
-    /// PostgreSQL's rollups are kept by its own triggers (postgres/0003): the same writes, the
-    /// same agreement with the rows.
+    /// PostgreSQL's: the same rows, the same agreement.
     @Test(arguments: [1, 2] as [UInt64])
     func postgreSQLsRollupsAgreeWithTheRowsOnAnyRange(seed: UInt64) throws {
         let pool = PGPool(url: try PostgresCluster.shared().newDatabase(), size: 2, errors: .store)
@@ -229,6 +232,7 @@ import Testing
                 DELETE FROM installs WHERE rowid % 17 = 0;
                 DELETE FROM events WHERE id LIKE 'repo-event-%' AND rowid % 4 = 0;
                 """)
+            try RollupRecount.rebuild(connection)
         }
         Self.expectSame(
             try stats.stats(projectID: "p", since: since, until: until, currency: "JPY"),
@@ -343,7 +347,10 @@ import Testing
         try temp.database.writeAndWait { try Self.populate($0, seed: 4, mutate: false) }
         let stats = Stats(source: temp.database)
         for (index, statement) in Self.mutations.enumerated() {
-            try temp.database.writeAndWait { _ = try $0.run(statement) }
+            try temp.database.writeAndWait {
+                _ = try $0.run(statement)
+                try RollupRecount.rebuild($0)
+            }
             try Self.expectAgreement(stats, seed: 4, mutated: index >= 3, phase: "after \(statement)")
         }
     }
@@ -356,7 +363,7 @@ import Testing
         _ = try Database(path: path, migrations: Migration.bundled.filter { $0.name < "0015" })
         let early = try SQLiteConnection(path: path, mode: .readWrite)
         try early.execute("PRAGMA foreign_keys = ON")
-        try Self.populate(early, seed: 11)
+        try Self.populate(early, seed: 11, recount: false)
         let database = try Database(path: path)
         let stats = Stats(source: database)
         let hour: Int64 = 3_600_000
@@ -374,48 +381,53 @@ import Testing
         #expect(try database.read { try $0.queryOne("SELECT sum(clicks) FROM rollup_link_days WHERE project_id = 'q'") { $0.int(0) } } == 1)
     }
 
-    /// A write that fails is rolled back with its deltas; the rest of its batch is counted, and
-    /// nothing stays pending after a commit.
+    /// A write that fails is rolled back with its deltas; the rest of its batch is counted.
     @Test func aFailedWriteLeavesNoDelta() throws {
         let temp = try TemporaryDatabase()
         try temp.database.writeAndWait { try Self.populate($0, seed: 3, mutate: false) }
         struct Refused: Error {}
-        #expect(throws: Refused.self) {
-            try temp.database.writeAndWait { connection in
-                _ = try connection.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('late', 'p', 'l1', ?)", Self.start)
-                throw Refused()
-            }
+        func click(_ id: String) -> Click {
+            Click(clickID: id, projectID: "p", linkID: "l1", source: .link, createdAt: Timestamp(milliseconds: Self.start))
         }
+        let kept = DispatchSemaphore(value: 0)
+        let refused = DispatchSemaphore(value: 0)
+        // One batch: the refused write's click goes with it, the other's is counted.
+        temp.database.write(priority: .acknowledged, { try ClickRepository.insert(click("kept"), $0) }, completion: { _ in kept.signal() })
+        temp.database.write(
+            priority: .acknowledged,
+            { connection in
+                try ClickRepository.insert(click("late"), connection)
+                throw Refused()
+            }, completion: { _ in refused.signal() })
+        kept.wait()
+        refused.wait()
         func total(_ sql: String) throws -> Int64 { try temp.database.read { try $0.queryOne(sql) { $0.int(0) } ?? -1 } }
-        #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_link_days WHERE project_id = 'p'") == 600)
-        #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_project_hours WHERE project_id = 'p'") == 600)
-        #expect(try total("SELECT count(*) FROM rollup_pending") == 0)
-        #expect(try total("SELECT count(*) FROM rollup_pending_money") == 0)
+        #expect(try total("SELECT count(*) FROM clicks WHERE click_id = 'late'") == 0)
+        #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_link_days WHERE project_id = 'p'") == 601)
+        #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_project_hours WHERE project_id = 'p'") == 601)
     }
 
-    /// A connection that does not collect (a sqlite3 shell, a tool) leaves its deltas pending;
-    /// the writer adds them up when it starts.
-    @Test func writesFromAnotherConnectionAreCountedAtTheNextStart() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-pending-\(UUID().uuidString)")
+    /// A connection that is not the writer's (a tool's) counts what it writes through the store's
+    /// code at once.
+    @Test func aToolsConnectionCountsItsWritesAtOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-tool-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("db.sqlite").path
         do {
             let database = try Database(path: path)
             try database.writeAndWait { try Self.populate($0, seed: 9, mutate: false) }
         }
-        let shell = try SQLiteConnection(path: path, mode: .readWrite)
-        try shell.execute("PRAGMA foreign_keys = ON")
-        _ = try shell.run("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('shell', 'p', 'l1', ?)", Self.start)
-        #expect(try shell.queryOne("SELECT count(*) FROM rollup_pending") { $0.int(0) } == 1)
+        let tool = try SQLiteConnection(path: path, mode: .readWrite)
+        try tool.execute("PRAGMA foreign_keys = ON")
+        try ClickRepository.insert(
+            Click(clickID: "tool", projectID: "p", linkID: "l1", source: .link, createdAt: Timestamp(milliseconds: Self.start)), tool)
+        #expect(try tool.queryOne("SELECT sum(clicks + bot_clicks) FROM rollup_link_days WHERE project_id = 'p'") { $0.int(0) } == 601)
         let database = try Database(path: path)
-        func total(_ sql: String) throws -> Int64 { try database.read { try $0.queryOne(sql) { $0.int(0) } ?? -1 } }
-        #expect(try total("SELECT count(*) FROM rollup_pending") == 0)
-        #expect(try total("SELECT sum(clicks + bot_clicks) FROM rollup_link_days WHERE project_id = 'p'") == 601)
         let stats = Stats(source: database)
         let range = (Timestamp(milliseconds: 0), Timestamp(milliseconds: Self.start + 20 * Self.day))
         Self.expectSame(
             try stats.stats(projectID: "p", since: range.0, until: range.1, currency: "USD"),
-            try stats.statsFromRows(projectID: "p", since: range.0, until: range.1, currency: "USD"), "after the shell's click")
+            try stats.statsFromRows(projectID: "p", since: range.0, until: range.1, currency: "USD"), "after the tool's click")
     }
 
     /// Retention prunes clicks that matching no longer needs; the counts stay.

@@ -80,18 +80,21 @@ struct AppleAdsClaims<Source: SessionSource>: AppleAdsStore {
             guard let install = try InstallRepository.find(id: installID, projectID: projectID, connection),
                 wins(install.match, install.createdAt)
             else { return nil }
-            if let clickID = install.match.clickID {
-                // The click the install had claimed is free for another install again.
+            // Counted again: under no link, attributed by Apple Ads, without its click's referrer.
+            try CountedWrites.changingInstalls([installID], connection) {
+                if let clickID = install.match.clickID {
+                    // The click the install had claimed is free for another install again.
+                    try connection.run(
+                        "UPDATE clicks SET install_id = NULL, claimed_at = NULL WHERE click_id = ? AND install_id = ?",
+                        clickID, installID)
+                }
                 try connection.run(
-                    "UPDATE clicks SET install_id = NULL, claimed_at = NULL WHERE click_id = ? AND install_id = ?",
-                    clickID, installID)
+                    """
+                    UPDATE installs SET match_type = 'deterministic', attributed = TRUE, confidence = 1, matched_factors = ?, click_id = NULL,
+                        link_id = NULL, clicked_at = ?
+                    WHERE id = ?
+                    """, JSONText.encode([AppleAdsAttribution.factor]), answer.claimedAt?.milliseconds, installID)
             }
-            try connection.run(
-                """
-                UPDATE installs SET match_type = 'deterministic', attributed = TRUE, confidence = 1, matched_factors = ?, click_id = NULL,
-                    link_id = NULL, clicked_at = ?
-                WHERE id = ?
-                """, JSONText.encode([AppleAdsAttribution.factor]), answer.claimedAt?.milliseconds, installID)
             try connection.run("UPDATE apple_ads_claims SET won = TRUE WHERE install_id = ?", installID)
             guard let updated = try InstallRepository.find(id: installID, projectID: projectID, connection) else { return nil }
             try OutboxRepository.notify(notify, AppleAdsAttribution(install: updated, answer: answer), installID: installID, connection)

@@ -98,6 +98,7 @@ public struct ClickRepository: ClickStore {
             click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
             click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
             click.networkClickID?.value, click.networkClickID?.parameter, click.variant, click.country)
+        if inserted > 0 { try connection.count(click: RollupFacts.click(click)) }
         if inserted > 0, countTowardLimit, let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
             try connection.run("UPDATE links SET click_count = click_count + 1 WHERE id = ?", linkID)
         }

@@ -34,7 +34,9 @@ public import StoreContracts
         for (projectID, projectCutoff) in testProjectCutoffs.sorted(by: { $0.key < $1.key }) {
             total += try source.writeSession { connection in
                 guard try Self.mayPrune(connection) else { return 0 }
-                return try connection.run("DELETE FROM clicks WHERE project_id = ? AND created_at < ?", projectID, projectCutoff.milliseconds)
+                let deleted = try connection.run("DELETE FROM clicks WHERE project_id = ? AND created_at < ?", projectID, projectCutoff.milliseconds)
+                if deleted > 0 { try Self.notePruned(projectID: projectID, before: projectCutoff, connection) }
+                return deleted
             }
         }
         let others = "project_id NOT IN (SELECT id FROM projects WHERE test_mode)"
@@ -51,12 +53,26 @@ public import StoreContracts
                     """
                     DELETE FROM clicks WHERE id >= ? AND id < ? AND created_at < ? AND \(others)
                     """, oldestID, oldestID + Int64(batchSize), cutoff.milliseconds)
+                if deleted > 0 { try Self.notePruned(projectID: "", before: cutoff, connection) }
                 return (deleted, oldestID + Int64(batchSize))
             }
             total += deleted
             guard let next else { return total }
             from = next
         }
+    }
+}
+
+extension ClickPruner {
+    /// Clicks before `before` are pruned from the project's rows ('': every project not in test
+    /// mode), and stay counted: a recount keeps the rollups' click counts before it
+    /// (`RollupRecount.clickHorizon`).
+    static func notePruned(projectID: String, before: Timestamp, _ connection: Source.Session) throws {
+        try connection.run(
+            """
+            INSERT INTO clicks_pruned (project_id, pruned_before) VALUES (?, ?) ON CONFLICT (project_id) DO UPDATE SET
+                pruned_before = CASE WHEN excluded.pruned_before > clicks_pruned.pruned_before THEN excluded.pruned_before ELSE clicks_pruned.pruned_before END
+            """, projectID, before.milliseconds)
     }
 }
 

@@ -28,9 +28,11 @@ struct Domains<Source: SessionSource>: DomainStore {
 
     func remove(id: String, projectID: String) throws -> Bool {
         try source.writeSession { connection in
-            try connection.run(
-                "DELETE FROM links WHERE project_id = ? AND domain = (SELECT domain FROM project_domains WHERE id = ? AND project_id = ?)",
-                projectID, id, projectID)
+            let condition = "project_id = ? AND domain = (SELECT domain FROM project_domains WHERE id = ? AND project_id = ?)"
+            let links = try connection.query("SELECT id FROM links WHERE " + condition, projectID, id, projectID) { $0.string(0) }
+            try CountedWrites.deletingLinks(projectID: projectID, links, connection) {
+                try connection.run("DELETE FROM links WHERE " + condition, projectID, id, projectID)
+            }
             return try connection.run("DELETE FROM project_domains WHERE id = ? AND project_id = ?", id, projectID) > 0
         }
     }

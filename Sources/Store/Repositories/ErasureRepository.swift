@@ -21,11 +21,15 @@ struct Erasure<Source: SessionSource>: ErasureStore {
             ) { $0.string(0) }
             var erased = try ErasureRepository.erase(installIDs: installIDs, projectID: projectID, connection)
             let eventInstalls = try connection.query(ErasureRepository.SQL.userEventInstalls, projectID, userID) { $0.string(0) }
-            for installID in eventInstalls {
-                erased += try connection.run(ErasureRepository.SQL.deleteUserEventsOfInstall, installID, userID)
+            let paymentInstalls = try connection.query(ErasureRepository.SQL.userPaymentInstalls, projectID, userID) { $0.string(0) }
+            // The user's events and payments on other installs: those installs counted again without them.
+            try CountedWrites.changingInstalls(eventInstalls + paymentInstalls, connection) {
+                for installID in eventInstalls {
+                    erased += try connection.run(ErasureRepository.SQL.deleteUserEventsOfInstall, installID, userID)
+                }
+                erased += try connection.run("DELETE FROM payments WHERE project_id = ? AND user_id = ?", projectID, userID)
             }
             try connection.run(ErasureRepository.SQL.forgetUserEventInstalls, projectID, userID)
-            erased += try connection.run("DELETE FROM payments WHERE project_id = ? AND user_id = ?", projectID, userID)
             erased += try connection.run("DELETE FROM users WHERE project_id = ? AND user_id = ?", projectID, userID)
             return erased > 0
         }
@@ -55,7 +59,10 @@ enum ErasureRepository {
             try connection.run(SQL.unlinkUsers, projectID, installID)
             try connection.run(SQL.forgetInstallsUserEvents, installID)
             try OutboxRepository.deleteJobs(ofInstall: installID, connection)
-            erased += try connection.run("DELETE FROM installs WHERE id = ? AND project_id = ?", installID, projectID)
+            // Taken out of the rollups with its events, payments and SKAN values (deleted with it).
+            erased += try CountedWrites.changingInstalls([installID], connection) {
+                try connection.run("DELETE FROM installs WHERE id = ? AND project_id = ?", installID, projectID)
+            }
         }
         return erased
     }
@@ -64,6 +71,7 @@ enum ErasureRepository {
     /// that each finds its rows through an index.
     enum SQL {
         static let userEventInstalls = "SELECT install_id FROM user_event_installs WHERE project_id = ? AND user_id = ?"
+        static let userPaymentInstalls = "SELECT DISTINCT install_id FROM payments WHERE project_id = ? AND user_id = ?"
         static let deleteUserEventsOfInstall = "DELETE FROM events WHERE install_id = ? AND user_id = ?"
         static let forgetUserEventInstalls = "DELETE FROM user_event_installs WHERE project_id = ? AND user_id = ?"
         static let releaseClaimedClicks = """

@@ -1,4 +1,5 @@
 import Attribution
+import Counting
 import Foundation
 import JSON
 import SQLValues
@@ -27,51 +28,50 @@ struct Events<Source: SessionSource>: EventStore {
         source.write(
             delivery: delivery, readingAhead: ahead, laneKey: key,
             { connection in
-                // Resolved inside the transaction: one trip, and the install cannot vanish in between.
-                let found: (id: String, userID: String?, rollupLink: String, createdAt: Timestamp, isTest: Bool)?
+                // Resolved inside the transaction, with what counting the event needs of the
+                // install's other events: one trip, and the install cannot vanish in between.
+                let statement = EventRepository.installForEvent(event.install)
+                let keyValue: String
                 switch event.install {
-                case .id(let id):
-                    found = try connection.queryOne(EventRepository.installByID, id, event.projectID) {
-                        ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)), $0.bool(4))
-                    }
-                    guard found != nil else { throw StoreError.notFound("no install \(id)") }
-                case .instance(let instance):
-                    found = try connection.queryOne(EventRepository.installByInstance, instance, event.projectID) {
-                        ($0.string(0), $0.optionalString(1), $0.string(2), Timestamp(milliseconds: $0.int(3)), $0.bool(4))
-                    }
-                    guard found != nil else {
-                        throw StoreError.notFound("unknown install_instance_id '\(instance)'")
+                case .id(let id): keyValue = id
+                case .instance(let instance): keyValue = instance
+                }
+                if Source.Session.hasConcurrentWriters {
+                    // Another node storing an event of this install waits: both would count a first.
+                    _ = try connection.queryOne(EventRepository.takeTurn, keyValue) { $0.int(0) }
+                }
+                guard let install = try connection.queryOne(statement, event.name, keyValue, event.projectID, map: EventRepository.install) else {
+                    switch event.install {
+                    case .id(let id): throw StoreError.notFound("no install \(id)")
+                    case .instance(let instance): throw StoreError.notFound("unknown install_instance_id '\(instance)'")
                     }
                 }
-                let install = found!
-                let chartedAt = ChartedTime.of(occurredAt: event.occurredAt, installedAt: install.createdAt, receivedAt: event.receivedAt)
+                let chartedAt = ChartedTime.of(
+                    occurredAt: event.occurredAt, installedAt: Timestamp(milliseconds: install.fact.createdAt), receivedAt: event.receivedAt)
                 if let contentKey = event.contentKey,
                     let existing = try connection.queryOne(
                         EventRepository.sameContent, install.id, event.occurredAt.milliseconds, contentKey, map: { $0.string(0) })
                 {
                     return (existing, true, try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection))
                 }
-                // On SQLite counted here rather than by rollup_event_insert (migration 0021), which
-                // steps aside; PostgreSQL's trigger counts every event (postgres/0003).
-                let collector = (connection as? SQLiteConnection)?.rollupCollector
-                collector?.countedByCaller = true
-                defer { collector?.countedByCaller = false }
                 // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch
                 // runs again, answered) where the client's event id is taken.
                 let inserted = try connection.run(
                     EventRepository.insertUnlessKnown, orUnanswered: EventRepository.insert,
                     eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID,
                     event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds, chartedAt.milliseconds)
-                if inserted > 0, !install.isTest {
-                    collector?.addEvent(
-                        projectID: event.projectID, at: chartedAt.milliseconds, linkID: install.rollupLink,
-                        revenue: event.revenue, currency: event.currency)
+                if inserted > 0 {
+                    let fact = EventFact(at: chartedAt.milliseconds, name: event.name, currency: event.currency, revenue: event.revenue)
+                    try connection.count(Counting.eventAdded(fact, to: install.fact, history: install.history(of: fact)))
+                    // Later events of this install in the batch read its history again.
+                    connection.forgetReadsAhead(naming: [install.id, keyValue])
                 }
                 let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
                 if inserted > 0 {
-                    // A test install's events are not counted (its rollup triggers step aside) nor sent.
+                    // A test install's events are not counted nor sent.
                     try OutboxRepository.notify(
-                        install.isTest ? nil : notify, StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID),
+                        install.fact.isTest ? nil : notify,
+                        StoredEvent(eventID: eventID, installID: install.id, userID: event.userID ?? install.userID),
                         installID: install.id, connection)
                     return (eventID, false, values)
                 }
@@ -90,15 +90,55 @@ extension Events where Source == Database {
 
 /// The events' SQL, for both backends.
 enum EventRepository {
-    /// The install, and the link its events are counted under in the rollups (migration 0015:
-    /// '' unless attributed to a link).
-    static let installByID = """
-        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END, created_at, is_test FROM installs WHERE id = ? AND project_id = ?
+    /// An install as an event of it is stored and counted: its id and user, its counted row
+    /// (`RollupFacts`), the earliest charted time of its events named as this one (parameter 1),
+    /// and which of the days 0 to 30 after install its events are charted on (bit n: day n).
+    struct Install {
+        var id: String
+        var userID: String?
+        var fact: InstallFact
+        var earliestOfName: Int64?
+        var daysWithEvents: Int64
+
+        /// What `Counting.eventAdded` reads of the other events, for this one.
+        func history(of event: EventFact) -> EventHistory {
+            let day = (event.at - fact.createdAt) / 86_400_000
+            let other = day >= 0 && day <= 30 && daysWithEvents & (1 << day) != 0
+            return EventHistory(earliestOtherOfName: earliestOfName, otherOnItsDay: other)
+        }
+    }
+
+    static func install(_ row: some ColumnReader) -> Install {
+        Install(
+            id: row.string(0), userID: row.optionalString(1), fact: RollupFacts.install(flaggedRow: row, offset: 2),
+            earliestOfName: row.optionalInt(18), daysWithEvents: row.int(19))
+    }
+
+    /// Parameters: the event's name, the install's id (or instance id), the project.
+    static func installForEvent(_ install: EventRecord.InstallReference) -> String {
+        switch install {
+        case .id: installByID
+        case .instance: installByInstance
+        }
+    }
+
+    private static func installFor(_ condition: String) -> String {
         """
-    static let installByInstance = """
-        SELECT id, user_id, CASE WHEN attributed AND link_id IS NOT NULL THEN link_id ELSE '' END, created_at, is_test FROM installs
-        WHERE install_instance_id = ? AND project_id = ?
+        SELECT i.id, i.user_id, \(RollupFacts.installColumnsWithoutClick), \(RollupFacts.installFlags),
+            (SELECT min(e.charted_at) FROM events e WHERE e.install_id = i.id AND e.name = ?),
+            (SELECT coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST((e.charted_at - i.created_at) / 86400000 AS INTEGER)), 0) FROM events e
+             WHERE e.install_id = i.id AND e.charted_at >= i.created_at AND e.charted_at < i.created_at + 2678400000)
+        FROM installs i WHERE \(condition) AND i.project_id = ?
         """
+    }
+
+    static let installByID = installFor("i.id = ?")
+    static let installByInstance = installFor("i.install_instance_id = ?")
+
+    /// PostgreSQL: the events of one install take turns across nodes (a lock for the transaction,
+    /// no row written), so that two cannot both be counted as its first of a name or of a day.
+    static let takeTurn = "SELECT 1 FROM (SELECT pg_advisory_xact_lock(2039, hashtext(?))) AS turn"
+
     static let insert = """
         INSERT INTO events (id, project_id, install_id, name, client_event_id, content_key, user_id, data, revenue, currency,
             occurred_at, received_at, charted_at)
@@ -107,13 +147,15 @@ enum EventRepository {
     static let insertUnlessKnown = insert + " ON CONFLICT (project_id, client_event_id) WHERE client_event_id IS NOT NULL DO NOTHING"
 
     /// What an event's transaction reads first on PostgreSQL, sent with its batch's BEGIN: its
-    /// install. (Not the same content's event: read at the batch's start, it would miss the same
-    /// event earlier in the batch, which the read in its place sees.)
+    /// turn and its install. (Not the same content's event: read at the batch's start, it would
+    /// miss the same event earlier in the batch, which the read in its place sees.)
     static func readsAhead(_ event: EventRecord) -> [(sql: String, values: [SQLValue])] {
+        let key: String
         switch event.install {
-        case .id(let id): [(installByID, [.text(id), .text(event.projectID)])]
-        case .instance(let instance): [(installByInstance, [.text(instance), .text(event.projectID)])]
+        case .id(let id): key = id
+        case .instance(let instance): key = instance
         }
+        return [(takeTurn, [.text(key)]), (installForEvent(event.install), [.text(event.name), .text(key), .text(event.projectID)])]
     }
 
     /// One seek in `events_by_install (install_id, occurred_at, content_key)`, which every event

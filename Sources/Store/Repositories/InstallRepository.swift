@@ -1,4 +1,5 @@
 import Attribution
+import Counting
 import Foundation
 import SQLValues
 import StoreContracts
@@ -84,10 +85,12 @@ enum InstallRepository {
         """
     static let insertUnlessInstanceTaken = insert + " ON CONFLICT (project_id, install_instance_id) WHERE install_instance_id IS NOT NULL DO NOTHING"
 
-    static let claim = "UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL"
+    /// A click claimed answers its referrer (the install is counted by it).
+    static let claim = "UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL RETURNING referer"
     static let claimUnlessClaimed = """
         UPDATE clicks SET install_id = ?1, claimed_at = ?2
         WHERE click_id = (SELECT click_id FROM clicks WHERE click_id = ?3 AND claimed_at IS NULL FOR UPDATE SKIP LOCKED)
+        RETURNING referer
         """
 
     static func report<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: C) throws -> InstallOutcome
@@ -117,6 +120,8 @@ enum InstallRepository {
         if let candidates = tier0.candidates { clicks.prefetched(candidates.rows, for: candidates.reads) }
         var match = MatchResult.organic
         var explanation: MatchExplanation?
+        /// The claimed click, as the install's referring site is counted from it.
+        var claimed: InstallFact.Click?
         for _ in 0..<claimAttempts {
             (match, explanation) = try AttributionCascade.attributeExplaining(
                 signals, windowHoursLimit: report.windowHoursLimit,
@@ -134,7 +139,12 @@ enum InstallRepository {
                     [(claimSQL, [.text(installID), .integer(now.milliseconds), .text(clickID)])]
                         + linkReads(match, projectID: report.projectID))
             }
-            if try connection.run(claimSQL, installID, now.milliseconds, clickID) > 0 { break }
+            if let click = try connection.queryOne(
+                claimSQL, installID, now.milliseconds, clickID, map: { InstallFact.Click(referer: $0.optionalString(0)) })
+            {
+                claimed = click
+                break
+            }
             clicks.taken.insert(clickID)
             match = .organic
         }
@@ -172,6 +182,14 @@ enum InstallRepository {
             connection.forgetReadsAhead(
                 naming: [identity.installInstanceID, identity.deviceID, identity.idfv, identity.fingerprint].compactMap { $0 })
         }
+        try connection.count(
+            Counting.install(
+                InstallFact(
+                    projectID: report.projectID, createdAt: now.milliseconds, isTest: report.isTest, attributed: match.attributed,
+                    linkID: match.linkID, matchType: match.matchType.rawValue, appleAds: match.matchedFactors == [AppleAdsAttribution.factor],
+                    confidence: match.confidence, signedUp: false, hasLivePayment: false, hasRevenueEvent: false,
+                    platform: signals.platform?.rawValue,
+                    osVersion: signals.osVersion, country: report.country, click: match.clickID == nil ? nil : claimed)))
         let install = StoredInstall(
             id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
             platform: signals.platform?.rawValue, isTest: report.isTest, reporter: report.reporter)

@@ -52,7 +52,9 @@ struct Links<Source: SessionSource>: LinkStore {
 
     func delete(id: String, projectID: String) throws -> Bool {
         try source.writeSession { connection in
-            try connection.run("DELETE FROM links WHERE id = ? AND project_id = ?", id, projectID) > 0
+            try CountedWrites.deletingLinks(projectID: projectID, [id], connection) {
+                try connection.run("DELETE FROM links WHERE id = ? AND project_id = ?", id, projectID) > 0
+            }
         }
     }
 
@@ -108,9 +110,12 @@ struct Links<Source: SessionSource>: LinkStore {
 
     func deleteLongLinks(projectID: String, domain: String) throws -> Int {
         try source.writeSession { connection in
-            try connection.run(
-                "DELETE FROM links WHERE domain = ? AND short_code >= 'fdl' AND short_code < 'fdm' AND project_id = ? AND fdl IS NOT NULL "
-                    + "AND length(short_code) = 23", domain, projectID)
+            let condition =
+                "domain = ? AND short_code >= 'fdl' AND short_code < 'fdm' AND project_id = ? AND fdl IS NOT NULL AND length(short_code) = 23"
+            let ids = try connection.query("SELECT id FROM links WHERE " + condition, domain, projectID) { $0.string(0) }
+            return try CountedWrites.deletingLinks(projectID: projectID, ids, connection) {
+                try connection.run("DELETE FROM links WHERE " + condition, domain, projectID)
+            }
         }
     }
 

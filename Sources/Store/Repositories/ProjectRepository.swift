@@ -294,16 +294,16 @@ enum ProjectRepository {
 }
 
 /// What a project's deletion removes beyond the rows its foreign keys cascade to: the tables keyed
-/// by project without a foreign key (rollups, their pending deltas, the outbox's new jobs). Run
+/// by project without a foreign key (rollups, PostgreSQL's pending deltas, the outbox's new jobs, where clicks were pruned). Run
 /// after the project's row goes, so that rows its cascade adds to them go too.
 enum ProjectDeletion {
     static func tables(_ dialect: SQLDialect) -> [String] {
         let common = [
             "user_event_installs", "outbox_new", "rollup_project_hours", "rollup_link_days", "rollup_money",
-            "rollup_link_hours", "rollup_link_hour_money", "rollup_tallies",
+            "rollup_link_hours", "rollup_link_hour_money", "rollup_tallies", "clicks_pruned",
         ]
         switch dialect {
-        case .sqlite: return common + ["rollup_pending", "rollup_pending_money", "rollup_pending_tallies"]
+        case .sqlite: return common
         case .postgres: return common + ["rollup_count_deltas", "rollup_money_deltas", "rollup_tally_deltas"]
         }
     }

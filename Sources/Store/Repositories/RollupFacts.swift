@@ -1,3 +1,4 @@
+import Attribution
 import Counting
 
 /// The rows the counting rules read, as `Counting`'s facts, for both backends: the columns each
@@ -5,10 +6,18 @@ import Counting
 enum RollupFacts {
     /// An install's columns for `InstallFact`, its click joined as `c` (`LEFT JOIN clicks c ON
     /// c.click_id = i.click_id`); the two flags follow as columns 14 and 15.
-    static let installColumns = """
-        i.project_id, i.created_at, i.is_test, i.attributed, i.link_id, i.match_type, i.matched_factors = '["apple_ads"]', i.confidence,
-        i.signed_up, i.platform, i.os_version, i.country, c.click_id IS NOT NULL, c.referer
+    static let installColumns = installColumns(click: "c.click_id IS NOT NULL, c.referer")
+
+    /// The same without the click, for the writes that change neither the install's click nor
+    /// the tallies it is counted in (events, payments, a user set).
+    static let installColumnsWithoutClick = installColumns(click: "FALSE, NULL")
+
+    private static func installColumns(click: String) -> String {
         """
+        i.project_id, i.created_at, i.is_test, i.attributed, i.link_id, i.match_type, i.matched_factors = '["apple_ads"]', i.confidence,
+        i.signed_up, i.platform, i.os_version, i.country, \(click)
+        """
+    }
 
     /// Whether the install has a live payment, and an event with revenue.
     static let installFlags = """
@@ -30,7 +39,8 @@ enum RollupFacts {
         install(row, offset: offset, hasLivePayment: row.bool(offset + 14), hasRevenueEvent: row.bool(offset + 15))
     }
 
-    static let installByID = "SELECT \(installColumns), \(installFlags) FROM installs i LEFT JOIN clicks c ON c.click_id = i.click_id WHERE i.id = ?"
+    /// The install as its events, payments and user count it (columns and flags), by id.
+    static let installByID = "SELECT \(installColumnsWithoutClick), \(installFlags) FROM installs i WHERE i.id = ?"
 
     static let eventColumns = "coalesce(e.charted_at, e.received_at), e.name, e.currency, e.revenue"
     static func event(_ row: some ColumnReader, offset: Int32 = 0) -> EventFact {
@@ -61,6 +71,13 @@ enum RollupFacts {
             "SELECT \(skanColumns) FROM skan_state s WHERE s.install_id = ? AND (s.fine IS NOT NULL OR s.coarse IS NOT NULL) ORDER BY 1", installID
         ) { SKANFact(window: Int($0.int(0)), value: $0.string(1)) }
         return completed(InstallState(install: install, events: events, payments: payments, skan: skan))
+    }
+
+    /// A click as it is stored.
+    static func click(_ click: Click) -> ClickFact {
+        ClickFact(
+            projectID: click.projectID, at: click.createdAt.milliseconds, linkID: click.linkID, isBot: click.isBot,
+            platform: click.platform?.rawValue, osVersion: click.osVersion, country: click.country, referer: click.referer)
     }
 
     /// The install's flags from the rows read with it.

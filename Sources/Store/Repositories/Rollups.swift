@@ -5,9 +5,9 @@ import StoreContracts
 /// The rollups recounted from the rows by `Counting`'s rules, on either backend: compared with
 /// what is stored (`check`), or written in its place (`rebuild`).
 ///
-/// Clicks pruned by retention are gone from the rows but stay counted; click counts (and the
-/// referring site of installs, read from their click) are recounted only from the first whole
-/// UTC day after a project's oldest stored click, and kept as stored before it.
+/// Clicks pruned by retention are gone from the rows but stay counted: click counts (and the
+/// referring site of installs, read from their click) are kept as stored for the hours (and
+/// days) retention reached (`clicks_pruned`), and recounted after them.
 struct Rollups<Source: SessionSource>: RollupStore {
     let source: Source
     /// Brings the stored rollups up to date (PostgreSQL folds its pending deltas).
@@ -18,9 +18,9 @@ struct Rollups<Source: SessionSource>: RollupStore {
         return try source.read { connection in
             var lines: [String] = []
             var differing = 0
-            for project in try projects(projectID, connection) {
-                let stored = try Self.stored(project: project, connection)
-                let recount = try Self.recount(project: project, keeping: stored, connection)
+            for project in try RollupRecount.projects(projectID, connection) {
+                let stored = try RollupRecount.stored(project: project, connection)
+                let recount = try RollupRecount.recount(project: project, keeping: stored, connection)
                 let differences = stored.since(hour: sinceHour).differences(from: recount.since(hour: sinceHour), limit: .max)
                 differing += differences.count
                 lines += differences.prefix(max(0, limit - lines.count))
@@ -31,34 +31,42 @@ struct Rollups<Source: SessionSource>: RollupStore {
 
     func rebuild(projectID: String?, sinceHour: Int64) throws -> Int {
         try beforeRollupRead()
+        return try source.writeSession { connection in try RollupRecount.rebuild(projectID: projectID, sinceHour: sinceHour, connection) }
+    }
+}
+
+/// The recount and the replacement, in the caller's transaction.
+@_spi(StoreInternals) public enum RollupRecount {
+    /// Replaces the rollups of the project (every project when nil) from the day of `sinceHour`
+    /// on with a recount; the rows written.
+    @discardableResult
+    public static func rebuild(projectID: String? = nil, sinceHour: Int64 = Int64.min / 2, _ connection: some StoreSession) throws -> Int {
         let fromHour = sinceHour / 24 * 24
-        return try source.writeSession { connection in
-            var written = 0
-            for project in try projects(projectID, connection) {
-                let stored = try Self.stored(project: project, connection)
-                let recount = try Self.recount(project: project, keeping: stored, connection).since(hour: fromHour)
-                written += try Self.replace(project: project, fromHour: fromHour, with: recount, connection)
-            }
-            return written
+        var written = 0
+        for project in try projects(projectID, connection) {
+            let stored = try stored(project: project, connection)
+            let recount = try recount(project: project, keeping: stored, connection).since(hour: fromHour)
+            written += try replace(project: project, fromHour: fromHour, with: recount, connection)
         }
+        return written
     }
 
-    private func projects(_ projectID: String?, _ connection: Source.Session) throws -> [String] {
+    static func projects(_ projectID: String?, _ connection: some StoreSession) throws -> [String] {
         if let projectID { return [projectID] }
         return try connection.query("SELECT id FROM projects ORDER BY id") { $0.string(0) }
     }
 
     /// Hours after this one are in the link-hour tables alone until the writer folds them (SQLite,
     /// `rollup_folded`); PostgreSQL's fold, run first, adds up every hour.
-    static func foldedThroughHour(_ connection: Source.Session) throws -> Int64 {
-        guard Source.Session.dialect == .sqlite else { return .max }
+    static func foldedThroughHour<C: StoreSession>(_ connection: C) throws -> Int64 {
+        guard C.dialect == .sqlite else { return .max }
         return try connection.queryOne("SELECT through_hour FROM rollup_folded") { $0.int(0) } ?? .max
     }
 
     /// Installs are read this many at a time, with their events, payments and SKAN values.
     static var installsPerChunk: Int { 2000 }
 
-    static func recount(project: String, keeping stored: RollupTables, _ connection: Source.Session) throws -> RollupTables {
+    static func recount(project: String, keeping stored: RollupTables, _ connection: some StoreSession) throws -> RollupTables {
         var recount = RollupTables()
         let folded = try foldedThroughHour(connection)
         for (hour, linkID, isBot, platform, osVersion, country, referer, count) in try connection.query(
@@ -124,19 +132,21 @@ struct Rollups<Source: SessionSource>: RollupStore {
         return recount.keepingClickCounts(of: stored, before: horizon)
     }
 
-    /// The first hour of the first whole UTC day after the project's oldest stored click; with no
-    /// click stored, never (nothing tells what was pruned).
-    static func clickHorizon(project: String, _ connection: Source.Session) throws -> Int64 {
-        guard let oldest = try connection.queryOne("SELECT min(created_at) FROM clicks WHERE project_id = ?", project, map: { $0.optionalInt(0) }),
-            let oldest
-        else { return .max }
-        return (oldest / RollupTables.dayMilliseconds + 1) * 24
+    /// The first hour whose clicks are all stored: retention pruned the project's clicks before
+    /// `clicks_pruned.pruned_before` (its own row, or '' for every project); none pruned, every hour.
+    static func clickHorizon(project: String, _ connection: some StoreSession) throws -> Int64 {
+        guard
+            let before = try connection.queryOne(
+                "SELECT max(pruned_before) FROM clicks_pruned WHERE project_id IN (?, '')", project, map: { $0.optionalInt(0) }),
+            let before
+        else { return Int64.min / 2 }
+        return (before + RollupTables.hourMilliseconds - 1) / RollupTables.hourMilliseconds
     }
 
-    static func stored(project: String, _ connection: Source.Session) throws -> RollupTables {
+    static func stored<C: StoreSession>(project: String, _ connection: C) throws -> RollupTables {
         var tables = RollupTables()
         let columns = Counters.columns.joined(separator: ", ")
-        func counters(_ row: Source.Session.Reader, from column: Int32) -> Counters {
+        func counters(_ row: C.Reader, from column: Int32) -> Counters {
             Counters(values: (0..<Int32(Counters.columns.count)).map { row.int(column + $0) })
         }
         for (key, value) in try connection.query(
@@ -191,13 +201,13 @@ struct Rollups<Source: SessionSource>: RollupStore {
     }
 
     /// Deletes the project's rollup rows from `fromHour` (a day's first hour) on and inserts `tables`.
-    static func replace(project: String, fromHour: Int64, with tables: RollupTables, _ connection: Source.Session) throws -> Int {
+    static func replace(project: String, fromHour: Int64, with tables: RollupTables, _ connection: some StoreSession) throws -> Int {
         let fromDay = fromHour / 24
         try connection.run("DELETE FROM rollup_link_hours WHERE project_id = ? AND hour >= ?", project, fromHour)
         try connection.run("DELETE FROM rollup_link_days WHERE project_id = ? AND day >= ?", project, fromDay)
         try connection.run("DELETE FROM rollup_project_hours WHERE project_id = ? AND hour >= ?", project, fromHour)
-        try connection.run(
-            "DELETE FROM rollup_money WHERE project_id = ? AND period >= (CASE WHEN scope = 'day' THEN ? ELSE ? END)", project, fromDay, fromHour)
+        try connection.run("DELETE FROM rollup_money WHERE project_id = ? AND scope = 'day' AND period >= ?", project, fromDay)
+        try connection.run("DELETE FROM rollup_money WHERE project_id = ? AND scope = 'hour' AND period >= ?", project, fromHour)
         try connection.run("DELETE FROM rollup_link_hour_money WHERE project_id = ? AND hour >= ?", project, fromHour)
         try connection.run("DELETE FROM rollup_tallies WHERE project_id = ? AND hour >= ?", project, fromHour)
         var written = 0

@@ -1,4 +1,5 @@
 public import Attribution
+import Counting
 import Foundation
 import JSON
 import SQLValues
@@ -25,11 +26,11 @@ extension SKANStore {
     ) throws -> SKANValues? {
         guard let context, context.schema.enabled else { return nil }
         guard
-            let (platform, firstInit, isTest) = try session.query(
-                "SELECT platform, created_at, is_test FROM installs WHERE id = ?",
+            let (platform, firstInit, isTest, projectID) = try session.query(
+                "SELECT platform, created_at, is_test, project_id FROM installs WHERE id = ?",
                 values: [.text(installID)],
                 map: {
-                    ($0.optionalString(0), Timestamp(milliseconds: $0.int(1)), $0.bool(2))
+                    ($0.optionalString(0), Timestamp(milliseconds: $0.int(1)), $0.bool(2), $0.string(3))
                 }
             ).first
         else { return nil }
@@ -75,11 +76,20 @@ extension SKANStore {
                 ON CONFLICT (install_id, "window") DO UPDATE SET fine = excluded.fine, coarse = excluded.coarse,
                     locked = excluded.locked, updated_at = excluded.updated_at
                 """#, values: values.map(\.sqlValue))
+            try session.count(
+                Counting.skanChanged(
+                    window: window, from: state[window]?.talliedValue, to: value.talliedValue, projectID: projectID,
+                    installedAt: firstInit.milliseconds, isTest: isTest))
             // A test install's values are answered and stored, never sent out.
             if !isTest { try changed(SKANChange(installID: installID, window: window, fine: value.fine, coarse: value.coarse, locked: value.locked)) }
         }
         return outcome.values
     }
+}
+
+extension SKANWindowState {
+    /// The value the SKAN tallies count it under: the fine value as text, else the coarse one.
+    var talliedValue: String? { fine.map(String.init) ?? coarse?.rawValue }
 }
 
 extension SKANStore {

@@ -1,4 +1,5 @@
 import Attribution
+import Counting
 import Cryptography
 import Foundation
 import StoreContracts
@@ -37,11 +38,19 @@ struct Users<Source: SessionSource>: UserStore {
                     phone = coalesce(excluded.phone, users.phone), attributes = coalesce(excluded.attributes, users.attributes),
                     updated_at = excluded.updated_at
                 """, projectID, user.id, installID, user.name, user.email, user.phone, user.attributes, now.milliseconds, now.milliseconds)
-            try connection.run("UPDATE installs SET user_id = ? WHERE id = ?", user.id, installID)
-            if signupEvent {
+            try CountedWrites.changingInstallRow(installID, connection) {
+                try connection.run("UPDATE installs SET user_id = ? WHERE id = ?", user.id, installID)
+            }
+            if signupEvent,
+                let install = try connection.queryOne(
+                    EventRepository.installByID, Counting.signupEventName, installID, projectID, map: EventRepository.install)
+            {
                 try connection.run(
-                    "INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at, charted_at, recorded_by) VALUES (?, ?, ?, 'signup', ?, ?, ?, ?, 'trigger')",
-                    TimeOrderedID.secure(at: now), projectID, installID, user.id, now.milliseconds, now.milliseconds, now.milliseconds)
+                    "INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at, charted_at, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'trigger')",
+                    TimeOrderedID.secure(at: now), projectID, installID, Counting.signupEventName, user.id, now.milliseconds, now.milliseconds,
+                    now.milliseconds)
+                let fact = EventFact(at: now.milliseconds, name: Counting.signupEventName, currency: nil, revenue: nil)
+                try connection.count(Counting.eventAdded(fact, to: install.fact, history: install.history(of: fact)))
             }
             try OutboxRepository.notify(notify, user, installID: installID, connection)
             return try SKANStore.evaluate(installID: installID, context: skan, now: now, connection)
@@ -60,12 +69,16 @@ struct Users<Source: SessionSource>: UserStore {
         userID: String? = nil, deeplinkOpenedAt: Timestamp? = nil
     ) throws {
         try source.writeSession { connection in
-            try connection.run(
-                """
-                UPDATE installs SET push_token = coalesce(?, push_token), integrations = coalesce(?, integrations),
-                    user_id = coalesce(?, user_id), deeplink_opened_at = coalesce(?, deeplink_opened_at)
-                WHERE id = ?
-                """, pushToken, integrations, userID, deeplinkOpenedAt?.milliseconds, installID)
+            // A user set is counted (a signup); the other columns count nowhere.
+            let update = {
+                try connection.run(
+                    """
+                    UPDATE installs SET push_token = coalesce(?, push_token), integrations = coalesce(?, integrations),
+                        user_id = coalesce(?, user_id), deeplink_opened_at = coalesce(?, deeplink_opened_at)
+                    WHERE id = ?
+                    """, pushToken, integrations, userID, deeplinkOpenedAt?.milliseconds, installID)
+            }
+            if userID != nil { try CountedWrites.changingInstallRow(installID, connection, update) } else { try update() }
         }
     }
 
@@ -79,6 +92,7 @@ struct Users<Source: SessionSource>: UserStore {
         source.write(
             delivery: delivery,
             { connection in
+                let install = try CountedWrites.install(installID, connection)
                 let inserted = try connection.run(
                     """
                     INSERT INTO payments (id, project_id, install_id, payment_id, user_id, amount, currency, type, status, data, created_at)
@@ -96,6 +110,10 @@ struct Users<Source: SessionSource>: UserStore {
                         throw StoreError.conflict("payment_id '\(payment.paymentID.prefix(64))' is already recorded for another install")
                     }
                 }
+                if inserted > 0, let install {
+                    try connection.count(
+                        Counting.paymentAdded(PaymentFact(at: now.milliseconds, currency: payment.currency, amount: payment.amount), to: install))
+                }
                 if inserted > 0 { try OutboxRepository.notify(notify, payment, installID: installID, connection) }
                 return (inserted == 0, try SKANStore.evaluate(installID: installID, context: skan, now: now, connection))
             }, completion: completion)
@@ -107,17 +125,25 @@ struct Users<Source: SessionSource>: UserStore {
         notify: Notifier<Int>? = nil
     ) throws -> Int {
         try source.writeSession { connection in
-            let removed: Int
+            let install = try CountedWrites.install(installID, connection)
+            let payments: [PaymentFact]
+            let returning = " RETURNING created_at, currency, amount"
+            let map = { (row: Source.Session.Reader) in PaymentFact(at: row.int(0), currency: row.string(1), amount: row.double(2)) }
             if let paymentID {
-                removed = try connection.run(
+                payments = try connection.query(
                     """
                     UPDATE payments SET removed_at = ? WHERE project_id = ? AND install_id = ? AND user_id = ? AND payment_id = ? AND removed_at IS NULL
-                    """, now.milliseconds, projectID, installID, userID, paymentID)
+                    """ + returning, now.milliseconds, projectID, installID, userID, paymentID, map: map)
             } else {
-                removed = try connection.run(
+                payments = try connection.query(
                     """
                     UPDATE payments SET removed_at = ? WHERE project_id = ? AND install_id = ? AND user_id = ? AND removed_at IS NULL
-                    """, now.milliseconds, projectID, installID, userID)
+                    """ + returning, now.milliseconds, projectID, installID, userID, map: map)
+            }
+            let removed = payments.count
+            if removed > 0, let install {
+                let stillLive = try CountedWrites.install(installID, connection)?.hasLivePayment ?? false
+                try connection.count(Counting.paymentsRemoved(payments, from: install, otherLivePayment: stillLive))
             }
             if removed > 0 { try OutboxRepository.notify(notify, removed, installID: installID, connection) }
             return removed

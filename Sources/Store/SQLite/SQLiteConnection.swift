@@ -53,109 +53,21 @@ import StoreContracts
             }, nil, nil, nil)
     }
 
-    /// Where the rollup triggers' deltas go on this connection (the writer's); nil: they go to the
-    /// pending tables (migration 0015).
+    /// Where this connection's writes hand their rollup deltas (the writer's); nil: each write
+    /// adds its own up at once (`count`).
     var rollupCollector: RollupCollector?
 
-    /// `rollup_count(project, at, link, in_hours, 11 counts)`, `rollup_money(project, at, link,
-    /// in_hours, kind, currency, amount, entries)` and `rollup_tally(project, at, dimension, value,
-    /// installs)`: 1 when the collector took the delta, 0 when there is none.
-    /// `rollup_counted_by_caller()`: 1 while the writer's repository counts the rows it inserts.
+    /// The functions the counting triggers of migrations 0015 to 0039 call, for a database
+    /// migrated from before 0042 (which drops those triggers): each answers 0, "not taken", so a
+    /// trigger that fires during the migrations writes its pending row, which 0042 adds up.
     private func registerRollupFunctions() {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_create_function_v2(
-            handle, "rollup_count", Int32(4 + RollupCollector.counterCount), SQLITE_UTF8, context,
-            { function, _, arguments in
-                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
-                var counts = [Int64](repeating: 0, count: RollupCollector.counterCount)
-                for index in 0..<RollupCollector.counterCount { counts[index] = sqlite3_value_int64(arguments[4 + index]) }
-                collector.add(
-                    RollupCollector.CountDelta(
-                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
-                        linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
-                        counts: counts))
-                sqlite3_result_int(function, 1)
-            }, nil, nil, nil)
-        sqlite3_create_function_v2(
-            handle, "rollup_money", 8, SQLITE_UTF8, context,
-            { function, _, arguments in
-                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
-                collector.add(
-                    RollupCollector.MoneyDelta(
-                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
-                        linkID: SQLiteConnection.text(arguments[2]), inHours: sqlite3_value_int64(arguments[3]) != 0,
-                        kind: SQLiteConnection.text(arguments[4]), currency: SQLiteConnection.text(arguments[5]),
-                        amount: sqlite3_value_double(arguments[6]), entries: sqlite3_value_int64(arguments[7])))
-                sqlite3_result_int(function, 1)
-            }, nil, nil, nil)
-        sqlite3_create_function_v2(
-            handle, "rollup_counted_by_caller", 0, SQLITE_UTF8, context,
-            { function, _, _ in
-                sqlite3_result_int(function, SQLiteConnection.collector(of: function)?.countedByCaller == true ? 1 : 0)
-            }, nil, nil, nil)
-        sqlite3_create_function_v2(
-            handle, "rollup_tally", 5, SQLITE_UTF8, context,
-            { function, _, arguments in
-                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
-                collector.add(
-                    RollupCollector.TallyDelta(
-                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
-                        dimension: SQLiteConnection.text(arguments[2]), value: SQLiteConnection.text(arguments[3]),
-                        installs: sqlite3_value_int64(arguments[4])))
-                sqlite3_result_int(function, 1)
-            }, nil, nil, nil)
-        registerClickTally(context)
-        registerEventTally(context)
-    }
-
-    /// `rollup_click_tally(project, at, platform, os_version, country, referer)`: a human click for
-    /// the breakdowns (migration 0039); 1 when the collector took it.
-    private func registerClickTally(_ context: UnsafeMutableRawPointer) {
-        sqlite3_create_function_v2(
-            handle, "rollup_click_tally", 6, SQLITE_UTF8, context,
-            { function, _, arguments in
-                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
-                collector.add(
-                    RollupCollector.ClickTally(
-                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
-                        platform: SQLiteConnection.optionalText(arguments[2]), osVersion: SQLiteConnection.optionalText(arguments[3]),
-                        country: SQLiteConnection.optionalText(arguments[4]), referer: SQLiteConnection.optionalText(arguments[5])))
-                sqlite3_result_int(function, 1)
-            }, nil, nil, nil)
-    }
-
-    /// `rollup_event_tally(project, at, name, currency, revenue, install_at, earliest_other_of_name,
-    /// first_on_its_day)`: an event for the breakdowns and cohorts (migration 0039); 1 when the
-    /// collector took it.
-    private func registerEventTally(_ context: UnsafeMutableRawPointer) {
-        sqlite3_create_function_v2(
-            handle, "rollup_event_tally", 8, SQLITE_UTF8, context,
-            { function, _, arguments in
-                guard let collector = SQLiteConnection.collector(of: function), let arguments else { return sqlite3_result_int(function, 0) }
-                collector.add(
-                    EventTallies.Event(
-                        projectID: SQLiteConnection.text(arguments[0]), at: sqlite3_value_int64(arguments[1]),
-                        installAt: sqlite3_value_int64(arguments[5]), name: SQLiteConnection.text(arguments[2]),
-                        currency: SQLiteConnection.optionalText(arguments[3]),
-                        revenue: sqlite3_value_type(arguments[4]) == SQLITE_NULL ? nil : sqlite3_value_double(arguments[4]),
-                        earliestOtherOfName: sqlite3_value_type(arguments[6]) == SQLITE_NULL ? nil : sqlite3_value_int64(arguments[6]),
-                        firstOnItsDay: sqlite3_value_int64(arguments[7]) != 0))
-                sqlite3_result_int(function, 1)
-            }, nil, nil, nil)
-    }
-
-    private static func optionalText(_ value: OpaquePointer?) -> String? {
-        sqlite3_value_text(value).map { String(cString: $0) }
-    }
-
-    /// The collector of the connection a rollup function was registered on (its user data).
-    private static func collector(of function: OpaquePointer?) -> RollupCollector? {
-        Unmanaged<SQLiteConnection>.fromOpaque(sqlite3_user_data(function)!).takeUnretainedValue().rollupCollector
-    }
-
-    private static func text(_ value: OpaquePointer?) -> String {
-        guard let bytes = sqlite3_value_text(value) else { return "" }
-        return String(cString: bytes)
+        for (name, arguments) in [
+            ("rollup_count", 15), ("rollup_money", 8), ("rollup_tally", 5), ("rollup_counted_by_caller", 0), ("rollup_click_tally", 6),
+            ("rollup_event_tally", 8),
+        ] {
+            sqlite3_create_function_v2(
+                handle, name, Int32(arguments), SQLITE_UTF8, nil, { function, _, _ in sqlite3_result_int(function, 0) }, nil, nil, nil)
+        }
     }
 
     /// Frames in the WAL after this connection's last commit (the WAL hook's count; 0 before any).

@@ -1,3 +1,4 @@
+public import Counting
 public import SQLValues
 public import StoreContracts
 
@@ -78,6 +79,13 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     func run<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws -> Int
     func query<T, each Value: StoreArgument>(_ sql: String, _ values: repeat each Value, map: (Reader) throws -> T) throws -> [T]
     func queryOne<T, each Value: StoreArgument>(_ sql: String, _ values: repeat each Value, map: (Reader) throws -> T) throws -> T?
+    /// Adds what `Counting` says the transaction's writes add to the rollups, with the
+    /// transaction: SQLite's writer collects a batch's deltas and upserts each key once before its
+    /// COMMIT; PostgreSQL writes them as delta rows, which its fold adds up (postgres/0003).
+    func count(_ deltas: Deltas) throws
+    /// A link's clicks by hour as the rollups hold them, with what this transaction counted of
+    /// it and has not added up yet: what moves to "no link" when the link is deleted.
+    func rollupClickHours(projectID: String, linkID: String) throws -> [(hour: Int64, clicks: Int64, botClicks: Int64)]
 }
 
 @_spi(StoreInternals) public enum SQLDialect: Sendable { case sqlite, postgres }
@@ -107,6 +115,35 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 }
 
 @_spi(StoreInternals) extension Row: ColumnReader {}
+
+@_spi(StoreInternals) extension SQLiteConnection {
+    public func count(_ deltas: Deltas) throws {
+        guard !deltas.isEmpty else { return }
+        if let rollupCollector { return rollupCollector.add(deltas) }
+        let alone = try Self.collectorAlone(self)
+        alone.add(deltas)
+        try alone.flush(self)
+    }
+
+    /// A click counted by `Counting.click` at the writer's flush (no deltas built per click).
+    func count(click: ClickFact) throws {
+        if let rollupCollector { return rollupCollector.add(click: click) }
+        let alone = try Self.collectorAlone(self)
+        alone.add(click: click)
+        try alone.flush(self)
+    }
+
+    public func rollupClickHours(projectID: String, linkID: String) throws -> [(hour: Int64, clicks: Int64, botClicks: Int64)] {
+        try (rollupCollector ?? RollupCollector()).clickHours(projectID: projectID, linkID: linkID, self)
+    }
+
+    /// For a connection that is not the writer's (a tool's): its writes' deltas added up at once.
+    private static func collectorAlone(_ connection: SQLiteConnection) throws -> RollupCollector {
+        let collector = RollupCollector()
+        collector.foldedThroughHour = try connection.queryOne("SELECT through_hour FROM rollup_folded") { $0.int(0) } ?? .max
+        return collector
+    }
+}
 
 /// Where a store gets a session: to read (SQLite's reader pool, a PostgreSQL pool), and to write
 /// in a transaction that has committed when the call returns (SQLite's single writer, a pooled

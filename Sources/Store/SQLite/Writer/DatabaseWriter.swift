@@ -77,14 +77,13 @@ public final class DatabaseWriter: @unchecked Sendable {
         connection.trackWALFrames()
         connection.rollupCollector = rollups
         loadFoldedHour()
-        addUpPendingRollups()
     }
 
     private func loadFoldedHour() {
         rollups.foldedThroughHour = (try? connection.queryOne("SELECT through_hour FROM rollup_folded") { $0.int(0) }) ?? .max
     }
 
-    /// The rollup deltas of the batch being written (the triggers of migration 0015 hand them over).
+    /// The rollup deltas of the batch being written (its writes hand them to their session).
     private let rollups = RollupCollector()
 
     private let walRestartFrames: Int
@@ -358,22 +357,6 @@ public final class DatabaseWriter: @unchecked Sendable {
     /// Folds every hour up to `hour` now (a copy to PostgreSQL, whose rollups keep none apart; tests).
     @_spi(StoreInternals) public func foldRollups(through hour: Int64) throws {
         try writeAndWait { [self] _ in try fold(through: hour) }
-    }
-
-    /// What connections without a collector left pending (a sqlite3 shell, tools), at start.
-    private func addUpPendingRollups() {
-        guard
-            (try? connection.queryOne(
-                "SELECT EXISTS (SELECT 1 FROM rollup_pending) OR EXISTS (SELECT 1 FROM rollup_pending_money) OR EXISTS (SELECT 1 FROM rollup_pending_tallies)",
-                map: { $0.bool(0) })) == true
-        else { return }
-        do {
-            try connection.run("BEGIN IMMEDIATE")
-            for statement in RollupCollector.pendingFlush { try connection.run(statement) }
-            try connection.run("COMMIT")
-        } catch {
-            _ = try? connection.run("ROLLBACK")
-        }
     }
 
     /// Tells each caller its outcome (`error(index)` nil: committed). Callers' completions build

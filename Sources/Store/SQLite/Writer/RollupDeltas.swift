@@ -1,129 +1,66 @@
 import Attribution
-import StoreContracts
+import Counting
 
-/// The rollup deltas of one write batch (migration 0015): the triggers hand each fact's signed
-/// counts to the writer connection's `rollup_count` / `rollup_money` functions, which keep them
-/// here; before the COMMIT the writer adds them up by key and upserts each key once. A write
-/// rolled back to its savepoint drops its own deltas (`mark` / `rollBack(to:)`).
+/// The rollup deltas of one write batch on SQLite's writer: each write hands `Counting`'s deltas
+/// for what it stored to its session (`count`), which keeps them here; before the COMMIT the
+/// writer adds them up by key and upserts each key once. A write rolled back to its savepoint
+/// drops its own deltas (`mark` / `rollBack(to:)`). Clicks are kept as facts and turned into
+/// deltas at the flush, off the click's own write.
 ///
-/// Measured alternatives (docs/performance.md, "Dashboard and rollups"): one upsert per fact,
-/// straight from the triggers, cost the click path 7%, capture-event 9% and init 5%; deltas
-/// appended to a pending table and added up by SQL before each COMMIT cost clicks 2% but
-/// capture-event 14% and init 16% (six statements per commit, and acknowledged writes commit in
-/// small batches). Kept in memory, a batch costs one upsert per distinct key.
+/// Measured alternatives (docs/performance.md, "Dashboard and rollups"): one upsert per fact
+/// cost the click path 7%, capture-event 9% and init 5%; deltas appended to a pending table and
+/// added up by SQL before each COMMIT cost clicks 2% but capture-event 14% and init 16%. Kept in
+/// memory, a batch costs one upsert per distinct key.
 final class RollupCollector {
-    static let counterCount = 11
+    private(set) var deltas = Deltas()
+    private(set) var clicks: [ClickFact] = []
 
-    struct CountDelta {
-        var projectID: String
-        var at: Int64
-        var linkID: String
-        var inHours: Bool
-        var counts: [Int64]
-    }
-
-    struct MoneyDelta {
-        var projectID: String
-        var at: Int64
-        var linkID: String
-        var inHours: Bool
-        var kind: String
-        var currency: String
-        var amount: Double
-        var entries: Int64
-    }
-
-    /// An install counted by one more property (migration 0018): its confidence band, a SKAN value.
-    struct TallyDelta {
-        var projectID: String
-        var at: Int64
-        var dimension: String
-        var value: String
-        var installs: Int64
-    }
-
-    /// A human click, counted by its platform, system, country and referring site (migration 0039),
-    /// grouped here at the flush rather than by its trigger's SQL: one function call a click.
-    struct ClickTally {
-        var projectID: String
-        var at: Int64
-        var platform: String?
-        var osVersion: String?
-        var country: String?
-        var referer: String?
-    }
-
-    private(set) var counts: [CountDelta] = []
-    private(set) var money: [MoneyDelta] = []
-    private(set) var tallies: [TallyDelta] = []
-    private(set) var clickTallies: [ClickTally] = []
-
-    var isEmpty: Bool { counts.isEmpty && money.isEmpty && tallies.isEmpty && clickTallies.isEmpty }
-
-    /// An event of a counted install, with what its trigger read of the install's other events
-    /// (migration 0039): the earliest other one of its name, and whether it is the first on its
-    /// day N. `EventTallies` turns it into the tallies the trigger's SQL would write.
-    func add(_ event: EventTallies.Event) {
-        for delta in EventTallies.deltas(event) {
-            tallies.append(
-                TallyDelta(projectID: event.projectID, at: delta.at, dimension: delta.dimension, value: delta.value, installs: delta.count))
-        }
-    }
+    var isEmpty: Bool { deltas.isEmpty && clicks.isEmpty }
 
     /// Hours up to this one are in every rollup table; later hours only in the per-link hour
     /// tables until `fold(through:)` adds them to the others (migration 0022). Loaded by the writer
     /// at start from `rollup_folded`, and moved only with it.
     var foldedThroughHour: Int64 = .max
 
-    /// True while a repository inserts rows it counts itself: the triggers that would count them
-    /// again ask `rollup_counted_by_caller()` (migration 0021).
-    var countedByCaller = false
+    func add(_ more: Deltas) { deltas.append(more) }
+    func add(click: ClickFact) { clicks.append(click) }
 
-    /// One stored event, counted by the repository that inserted it (which read its install's
-    /// link anyway), as `rollup_event_insert` would count it: an event in its project's hour and
-    /// link, its revenue as money of kind 'event'.
-    func addEvent(projectID: String, at: Int64, linkID: String, revenue: Double?, currency: String?) {
-        var counts = [Int64](repeating: 0, count: Self.counterCount)
-        counts[Self.eventsIndex] = 1
-        add(CountDelta(projectID: projectID, at: at, linkID: linkID, inHours: true, counts: counts))
-        if let revenue {
-            add(
-                MoneyDelta(
-                    projectID: projectID, at: at, linkID: linkID, inHours: true, kind: "event", currency: currency ?? "",
-                    amount: revenue, entries: 1))
-        }
-    }
-
-    /// `events` among the counters (the column order of `counterColumns`).
-    private static let eventsIndex = 8
-
-    func add(_ delta: CountDelta) { counts.append(delta) }
-    func add(_ delta: MoneyDelta) { money.append(delta) }
-    func add(_ delta: TallyDelta) { tallies.append(delta) }
-    func add(_ click: ClickTally) { clickTallies.append(click) }
-
-    struct Mark { let counts: Int, money: Int, tallies: Int, clickTallies: Int }
+    struct Mark { let counts: Int, money: Int, tallies: Int, clicks: Int }
 
     /// Where the next write's deltas start.
-    var mark: Mark { Mark(counts: counts.count, money: money.count, tallies: tallies.count, clickTallies: clickTallies.count) }
+    var mark: Mark { Mark(counts: deltas.counts.count, money: deltas.money.count, tallies: deltas.tallies.count, clicks: clicks.count) }
 
     func rollBack(to mark: Mark) {
-        counts.removeSubrange(mark.counts...)
-        money.removeSubrange(mark.money...)
-        tallies.removeSubrange(mark.tallies...)
-        clickTallies.removeSubrange(mark.clickTallies...)
+        deltas.counts.removeSubrange(mark.counts...)
+        deltas.money.removeSubrange(mark.money...)
+        deltas.tallies.removeSubrange(mark.tallies...)
+        clicks.removeSubrange(mark.clicks...)
     }
 
     func clear() {
-        counts.removeAll(keepingCapacity: true)
-        money.removeAll(keepingCapacity: true)
-        tallies.removeAll(keepingCapacity: true)
-        clickTallies.removeAll(keepingCapacity: true)
+        deltas.counts.removeAll(keepingCapacity: true)
+        deltas.money.removeAll(keepingCapacity: true)
+        deltas.tallies.removeAll(keepingCapacity: true)
+        clicks.removeAll(keepingCapacity: true)
     }
 
-    private static func add(_ delta: MoneyDelta, to sum: inout (amount: Double, entries: Int64)) {
-        sum.amount += delta.amount
-        sum.entries += delta.entries
+    /// The clicks a link's hour rollups will hold once this batch is added up: what they hold,
+    /// with what the batch counted of the link so far (a deleted link's clicks move).
+    func clickHours(projectID: String, linkID: String, _ connection: SQLiteConnection) throws -> [(hour: Int64, clicks: Int64, botClicks: Int64)] {
+        var hours: [Int64: (clicks: Int64, botClicks: Int64)] = [:]
+        for (hour, clicks, bots) in try connection.query(
+            "SELECT hour, clicks, bot_clicks FROM rollup_link_hours WHERE project_id = ? AND link_id = ? AND (clicks <> 0 OR bot_clicks <> 0)",
+            projectID, linkID, map: { ($0.int(0), $0.int(1), $0.int(2)) })
+        {
+            hours[hour] = (clicks, bots)
+        }
+        var pending = deltas
+        for click in clicks where click.projectID == projectID && click.linkID == linkID { pending.append(Counting.click(click)) }
+        for delta in pending.counts where delta.projectID == projectID && delta.linkID == linkID {
+            hours[delta.at / 3_600_000, default: (0, 0)].clicks += delta.counters.clicks
+            hours[delta.at / 3_600_000, default: (0, 0)].botClicks += delta.counters.botClicks
+        }
+        return hours.sorted { $0.key < $1.key }.map { (hour: $0.key, clicks: $0.value.clicks, botClicks: $0.value.botClicks) }
     }
 
     /// A link's day or hour (`period` in days or hours since the epoch; link '' is "no link").
@@ -149,71 +86,54 @@ final class RollupCollector {
 
     /// Adds the collected deltas into the rollups on `connection` (inside the batch's transaction).
     func flush(_ connection: SQLiteConnection) throws {
-        var days: [LinkPeriodKey: [Int64]] = [:]
-        var linkHours: [LinkPeriodKey: [Int64]] = [:]
-        var hours: [HourKey: [Int64]] = [:]
-        func add(_ delta: CountDelta, to total: inout [Int64]?) {
-            var sums = total ?? [Int64](repeating: 0, count: Self.counterCount)
-            for index in 0..<Self.counterCount { sums[index] += delta.counts[index] }
-            total = sums
-        }
+        var all = deltas
+        for click in clicks { all.append(Counting.click(click)) }
+        var days: [LinkPeriodKey: Counters] = [:]
+        var linkHours: [LinkPeriodKey: Counters] = [:]
+        var hours: [HourKey: Counters] = [:]
         // An hour not folded yet goes to the link's hour alone; the fold adds it to the rest.
-        for delta in counts {
+        for delta in all.counts {
             let hour = delta.at / 3_600_000
-            add(delta, to: &linkHours[LinkPeriodKey(projectID: delta.projectID, period: hour, linkID: delta.linkID)])
+            linkHours[LinkPeriodKey(projectID: delta.projectID, period: hour, linkID: delta.linkID), default: Counters()] += delta.counters
             guard hour <= foldedThroughHour else { continue }
-            add(delta, to: &days[LinkPeriodKey(projectID: delta.projectID, period: delta.at / 86_400_000, linkID: delta.linkID)])
-            if delta.inHours { add(delta, to: &hours[HourKey(projectID: delta.projectID, hour: hour)]) }
+            days[LinkPeriodKey(projectID: delta.projectID, period: delta.at / 86_400_000, linkID: delta.linkID), default: Counters()] +=
+                delta.counters
+            if delta.inHours { hours[HourKey(projectID: delta.projectID, hour: hour), default: Counters()] += delta.counters }
         }
         var sums: [MoneyKey: (amount: Double, entries: Int64)] = [:]
-        for delta in money {
+        for delta in all.money {
             let hour = delta.at / 3_600_000
-            Self.add(
-                delta,
-                to: &sums[
-                    MoneyKey(
-                        projectID: delta.projectID, scope: "link_hour", period: hour, linkID: delta.linkID,
-                        kind: delta.kind, currency: delta.currency), default: (0, 0)])
-            guard hour <= foldedThroughHour else { continue }
-            Self.add(
-                delta,
-                to: &sums[
-                    MoneyKey(
-                        projectID: delta.projectID, scope: "day", period: delta.at / 86_400_000, linkID: delta.linkID,
-                        kind: delta.kind, currency: delta.currency), default: (0, 0)])
-            if delta.inHours {
-                Self.add(
-                    delta,
-                    to: &sums[
-                        MoneyKey(
-                            projectID: delta.projectID, scope: "hour", period: hour, linkID: "",
-                            kind: delta.kind, currency: delta.currency), default: (0, 0)])
+            func add(_ scope: String, _ period: Int64, _ linkID: String) {
+                let key = MoneyKey(
+                    projectID: delta.projectID, scope: scope, period: period, linkID: linkID, kind: delta.kind.rawValue, currency: delta.currency)
+                sums[key, default: (0, 0)].amount += delta.amount
+                sums[key, default: (0, 0)].entries += delta.entries
             }
+            add("link_hour", hour, delta.linkID)
+            guard hour <= foldedThroughHour else { continue }
+            add("day", delta.at / 86_400_000, delta.linkID)
+            if delta.inHours { add("hour", hour, "") }
         }
         var tallySums: [TallyKey: Int64] = [:]
-        for delta in tallies {
+        for delta in all.tallies {
             tallySums[TallyKey(projectID: delta.projectID, dimension: delta.dimension, hour: delta.at / 3_600_000, value: delta.value), default: 0] +=
-                delta.installs
-        }
-        for click in clickTallies {
-            let hour = click.at / 3_600_000
-            for (dimension, value) in [
-                ("click_platform", click.platform ?? ""),
-                ("click_os", OperatingSystemGroup.of(platform: click.platform, version: click.osVersion)),
-                ("click_country", click.country ?? ""), ("click_referrer", ReferrerHost.of(click.referer)),
-            ] {
-                tallySums[TallyKey(projectID: click.projectID, dimension: dimension, hour: hour, value: value), default: 0] += 1
-            }
+                delta.count
         }
         let statements = try prepared(connection)
-        for (key, c) in days where c.contains(where: { $0 != 0 }) {
-            try statements.day.run(key.projectID, key.period, key.linkID, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])
+        for (key, c) in days where !c.isZero {
+            try statements.day.run(
+                key.projectID, key.period, key.linkID, c.clicks, c.botClicks, c.installs, c.attributedInstalls, c.appleAdsInstalls,
+                c.deterministicInstalls, c.probabilisticInstalls, c.organicInstalls, c.events, c.signups, c.payingInstalls)
         }
-        for (key, c) in linkHours where c.contains(where: { $0 != 0 }) {
-            try statements.linkHour.run(key.projectID, key.period, key.linkID, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])
+        for (key, c) in linkHours where !c.isZero {
+            try statements.linkHour.run(
+                key.projectID, key.period, key.linkID, c.clicks, c.botClicks, c.installs, c.attributedInstalls, c.appleAdsInstalls,
+                c.deterministicInstalls, c.probabilisticInstalls, c.organicInstalls, c.events, c.signups, c.payingInstalls)
         }
-        for (key, c) in hours where c.contains(where: { $0 != 0 }) {
-            try statements.hour.run(key.projectID, key.hour, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])
+        for (key, c) in hours where !c.isZero {
+            try statements.hour.run(
+                key.projectID, key.hour, c.clicks, c.botClicks, c.installs, c.attributedInstalls, c.appleAdsInstalls,
+                c.deterministicInstalls, c.probabilisticInstalls, c.organicInstalls, c.events, c.signups, c.payingInstalls)
         }
         for (key, sum) in sums where sum.entries != 0 || sum.amount != 0 {
             if key.scope == "link_hour" {
@@ -316,54 +236,4 @@ final class RollupCollector {
         INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
         """
-
-    /// Adds up what connections without a collector left in the pending tables: the statements
-    /// that end migration 0015, run again by the writer when it starts; hours not folded yet go to
-    /// the link hours alone (0022).
-    static let pendingFlush = [
-        """
-        INSERT INTO rollup_link_days (project_id, day, link_id, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
-        SELECT project_id, at / 86400000, link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2, 3
-        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs
-        """,
-        """
-        INSERT INTO rollup_project_hours (project_id, hour, clicks, bot_clicks, installs, attributed_installs, apple_ads_installs, deterministic_installs, probabilistic_installs, organic_installs, events, signups, paying_installs)
-        SELECT project_id, at / 3600000, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE in_hours AND at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2
-        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks, installs = installs + excluded.installs, attributed_installs = attributed_installs + excluded.attributed_installs, apple_ads_installs = apple_ads_installs + excluded.apple_ads_installs, deterministic_installs = deterministic_installs + excluded.deterministic_installs, probabilistic_installs = probabilistic_installs + excluded.probabilistic_installs, organic_installs = organic_installs + excluded.organic_installs, events = events + excluded.events, signups = signups + excluded.signups, paying_installs = paying_installs + excluded.paying_installs
-        """,
-        """
-        INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries)
-        SELECT project_id, 'day', at / 86400000, link_id, kind, currency, sum(amount), sum(entries) FROM rollup_pending_money
-        WHERE at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
-        """,
-        """
-        INSERT INTO rollup_money (project_id, scope, period, link_id, kind, currency, amount, entries)
-        SELECT project_id, 'hour', at / 3600000, '', kind, currency, sum(amount), sum(entries) FROM rollup_pending_money
-        WHERE in_hours AND at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
-        """,
-        """
-        INSERT INTO rollup_link_hours (project_id, hour, link_id, \(counterColumns))
-        SELECT project_id, at / 3600000, link_id, sum(clicks), sum(bot_clicks), sum(installs), sum(attributed_installs), sum(apple_ads_installs), sum(deterministic_installs), sum(probabilistic_installs), sum(organic_installs), sum(events), sum(signups), sum(paying_installs) FROM rollup_pending WHERE true GROUP BY 1, 2, 3
-        ON CONFLICT DO UPDATE SET \(addCounters)
-        """,
-        """
-        INSERT INTO rollup_link_hour_money (project_id, hour, link_id, kind, currency, amount, entries)
-        SELECT project_id, at / 3600000, link_id, kind, currency, sum(amount), sum(entries) FROM rollup_pending_money WHERE true
-        GROUP BY 1, 2, 3, 4, 5 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, entries = entries + excluded.entries
-        """,
-        """
-        INSERT INTO rollup_tallies (project_id, dimension, hour, value, installs)
-        SELECT project_id, dimension, at / 3600000, value, sum(installs) FROM rollup_pending_tallies WHERE true GROUP BY 1, 2, 3, 4
-        ON CONFLICT DO UPDATE SET installs = installs + excluded.installs
-        """,
-        """
-        DELETE FROM rollup_pending
-        """,
-        """
-        DELETE FROM rollup_pending_money
-        """,
-        """
-        DELETE FROM rollup_pending_tallies
-        """,
-    ]
 }

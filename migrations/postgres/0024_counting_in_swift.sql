@@ -1,0 +1,54 @@
+-- Counting leaves the database, as SQLite's 0042: every rule of what a fact adds to the rollups
+-- is Swift (Sources/Counting); each write adds its deltas to the delta tables of 0003 itself, and
+-- rollup_fold adds them up as before. The triggers that counted go, with their functions.
+
+DROP TRIGGER rollup_clicks_inserted ON clicks;
+DROP TRIGGER breakdown_clicks_inserted ON clicks;
+DROP TRIGGER rollup_link_delete ON links;
+DROP TRIGGER rollup_install_insert ON installs;
+DROP TRIGGER rollup_install_update ON installs;
+DROP TRIGGER rollup_install_delete ON installs;
+DROP TRIGGER breakdown_install_insert ON installs;
+DROP TRIGGER breakdown_install_click ON installs;
+DROP TRIGGER breakdown_install_delete ON installs;
+DROP TRIGGER rollup_event_change ON events;
+DROP TRIGGER breakdown_event_change ON events;
+DROP TRIGGER rollup_payments_inserted ON payments;
+DROP TRIGGER rollup_payments_deleted ON payments;
+DROP TRIGGER rollup_payments_removed ON payments;
+DROP TRIGGER rollup_skan_change ON skan_state;
+
+DROP FUNCTION rollup_clicks_inserted();
+DROP FUNCTION breakdown_clicks_inserted();
+DROP FUNCTION rollup_link_delete();
+DROP FUNCTION rollup_install_insert();
+DROP FUNCTION rollup_install_update();
+DROP FUNCTION rollup_install_delete();
+DROP FUNCTION breakdown_install_change();
+DROP FUNCTION rollup_event_change();
+DROP FUNCTION breakdown_event_change();
+DROP FUNCTION rollup_payments_inserted();
+DROP FUNCTION rollup_payments_deleted();
+DROP FUNCTION rollup_payments_removed();
+DROP FUNCTION rollup_skan_change();
+DROP FUNCTION rollup_payments_changed(payments[], BIGINT);
+DROP FUNCTION rollup_install_facts(installs, BIGINT, BOOLEAN);
+DROP FUNCTION rollup_install(installs, BIGINT);
+DROP FUNCTION breakdown_install(installs, BIGINT);
+DROP FUNCTION rollup_count(TEXT, BIGINT, TEXT, BOOLEAN, BIGINT[]);
+DROP FUNCTION rollup_add_money(TEXT, BIGINT, TEXT, BOOLEAN, TEXT, TEXT, DOUBLE PRECISION, BIGINT);
+DROP FUNCTION rollup_add_tally(TEXT, BIGINT, TEXT, TEXT, BIGINT);
+DROP FUNCTION rollup_link(BOOLEAN, TEXT);
+DROP FUNCTION rollup_paused();
+DROP FUNCTION confidence_band(DOUBLE PRECISION);
+DROP FUNCTION referrer_host(TEXT);
+DROP FUNCTION breakdown_os(TEXT, TEXT);
+DROP FUNCTION cohort_bucket(BIGINT);
+DROP FUNCTION revenue_micros(DOUBLE PRECISION);
+
+-- As SQLite's 0042: where retention pruned a project's clicks, which a recount keeps counted.
+CREATE TABLE clicks_pruned (
+    project_id TEXT PRIMARY KEY,
+    pruned_before BIGINT NOT NULL
+);
+INSERT INTO clicks_pruned (project_id, pruned_before) SELECT project_id, min(created_at) FROM clicks GROUP BY project_id;
