@@ -52,3 +52,13 @@ CREATE TABLE clicks_pruned (
     pruned_before BIGINT NOT NULL
 );
 INSERT INTO clicks_pruned (project_id, pruned_before) SELECT project_id, min(created_at) FROM clicks GROUP BY project_id;
+
+-- SQLite's events_note_user_install (0006), which rollup_event_change also did: the installs a
+-- user's events are on, for the user's erasure.
+CREATE FUNCTION events_note_user_install() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO user_event_installs (project_id, user_id, install_id) VALUES (NEW.project_id, NEW.user_id, NEW.install_id) ON CONFLICT DO NOTHING;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER events_note_user_install AFTER INSERT ON events FOR EACH ROW WHEN (NEW.user_id IS NOT NULL)
+EXECUTE FUNCTION events_note_user_install();

@@ -5,6 +5,15 @@ import Counting
 /// rare (an erasure, a re-attribution, a deleted link, a user set); the hot paths (clicks, new
 /// installs, events, payments) count what they write from what they read anyway.
 enum CountedWrites {
+    /// Where other writers commit beside this transaction (PostgreSQL's lanes and nodes), the
+    /// writes that count an install take turns on it, so that two cannot both count its first
+    /// signup, payment or event of a kind: a lock for the transaction, taken before the install
+    /// is read. SQLite's one writer has nobody to wait for.
+    static func takeTurn(onInstall installID: String, _ connection: some StoreSession) throws {
+        guard type(of: connection).hasConcurrentWriters else { return }
+        _ = try connection.queryOne(EventRepository.takeTurn, installID) { $0.int(0) }
+    }
+
     /// The install as its own row counts (no events, payments or click read), nil when unknown.
     static func install(_ installID: String, _ connection: some StoreSession) throws -> InstallFact? {
         try connection.queryOne(RollupFacts.installByID, installID) { RollupFacts.install(flaggedRow: $0) }
@@ -14,7 +23,10 @@ enum CountedWrites {
     /// SKAN values) or deletes them, and counts the difference.
     static func changingInstalls<T>(_ installIDs: [String], _ connection: some StoreSession, _ body: () throws -> T) throws -> T {
         var before: [String: InstallState] = [:]
-        for id in Set(installIDs) { before[id] = try RollupFacts.state(ofInstall: id, connection) }
+        for id in Set(installIDs).sorted() {
+            try takeTurn(onInstall: id, connection)
+            before[id] = try RollupFacts.state(ofInstall: id, connection)
+        }
         let result = try body()
         var deltas = Deltas()
         for (id, old) in before {
@@ -30,6 +42,7 @@ enum CountedWrites {
 
     /// Runs `body`, which changes the install's own row only (its user), and counts the change.
     static func changingInstallRow<T>(_ installID: String, _ connection: some StoreSession, _ body: () throws -> T) throws -> T {
+        try takeTurn(onInstall: installID, connection)
         guard let old = try install(installID, connection) else { return try body() }
         let result = try body()
         if let new = try install(installID, connection) {

@@ -40,11 +40,20 @@ struct Events<Source: SessionSource>: EventStore {
                     // Another node storing an event of this install waits: both would count a first.
                     _ = try connection.queryOne(EventRepository.takeTurn, keyValue) { $0.int(0) }
                 }
-                guard let install = try connection.queryOne(statement, event.name, keyValue, event.projectID, map: EventRepository.install) else {
+                guard var install = try connection.queryOne(statement, event.name, keyValue, event.projectID, map: EventRepository.install) else {
                     switch event.install {
                     case .id(let id): throw StoreError.notFound("no install \(id)")
                     case .instance(let instance): throw StoreError.notFound("unknown install_instance_id '\(instance)'")
                     }
+                }
+                if Source.Session.hasConcurrentWriters, case .instance = event.install, event.revenue != nil || event.name == Counting.signupEventName
+                {
+                    // It may make the install paying or signed up, as a payment or a user set
+                    // may: those take turns on the install's id, and so does this one (read again).
+                    try CountedWrites.takeTurn(onInstall: install.id, connection)
+                    install =
+                        try connection.queryOne(EventRepository.installByID, event.name, install.id, event.projectID, map: EventRepository.install)
+                        ?? install
                 }
                 let chartedAt = ChartedTime.of(
                     occurredAt: event.occurredAt, installedAt: Timestamp(milliseconds: install.fact.createdAt), receivedAt: event.receivedAt)

@@ -92,6 +92,7 @@ struct Users<Source: SessionSource>: UserStore {
         source.write(
             delivery: delivery,
             { connection in
+                try CountedWrites.takeTurn(onInstall: installID, connection)
                 let install = try CountedWrites.install(installID, connection)
                 let inserted = try connection.run(
                     """
@@ -125,6 +126,7 @@ struct Users<Source: SessionSource>: UserStore {
         notify: Notifier<Int>? = nil
     ) throws -> Int {
         try source.writeSession { connection in
+            try CountedWrites.takeTurn(onInstall: installID, connection)
             let install = try CountedWrites.install(installID, connection)
             let payments: [PaymentFact]
             let returning = " RETURNING created_at, currency, amount"

@@ -186,18 +186,4 @@ import Testing
         #expect(try browser.get("/projects/\(projectID)/cohorts?link=nothing").status == 422)
     }
 
-    @Test func bothBackendsGroupAReferrerAlike() throws {
-        let app = try TestApp()
-        let referrers = [
-            "https://www.instagram.com/", "HTTP://User:Pw@Example.COM:8080/a?b#c", "android-app://com.google.android.gm/",
-            "l.facebook.com/path", "https://www.", "https://ünïcode.example/x", "", "://", "www.tiktok.com?x=1#y", "a@b@c.example:1",
-        ]
-        for referrer in referrers {
-            let stored = try app.queryOne("SELECT referrer_host(?)", referrer) { $0.string(0) }
-            #expect(stored == ReferrerHost.of(referrer), "\(referrer)")
-        }
-        #expect(ReferrerHost.of("HTTP://User:Pw@Example.COM:8080/a?b#c") == "example.com")
-        #expect(ReferrerHost.of("https://www.instagram.com/") == "instagram.com")
-        #expect(ReferrerHost.of(nil) == "")
-    }
 }
