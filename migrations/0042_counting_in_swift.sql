@@ -71,3 +71,22 @@ CREATE TABLE clicks_pruned (
     pruned_before INTEGER NOT NULL
 );
 INSERT INTO clicks_pruned (project_id, pruned_before) SELECT project_id, min(created_at) FROM clicks GROUP BY project_id;
+
+-- Paying installs now also count an install with an event with revenue (LinkForty's and
+-- WarpLink's SDKs have no payment call): those without a payment not removed are added to the
+-- rollups already stored. From here on `Counting.isPaying` decides.
+CREATE TEMP TABLE newly_paying AS
+SELECT i.project_id AS project_id, i.created_at AS at, CASE WHEN i.attributed AND i.link_id IS NOT NULL THEN i.link_id ELSE '' END AS link_id
+    FROM installs i WHERE NOT i.is_test
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.install_id = i.id AND p.removed_at IS NULL)
+        AND EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.id AND e.revenue IS NOT NULL);
+INSERT INTO rollup_link_hours (project_id, hour, link_id, paying_installs)
+SELECT project_id, at / 3600000, link_id, count(*) FROM newly_paying GROUP BY 1, 2, 3
+ON CONFLICT DO UPDATE SET paying_installs = paying_installs + excluded.paying_installs;
+INSERT INTO rollup_link_days (project_id, day, link_id, paying_installs)
+SELECT project_id, at / 86400000, link_id, count(*) FROM newly_paying WHERE at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2, 3
+ON CONFLICT DO UPDATE SET paying_installs = paying_installs + excluded.paying_installs;
+INSERT INTO rollup_project_hours (project_id, hour, paying_installs)
+SELECT project_id, at / 3600000, count(*) FROM newly_paying WHERE at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2
+ON CONFLICT DO UPDATE SET paying_installs = paying_installs + excluded.paying_installs;
+DROP TABLE newly_paying;

@@ -7,9 +7,10 @@ public enum Counting {
     /// The event whose name marks a signup, as the user id set by the SDK does.
     public static let signupEventName = "signup"
 
-    /// Whether an install counts among the paying ones.
+    /// Whether an install counts among the paying ones: it has a captured payment not removed,
+    /// or an event with revenue (LinkForty's and WarpLink's SDKs have no payment call).
     public static func isPaying(hasLivePayment: Bool, hasRevenueEvent: Bool) -> Bool {
-        hasLivePayment
+        hasLivePayment || hasRevenueEvent
     }
 
     /// The band an attributed install's confidence falls in (the `confidence` tally).

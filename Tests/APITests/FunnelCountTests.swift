@@ -74,3 +74,31 @@ import Testing
         #expect(between["events"] as? Int == 0)
     }
 }
+
+/// An install with an event with revenue pays, as one with a payment does: LinkForty's and
+/// WarpLink's SDKs have no payment call.
+@Suite struct PayingInstallTests {
+    @Test func anEventWithRevenueMakesItsInstallPayingOnce() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink()
+        let installID = try #require(try app.install(ip: "203.0.113.72", key: key).json?["installId"] as? String)
+        func paying() throws -> Int? {
+            try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json.flatMap {
+                ($0["totals"] as? [String: Any])?["paying_installs"] as? Int
+            }
+        }
+        func event(_ json: String) throws {
+            let response = try app.request("POST", "/api/sdk/v1/event", json: json, adminKey: key)
+            #expect(response.status == 200, "\(response.bodyText)")
+        }
+        try event(#"{"installId":"\#(installID)","eventName":"open"}"#)
+        #expect(try paying() == 0)
+        try event(#"{"installId":"\#(installID)","eventName":"purchase","eventData":{"revenue":4.99,"currency":"EUR"}}"#)
+        try event(#"{"installId":"\#(installID)","eventName":"purchase","eventData":{"revenue":1.5,"currency":"EUR"}}"#)
+        #expect(try paying() == 1)
+        // Erasing the install takes it back.
+        #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/installs/\(installID)").status == 204)
+        #expect(try paying() == 0)
+        #expect(try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 5).differing == 0)
+    }
+}

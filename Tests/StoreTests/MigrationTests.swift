@@ -131,6 +131,40 @@ import Testing
         #expect(try database.read { try $0.queryOne("PRAGMA integrity_check") { $0.string(0) } } == "ok")
     }
 
+    /// `0042` drops the counting triggers: what they left pending (a shell's writes) is added up,
+    /// and installs with an event with revenue, which now pay, are added to the paying ones; the
+    /// rollups then equal a recount of the rows.
+    @Test func theCountingMigrationKeepsTheRollupsEqualToARecount() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-0042-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        do {
+            let database = try Database(path: path, migrations: Migration.bundled.filter { $0.name < "0042" })
+            try database.writeAndWait { try RollupTests.populate($0, seed: 6, mutate: false, recount: false) }
+        }
+        let shell = try SQLiteConnection(path: path, mode: .readWrite)
+        try shell.execute("PRAGMA foreign_keys = ON")
+        try shell.execute("INSERT INTO clicks (click_id, project_id, link_id, created_at) VALUES ('shell', 'p', 'l1', \(RollupTests.start))")
+        // (This binary's writer hands the old triggers nothing: all of `populate` waits there too.)
+        #expect(try shell.queryOne("SELECT count(*) FROM rollup_pending") { $0.int(0) } ?? 0 > 1)
+        let newlyPaying = try shell.queryOne(
+            """
+            SELECT count(*) FROM installs i WHERE NOT EXISTS (SELECT 1 FROM payments p WHERE p.install_id = i.id AND p.removed_at IS NULL)
+            AND EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.id AND e.revenue IS NOT NULL)
+            """
+        ) { $0.int(0) }
+        #expect((newlyPaying ?? 0) > 0)
+        let paidBefore = try shell.queryOne(
+            "SELECT (SELECT coalesce(sum(paying_installs), 0) FROM rollup_link_hours) + (SELECT coalesce(sum(paying_installs), 0) FROM rollup_pending)"
+        ) { $0.int(0) }
+        let database = try Database(path: path)
+        #expect(
+            try database.read { try $0.queryOne("SELECT sum(paying_installs) FROM rollup_link_hours") { $0.int(0) } } == paidBefore! + newlyPaying!)
+        #expect(try database.read { try $0.queryOne("SELECT sum(clicks) FROM rollup_link_hours WHERE link_id = 'l1'") { $0.int(0) } } != nil)
+        let check = try SQLiteStore(database: database).rollups.check(projectID: nil, sinceHour: Int64.min / 2, limit: 5)
+        #expect(check.differing == 0, "\(check.lines)")
+    }
+
     @Test func databaseIsInWALModeWithForeignKeys() throws {
         let temp = try TemporaryDatabase()
         let mode = try temp.database.read { try $0.queryOne("PRAGMA journal_mode") { $0.string(0) } }

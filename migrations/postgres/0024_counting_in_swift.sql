@@ -62,3 +62,21 @@ BEGIN
 END $$;
 CREATE TRIGGER events_note_user_install AFTER INSERT ON events FOR EACH ROW WHEN (NEW.user_id IS NOT NULL)
 EXECUTE FUNCTION events_note_user_install();
+
+-- As SQLite's 0042: an install with an event with revenue counts as paying, added to the rollups
+-- already stored for those without a payment not removed.
+CREATE TEMP TABLE newly_paying AS
+SELECT i.project_id AS project_id, i.created_at AS at, CASE WHEN i.attributed AND i.link_id IS NOT NULL THEN i.link_id ELSE '' END AS link_id
+    FROM installs i WHERE NOT i.is_test
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.install_id = i.id AND p.removed_at IS NULL)
+        AND EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.id AND e.revenue IS NOT NULL);
+INSERT INTO rollup_link_hours AS r (project_id, hour, link_id, paying_installs)
+SELECT project_id, at / 3600000, link_id, count(*) FROM newly_paying GROUP BY 1, 2, 3
+ON CONFLICT (project_id, hour, link_id) DO UPDATE SET paying_installs = r.paying_installs + excluded.paying_installs;
+INSERT INTO rollup_link_days AS r (project_id, day, link_id, paying_installs)
+SELECT project_id, at / 86400000, link_id, count(*) FROM newly_paying GROUP BY 1, 2, 3
+ON CONFLICT (project_id, day, link_id) DO UPDATE SET paying_installs = r.paying_installs + excluded.paying_installs;
+INSERT INTO rollup_project_hours AS r (project_id, hour, paying_installs)
+SELECT project_id, at / 3600000, count(*) FROM newly_paying GROUP BY 1, 2
+ON CONFLICT (project_id, hour) DO UPDATE SET paying_installs = r.paying_installs + excluded.paying_installs;
+DROP TABLE newly_paying;

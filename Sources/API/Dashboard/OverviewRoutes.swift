@@ -129,7 +129,7 @@ enum OverviewRoutes {
                 <table><thead><tr><th>Step</th><th class="n">Count</th><th class="n">Of the step before</th><th class="n">Of clicks</th></tr></thead><tbody>\
                 \(funnelRows)</tbody></table>\
                 <p class="muted">Signups and paying installs are those of the period's installs; an install signed up once it \
-                has a user or a <code>signup</code> event. Events are charted at the time the app says they happened, held \
+                has a user or a <code>signup</code> event, and pays once it has a payment or an event with revenue. Events are charted at the time the app says they happened, held \
                 between the install and their arrival.</p></div>\
                 <div><h2>Installs by source</h2><table><tbody>\
                 <tr><th>Link</th><td class="n">\(linkInstalls)</td></tr><tr><th>Apple Ads</th><td class="n">\(totals.appleAdsInstalls)</td></tr>\

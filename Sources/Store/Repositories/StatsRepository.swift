@@ -431,7 +431,8 @@ public enum StatsRepository {
             for (linkID, matchType, attributed, appleAds, count, signups, paying) in try connection.query(
                 """
                 SELECT link_id, match_type, attributed, matched_factors = ?4, count(*), count(*) FILTER (WHERE signed_up),
-                    count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.install_id = installs.id AND p.removed_at IS NULL)) FROM installs
+                    count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.install_id = installs.id AND p.removed_at IS NULL)
+                        OR EXISTS (SELECT 1 FROM events e WHERE e.install_id = installs.id AND e.revenue IS NOT NULL)) FROM installs
                 WHERE project_id = ?1 AND created_at >= ?2 AND created_at < ?3 AND NOT is_test GROUP BY 1, 2, 3, 4
                 """, projectID, from, to, SQL.appleAdsFactors,
                 map: { ($0.optionalString(0), $0.string(1), $0.bool(2), $0.bool(3), Int($0.int(4)), Int($0.int(5)), Int($0.int(6))) })
