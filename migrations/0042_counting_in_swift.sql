@@ -90,3 +90,6 @@ INSERT INTO rollup_project_hours (project_id, hour, paying_installs)
 SELECT project_id, at / 3600000, count(*) FROM newly_paying WHERE at / 3600000 <= (SELECT through_hour FROM rollup_folded) GROUP BY 1, 2
 ON CONFLICT DO UPDATE SET paying_installs = paying_installs + excluded.paying_installs;
 DROP TABLE newly_paying;
+
+-- "Has the install an event with revenue" (does it pay) is one seek: an entry per such event.
+CREATE INDEX events_with_revenue ON events(install_id) WHERE revenue IS NOT NULL;

@@ -102,3 +102,28 @@ import Testing
         #expect(try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 5).differing == 0)
     }
 }
+
+extension PayingInstallTests {
+    @Test func aPaymentThenARevenueEventPayOnce() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        func paying() throws -> Int? {
+            try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json.flatMap {
+                ($0["totals"] as? [String: Any])?["paying_installs"] as? Int
+            }
+        }
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+        #expect(try app.client("capture-payment", body("fields", token: token, extra: #","user_id":"u","amount":3,"payment_id":"p1""#)).status == 200)
+        #expect(try paying() == 1)
+        #expect(
+            try app.client(
+                "capture-event", body("fields", token: token, extra: #","event_name":"purchase","event_data":{"amount":2,"currency":"EUR"}"#)
+            )
+            .status == 200)
+        #expect(try paying() == 1)
+        #expect(
+            try app.client("remove-captured-payment", body("fields", token: token, extra: #","user_id":"u","payment_id":"p1""#)).status == 200)
+        #expect(try paying() == 1, "the revenue event still makes it pay")
+        #expect(try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 5).differing == 0)
+    }
+}

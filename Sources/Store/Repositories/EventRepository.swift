@@ -30,7 +30,7 @@ struct Events<Source: SessionSource>: EventStore {
             { connection in
                 // Resolved inside the transaction, with what counting the event needs of the
                 // install's other events: one trip, and the install cannot vanish in between.
-                let statement = EventRepository.installForEvent(event.install)
+                let statement = EventRepository.installForEvent(event.install, withRevenue: event.revenue != nil)
                 let keyValue: String
                 switch event.install {
                 case .id(let id): keyValue = id
@@ -52,7 +52,9 @@ struct Events<Source: SessionSource>: EventStore {
                     // may: those take turns on the install's id, and so does this one (read again).
                     try CountedWrites.takeTurn(onInstall: install.id, connection)
                     install =
-                        try connection.queryOne(EventRepository.installByID, event.name, install.id, event.projectID, map: EventRepository.install)
+                        try connection.queryOne(
+                            EventRepository.installForEvent(.id(install.id), withRevenue: event.revenue != nil), event.name, install.id,
+                            event.projectID, map: EventRepository.install)
                         ?? install
                 }
                 let chartedAt = ChartedTime.of(
@@ -63,6 +65,8 @@ struct Events<Source: SessionSource>: EventStore {
                 {
                     return (existing, true, try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection))
                 }
+                let fact = EventFact(at: chartedAt.milliseconds, name: event.name, currency: event.currency, revenue: event.revenue)
+                let history = try install.history(of: fact, connection)  // of the others: read before the insert
                 // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch
                 // runs again, answered) where the client's event id is taken.
                 let inserted = try connection.run(
@@ -70,8 +74,7 @@ struct Events<Source: SessionSource>: EventStore {
                     eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID,
                     event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds, chartedAt.milliseconds)
                 if inserted > 0 {
-                    let fact = EventFact(at: chartedAt.milliseconds, name: event.name, currency: event.currency, revenue: event.revenue)
-                    try connection.count(Counting.eventAdded(fact, to: install.fact, history: install.history(of: fact)))
+                    try connection.count(Counting.eventAdded(fact, to: install.fact, history: history))
                     // Later events of this install in the batch read its history again.
                     connection.forgetReadsAhead(naming: [install.id, keyValue])
                 }
@@ -100,49 +103,59 @@ extension Events where Source == Database {
 /// The events' SQL, for both backends.
 enum EventRepository {
     /// An install as an event of it is stored and counted: its id and user, its counted row
-    /// (`RollupFacts`), the earliest charted time of its events named as this one (parameter 1),
-    /// and which of the days 0 to 30 after install its events are charted on (bit n: day n).
+    /// (`RollupFacts`; its payment and revenue flags only for an event with revenue, the one kind
+    /// that can make it pay), and the earliest charted time of its events named as this one.
     struct Install {
         var id: String
         var userID: String?
         var fact: InstallFact
         var earliestOfName: Int64?
-        var daysWithEvents: Int64
 
-        /// What `Counting.eventAdded` reads of the other events, for this one.
-        func history(of event: EventFact) -> EventHistory {
+        /// What `Counting.eventAdded` reads of the other events, for this one: whether another
+        /// is charted on its day after install is read only for the days cohorts show as active.
+        func history(of event: EventFact, _ connection: some StoreSession) throws -> EventHistory {
             let day = (event.at - fact.createdAt) / 86_400_000
-            let other = day >= 0 && day <= 30 && daysWithEvents & (1 << day) != 0
+            var other = false
+            if EventTallies.activeDays.contains(day) {
+                let start = fact.createdAt + day * 86_400_000
+                other = try connection.queryOne(otherOnDay, id, start, start + 86_400_000) { $0.bool(0) } ?? false
+            }
             return EventHistory(earliestOtherOfName: earliestOfName, otherOnItsDay: other)
         }
     }
 
+    /// Another event of the install charted in [start, end): the install's entries in
+    /// `events_by_install_name`, read only for events on the days cohorts show as active.
+    static let otherOnDay = "SELECT EXISTS (SELECT 1 FROM events e WHERE e.install_id = ? AND e.charted_at >= ? AND e.charted_at < ?)"
+
     static func install(_ row: some ColumnReader) -> Install {
         Install(
             id: row.string(0), userID: row.optionalString(1), fact: RollupFacts.install(flaggedRow: row, offset: 2),
-            earliestOfName: row.optionalInt(18), daysWithEvents: row.int(19))
+            earliestOfName: row.optionalInt(18))
     }
 
     /// Parameters: the event's name, the install's id (or instance id), the project.
-    static func installForEvent(_ install: EventRecord.InstallReference) -> String {
-        switch install {
-        case .id: installByID
-        case .instance: installByInstance
+    static func installForEvent(_ install: EventRecord.InstallReference, withRevenue: Bool) -> String {
+        switch (install, withRevenue) {
+        case (.id, false): installByID
+        case (.id, true): installByIDWithFlags
+        case (.instance, false): installByInstance
+        case (.instance, true): installByInstanceWithFlags
         }
     }
 
-    private static func installFor(_ condition: String) -> String {
+    private static func installFor(_ condition: String, flags: Bool) -> String {
         """
-        SELECT i.id, i.user_id, \(RollupFacts.installColumnsWithoutClick), \(RollupFacts.installFlags),
-            (SELECT min(e.charted_at) FROM events e WHERE e.install_id = i.id AND e.name = ?),
-            (SELECT coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST((e.charted_at - i.created_at) / 86400000 AS INTEGER)), 0) FROM events e
-             WHERE e.install_id = i.id AND e.charted_at >= i.created_at AND e.charted_at < i.created_at + 2678400000)
+        SELECT i.id, i.user_id, \(RollupFacts.installColumnsWithoutClick), \(flags ? RollupFacts.installFlags : "FALSE, FALSE"),
+            (SELECT min(e.charted_at) FROM events e WHERE e.install_id = i.id AND e.name = ?)
         FROM installs i WHERE \(condition) AND i.project_id = ?
         """
     }
 
-    static let installByID = installFor("i.id = ?")
-    static let installByInstance = installFor("i.install_instance_id = ?")
+    static let installByID = installFor("i.id = ?", flags: false)
+    static let installByIDWithFlags = installFor("i.id = ?", flags: true)
+    static let installByInstance = installFor("i.install_instance_id = ?", flags: false)
+    static let installByInstanceWithFlags = installFor("i.install_instance_id = ?", flags: true)
 
     /// PostgreSQL: the events of one install take turns across nodes (a lock for the transaction,
     /// no row written), so that two cannot both be counted as its first of a name or of a day.
@@ -164,7 +177,10 @@ enum EventRepository {
         case .id(let id): key = id
         case .instance(let instance): key = instance
         }
-        return [(takeTurn, [.text(key)]), (installForEvent(event.install), [.text(event.name), .text(key), .text(event.projectID)])]
+        return [
+            (takeTurn, [.text(key)]),
+            (installForEvent(event.install, withRevenue: event.revenue != nil), [.text(event.name), .text(key), .text(event.projectID)]),
+        ]
     }
 
     /// One seek in `events_by_install (install_id, occurred_at, content_key)`, which every event

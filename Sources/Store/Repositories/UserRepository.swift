@@ -45,12 +45,13 @@ struct Users<Source: SessionSource>: UserStore {
                 let install = try connection.queryOne(
                     EventRepository.installByID, Counting.signupEventName, installID, projectID, map: EventRepository.install)
             {
+                let fact = EventFact(at: now.milliseconds, name: Counting.signupEventName, currency: nil, revenue: nil)
+                let history = try install.history(of: fact, connection)  // of the others: read before the insert
                 try connection.run(
                     "INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at, charted_at, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'trigger')",
                     TimeOrderedID.secure(at: now), projectID, installID, Counting.signupEventName, user.id, now.milliseconds, now.milliseconds,
                     now.milliseconds)
-                let fact = EventFact(at: now.milliseconds, name: Counting.signupEventName, currency: nil, revenue: nil)
-                try connection.count(Counting.eventAdded(fact, to: install.fact, history: install.history(of: fact)))
+                try connection.count(Counting.eventAdded(fact, to: install.fact, history: history))
             }
             try OutboxRepository.notify(notify, user, installID: installID, connection)
             return try SKANStore.evaluate(installID: installID, context: skan, now: now, connection)
