@@ -6,12 +6,11 @@ import Counting
 /// installs, events, payments) count what they write from what they read anyway.
 enum CountedWrites {
     /// Where other writers commit beside this transaction (PostgreSQL's lanes and nodes), the
-    /// writes that count an install take turns on it, so that two cannot both count its first
-    /// signup, payment or event of a kind: a lock for the transaction, taken before the install
-    /// is read. SQLite's one writer has nobody to wait for.
+    /// writes that count an install take turns on it (`EventRepository.takeTurn`), before it is
+    /// read. SQLite's one writer has nobody to wait for.
     static func takeTurn(onInstall installID: String, _ connection: some StoreSession) throws {
         guard type(of: connection).hasConcurrentWriters else { return }
-        _ = try connection.queryOne(EventRepository.takeTurn, installID) { $0.int(0) }
+        _ = try connection.queryOne(EventRepository.takeTurnByID, installID, installID) { $0.int(0) }
     }
 
     /// The install as its own row counts (no events, payments or click read), nil when unknown.

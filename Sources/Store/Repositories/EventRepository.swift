@@ -37,25 +37,15 @@ struct Events<Source: SessionSource>: EventStore {
                 case .instance(let instance): keyValue = instance
                 }
                 if Source.Session.hasConcurrentWriters {
-                    // Another node storing an event of this install waits: both would count a first.
-                    _ = try connection.queryOne(EventRepository.takeTurn, keyValue) { $0.int(0) }
+                    // Another node counting this install (an event, a payment, a user) waits:
+                    // both would count a first.
+                    _ = try connection.queryOne(EventRepository.takeTurn(event.install), keyValue, keyValue) { $0.int(0) }
                 }
-                guard var install = try connection.queryOne(statement, event.name, keyValue, event.projectID, map: EventRepository.install) else {
+                guard let install = try connection.queryOne(statement, event.name, keyValue, event.projectID, map: EventRepository.install) else {
                     switch event.install {
                     case .id(let id): throw StoreError.notFound("no install \(id)")
                     case .instance(let instance): throw StoreError.notFound("unknown install_instance_id '\(instance)'")
                     }
-                }
-                if Source.Session.hasConcurrentWriters, case .instance = event.install, event.revenue != nil || event.name == Counting.signupEventName
-                {
-                    // It may make the install paying or signed up, as a payment or a user set
-                    // may: those take turns on the install's id, and so does this one (read again).
-                    try CountedWrites.takeTurn(onInstall: install.id, connection)
-                    install =
-                        try connection.queryOne(
-                            EventRepository.installForEvent(.id(install.id), withRevenue: event.revenue != nil), event.name, install.id,
-                            event.projectID, map: EventRepository.install)
-                        ?? install
                 }
                 let chartedAt = ChartedTime.of(
                     occurredAt: event.occurredAt, installedAt: Timestamp(milliseconds: install.fact.createdAt), receivedAt: event.receivedAt)
@@ -157,9 +147,22 @@ enum EventRepository {
     static let installByInstance = installFor("i.install_instance_id = ?", flags: false)
     static let installByInstanceWithFlags = installFor("i.install_instance_id = ?", flags: true)
 
-    /// PostgreSQL: the events of one install take turns across nodes (a lock for the transaction,
-    /// no row written), so that two cannot both be counted as its first of a name or of a day.
-    static let takeTurn = "SELECT 1 FROM (SELECT pg_advisory_xact_lock(2039, hashtext(?))) AS turn"
+    /// PostgreSQL: the writes that count one install take turns across lanes and nodes (a lock
+    /// for the transaction, no row written), so that two cannot both count its first payment,
+    /// signup, event of a name or of a day. The turn is named by the install's instance id where it
+    /// has one, else its id: an event names its install by either, and takes it before reading it.
+    /// Parameters: the reference twice.
+    static func takeTurn(_ install: EventRecord.InstallReference) -> String {
+        switch install {
+        case .id: takeTurnByID
+        case .instance: takeTurnByInstance
+        }
+    }
+
+    static let takeTurnByID = """
+        SELECT 1 FROM (SELECT pg_advisory_xact_lock(2039, hashtext(coalesce((SELECT install_instance_id FROM installs WHERE id = ?), ?)))) AS turn
+        """
+    static let takeTurnByInstance = "SELECT 1 FROM (SELECT pg_advisory_xact_lock(2039, hashtext(coalesce(?, ?)))) AS turn"
 
     static let insert = """
         INSERT INTO events (id, project_id, install_id, name, client_event_id, content_key, user_id, data, revenue, currency,
@@ -178,7 +181,7 @@ enum EventRepository {
         case .instance(let instance): key = instance
         }
         return [
-            (takeTurn, [.text(key)]),
+            (takeTurn(event.install), [.text(key), .text(key)]),
             (installForEvent(event.install, withRevenue: event.revenue != nil), [.text(event.name), .text(key), .text(event.projectID)]),
         ]
     }
