@@ -70,6 +70,9 @@ public final class PGConnection {
     /// Whether writes whose answers nobody reads go without waiting (`runUnanswered`): set by
     /// the transaction that allows it.
     public var defersWrites = false
+    /// What the code running a transaction on this connection keeps beside it until its end (a
+    /// writer's batch keeps its rollup deltas here, to write them once before the COMMIT).
+    public var transactionState: AnyObject?
     /// Writes sent and not answered yet; the connection is in pipeline mode while there are any.
     var unanswered = 0
     /// The first of them refused in the open transaction (which is then aborted).

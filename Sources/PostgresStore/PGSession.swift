@@ -65,9 +65,11 @@ extension PGError: DatabaseLibraryError {
 
 /// PostgreSQL's rollup deltas: rows of the delta tables (postgres/0003) written with the
 /// transaction, without waiting for their answers in a writer's batch (consecutive rows of one
-/// table go as one multi-row INSERT); `rollup_fold` adds them up.
+/// table go as one multi-row INSERT), a writer's batch's added up first (`PGRollupBatch`);
+/// `rollup_fold` adds them up.
 @_spi(StoreInternals) extension PGConnection {
     public func count(_ deltas: Deltas) throws {
+        if let batch = PGRollupBatch.of(self) { return batch.add(deltas) }
         for delta in deltas.counts {
             try runUnanswered(
                 "INSERT INTO rollup_count_deltas (project_id, at, link_id, in_hours, counts) VALUES (?, ?, ?, ?, ?)",

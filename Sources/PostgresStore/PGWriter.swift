@@ -277,14 +277,16 @@ public final class PGWriter: Sendable {
         struct OneRefused: Error {}
         func runAll(deferringWrites: Bool) throws {
             try pool.transaction(readingAhead: batch.flatMap(\.readAhead), deferringWrites: deferringWrites) { connection in
-                for (index, item) in batch.enumerated() {
-                    do {
-                        finishers[index] = try item.run(connection)
-                    } catch let error as PGError where error.isConnectionLost || error.isRetryable || error.sentUnanswered {
-                        throw error  // the whole batch: lost, run again by the pool, or run again below
-                    } catch {
-                        if batch.count == 1 { throw error }
-                        throw OneRefused()
+                try PGRollupBatch.collecting(connection) {
+                    for (index, item) in batch.enumerated() {
+                        do {
+                            finishers[index] = try item.run(connection)
+                        } catch let error as PGError where error.isConnectionLost || error.isRetryable || error.sentUnanswered {
+                            throw error  // the whole batch: lost, run again by the pool, or run again below
+                        } catch {
+                            if batch.count == 1 { throw error }
+                            throw OneRefused()
+                        }
                     }
                 }
             }
@@ -303,17 +305,21 @@ public final class PGWriter: Sendable {
             } catch is OneRefused {
                 finishers = finishers.map { _ in nil }
                 try pool.transaction { connection in
-                    for (index, item) in batch.enumerated() {
-                        try connection.execute("SAVEPOINT write")
-                        do {
-                            finishers[index] = try item.run(connection)
-                            try connection.execute("RELEASE write")
-                        } catch let error as PGError where error.isConnectionLost {
-                            throw error
-                        } catch {
-                            try connection.execute("ROLLBACK TO write")
-                            outcomes[index] =
-                                (error as? PGError).map { $0.isUnstorable ? StoreError.unstorable($0.message) as any Error : $0 } ?? error
+                    try PGRollupBatch.collecting(connection) {
+                        for (index, item) in batch.enumerated() {
+                            let mark = PGRollupBatch.of(connection)?.mark
+                            try connection.execute("SAVEPOINT write")
+                            do {
+                                finishers[index] = try item.run(connection)
+                                try connection.execute("RELEASE write")
+                            } catch let error as PGError where error.isConnectionLost {
+                                throw error
+                            } catch {
+                                try connection.execute("ROLLBACK TO write")
+                                if let mark { PGRollupBatch.of(connection)?.rollBack(to: mark) }
+                                outcomes[index] =
+                                    (error as? PGError).map { $0.isUnstorable ? StoreError.unstorable($0.message) as any Error : $0 } ?? error
+                            }
                         }
                     }
                 }
