@@ -8,16 +8,20 @@ import SQLValues
 /// delta rows, not seven each. A write rolled back to its savepoint drops its own (`mark`).
 final class PGRollupBatch {
     private var deltas = Deltas()
+    /// What the batch's writes stored of each install (`storedEarlier`): its reads ahead, sent
+    /// with the BEGIN, miss it.
+    var stored: [String: StoredEarlier] = [:]
 
     func add(_ more: Deltas) { deltas.append(more) }
 
-    struct Mark { let counts: Int, money: Int, tallies: Int }
-    var mark: Mark { Mark(counts: deltas.counts.count, money: deltas.money.count, tallies: deltas.tallies.count) }
+    struct Mark { let counts: Int, money: Int, tallies: Int, stored: [String: StoredEarlier] }
+    var mark: Mark { Mark(counts: deltas.counts.count, money: deltas.money.count, tallies: deltas.tallies.count, stored: stored) }
 
     func rollBack(to mark: Mark) {
         deltas.counts.removeSubrange(mark.counts...)
         deltas.money.removeSubrange(mark.money...)
         deltas.tallies.removeSubrange(mark.tallies...)
+        stored = mark.stored
     }
 
     /// The deltas by hour (the fold files a delta under its hour and day, which its hour's start

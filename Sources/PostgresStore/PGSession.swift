@@ -17,8 +17,15 @@ public import StoreContracts
 
 @_spi(StoreInternals) extension PGRow: ColumnReader {}
 
-/// PostgreSQL's pipeline (`PGPipeline.swift`, `PGAccess.swift` in PostgresClient) answers the hooks.
-@_spi(StoreInternals) extension PGConnection: PipelineHooks {}
+/// PostgreSQL's pipeline (`PGPipeline.swift`, `PGAccess.swift` in PostgresClient) answers the hooks;
+/// a writer's batch keeps what its writes stored of each install (`PGRollupBatch`).
+@_spi(StoreInternals) extension PGConnection: PipelineHooks {
+    public func storedEarlier(ofInstall installID: String) -> StoredEarlier? { PGRollupBatch.of(self)?.stored[installID] }
+
+    public func noteStored(_ stored: StoredEarlier, ofInstall installID: String) {
+        PGRollupBatch.of(self)?.stored[installID, default: StoredEarlier()].merge(stored)
+    }
+}
 
 extension PGConnection {
     /// Runs a statement (`?` placeholders) with `values` bound in order; the rows it changed.

@@ -2,6 +2,7 @@ import Attribution
 import Foundation
 @_spi(StoreInternals) import Store
 import StoreContracts
+import Synchronization
 import TestSupport
 import Testing
 
@@ -42,6 +43,38 @@ import Testing
         ]
         let sqliteOnly: Set<String> = ["events_log_newest_deleted", "installs_log_newest_deleted", "installs_signed_up_at_insert"]
         #expect(Set(triggers) == kept.union(TestApp.backend == .sqlite ? sqliteOnly : []), "\(triggers)")
+    }
+
+    /// Events of one install sent at once share writer batches (PostgreSQL reads their install
+    /// ahead with the batch): each still counts as first of its name, first on its day and paying
+    /// exactly as a recount does.
+    @Test func eventsOfOneInstallAtOnceCountAsARecountDoes() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink(testMode: true)
+        let body =
+            #"{"userAgent":"Shop/2.1 iOS/17.4.1","timezone":"Europe/Paris","language":"fr_FR","screenWidth":1170,"screenHeight":2532,"platform":"iOS","platformVersion":"17.4.1","appVersion":"2.1","deviceId":"dev-batch"}"#
+        let installID = try #require(try app.request("POST", "/api/sdk/v1/install", json: body, adminKey: key).json?["installId"] as? String)
+        let now = try app.advanceClock(projectID, seconds: 3 * 86_400 + 60)
+        let failures = Mutex(0)
+        // Threads of their own (not one per core), all sending at once: the writer batches them.
+        let group = DispatchGroup()
+        for index in 0..<48 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let at = now.adding(seconds: -Int64(index % 4) * 86_400)
+                let revenue = index % 5 == 0 ? #","revenue":2.5,"currency":"USD""# : ""
+                let json =
+                    #"{"installId":"\#(installID)","eventName":"e\#(index % 3)","timestamp":"\#(at.iso8601)","eventData":{"n":\#(index)\#(revenue)}}"#
+                if (try? app.request("POST", "/api/sdk/v1/event", json: json, adminKey: key).status) != 200 { failures.withLock { $0 += 1 } }
+            }
+        }
+        group.wait()
+        #expect(failures.withLock { $0 } == 0)
+        try app.settle()
+        let check = try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 20)
+        #expect(check.differing == 0, "\(check.lines.joined(separator: "\n"))")
+        #expect(try app.count("SELECT count(*) FROM events") == 48)
     }
 
     static let androidChrome =

@@ -41,11 +41,20 @@ struct Events<Source: SessionSource>: EventStore {
                     // both would count a first.
                     _ = try connection.queryOne(EventRepository.takeTurn(event.install), keyValue, keyValue) { $0.int(0) }
                 }
-                guard let install = try connection.queryOne(statement, event.name, keyValue, event.projectID, map: EventRepository.install) else {
+                guard var install = try connection.queryOne(statement, event.name, keyValue, event.projectID, map: EventRepository.install) else {
                     switch event.install {
                     case .id(let id): throw StoreError.notFound("no install \(id)")
                     case .instance(let instance): throw StoreError.notFound("unknown install_instance_id '\(instance)'")
                     }
+                }
+                // Read ahead with the batch's BEGIN, the install misses what the batch stored of it.
+                if let earlier = connection.storedEarlier(ofInstall: install.id) {
+                    if let earliest = earlier.earliestByName[event.name] {
+                        install.earliestOfName = min(install.earliestOfName ?? earliest, earliest)
+                    }
+                    install.fact.hasRevenueEvent = install.fact.hasRevenueEvent || earlier.hasRevenueEvent
+                    install.fact.hasLivePayment = install.fact.hasLivePayment || earlier.hasLivePayment
+                    install.fact.signedUp = install.fact.signedUp || earlier.signedUp
                 }
                 let chartedAt = ChartedTime.of(
                     occurredAt: event.occurredAt, installedAt: Timestamp(milliseconds: install.fact.createdAt), receivedAt: event.receivedAt)
@@ -65,8 +74,12 @@ struct Events<Source: SessionSource>: EventStore {
                     event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds, chartedAt.milliseconds)
                 if inserted > 0 {
                     try connection.count(Counting.eventAdded(fact, to: install.fact, history: history))
-                    // Later events of this install in the batch read its history again.
-                    connection.forgetReadsAhead(naming: [install.id, keyValue])
+                    // Later events of this install in the batch add this one to what they read ahead.
+                    var stored = StoredEarlier()
+                    stored.earliestByName[event.name] = fact.at
+                    stored.hasRevenueEvent = event.revenue != nil
+                    stored.signedUp = event.name == Counting.signupEventName
+                    connection.noteStored(stored, ofInstall: install.id)
                 }
                 let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
                 if inserted > 0 {

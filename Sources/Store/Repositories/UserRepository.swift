@@ -113,6 +113,9 @@ struct Users<Source: SessionSource>: UserStore {
                     }
                 }
                 if inserted > 0, let install {
+                    var stored = StoredEarlier()
+                    stored.hasLivePayment = true
+                    connection.noteStored(stored, ofInstall: installID)
                     try connection.count(
                         Counting.paymentAdded(PaymentFact(at: now.milliseconds, currency: payment.currency, amount: payment.amount), to: install))
                 }

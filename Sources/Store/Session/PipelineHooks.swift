@@ -23,6 +23,27 @@ import StoreContracts
     /// Forgets the answers read ahead (PostgreSQL) whose values name any of `keys`: a write of
     /// the transaction just stored rows under them, which those answers, read before, miss.
     func forgetReadsAhead(naming keys: [String])
+    /// What this transaction stored of the install before, which an answer read ahead of it
+    /// (PostgreSQL: with the batch's BEGIN) does not show; nil where reads follow the writes.
+    func storedEarlier(ofInstall installID: String) -> StoredEarlier?
+    /// Notes what a write of the transaction stored of the install, for `storedEarlier`.
+    func noteStored(_ stored: StoredEarlier, ofInstall installID: String)
+}
+
+/// An install's events and payments stored earlier in one transaction, as counting reads them.
+@_spi(StoreInternals) public struct StoredEarlier: Sendable {
+    public var earliestByName: [String: Int64] = [:]
+    public var hasRevenueEvent = false
+    public var hasLivePayment = false
+    public var signedUp = false
+    public init() {}
+
+    public mutating func merge(_ other: StoredEarlier) {
+        earliestByName.merge(other.earliestByName) { min($0, $1) }
+        hasRevenueEvent = hasRevenueEvent || other.hasRevenueEvent
+        hasLivePayment = hasLivePayment || other.hasLivePayment
+        signedUp = signedUp || other.signedUp
+    }
 }
 
 /// SQLite runs each statement as it comes: nothing is sent ahead or left unanswered.
@@ -38,4 +59,8 @@ import StoreContracts
     }
 
     public func forgetReadsAhead(naming keys: [String]) {}
+
+    public func storedEarlier(ofInstall installID: String) -> StoredEarlier? { nil }
+
+    public func noteStored(_ stored: StoredEarlier, ofInstall installID: String) {}
 }
