@@ -15,17 +15,6 @@ import Testing
 /// payments and their removal, SKAN values, a link deleted, installs and users erased — after
 /// which every rollup equals a recount of the rows by `Counting` (`attributiond rollups check`).
 @Suite struct RollupEqualityTests {
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The live schema's triggers: none counts (the rules are `Counting`'s); those left keep rows
     /// in step (a signup flag, an event's charted time, a click's variant) or feed the change log.
     @Test func noTriggerCountsInTheLiveSchema() throws {
@@ -83,7 +72,7 @@ import Testing
 
     @Test(arguments: [7, 23] as [UInt64])
     func aRandomStreamOfFactsLeavesTheRollupsEqualToARecount(seed: UInt64) throws {
-        var random = SeededRandom(state: seed)
+        var random = SeededGenerator(seed: seed)
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, key, link) = try app.projectWithLink(testMode: true)
         let token = "lr-token-0123456789abcdef"

@@ -5,18 +5,7 @@ import Testing
 /// The incremental rules (an event at a time, a change of state) add up to what a recount of the
 /// final rows adds, for seeded random installs.
 @Suite struct CountingConsistencyTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func randomInstall(_ random: inout Generator) -> InstallFact {
+    static func randomInstall(_ random: inout SeededGenerator) -> InstallFact {
         let attributed = Bool.random(using: &random)
         return InstallFact(
             projectID: "P", createdAt: 20_000 * 86_400_000 + Int64.random(in: 0..<86_400_000, using: &random), isTest: false,
@@ -28,7 +17,7 @@ import Testing
         )
     }
 
-    static func randomEvent(after install: InstallFact, _ random: inout Generator) -> EventFact {
+    static func randomEvent(after install: InstallFact, _ random: inout SeededGenerator) -> EventFact {
         EventFact(
             at: install.createdAt + Int64.random(in: -3_600_000..<(35 * 86_400_000), using: &random),
             name: ["open", "purchase", "signup"].randomElement(using: &random)!, currency: ["USD", nil].randomElement(using: &random)!,
@@ -44,7 +33,7 @@ import Testing
 
     @Test(arguments: 1...40 as ClosedRange<UInt64>)
     func eventsAddedOneByOneAddUpToTheRecount(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         var install = Self.randomInstall(&random)
         var incremental = RollupTables()
         incremental.add(Counting.install(install))
@@ -74,7 +63,7 @@ import Testing
 
     @Test(arguments: 1...40 as ClosedRange<UInt64>)
     func aChangeOfStateIsTheNewStateLessTheOld(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let old = Self.randomInstall(&random)
         var new = old
         new.attributed.toggle()
