@@ -89,17 +89,23 @@ struct Rollups<Source: SessionSource>: RollupStore {
         }
         var after = ""
         while true {
-            let installs = try connection.query(
+            // In primary-key order, every project's (a predicate on the project would have the
+            // planner walk the project's installs by time and sort them, for every chunk), then
+            // this project's kept; their rows found through the install id's indexes.
+            let chunk = try connection.query(
                 """
                 SELECT i.id, \(RollupFacts.installColumns) FROM installs i LEFT JOIN clicks c ON c.click_id = i.click_id
-                WHERE i.project_id = ? AND i.id > ? ORDER BY i.id LIMIT ?
-                """, project, after, installsPerChunk,
+                WHERE i.id > ? ORDER BY i.id LIMIT ?
+                """, after, installsPerChunk,
                 map: { ($0.string(0), RollupFacts.install($0, offset: 1, hasLivePayment: false, hasRevenueEvent: false)) })
-            guard let first = installs.first?.0, let last = installs.last?.0 else { break }
+            guard let first = chunk.first?.0, let last = chunk.last?.0 else { break }
+            after = last
+            let installs = chunk.filter { $0.1.projectID == project }
+            guard !installs.isEmpty else { continue }
             var events: [String: [EventFact]] = [:]
             for (installID, event) in try connection.query(
-                "SELECT e.install_id, \(RollupFacts.eventColumns) FROM events e WHERE e.install_id >= ? AND e.install_id <= ? AND e.project_id = ?",
-                first, last, project, map: { ($0.string(0), RollupFacts.event($0, offset: 1)) })
+                "SELECT e.install_id, \(RollupFacts.eventColumns) FROM events e WHERE e.install_id >= ? AND e.install_id <= ?",
+                first, last, map: { ($0.string(0), RollupFacts.event($0, offset: 1)) })
             {
                 events[installID, default: []].append(event)
             }
@@ -107,8 +113,8 @@ struct Rollups<Source: SessionSource>: RollupStore {
             for (installID, payment) in try connection.query(
                 """
                 SELECT p.install_id, \(RollupFacts.paymentColumns) FROM payments p
-                WHERE p.install_id >= ? AND p.install_id <= ? AND p.project_id = ? AND p.removed_at IS NULL
-                """, first, last, project, map: { ($0.string(0), RollupFacts.payment($0, offset: 1)) })
+                WHERE p.install_id >= ? AND p.install_id <= ? AND p.removed_at IS NULL
+                """, first, last, map: { ($0.string(0), RollupFacts.payment($0, offset: 1)) })
             {
                 payments[installID, default: []].append(payment)
             }
@@ -126,7 +132,6 @@ struct Rollups<Source: SessionSource>: RollupStore {
                     InstallState(install: install, events: events[installID] ?? [], payments: payments[installID] ?? [], skan: skan[installID] ?? []))
                 recount.add(Counting.contribution(of: state), foldedThroughHour: folded)
             }
-            after = last
         }
         let horizon = try clickHorizon(project: project, connection)
         return recount.keepingClickCounts(of: stored, before: horizon)
