@@ -1,5 +1,5 @@
 import Counting
-public import PostgresClient
+import PostgresClient
 import SQLValues
 @_spi(StoreInternals) import Store
 

@@ -20,6 +20,7 @@ enum CountedWrites {
 
     /// Runs `body`, which changes the installs' rows and what belongs to them (events, payments,
     /// SKAN values) or deletes them, and counts the difference.
+    @discardableResult
     static func changingInstalls<T>(_ installIDs: [String], _ connection: some StoreSession, _ body: () throws -> T) throws -> T {
         var before: [String: InstallState] = [:]
         for id in Set(installIDs).sorted() {
@@ -40,6 +41,7 @@ enum CountedWrites {
     }
 
     /// Runs `body`, which changes the install's own row only (its user), and counts the change.
+    @discardableResult
     static func changingInstallRow<T>(_ installID: String, _ connection: some StoreSession, _ body: () throws -> T) throws -> T {
         try takeTurn(onInstall: installID, connection)
         guard let old = try install(installID, connection) else { return try body() }
@@ -56,6 +58,7 @@ enum CountedWrites {
     /// Runs `body`, which deletes links of the project among `linkIDs` (those that exist are
     /// read first): their clicks move to "no link", and their installs (whose link is set to
     /// NULL with them) with their events and payments.
+    @discardableResult
     static func deletingLinks<T>(projectID: String, _ linkIDs: [String], _ connection: some StoreSession, _ body: () throws -> T) throws -> T {
         var hours: [(linkID: String, hours: [(hour: Int64, clicks: Int64, botClicks: Int64)])] = []
         var installs: [String] = []

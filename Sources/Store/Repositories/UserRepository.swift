@@ -79,7 +79,7 @@ struct Users<Source: SessionSource>: UserStore {
                     WHERE id = ?
                     """, pushToken, integrations, userID, deeplinkOpenedAt?.milliseconds, installID)
             }
-            if userID != nil { try CountedWrites.changingInstallRow(installID, connection, update) } else { try update() }
+            if userID != nil { try CountedWrites.changingInstallRow(installID, connection, update) } else { _ = try update() }
         }
     }
 
