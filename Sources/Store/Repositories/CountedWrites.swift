@@ -13,7 +13,8 @@ enum CountedWrites {
         _ = try connection.queryOne(EventRepository.takeTurnByID, installID, installID) { $0.int(0) }
     }
 
-    /// The install as its own row counts (no events, payments or click read), nil when unknown.
+    /// The install as its own row counts, with whether it has a live payment and an event with
+    /// revenue (its click is not read: these writes change no tally of it); nil when unknown.
     static func install(_ installID: String, _ connection: some StoreSession) throws -> InstallFact? {
         try connection.queryOne(RollupFacts.installByID, installID) { RollupFacts.install(flaggedRow: $0) }
     }
