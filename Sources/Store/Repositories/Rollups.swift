@@ -205,7 +205,8 @@ struct Rollups<Source: SessionSource>: RollupStore {
         return tables
     }
 
-    /// Deletes the project's rollup rows from `fromHour` (a day's first hour) on and inserts `tables`.
+    /// Deletes the project's rollup rows from `fromHour` (a day's first hour) on and inserts `tables`,
+    /// in key order (the tables are keyed B-trees: rows in hash order scatter them over pages).
     static func replace(project: String, fromHour: Int64, with tables: RollupTables, _ connection: some StoreSession) throws -> Int {
         let fromDay = fromHour / 24
         try connection.run("DELETE FROM rollup_link_hours WHERE project_id = ? AND hour >= ?", project, fromHour)
@@ -219,22 +220,22 @@ struct Rollups<Source: SessionSource>: RollupStore {
         let columns = Counters.columns.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: Counters.columns.count).joined(separator: ", ")
         func values(_ counters: Counters) -> [SQLValue] { counters.values.map { .integer($0) } }
-        for (key, counters) in tables.linkHours where !counters.isZero {
+        for (key, counters) in tables.linkHours.sorted(by: { $0.key < $1.key }) where !counters.isZero {
             written += try connection.run(
                 "INSERT INTO rollup_link_hours (project_id, hour, link_id, \(columns)) VALUES (?, ?, ?, \(placeholders))",
                 values: [.text(project), .integer(key.period), .text(key.linkID)] + values(counters))
         }
-        for (key, counters) in tables.linkDays where !counters.isZero {
+        for (key, counters) in tables.linkDays.sorted(by: { $0.key < $1.key }) where !counters.isZero {
             written += try connection.run(
                 "INSERT INTO rollup_link_days (project_id, day, link_id, \(columns)) VALUES (?, ?, ?, \(placeholders))",
                 values: [.text(project), .integer(key.period), .text(key.linkID)] + values(counters))
         }
-        for (key, counters) in tables.projectHours where !counters.isZero {
+        for (key, counters) in tables.projectHours.sorted(by: { $0.key < $1.key }) where !counters.isZero {
             written += try connection.run(
                 "INSERT INTO rollup_project_hours (project_id, hour, \(columns)) VALUES (?, ?, \(placeholders))",
                 values: [.text(project), .integer(key.hour)] + values(counters))
         }
-        for (key, money) in tables.money where money.entries != 0 || money.amount != 0 {
+        for (key, money) in tables.money.sorted(by: { $0.key < $1.key }) where money.entries != 0 || money.amount != 0 {
             if key.scope == "link_hour" {
                 written += try connection.run(
                     "INSERT INTO rollup_link_hour_money (project_id, hour, link_id, kind, currency, amount, entries) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -245,7 +246,7 @@ struct Rollups<Source: SessionSource>: RollupStore {
                     project, key.scope, key.period, key.linkID, key.kind, key.currency, money.amount, money.entries)
             }
         }
-        for (key, count) in tables.tallies where count != 0 {
+        for (key, count) in tables.tallies.sorted(by: { $0.key < $1.key }) where count != 0 {
             written += try connection.run(
                 "INSERT INTO rollup_tallies (project_id, dimension, hour, value, installs) VALUES (?, ?, ?, ?, ?)",
                 project, key.dimension, key.hour, key.value, count)
