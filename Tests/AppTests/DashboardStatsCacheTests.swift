@@ -102,3 +102,43 @@ import Testing
         #expect(app.reports.dashboardCache.cached(key(clock.now()))?.totals.clicks == 4)
     }
 }
+
+/// The overview's chart: its past buckets summed once and kept, today's bucket live, and the two
+/// together the same buckets as the live series.
+@Suite struct DashboardSeriesTests {
+    @Test func pastBucketsAreKeptAndTodaysIsLive() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-series-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let day: Int64 = 86_400_000
+        let clock = TestClock(Timestamp(milliseconds: 20_000 * day + 5 * 3_600_000))  // 05:00 UTC
+        let app = AppServices(store: SQLiteStore(database: try Database(path: folder.appendingPathComponent("db.sqlite").path)), clock: clock)
+        let project = try app.projects.create(name: "Shop", settings: ProjectSettings()).project
+        let link = Link(
+            id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "spring", originalURL: "https://example.com/a",
+            createdAt: clock.now())
+        _ = try app.links.create(link, codeIsCustom: true)
+        let written = DispatchSemaphore(value: 0)
+        func click(at milliseconds: Int64) {
+            let at = Timestamp(milliseconds: milliseconds)
+            app.store.clicks.record(
+                countTowardLimit: false,
+                Click(clickID: TimeOrderedID.secure(at: at), projectID: project.id, linkID: link.id, source: .link, createdAt: at)
+            ) { _ in written.signal() }
+            written.wait()
+        }
+        click(at: 19_998 * day + 60_000)  // two days ago
+        click(at: 19_999 * day + 7_200_000)  // yesterday
+        click(at: 20_000 * day + 60_000)  // today
+        let boundaries = (0...3).map { Timestamp(milliseconds: (19_998 + Int64($0)) * day) }
+
+        let first = try app.reports.dashboardSeries(project: project, boundaries: boundaries)
+        #expect(first.map(\.counts.clicks) == [1, 1, 1])
+        #expect(first == (try app.reports.series(project: project, boundaries: boundaries)))
+
+        // A late click yesterday waits for the kept past to be summed again; today's shows at once.
+        click(at: 19_999 * day + 10_800_000)
+        click(at: 20_000 * day + 120_000)
+        #expect(try app.reports.dashboardSeries(project: project, boundaries: boundaries).map(\.counts.clicks) == [1, 1, 2])
+        #expect(try app.reports.series(project: project, boundaries: boundaries).map(\.counts.clicks) == [1, 2, 2])
+    }
+}

@@ -19,7 +19,7 @@ enum OverviewRoutes {
                 let week = try DashboardRange.resolve([("range", "7d")], calendar: calendar, now: services.now(for: project))
                 DashboardWarmup.watch("7d", projectID: project.id, services)
                 let stats = try services.app.reports.dashboardStats(project: project, since: week.since, until: week.until)
-                let daily = try services.app.reports.series(project: project, boundaries: week.boundaries).map { Double($0.counts.clicks) }
+                let daily = try services.app.reports.dashboardSeries(project: project, boundaries: week.boundaries).map { Double($0.counts.clicks) }
                 let totals = stats.totals
                 rows += """
                     <tr><td><a href="\(auth.prefix)/projects/\(project.id)">\(project.name)</a>\
@@ -73,7 +73,7 @@ enum OverviewRoutes {
             var events: [Double] = []
             var moneyBuckets: [(payments: [String: Double], eventValues: [String: Double])] = []
             let currency = project.settings.currency
-            for bucket in try services.app.reports.series(project: project, boundaries: range.boundaries) {
+            for bucket in try services.app.reports.dashboardSeries(project: project, boundaries: range.boundaries) {
                 labels.append(range.label(bucket.start, calendar: calendar))
                 clicks.append(Double(bucket.counts.clicks))
                 attributed.append(Double(bucket.counts.attributedInstalls))

@@ -104,3 +104,4 @@ final class DashboardCache<Value: Sendable>: Sendable {
 }
 
 typealias DashboardStatsCache = DashboardCache<ProjectStats>
+typealias DashboardSeriesCache = DashboardCache<[StatsBucket]>
