@@ -104,6 +104,35 @@ import Testing
 }
 
 extension PayingInstallTests {
+    /// The install's "has an event with revenue" flag (migration 0043) is set by its first such
+    /// event only; a hand edit that leaves it wrong is found by `rollups check` and put right by
+    /// `rollups rebuild`, after which the next event counts as the rows say.
+    @Test func theRevenueFlagIsSetOnceAndRebuiltAfterAHandEdit() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, key, _) = try app.projectWithLink()
+        let installID = try #require(try app.install(ip: "203.0.113.73", key: key).json?["installId"] as? String)
+        func event(_ json: String) throws {
+            let response = try app.request("POST", "/api/sdk/v1/event", json: json, adminKey: key)
+            #expect(response.status == 200, "\(response.bodyText)")
+        }
+        func flag() throws -> Int64 { try app.count("SELECT count(*) FROM installs WHERE id = '\(installID)' AND has_revenue_event") }
+        try event(#"{"installId":"\#(installID)","eventName":"open"}"#)
+        #expect(try flag() == 0)
+        try event(#"{"installId":"\#(installID)","eventName":"purchase","eventData":{"revenue":4.99,"currency":"EUR"}}"#)
+        #expect(try flag() == 1)
+        // The revenue events deleted by hand: the flag is stale until a rebuild.
+        try app.run("DELETE FROM events WHERE install_id = ? AND revenue IS NOT NULL", installID)
+        let check = try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 10)
+        #expect(check.lines.contains { $0.contains("1 with has_revenue_event") }, "\(check.lines)")
+        try app.store.rollups.rebuild(projectID: projectID, sinceHour: Int64.min / 2)
+        #expect(try flag() == 0)
+        #expect(try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 5).differing == 0)
+        // Paying again with the next revenue event, as a recount says.
+        try event(#"{"installId":"\#(installID)","eventName":"purchase","eventData":{"revenue":2,"currency":"EUR"}}"#)
+        #expect(try flag() == 1)
+        #expect(try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 5).differing == 0)
+    }
+
     @Test func aPaymentThenARevenueEventPayOnce() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, token) = try app.linkrunnerProject()

@@ -26,6 +26,7 @@ struct Erasure<Source: SessionSource>: ErasureStore {
             try CountedWrites.changingInstalls(eventInstalls + paymentInstalls, connection) {
                 for installID in eventInstalls {
                     erased += try connection.run(ErasureRepository.SQL.deleteUserEventsOfInstall, installID, userID)
+                    try connection.run(RollupFacts.refreshRevenueFlag, installID)
                 }
                 erased += try connection.run("DELETE FROM payments WHERE project_id = ? AND user_id = ?", projectID, userID)
             }

@@ -73,6 +73,9 @@ struct Events<Source: SessionSource>: EventStore {
                     eventID, event.projectID, install.id, event.name, event.clientEventID, event.contentKey, event.userID ?? install.userID,
                     event.data, event.revenue, event.currency, event.occurredAt.milliseconds, event.receivedAt.milliseconds, chartedAt.milliseconds)
                 if inserted > 0 {
+                    if event.revenue != nil, !install.fact.hasRevenueEvent {
+                        try connection.run(RollupFacts.markRevenueEvent, install.id)
+                    }
                     try connection.count(Counting.eventAdded(fact, to: install.fact, history: history))
                     // Later events of this install in the batch add this one to what they read ahead.
                     var stored = StoredEarlier()

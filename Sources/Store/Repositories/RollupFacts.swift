@@ -19,10 +19,32 @@ enum RollupFacts {
         """
     }
 
-    /// Whether the install has a live payment, and an event with revenue.
+    /// Whether the install has a live payment, and an event with revenue (kept on its row,
+    /// migration 0043: set by its first such event, `refreshRevenueFlag` where events go).
     static let installFlags = """
-        EXISTS (SELECT 1 FROM payments p WHERE p.install_id = i.id AND p.removed_at IS NULL),
-        EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.id AND e.revenue IS NOT NULL)
+        EXISTS (SELECT 1 FROM payments p WHERE p.install_id = i.id AND p.removed_at IS NULL), i.has_revenue_event
+        """
+
+    /// The install's event-with-revenue flag set (its first such event).
+    static let markRevenueEvent = "UPDATE installs SET has_revenue_event = TRUE WHERE id = ? AND NOT has_revenue_event"
+
+    /// The flag recomputed from the install's events, after some were deleted.
+    static let refreshRevenueFlag = """
+        UPDATE installs SET has_revenue_event = EXISTS (SELECT 1 FROM events e WHERE e.install_id = installs.id AND e.revenue IS NOT NULL)
+        WHERE id = ?
+        """
+
+    /// Every flag of a project's installs recomputed (`rollups rebuild`, after hand edits); the
+    /// installs whose flag was wrong.
+    static let refreshProjectRevenueFlags = """
+        UPDATE installs SET has_revenue_event = NOT has_revenue_event
+        WHERE project_id = ? AND has_revenue_event <> EXISTS (SELECT 1 FROM events e WHERE e.install_id = installs.id AND e.revenue IS NOT NULL)
+        """
+
+    /// How many of a project's installs have the flag wrong (`rollups check`).
+    static let wrongRevenueFlags = """
+        SELECT count(*) FROM installs i
+        WHERE i.project_id = ? AND i.has_revenue_event <> EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.id AND e.revenue IS NOT NULL)
         """
 
     static func install(_ row: some ColumnReader, offset: Int32 = 0, hasLivePayment: Bool, hasRevenueEvent: Bool) -> InstallFact {

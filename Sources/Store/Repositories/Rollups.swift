@@ -21,7 +21,11 @@ struct Rollups<Source: SessionSource>: RollupStore {
             for project in try RollupRecount.projects(projectID, connection) {
                 let stored = try RollupRecount.stored(project: project, connection)
                 let recount = try RollupRecount.recount(project: project, keeping: stored, connection)
-                let differences = stored.since(hour: sinceHour).differences(from: recount.since(hour: sinceHour), limit: .max)
+                var differences = stored.since(hour: sinceHour).differences(from: recount.since(hour: sinceHour), limit: .max)
+                let wrongFlags = try connection.queryOne(RollupFacts.wrongRevenueFlags, project) { $0.int(0) } ?? 0
+                if wrongFlags > 0 {
+                    differences.insert("installs of project \(project): \(wrongFlags) with has_revenue_event not as their events say", at: 0)
+                }
                 differing += differences.count
                 lines += differences.prefix(max(0, limit - lines.count))
             }
@@ -44,6 +48,8 @@ struct Rollups<Source: SessionSource>: RollupStore {
         let fromHour = sinceHour / 24 * 24
         var written = 0
         for project in try projects(projectID, connection) {
+            // The flag the event path counts paying installs by, as the events say (read by the recount).
+            written += try connection.run(RollupFacts.refreshProjectRevenueFlags, project)
             let stored = try stored(project: project, connection)
             let recount = try recount(project: project, keeping: stored, connection).since(hour: fromHour)
             written += try replace(project: project, fromHour: fromHour, with: recount, connection)
