@@ -152,7 +152,7 @@ enum EventRepository {
 
     private static func installFor(_ condition: String, flags: Bool) -> String {
         """
-        SELECT i.id, i.user_id, \(RollupFacts.installColumnsWithoutClick), \(flags ? RollupFacts.installFlags : "FALSE, FALSE"),
+        SELECT i.id, i.user_id, \(RollupFacts.installCounterColumns), \(flags ? RollupFacts.installFlagsForRevenueEvent : "FALSE, FALSE"),
             (SELECT min(e.charted_at) FROM events e WHERE e.install_id = i.id AND e.name = ?)
         FROM installs i WHERE \(condition) AND i.project_id = ?
         """

@@ -12,6 +12,22 @@ enum RollupFacts {
     /// the tallies it is counted in (events, payments, a user set).
     static let installColumnsWithoutClick = installColumns(click: "FALSE, NULL")
 
+    /// Only what an install's own counters read (`Counting.ownCounters`), for the writes that
+    /// change nothing else of it (an event, a user set): its platform, system and country are its
+    /// install tallies', which these never touch, and are not read (NULL).
+    static let installCounterColumns = """
+        i.project_id, i.created_at, i.is_test, i.attributed, i.link_id, i.match_type, i.matched_factors = '["apple_ads"]', i.confidence,
+        i.signed_up, NULL, NULL, NULL, FALSE, NULL
+        """
+
+    /// The two flags for an event with revenue: the install's payments are read only where it has
+    /// no such event yet, since an install that has one pays before and after the event whatever
+    /// its payments (then "no live payment" stands for "not read").
+    static let installFlagsForRevenueEvent = """
+        CASE WHEN i.has_revenue_event THEN FALSE ELSE EXISTS (SELECT 1 FROM payments p WHERE p.install_id = i.id AND p.removed_at IS NULL) END,
+        i.has_revenue_event
+        """
+
     private static func installColumns(click: String) -> String {
         """
         i.project_id, i.created_at, i.is_test, i.attributed, i.link_id, i.match_type, i.matched_factors = '["apple_ads"]', i.confidence,
