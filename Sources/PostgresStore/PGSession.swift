@@ -17,15 +17,8 @@ public import StoreContracts
 
 @_spi(StoreInternals) extension PGRow: ColumnReader {}
 
-/// PostgreSQL's pipeline (`PGPipeline.swift`, `PGAccess.swift` in PostgresClient) answers the hooks;
-/// a writer's batch keeps what its writes stored of each install (`PGRollupBatch`).
-@_spi(StoreInternals) extension PGConnection: PipelineHooks {
-    public func storedEarlier(ofInstall installID: String) -> StoredEarlier? { PGRollupBatch.of(self)?.stored[installID] }
-
-    public func noteStored(_ stored: StoredEarlier, ofInstall installID: String) {
-        PGRollupBatch.of(self)?.stored[installID, default: StoredEarlier()].merge(stored)
-    }
-}
+/// PostgreSQL's pipeline (`PGPipeline.swift`, `PGAccess.swift` in PostgresClient) answers the hooks.
+@_spi(StoreInternals) extension PGConnection: PipelineHooks {}
 
 extension PGConnection {
     /// Runs a statement (`?` placeholders) with `values` bound in order; the rows it changed.
@@ -62,11 +55,11 @@ extension PGError: DatabaseLibraryError {
     }
 
     public func write<T: Sendable>(
-        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [SQLValue])], laneKey: String?,
+        delivery: WriteDelivery?, readingAhead: @autoclosure () -> [(sql: String, values: [SQLValue])], laneKey: String?,
         _ work: @escaping @Sendable (PGConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        writer.write(delivery: delivery, readingAhead: readingAhead, laneKey: laneKey, work, completion: completion)
+        writer.write(delivery: delivery, readingAhead: readingAhead(), laneKey: laneKey, work, completion: completion)
     }
 }
 

@@ -1,16 +1,15 @@
 import Counting
+import StoreContracts
 
 /// Writes that change rows already counted, wrapped so that `Counting` counts the change: the
 /// rows' state is read before and after, in the writing transaction. For the writes that are
 /// rare (an erasure, a re-attribution, a deleted link, a user set); the hot paths (clicks, new
 /// installs, events, payments) count what they write from what they read anyway.
 enum CountedWrites {
-    /// Where other writers commit beside this transaction (PostgreSQL's lanes and nodes), the
-    /// writes that count an install take turns on it (`EventRepository.takeTurn`), before it is
-    /// read. SQLite's one writer has nobody to wait for.
+    /// The writes that count an install take turns on it (`TransactionSteps.takeTurn`), before
+    /// it is read.
     static func takeTurn(onInstall installID: String, _ connection: some StoreSession) throws {
-        guard type(of: connection).hasConcurrentWriters else { return }
-        _ = try connection.queryOne(EventRepository.takeTurnByID, installID, installID) { $0.int(0) }
+        try connection.takeTurn(on: .id(installID))
     }
 
     /// The install as its own row counts, with whether it has a live payment and an event with

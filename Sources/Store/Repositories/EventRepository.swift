@@ -16,38 +16,26 @@ struct Events<Source: SessionSource>: EventStore {
         delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void
     ) {
-        // On PostgreSQL the install is read with the batch's BEGIN. One not found then fails the
-        // batch's first run, and the run after it, a write at a time, reads it again after the
-        // batch's earlier writes (an install stored just before).
-        let ahead = Source.Session.statementsAreRoundTrips ? EventRepository.readsAhead(event) : []
-        let key =
-            switch event.install {
-            case .id(let id): id
-            case .instance(let instance): instance
-            }
+        // Where reads are round trips, the turn and the install go with the batch's BEGIN. One not
+        // found then fails the batch's first run, and the run after it, a write at a time, reads
+        // it again after the batch's earlier writes (an install stored just before).
+        let key = event.install.key
         source.write(
-            delivery: delivery, readingAhead: ahead, laneKey: key,
+            delivery: delivery, readingAhead: EventRepository.readsAhead(event), laneKey: key,
             { connection in
+                // Another writer counting this install (an event, a payment, a user) waits: both
+                // would count a first.
+                try connection.takeTurn(on: event.install)
                 // Resolved inside the transaction, with what counting the event needs of the
                 // install's other events: one trip, and the install cannot vanish in between.
                 let statement = EventRepository.installForEvent(event.install, withRevenue: event.revenue != nil)
-                let keyValue: String
-                switch event.install {
-                case .id(let id): keyValue = id
-                case .instance(let instance): keyValue = instance
-                }
-                if Source.Session.hasConcurrentWriters {
-                    // Another node counting this install (an event, a payment, a user) waits:
-                    // both would count a first.
-                    _ = try connection.queryOne(EventRepository.takeTurn(event.install), keyValue, keyValue) { $0.int(0) }
-                }
-                guard var install = try connection.queryOne(statement, event.name, keyValue, event.projectID, map: EventRepository.install) else {
+                guard var install = try connection.queryOne(statement, event.name, key, event.projectID, map: EventRepository.install) else {
                     switch event.install {
                     case .id(let id): throw StoreError.notFound("no install \(id)")
                     case .instance(let instance): throw StoreError.notFound("unknown install_instance_id '\(instance)'")
                     }
                 }
-                // Read ahead with the batch's BEGIN, the install misses what the batch stored of it.
+                // Read ahead of the transaction's earlier writes, the install misses what they stored of it.
                 if let earlier = connection.storedEarlier(ofInstall: install.id) {
                     if let earliest = earlier.earliestByName[event.name] {
                         install.earliestOfName = min(install.earliestOfName ?? earliest, earliest)
@@ -163,23 +151,6 @@ enum EventRepository {
     static let installByInstance = installFor("i.install_instance_id = ?", flags: false)
     static let installByInstanceWithFlags = installFor("i.install_instance_id = ?", flags: true)
 
-    /// PostgreSQL: the writes that count one install take turns across lanes and nodes (a lock
-    /// for the transaction, no row written), so that two cannot both count its first payment,
-    /// signup, event of a name or of a day. The turn is named by the install's instance id where it
-    /// has one, else its id: an event names its install by either, and takes it before reading it.
-    /// Parameters: the reference twice.
-    static func takeTurn(_ install: EventRecord.InstallReference) -> String {
-        switch install {
-        case .id: takeTurnByID
-        case .instance: takeTurnByInstance
-        }
-    }
-
-    static let takeTurnByID = """
-        SELECT 1 FROM (SELECT pg_advisory_xact_lock(2039, hashtext(coalesce((SELECT install_instance_id FROM installs WHERE id = ?), ?)))) AS turn
-        """
-    static let takeTurnByInstance = "SELECT 1 FROM (SELECT pg_advisory_xact_lock(2039, hashtext(coalesce(?, ?)))) AS turn"
-
     static let insert = """
         INSERT INTO events (id, project_id, install_id, name, client_event_id, content_key, user_id, data, revenue, currency,
             occurred_at, received_at, charted_at)
@@ -191,13 +162,9 @@ enum EventRepository {
     /// turn and its install. (Not the same content's event: read at the batch's start, it would
     /// miss the same event earlier in the batch, which the read in its place sees.)
     static func readsAhead(_ event: EventRecord) -> [(sql: String, values: [SQLValue])] {
-        let key: String
-        switch event.install {
-        case .id(let id): key = id
-        case .instance(let instance): key = instance
-        }
+        let key = event.install.key
         return [
-            (takeTurn(event.install), [.text(key), .text(key)]),
+            (ScriptSQL.takeTurn(event.install), [.text(key), .text(key)]),
             (installForEvent(event.install, withRevenue: event.revenue != nil), [.text(event.name), .text(key), .text(event.projectID)]),
         ]
     }

@@ -16,11 +16,10 @@ struct Installs<Source: SessionSource>: InstallStore {
         notify: Notifier<InstallOutcome>? = nil, delivery: WriteDelivery? = nil,
         completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void
     ) {
-        let ahead = Source.Session.statementsAreRoundTrips ? InstallRepository.readsAhead(report, policy: policy) : []
         let identity = report.identity
         let key = identity.installInstanceID ?? identity.deviceID ?? identity.idfv ?? identity.fingerprint
         source.write(
-            delivery: delivery, readingAhead: ahead, laneKey: key,
+            delivery: delivery, readingAhead: InstallRepository.readsAhead(report, policy: policy), laneKey: key,
             { connection in
                 var outcome = try InstallRepository.report(report, policy: policy, installID: installID, connection)
                 outcome.skan = try SKANStore.evaluate(installID: outcome.install.id, context: skan, now: report.signals.time, connection)
@@ -74,25 +73,6 @@ enum InstallRepository {
     /// candidates read again see the other claim committed).
     static let claimAttempts = 8
 
-    /// SQLite's one writer has looked for the instance in this transaction (tier 0), so its insert
-    /// cannot conflict; on PostgreSQL another node's may have committed since.
-    static let insert = """
-        INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
-            os_version, device_model, device_class, app_version, ip, ip_key, user_agent, timezone, utc_offset_min, languages,
-            screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
-            click_id, link_id, clicked_at, reinstall, country, explanation, is_test)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-    static let insertUnlessInstanceTaken = insert + " ON CONFLICT (project_id, install_instance_id) WHERE install_instance_id IS NOT NULL DO NOTHING"
-
-    /// A click claimed answers its referrer (the install is counted by it).
-    static let claim = "UPDATE clicks SET install_id = ?, claimed_at = ? WHERE click_id = ? AND claimed_at IS NULL RETURNING referer"
-    static let claimUnlessClaimed = """
-        UPDATE clicks SET install_id = ?1, claimed_at = ?2
-        WHERE click_id = (SELECT click_id FROM clicks WHERE click_id = ?3 AND claimed_at IS NULL FOR UPDATE SKIP LOCKED)
-        RETURNING referer
-        """
-
     static func report<C: StoreSession>(_ report: InstallReport, policy: MatchingPolicy, installID: String, _ connection: C) throws -> InstallOutcome
     {
         let now = report.signals.time
@@ -127,20 +107,10 @@ enum InstallRepository {
                 signals, windowHoursLimit: report.windowHoursLimit,
                 policy: policy, clicks: clicks)
             guard match.attributed, let clickID = match.clickID else { break }
-            // On one SQLite writer the claim always holds. On PostgreSQL another transaction (a
-            // lane of this node's writer, another node) may have claimed the click since it was
-            // read, or be claiming it now: the claim skips a click locked by another claim rather
-            // than wait for it (two claims each waiting for the other's click would deadlock), and
-            // the cascade runs again without that click, as it would once the other committed.
-            let claimSQL = C.hasConcurrentWriters ? claimUnlessClaimed : claim
-            if C.statementsAreRoundTrips {
-                // The claim, and the reads the answer makes if it holds, in one round trip.
-                try connection.runAhead(
-                    [(claimSQL, [.text(installID), .integer(now.milliseconds), .text(clickID)])]
-                        + linkReads(match, projectID: report.projectID))
-            }
-            if let click = try connection.queryOne(
-                claimSQL, installID, now.milliseconds, clickID, map: { InstallFact.Click(referer: $0.optionalString(0)) })
+            // Claimed, or taken by another install since it was read: then the cascade runs again
+            // without it.
+            if let click = try connection.claimClick(
+                clickID, forInstall: installID, at: now.milliseconds, thenReading: linkReads(match, projectID: report.projectID))
             {
                 claimed = click
                 break
@@ -148,10 +118,7 @@ enum InstallRepository {
             clicks.taken.insert(clickID)
             match = .organic
         }
-        // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch runs
-        // again, answered) where an install of the same instance took its place.
-        let inserted = try connection.run(
-            C.hasConcurrentWriters ? insertUnlessInstanceTaken : insert, orUnanswered: insert,
+        let inserted = try connection.insertInstall(
             installID, report.projectID, report.reporter, report.identity.installInstanceID, report.identity.deviceID, signals.idfv,
             signals.advertisingID, report.identity.fingerprint, signals.platform?.rawValue, signals.osVersion,
             report.deviceModel, signals.deviceClass?.rawValue, report.appVersion, report.ip, signals.ipKey, report.userAgent,
@@ -160,10 +127,9 @@ enum InstallRepository {
             match.matchType.rawValue, match.attributed, match.confidence, JSONText.encode(match.matchedFactors), match.clickID,
             match.linkID, match.clickedAt?.milliseconds, reinstall, report.country,
             explanation.map { Self.explained($0, taken: clicks.taken) }.flatMap { $0.isEmpty ? nil : $0.text }, report.isTest)
-        if inserted == 0, let instance = report.identity.installInstanceID {
-            // Another node stored this instance's install since tier 0 looked (PostgreSQL; on
-            // SQLite's one writer tier 0 would have found it): that one is the install, and the
-            // click claimed for this one is free again.
+        if !inserted, let instance = report.identity.installInstanceID {
+            // Another writer stored this instance's install since tier 0 looked: that one is the
+            // install, and the click claimed for this one is free again.
             if let clickID = match.clickID {
                 try connection.run("UPDATE clicks SET install_id = NULL, claimed_at = NULL WHERE click_id = ? AND install_id = ?", clickID, installID)
             }
@@ -174,14 +140,8 @@ enum InstallRepository {
             }
             return try withLink(InstallOutcome(install: existing, isNew: false), connection)
         }
-        // Reports after this one in the batch read tier 0 ahead without it: those of its keys
-        // read again. (Its instance id would be refused by the unique index; its fingerprint,
-        // which has none, would make a second install.)
-        if C.statementsAreRoundTrips {
-            let identity = report.identity
-            connection.forgetReadsAhead(
-                naming: [identity.installInstanceID, identity.deviceID, identity.idfv, identity.fingerprint].compactMap { $0 })
-        }
+        let identity = report.identity
+        connection.installStored(underKeys: [identity.installInstanceID, identity.deviceID, identity.idfv, identity.fingerprint].compactMap { $0 })
         try connection.count(
             Counting.install(
                 InstallFact(

@@ -3,9 +3,9 @@ import StoreContracts
 
 /// What a session that pipelines its writes (PostgreSQL's, in `PGWriter`'s batches) does
 /// differently: statements sent ahead, writes sent without waiting for their answer, answers read
-/// ahead forgotten. Shared SQL calls these hooks where pipelining pays; a session that runs each
-/// statement as it comes (SQLite's) answers them by running each statement, below, so reading how
-/// SQLite stores a row needs nothing of this file.
+/// ahead forgotten. The defaults (below) run each statement as it comes, which is all SQLite's
+/// session does: it implements none of this. The write scripts name their steps
+/// (`TransactionSteps`) rather than call these.
 @_spi(StoreInternals) public protocol PipelineHooks {
     /// Sends `statements` that the caller runs next whatever they return, in one round trip
     /// where each is one (PostgreSQL: `PGConnection.runAhead`); SQLite's are function calls.
@@ -23,11 +23,6 @@ import StoreContracts
     /// Forgets the answers read ahead (PostgreSQL) whose values name any of `keys`: a write of
     /// the transaction just stored rows under them, which those answers, read before, miss.
     func forgetReadsAhead(naming keys: [String])
-    /// What this transaction stored of the install before, which an answer read ahead of it
-    /// (PostgreSQL: with the batch's BEGIN) does not show; nil where reads follow the writes.
-    func storedEarlier(ofInstall installID: String) -> StoredEarlier?
-    /// Notes what a write of the transaction stored of the install, for `storedEarlier`.
-    func noteStored(_ stored: StoredEarlier, ofInstall installID: String)
 }
 
 /// An install's events and payments stored earlier in one transaction, as counting reads them.
@@ -46,8 +41,8 @@ import StoreContracts
     }
 }
 
-/// SQLite runs each statement as it comes: nothing is sent ahead or left unanswered.
-@_spi(StoreInternals) extension SQLiteConnection: PipelineHooks {
+/// A session whose statements are function calls: nothing is sent ahead or left unanswered.
+extension PipelineHooks where Self: StoreSession {
     public func runAhead(_ statements: [(sql: String, values: [SQLValue])]) {}
 
     public func run<each Value: StoreArgument>(_ sql: String, orUnanswered unanswered: String, _ values: repeat each Value) throws -> Int {
@@ -59,8 +54,4 @@ import StoreContracts
     }
 
     public func forgetReadsAhead(naming keys: [String]) {}
-
-    public func storedEarlier(ofInstall installID: String) -> StoredEarlier? { nil }
-
-    public func noteStored(_ stored: StoredEarlier, ofInstall installID: String) {}
 }

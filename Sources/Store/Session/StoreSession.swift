@@ -55,7 +55,7 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
 /// A connection as SQL shared by both backends uses it: statements with `?` placeholders and
 /// values built once (`[SQLValue]`, which SQLite binds too), rows read through `ColumnReader`.
 /// For code off the hot paths (SKAN evaluation); the hot paths keep SQLite's parameter packs.
-@_spi(StoreInternals) public protocol StoreSession: PipelineHooks {
+@_spi(StoreInternals) public protocol StoreSession: PipelineHooks, TransactionSteps {
     associatedtype Reader: ColumnReader
     /// Which SQL the session speaks, for the few statements whose text differs. Behaviour that
     /// differs asks the two traits below, which say why.
@@ -67,7 +67,7 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     /// writer, where what a transaction read holds until it commits.
     static var hasConcurrentWriters: Bool { get }
     /// Whether each statement is a round trip to another process, so that reads pay to be
-    /// combined into one statement or sent ahead of the work (`PipelineHooks`). False on SQLite,
+    /// combined into one statement (tier 0's lookups, the cascade's candidates). False on SQLite,
     /// whose statements are function calls.
     static var statementsAreRoundTrips: Bool { get }
     @discardableResult
@@ -164,14 +164,15 @@ struct PrefixedColumns<Row: ColumnReader>: ColumnReader {
     /// key commit one after another there (on one lane), so that two of them never wait on each
     /// other's uncommitted rows from two transactions. SQLite, one writer, runs `work` as is.
     func write<T: Sendable>(
-        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [SQLValue])], laneKey: String?,
+        delivery: WriteDelivery?, readingAhead: @autoclosure () -> [(sql: String, values: [SQLValue])], laneKey: String?,
         _ work: @escaping @Sendable (Session) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 }
 
 extension SessionSource {
+    /// One writer whose reads are function calls: `readingAhead` is never built.
     public func write<T: Sendable>(
-        delivery: WriteDelivery?, readingAhead: [(sql: String, values: [SQLValue])], laneKey: String?,
+        delivery: WriteDelivery?, readingAhead: @autoclosure () -> [(sql: String, values: [SQLValue])], laneKey: String?,
         _ work: @escaping @Sendable (Session) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
