@@ -50,61 +50,30 @@ enum OverviewRoutes {
         return { request, viewer, period in
             let (project, query, calendar, range) = (period.project, period.query, period.calendar, period.range)
             DashboardWarmup.watch(range.key, projectID: project.id, services)
-            let stats = try services.app.reports.dashboardStats(project: project, since: range.since, until: range.until)
-            // The same length just before, for the cards' comparison (its past comes from the cache).
-            let length = range.until.milliseconds - range.since.milliseconds
-            let before = try services.app.reports.dashboardStats(
-                project: project, since: Timestamp(milliseconds: range.since.milliseconds - length), until: range.since
-            ).totals
-            let sort = query.first { $0.name == "sort" }?.value ?? "clicks"
-            let links = sorted(stats.links, by: sort)
-            let campaignSort = query.first { $0.name == "csort" }?.value ?? "clicks"
-            let campaignGroups = campaigns(stats.links, by: campaignSort)
+            let model = try OverviewModel.load(period, services: services)
+            let (stats, totals, links, campaignGroups) = (model.stats, model.totals, model.links, model.campaigns)
+            let (sort, campaignSort) = (model.sort, model.campaignSort)
             let rangeName = range.from.map { "\($0)-\(range.to ?? "")" } ?? range.key
             switch query.first(where: { $0.name == "format" })?.value {
             case "csv": return csv(links, project: project, range: rangeName)
             case "campaigns.csv": return campaignCSV(campaignGroups, project: project, range: rangeName)
             default: break
             }
-            var labels: [String] = []
-            var clicks: [Double] = []
-            var attributed: [Double] = []
-            var organic: [Double] = []
-            var events: [Double] = []
-            var moneyBuckets: [(payments: [String: Double], eventValues: [String: Double])] = []
+            let labels = model.buckets.map(\.label)
+            let overTime = [
+                ("Clicks", model.series(\.clicks)), ("Attributed installs", model.series(\.attributedInstalls)),
+                ("Organic installs", model.series(\.organicInstalls)),
+            ]
+            let events = model.series(\.events)
+            let moneyBuckets = model.buckets.map { (payments: $0.counts.paymentRevenue, eventValues: $0.counts.eventRevenue) }
             let currency = project.settings.currency
-            for bucket in try services.app.reports.dashboardSeries(project: project, boundaries: range.boundaries) {
-                labels.append(range.label(bucket.start, calendar: calendar))
-                clicks.append(Double(bucket.counts.clicks))
-                attributed.append(Double(bucket.counts.attributedInstalls))
-                organic.append(Double(bucket.counts.organicInstalls))
-                events.append(Double(bucket.counts.events))
-                moneyBuckets.append((bucket.counts.paymentRevenue, bucket.counts.eventRevenue))
-            }
-            let overTime = [("Clicks", clicks), ("Attributed installs", attributed), ("Organic installs", organic)]
-            let totals = stats.totals
             let base = "\(auth.prefix)/projects/\(project.id)"
             let rangeLinks = range.picker(base: base, calendar: calendar)
-            let cards = [
-                ("Clicks", "\(totals.clicks)", "\(totals.botClicks) from bots, not counted", change(totals.clicks, before.clicks)),
-                ("Installs", "\(totals.installs)", "\(share(totals)) attributed", change(totals.installs, before.installs)),
-                ("Events", "\(totals.events)", "from every install", change(totals.events, before.events)),
-                (
-                    "Payments", money(totals.paymentRevenue), "captured, not removed",
-                    change(totals.paymentRevenue[currency] ?? 0, before.paymentRevenue[currency] ?? 0)
-                ),
-                (
-                    "Event values", money(totals.eventRevenue), "declared by events",
-                    change(totals.eventRevenue[currency] ?? 0, before.eventRevenue[currency] ?? 0)
-                ),
-            ].map { card -> HTML in
-                #"<div class="card"><small>\#(card.0)</small><b>\#(card.1)</b><small>\#(card.2)</small><small class="change">\#(card.3)</small></div>"#
+            let cards = model.cards.map { card -> HTML in
+                #"<div class="card"><small>\#(card.title)</small><b>\#(card.value)</b><small>\#(card.note)</small><small class="change">\#(card.change)</small></div>"#
             }
-            let funnel = [
-                FunnelChart.Step(name: "Clicks", count: totals.clicks), FunnelChart.Step(name: "Installs", count: totals.installs),
-                FunnelChart.Step(name: "Signups", count: totals.signups), FunnelChart.Step(name: "Paying installs", count: totals.payingInstalls),
-            ]
-            let linkInstalls = totals.attributedInstalls - totals.appleAdsInstalls
+            let funnel = model.funnel
+            let linkInstalls = model.linkInstalls
             let funnelRows = funnel.enumerated().map { index, step -> HTML in
                 """
                 <tr><th>\(step.name)</th><td class="n">\(step.count)</td>\
