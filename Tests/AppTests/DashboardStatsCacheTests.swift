@@ -46,16 +46,10 @@ import Testing
 /// period a new day makes; what it stores is what a view answers.
 @Suite struct WatchedPeriodTests {
     @Test func aWatchedPeriodIsSummedAheadOfItsViewAndAgainOnANewDay() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-warm-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
         let day: Int64 = 86_400_000
         let clock = TestClock(Timestamp(milliseconds: 20_000 * day + 3_600_000))  // 01:00 UTC
-        let app = AppServices(store: SQLiteStore(database: try Database(path: folder.appendingPathComponent("db.sqlite").path)), clock: clock)
-        let project = try app.projects.create(name: "Shop", settings: ProjectSettings()).project
-        let link = Link(
-            id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "spring", originalURL: "https://example.com/a",
-            createdAt: clock.now())
-        _ = try app.links.create(link, codeIsCustom: true)
+        let (folder, app, project, link) = try ShopWithALink.make(clock: clock)
+        defer { try? FileManager.default.removeItem(at: folder) }
         // Three clicks yesterday: the past of a 7-day period.
         let written = DispatchSemaphore(value: 0)
         for minute in 0..<3 {
@@ -107,16 +101,10 @@ import Testing
 /// together the same buckets as the live series.
 @Suite struct DashboardSeriesTests {
     @Test func pastBucketsAreKeptAndTodaysIsLive() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-series-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
         let day: Int64 = 86_400_000
         let clock = TestClock(Timestamp(milliseconds: 20_000 * day + 5 * 3_600_000))  // 05:00 UTC
-        let app = AppServices(store: SQLiteStore(database: try Database(path: folder.appendingPathComponent("db.sqlite").path)), clock: clock)
-        let project = try app.projects.create(name: "Shop", settings: ProjectSettings()).project
-        let link = Link(
-            id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "spring", originalURL: "https://example.com/a",
-            createdAt: clock.now())
-        _ = try app.links.create(link, codeIsCustom: true)
+        let (folder, app, project, link) = try ShopWithALink.make(clock: clock)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let written = DispatchSemaphore(value: 0)
         func click(at milliseconds: Int64) {
             let at = Timestamp(milliseconds: milliseconds)
@@ -140,5 +128,19 @@ import Testing
         click(at: 20_000 * day + 120_000)
         #expect(try app.reports.dashboardSeries(project: project, boundaries: boundaries).map(\.counts.clicks) == [1, 1, 2])
         #expect(try app.reports.series(project: project, boundaries: boundaries).map(\.counts.clicks) == [1, 2, 2])
+    }
+}
+
+/// A project with one link on a fresh SQLite database in a temporary folder (removed by the caller).
+enum ShopWithALink {
+    static func make(clock: TestClock) throws -> (folder: URL, app: AppServices, project: Project, link: Link) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-dashboard-\(UUID().uuidString)")
+        let app = AppServices(store: SQLiteStore(database: try Database(path: folder.appendingPathComponent("db.sqlite").path)), clock: clock)
+        let project = try app.projects.create(name: "Shop", settings: ProjectSettings()).project
+        let link = Link(
+            id: UUID().uuidString.lowercased(), projectID: project.id, shortCode: "spring", originalURL: "https://example.com/a",
+            createdAt: clock.now())
+        _ = try app.links.create(link, codeIsCustom: true)
+        return (folder, app, project, link)
     }
 }
