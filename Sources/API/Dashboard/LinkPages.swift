@@ -7,7 +7,6 @@ import StoreContracts
 /// A project's links: search, pages of 50, a form that creates one (the admin API's fields, read
 /// by the admin API's own payload), and disable / enable.
 enum LinkPages {
-    static let pageSize = 50
 
     static func list(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
@@ -53,30 +52,13 @@ enum LinkPages {
         _ request: HTTPRequest, _ viewer: DashboardViewer, _ project: Project, _ services: Services, auth: DashboardAuth,
         notice: String?, problem: String?, form: DashboardForm?, status: HTTPStatus = .ok
     ) throws -> HTTPResponse {
-        let search = request.queryValue("q")?.trimmingCharacters(in: .whitespaces) ?? ""
-        let pageNumber = max(1, min(Int(request.queryValue("page") ?? "") ?? 1, 100_000))
-        let offset = (pageNumber - 1) * pageSize
-        let links =
-            search.isEmpty
-            ? try services.app.links.list(projectID: project.id, limit: pageSize + 1, offset: offset)
-            : try services.app.links.search(projectID: project.id, text: search, limit: pageSize + 1, offset: offset)
+        let model = try LinksModel.load(request, project: project, services: services)
+        let (search, pageNumber, calendar) = (model.search, model.pageNumber, model.calendar)
         let base = "\(auth.prefix)/projects/\(project.id)"
-        let urlBase = LinkURLs.base(for: request, services: services)
         let canChange = viewer.canChange(projectID: project.id)
-        // Each link's last 30 days from the dashboard's stats: the overview's 30 local days, whose
-        // past is summed ahead and cached (30 days back from this millisecond were a new period,
-        // summed again, at every view: 75 ms at 1,000 links and 10 million clicks).
-        let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
-        let month = try DashboardRange.resolve([("range", "30d")], calendar: calendar, now: services.now(for: project))
-        DashboardWarmup.watch(month.key, projectID: project.id, services)
-        let counts = Dictionary(
-            try services.app.reports.dashboardStats(project: project, since: month.since, until: month.until).links.map {
-                ($0.linkID, $0.counts)
-            }, uniquingKeysWith: { first, _ in first })
-        let daily = try services.app.reports.linkDailyClicks(project: project)
         var rows: HTML = ""
-        for link in links.prefix(pageSize) {
-            let url = LinkURLs.url(base: LinkURLs.base(of: link, otherwise: urlBase), shortCode: link.shortCode, templateSlug: nil)
+        for row in model.rows {
+            let (link, url, counts) = (row.link, row.url, row.counts)
             let toggle: HTML =
                 canChange
                 ? """
@@ -89,9 +71,9 @@ enum LinkPages {
                 \(shortURL(url).path)</a></td><td class="wrap title">\(link.title ?? "")</td>\
                 <td class="hide-narrow">\(calendar.dateText(link.createdAt))</td>\
                 <td class="hide-narrow">\(link.utm.campaign ?? "")</td>\
-                <td class="n">\(counts[link.id]?.clicks ?? 0)</td><td class="n">\(counts[link.id]?.attributedInstalls ?? 0)</td>\
-                <td class="n">\(revenue(counts[link.id]))</td>\
-                <td class="hide-narrow">\(SVGChart.sparkline((daily[link.id] ?? Array(repeating: 0, count: 30)).map(Double.init)))</td>\
+                <td class="n">\(counts?.clicks ?? 0)</td><td class="n">\(counts?.attributedInstalls ?? 0)</td>\
+                <td class="n">\(revenue(counts))</td>\
+                <td class="hide-narrow">\(SVGChart.sparkline(row.dailyClicks.map(Double.init)))</td>\
                 <td>\(link.active ? "active" : #"<span class="muted">disabled</span>"# as HTML)</td>\
                 <td class="hide-narrow"><a href="\(url)/qr">QR</a> \
                 <button type="button" data-copy="\(url)" hidden>Copy</button></td><td>\(toggle)</td></tr>
@@ -106,7 +88,7 @@ enum LinkPages {
         let query: HTML = search.isEmpty ? "" : "q=\(Escape.queryValue(search))&amp;"
         var pager: HTML = ""
         if pageNumber > 1 { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber - 1)">Newer</a> "# }
-        if links.count > pageSize { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber + 1)">Older</a>"# }
+        if model.hasOlder { pager += #"<a href="\#(base)/links?\#(query)page=\#(pageNumber + 1)">Older</a>"# }
         let createForm: HTML =
             canChange
             ? "<h2>New link</h2>"

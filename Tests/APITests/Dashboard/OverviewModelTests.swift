@@ -1,6 +1,7 @@
 import App
 import Attribution
 import Foundation
+import HTTP
 import StoreContracts
 import TestSupport
 import Testing
@@ -45,5 +46,35 @@ import Testing
         let week = try model([("range", "7d")])
         #expect(week.totals.clicks == 8)
         #expect(week.links.map(\.counts.clicks) == [5, 3])
+    }
+}
+
+/// The links page's view model: the page of links its search names, with each link's 30 days.
+@Suite struct LinksModelTests {
+    @Test func theModelPagesAndSearchesWithEachLinksMonth() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, _, _) = try app.projectWithLink()
+        for code in ["winter", "autumn"] {
+            #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/links", json: #"{"short_code":"\#(code)"}"#).status == 201)
+        }
+        for index in 0..<3 {
+            _ = try app.request("GET", "/winter", adminKey: nil, headers: ["User-Agent": safariIPhone, "X-Forwarded-For": "198.51.100.\(index)"])
+        }
+        try app.settle()
+        let project = try #require(try app.services.app.projects.cachedProject(id: projectID))
+        func model(_ target: String) throws -> LinksModel {
+            try LinksModel.load(HTTPRequest(method: .get, target: target, headers: ["Host": "links.test"]), project: project, services: app.services)
+        }
+        let all = try model("/dashboard/projects/\(projectID)/links")
+        #expect(Set(all.rows.map(\.link.shortCode)) == ["summer", "winter", "autumn"])
+        #expect(!all.hasOlder && all.pageNumber == 1)
+        let winter = try #require(all.rows.first { $0.link.shortCode == "winter" })
+        #expect(winter.counts?.clicks == 3)
+        #expect(winter.dailyClicks.count == 30 && winter.dailyClicks.reduce(0, +) == 3)
+        #expect(winter.url.hasSuffix("/winter"))
+        #expect(all.rows.first { $0.link.shortCode == "autumn" }?.counts?.clicks ?? 0 == 0)
+        let found = try model("/dashboard/projects/\(projectID)/links?q=%20wint%20")
+        #expect(found.search == "wint" && found.rows.map(\.link.shortCode) == ["winter"])
+        #expect(try model("/dashboard/projects/\(projectID)/links?page=2").rows.isEmpty)
     }
 }
