@@ -37,12 +37,7 @@ public import StoreContracts
 
     /// A transaction advisory lock, taken across lanes and nodes.
     public func takeTurn(on install: EventRecord.InstallReference) throws {
-        let key: String
-        switch install {
-        case .id(let id): key = id
-        case .instance(let instance): key = instance
-        }
-        _ = try queryOne(ScriptSQL.takeTurn(install), key, key) { $0.int(0) }
+        _ = try queryOne(ScriptSQL.takeTurn(install), install.key, install.key) { $0.int(0) }
     }
 
     /// A writer's batch keeps what its writes stored of each install (`PGRollupBatch`): its

@@ -133,6 +133,32 @@ extension PayingInstallTests {
         #expect(try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 5).differing == 0)
     }
 
+    /// A user's revenue event erased from an install that stays: the install's flag goes with it,
+    /// so it no longer pays, and its next revenue event makes it pay again.
+    @Test func erasingAUsersRevenueEventClearsTheInstallsFlag() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        func paying() throws -> Int? {
+            try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json.flatMap {
+                ($0["totals"] as? [String: Any])?["paying_installs"] as? Int
+            }
+        }
+        func flagged() throws -> Int64 { try app.count("SELECT count(*) FROM installs WHERE project_id = '\(projectID)' AND has_revenue_event") }
+        func purchase(_ user: String) throws {
+            let extra = #","user_id":"\#(user)","event_name":"purchase","event_data":{"amount":2,"currency":"EUR"}"#
+            #expect(try app.client("capture-event", body("fields", token: token, extra: extra)).status == 200)
+        }
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+        try purchase("u-gone")
+        #expect(try flagged() == 1 && paying() == 1)
+        #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/users/u-gone").status == 204)
+        #expect(try app.count("SELECT count(*) FROM installs WHERE project_id = '\(projectID)'") == 1, "the install stays")
+        #expect(try flagged() == 0 && paying() == 0)
+        try purchase("u-new")
+        #expect(try flagged() == 1 && paying() == 1)
+        #expect(try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 5).differing == 0)
+    }
+
     @Test func aPaymentThenARevenueEventPayOnce() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, token) = try app.linkrunnerProject()

@@ -7,7 +7,6 @@ import StoreContracts
 /// A project's links: search, pages of 50, a form that creates one (the admin API's fields, read
 /// by the admin API's own payload), and disable / enable.
 enum LinkPages {
-
     static func list(_ services: Services) -> ProjectPage {
         let auth = DashboardAuth(services: services)
         return { request, viewer, project in

@@ -25,22 +25,6 @@ import StoreContracts
     func forgetReadsAhead(naming keys: [String])
 }
 
-/// An install's events and payments stored earlier in one transaction, as counting reads them.
-@_spi(StoreInternals) public struct StoredEarlier: Sendable {
-    public var earliestByName: [String: Int64] = [:]
-    public var hasRevenueEvent = false
-    public var hasLivePayment = false
-    public var signedUp = false
-    public init() {}
-
-    public mutating func merge(_ other: StoredEarlier) {
-        earliestByName.merge(other.earliestByName) { min($0, $1) }
-        hasRevenueEvent = hasRevenueEvent || other.hasRevenueEvent
-        hasLivePayment = hasLivePayment || other.hasLivePayment
-        signedUp = signedUp || other.signedUp
-    }
-}
-
 /// A session whose statements are function calls: nothing is sent ahead or left unanswered.
 extension PipelineHooks where Self: StoreSession {
     public func runAhead(_ statements: [(sql: String, values: [SQLValue])]) {}

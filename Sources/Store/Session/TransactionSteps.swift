@@ -42,6 +42,22 @@ public import StoreContracts
     func noteStored(_ stored: StoredEarlier, ofInstall installID: String)
 }
 
+/// An install's events and payments stored earlier in one transaction, as counting reads them.
+@_spi(StoreInternals) public struct StoredEarlier: Sendable {
+    public var earliestByName: [String: Int64] = [:]
+    public var hasRevenueEvent = false
+    public var hasLivePayment = false
+    public var signedUp = false
+    public init() {}
+
+    public mutating func merge(_ other: StoredEarlier) {
+        earliestByName.merge(other.earliestByName) { min($0, $1) }
+        hasRevenueEvent = hasRevenueEvent || other.hasRevenueEvent
+        hasLivePayment = hasLivePayment || other.hasLivePayment
+        signedUp = signedUp || other.signedUp
+    }
+}
+
 /// A session that has the database to itself: statements in the order the script says them.
 extension TransactionSteps where Self: StoreSession {
     public func claimClick(
@@ -103,9 +119,9 @@ extension TransactionSteps where Self: StoreSession {
     public static let takeTurnByInstance = "SELECT 1 FROM (SELECT pg_advisory_xact_lock(2039, hashtext(coalesce(?, ?)))) AS turn"
 }
 
-extension EventRecord.InstallReference {
+@_spi(StoreInternals) extension EventRecord.InstallReference {
     /// The id or instance id it names the install by.
-    var key: String {
+    public var key: String {
         switch self {
         case .id(let id): id
         case .instance(let instance): instance
