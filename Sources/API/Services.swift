@@ -52,14 +52,16 @@ public final class Services: Sendable {
         trustedProxies: [String] = [],
         publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
         outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
-        appleAds: AppleAdsSettings = AppleAdsSettings(), dashboard: DashboardSettings = DashboardSettings(),
+        appleAds: AppleAdsSettings = AppleAdsSettings(), adPlatforms: AdPlatformSettings = AdPlatformSettings(),
+        dashboard: DashboardSettings = DashboardSettings(),
         countries: TapCountries = TapCountries(), clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }
     ) {
         // A cache miss on an event loop moves the request to the handler pool (the router runs it
         // again there); nothing may wait on the database on a loop (debug builds record any such call).
         app = AppServices(
-            store: store, clock: clock, outboundPolicy: outboundPolicy, appleAds: appleAds, clickBacklogLimit: clickBacklogLimit,
+            store: store, clock: clock, outboundPolicy: outboundPolicy, appleAds: appleAds, adPlatforms: adPlatforms,
+            clickBacklogLimit: clickBacklogLimit,
             beforeBlocking: { try MoveToPool.unlessOffLoop() })
         store.forbidBlocking { EventLoopThread.isCurrent }
         self.defaultProject = defaultProject

@@ -28,6 +28,8 @@ public final class AppServices: Sendable {
     public let dashboard: DashboardService
     public let applePostbacks: ApplePostbackService
     let appleAdsExchange: AppleAdsExchange
+    let adPlatformDelivery: AdPlatformDelivery
+    public let adPlatforms: AdPlatformService
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -35,6 +37,7 @@ public final class AppServices: Sendable {
         store: any StoreBackend, clock: any Clock = SystemClock(),
         outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
         appleAds appleAdsSettings: AppleAdsSettings = AppleAdsSettings(),
+        adPlatforms adPlatformSettings: AdPlatformSettings = AdPlatformSettings(),
         clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         beforeBlocking: @escaping @Sendable () throws -> Void = {}
     ) {
@@ -65,10 +68,14 @@ public final class AppServices: Sendable {
         let postbackTemplates = ByProjectCache(
             load: { try store.postbacks.allTemplates() }, projectID: \.projectID,
             beforeBlocking: beforeBlocking)
+        let adPlatformConnections = ByProjectCache(
+            load: { try store.adPlatforms.allConnections() }, projectID: \.projectID,
+            beforeBlocking: beforeBlocking)
         self.webhookEndpoints = webhookEndpoints
-        store.observeCommits(changing: [.webhookEndpoints, .postbackTemplates]) { changed in
+        store.observeCommits(changing: [.webhookEndpoints, .postbackTemplates, .adPlatformConnections]) { changed in
             if changed.contains(.webhookEndpoints) { webhookEndpoints.invalidate() }
             if changed.contains(.postbackTemplates) { postbackTemplates.invalidate() }
+            if changed.contains(.adPlatformConnections) { adPlatformConnections.invalidate() }
         }
         // What the command line (another process) changed, on SQLite: the same caches emptied,
         // a link's entry by its code.
@@ -83,8 +90,10 @@ public final class AppServices: Sendable {
             if topics.contains(.webhookEndpoints) { webhookEndpoints.invalidate() }
             if topics.contains(.domains) { domainMap.invalidate() }
             if topics.contains(.postbackTemplates) { postbackTemplates.invalidate() }
+            if topics.contains(.adPlatformConnections) { adPlatformConnections.invalidate() }
         }
-        let outbound = OutboundMessages(endpoints: webhookEndpoints, templates: postbackTemplates)
+        let outbound = OutboundMessages(
+            endpoints: webhookEndpoints, templates: postbackTemplates, connections: adPlatformConnections, adPlatforms: adPlatformSettings)
         self.outbound = outbound
         projects = ProjectService(store: store, cache: projectCache, clocks: clocks, clock: clock, beforeBlocking: beforeBlocking)
         links = LinkService(store: store, cache: linkCache, clocks: clocks, beforeBlocking: beforeBlocking)
@@ -99,6 +108,9 @@ public final class AppServices: Sendable {
         dashboard = DashboardService(store: store, clock: clock)
         applePostbacks = ApplePostbackService(store: store, clock: clock, outbound: outbound, schemas: skanSchemas, policy: outboundPolicy)
         appleAdsExchange = AppleAdsExchange(store: store, settings: appleAdsSettings, outbound: outbound, projects: projectCache)
+        adPlatformDelivery = AdPlatformDelivery(
+            store: store, settings: adPlatformSettings, outbound: outbound, projects: projectCache, counters: deliveryCounters, clock: clock)
+        adPlatforms = AdPlatformService(store: store, clock: clock, settings: adPlatformSettings, delivery: adPlatformDelivery)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.
@@ -110,7 +122,7 @@ public final class AppServices: Sendable {
         exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }
         let worker = OutboxWorker(
             store: store, transport: transport, clock: clock, settings: settings, counters: deliveryCounters,
-            appleAds: exchange,
+            appleAds: exchange, adPlatforms: adPlatformDelivery,
             factLog: OutboxLogJobs(outbound: outbound) { [projects] id in
                 try projects.cache.project(forID: id, repository: store.projects)
             }

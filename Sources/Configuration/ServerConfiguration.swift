@@ -64,6 +64,8 @@ public struct ServerConfiguration {
     public var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15, deliver: true)
     /// Where AdServices tokens are exchanged, and how soon Apple's "not yet" is asked again.
     public var appleAds = AppleAdsSettings()
+    /// Where the ad platforms are reached (`ad_platforms.google_url` …): tests point them at fakes.
+    public var adPlatforms = AdPlatformSettings()
     /// Whether and where the dashboard is served.
     public var dashboard = DashboardSettings()
     /// Projects declared in the file, reconciled at start.
@@ -183,6 +185,7 @@ public enum ConfigurationLoader {
             case "click_retention_hours": configuration.clickRetentionHours = try integer(value, key, 0...87_600)
             case "outbound": try applyOutbound(value, to: &configuration)
             case "apple_ads": try applyAppleAds(value, to: &configuration)
+            case "ad_platforms": try applyAdPlatforms(value, to: &configuration)
             case "dashboard": try applyDashboard(value, to: &configuration)
             case "projects":
                 guard case .array(let projects) = value else { throw ConfigurationError(key: key, message: "must be an array of projects") }
@@ -238,6 +241,21 @@ public enum ConfigurationLoader {
             case "retry_seconds": configuration.appleAds.retrySeconds = Double(try integer(value, path, 1...3600))
             case "oauth_url": configuration.appleAds.oauthURL = try appleAdsURL(value, path)
             case "api_url": configuration.appleAds.apiURL = AppleAdsSettings.directory(try appleAdsURL(value, path))
+            default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
+            }
+        }
+    }
+
+    private static func applyAdPlatforms(_ value: JSONValue, to configuration: inout ServerConfiguration) throws {
+        guard case .object(let object) = value else { throw ConfigurationError(key: "ad_platforms", message: "must be an object") }
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            let path = "ad_platforms.\(key)"
+            let url = AppleAdsSettings.directory(try appleAdsURL(value, path))
+            switch key {
+            case "google_url": configuration.adPlatforms.googleURL = url
+            case "meta_url": configuration.adPlatforms.metaURL = url
+            case "tiktok_url": configuration.adPlatforms.tiktokURL = url
+            case "snap_url": configuration.adPlatforms.snapURL = url
             default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
             }
         }
@@ -320,6 +338,10 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS":
                 configuration.outbound.requestTimeoutSeconds = try integer(.string(text), name, 1...60)
             case "ATTRIBUTIOND_APPLE_ADS_URL": configuration.appleAds.url = try appleAdsURL(.string(text), name)
+            case "ATTRIBUTIOND_GOOGLE_ADS_URL": configuration.adPlatforms.googleURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
+            case "ATTRIBUTIOND_META_URL": configuration.adPlatforms.metaURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
+            case "ATTRIBUTIOND_TIKTOK_URL": configuration.adPlatforms.tiktokURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
+            case "ATTRIBUTIOND_SNAP_URL": configuration.adPlatforms.snapURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_APPLE_ADS_OAUTH_URL": configuration.appleAds.oauthURL = try appleAdsURL(.string(text), name)
             case "ATTRIBUTIOND_APPLE_ADS_API_URL": configuration.appleAds.apiURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_APPLE_ADS_RETRY_SECONDS": configuration.appleAds.retrySeconds = Double(try integer(.string(text), name, 1...3600))

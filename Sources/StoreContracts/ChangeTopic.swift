@@ -11,6 +11,7 @@ public enum ChangeTopic: String, Sendable, CaseIterable {
     case certificates = "domain_certificates"
     case webhookEndpoints = "webhook_endpoints"
     case postbackTemplates = "postback_templates"
+    case adPlatformConnections = "ad_platform_connections"
     /// Jobs written with their fact, waiting to be moved into the job table.
     case newJobs = "outbox_new"
     case jobs = "outbox_jobs"

@@ -27,6 +27,8 @@ public struct EventRecord: Sendable {
     public var currency: String?
     public var occurredAt: Timestamp
     public var receivedAt: Timestamp
+    /// Consent the client told with the event: the install's from then on.
+    public var consent: Consent? = nil
 
     public init(
         projectID: String, install: InstallReference, name: String, clientEventID: String? = nil,

@@ -76,6 +76,7 @@ public final class AggregateStores: Sendable {
     /// Deletes clicks past every attribution window (`RetentionJob`).
     public let clickRetention: ClickRetention
     public let rollups: any RollupStore
+    public let adPlatforms: any AdPlatformStore
 
     public init(
         projects: any ProjectStore, signingKeys: any SigningKeyStore, templates: any TemplateStore, links: any LinkStore, domains: any DomainStore,
@@ -83,7 +84,7 @@ public final class AggregateStores: Sendable {
         events: any EventStore, users: any UserStore, stats: any StatsStore, erasure: any ErasureStore, outbox: any OutboxStore,
         postbacks: any PostbackStore, appleAds: any AppleAdsStore, appleAdsNames: any AppleAdsNameStore, dashboard: any DashboardStore,
         browse: any BrowseStore,
-        clickRetention: ClickRetention, rollups: any RollupStore
+        clickRetention: ClickRetention, rollups: any RollupStore, adPlatforms: any AdPlatformStore
     ) {
         self.projects = projects
         self.signingKeys = signingKeys
@@ -106,6 +107,7 @@ public final class AggregateStores: Sendable {
         self.browse = browse
         self.clickRetention = clickRetention
         self.rollups = rollups
+        self.adPlatforms = adPlatforms
     }
 }
 
@@ -131,4 +133,5 @@ extension StoreBackend {
     public var browse: any BrowseStore { stores.browse }
     public var clickRetention: ClickRetention { stores.clickRetention }
     public var rollups: any RollupStore { stores.rollups }
+    public var adPlatforms: any AdPlatformStore { stores.adPlatforms }
 }

@@ -12,7 +12,7 @@ struct ProjectCreation: Decodable {
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
         "click_id_parameters", "apple_ads", "time_zone", "in_app_escape", "ios_app_store_id", "utm_templates", "long_link_hosts",
-        "long_links_per_domain", "play_referrer",
+        "long_links_per_domain", "play_referrer", "default_consent",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -68,6 +68,7 @@ struct SettingsPatch: Decodable {
     var longLinkHosts: Patch<[String]> = .absent
     var longLinksPerDomain: Patch<Int> = .absent
     var playReferrer: Patch<PlayReferrerFormat> = .absent
+    var defaultConsent: Patch<JSONValue> = .absent
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -95,6 +96,7 @@ struct SettingsPatch: Decodable {
         longLinkHosts = try c.decodePatch([String].self, forKey: key("long_link_hosts"))
         longLinksPerDomain = try c.decodePatch(Int.self, forKey: key("long_links_per_domain"))
         playReferrer = try c.decodePatch(PlayReferrerFormat.self, forKey: key("play_referrer"))
+        defaultConsent = try c.decodePatch(JSONValue.self, forKey: key("default_consent"))
     }
 
     /// The settings with this patch applied; keys that cannot be null fall back to their defaults.
@@ -121,6 +123,14 @@ struct SettingsPatch: Decodable {
         settings.longLinkHosts = (longLinkHosts.apply(to: current.longLinkHosts) ?? []).map { $0.lowercased() }
         settings.longLinksPerDomain = longLinksPerDomain.apply(to: current.longLinksPerDomain) ?? defaults.longLinksPerDomain
         settings.playReferrer = playReferrer.apply(to: current.playReferrer) ?? defaults.playReferrer
+        switch defaultConsent {
+        case .absent: break
+        case .null: settings.defaultConsent = Consent()
+        case .value(.object(let object)):
+            settings.defaultConsent = try ConsentFields.consent(JSONFields(fields: ["consent": .object(object)]), path: "default_") ?? Consent()
+        case .value:
+            throw HTTPError.invalidField("default_consent", "must be an object {eea, ad_user_data, ad_personalization, tcf_string, att_status}")
+        }
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch utmTemplates {
         case .absent: break
@@ -178,6 +188,7 @@ struct ProjectBody: Encodable {
     let long_link_hosts: [String]
     let long_links_per_domain: Int
     let play_referrer: String
+    let default_consent: Consent
     let test_mode: Bool
     let skan: JSONValue?
     let matching: MatchingPayload?
@@ -212,6 +223,7 @@ struct ProjectBody: Encodable {
         long_link_hosts = settings.longLinkHosts
         long_links_per_domain = settings.longLinksPerDomain
         play_referrer = settings.playReferrer.rawValue
+        default_consent = settings.defaultConsent
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
         matching = settings.matching.map(MatchingPayload.init)
@@ -249,6 +261,7 @@ struct ProjectBody: Encodable {
         try c.encode(long_link_hosts, forKey: key("long_link_hosts"))
         try c.encode(long_links_per_domain, forKey: key("long_links_per_domain"))
         try c.encode(play_referrer, forKey: key("play_referrer"))
+        try c.encode(ConsentBody(default_consent), forKey: key("default_consent"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
         try c.encode(matching, forKey: key("matching"))

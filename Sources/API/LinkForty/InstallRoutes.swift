@@ -112,6 +112,8 @@ struct InstallBody {
     var sdkName: String?
     var sdkVersion: String?
     var appToken: String?
+    var consent: Consent?
+    var adSignals: AdSignals?
 
     /// Read field by field rather than through `Decodable`: the decoder's generic machinery was
     /// 8% of an install answer's instructions. Text fields are unbounded here as they were; what
@@ -133,6 +135,9 @@ struct InstallBody {
         sdkName = try body.string("sdkName", maxLength: .max)
         sdkVersion = try body.string("sdkVersion", maxLength: .max)
         appToken = try body.string("appToken", maxLength: .max)
+        consent = try ConsentFields.consent(body, path: "")
+        adSignals = try ConsentFields.signals(
+            [body], referrer: try body.string("installReferrer", maxLength: 4096) ?? body.string("install_referrer", maxLength: 4096))
     }
 
     func report(project: Project, request: HTTPRequest, services: Services) throws -> InstallReport {
@@ -167,7 +172,7 @@ struct InstallBody {
             appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
             userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours,
             country: services.countries.country(of: request, resolver: services.clientIP) ?? CountryCode.region(ofLocale: languageTag),
-            isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false)
+            isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false, consent: consent, adSignals: adSignals)
     }
 }
 
@@ -207,6 +212,8 @@ struct EventBody {
     /// The project's token, sent by some SDKs; a credential where the project's `sdk_auth` is `required`.
     var appToken: String?
 
+    var consent: Consent?
+
     init(_ body: JSONFields) throws {
         installId = try body.requiredString("installId", maxLength: 256)
         appToken = try body.string("appToken", maxLength: 256)
@@ -216,6 +223,7 @@ struct EventBody {
         eventName = name
         eventData = try body.object("eventData")?.fields
         timestamp = try body.string("timestamp", maxLength: 64)
+        consent = try ConsentFields.consent(body, path: "")
     }
 
     func record(projectID: String, now: Timestamp) throws -> EventRecord {
@@ -251,9 +259,11 @@ struct EventBody {
         // data is one event. Without it the time is ours, and every request is a new event.
         // 64 bits of SHA-256: compared only among one install's events at one millisecond.
         let contentKey = timestamp.map { _ in String(Secrets.sha256Hex(name + "\u{1F}" + (data ?? "")).prefix(16)) }
-        return EventRecord(
+        var record = EventRecord(
             projectID: projectID, install: .id(installId), name: name, contentKey: contentKey, data: data,
             revenue: revenue, currency: currency, occurredAt: occurredAt, receivedAt: now, dataValue: eventData)
+        record.consent = consent
+        return record
     }
 }
 

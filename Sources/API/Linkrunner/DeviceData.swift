@@ -24,6 +24,11 @@ struct DeviceData: Sendable {
     var appleAdsToken: String?
     /// `country`, else the region of `locale` (ISO 3166-1 alpha-2).
     var country: String?
+    /// Linkrunner 4.1's `consent` and `att_status`, and `odm_info`, as the SDK puts them here.
+    var consent: Consent?
+    var adSignals: AdSignals?
+    /// The Play Install Referrer as it came (its Google click ids are kept for Google Ads).
+    var installReferrer: String?
 
     init(_ body: JSONFields?) throws {
         guard let body else { return }
@@ -65,7 +70,9 @@ struct DeviceData: Sendable {
             }
         }
         // Play Install Referrer: `utm_source=...&click_id=<uuid>` (the store URL we decorated).
+        consent = try ConsentFields.consent(body, path: "device_data.")
         if let referrer = try text("install_ref") ?? text("install_referrer") {
+            installReferrer = referrer
             let decoded = referrer.removingPercentEncoding ?? referrer
             referrerClickID =
                 decoded.split(separator: "&").compactMap { pair -> String? in
@@ -73,6 +80,7 @@ struct DeviceData: Sendable {
                     return parts.count == 2 && parts[0] == "click_id" ? String(parts[1]) : nil
                 }.first
         }
+        adSignals = try ConsentFields.signals([body], referrer: installReferrer)
     }
 
     func platform(declared: String?) -> UserAgentInfo.Platform? {

@@ -54,7 +54,10 @@ enum LinkrunnerRoutes {
                     deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
                     ip: client?.ipString, userAgent: device.userAgent,
                     country: services.countries.country(of: call.request, resolver: services.clientIP) ?? device.country,
-                    isTest: try call.body.bool("debug") ?? false)  // the SDK's debug build: test traffic
+                    isTest: try call.body.bool("debug") ?? false,  // the SDK's debug build: test traffic
+                    consent: try ConsentFields.consent(call.body, path: "").map { device.consent?.updated(with: $0) ?? $0 } ?? device.consent,
+                    adSignals: try ConsentFields.signals([call.body], referrer: nil).map { device.adSignals?.updated(with: $0) ?? $0 }
+                        ?? device.adSignals)
                 try services.app.installs.report(
                     report, project: call.project, conversionValues: true,
                     delivery: call.request.writeDelivery
@@ -152,13 +155,14 @@ enum LinkrunnerRoutes {
                 let amount = try eventData?.amount("amount", path: "event_data.amount")
                 let currency = try eventData?.string("currency", path: "event_data.currency").map { $0.uppercased() }
                 let now = call.now
-                let event = EventRecord(
+                var event = EventRecord(
                     projectID: call.project.id, install: .instance(try call.instanceID), name: name,
                     clientEventID: try call.body.string("event_id", maxLength: 256),
                     userID: try call.body.identifier("user_id"),
                     data: eventData.map { String(decoding: JSONValue.object($0.fields).serialized(), as: UTF8.self) },
                     revenue: amount, currency: amount == nil ? nil : (currency ?? call.project.settings.currency),
                     occurredAt: now, receivedAt: now, dataValue: eventData?.fields)
+                event.consent = try ConsentFields.consent(call.body, path: "")
                 try services.app.activity.recordEvent(
                     event, project: call.project, conversionValues: true,
                     delivery: call.request.writeDelivery

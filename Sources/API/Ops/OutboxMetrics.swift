@@ -5,7 +5,7 @@ import StoreContracts
 /// The outbox's part of /metrics: jobs waiting and failed by kind, the age of the oldest waiting
 /// one, attempts by kind and outcome class, and attempt latency.
 enum OutboxMetrics {
-    static let kinds = ["webhook", "postback", "apple_ads"]
+    static let kinds = ["webhook", "postback", "apple_ads", AdPlatform.jobKind]
 
     static func render(backlog: [OutboxBacklog], deliveries: DeliveryCounters.Snapshot, now: Timestamp, to out: inout PrometheusText) {
         out.gauge(
@@ -30,5 +30,13 @@ enum OutboxMetrics {
                 }
             })
         out.histogram("attributiond_outbox_attempt_duration_seconds", "Time from sending a delivery to its answer.", deliveries.latency)
+        out.counter(
+            "attributiond_ad_platform_refused_total",
+            "Ad-platform deliveries not sent, by platform and reason (consent, no_device_id, not_mapped, too_old, not_configured…).",
+            deliveries.adPlatformRefusals.keys.sorted().flatMap { platform in
+                deliveries.adPlatformRefusals[platform]!.keys.sorted().map { reason in
+                    ([("platform", platform), ("reason", reason)], deliveries.adPlatformRefusals[platform]![reason]!)
+                }
+            })
     }
 }

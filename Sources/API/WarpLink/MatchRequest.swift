@@ -24,6 +24,8 @@ struct MatchRequest {
     var timezone: String?
     var screenPoints: ScreenSize?
     var userAgent: String?
+    var consent: Consent?
+    var adSignals: AdSignals?
 
     init(_ body: JSONFields) throws {
         let declared = try body.requiredString("platform", maxLength: 32)
@@ -68,6 +70,8 @@ struct MatchRequest {
         }
         _ = try body.string("app_package_name", maxLength: 256)
         _ = try body.string("app_bundle_id", maxLength: 256)
+        consent = try ConsentFields.consent(body, path: "")
+        adSignals = try ConsentFields.signals([body], referrer: try body.string("install_referrer", maxLength: 4096))
     }
 
     /// Languages of an `Accept-Language`-like list (`en-GB,fr;q=0.8`), at most ten plausible tags.
@@ -102,7 +106,7 @@ struct MatchRequest {
             appVersion: nil, ip: client?.ipString,
             userAgent: (userAgent ?? request.headers["User-Agent"]).map { $0.prefix(characters: 512) },
             country: services.countries.country(of: request, resolver: services.clientIP) ?? CountryCode.region(ofLocale: languages.first),
-            isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false)
+            isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false, consent: consent, adSignals: adSignals)
     }
 
     /// What makes a repeated call from one device recognisable without a device id: the same

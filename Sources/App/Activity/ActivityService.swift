@@ -30,6 +30,11 @@ public struct ActivityService: Sendable {
                 if let revenue = event.revenue { values["revenue"] = PostbackMacros.number(revenue) }
                 values["currency"] = event.currency
                 return values
+            },
+            conversion: { stored in
+                AdConversion(
+                    kind: .event, name: event.name, factID: stored.eventID, revenue: event.revenue, currency: event.currency,
+                    occurredAt: event.occurredAt.milliseconds)
             })
         store.events.record(
             event, eventID: TimeOrderedID.secure(at: event.receivedAt), skan: skan, notify: notify, delivery: delivery,
@@ -84,6 +89,13 @@ public struct ActivityService: Sendable {
                         "event_name": "payment", "event_id": payment.paymentID, "revenue": PostbackMacros.number(payment.amount),
                         "currency": payment.currency,
                     ]
+                },
+                conversion: { payment in
+                    // A payment the app says did not go through is no purchase to a platform.
+                    guard !["PAYMENT_FAILED", "PAYMENT_CANCELLED", "PAYMENT_INITIATED"].contains(payment.status.uppercased()) else { return nil }
+                    return AdConversion(
+                        kind: .payment, name: "payment", factID: payment.paymentID, revenue: payment.amount, currency: payment.currency,
+                        occurredAt: now.milliseconds)
                 })
         // Test traffic keeps its payment ids apart: a debug build's `payment_123` never blocks the
         // live app's (payment ids are unique per project).

@@ -33,6 +33,10 @@ public struct InstallService: Sendable {
                     // Only an attributed install has a click whose network id is worth a read.
                     let network = outcome.install.match.attributed ? (try? install.facts())??.click?.networkClickID : nil
                     WebhookEvents.appendInstall(outcome, project: project, networkClickID: network, to: &body)
+                },
+                conversion: { outcome in
+                    AdConversion(
+                        kind: .install, name: "install", factID: outcome.install.id, occurredAt: outcome.install.createdAt.milliseconds)
                 })
         store.installs.report(
             report, policy: policy ?? MatchingPolicy(project: project.settings),

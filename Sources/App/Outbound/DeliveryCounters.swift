@@ -12,6 +12,8 @@ public final class DeliveryCounters: @unchecked Sendable {
         /// How long attempts took, in seconds.
         public var latency: Histogram
         public var inFlight: Int
+        /// platform → reason → deliveries not sent (a consent refusal, no device id, not mapped…).
+        public var adPlatformRefusals: [String: [String: Int]] = [:]
     }
 
     public let inFlight = Atomic<Int>(0)
@@ -19,6 +21,7 @@ public final class DeliveryCounters: @unchecked Sendable {
     private let lock = NSLock()
     private var attempts: [String: [String: Int]] = [:]
     private var latency = Histogram(bounds: DeliveryCounters.latencyBuckets)
+    private var adPlatformRefusals: [String: [String: Int]] = [:]
 
     public init() {}
 
@@ -31,9 +34,16 @@ public final class DeliveryCounters: @unchecked Sendable {
         lock.unlock()
     }
 
+    func recordRefusal(platform: String, reason: String) {
+        lock.lock()
+        adPlatformRefusals[platform, default: [:]][reason, default: 0] += 1
+        lock.unlock()
+    }
+
     public func snapshot() -> Snapshot {
         lock.lock()
         defer { lock.unlock() }
-        return Snapshot(attempts: attempts, latency: latency, inFlight: inFlight.load(ordering: .relaxed))
+        return Snapshot(
+            attempts: attempts, latency: latency, inFlight: inFlight.load(ordering: .relaxed), adPlatformRefusals: adPlatformRefusals)
     }
 }

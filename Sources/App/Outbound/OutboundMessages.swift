@@ -10,6 +10,8 @@ import StoreContracts
 struct OutboundMessages: Sendable {
     let endpoints: ByProjectCache<WebhookEndpoint>
     let templates: ByProjectCache<PostbackTemplate>
+    let connections: ByProjectCache<AdPlatformConnection>
+    let adPlatforms: AdPlatformSettings
 
     /// The endpoints of `projectID` that want `type`.
     func subscribers(of type: WebhookEventType, projectID: String) throws -> [WebhookEndpoint] {
@@ -20,6 +22,11 @@ struct OutboundMessages: Sendable {
         try templates.values(projectID: projectID).filter { $0.enabled && $0.trigger == trigger }
     }
 
+    /// The project's enabled ad-platform connections.
+    func adPlatformConnections(projectID: String) throws -> [AdPlatformConnection] {
+        try connections.values(projectID: projectID).filter(\.enabled)
+    }
+
     /// The notifier for `fact`s of one project, or nil when nothing listens.
     /// - Parameters:
     ///   - trigger: the postback trigger of the fact (`install`, `payment`, an event name); nil: none.
@@ -28,11 +35,12 @@ struct OutboundMessages: Sendable {
     func notifier<Fact>(
         _ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
         data: @escaping @Sendable (Fact, InstallFactsSource) -> [String: JSONValue],
-        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }
+        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] },
+        conversion: (@Sendable (Fact) -> AdConversion?)? = nil
     ) throws -> Notifier<Fact>? {
         try notifier(
             type, trigger: trigger, projectID: projectID, at: time, prepare: {}, data: { fact, install, _ in data(fact, install) },
-            values: values)
+            values: values, conversion: conversion)
     }
 
     /// The same, with work done once before the transaction and only when something listens
@@ -41,31 +49,43 @@ struct OutboundMessages: Sendable {
         _ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
         prepare: () -> Prepared,
         data: @escaping @Sendable (Fact, InstallFactsSource, Prepared) -> [String: JSONValue],
-        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }
+        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] },
+        conversion: (@Sendable (Fact) -> AdConversion?)? = nil
     ) throws -> Notifier<Fact>? {
         try notifier(
             type, trigger: trigger, projectID: projectID, at: time, prepare: prepare,
             appendData: { fact, install, prepared, body in JSONValue.object(data(fact, install, prepared)).append(to: &body) },
-            values: values)
+            values: values, conversion: conversion)
     }
 
     /// The same, `data` written straight into the job's body by `appendData` (a fact whose
     /// webhook is mostly serialised before its transaction).
     /// - Parameter webhooks: false where the store makes the fact's webhooks later, from the
     ///   stored facts (`OutboxLogJobs`): then only postbacks are written with the fact.
+    /// - Parameter conversion: what the fact is to the project's ad platforms (nil: nothing).
     func notifier<Fact, Prepared: Sendable>(
         _ type: WebhookEventType, trigger: String?, projectID: String, at time: Timestamp,
         webhooks: Bool = true, prepare: () -> Prepared,
         appendData: @escaping @Sendable (Fact, InstallFactsSource, Prepared, inout [UInt8]) -> Void,
-        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] }
+        values: @escaping @Sendable (Fact) -> [String: String] = { _ in [:] },
+        conversion: (@Sendable (Fact) -> AdConversion?)? = nil
     ) throws -> Notifier<Fact>? {
         let subscribers = webhooks ? try subscribers(of: type, projectID: projectID) : []
         let postbacks = try trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []
-        guard !subscribers.isEmpty || !postbacks.isEmpty else { return nil }
+        let platforms = conversion == nil ? [] : try adPlatformConnections(projectID: projectID).map(\.platform)
+        guard !subscribers.isEmpty || !postbacks.isEmpty || !platforms.isEmpty else { return nil }
         let prepared = prepare()
         let webhooks = WebhookEvents.Prepared(type, projectID: projectID, at: time, to: subscribers)
+        let adPlatforms = adPlatforms
         return { @Sendable fact, install in
             var messages = webhooks.messages(appendingData: { appendData(fact, install, prepared, &$0) })
+            if !platforms.isEmpty, let conversion = conversion?(fact) {
+                // A small job per platform: the request is made when it is sent, off this transaction.
+                messages += platforms.map { platform in
+                    AdPlatformJob(platform: platform, conversion: conversion).message(
+                        projectID: projectID, installID: install.installID, baseURL: adPlatforms.baseURL(of: platform), at: time)
+                }
+            }
             if !postbacks.isEmpty, let facts = try? install.facts(), let network = facts.click?.utm.source?.lowercased() {
                 let matching = postbacks.filter { $0.network.lowercased() == network }
                 if !matching.isEmpty {

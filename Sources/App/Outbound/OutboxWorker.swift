@@ -41,6 +41,7 @@ public final class OutboxWorker: Service, @unchecked Sendable {
     private let settings: Settings
     private let lookupEndpoint: @Sendable (_ id: String, _ projectID: String) throws -> WebhookEndpoint?
     private let appleAds: AppleAdsExchange?
+    private let adPlatforms: AdPlatformDelivery?
     private let factLog: OutboxLogJobs?
     public let counters: DeliveryCounters
 
@@ -56,11 +57,13 @@ public final class OutboxWorker: Service, @unchecked Sendable {
 
     init(
         store: any StoreBackend, transport: any OutboundTransport, clock: any Clock,
-        settings: Settings, counters: DeliveryCounters, appleAds: AppleAdsExchange? = nil, factLog: OutboxLogJobs? = nil,
+        settings: Settings, counters: DeliveryCounters, appleAds: AppleAdsExchange? = nil, adPlatforms: AdPlatformDelivery? = nil,
+        factLog: OutboxLogJobs? = nil,
         endpoint: @escaping @Sendable (String, String) throws -> WebhookEndpoint?
     ) {
         self.store = store
         self.appleAds = appleAds
+        self.adPlatforms = adPlatforms
         self.factLog = store.outbox.factsAreALog ? factLog : nil
         self.transport = transport
         self.clock = clock
@@ -290,6 +293,15 @@ public final class OutboxWorker: Service, @unchecked Sendable {
                     record(outcome, job: job, then: done)
                 }
             }
+            if message.kind == AdPlatform.jobKind, let adPlatforms {
+                // A claim in Google's answer is recorded with waited-for writes, as Apple's is.
+                return DispatchQueue.global().async { [self] in
+                    guard case .record(let outcome) = adPlatforms.handle(result, job: job, now: now) else {
+                        return recordStandard(result, job: job, now: now, then: done)
+                    }
+                    record(outcome, job: job, then: done)
+                }
+            }
             recordStandard(result, job: job, now: now, then: done)
         }
     }
@@ -359,6 +371,7 @@ public final class OutboxWorker: Service, @unchecked Sendable {
                     headers: [("content-type", "application/json"), ("user-agent", settings.userAgent)], body: Array(message.payload.utf8)))
         }
         if message.kind == "apple_ads", let appleAds { return appleAds.request(for: message, now: clock.now(), userAgent: settings.userAgent) }
+        if message.kind == AdPlatform.jobKind, let adPlatforms { return adPlatforms.request(for: message, userAgent: settings.userAgent) }
         let body = Array(message.payload.utf8)
         guard message.kind == "webhook" else {
             return .failure(Refusal(reason: "no sender for jobs of kind '\(message.kind)'"))

@@ -188,6 +188,34 @@ enum WebhookEvents {
         ]
     }
 
+    /// An install an ad platform's claim took (docs/ad-platforms/claims.md).
+    static func adPlatformAttribution(_ attributed: AdClaimAttribution, project: Project) -> [String: JSONValue] {
+        let install = attributed.install
+        let claim = attributed.claim
+        let attribution: [String: JSONValue] = [
+            "attributed": .bool(true), "source": .string(claim.source.rawValue), "match_type": .string(install.match.matchType.rawValue),
+            "confidence": .number(install.match.confidence), "matched_factors": .array(install.match.matchedFactors.map(JSONValue.string)),
+            "click_id": .null, "link_id": .null, "clicked_at": optional(claim.engagedAt?.iso8601),
+            "ad_platform": adPlatformClaim(claim),
+        ]
+        return [
+            "install_id": .string(install.id), "project_id": .string(project.id), "platform": optional(install.platform),
+            "reinstall": .bool(install.reinstall), "created_at": .string(install.createdAt.iso8601),
+            "attribution": .object(attribution),
+        ]
+    }
+
+    /// A platform's claim as webhooks and the admin API show it.
+    static func adPlatformClaim(_ claim: AdPlatformClaim) -> JSONValue {
+        .object([
+            "platform": .string(claim.source.platform.rawValue), "source": .string(claim.source.rawValue),
+            "campaign_id": optional(claim.campaignID), "campaign_name": optional(claim.campaignName),
+            "ad_group_id": optional(claim.adGroupID), "ad_group_name": optional(claim.adGroupName), "ad_id": optional(claim.adID),
+            "interaction": optional(claim.interaction), "engaged_at": optional(claim.engagedAt?.iso8601),
+            "ad_event_id": optional(claim.adEventID),
+        ])
+    }
+
     /// Apple's answer as webhooks carry it (ids as strings).
     static func appleAds(_ answer: AppleAdsAnswer) -> JSONValue {
         .object([

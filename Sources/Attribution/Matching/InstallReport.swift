@@ -18,12 +18,18 @@ public struct InstallReport: Sendable {
     /// Sent in a client's test mode (a WarpLink `wl_test_` key, Linkrunner's `debug`): matched
     /// like any install, kept apart from the live counts, and never sent to webhooks or postbacks.
     public var isTest: Bool
+    /// What the user agreed to, as far as the SDK told (nil: nothing), and the signals the ad
+    /// platforms read (docs/ad-platforms/). Kept with the install; nothing in matching reads them.
+    public var consent: Consent? = nil
+    public var adSignals: AdSignals? = nil
 
     public init(
         projectID: String, reporter: String, identity: InstallIdentity, signals: InstallSignals, deviceModel: String? = nil,
         appVersion: String? = nil, ip: String? = nil, userAgent: String? = nil, windowHoursLimit: Int? = nil, country: String? = nil,
-        isTest: Bool = false
+        isTest: Bool = false, consent: Consent? = nil, adSignals: AdSignals? = nil
     ) {
+        self.consent = consent
+        self.adSignals = adSignals
         self.projectID = projectID
         self.reporter = reporter
         self.identity = identity

@@ -58,6 +58,9 @@ public struct ProjectSettings: Sendable, Equatable {
     public var longLinksPerDomain = 10_000
     /// What a link's Play Store URL hands the app through the Install Referrer.
     public var playReferrer: PlayReferrerFormat = .utm
+    /// What an install that told nothing of its user's consent is taken to have agreed to
+    /// (docs/ad-platforms/consent.md); every signal unknown by default.
+    public var defaultConsent = Consent()
     public static let longLinksPerDomainRange = 0...1_000_000
 
     public init() {}

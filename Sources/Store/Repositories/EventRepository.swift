@@ -72,6 +72,10 @@ struct Events<Source: SessionSource>: EventStore {
                     stored.signedUp = event.name == Counting.signupEventName
                     connection.noteStored(stored, ofInstall: install.id)
                 }
+                if let consent = event.consent {
+                    // Consent told with an event is the install's from then on (before its jobs are written).
+                    try AdPlatformRepository.mergeReported(consent: consent, signals: nil, installID: install.id, connection)
+                }
                 let values = try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection)
                 if inserted > 0 {
                     // A test install's events are not counted nor sent.

@@ -86,6 +86,10 @@ enum InstallRepository {
             if (tier0.lastSeenAt?.milliseconds ?? .min) <= stale {
                 try connection.runUnanswered(touchLastSeen, now.milliseconds, existing.id, stale)
             }
+            if report.consent?.isEmpty == false || report.adSignals?.isEmpty == false {
+                // What a later launch tells of consent and ad signals is kept over what the first told.
+                try AdPlatformRepository.mergeReported(consent: report.consent, signals: report.adSignals, installID: existing.id, connection)
+            }
             if let instance = adoptedInstance {
                 // An install another SDK family reported (found by IDFV) takes this one's instance
                 // id, so the instance's later calls find it.
@@ -126,7 +130,9 @@ enum InstallRepository {
             signals.screen.map { Double($0.width) }, signals.screen.map { Double($0.height) }, now.milliseconds, now.milliseconds,
             match.matchType.rawValue, match.attributed, match.confidence, JSONText.encode(match.matchedFactors), match.clickID,
             match.linkID, match.clickedAt?.milliseconds, reinstall, report.country,
-            explanation.map { Self.explained($0, taken: clicks.taken) }.flatMap { $0.isEmpty ? nil : $0.text }, report.isTest)
+            explanation.map { Self.explained($0, taken: clicks.taken) }.flatMap { $0.isEmpty ? nil : $0.text }, report.isTest,
+            report.consent.flatMap { CodableText.encode($0, unlessEmpty: \.isEmpty) },
+            report.adSignals.flatMap { CodableText.encode($0, unlessEmpty: \.isEmpty) })
         if !inserted, let instance = report.identity.installInstanceID {
             // Another writer stored this instance's install since tier 0 looked: that one is the
             // install, and the click claimed for this one is free again.

@@ -183,7 +183,7 @@ enum ProjectRepository {
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone, in_app_escape,
-        ios_app_store_id, skan_forwarding, utm_templates, long_link_hosts, long_links_per_domain, play_referrer
+        ios_app_store_id, skan_forwarding, utm_templates, long_link_hosts, long_links_per_domain, play_referrer, default_consent
         """
 
     /// A project's insert and update, SQL and values.
@@ -192,8 +192,8 @@ enum ProjectRepository {
             ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
             signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
             click_id_parameters, apple_ads, time_zone, in_app_escape, ios_app_store_id, skan_forwarding, utm_templates,
-            long_link_hosts, long_links_per_domain, play_referrer)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            long_link_hosts, long_links_per_domain, play_referrer, default_consent)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [SQLValue] {
@@ -206,7 +206,7 @@ enum ProjectRepository {
             settings.appleAds, settings.timeZone, settings.inAppEscape, settings.iosAppStoreID,
             settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding), utmTemplatesText(settings.utmTemplates),
             settings.longLinkHosts.isEmpty ? nil : JSONText.encode(settings.longLinkHosts), settings.longLinksPerDomain,
-            settings.playReferrer.rawValue,
+            settings.playReferrer.rawValue, CodableText.encode(settings.defaultConsent, unlessEmpty: \.isEmpty),
         ]
         return values.map(\.sqlValue)
     }
@@ -226,7 +226,7 @@ enum ProjectRepository {
             ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
             currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
             apple_ads = ?, time_zone = ?, in_app_escape = ?, ios_app_store_id = ?, skan_forwarding = ?, utm_templates = ?,
-            long_link_hosts = ?, long_links_per_domain = ?, play_referrer = ?, updated_at = ?
+            long_link_hosts = ?, long_links_per_domain = ?, play_referrer = ?, default_consent = ?, updated_at = ?
         WHERE id = ?
         """
 
@@ -240,7 +240,8 @@ enum ProjectRepository {
             settings.clickIDParameters.isEmpty ? nil : JSONText.encode(settings.clickIDParameters), settings.appleAds, settings.timeZone,
             settings.inAppEscape, settings.iosAppStoreID, settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
             utmTemplatesText(settings.utmTemplates), settings.longLinkHosts.isEmpty ? nil : JSONText.encode(settings.longLinkHosts),
-            settings.longLinksPerDomain, settings.playReferrer.rawValue, now, project.id,
+            settings.longLinksPerDomain, settings.playReferrer.rawValue,
+            CodableText.encode(settings.defaultConsent, unlessEmpty: \.isEmpty), now, project.id,
         ]
         return values.map(\.sqlValue)
     }
@@ -271,6 +272,7 @@ enum ProjectRepository {
         settings.longLinkHosts = row.optionalString("long_link_hosts").map(JSONText.decodeStrings) ?? []
         settings.longLinksPerDomain = Int(row.int("long_links_per_domain"))
         settings.playReferrer = PlayReferrerFormat(rawValue: row.string("play_referrer")) ?? .utm
+        settings.defaultConsent = row.optionalString("default_consent").flatMap { CodableText.decode(Consent.self, $0) } ?? Consent()
         return Project(
             id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),
             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))

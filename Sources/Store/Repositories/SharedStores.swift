@@ -24,6 +24,6 @@ public import StoreContracts
             appleAdsNames: AppleAdsNameRecords(source: source), dashboard: DashboardRecords(source: source),
             browse: Browse(source: reads, beforeRollupRead: beforeRollupRead),
             clickRetention: ClickRetention(pruner: ClickPruner(source: source)),
-            rollups: Rollups(source: source, beforeRollupRead: beforeRollupRead))
+            rollups: Rollups(source: source, beforeRollupRead: beforeRollupRead), adPlatforms: AdPlatforms(source: source))
     }
 }

@@ -3,8 +3,10 @@ import StoreContracts
 
 extension TopicChange {
     /// Every watched topic, as a follower that fell behind the log reports it.
-    static let everything = [ChangeTopic.projects, .apiKeys, .signingKeys, .templates, .webhookEndpoints, .postbackTemplates, .links]
-        .map { TopicChange(topic: $0) }
+    static let everything = [
+        ChangeTopic.projects, .apiKeys, .signingKeys, .templates, .webhookEndpoints, .postbackTemplates, .adPlatformConnections, .links,
+    ]
+    .map { TopicChange(topic: $0) }
 }
 
 /// Reads `change_log` after its cursor every `interval` and hands what it finds to `observer`,

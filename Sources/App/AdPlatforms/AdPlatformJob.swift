@@ -1,0 +1,49 @@
+import Attribution
+import Cryptography
+import Foundation
+import JSON
+import StoreContracts
+
+/// An `ad_platform` outbox job's payload: the fact to send, or Google's cross-network call, or a
+/// connection's test event. The request itself is made when the job is sent, from the install as
+/// it is then (consent withdrawn since stops it; an erased install's jobs are gone with it).
+struct AdPlatformJob: Codable, Equatable, Sendable {
+    var platform: AdPlatform
+    var conversion: AdConversion
+    var test: Bool?
+    /// Google's cross-network call: its ad event and whether it won the install.
+    var crossNetwork: CrossNetwork?
+
+    struct CrossNetwork: Codable, Equatable, Sendable {
+        var adEventID: String
+        var attributed: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case adEventID = "ad_event_id"
+            case attributed
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case platform, conversion, test
+        case crossNetwork = "cross_network"
+    }
+
+    func message(projectID: String, installID: String?, baseURL: String, at time: Timestamp) -> OutboxMessage {
+        let id = TimeOrderedID.secure(at: time)
+        let type = crossNetwork == nil ? conversion.name : "cross_network"
+        let key = crossNetwork == nil ? conversion.deduplicationKey(for: platform) : "cross_network:\(conversion.factID)"
+        return OutboxMessage(
+            id: id, projectID: projectID, kind: AdPlatform.jobKind, targetID: platform.rawValue, targetURL: baseURL, eventID: key,
+            eventType: type, payload: String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self),
+            createdAt: time, installID: installID)
+    }
+
+    static func read(_ payload: String) -> AdPlatformJob? { try? JSONDecoder().decode(AdPlatformJob.self, from: Data(payload.utf8)) }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+}
