@@ -37,6 +37,8 @@ CREATE TABLE ad_platform_claims (
     PRIMARY KEY (install_id, source)
 );
 
+CREATE INDEX ad_platform_claims_by_project ON ad_platform_claims (project_id);
+
 -- JSON objects (Consent, AdSignals); NULL: nothing told.
 ALTER TABLE installs ADD COLUMN consent TEXT;
 ALTER TABLE installs ADD COLUMN ad_signals TEXT;

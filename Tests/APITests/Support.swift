@@ -34,6 +34,7 @@ final class TestApp: @unchecked Sendable {
     init(
         adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil, allowedHosts: [String] = ["test"],
         clock: any Clock = SystemClock(), allowPrivateOutbound: Bool = false, appleAds: AppleAdsSettings = AppleAdsSettings(),
+        adPlatforms: AdPlatformSettings = AdPlatformSettings(),
         dashboard: DashboardSettings = DashboardSettings(), writeLanes: Int = 2, countries: TapCountries = TapCountries(),
         clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }
@@ -53,7 +54,7 @@ final class TestApp: @unchecked Sendable {
         services = Services(
             store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
             allowedHosts: allowedHosts,
-            outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds,
+            outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds, adPlatforms: adPlatforms,
             dashboard: dashboard, countries: countries, clickBacklogLimit: clickBacklogLimit, reportInternalError: reportInternalError)
         let refused = refusedResponses
         server = HTTPServer(

@@ -30,6 +30,8 @@ CREATE TABLE ad_platform_claims (
     PRIMARY KEY (install_id, source)
 );
 
+CREATE INDEX ad_platform_claims_by_project ON ad_platform_claims (project_id);
+
 ALTER TABLE installs ADD COLUMN consent TEXT;
 ALTER TABLE installs ADD COLUMN ad_signals TEXT;
 ALTER TABLE projects ADD COLUMN default_consent TEXT;

@@ -211,6 +211,9 @@ enum AdminRoutes {
             } else {
                 body["recorded"] = .bool(false)
             }
+            body["matched_factors"] = .array(install.match.matchedFactors.map(JSONValue.string))
+            // The ad platforms' claims beside our own match: which one holds the install.
+            body["ad_platform_claims"] = .array(try services.app.adPlatforms.claimsShown(installID: install.id))
             return .json(bytes: JSONValue.object(body).serialized())
         }
     }

@@ -34,7 +34,7 @@ struct AdPlatformDelivery: Sendable {
         if job.test == true {
             facts = Self.testFacts(connection: connection, at: clock.now())
         } else {
-            guard let installID = message.installID ?? job.conversionInstallID,
+            guard let installID = job.installID,
                 let stored = try? store.adPlatforms.deliveryFacts(installID: installID)
             else {
                 return refuse(.init(reason: "the install was erased", counted: "erased"))
@@ -43,7 +43,7 @@ struct AdPlatformDelivery: Sendable {
         }
         let consent = facts.consent.resolved(default: project?.settings.defaultConsent ?? Consent())
         if job.platform == .meta, job.conversion.kind == .install, job.test != true, let referrer = facts.signals.metaInstallReferrer,
-            let key = connection.secrets["install_referrer_key"], let installID = message.installID
+            let key = connection.secrets["install_referrer_key"], let installID = job.installID
         {
             claimMetaReferrer(referrer, key: key, installID: installID, projectID: message.projectID)
         }
@@ -95,16 +95,16 @@ struct AdPlatformDelivery: Sendable {
     /// Google's answer to a first_open: a claim kept, the install's when it wins, and the
     /// cross-network call saying who won.
     private func recordGoogleAnswer(_ body: String, job: AdPlatformJob, message: OutboxMessage, now: Timestamp) {
-        guard let installID = message.installID, let answer = GoogleAdsRequest.claim(fromAnswer: body), answer.attributed,
+        guard let installID = job.installID, let answer = GoogleAdsRequest.claim(fromAnswer: body), answer.attributed,
             let claim = answer.claim
         else { return }
         do {
             let won = try record(claim, payload: body, installID: installID, projectID: message.projectID, now: now)
             if let adEventID = claim.adEventID {
                 let crossNetwork = AdPlatformJob(
-                    platform: .google, conversion: job.conversion, crossNetwork: .init(adEventID: adEventID, attributed: won))
+                    platform: .google, conversion: job.conversion, installID: installID, crossNetwork: .init(adEventID: adEventID, attributed: won))
                 try store.outbox.enqueue([
-                    crossNetwork.message(projectID: message.projectID, installID: installID, baseURL: settings.googleURL, at: now)
+                    crossNetwork.message(projectID: message.projectID, baseURL: settings.googleURL, at: now)
                 ])
             }
         } catch {
@@ -155,9 +155,4 @@ struct AdPlatformDelivery: Sendable {
             consent: Consent(eea: false, adUserData: true, adPersonalization: true, attStatus: android ? nil : .authorized),
             createdAt: time, isTest: true)
     }
-}
-
-extension AdPlatformJob {
-    /// The install a job names in its fact (an install's own job).
-    var conversionInstallID: String? { conversion.kind == .install ? conversion.factID : nil }
 }

@@ -10,6 +10,8 @@ import StoreContracts
 struct AdPlatformJob: Codable, Equatable, Sendable {
     var platform: AdPlatform
     var conversion: AdConversion
+    /// The install the fact is of (none for a test event).
+    var installID: String?
     var test: Bool?
     /// Google's cross-network call: its ad event and whether it won the install.
     var crossNetwork: CrossNetwork?
@@ -26,10 +28,11 @@ struct AdPlatformJob: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case platform, conversion, test
+        case installID = "install_id"
         case crossNetwork = "cross_network"
     }
 
-    func message(projectID: String, installID: String?, baseURL: String, at time: Timestamp) -> OutboxMessage {
+    func message(projectID: String, baseURL: String, at time: Timestamp) -> OutboxMessage {
         let id = TimeOrderedID.secure(at: time)
         let type = crossNetwork == nil ? conversion.name : "cross_network"
         let key = crossNetwork == nil ? conversion.deduplicationKey(for: platform) : "cross_network:\(conversion.factID)"

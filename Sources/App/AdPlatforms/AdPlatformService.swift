@@ -1,6 +1,7 @@
 public import Attribution
 import Cryptography
 import Foundation
+public import JSON
 public import StoreContracts
 
 /// A project's ad-platform connections (docs/ad-platforms/): saved whole, checked for what each
@@ -142,7 +143,7 @@ public struct AdPlatformService: Sendable {
         let now = clock.now()
         let conversion = AdConversion(kind: .install, name: "install", factID: "test-" + TimeOrderedID.secure(at: now), occurredAt: now.milliseconds)
         let message = AdPlatformJob(platform: platform, conversion: conversion, test: true).message(
-            projectID: projectID, installID: nil, baseURL: settings.baseURL(of: platform), at: now)
+            projectID: projectID, baseURL: settings.baseURL(of: platform), at: now)
         try store.outbox.enqueue([message])
         return message.id
     }
@@ -163,4 +164,14 @@ public struct AdPlatformService: Sendable {
     }
 
     public func claims(installID: String) throws -> [StoredAdClaim] { try store.adPlatforms.claims(installID: installID) }
+
+    /// The install's claims as the explain view shows them, each with whether it holds the install.
+    public func claimsShown(installID: String) throws -> [JSONValue] {
+        try claims(installID: installID).map { stored in
+            guard case .object(var claim) = WebhookEvents.adPlatformClaim(stored.claim) else { return .null }
+            claim["won"] = .bool(stored.won)
+            claim["received_at"] = .string(stored.receivedAt.iso8601)
+            return .object(claim)
+        }
+    }
 }

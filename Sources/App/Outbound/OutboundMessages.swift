@@ -82,8 +82,8 @@ struct OutboundMessages: Sendable {
             if !platforms.isEmpty, let conversion = conversion?(fact) {
                 // A small job per platform: the request is made when it is sent, off this transaction.
                 messages += platforms.map { platform in
-                    AdPlatformJob(platform: platform, conversion: conversion).message(
-                        projectID: projectID, installID: install.installID, baseURL: adPlatforms.baseURL(of: platform), at: time)
+                    AdPlatformJob(platform: platform, conversion: conversion, installID: install.installID).message(
+                        projectID: projectID, baseURL: adPlatforms.baseURL(of: platform), at: time)
                 }
             }
             if !postbacks.isEmpty, let facts = try? install.facts(), let network = facts.click?.utm.source?.lowercased() {
