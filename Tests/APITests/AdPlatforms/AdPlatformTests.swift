@@ -57,7 +57,8 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         try app.connectAllPlatforms(projectID)
         app.startOutbox()
         _ = try app.clickWithBeacon(ip: "198.51.100.80")
-        #expect(try app.client("init", iosInit(token: token, instance: "AP-1", consent: granted, extra: #","odm_info":"odm-opaque-value""#)).status == 200)
+        let initialized = iosInit(token: token, instance: "AP-1", consent: granted, extra: #","odm_info":"odm-opaque-value""#)
+        #expect(try app.client("init", initialized).status == 200)
         let event =
             #"{"token":"\#(token)","platform":"IOS","install_instance_id":"AP-1","event_name":"purchase","event_data":{"amount":9.99,"currency":"EUR"},"event_id":"ev-1"}"#
         #expect(try app.client("capture-event", event).status == 200)
@@ -146,9 +147,11 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         let fake = try FakeAdPlatforms()
         let app = try TestApp.adPlatforms(fake)
         let (projectID, token) = try app.linkrunnerProject()
-        let saved = try app.request("PUT", "/admin/v1/projects/\(projectID)/ad-platforms/meta", json: #"{"dataset_id":"42","access_token":"\#(FakeAdPlatforms.metaToken)"}"#)
+        let saved = try app.request(
+            "PUT", "/admin/v1/projects/\(projectID)/ad-platforms/meta", json: #"{"dataset_id":"42","access_token":"\#(FakeAdPlatforms.metaToken)"}"#)
         #expect(saved.status == 200)
-        fake.script("meta", [FakeAdPlatforms.Answer(status: .serviceUnavailable, body: #"{"error":{"message":"Service temporarily unavailable","code":2}}"#)])
+        let unavailable = #"{"error":{"message":"Service temporarily unavailable","code":2}}"#
+        fake.script("meta", [FakeAdPlatforms.Answer(status: .serviceUnavailable, body: unavailable)])
         app.startOutbox()
         #expect(try app.client("init", iosInit(token: token, instance: "AP-3", consent: granted)).status == 200)
         _ = try eventually(timeout: 15) { try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'ad_platform' AND status = 'delivered'") == 1 }
@@ -214,11 +217,16 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         let plaintext =
             #"{"ad_id":"6001","adgroup_id":"6001","adgroup_name":"Ad","campaign_id":"5001","campaign_name":"Ad set","campaign_group_id":"4001","campaign_group_name":"Spring","account_id":"3001","ad_objective_name":"APP_INSTALLS"}"#
         let sealed = try #require(AESGCM.seal(Array(plaintext.utf8), key: key, nonce: nonce))
-        let content = #"{"app":55555,"t":\#(Int(Date().timeIntervalSince1970) - 600),"source":{"data":"\#(AESGCM.hex(sealed))","nonce":"\#(AESGCM.hex(nonce))"}}"#
-        let referrer = "utm_source=apps.facebook.com&utm_campaign=fb4a&utm_content="
+        let clickedAt = Int(Date().timeIntervalSince1970) - 600
+        let content = #"{"app":55555,"t":\#(clickedAt),"source":{"data":"\#(AESGCM.hex(sealed))","nonce":"\#(AESGCM.hex(nonce))"}}"#
+        let referrer =
+            "utm_source=apps.facebook.com&utm_campaign=fb4a&utm_content="
             + (content.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         // A LinkForty install on Android, with the referrer as the app read it from Meta.
-        let install = #"{"userAgent":"Shop/2.1 (Linux; Android 14; Pixel 8)","platform":"Android","platformVersion":"14","appVersion":"2.1","deviceId":"gaid-0000-4000-8000-000000000001","meta_install_referrer":"\#(referrer)","consent":{"eea":false,"ad_user_data":true}}"#
+        let install =
+            #"{"userAgent":"Shop/2.1 (Linux; Android 14; Pixel 8)","platform":"Android","platformVersion":"14","appVersion":"2.1","#
+            + #""deviceId":"gaid-0000-4000-8000-000000000001","meta_install_referrer":"\#(referrer)","#
+            + #""consent":{"eea":false,"ad_user_data":true}}"#
         let response = try app.request("POST", "/api/sdk/v1/install", json: install, adminKey: apiKey, headers: ["X-Forwarded-For": "198.51.100.90"])
         #expect(response.status == 200, "\(response.bodyText)")
         let installID = try #require(response.json?["installId"] as? String)

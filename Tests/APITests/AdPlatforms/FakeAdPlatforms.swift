@@ -116,14 +116,17 @@ final class FakeAdPlatforms: @unchecked Sendable {
             problem = Self.appEventProblem(record, platform: "meta")
             if let problem {
                 return .json(
-                    bytes: Array(#"{"error":{"message":"Invalid parameter","type":"OAuthException","code":100,"error_user_msg":"\#(problem)","fbtrace_id":"AbC"}}"#.utf8),
+                    bytes: Array(
+                        (#"{"error":{"message":"Invalid parameter","type":"OAuthException","code":100,"#
+                            + #""error_user_msg":"\#(problem)","fbtrace_id":"AbC"}}"#).utf8),
                     status: .badRequest)
             }
             return .json(bytes: Array(#"{"events_received":1,"messages":[],"fbtrace_id":"AbC"}"#.utf8))
         case "tiktok":
             // TikTok answers 200 with its own code.
             if headers["access-token"] != Self.tiktokToken {
-                return .json(bytes: Array(#"{"code":40001,"message":"Authentication error: access token is invalid","request_id":"r1","data":{}}"#.utf8))
+                let invalid = #"{"code":40001,"message":"Authentication error: access token is invalid","request_id":"r1","data":{}}"#
+                return .json(bytes: Array(invalid.utf8))
             }
             if let problem = Self.tiktokProblem(record) {
                 return .json(bytes: Array(#"{"code":40002,"message":"\#(problem)","request_id":"r1","data":{}}"#.utf8))
@@ -163,7 +166,9 @@ final class FakeAdPlatforms: @unchecked Sendable {
 
     /// Meta's and Snap's app event: `data` of one event with its required fields and types.
     static func appEventProblem(_ request: Received, platform: String) -> String? {
-        guard let data = request.json?["data"] as? [[String: Any]], data.count == 1, let event = data.first else { return "data must be an array of events" }
+        guard let data = request.json?["data"] as? [[String: Any]], data.count == 1, let event = data.first else {
+            return "data must be an array of events"
+        }
         guard event["event_name"] is String else { return "event_name is required" }
         guard event["event_time"] is NSNumber else { return "event_time must be a number" }
         guard event["action_source"] as? String == "app" else { return "action_source must be app" }
