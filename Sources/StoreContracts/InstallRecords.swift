@@ -44,6 +44,9 @@ public struct InstallOutcome: Sendable {
     /// group and keyword as far as they were fetched (read in the same transaction).
     public var appleAds: AppleAdsAnswer? = nil
     public var appleAdsNames = AppleAdsNames()
+    /// What the install's user agreed to, as the install's report told it (nil: nothing), for its
+    /// `install.created` webhook.
+    public var consent: Consent? = nil
 
     public init(
         install: StoredInstall, isNew: Bool, skan: SKANValues? = nil, link: Link? = nil, template: LinkTemplate? = nil,

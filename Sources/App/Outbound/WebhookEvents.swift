@@ -132,6 +132,11 @@ enum WebhookEvents {
             out += F.utm
             JSONValue.object(target.utm.map.mapValues(JSONValue.string)).append(to: &out)
         }
+        out.append(UInt8(ascii: "}"))
+        if let consent = outcome.consent {
+            out += F.consent
+            consentJSON(consent).append(to: &out)
+        }
         out += F.createdAt
         text(install.createdAt.iso8601)
         out += F.installID
@@ -159,7 +164,8 @@ enum WebhookEvents {
         static let shortCode = Array(#","short_code":"#.utf8)
         static let source = Array(#","source":"#.utf8)
         static let utm = Array(#","utm":"#.utf8)
-        static let createdAt = Array(#"},"created_at":"#.utf8)
+        static let consent = Array(#","consent":"#.utf8)
+        static let createdAt = Array(#","created_at":"#.utf8)
         static let installID = Array(#","install_id":"#.utf8)
         static let platform = Array(#","platform":"#.utf8)
         static let projectID = Array(#","project_id":"#.utf8)
@@ -203,6 +209,15 @@ enum WebhookEvents {
             "reinstall": .bool(install.reinstall), "created_at": .string(install.createdAt.iso8601),
             "attribution": .object(attribution),
         ]
+    }
+
+    /// Consent as webhooks carry it: every signal, null where unknown.
+    static func consentJSON(_ consent: Consent) -> JSONValue {
+        func signal(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
+        return .object([
+            "eea": signal(consent.eea), "ad_user_data": signal(consent.adUserData), "ad_personalization": signal(consent.adPersonalization),
+            "tcf_string": optional(consent.tcfString), "att_status": optional(consent.attStatus?.rawValue),
+        ])
     }
 
     /// A platform's claim as webhooks and the admin API show it.

@@ -10,7 +10,9 @@ public struct NetworkClickID: Sendable, Equatable {
     }
 
     /// The parameters networks put their click ids in, in the order they are looked for.
-    public static let standardParameters = ["clickid", "click_id", "gclid", "gbraid", "wbraid", "fbclid", "ttclid", "twclid", "msclkid"]
+    public static let standardParameters = [
+        "clickid", "click_id", "gclid", "gbraid", "wbraid", "fbclid", "ttclid", "twclid", "msclkid", "ScCid",
+    ]
 
     /// The first standard (or project-named) parameter of the query with a value; values over
     /// 512 characters are not ids and are left out.

@@ -159,7 +159,9 @@ enum InstallRepository {
         let install = StoredInstall(
             id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
             platform: signals.platform?.rawValue, isTest: report.isTest, reporter: report.reporter)
-        return try withLink(InstallOutcome(install: install, isNew: true), connection)
+        var outcome = InstallOutcome(install: install, isNew: true)
+        outcome.consent = report.consent.flatMap { $0.isEmpty ? nil : $0 }
+        return try withLink(outcome, connection)
     }
 
     /// The explanation with the clicks another install claimed while this one was matched (its

@@ -226,8 +226,10 @@ extension Outbox {
         try logged(
             .installs, sql: OutboxRepository.installsAfter, limit: limit,
             fact: { row in
-                LoggedInstall(
-                    outcome: InstallOutcome(install: InstallRepository.stored(row, from: 1), isNew: true),
+                var outcome = InstallOutcome(install: InstallRepository.stored(row, from: 1), isNew: true)
+                outcome.consent = row.optionalString(18).flatMap { CodableText.decode(Consent.self, $0) }
+                return LoggedInstall(
+                    outcome: outcome,
                     networkClickID: row.optionalString(16).map { NetworkClickID(parameter: row.optionalString(17) ?? "", value: $0) })
             },
             finish: { install, connection in
@@ -366,7 +368,7 @@ extension Outbox {
     /// (`InstallRepository.stored` from column 1).
     static let installsAfter = """
         SELECT i.rowid, \(InstallRepository.storedColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")),
-            c.network_click_id, c.network_click_parameter
+            c.network_click_id, c.network_click_parameter, i.consent
         FROM installs i LEFT JOIN clicks c ON i.attributed AND c.click_id = i.click_id
         WHERE i.rowid > ? AND i.rowid <= ? AND +i.project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
             AND NOT i.is_test

@@ -307,3 +307,28 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'ad_platform' AND status = 'delivered'") == 2)
     }
 }
+
+@Suite struct ConsentWebhookTests {
+    @Test func theInstallCreatedWebhookCarriesTheConsentTheSDKTold() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        let created = try app.request(
+            "POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.created"]}"#)
+        #expect(created.status == 201)
+        app.startOutbox()
+        #expect(try app.client("init", iosInit(token: token, instance: "CW-1", consent: denied)).status == 200)
+        #expect(try app.client("init", body("init", token: token, instance: "CW-2")).status == 200)
+        _ = try eventually(timeout: 15) { receiver.all.count == 2 }
+        let byInstance = Dictionary(
+            uniqueKeysWithValues: try receiver.all.map { received -> (String, [String: Any]) in
+                let data = try #require(received.json?["data"] as? [String: Any])
+                let installID = try #require(data["install_id"] as? String)
+                let instance = try #require(try app.queryOne("SELECT install_instance_id FROM installs WHERE id = ?", installID) { $0.string(0) })
+                return (instance, data)
+            })
+        let consent = try #require(byInstance["CW-1"]?["consent"] as? [String: Any])
+        #expect(consent["eea"] as? Bool == true && consent["ad_user_data"] as? Bool == false && consent["att_status"] as? String == "authorized")
+        #expect(byInstance["CW-2"]?["consent"] == nil)
+    }
+}
