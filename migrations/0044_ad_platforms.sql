@@ -39,6 +39,9 @@ CREATE TABLE ad_platform_claims (
 
 CREATE INDEX ad_platform_claims_by_project ON ad_platform_claims (project_id);
 
+-- The last request an ad-platform job sent, credentials redacted (its payload is only the fact).
+ALTER TABLE outbox_jobs ADD COLUMN last_request TEXT;
+
 -- JSON objects (Consent, AdSignals); NULL: nothing told.
 ALTER TABLE installs ADD COLUMN consent TEXT;
 ALTER TABLE installs ADD COLUMN ad_signals TEXT;

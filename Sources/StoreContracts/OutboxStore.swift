@@ -46,11 +46,15 @@ public struct OutboxJob: Sendable, Equatable {
     public var lastError: String?
     public var lastResponse: String?
     public var deliveredAt: Timestamp?
+    /// The last attempt's request as the deliveries list shows it (secrets redacted), where the
+    /// request is made when the job is sent (ad platforms); nil for the others, whose payload is it.
+    public var lastRequest: String? = nil
 
     public init(
         message: OutboxMessage, status: Status, attempts: Int, nextAttemptAt: Timestamp, lastStatusCode: Int?, lastError: String?,
-        lastResponse: String?, deliveredAt: Timestamp?
+        lastResponse: String?, deliveredAt: Timestamp?, lastRequest: String? = nil
     ) {
+        self.lastRequest = lastRequest
         self.message = message
         self.status = status
         self.attempts = attempts
@@ -143,9 +147,11 @@ public protocol OutboxStore: Sendable {
     func claimDue(now: Timestamp, leaseUntil: Timestamp, limit: Int) throws -> [OutboxJob]
     /// Lets go of leases without an attempt (jobs claimed but not sent when the worker stops).
     func release(jobIDs: [String]) throws
-    /// Records an attempt and lets go of the lease.
+    /// Records an attempt (and the request it sent, when given) and lets go of the lease.
     /// `completion` runs once it is committed (queued writes commit together).
-    func record(_ outcome: DeliveryOutcome, jobID: String, now: Timestamp, completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
+    func record(
+        _ outcome: DeliveryOutcome, request: String?, jobID: String, now: Timestamp,
+        completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
     func jobs(projectID: String, status: OutboxJob.Status?, kind: String?, since: Timestamp?, limit: Int) throws -> [OutboxJob]
     /// One job of the project, written or still waiting to be moved (nil: none by that id).
     func job(id: String, projectID: String) throws -> OutboxJob?

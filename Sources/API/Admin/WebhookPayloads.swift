@@ -68,6 +68,8 @@ struct DeliveryBody: Encodable {
     let last_status_code: Int?
     let last_error: String?
     let last_response: String?
+    /// Ad platforms: the request as sent, credentials redacted.
+    let last_request: String?
     let created_at: String
     let delivered_at: String?
 
@@ -84,6 +86,7 @@ struct DeliveryBody: Encodable {
         last_status_code = job.lastStatusCode
         last_error = job.lastError
         last_response = job.lastResponse
+        last_request = job.lastRequest
         created_at = job.message.createdAt.iso8601
         delivered_at = job.deliveredAt?.iso8601
     }

@@ -86,8 +86,8 @@ enum WebhookRoutes {
                 return status
             }
             let kind = try request.queryValue("kind").map { text in
-                guard ["webhook", "postback", "apple_ads", "skan_copy"].contains(text) else {
-                    throw HTTPError.invalidField("kind", "expected webhook, postback, apple_ads or skan_copy")
+                guard ["webhook", "postback", "apple_ads", "skan_copy", AdPlatform.jobKind].contains(text) else {
+                    throw HTTPError.invalidField("kind", "expected webhook, postback, apple_ads, skan_copy or ad_platform")
                 }
                 return text
             }

@@ -34,7 +34,8 @@ enum DeliveryPage {
             let body: HTML = """
                 <h1>Delivery</h1><p><a href="\(base)/outbound">Back to webhooks and postbacks</a> \(replay)</p>\
                 <table><tbody>\(table)</tbody></table>\
-                <h2>Request body</h2><pre>\(job.message.payload.isEmpty ? "(none: a GET)" : job.message.payload)</pre>\
+                <h2>\(job.lastRequest == nil ? "Request body" : "Request sent")</h2>\
+                <pre>\(job.lastRequest ?? (job.message.payload.isEmpty ? "(none: a GET)" : job.message.payload))</pre>\
                 <h2>\(job.lastError != nil && job.lastResponse == nil ? "Last error" : "Last answer")</h2>\
                 <pre>\(shown.isEmpty ? "(nothing yet)" : shown)</pre>
                 """

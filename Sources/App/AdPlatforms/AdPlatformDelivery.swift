@@ -18,6 +18,29 @@ struct AdPlatformDelivery: Sendable {
     let clock: any Clock
 
     static let logger = Logger(label: "attributiond.ad-platforms")
+
+    /// Query parameters and headers that carry credentials.
+    static let secretParameters: Set<String> = ["access_token", "dev_token"]
+    static let secretHeaders: Set<String> = ["access-token", "authorization"]
+
+    /// A request as the deliveries list shows it: method, URL, headers and body, credentials
+    /// replaced by `[redacted]`.
+    static func shown(_ request: OutboundRequest) -> String {
+        var url = request.url
+        if let mark = url.firstIndex(of: "?") {
+            let query = url[url.index(after: mark)...].split(separator: "&").map { pair -> String in
+                let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                return secretParameters.contains(name) ? name + "=[redacted]" : String(pair)
+            }
+            url = String(url[..<mark]) + "?" + query.joined(separator: "&")
+        }
+        var lines = ["\(request.method) \(url)"]
+        for header in request.headers {
+            lines.append("\(header.name): \(secretHeaders.contains(header.name.lowercased()) ? "[redacted]" : header.value)")
+        }
+        if !request.body.isEmpty { lines += ["", String(decoding: request.body, as: UTF8.self)] }
+        return lines.joined(separator: "\n")
+    }
     static let finalStatuses: Set<Int> = [400, 401, 403, 404, 422]
 
     func request(for message: OutboxMessage, userAgent: String) -> Result<OutboundRequest, OutboxWorker.Refusal> {

@@ -264,10 +264,14 @@ public final class OutboxWorker: Service, @unchecked Sendable {
     }
 
     private func deliver(_ job: OutboxJob, answered: @escaping @Sendable () -> Void, done: @escaping @Sendable () -> Void) {
+        var job = job
         let message = job.message
         let request: OutboundRequest
         switch prepare(message) {
-        case .success(let prepared): request = prepared
+        case .success(let prepared):
+            request = prepared
+            // A request made when the job is sent is kept for the deliveries list, secrets redacted.
+            if message.kind == AdPlatform.jobKind { job.lastRequest = AdPlatformDelivery.shown(prepared) }
         case .failure(let refusal):
             answered()
             return record(.failed(statusCode: nil, error: refusal.reason, response: nil), job: job, then: done)
@@ -278,7 +282,9 @@ public final class OutboxWorker: Service, @unchecked Sendable {
             return record(.failed(statusCode: nil, error: "refused: url \(refusal)", response: nil), job: job, then: done)
         }
         let started = DispatchTime.now().uptimeNanoseconds
+        let sent = job
         transport.send(request) { [self] result in
+            let job = sent
             let now = clock.now()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             counters.recordAttempt(kind: message.kind, statusCode: try? result.get().statusCode, seconds: seconds)
@@ -354,7 +360,7 @@ public final class OutboxWorker: Service, @unchecked Sendable {
     /// Records the attempt (queued: concurrent attempts commit together), then calls `done`.
     private func record(_ outcome: DeliveryOutcome, job: OutboxJob, then done: @escaping @Sendable () -> Void) {
         if case .failed(_, let error, _) = outcome { settings.onFinalFailure(job.message, job.attempts + 1, error ?? "failed") }
-        store.outbox.record(outcome, jobID: job.message.id, now: clock.now()) { _ in done() }
+        store.outbox.record(outcome, request: job.lastRequest, jobID: job.message.id, now: clock.now()) { _ in done() }
     }
 
     struct Refusal: Error { let reason: String }

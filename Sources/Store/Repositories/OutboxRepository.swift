@@ -98,12 +98,13 @@ struct Outbox<Source: SessionSource>: OutboxStore {
     }
 
     public func record(
-        _ outcome: DeliveryOutcome, jobID: String, now: Timestamp,
+        _ outcome: DeliveryOutcome, request: String?, jobID: String, now: Timestamp,
         completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         source.write(
             delivery: nil,
             { connection in
+                if let request { try connection.run("UPDATE outbox_jobs SET last_request = ? WHERE id = ?", request, jobID) }
                 switch outcome {
                 case .delivered(let code, let response):
                     try connection.run(
@@ -302,7 +303,7 @@ extension Outbox {
                 UNION ALL
                 SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, 'pending' AS status,
                     0 AS attempts, created_at AS next_attempt_at, NULL AS last_status_code, NULL AS last_error,
-                    NULL AS last_response, created_at, NULL AS delivered_at
+                    NULL AS last_response, created_at, NULL AS delivered_at, NULL AS last_request
                 FROM outbox_new\(condition)) AS jobs
             """
     }
@@ -501,7 +502,7 @@ extension Outbox {
 
     static let jobColumns = """
         id, project_id, kind, target_id, target_url, event_id, event_type, payload, status, attempts, next_attempt_at,
-        last_status_code, last_error, last_response, created_at, delivered_at
+        last_status_code, last_error, last_response, created_at, delivered_at, last_request
         """
 
     static func job(_ row: some ColumnReader) -> OutboxJob {
@@ -515,7 +516,7 @@ extension Outbox {
             nextAttemptAt: Timestamp(milliseconds: row.int("next_attempt_at")),
             lastStatusCode: row.optionalInt("last_status_code").map(Int.init), lastError: row.optionalString("last_error"),
             lastResponse: row.optionalString("last_response"),
-            deliveredAt: row.optionalInt("delivered_at").map(Timestamp.init(milliseconds:)))
+            deliveredAt: row.optionalInt("delivered_at").map(Timestamp.init(milliseconds:)), lastRequest: row.optionalString("last_request"))
     }
 
     static let claim = """

@@ -101,6 +101,13 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         #expect(snap.first?.event?["client_dedup_id"] as? String == snap.first?.event?["event_id"] as? String)
         // Every job delivered, none failed.
         #expect(try app.count("SELECT count(*) FROM outbox_jobs WHERE kind = 'ad_platform' AND status = 'delivered'") == 8)
+        // The deliveries list shows each request as sent, its credentials redacted.
+        let deliveries = try app.request("GET", "/admin/v1/projects/\(projectID)/deliveries?kind=ad_platform")
+        let shown = try #require(deliveries.json?["deliveries"] as? [[String: Any]]).compactMap { $0["last_request"] as? String }
+        #expect(shown.count == 8)
+        #expect(shown.contains { $0.contains("dev_token=[redacted]") && $0.contains("app_event_type=first_open") })
+        #expect(shown.contains { $0.contains("access-token: [redacted]") })
+        #expect(!shown.contains { $0.contains(FakeAdPlatforms.developerToken) || $0.contains(FakeAdPlatforms.metaToken) })
     }
 
     @Test func deniedConsentKeepsIdentifiersBackAndGoogleUploadsAreRefusedAndCounted() throws {

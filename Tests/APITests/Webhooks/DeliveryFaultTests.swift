@@ -225,9 +225,9 @@ import Testing
         let claimed = try outbox.claimDue(now: old, leaseUntil: old.adding(seconds: 20), limit: 10)
         #expect(claimed.count == 3)
         let done = DispatchSemaphore(value: 0)
-        outbox.record(.delivered(statusCode: 200, response: nil), jobID: "job-a", now: old) { _ in done.signal() }
-        outbox.record(.delivered(statusCode: 200, response: nil), jobID: "job-b", now: now) { _ in done.signal() }
-        outbox.record(.failed(statusCode: 500, error: "HTTP 500", response: nil), jobID: "job-c", now: old) { _ in done.signal() }
+        outbox.record(.delivered(statusCode: 200, response: nil), request: nil, jobID: "job-a", now: old) { _ in done.signal() }
+        outbox.record(.delivered(statusCode: 200, response: nil), request: nil, jobID: "job-b", now: now) { _ in done.signal() }
+        outbox.record(.failed(statusCode: 500, error: "HTTP 500", response: nil), request: nil, jobID: "job-c", now: old) { _ in done.signal() }
         for _ in 0..<3 { done.wait() }
         #expect(try outbox.pruneDelivered(before: now.adding(seconds: -7 * 86_400)) == 1)
         #expect(Set(try outbox.jobs(projectID: projectID, status: nil, kind: nil, since: nil, limit: 10).map(\.message.id)) == ["job-b", "job-c"])
