@@ -49,6 +49,25 @@ public struct ProjectStats: Sendable, Equatable {
         }
     }
 
+    /// Installs an ad platform's claim holds (Google Ads' answer, Meta's install referrer), and
+    /// their events, by source and campaign: read from the claims, as Apple Ads' are.
+    public struct AdPlatformCounts: Sendable, Equatable {
+        /// `google_ads`, `meta_install_referrer`: the installs' matched factor.
+        public let source: String
+        public let campaignID: String?
+        public var campaignName: String?
+        public var installs: Int
+        public var events: Int
+
+        public init(source: String, campaignID: String?, campaignName: String?, installs: Int, events: Int) {
+            self.source = source
+            self.campaignID = campaignID
+            self.campaignName = campaignName
+            self.installs = installs
+            self.events = events
+        }
+    }
+
     /// Installs Apple Ads attributed, and their events and revenue, by campaign, ad group and keyword.
     public struct AppleAdsCounts: Sendable, Equatable {
         public let campaignID: String?
@@ -80,6 +99,7 @@ public struct ProjectStats: Sendable, Equatable {
     public var totals: Counts
     public var links: [LinkCounts]
     public var appleAds: [AppleAdsCounts] = []
+    public var adPlatforms: [AdPlatformCounts] = []
     /// Attributed installs by confidence band: "high" (≥ 0.80), "medium" (≥ 0.60), "low".
     public var installsByConfidence: [String: Int] = [:]
     /// Installs by their SKAN conversion value, per window (1–3): the fine value as a number, or
@@ -95,6 +115,11 @@ public struct ProjectStats: Sendable, Equatable {
         self.appleAds = appleAds
         self.installsByConfidence = installsByConfidence
         self.skanValues = skanValues
+    }
+
+    /// Installs the ad platforms' claims hold, by source.
+    public var adPlatformInstallsBySource: [String: Int] {
+        adPlatforms.reduce(into: [:]) { $0[$1.source, default: 0] += $1.installs }
     }
 
     /// The stats of two adjacent periods as one (counts and amounts added, per link, per Apple Ads
@@ -121,6 +146,14 @@ public struct ProjectStats: Sendable, Equatable {
         if appended { merged.links.sort { $0.shortCode < $1.shortCode } }
         merged.installsByConfidence.merge(other.installsByConfidence, uniquingKeysWith: +)
         merged.skanValues.merge(other.skanValues) { $0.merging($1, uniquingKeysWith: +) }
+        for row in other.adPlatforms {
+            if let index = merged.adPlatforms.firstIndex(where: { $0.source == row.source && $0.campaignID == row.campaignID }) {
+                merged.adPlatforms[index].installs += row.installs
+                merged.adPlatforms[index].events += row.events
+            } else {
+                merged.adPlatforms.append(row)
+            }
+        }
         for row in other.appleAds {
             if let index = merged.appleAds.firstIndex(where: {
                 $0.campaignID == row.campaignID && $0.adGroupID == row.adGroupID

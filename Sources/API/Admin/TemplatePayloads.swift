@@ -99,7 +99,7 @@ public struct StatsBody: Encodable {
         /// purchase both as an event with an amount and as a payment.
         let event_revenue: [String: Double]
 
-        init(_ counts: ProjectStatsCounts) {
+        init(_ counts: ProjectStatsCounts, adPlatforms: [String: Int] = [:]) {
             clicks = counts.clicks
             bot_clicks = counts.botClicks
             installs = counts.installs
@@ -109,10 +109,12 @@ public struct StatsBody: Encodable {
                 "deterministic": counts.deterministicInstalls, "probabilistic": counts.probabilisticInstalls,
                 "none": counts.organicInstalls,
             ]
-            installs_by_source = [
-                "link": counts.attributedInstalls - counts.appleAdsInstalls, "apple_ads": counts.appleAdsInstalls,
-                "organic": counts.organicInstalls,
+            var sources = [
+                "link": counts.attributedInstalls - counts.appleAdsInstalls - adPlatforms.values.reduce(0, +),
+                "apple_ads": counts.appleAdsInstalls, "organic": counts.organicInstalls,
             ]
+            sources.merge(adPlatforms) { _, claimed in claimed }
+            installs_by_source = sources
             events = counts.events
             signups = counts.signups
             paying_installs = counts.payingInstalls
@@ -145,12 +147,24 @@ public struct StatsBody: Encodable {
     let links: [Link]
     /// Apple Ads installs and what they did, by campaign, ad group and keyword.
     let apple_ads: [AppleAds]
+    public struct AdPlatform: Encodable {
+        let source: String
+        let campaign_id: String?
+        let campaign_name: String?
+        let installs: Int
+        let events: Int
+    }
+    /// Installs the ad platforms' claims hold, by source and campaign.
+    let ad_platforms: [AdPlatform]
 
     public init(projectID: String, since: Timestamp, until: Timestamp, stats: ProjectStats) {
         project_id = projectID
         self.since = since.iso8601
         self.until = until.iso8601
-        totals = Counts(stats.totals)
+        totals = Counts(stats.totals, adPlatforms: stats.adPlatformInstallsBySource)
+        ad_platforms = stats.adPlatforms.map {
+            AdPlatform(source: $0.source, campaign_id: $0.campaignID, campaign_name: $0.campaignName, installs: $0.installs, events: $0.events)
+        }
         links = stats.links.map { Link(link_id: $0.linkID, short_code: $0.shortCode, counts: Counts($0.counts)) }
         apple_ads = stats.appleAds.map {
             AppleAds(

@@ -32,7 +32,7 @@ enum DashboardPage {
                     ("", "Overview"), ("/breakdowns", "Breakdowns"), ("/cohorts", "Cohorts"), ("/links", "Links"), ("/installs", "Installs"),
                     ("/skan", "SKAN"), ("/connect", "Connect"),
                 ]
-                + (adminPages ? [("/outbound", "Outbound"), ("/settings", "Settings")] : [])
+                + (adminPages ? [("/outbound", "Outbound"), ("/ad-platforms", "Ad platforms"), ("/settings", "Settings")] : [])
             for (path, label) in pages {
                 let current: HTML = projectNav.current == label ? #" aria-current="page""# : ""
                 header += #"<a href="\#(base)\#(path)"\#(current)>\#(label)</a>"#

@@ -52,6 +52,11 @@ enum DashboardRoutes {
         d.adminForm(project + "/outbound/postbacks", OutboundPage.addTemplate(services))
         d.adminForm(project + "/outbound/postbacks/:postbackId/delete", OutboundPage.removeTemplate(services))
 
+        d.adminPage(project + "/ad-platforms", AdPlatformsPage.show(services))
+        d.adminForm(project + "/ad-platforms/:platform", AdPlatformsPage.save(services))
+        d.adminForm(project + "/ad-platforms/:platform/test", AdPlatformsPage.sendTest(services))
+        d.adminForm(project + "/ad-platforms/:platform/delete", AdPlatformsPage.remove(services))
+
         d.adminPage(project + "/settings", SettingsPages.show(services))
         d.adminForm(project + "/settings/project", SettingsPages.updateProject(services))
         d.adminForm(project + "/settings/api-keys", SettingsPages.issueKey(services))

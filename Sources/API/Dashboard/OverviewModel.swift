@@ -82,8 +82,15 @@ struct OverviewModel {
         ]
     }
 
-    /// Installs attributed to a link (not Apple Ads).
-    var linkInstalls: Int { totals.attributedInstalls - totals.appleAdsInstalls }
+    /// Installs attributed to a link (not Apple Ads, nor an ad platform's claim).
+    var linkInstalls: Int { totals.attributedInstalls - totals.appleAdsInstalls - adPlatformInstalls.reduce(0) { $0 + $1.installs } }
+
+    /// Installs each ad platform's claims hold, by the platform's name.
+    var adPlatformInstalls: [(name: String, installs: Int)] {
+        stats.adPlatformInstallsBySource.sorted { $0.key < $1.key }.map { source, installs in
+            (source == AdPlatformClaim.Source.googleAds.rawValue ? "Google Ads" : "Meta install referrer", installs)
+        }
+    }
 
     /// The chart's series, one value per bucket.
     func series(_ value: (ProjectStats.Counts) -> Int) -> [Double] { buckets.map { Double(value($0.counts)) } }

@@ -102,6 +102,7 @@ enum OverviewRoutes {
                 between the install and their arrival.</p></div>\
                 <div><h2>Installs by source</h2><table><tbody>\
                 <tr><th>Link</th><td class="n">\(linkInstalls)</td></tr><tr><th>Apple Ads</th><td class="n">\(totals.appleAdsInstalls)</td></tr>\
+                \(model.adPlatformInstalls.map { row -> HTML in #"<tr><th>\#(row.name)</th><td class="n">\#(row.installs)</td></tr>"# })\
                 <tr><th>Organic</th><td class="n">\(totals.organicInstalls)</td></tr></tbody></table>\
                 <h2>Attributed installs by match</h2><table><tbody>\
                 <tr><th>Deterministic (an id or a click id)</th><td class="n">\(totals.deterministicInstalls)</td></tr>\

@@ -46,7 +46,9 @@ public import StoreContracts
             } else {
                 try tally.addRows(from: from, to: to, currency: currency, connection)
             }
-            return tally.stats(appleAds: try StatsRepository.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
+            var stats = tally.stats(appleAds: try StatsRepository.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
+            stats.adPlatforms = try StatsRepository.adPlatforms(projectID: projectID, from: from, to: to, connection)
+            return stats
         }
     }
 
@@ -55,10 +57,12 @@ public import StoreContracts
         try source.read { connection in
             var tally = try StatsRepository.Tally(projectID: projectID, connection)
             try tally.addRows(from: since.milliseconds, to: until.milliseconds, currency: currency, connection)
-            return tally.stats(
+            var stats = tally.stats(
                 appleAds: try StatsRepository.appleAds(
                     projectID: projectID, from: since.milliseconds, to: until.milliseconds,
                     currency: currency, connection))
+            stats.adPlatforms = try StatsRepository.adPlatforms(projectID: projectID, from: since.milliseconds, to: until.milliseconds, connection)
+            return stats
         }
     }
 
@@ -275,6 +279,28 @@ public enum StatsRepository {
         .sorted {
             ($0.test ? 1 : 0, $0.campaignID ?? "", $0.adGroupID ?? "", $0.keywordID ?? "")
                 < ($1.test ? 1 : 0, $1.campaignID ?? "", $1.adGroupID ?? "", $1.keywordID ?? "")
+        }
+    }
+
+    /// The installs of the period an ad platform's claim holds, with their events, by source and
+    /// campaign; nothing is read past the check when the project has no won claim.
+    static func adPlatforms(projectID: String, from: Int64, to: Int64, _ connection: some StoreSession) throws -> [ProjectStats.AdPlatformCounts] {
+        guard
+            try connection.queryOne(
+                "SELECT EXISTS (SELECT 1 FROM ad_platform_claims WHERE project_id = ? AND won)", projectID, map: { $0.bool(0) }) == true
+        else { return [] }
+        return try connection.query(
+            """
+            SELECT a.source, a.campaign_id, max(a.campaign_name), count(*),
+                sum((SELECT count(*) FROM events e WHERE e.install_id = i.id AND e.occurred_at >= ?2 AND e.occurred_at < ?3))
+            FROM ad_platform_claims a JOIN installs i ON i.id = a.install_id
+            WHERE a.project_id = ?1 AND a.won AND i.created_at >= ?2 AND i.created_at < ?3 AND NOT i.is_test
+            GROUP BY a.source, a.campaign_id ORDER BY a.source, a.campaign_id
+            """, projectID, from, to
+        ) { row in
+            ProjectStats.AdPlatformCounts(
+                source: row.string(0), campaignID: row.optionalString(1), campaignName: row.optionalString(2), installs: Int(row.int(3)),
+                events: Int(row.int(4)))
         }
     }
 

@@ -192,6 +192,12 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         #expect(claims.count == 1 && claims[0]["won"] as? Bool == true && claims[0]["campaign_id"] as? String == "123456789")
         #expect(claims[0]["source"] as? String == "google_ads" && claims[0]["campaign_name"] as? String == "Spring UAC")
         #expect(explain.json?["matched_factors"] as? [String] == ["google_ads"])
+        // Stats by source name Google, not a link.
+        let stats = try app.request("GET", "/admin/v1/projects/\(projectID)/stats")
+        let sources = try #require((stats.json?["totals"] as? [String: Any])?["installs_by_source"] as? [String: Int])
+        #expect(sources["google_ads"] == 1 && sources["link"] == 0 && sources["organic"] == 0, "\(sources)")
+        let rows = try #require(stats.json?["ad_platforms"] as? [[String: Any]])
+        #expect(rows.count == 1 && rows[0]["campaign_id"] as? String == "123456789" && rows[0]["installs"] as? Int == 1)
         // The attribution-data call tells the app.
         let polled = try app.client("attribution-data", body("attribution-data", token: token, instance: "AP-4"))
         #expect((polled.json?["data"] as? [String: Any])?["attribution_source"] as? String != "ORGANIC")
