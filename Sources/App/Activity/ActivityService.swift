@@ -20,6 +20,15 @@ public struct ActivityService: Sendable {
         completion: @escaping @Sendable (Result<(eventID: String, duplicate: Bool, skan: SKANValues?), any Error>) -> Void
     ) throws {
         let skan = conversionValues ? try project.flatMap { try outbound.skanContext(skanSchemas, project: $0, at: event.receivedAt) } : nil
+        // Where the stored events are the outbox's log, their ad-platform jobs are made from it.
+        var conversion: (@Sendable (StoredEvent) -> AdConversion?)? = nil
+        if !store.outbox.factsAreALog {
+            conversion = { stored in
+                AdConversion(
+                    kind: .event, name: event.name, factID: stored.eventID, revenue: event.revenue, currency: event.currency,
+                    occurredAt: event.occurredAt.milliseconds)
+            }
+        }
         // The event's own fields are made here, and only when someone listens: the notifier runs on the writer.
         let notify: Notifier<StoredEvent>? = try outbound.notifier(
             .eventCreated, trigger: event.name, projectID: event.projectID, at: event.receivedAt,
@@ -31,11 +40,7 @@ public struct ActivityService: Sendable {
                 values["currency"] = event.currency
                 return values
             },
-            conversion: { stored in
-                AdConversion(
-                    kind: .event, name: event.name, factID: stored.eventID, revenue: event.revenue, currency: event.currency,
-                    occurredAt: event.occurredAt.milliseconds)
-            })
+            conversion: conversion)
         store.events.record(
             event, eventID: TimeOrderedID.secure(at: event.receivedAt), skan: skan, notify: notify, delivery: delivery,
             completion: completion)
@@ -45,12 +50,19 @@ public struct ActivityService: Sendable {
     @discardableResult
     public func saveUser(_ user: UserProfile, install: StoredInstall, project: Project, signupEvent: Bool = false) throws -> SKANValues? {
         let now = clocks.clock(for: project).now()
+        // A sign-up is the platforms' registration, keyed by the install: a repeated trigger is one there.
+        let installID = install.id
+        var registration: (@Sendable (UserProfile) -> AdConversion?)? = nil
+        if signupEvent {
+            registration = { _ in AdConversion(kind: .event, name: "signup", factID: "signup-" + installID, occurredAt: now.milliseconds) }
+        }
         let notify: Notifier<UserProfile>? =
             install.isTest
             ? nil
             : try outbound.notifier(
                 .userIdentified, trigger: nil, projectID: project.id, at: now,
-                data: { user, install in WebhookEvents.user(user, installID: install.installID) })
+                data: { user, install in WebhookEvents.user(user, installID: install.installID) },
+                conversion: registration)
         return try store.users.saveUser(
             user, projectID: project.id, installID: install.id, now: now,
             signupEvent: signupEvent, skan: try outbound.skanContext(skanSchemas, project: project, at: now),

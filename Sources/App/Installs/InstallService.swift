@@ -22,6 +22,13 @@ public struct InstallService: Sendable {
         _ report: InstallReport, project: Project, policy: MatchingPolicy? = nil, conversionValues: Bool,
         delivery: WriteDelivery?, completion: @escaping @Sendable (Result<InstallOutcome, any Error>) -> Void
     ) throws {
+        // Where the stored installs are the outbox's log, their ad-platform jobs are made from it.
+        var conversion: (@Sendable (InstallOutcome) -> AdConversion?)? = nil
+        if !store.outbox.factsAreALog {
+            conversion = { outcome in
+                AdConversion(kind: .install, name: "install", factID: outcome.install.id, occurredAt: outcome.install.createdAt.milliseconds)
+            }
+        }
         // A client's test mode sends nothing out (docs/outbound.md, "Test traffic").
         let notify: Notifier<InstallOutcome>? =
             report.isTest
@@ -34,10 +41,7 @@ public struct InstallService: Sendable {
                     let network = outcome.install.match.attributed ? (try? install.facts())??.click?.networkClickID : nil
                     WebhookEvents.appendInstall(outcome, project: project, networkClickID: network, to: &body)
                 },
-                conversion: { outcome in
-                    AdConversion(
-                        kind: .install, name: "install", factID: outcome.install.id, occurredAt: outcome.install.createdAt.milliseconds)
-                })
+                conversion: conversion)
         store.installs.report(
             report, policy: policy ?? MatchingPolicy(project: project.settings),
             installID: TimeOrderedID.secure(at: report.signals.time),

@@ -359,7 +359,7 @@ extension Outbox {
     /// project, then sorted them, on every move.
     static let eventsAfter = """
         SELECT rowid, id, project_id, install_id, user_id, name, data, revenue, currency, occurred_at, received_at FROM events
-        WHERE rowid > ? AND rowid <= ? AND +project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
+        WHERE rowid > ? AND rowid <= ? AND +project_id IN (\(OutboxRepository.listeningProjects))
             AND recorded_by IS NULL AND NOT EXISTS (SELECT 1 FROM installs i WHERE i.id = events.install_id AND i.is_test)
         ORDER BY rowid LIMIT ?
         """
@@ -371,7 +371,7 @@ extension Outbox {
         SELECT i.rowid, \(InstallRepository.storedColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")),
             c.network_click_id, c.network_click_parameter, i.consent
         FROM installs i LEFT JOIN clicks c ON i.attributed AND c.click_id = i.click_id
-        WHERE i.rowid > ? AND i.rowid <= ? AND +i.project_id IN (SELECT project_id FROM webhook_endpoints WHERE enabled)
+        WHERE i.rowid > ? AND i.rowid <= ? AND +i.project_id IN (\(OutboxRepository.listeningProjects))
             AND NOT i.is_test
         ORDER BY i.rowid LIMIT ?
         """
@@ -379,6 +379,11 @@ extension Outbox {
     /// The logged facts after their cursors, once per enabled endpoint that wants their type, as
     /// pending webhook jobs (`kind, status, created_at`). Each log is the outer loop (CROSS JOIN):
     /// a range of rowids, not every fact of the endpoints' projects.
+    /// Projects whose new events and installs make jobs: an endpoint or an ad-platform connection on.
+    static let listeningProjects = """
+        SELECT project_id FROM webhook_endpoints WHERE enabled UNION SELECT project_id FROM ad_platform_connections WHERE enabled
+        """
+
     static let loggedFactsAwaitingJobs = """
         UNION ALL SELECT 'webhook', 'pending', e.received_at FROM events e CROSS JOIN webhook_endpoints w
             WHERE e.rowid > (SELECT position FROM outbox_cursors WHERE name = 'events') AND e.recorded_by IS NULL
@@ -387,6 +392,13 @@ extension Outbox {
         UNION ALL SELECT 'webhook', 'pending', i.created_at FROM installs i CROSS JOIN webhook_endpoints w
             WHERE i.rowid > (SELECT position FROM outbox_cursors WHERE name = 'installs') AND NOT i.is_test
                 AND w.project_id = i.project_id AND w.enabled AND (w.events IS NULL OR instr(w.events, '"install.created"') > 0)
+        UNION ALL SELECT 'ad_platform', 'pending', e.received_at FROM events e CROSS JOIN ad_platform_connections a
+            WHERE e.rowid > (SELECT position FROM outbox_cursors WHERE name = 'events') AND e.recorded_by IS NULL
+                AND NOT EXISTS (SELECT 1 FROM installs i WHERE i.id = e.install_id AND i.is_test)
+                AND a.project_id = e.project_id AND a.enabled
+        UNION ALL SELECT 'ad_platform', 'pending', i.created_at FROM installs i CROSS JOIN ad_platform_connections a
+            WHERE i.rowid > (SELECT position FROM outbox_cursors WHERE name = 'installs') AND NOT i.is_test
+                AND a.project_id = i.project_id AND a.enabled
         """
 
     /// The newest rowid of a log's table, as the trigger of migrations 0024 and 0025 sees it.

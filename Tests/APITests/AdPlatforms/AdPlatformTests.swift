@@ -49,6 +49,13 @@ private func iosInit(token: String, instance: String, consent: String, extra: St
 private let granted = #"{"is_eea":"1","ad_user_data":"1","ad_personalization":"1"}"#
 private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"}"#
 
+extension [FakeAdPlatforms.Received] {
+    /// The install's event first (its deduplication key is `install:…`, the others' `event:…`).
+    var installFirst: [FakeAdPlatforms.Received] {
+        sorted { ($0.event?["event_id"] as? String ?? "") > ($1.event?["event_id"] as? String ?? "") }
+    }
+}
+
 @Suite struct AdPlatformTests {
     @Test func anAttributedInstallAndAPurchaseReachEachPlatformInItsDocumentedShape() throws {
         let fake = try FakeAdPlatforms()
@@ -65,7 +72,8 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         #expect(try app.waitForOutboxIdle(timeout: 15))
         let installID = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'AP-1'") { $0.string(0) })
 
-        let google = fake.requests("google")
+        // Sent concurrently: in the order install, then purchase.
+        let google = fake.requests("google").sorted { ($0.query["app_event_type"] ?? "") < ($1.query["app_event_type"] ?? "") }
         let jobs = try app.query("SELECT target_id, event_type, status, last_error FROM outbox_jobs") {
             "\($0.optionalString(0) ?? "") \($0.string(1)) \($0.string(2)) \($0.optionalString(3) ?? "")"
         }
@@ -77,7 +85,7 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         #expect(firstOpen.query["odm_info"] == "odm-opaque-value" && firstOpen.headers["x-forwarded-for"] == "198.51.100.80")
         #expect(google[1].query["value"] == "9.99" && google[1].query["currency_code"] == "EUR" && google[1].query["odm_info"] == nil)
 
-        let meta = fake.requests("meta")
+        let meta = fake.requests("meta").installFirst
         #expect(meta.map { $0.event?["event_name"] as? String } == ["MobileAppInstall", "Purchase"])
         #expect(meta.allSatisfy { $0.path == "/v21.0/1234567890/events" })
         let metaInstall = try #require(meta.first?.event)
@@ -89,13 +97,13 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         #expect(extinfo[0] == "i2" && extinfo[1] == "com.example.shop" && extinfo[4] == "17.4.1")
         #expect((meta[1].event?["custom_data"] as? [String: Any])?["currency"] as? String == "EUR")
 
-        let tiktok = fake.requests("tiktok")
+        let tiktok = fake.requests("tiktok").installFirst
         #expect(tiktok.map { ($0.event.flatMap { $0["event"] as? String }) } == ["InstallApp", "Purchase"])
         #expect(tiktok.allSatisfy { $0.headers["access-token"] == FakeAdPlatforms.tiktokToken && $0.json?["test_event_code"] == nil })
         #expect((tiktok.first?.event?["user"] as? [String: Any])?["idfa"] as? String == "AB12CD34-0000-4000-8000-00000000AA01")
         #expect((tiktok.first?.event?["user"] as? [String: Any])?["att_status"] as? String == "AUTHORIZED")
 
-        let snap = fake.requests("snap")
+        let snap = fake.requests("snap").installFirst
         #expect(snap.map { $0.event?["event_name"] as? String } == ["APP_INSTALL", "PURCHASE"])
         #expect(snap.allSatisfy { $0.path == "/v3/0b1f0a7e-snap-app/events" })
         #expect(snap.first?.event?["client_dedup_id"] as? String == snap.first?.event?["event_id"] as? String)
@@ -108,6 +116,13 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         #expect(shown.contains { $0.contains("dev_token=[redacted]") && $0.contains("app_event_type=first_open") })
         #expect(shown.contains { $0.contains("access-token: [redacted]") })
         #expect(!shown.contains { $0.contains(FakeAdPlatforms.developerToken) || $0.contains(FakeAdPlatforms.metaToken) })
+
+        // A sign-up (Linkrunner's trigger) is each platform's registration.
+        #expect(try app.client("trigger", body("trigger", token: token, instance: "AP-1")).status == 200)
+        #expect(try app.waitForOutboxIdle(timeout: 15))
+        #expect(fake.requests("meta").last?.event?["event_name"] as? String == "CompleteRegistration")
+        #expect(fake.requests("snap").last?.event?["event_name"] as? String == "SIGN_UP")
+        #expect(fake.requests("google").last?.query["app_event_type"] == "sign_up")
     }
 
     @Test func deniedConsentKeepsIdentifiersBackAndGoogleUploadsAreRefusedAndCounted() throws {
@@ -177,9 +192,13 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
     @Test func googlesClaimTakesAnOrganicInstallAndGoogleHearsWhoWon() throws {
         let fake = try FakeAdPlatforms()
         fake.googleAttributes(minutesAgo: 20)
+        let receiver = try WebhookReceiver()
         let app = try TestApp.adPlatforms(fake)
         let (projectID, token) = try app.linkrunnerProject()
         try app.connectAllPlatforms(projectID)
+        let hook = try app.request(
+            "POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)","events":["install.attributed"]}"#)
+        #expect(hook.status == 201)
         app.startOutbox()
         #expect(try app.client("init", iosInit(token: token, instance: "AP-4", consent: granted)).status == 200)
         let installID = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'AP-4'") { $0.string(0) })
@@ -192,6 +211,11 @@ private let denied = #"{"is_eea":"1","ad_user_data":"0","ad_personalization":"0"
         #expect(claims.count == 1 && claims[0]["won"] as? Bool == true && claims[0]["campaign_id"] as? String == "123456789")
         #expect(claims[0]["source"] as? String == "google_ads" && claims[0]["campaign_name"] as? String == "Spring UAC")
         #expect(explain.json?["matched_factors"] as? [String] == ["google_ads"])
+        // The install.attributed webhook tells of the claim.
+        let attributed = try #require(receiver.wait(for: 1).first?.json?["data"] as? [String: Any])
+        let attribution = try #require(attributed["attribution"] as? [String: Any])
+        #expect(attribution["source"] as? String == "google_ads")
+        #expect((attribution["ad_platform"] as? [String: Any])?["campaign_name"] as? String == "Spring UAC")
         // Stats by source name Google, not a link.
         let stats = try app.request("GET", "/admin/v1/projects/\(projectID)/stats")
         let sources = try #require((stats.json?["totals"] as? [String: Any])?["installs_by_source"] as? [String: Int])
