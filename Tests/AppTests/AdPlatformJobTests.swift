@@ -19,12 +19,18 @@ import Testing
                 crossNetwork: .init(adEventID: "Q2x", attributed: false)),
         ]
         for job in jobs {
-            let message = job.message(projectID: "p", baseURL: "https://example.com/", at: Timestamp(milliseconds: 5))
-            #expect(AdPlatformJob.read(message.payload) == job, "\(message.payload)")
+            let message = job.message(projectID: "p", at: Timestamp(milliseconds: 5))
+            #expect(AdPlatformJob.read(message) == job, "\(message.payload)")
             #expect(message.kind == AdPlatform.jobKind && message.targetID == job.platform.rawValue)
         }
-        #expect(jobs[2].message(projectID: "p", baseURL: "", at: Timestamp(milliseconds: 0)).eventID == "cross_network:i3")
-        #expect(jobs[0].message(projectID: "p", baseURL: "", at: Timestamp(milliseconds: 0)).eventID == "event:e1")
+        // A job for every platform names none: each job made from it takes its platform from its target.
+        let every = AdPlatformJob.everyPlatform(jobs[0].conversion, installID: "i1", projectID: "p", at: Timestamp(milliseconds: 5))
+        #expect(every.targetID == nil && !every.payload.contains("platform"))
+        var made = every
+        made.targetID = "snap"
+        #expect(AdPlatformJob.read(made) == AdPlatformJob(platform: .snap, conversion: jobs[0].conversion, installID: "i1"))
+        #expect(jobs[2].message(projectID: "p", at: Timestamp(milliseconds: 0)).eventID == "cross_network:i3")
+        #expect(jobs[0].message(projectID: "p", at: Timestamp(milliseconds: 0)).eventID == "event:e1")
     }
 
     @Test func aRequestAsShownHasNoCredentials() {

@@ -44,7 +44,7 @@ struct AdPlatformDelivery: Sendable {
     static let finalStatuses: Set<Int> = [400, 401, 403, 404, 422]
 
     func request(for message: OutboxMessage, userAgent: String) -> Result<OutboundRequest, OutboxWorker.Refusal> {
-        guard let job = AdPlatformJob.read(message.payload) else { return .failure(.init(reason: "the job's payload is not readable")) }
+        guard let job = AdPlatformJob.read(message) else { return .failure(.init(reason: "the job's payload is not readable")) }
         let refuse: (AdPlatformRefusal) -> Result<OutboundRequest, OutboxWorker.Refusal> = { refusal in
             counters.recordRefusal(platform: job.platform.rawValue, reason: refusal.counted)
             return .failure(.init(reason: refusal.reason))
@@ -90,7 +90,7 @@ struct AdPlatformDelivery: Sendable {
 
     /// What an attempt comes to beyond the standard handling.
     func handle(_ result: Result<OutboundResponse, any Error>, job message: OutboxJob, now: Timestamp) -> AppleAdsExchange.Handling {
-        guard case .success(let response) = result, let job = AdPlatformJob.read(message.message.payload) else { return .standard }
+        guard case .success(let response) = result, let job = AdPlatformJob.read(message.message) else { return .standard }
         if Self.finalStatuses.contains(response.statusCode) {
             return .record(
                 .failed(statusCode: response.statusCode, error: "\(job.platform.displayName) refused the request", response: response.shownBody))
@@ -126,9 +126,7 @@ struct AdPlatformDelivery: Sendable {
             if let adEventID = claim.adEventID {
                 let crossNetwork = AdPlatformJob(
                     platform: .google, conversion: job.conversion, installID: installID, crossNetwork: .init(adEventID: adEventID, attributed: won))
-                try store.outbox.enqueue([
-                    crossNetwork.message(projectID: message.projectID, baseURL: settings.googleURL, at: now)
-                ])
+                try store.outbox.enqueue([crossNetwork.message(projectID: message.projectID, at: now)])
             }
         } catch {
             Self.logger.warning("could not record Google's claim", metadata: ["install": "\(installID)", "error": "\(error)"])

@@ -142,8 +142,7 @@ public struct AdPlatformService: Sendable {
         _ = try connection(projectID: projectID, platform: platform)
         let now = clock.now()
         let conversion = AdConversion(kind: .install, name: "install", factID: "test-" + TimeOrderedID.secure(at: now), occurredAt: now.milliseconds)
-        let message = AdPlatformJob(platform: platform, conversion: conversion, test: true).message(
-            projectID: projectID, baseURL: settings.baseURL(of: platform), at: now)
+        let message = AdPlatformJob(platform: platform, conversion: conversion, test: true).message(projectID: projectID, at: now)
         try store.outbox.enqueue([message])
         return message.id
     }

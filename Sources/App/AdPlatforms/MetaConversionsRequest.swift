@@ -36,7 +36,7 @@ enum MetaConversionsRequest {
         if consent.allowsIdentifiers, let referrer = signals.metaInstallReferrer, input.isAndroid { app["install_referrer"] = .string(referrer) }
         var event: [String: JSONValue] = [
             "event_name": .string(name), "event_time": .number(Double(input.conversion.occurredAt / 1000)), "action_source": .string("app"),
-            "event_id": .string(input.conversion.deduplicationKey(for: .meta)), "user_data": .object(user), "app_data": .object(app),
+            "event_id": .string(input.conversion.deduplicationKey), "user_data": .object(user), "app_data": .object(app),
         ]
         if let revenue = input.conversion.revenue, revenue.isFinite {
             var custom: [String: JSONValue] = ["value": .number(revenue)]

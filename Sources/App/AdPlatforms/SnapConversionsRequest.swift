@@ -27,7 +27,7 @@ enum SnapConversionsRequest {
             if let madid = input.advertisingID { user["madid"] = .string(madid) }
             if let click = input.clickID(["sccid", "sc_click_id"]) { user["sc_click_id"] = .string(click) }
         }
-        let key = input.conversion.deduplicationKey(for: .snap)
+        let key = input.conversion.deduplicationKey
         var event: [String: JSONValue] = [
             "event_name": .string(name), "action_source": .string("app"), "event_time": .number(Double(input.conversion.occurredAt / 1000)),
             "event_id": .string(key), "client_dedup_id": .string(key), "user_data": .object(user),

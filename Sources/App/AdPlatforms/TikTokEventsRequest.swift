@@ -29,7 +29,7 @@ enum TikTokEventsRequest {
         if input.isIOS { user["att_status"] = .string(consent.attStatus?.tiktokValue ?? "NOT_DETERMINED") }
         var event: [String: JSONValue] = [
             "event": .string(name), "event_time": .number(Double(input.conversion.occurredAt / 1000)),
-            "event_id": .string(input.conversion.deduplicationKey(for: .tiktok)), "user": .object(user),
+            "event_id": .string(input.conversion.deduplicationKey), "user": .object(user),
             "app": .object(["app_id": .string(connection.settings["app_id"] ?? source), "app_version": .string(input.facts.install.appVersion ?? "")]
             ),
             "limited_data_use": .bool(consent.limitedDataUse),

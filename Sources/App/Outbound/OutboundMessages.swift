@@ -72,19 +72,16 @@ struct OutboundMessages: Sendable {
     ) throws -> Notifier<Fact>? {
         let subscribers = webhooks ? try subscribers(of: type, projectID: projectID) : []
         let postbacks = try trigger.map { try templates(trigger: $0, projectID: projectID) } ?? []
-        let platforms = conversion == nil ? [] : try adPlatformConnections(projectID: projectID).map(\.platform)
-        guard !subscribers.isEmpty || !postbacks.isEmpty || !platforms.isEmpty else { return nil }
+        let connected = try conversion != nil && !adPlatformConnections(projectID: projectID).isEmpty
+        guard !subscribers.isEmpty || !postbacks.isEmpty || connected else { return nil }
         let prepared = prepare()
         let webhooks = WebhookEvents.Prepared(type, projectID: projectID, at: time, to: subscribers)
-        let adPlatforms = adPlatforms
         return { @Sendable fact, install in
             var messages = webhooks.messages(appendingData: { appendData(fact, install, prepared, &$0) })
-            if !platforms.isEmpty, let conversion = conversion?(fact) {
-                // A small job per platform: the request is made when it is sent, off this transaction.
-                messages += platforms.map { platform in
-                    AdPlatformJob(platform: platform, conversion: conversion, installID: install.installID).message(
-                        projectID: projectID, baseURL: adPlatforms.baseURL(of: platform), at: time)
-                }
+            if connected, let conversion = conversion?(fact) {
+                // One small job, made one per connected platform when it is moved; each request is
+                // made when it is sent, off this transaction.
+                messages.append(AdPlatformJob.everyPlatform(conversion, installID: install.installID, projectID: projectID, at: time))
             }
             if !postbacks.isEmpty, let facts = try? install.facts(), let network = facts.click?.utm.source?.lowercased() {
                 let matching = postbacks.filter { $0.network.lowercased() == network }

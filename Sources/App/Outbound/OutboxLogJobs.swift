@@ -63,10 +63,8 @@ struct OutboxLogJobs: Sendable {
                 platforms = try outbound.adPlatformConnections(projectID: projectID).map(\.platform)
                 platformsByProject[projectID] = platforms
             }
-            let settings = outbound.adPlatforms
             return platforms.map { platform in
-                AdPlatformJob(platform: platform, conversion: conversion, installID: installID).message(
-                    projectID: projectID, baseURL: settings.baseURL(of: platform), at: time)
+                AdPlatformJob(platform: platform, conversion: conversion, installID: installID).message(projectID: projectID, at: time)
             }
         }
 

@@ -30,5 +30,5 @@ public struct AdConversion: Sendable, Equatable, Codable {
 
     /// The key a retry and a replay send unchanged (Meta's and TikTok's `event_id`, Snap's
     /// `client_dedup_id`): one per fact and platform.
-    public func deduplicationKey(for platform: AdPlatform) -> String { "\(kind.rawValue):\(factID)" }
+    public var deduplicationKey: String { "\(kind.rawValue):\(factID)" }
 }

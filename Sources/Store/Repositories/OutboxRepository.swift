@@ -442,9 +442,7 @@ extension Outbox {
             """
             INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
                 next_attempt_at, created_at, install_id)
-            SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload,
-                CASE WHEN created_at < ?2 THEN created_at ELSE ?2 END, created_at, install_id
-            FROM outbox_new WHERE seq <= ?1 ORDER BY seq
+            \(expandingEveryPlatform(from: "(SELECT * FROM outbox_new WHERE seq <= ?1)"))
             ON CONFLICT DO NOTHING
             """, last, now.milliseconds)
         try connection.run("DELETE FROM outbox_new WHERE seq <= ?", last)
@@ -456,11 +454,27 @@ extension Outbox {
             RETURNING seq, id, project_id, kind, target_id, target_url, event_id, event_type, payload, created_at, install_id)
         INSERT INTO outbox_jobs (id, project_id, kind, target_id, target_url, event_id, event_type, payload,
             next_attempt_at, created_at, install_id)
-        SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload,
-            CASE WHEN created_at < ?2 THEN created_at ELSE ?2 END, created_at, install_id
-        FROM moved ORDER BY seq
+        \(expandingEveryPlatform(from: "moved"))
         ON CONFLICT DO NOTHING
         """
+
+    /// The new jobs of `source` as rows of `outbox_jobs`, due by ?2, in the order they were
+    /// written: an ad-platform job for every platform (no target) is one job per platform the
+    /// project has connected now (`AdPlatformJob.everyPlatform`), its id suffixed by the platform.
+    static func expandingEveryPlatform(from source: String) -> String {
+        """
+        SELECT id, project_id, kind, target_id, target_url, event_id, event_type, payload, due, created_at, install_id FROM (
+            SELECT seq, '' AS platform, id, project_id, kind, target_id, target_url, event_id, event_type, payload,
+                CASE WHEN created_at < ?2 THEN created_at ELSE ?2 END AS due, created_at, install_id
+            FROM \(source) AS n WHERE n.kind <> 'ad_platform' OR n.target_id IS NOT NULL
+            UNION ALL
+            SELECT n.seq, c.platform, n.id || '.' || c.platform, n.project_id, n.kind, c.platform, 'ad-platform://' || c.platform,
+                n.event_id, n.event_type, n.payload, CASE WHEN n.created_at < ?2 THEN n.created_at ELSE ?2 END, n.created_at, n.install_id
+            FROM \(source) AS n JOIN ad_platform_connections c ON c.project_id = n.project_id AND c.enabled
+            WHERE n.kind = 'ad_platform' AND n.target_id IS NULL) AS expanded
+        ORDER BY seq, platform
+        """
+    }
 
     /// Erasure: the install's jobs, sent or not, whose payloads tell of it. `outbox_new` has no
     /// index on the install (a request writes one tree), so its jobs are moved first. Where its
