@@ -41,16 +41,3 @@ ALTER TABLE projects ADD COLUMN default_consent TEXT;
 
 CREATE TRIGGER ad_platform_connections_changed AFTER INSERT OR UPDATE OR DELETE ON ad_platform_connections
     FOR EACH STATEMENT EXECUTE FUNCTION attributiond_notify_change();
-
--- A transaction that writes jobs tells its own node (which wakes its worker at once) but no longer
--- NOTIFYs the others: a NOTIFY serialises the commits of every transaction that sends one, and
--- every write with a job sent one (an event of a project with ad platforms ran at 0.64 of one
--- without). Other nodes' workers find the jobs at their next poll, within a second.
-CREATE FUNCTION attributiond_note_change() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM set_config('attributiond.changed', coalesce(current_setting('attributiond.changed', true), '') || TG_TABLE_NAME || ',', true);
-    RETURN NULL;
-END;
-$$;
-DROP TRIGGER outbox_new_changed ON outbox_new;
-CREATE TRIGGER outbox_new_changed AFTER INSERT ON outbox_new FOR EACH STATEMENT EXECUTE FUNCTION attributiond_note_change();
