@@ -381,7 +381,7 @@ extension Outbox {
     /// a range of rowids, not every fact of the endpoints' projects.
     /// Projects whose new events and installs make jobs: an endpoint or an ad-platform connection on.
     static let listeningProjects = """
-        SELECT project_id FROM webhook_endpoints WHERE enabled UNION SELECT project_id FROM ad_platform_connections WHERE enabled
+        SELECT project_id FROM webhook_endpoints WHERE enabled UNION ALL SELECT project_id FROM ad_platform_connections WHERE enabled
         """
 
     static let loggedFactsAwaitingJobs = """
