@@ -7,21 +7,11 @@ struct ConsentBody: Encodable {
     init(_ consent: Consent) { self.consent = consent }
 
     func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Consent.CodingKeysForAPI.self)
+        var c = encoder.container(keyedBy: Consent.CodingKeys.self)
         try c.encode(consent.eea, forKey: .eea)
         try c.encode(consent.adUserData, forKey: .adUserData)
         try c.encode(consent.adPersonalization, forKey: .adPersonalization)
         try c.encode(consent.tcfString, forKey: .tcfString)
         try c.encode(consent.attStatus?.rawValue, forKey: .attStatus)
-    }
-}
-
-extension Consent {
-    enum CodingKeysForAPI: String, CodingKey {
-        case eea
-        case adUserData = "ad_user_data"
-        case adPersonalization = "ad_personalization"
-        case tcfString = "tcf_string"
-        case attStatus = "att_status"
     }
 }

@@ -21,7 +21,8 @@ public struct Consent: Sendable, Equatable, Codable {
         self.attStatus = attStatus
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// The signals' names in JSON everywhere (storage, the admin API, webhooks).
+    public enum CodingKeys: String, CodingKey {
         case eea
         case adUserData = "ad_user_data"
         case adPersonalization = "ad_personalization"
