@@ -202,7 +202,7 @@ extension [FakeAdPlatforms.Received] {
         app.startOutbox()
         #expect(try app.client("init", iosInit(token: token, instance: "AP-4", consent: granted)).status == 200)
         let installID = try #require(try app.queryOne("SELECT id FROM installs WHERE install_instance_id = 'AP-4'") { $0.string(0) })
-        _ = try eventually(timeout: 15) { fake.requests("google").contains { $0.path.hasSuffix("cross_network") } }
+        _ = eventually(timeout: 15) { fake.requests("google").contains { $0.path.hasSuffix("cross_network") } }
         let cross = try #require(fake.requests("google").first { $0.path.hasSuffix("cross_network") })
         #expect(cross.query["ad_event_id"] == "Q2xpY2tFdmVudA" && cross.query["attributed"] == "1")
         #expect(try app.count("SELECT count(*) FROM installs WHERE matched_factors = '[\"google_ads\"]' AND attributed") == 1)
@@ -238,7 +238,7 @@ extension [FakeAdPlatforms.Received] {
         // A deterministic click: the Play/AdServices-free way, the click id in the install referrer.
         let referred = iosInit(token: token, instance: "AP-5", consent: granted, extra: #","install_ref":"utm_source=x&click_id=\#(clickID)""#)
         #expect(try app.client("init", referred).status == 200)
-        _ = try eventually(timeout: 15) { fake.requests("google").contains { $0.path.hasSuffix("cross_network") } }
+        _ = eventually(timeout: 15) { fake.requests("google").contains { $0.path.hasSuffix("cross_network") } }
         #expect(fake.requests("google").first { $0.path.hasSuffix("cross_network") }?.query["attributed"] == "0")
         #expect(try app.count("SELECT count(*) FROM installs WHERE click_id = '\(clickID)' AND match_type = 'deterministic'") == 1)
     }
@@ -356,7 +356,7 @@ extension [FakeAdPlatforms.Received] {
         app.startOutbox()
         #expect(try app.client("init", iosInit(token: token, instance: "CW-1", consent: denied)).status == 200)
         #expect(try app.client("init", body("init", token: token, instance: "CW-2")).status == 200)
-        _ = try eventually(timeout: 15) { receiver.all.count == 2 }
+        _ = eventually(timeout: 15) { receiver.all.count == 2 }
         let byInstance = Dictionary(
             uniqueKeysWithValues: try receiver.all.map { received -> (String, [String: Any]) in
                 let data = try #require(received.json?["data"] as? [String: Any])
