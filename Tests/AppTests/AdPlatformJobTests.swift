@@ -41,4 +41,10 @@ import Testing
         #expect(!shown.contains("SECRET") && shown.contains("access_token=[redacted]") && shown.contains("link_id=L"))
         #expect(shown.contains("Access-Token: [redacted]") && shown.hasSuffix("\n\n{}"))
     }
+
+    @Test func answersWithTimesBeyondAnyClockAreReadWithoutTrapping() {
+        let answer = #"{"attributed":true,"ad_events":[{"ad_event_id":"x","timestamp":1e300,"campaign_id":1e300}]}"#
+        let claim = GoogleAdsRequest.claim(fromAnswer: answer)?.claim
+        #expect(claim?.engagedAt == nil && claim?.adEventID == "x")
+    }
 }

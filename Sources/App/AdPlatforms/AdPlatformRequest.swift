@@ -50,7 +50,7 @@ enum ExtendedDeviceInfo {
         return fields.map(JSONValue.string)
     }
 
-    private static func integerText(_ value: Double) -> String { value.isFinite ? String(Int64(value.rounded())) : "" }
+    private static func integerText(_ value: Double) -> String { Int64(exactly: value.rounded()).map(String.init) ?? "" }
 }
 
 enum QueryText {

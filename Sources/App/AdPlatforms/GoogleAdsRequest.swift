@@ -89,8 +89,9 @@ enum GoogleAdsRequest {
             }
         }
         var engagedAt: Timestamp?
-        if case .number(let seconds)? = event["timestamp"], seconds.isFinite, seconds > 0 {
-            engagedAt = Timestamp(milliseconds: Int64(seconds * 1000))
+        // A time the platform cannot mean (beyond Int64 milliseconds) is no time.
+        if case .number(let seconds)? = event["timestamp"], seconds > 0, let milliseconds = Int64(exactly: (seconds * 1000).rounded()) {
+            engagedAt = Timestamp(milliseconds: milliseconds)
         }
         return (
             true,

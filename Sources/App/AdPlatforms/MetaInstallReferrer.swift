@@ -25,7 +25,9 @@ enum MetaInstallReferrer {
             }
         }
         var engagedAt: Timestamp?
-        if case .number(let seconds)? = content["t"], seconds.isFinite, seconds > 0 { engagedAt = Timestamp(milliseconds: Int64(seconds * 1000)) }
+        if case .number(let seconds)? = content["t"], seconds > 0, let milliseconds = Int64(exactly: (seconds * 1000).rounded()) {
+            engagedAt = Timestamp(milliseconds: milliseconds)
+        }
         let viewThrough: Bool = if case .bool(true)? = fields["is_view_through"] { true } else { false }
         let claim = AdPlatformClaim(
             source: .metaInstallReferrer, campaignID: text("campaign_group_id"), campaignName: text("campaign_group_name"),
