@@ -30,7 +30,11 @@ struct DashboardAuth: Sendable {
     func page(_ handler: @escaping @Sendable (HTTPRequest, DashboardViewer) throws -> HTTPResponse) -> RouteHandler {
         .sync { request in
             guard let viewer = try viewer(of: request) else { return DashboardPage.redirect(to: prefix + "/sign-in") }
-            return try handler(request, viewer)
+            do {
+                return try handler(request, viewer)
+            } catch let problem as PageProblem {
+                return DashboardPage.message(status: .unprocessableContent, title: problem.title, text: problem.text, prefix: prefix, viewer: viewer)
+            }
         }
     }
 

@@ -58,19 +58,14 @@ enum LinkDetailPage {
 
     /// The A/B split over the chart's 30 days: each variant's weight, clicks, installs, events
     /// and revenue, with installs per click.
-    private static func variantTable(_ project: Project, _ link: Link, since: Timestamp?, until: Timestamp?, _ services: Services) throws
-        -> HTML
-    {
-        guard !link.variants.isEmpty, let since, let until else { return "" }
-        let rows = try services.app.reports.variants(project: project, link: link, since: since, until: until).map { row -> HTML in
-            let variant = link.variants.first { $0.name == row.name }
-            let rate = row.clicks > 0 ? String(format: "%.1f%%", Double(row.installs) * 100 / Double(row.clicks)) : "–"
-            let revenue = row.revenue.sorted { $0.key < $1.key }.map { String(format: "%.2f %@", $0.value, $0.key) }.joined(separator: ", ")
-            return """
-                <tr><td>\(row.name)</td><td class="hide-narrow">\(variant?.url ?? "(removed)")</td>\
-                <td class="n">\(variant.map { String($0.weight) } ?? "–")</td><td class="n">\(row.clicks)</td><td class="n">\(row.installs)</td>\
-                <td class="n">\(rate)</td><td class="n">\(row.events)</td><td class="n">\(revenue.isEmpty ? "–" : revenue)</td></tr>
-                """
+    private static func variantTable(_ model: LinkDetailModel) -> HTML {
+        guard !model.variants.isEmpty else { return "" }
+        let rows = model.variants.map { row, variant -> HTML in
+            """
+            <tr><td>\(row.name)</td><td class="hide-narrow">\(variant?.url ?? "(removed)")</td>\
+            <td class="n">\(variant.map { String($0.weight) } ?? "–")</td><td class="n">\(row.clicks)</td><td class="n">\(row.installs)</td>\
+            <td class="n">\(LinkDetailModel.rate(row))</td><td class="n">\(row.events)</td><td class="n">\(LinkDetailModel.revenue(row))</td></tr>
+            """
         }
         return """
             <h2>A/B split (30 days)</h2><table><thead><tr><th>Variant</th><th class="hide-narrow">URL</th><th class="n">Weight</th>\
@@ -80,15 +75,11 @@ enum LinkDetailPage {
     }
 
     /// The link's clicks by country over the chart's 30 days, when the server knows countries.
-    private static func countryTable(_ link: Link, since: Timestamp?, until: Timestamp?, _ services: Services) throws -> HTML {
-        guard let since, let until else { return "" }
-        let rows = try services.app.reports.browse.linkCountries(linkID: link.id, since: since, until: until, limit: 30)
-        guard !rows.isEmpty else { return "" }
-        let total = max(1, rows.reduce(0) { $0 + $1.clicks })
-        let body = rows.map { row -> HTML in
+    private static func countryTable(_ model: LinkDetailModel) -> HTML {
+        guard !model.countries.isEmpty else { return "" }
+        let body = model.countries.map { row -> HTML in
             """
-            <tr><td>\(row.country)</td><td class="n">\(row.clicks)</td>\
-            <td class="n">\(String(format: "%.0f%%", Double(row.clicks) * 100 / Double(total)))</td><td class="n">\(row.installs)</td></tr>
+            <tr><td>\(row.country)</td><td class="n">\(row.clicks)</td><td class="n">\(model.share(row))</td><td class="n">\(row.installs)</td></tr>
             """
         }
         return """
@@ -102,57 +93,51 @@ enum LinkDetailPage {
         auth: DashboardAuth, form: DashboardForm? = nil, problem: String? = nil, notice: String? = nil,
         status: HTTPStatus = .ok
     ) throws -> HTTPResponse {
-        let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
-        let month = try DashboardRange.resolve([("range", "30d")], calendar: calendar, now: services.now(for: project))
-        var labels: [String] = []
-        var clicks: [Double] = []
-        var installs: [Double] = []
-        for day in try services.app.reports.browse.linkSeries(projectID: project.id, linkID: link.id, boundaries: month.boundaries) {
-            labels.append(month.label(day.day, calendar: calendar))
-            clicks.append(Double(day.clicks))
-            installs.append(Double(day.installs))
-        }
-        let url = LinkURLs.url(
-            base: LinkURLs.base(of: link, otherwise: LinkURLs.base(for: request, services: services)), shortCode: link.shortCode, templateSlug: nil)
-        let qrPath = "\(auth.prefix)/projects/\(project.id)/links/\(link.id)/qr.svg"
-        let recent = try services.app.reports.browse.recentClicks(linkID: link.id, limit: 50).map { click -> HTML in
+        let model = try LinkDetailModel.load(request, viewer: viewer, project: project, link: link, services: services)
+        return DashboardPage.render(
+            title: "\(link.shortCode) · \(project.name)", prefix: auth.prefix, viewer: viewer,
+            projectNav: (project.id, project.name, "Links"),
+            body: render(model, prefix: auth.prefix, viewer: viewer, form: form, problem: problem, notice: notice), status: status)
+    }
+
+    static func render(
+        _ model: LinkDetailModel, prefix: String, viewer: DashboardViewer, form: DashboardForm? = nil, problem: String? = nil,
+        notice: String? = nil
+    ) -> HTML {
+        let (project, link, url) = (model.project, model.link, model.url)
+        let qrPath = "\(prefix)/projects/\(project.id)/links/\(link.id)/qr.svg"
+        let recent = model.recentClicks.map { click -> HTML in
             let bot: HTML = click.isBot ? #" class="bot""# : ""
-            let install: HTML = click.installID.map { #"<a href="\#(auth.prefix)/projects/\#(project.id)/installs/\#($0)">install</a>"# } ?? ""
+            let install: HTML = click.installID.map { #"<a href="\#(prefix)/projects/\#(project.id)/installs/\#($0)">install</a>"# } ?? ""
             return """
                 <tr\(bot)><td>\(click.createdAt.iso8601)</td><td>\(click.platform ?? "–")\
                 \(click.isBot ? " (bot)" : "")</td><td class="hide-narrow">\(click.source)</td><td>\(install)</td></tr>
                 """
         }
-        let templateSlug = try services.app.links.template(of: link)?.slug
-        let split = try variantTable(project, link, since: month.boundaries.first, until: month.boundaries.last, services)
-        let countries = try countryTable(link, since: month.boundaries.first, until: month.boundaries.last, services)
         let editForm: HTML =
-            viewer.canChange(projectID: project.id)
+            model.canEdit
             ? "<h2 id=\"edit\">Edit</h2>"
                 + LinkForm.render(
-                    action: "\(auth.prefix)/projects/\(project.id)/links/\(link.id)",
-                    csrf: DashboardPage.csrfField(viewer),
-                    values: form.map(LinkForm.values(of:)) ?? LinkForm.values(of: link, templateSlug: templateSlug), problem: problem, submit: "Save",
-                    domains: try services.app.domains.list(projectID: project.id).map(\.domain))
+                    action: "\(prefix)/projects/\(project.id)/links/\(link.id)", csrf: DashboardPage.csrfField(viewer),
+                    values: form.map(LinkForm.values(of:)) ?? LinkForm.values(of: link, templateSlug: model.templateSlug), problem: problem,
+                    submit: "Save", domains: model.domains)
             : ""
         let noticeText: HTML = notice.map { #"<p class="notice" role="status">\#($0)</p>"# } ?? ""
         let disabled: HTML = link.active ? "" : #" <span class="muted">(disabled)</span>"#
         let latest: HTML = recent.isEmpty ? #"<tr><td colspan="4" class="muted">No clicks yet.</td></tr>"# : HTML(joining: recent)
-        let body: HTML = """
+        let series = [("Clicks", model.days.map { Double($0.clicks) }), ("Attributed installs", model.days.map { Double($0.installs) })]
+        return """
             \(noticeText)\
             <h1>\(link.title ?? link.shortCode)</h1><p><a href="\(url)">\(url)</a> \
             <button type="button" data-copy="\(url)" hidden>Copy</button>\
             \(disabled)</p>\
             <div class="grid2"><div class="chart"><div class="legend"><span><i class="k0"></i>Clicks</span><span><i class="k1"></i>Attributed installs</span></div>\
-            \(SVGChart.bars(labels: labels, series: [("Clicks", clicks), ("Attributed installs", installs)]))</div>\
+            \(SVGChart.bars(labels: model.days.map(\.label), series: series))</div>\
             <div><img src="\(qrPath)" alt="QR code for \(url)" width="180" height="180">\
             <p><a href="\(qrPath)?download=1">Download the QR code (SVG)</a></p></div></div>\
-            \(split)\(countries)<h2>Latest clicks</h2><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th class="hide-narrow">Source</th><th></th></tr></thead>\
+            \(variantTable(model))\(countryTable(model))<h2>Latest clicks</h2><table><thead><tr><th>Time (UTC)</th><th>Platform</th><th class="hide-narrow">Source</th><th></th></tr></thead>\
             <tbody>\(latest)</tbody></table>\
             \(editForm)
             """
-        return DashboardPage.render(
-            title: "\(link.shortCode) · \(project.name)", prefix: auth.prefix, viewer: viewer,
-            projectNav: (project.id, project.name, "Links"), body: body, status: status)
     }
 }

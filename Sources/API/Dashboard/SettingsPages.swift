@@ -117,27 +117,7 @@ enum SettingsPages {
         }
     }
 
-    private static func projectForm(_ project: Project, base: String, csrf: HTML, form: DashboardForm?, problems: [String: String]) -> HTML {
-        let settings = project.settings
-        func current(_ name: String) -> String {
-            if let form, let value = form[name] { return value }
-            switch name {
-            case "ios_store_url": return settings.iosStoreURL ?? ""
-            case "ios_app_store_id": return settings.iosAppStoreID.map(String.init) ?? ""
-            case "android_store_url": return settings.androidStoreURL ?? ""
-            case "web_url": return settings.webURL ?? ""
-            case "attribution_window_hours": return String(settings.attributionWindowHours)
-            case "min_confidence": return String(settings.minConfidence)
-            case "currency": return settings.currency
-            case "time_zone": return settings.timeZone
-            case "skan": return settings.skanSchema ?? ""
-            case "ios_team_id": return settings.iosTeamID ?? ""
-            case "ios_bundle_id": return settings.iosBundleID ?? ""
-            case "android_package": return settings.androidPackage ?? ""
-            case "android_sha256": return settings.androidSHA256.joined(separator: "\n")
-            default: return ""
-            }
-        }
+    private static func projectForm(_ model: SettingsModel, base: String, csrf: HTML, problems: [String: String]) -> HTML {
         var html: HTML = #"<form class="stack" method="post" action="\#(base)/settings/project">"# + csrf
         if let general = problems["settings"] { html += #"<p class="error" role="alert">\#(general)</p>"# }
         for field in fields {
@@ -154,16 +134,16 @@ enum SettingsPages {
             let described: HTML = problem.isEmpty ? "" : #" aria-invalid="true" aria-describedby="\#(field.name)-error""#
             let input: HTML =
                 field.kind == .json || field.kind == .list
-                ? #"<textarea name="\#(field.name)" rows="\#(field.kind == .json ? 6 : 3)"\#(described)>\#(current(field.name))</textarea>"#
-                : #"<input name="\#(field.name)" value="\#(current(field.name))"\#(described)>"#
+                ? #"<textarea name="\#(field.name)" rows="\#(field.kind == .json ? 6 : 3)"\#(described)>\#(model.value(of: field.name))</textarea>"#
+                : #"<input name="\#(field.name)" value="\#(model.value(of: field.name))"\#(described)>"#
             html += "<label>\(field.label)\(input)\(problem)</label>"
         }
-        let escapes = form.map { $0.fields.last { $0.name == "in_app_escape" }?.value == "1" } ?? settings.inAppEscape
         html +=
-            #"<input type="hidden" name="in_app_escape" value="0"><label><input type="checkbox" name="in_app_escape" value="1"\#(escapes ? " checked" : "" as HTML)> "#
+            #"<input type="hidden" name="in_app_escape" value="0"><label><input type="checkbox" name="in_app_escape" value="1"\#(model.escapesInAppBrowsers ? " checked" : "" as HTML)> "#
             + ("Lead taps in social apps' browsers (Instagram, TikTok…) out to the system browser, where links open the app</label>" as HTML)
         html += UTMTemplateRows.render(
-            form.map(UTMTemplateRows.values(of:)) ?? UTMTemplateRows.values(of: settings.utmTemplates), problem: problems["utm_templates"])
+            model.form.map(UTMTemplateRows.values(of:)) ?? UTMTemplateRows.values(of: model.project.settings.utmTemplates),
+            problem: problems["utm_templates"])
         return html + "<button>Save settings</button></form>"
     }
 
@@ -247,28 +227,20 @@ enum SettingsPages {
 
     /// The project's domains, with the DNS to set up and the `.well-known` files they serve, and
     /// the form that adds one.
-    private static func domainsSection(_ project: Project, _ services: Services, base: String, csrf: HTML) throws -> HTML {
-        let aasa = try WellKnownRoutes.appleAppSiteAssociation(for: [project]).map { String(decoding: $0, as: UTF8.self) }
-        let assetLinks = try WellKnownRoutes.assetLinks(for: [project]).map { String(decoding: $0, as: UTF8.self) }
+    private static func domainsSection(_ model: SettingsModel, base: String, csrf: HTML) -> HTML {
         func file(_ name: String, _ body: String?) -> HTML {
             guard let body else { return #"<p class="muted">\#(name): none (the project has no app for it yet).</p>"# }
             return "<details><summary>\(name)</summary><pre>\(body)</pre></details>"
         }
-        let certificates = try services.app.domains.certificates()
-        let now = services.clock.now()
-        let domains = try services.app.domains.list(projectID: project.id)
-        let links = Dictionary(
-            uniqueKeysWithValues: try domains.map { ($0.id, try services.app.domains.linkCount(on: $0)) })
-        let rows = domains.map { domain -> HTML in
+        let rows = model.domains.map { row -> HTML in
             let confirm: HTML =
-                (links[domain.id] ?? 0) > 0
+                row.links > 0
                 ? #"<input name="confirm" size="16" placeholder="type its name" aria-label="type the domain's name to confirm" autocomplete="off">"#
                 : ""
             return """
-                <tr><td><code>\(domain.domain)</code></td><td>\(domain.createdAt.iso8601)</td>\
-                <td>\(certificateText(certificates[domain.domain], now: now))</td>\
-                <td>\(links[domain.id] ?? 0)</td>\
-                <td><form class="inline" method="post" action="\(base)/settings/domains/\(domain.id)/remove">\(csrf)\
+                <tr><td><code>\(row.domain.domain)</code></td><td>\(row.domain.createdAt.iso8601)</td>\
+                <td>\(row.certificate)</td><td>\(row.links)</td>\
+                <td><form class="inline" method="post" action="\(base)/settings/domains/\(row.domain.id)/remove">\(csrf)\
                 \(confirm)<button class="secondary">Remove</button></form></td></tr>
                 """
         }
@@ -281,22 +253,11 @@ enum SettingsPages {
             <p class="muted">Point each domain's DNS at this server (an A/AAAA record, or a CNAME to the name you reach it by); \
             HTTPS comes from the proxy in front, which may ask <code>/tls/allowed?domain=…</code>. On its domains the project \
             serves its own links and these files:</p>\
-            \(file("/.well-known/apple-app-site-association", aasa))\(file("/.well-known/assetlinks.json", assetLinks))\
+            \(file("/.well-known/apple-app-site-association", model.appleAppSiteAssociation))\(file("/.well-known/assetlinks.json", model.assetLinks))\
             <form class="stack" method="post" action="\(base)/settings/domains">\(csrf)\
             <label>Domain<input name="domain" placeholder="links.example.com" autocomplete="off" required></label>\
             <button>Add domain</button></form>
             """
-    }
-
-    /// A domain's certificate as the settings page says it (`acme`; a proxy's are not known here).
-    static func certificateText(_ record: DomainCertificateRecord?, now: Timestamp) -> String {
-        guard let record else { return "none (from the proxy, or not asked for yet)" }
-        if let notAfter = record.notAfter, notAfter * 1000 > now.milliseconds {
-            return "valid until \(Timestamp(milliseconds: notAfter * 1000).iso8601)"
-                + (record.failures > 0 ? "; renewal failing: \(record.lastError ?? "")" : "")
-        }
-        if record.failures > 0 { return "failing (\(record.failures)×): \(record.lastError ?? ""); next try \(record.nextAttemptAt.iso8601)" }
-        return "being requested"
     }
 
     private static func page(
@@ -304,9 +265,19 @@ enum SettingsPages {
         notice: String?, problem: String?, status: HTTPStatus = .ok,
         form: DashboardForm? = nil, problems: [String: String] = [:]
     ) throws -> HTTPResponse {
-        let base = "\(auth.prefix)/projects/\(project.id)"
+        let model = try SettingsModel.load(viewer, project: project, form: form, services: services)
+        return DashboardPage.render(
+            title: "Settings · \(project.name)", prefix: auth.prefix, viewer: viewer,
+            projectNav: (project.id, project.name, "Settings"),
+            body: render(model, base: "\(auth.prefix)/projects/\(project.id)", viewer: viewer, notice: notice, problem: problem, problems: problems),
+            status: status)
+    }
+
+    static func render(
+        _ model: SettingsModel, base: String, viewer: DashboardViewer, notice: String?, problem: String?, problems: [String: String]
+    ) -> HTML {
         let csrf = DashboardPage.csrfField(viewer)
-        let keys = try services.app.projects.apiKeys(projectID: project.id).map { key -> HTML in
+        let keys = model.keys.map { key -> HTML in
             let revoke: HTML =
                 key.revokedAt == nil
                 ? """
@@ -318,7 +289,7 @@ enum SettingsPages {
                 <td>\(key.revokedAt.map { "revoked \($0.iso8601)" } ?? "active")</td><td>\(revoke)</td></tr>
                 """
         }
-        let users = try services.app.dashboard.users(projectID: project.id).map { user -> HTML in
+        let users = model.users.map { user -> HTML in
             """
             <tr><td>\(user.email)</td><td>\(user.role.rawValue)</td><td><form class="inline" method="post" \
             action="\(base)/settings/users/\(user.id)/remove">\(csrf)<button class="danger">Remove</button></form></td></tr>
@@ -327,19 +298,19 @@ enum SettingsPages {
         let noticeText: HTML = notice.map { #"<p class="notice" role="status">\#($0)</p>"# } ?? ""
         let problemText: HTML = problem.map { #"<p class="error" role="alert">\#($0)</p>"# } ?? ""
         let deletion: HTML =
-            viewer.session.user == nil
+            model.canDeleteProject
             ? """
             <h2>Delete this project</h2><form class="stack" method="post" action="\(base)/settings/delete">\(csrf)\
             <p class="muted">Deletes the project and everything stored for it: links, clicks, installs, events, payments, \
             users, keys, webhooks and their deliveries. Apps using its token or keys get 401 from then on. It cannot be undone.</p>\
-            <label>Type <code>\(project.name)</code> to confirm<input name="confirm" autocomplete="off" required></label>\
+            <label>Type <code>\(model.project.name)</code> to confirm<input name="confirm" autocomplete="off" required></label>\
             <button class="danger">Delete the project</button></form>
             """ : ""
-        let body: HTML = """
+        return """
             <h1>Settings</h1>\(noticeText)\
             \(problemText)\
-            <h2>Project</h2>\(projectForm(project, base: base, csrf: csrf, form: form, problems: problems))\
-            \(try domainsSection(project, services, base: base, csrf: csrf))\
+            <h2>Project</h2>\(projectForm(model, base: base, csrf: csrf, problems: problems))\
+            \(domainsSection(model, base: base, csrf: csrf))\
             <h2>API keys</h2><table><thead><tr><th>Key</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>\(keys)</tbody></table>\
             <form class="stack" method="post" action="\(base)/settings/api-keys">\(csrf)<label>Format<select name="format">\
             <option value="standard">attributiond / Linkrunner / LinkForty</option><option value="warplink">WarpLink (wl_live_…)</option></select></label>\
@@ -352,8 +323,5 @@ enum SettingsPages {
             <button>Add user</button></form>\
             \(deletion)
             """
-        return DashboardPage.render(
-            title: "Settings · \(project.name)", prefix: auth.prefix, viewer: viewer,
-            projectNav: (project.id, project.name, "Settings"), body: body, status: status)
     }
 }
