@@ -25,7 +25,7 @@ public struct DataCopier {
         "apple_ads_claims", "apple_ads_credentials", "apple_ads_names", "dashboard_users", "dashboard_sessions",
         "rollup_project_hours", "rollup_link_days", "rollup_money", "rollup_link_hours", "rollup_link_hour_money", "rollup_tallies",
         "skan_postbacks", "project_domains", "domain_certificates", "acme_accounts", "acme_challenges", "server_admin_key", "clicks_pruned",
-        "ad_platform_connections", "ad_platform_claims",
+        "ad_platform_connections", "ad_platform_claims", "install_event_names", "install_active_days",
     ]
 
     /// SQLite's tables that hold no user data and are not copied: the schema's own record, the

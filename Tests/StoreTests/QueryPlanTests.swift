@@ -45,7 +45,7 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
     /// Each statement and the search its plan must show.
     static let statements: [(sql: String, search: String)] = [
         (ErasureRepository.SQL.userEventInstalls, "USING PRIMARY KEY (project_id=? AND user_id=?)"),
-        (ErasureRepository.SQL.deleteUserEventsOfInstall, "USING INDEX events_by_install_name (install_id=?)"),
+        (ErasureRepository.SQL.deleteUserEventsOfInstall, "USING INDEX events_by_install (install_id=?)"),
         (ErasureRepository.SQL.forgetUserEventInstalls, "USING PRIMARY KEY (project_id=? AND user_id=?)"),
         (ErasureRepository.SQL.releaseClaimedClicks, "USING INDEX clicks_by_install (install_id=?)"),
         (ErasureRepository.SQL.unlinkUsers, "USING INDEX users_by_install (install_id=?)"),

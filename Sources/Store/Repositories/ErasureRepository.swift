@@ -27,6 +27,7 @@ struct Erasure<Source: SessionSource>: ErasureStore {
                 for installID in eventInstalls {
                     erased += try connection.run(ErasureRepository.SQL.deleteUserEventsOfInstall, installID, userID)
                     try connection.run(RollupFacts.refreshRevenueFlag, installID)
+                    for statement in EventMarks.recomputeInstall { try connection.run(statement, installID) }
                 }
                 erased += try connection.run("DELETE FROM payments WHERE project_id = ? AND user_id = ?", projectID, userID)
             }

@@ -53,7 +53,6 @@ struct Events<Source: SessionSource>: EventStore {
                     return (existing, true, try SKANStore.evaluate(installID: install.id, context: skan, now: event.receivedAt, connection))
                 }
                 let fact = EventFact(at: chartedAt.milliseconds, name: event.name, currency: event.currency, revenue: event.revenue)
-                let history = try install.history(of: fact, connection)  // of the others: read before the insert
                 // Sent without waiting where a batch allows it: a plain INSERT, refused (so the batch
                 // runs again, answered) where the client's event id is taken.
                 let inserted = try connection.run(
@@ -64,6 +63,7 @@ struct Events<Source: SessionSource>: EventStore {
                     if event.revenue != nil, !install.fact.hasRevenueEvent {
                         try connection.run(RollupFacts.markRevenueEvent, install.id)
                     }
+                    let history = try install.history(of: fact, connection)
                     try connection.count(Counting.eventAdded(fact, to: install.fact, history: history))
                     // Later events of this install in the batch add this one to what they read ahead.
                     var stored = StoredEarlier()
@@ -109,22 +109,19 @@ enum EventRepository {
         var fact: InstallFact
         var earliestOfName: Int64?
 
-        /// What `Counting.eventAdded` reads of the other events, for this one: whether another
-        /// is charted on its day after install is read only for the days cohorts show as active.
+        /// What `Counting.eventAdded` reads of the other events, for this one just stored, with
+        /// the event noted in the install's marks (`EventMarks`): whether it is the first of its
+        /// name, and (on the days cohorts show as active) whether another was on its day.
         func history(of event: EventFact, _ connection: some StoreSession) throws -> EventHistory {
+            if earliestOfName.map({ event.at < $0 }) ?? true { try connection.run(EventMarks.noteName, id, event.name, event.at) }
             let day = (event.at - fact.createdAt) / 86_400_000
             var other = false
-            if EventTallies.activeDays.contains(day) {
-                let start = fact.createdAt + day * 86_400_000
-                other = try connection.queryOne(otherOnDay, id, start, start + 86_400_000) { $0.bool(0) } ?? false
+            if event.at >= fact.createdAt, EventTallies.activeDays.contains(day) {
+                other = try connection.run(EventMarks.noteActiveDay, id, day) == 0
             }
             return EventHistory(earliestOtherOfName: earliestOfName, otherOnItsDay: other)
         }
     }
-
-    /// Another event of the install charted in [start, end): the install's entries in
-    /// `events_by_install_name`, read only for events on the days cohorts show as active.
-    static let otherOnDay = "SELECT EXISTS (SELECT 1 FROM events e WHERE e.install_id = ? AND e.charted_at >= ? AND e.charted_at < ?)"
 
     static func install(_ row: some ColumnReader) -> Install {
         Install(
@@ -145,7 +142,7 @@ enum EventRepository {
     private static func installFor(_ condition: String, flags: Bool) -> String {
         """
         SELECT i.id, i.user_id, \(RollupFacts.installCounterColumns), \(flags ? RollupFacts.installFlagsForRevenueEvent : "FALSE, FALSE"),
-            (SELECT min(e.charted_at) FROM events e WHERE e.install_id = i.id AND e.name = ?)
+            \(EventMarks.earliestOfName)
         FROM installs i WHERE \(condition) AND i.project_id = ?
         """
     }

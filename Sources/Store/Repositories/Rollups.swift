@@ -50,6 +50,7 @@ struct Rollups<Source: SessionSource>: RollupStore {
         for project in try projects(projectID, connection) {
             // The flag the event path counts paying installs by, as the events say (read by the recount).
             written += try connection.run(RollupFacts.refreshProjectRevenueFlags, project)
+            for statement in EventMarks.recomputeProject { try connection.run(statement, project) }
             let stored = try stored(project: project, connection)
             let recount = try recount(project: project, keeping: stored, connection).since(hour: fromHour)
             written += try replace(project: project, fromHour: fromHour, with: recount, connection)

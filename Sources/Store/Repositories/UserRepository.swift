@@ -46,11 +46,11 @@ struct Users<Source: SessionSource>: UserStore {
                     EventRepository.installByID, Counting.signupEventName, installID, projectID, map: EventRepository.install)
             {
                 let fact = EventFact(at: now.milliseconds, name: Counting.signupEventName, currency: nil, revenue: nil)
-                let history = try install.history(of: fact, connection)  // of the others: read before the insert
                 try connection.run(
                     "INSERT INTO events (id, project_id, install_id, name, user_id, occurred_at, received_at, charted_at, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'trigger')",
                     TimeOrderedID.secure(at: now), projectID, installID, Counting.signupEventName, user.id, now.milliseconds, now.milliseconds,
                     now.milliseconds)
+                let history = try install.history(of: fact, connection)
                 try connection.count(Counting.eventAdded(fact, to: install.fact, history: history))
             }
             try OutboxRepository.notify(notify, user, installID: installID, connection)
