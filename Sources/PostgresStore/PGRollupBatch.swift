@@ -12,15 +12,36 @@ final class PGRollupBatch {
     /// with the BEGIN, miss it.
     var stored: [String: StoredEarlier] = [:]
 
+    /// Rows the batch's writes hold to its end (`StoreSession.runHeld`): a fact's outbox jobs,
+    /// which go as one multi-row INSERT instead of a statement between each fact's others. Rows
+    /// before `written` are sent (a statement that reads them asked, `writeHeld`).
+    private var held: [(sql: String, values: [SQLValue])] = []
+    private var written = 0
+
     func add(_ more: Deltas) { deltas.append(more) }
+    func hold(_ sql: String, _ values: [SQLValue]) { held.append((sql, values)) }
 
-    struct Mark { let counts: Int, money: Int, tallies: Int, stored: [String: StoredEarlier] }
-    var mark: Mark { Mark(counts: deltas.counts.count, money: deltas.money.count, tallies: deltas.tallies.count, stored: stored) }
+    /// Sends the held rows not sent yet (without waiting, consecutive rows of one statement together).
+    func writeHeld(_ connection: PGConnection) throws {
+        for row in held[written...] { try connection.runUnanswered(row.sql, row.values) }
+        written = held.count
+    }
 
+    struct Mark { let counts: Int, money: Int, tallies: Int, held: Int, written: Int, stored: [String: StoredEarlier] }
+    var mark: Mark {
+        Mark(
+            counts: deltas.counts.count, money: deltas.money.count, tallies: deltas.tallies.count, held: held.count, written: written,
+            stored: stored)
+    }
+
+    /// Drops what the write after `mark` added; rows it sent that were held before it are sent
+    /// again, as the savepoint's rollback took them back.
     func rollBack(to mark: Mark) {
         deltas.counts.removeSubrange(mark.counts...)
         deltas.money.removeSubrange(mark.money...)
         deltas.tallies.removeSubrange(mark.tallies...)
+        held.removeSubrange(mark.held...)
+        written = min(written, mark.written)
         stored = mark.stored
     }
 
@@ -41,6 +62,7 @@ final class PGRollupBatch {
         defer { connection.transactionState = nil }
         let result = try body()
         connection.transactionState = nil
+        try batch.writeHeld(connection)
         try connection.count(batch.byHour)
         return result
     }

@@ -68,6 +68,13 @@ extension PGError: DatabaseLibraryError {
 /// table go as one multi-row INSERT), a writer's batch's added up first (`PGRollupBatch`);
 /// `rollup_fold` adds them up.
 @_spi(StoreInternals) extension PGConnection {
+    public func runHeld(_ sql: String, _ values: [SQLValue]) throws {
+        if let batch = PGRollupBatch.of(self) { return batch.hold(sql, values) }
+        try runUnanswered(sql, values)
+    }
+
+    public func writeHeld() throws { try PGRollupBatch.of(self)?.writeHeld(self) }
+
     public func count(_ deltas: Deltas) throws {
         if let batch = PGRollupBatch.of(self) { return batch.add(deltas) }
         for delta in deltas.counts {

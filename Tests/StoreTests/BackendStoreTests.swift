@@ -457,6 +457,39 @@ final class BackendStores {
         #expect(try writer.writeAndWait { try $0.run("DELETE FROM t WHERE id BETWEEN ? AND ?", 1000, 1299) } == 299)
     }
 
+    /// Rows a batch's writes hold to its end (`runHeld`, a fact's outbox jobs) are written with the
+    /// writes that held them: a write refused in the batch loses its own, never another's, even
+    /// when it had sent the rows held before it (`writeHeld`, as a move of new jobs does).
+    @Test func heldRowsGoWithTheirWritesWhenOneInTheBatchIsRefused() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let connection = try PGConnection(url: url)
+        try connection.execute("CREATE TABLE h (id integer PRIMARY KEY)")
+        let writer = PGWriter(pool: PGPool(url: url, size: 2, errors: .store))
+        struct Refused: Error {}
+        let refused: Set<Int> = [90, 150]
+        let results = Mutex<[Int: Bool]>([:])
+        let group = DispatchGroup()
+        for index in 0..<200 {
+            group.enter()
+            writer.write({ connection -> Int in
+                try connection.runHeld("INSERT INTO h (id) VALUES (?)", [.integer(Int64(index))])
+                // Every tenth write sends what is held so far, as a statement that reads it would.
+                if index % 10 == 0 { try connection.writeHeld() }
+                if refused.contains(index) { throw Refused() }
+                return index
+            }) { result in
+                results.withLock { $0[index] = (try? result.get()) != nil }
+                group.leave()
+            }
+        }
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        let outcome = results.withLock { $0 }
+        #expect(Set(outcome.filter { !$0.value }.keys) == refused)
+        let stored = try connection.query("SELECT id FROM h ORDER BY id")
+        let ids = Set((0..<stored.rows.count).compactMap { stored.integer($0, 0) }.map(Int.init))
+        #expect(ids == Set(0..<200).subtracting(refused), "missing \(Set(0..<200).subtracting(refused).subtracting(ids).sorted())")
+    }
+
     /// While PostgreSQL is down, calls fail at once with `unavailable` (503 at the API), and the
     /// same pool serves again once it is back, without a restart.
     @Test func thePoolSaysUnavailableWhileTheDatabaseIsDownAndRecovers() throws {

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import SQLValues
 public import StoreContracts
 
 /// Webhook endpoints and outbox jobs on either backend (`SessionSource`). Facts write their jobs
@@ -330,10 +331,15 @@ extension Outbox {
         _ messages: [OutboxMessage], installID: String? = nil,
         _ connection: some StoreSession
     ) throws {
+        // Nothing reads a fact's new jobs before they are moved (`promote`, which writes held rows first).
         for message in messages {
-            try connection.runUnanswered(
-                insertJob, message.id, message.projectID, message.kind, message.targetID, message.targetURL,
-                message.eventID, message.eventType, message.payload, message.createdAt.milliseconds, installID ?? message.installID)
+            try connection.runHeld(
+                insertJob,
+                [
+                    .text(message.id), .text(message.projectID), .text(message.kind), message.targetID.sqlValue, .text(message.targetURL),
+                    .text(message.eventID), .text(message.eventType), .text(message.payload), .integer(message.createdAt.milliseconds),
+                    (installID ?? message.installID).sqlValue,
+                ])
         }
     }
 
@@ -430,6 +436,7 @@ extension Outbox {
     /// lanes). SQLite's one writer commits nothing between them, and has no DELETE in a `WITH`.
     @discardableResult
     static func promote<C: StoreSession>(_ connection: C, dueBy now: Timestamp) throws -> Bool {
+        try connection.writeHeld()
         guard
             let last = try connection.queryOne(
                 "SELECT max(seq) FROM (SELECT seq FROM outbox_new ORDER BY seq LIMIT ?) AS batch", promotionBatch, map: { $0.optionalInt(0) }) ?? nil

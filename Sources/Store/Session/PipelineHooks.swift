@@ -23,6 +23,12 @@ import StoreContracts
     /// Forgets the answers read ahead (PostgreSQL) whose values name any of `keys`: a write of
     /// the transaction just stored rows under them, which those answers, read before, miss.
     func forgetReadsAhead(naming keys: [String])
+    /// Runs an `INSERT` whose answer nobody reads and whose rows nothing in the transaction reads
+    /// before `writeHeld()`; where the session may (PostgreSQL, in a writer's batch), it holds the
+    /// row to the end of the batch, where each statement's held rows go as one multi-row INSERT.
+    func runHeld(_ sql: String, _ values: [SQLValue]) throws
+    /// Writes the rows `runHeld` holds, before a statement that reads them.
+    func writeHeld() throws
 }
 
 /// A session whose statements are function calls: nothing is sent ahead or left unanswered.
@@ -36,6 +42,10 @@ extension PipelineHooks where Self: StoreSession {
     public func runUnanswered<each Value: StoreArgument>(_ sql: String, _ values: repeat each Value) throws {
         try run(sql, repeat each values)
     }
+
+    public func runHeld(_ sql: String, _ values: [SQLValue]) throws { _ = try run(sql, values: values) }
+
+    public func writeHeld() {}
 
     public func forgetReadsAhead(naming keys: [String]) {}
 }

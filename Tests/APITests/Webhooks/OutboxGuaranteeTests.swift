@@ -127,6 +127,11 @@ import Testing
         try expectOK(
             app.request("POST", "/api/sdk/v1/event", json: #"{"installId":"\#(installID)","eventName":"level_up"}"#, adminKey: apiKey),
             "LinkForty event")
+        // A write its batch refuses: the batch's other writes run again one by one, each its
+        // own savepoint, and keep their jobs (held to the batch's end on PostgreSQL).
+        let unknown = try app.request(
+            "POST", "/api/sdk/v1/event", json: #"{"installId":"no-such-install-\#(writer)-\#(user)","eventName":"level_up"}"#, adminKey: apiKey)
+        guard unknown.status == 404 || unknown.status == 422 else { throw Failure("an unknown install's event answered \(unknown.status)") }
     }
 
     struct Failure: Error, CustomStringConvertible {
