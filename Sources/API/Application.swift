@@ -74,6 +74,8 @@ public enum Application {
             admin.on(.get, "/projects/:id/postbacks/:postbackId", PostbackRoutes.show(services))
             admin.on(.patch, "/projects/:id/postbacks/:postbackId", PostbackRoutes.update(services))
             admin.on(.delete, "/projects/:id/postbacks/:postbackId", PostbackRoutes.delete(services))
+            admin.on(.post, "/projects/:id/cost", CostRoutes.importCSV(services))
+            admin.on(.get, "/projects/:id/cost", CostRoutes.list(services))
             admin.on(.get, "/projects/:id/ad-platforms", AdPlatformRoutes.list(services))
             admin.on(.put, "/projects/:id/ad-platforms/:platform", AdPlatformRoutes.save(services))
             admin.on(.get, "/projects/:id/ad-platforms/:platform", AdPlatformRoutes.show(services))

@@ -30,6 +30,7 @@ public final class AppServices: Sendable {
     let appleAdsExchange: AppleAdsExchange
     let adPlatformDelivery: AdPlatformDelivery
     public let adPlatforms: AdPlatformService
+    public let costs: CostService
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -111,6 +112,7 @@ public final class AppServices: Sendable {
         adPlatformDelivery = AdPlatformDelivery(
             store: store, settings: adPlatformSettings, outbound: outbound, projects: projectCache, counters: deliveryCounters, clock: clock)
         adPlatforms = AdPlatformService(store: store, clock: clock, settings: adPlatformSettings, delivery: adPlatformDelivery)
+        costs = CostService(store: store, clock: clock)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.

@@ -77,6 +77,7 @@ public final class AggregateStores: Sendable {
     public let clickRetention: ClickRetention
     public let rollups: any RollupStore
     public let adPlatforms: any AdPlatformStore
+    public let costs: any CostStore
 
     public init(
         projects: any ProjectStore, signingKeys: any SigningKeyStore, templates: any TemplateStore, links: any LinkStore, domains: any DomainStore,
@@ -84,7 +85,7 @@ public final class AggregateStores: Sendable {
         events: any EventStore, users: any UserStore, stats: any StatsStore, erasure: any ErasureStore, outbox: any OutboxStore,
         postbacks: any PostbackStore, appleAds: any AppleAdsStore, appleAdsNames: any AppleAdsNameStore, dashboard: any DashboardStore,
         browse: any BrowseStore,
-        clickRetention: ClickRetention, rollups: any RollupStore, adPlatforms: any AdPlatformStore
+        clickRetention: ClickRetention, rollups: any RollupStore, adPlatforms: any AdPlatformStore, costs: any CostStore
     ) {
         self.projects = projects
         self.signingKeys = signingKeys
@@ -108,6 +109,7 @@ public final class AggregateStores: Sendable {
         self.clickRetention = clickRetention
         self.rollups = rollups
         self.adPlatforms = adPlatforms
+        self.costs = costs
     }
 }
 
@@ -134,4 +136,5 @@ extension StoreBackend {
     public var clickRetention: ClickRetention { stores.clickRetention }
     public var rollups: any RollupStore { stores.rollups }
     public var adPlatforms: any AdPlatformStore { stores.adPlatforms }
+    public var costs: any CostStore { stores.costs }
 }

@@ -24,6 +24,7 @@ public import StoreContracts
             appleAdsNames: AppleAdsNameRecords(source: source), dashboard: DashboardRecords(source: source),
             browse: Browse(source: reads, beforeRollupRead: beforeRollupRead),
             clickRetention: ClickRetention(pruner: ClickPruner(source: source)),
-            rollups: Rollups(source: source, beforeRollupRead: beforeRollupRead), adPlatforms: AdPlatforms(source: source))
+            rollups: Rollups(source: source, beforeRollupRead: beforeRollupRead), adPlatforms: AdPlatforms(source: source),
+            costs: Costs(source: source))
     }
 }

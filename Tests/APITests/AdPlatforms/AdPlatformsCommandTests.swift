@@ -28,3 +28,25 @@ import Testing
         #expect(try run(["ad-platforms", "delete", "tiktok", "--project", project, "--db", db]).status == 1)
     }
 }
+
+/// `attributiond cost import` and `cost list` on a database file: the admin API's checks.
+@Suite struct CostCommandTests {
+    @Test func costIsImportedAndListedFromTheCommandLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-cost-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("db.sqlite").path
+        #expect(try run(["migrate", "--db", db]).status == 0)
+        let created = try run(["project", "create", "--name", "Shop", "--json", "--db", db])
+        let project = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: String])?["id"])
+        let file = folder.appendingPathComponent("cost.csv").path
+        try "date,network,campaign_id,campaign_name,spend\n2026-11-30,google,111,Winter,42.5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try run(["cost", "import", file, "--project", project, "--db", db])
+        #expect(imported.status == 0 && imported.stdout.contains("1 rows: 1 added, 0 replaced"), "\(imported.stdout)\(imported.stderr)")
+        let listed = try run(["cost", "list", "--since", "2026-11-01", "--until", "2026-11-30", "--project", project, "--db", db])
+        #expect(listed.stdout.contains("2026-11-30  google  Winter (111)  USD 42.50"), "\(listed.stdout)")
+        try "date,network,campaign_id,campaign_name,spend\n2026-11-30,google,111,Winter,-1\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try run(["cost", "import", file, "--project", project, "--db", db])
+        #expect(refused.status == 2 && refused.stderr.contains("line 2, column spend: must not be negative"), "\(refused.stderr)")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Ad spend through the admin API on either backend: an upload stored whole, a re-upload of a key
+/// replacing it, a refused upload changing nothing, and the rows read back by day.
+@Suite struct CostTests {
+    private static let header = "date,network,campaign_id,campaign_name,adgroup_id,ad_id,spend,currency,impressions,clicks\n"
+
+    private func upload(_ app: TestApp, _ projectID: String, _ csv: String, type: String = "text/csv") throws -> TestResponse {
+        let body = Array(csv.utf8)
+        let client = try RawClient(port: app.port)
+        let head =
+            "POST /admin/v1/projects/\(projectID)/cost HTTP/1.1\r\nHost: test\r\n"
+            + "Authorization: Bearer \(TestApp.adminKey)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\n\r\n"
+        client.send(Array(head.utf8) + body)
+        return try #require(client.readResponse())
+    }
+
+    @Test func anUploadIsStoredReplacedByItsKeyAndReadBack() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let first = try upload(
+            app, projectID,
+            Self.header + """
+                2026-11-29,google,111,Winter sale,,,100.25,USD,5000,120
+                2026-11-30,google,111,Winter sale,,,80,USD,4000,90
+                2026-11-30,meta,m-7,Retarget,ag-1,ad-9,12.345678,EUR,,
+                """)
+        #expect(first.status == 200, "\(first.bodyText)")
+        #expect(first.json?["added"] as? Int == 3 && first.json?["replaced"] as? Int == 0)
+
+        // Google restates a day: the same key replaces its row; a new day is added.
+        let again = try upload(
+            app, projectID,
+            Self.header + "2026-11-30,Google,111,Winter sale (renamed),,,85.5,USD,4100,95\n2026-12-01,google,111,Winter sale,,,10,,,\n")
+        #expect(again.json?["added"] as? Int == 1 && again.json?["replaced"] as? Int == 1, "\(again.bodyText)")
+        #expect(try app.count("SELECT count(*) FROM cost_rows") == 4)
+
+        let listed = try app.request("GET", "/admin/v1/projects/\(projectID)/cost?since=2026-11-30&until=2026-12-01")
+        #expect(listed.status == 200)
+        let rows = try #require(listed.json?["cost"] as? [[String: Any]])
+        #expect(
+            rows.map { "\($0["date"]!) \($0["network"]!) \($0["spend"]!) \($0["currency"]!)" } == [
+                "2026-11-30 google 85.5 USD", "2026-11-30 meta 12.345678 EUR", "2026-12-01 google 10 USD",
+            ])
+        #expect(rows[0]["campaign_name"] as? String == "Winter sale (renamed)" && rows[0]["clicks"] as? Int == 95)
+        #expect(rows[1]["spend_micros"] as? Int == 12_345_678 && rows[1]["adgroup_id"] as? String == "ag-1" && rows[1]["impressions"] is NSNull)
+    }
+
+    @Test func aRefusedUploadNamesItsCellsAndStoresNothing() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        #expect(try upload(app, projectID, Self.header + "2026-11-30,google,111,A,,,5,USD,,\n").status == 200)
+        let refused = try upload(app, projectID, Self.header + "2026-12-01,google,111,A,,,7,USD,,\n2026-12-02,google,111,A,,,-3,DOLLARS,,\n")
+        #expect(refused.status == 422, "\(refused.bodyText)")
+        #expect(refused.bodyText.contains("line 3, column spend: must not be negative"), "\(refused.bodyText)")
+        #expect(refused.bodyText.contains("line 3, column currency"), "\(refused.bodyText)")
+        #expect(try app.count("SELECT count(*) FROM cost_rows") == 1, "the good line 2 is not stored either")
+        #expect(try app.count("SELECT count(*) FROM cost_rows WHERE spend_micros = 5000000") == 1)
+
+        #expect(try upload(app, projectID, "date,network\n").status == 422)
+        #expect(try upload(app, projectID, Self.header).status == 422, "a header and no row")
+        #expect(try upload(app, projectID, Self.header + "2026-11-30,google,111,A,,,5,USD,,\n", type: "application/json").status == 415)
+        #expect(try upload(app, "no-such-project", Self.header + "2026-11-30,google,111,A,,,5,USD,,\n").status == 404)
+        let badRange = try app.request("GET", "/admin/v1/projects/\(projectID)/cost?since=yesterday")
+        #expect(badRange.status == 422 && badRange.bodyText.contains("since"), "\(badRange.bodyText)")
+    }
+}
