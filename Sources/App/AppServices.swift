@@ -31,6 +31,7 @@ public final class AppServices: Sendable {
     let adPlatformDelivery: AdPlatformDelivery
     public let adPlatforms: AdPlatformService
     public let costs: CostService
+    public let exchangeRates: ExchangeRateService
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -113,6 +114,7 @@ public final class AppServices: Sendable {
             store: store, settings: adPlatformSettings, outbound: outbound, projects: projectCache, counters: deliveryCounters, clock: clock)
         adPlatforms = AdPlatformService(store: store, clock: clock, settings: adPlatformSettings, delivery: adPlatformDelivery)
         costs = CostService(store: store, clock: clock)
+        exchangeRates = ExchangeRateService(store: store)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.

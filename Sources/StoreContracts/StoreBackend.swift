@@ -78,6 +78,7 @@ public final class AggregateStores: Sendable {
     public let rollups: any RollupStore
     public let adPlatforms: any AdPlatformStore
     public let costs: any CostStore
+    public let exchangeRates: any ExchangeRateStore
 
     public init(
         projects: any ProjectStore, signingKeys: any SigningKeyStore, templates: any TemplateStore, links: any LinkStore, domains: any DomainStore,
@@ -85,7 +86,8 @@ public final class AggregateStores: Sendable {
         events: any EventStore, users: any UserStore, stats: any StatsStore, erasure: any ErasureStore, outbox: any OutboxStore,
         postbacks: any PostbackStore, appleAds: any AppleAdsStore, appleAdsNames: any AppleAdsNameStore, dashboard: any DashboardStore,
         browse: any BrowseStore,
-        clickRetention: ClickRetention, rollups: any RollupStore, adPlatforms: any AdPlatformStore, costs: any CostStore
+        clickRetention: ClickRetention, rollups: any RollupStore, adPlatforms: any AdPlatformStore, costs: any CostStore,
+        exchangeRates: any ExchangeRateStore
     ) {
         self.projects = projects
         self.signingKeys = signingKeys
@@ -110,6 +112,7 @@ public final class AggregateStores: Sendable {
         self.rollups = rollups
         self.adPlatforms = adPlatforms
         self.costs = costs
+        self.exchangeRates = exchangeRates
     }
 }
 
@@ -137,4 +140,5 @@ extension StoreBackend {
     public var rollups: any RollupStore { stores.rollups }
     public var adPlatforms: any AdPlatformStore { stores.adPlatforms }
     public var costs: any CostStore { stores.costs }
+    public var exchangeRates: any ExchangeRateStore { stores.exchangeRates }
 }

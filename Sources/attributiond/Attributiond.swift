@@ -6,7 +6,8 @@ struct Attributiond: ParsableCommand {
         abstract: "A self-hosted install-attribution server.",
         subcommands: [
             Serve.self, Migrate.self, MigrateData.self, ProjectCommand.self, LinkCommand.self, StatsCommand.self, WebhooksCommand.self,
-            PostbacksCommand.self, AdPlatformsCommand.self, CostCommand.self, DomainsCommand.self, ImportCommand.self, RollupsCommand.self,
+            PostbacksCommand.self, AdPlatformsCommand.self, CostCommand.self, FXCommand.self, DomainsCommand.self, ImportCommand.self,
+            RollupsCommand.self,
             Simulate.self,
             Healthcheck.self,
             Version.self,

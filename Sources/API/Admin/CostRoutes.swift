@@ -30,7 +30,55 @@ enum CostRoutes {
             let until = request.queryValue("until") ?? today
             let since = request.queryValue("since") ?? calendar.dateText(calendar.addingDays(-29, to: services.now(for: project)))
             let rows = try services.app.costs.rows(project: project, since: since, until: until)
-            return .json(bytes: JSONValue.object(["since": .string(since), "until": .string(until), "cost": .array(rows.map(body))]).serialized())
+            // With `currency`, each row's spend converted at its day's rates as well.
+            guard let currency = request.queryValue("currency")?.uppercased() else {
+                return .json(
+                    bytes: JSONValue.object(["since": .string(since), "until": .string(until), "cost": .array(rows.map(body))]).serialized())
+            }
+            guard currency.count == 3, currency.allSatisfy({ $0 >= "A" && $0 <= "Z" }) else {
+                throw HTTPError.invalidField("currency", "must be a three-letter ISO 4217 code such as USD")
+            }
+            let rates = try services.app.exchangeRates.rates(since: since, until: until)
+            let converted = rows.map { row -> JSONValue in
+                guard case .object(var fields) = body(row) else { return body(row) }
+                fields["converted"] =
+                    rates.convert(row.spend, from: row.currency, to: currency, on: row.day).map { converted in
+                        .object([
+                            "spend": .number(MoneyAmount.rounded(converted.amount, currency: currency)), "currency": .string(currency),
+                            "rates_of": .string(converted.ratesOf), "stale": .bool(converted.isStale),
+                        ])
+                    } ?? .null
+                return .object(fields)
+            }
+            return .json(bytes: JSONValue.object(["since": .string(since), "until": .string(until), "cost": .array(converted)]).serialized())
+        }
+    }
+
+    /// `PUT /admin/v1/fx-rates` with the ECB's reference-rate CSV (`text/csv`): its days stored,
+    /// each replacing what was stored for it.
+    static func importRates(_ services: Services) -> RouteHandler {
+        .sync { request in
+            let type = request.headers["Content-Type"]?.lowercased() ?? ""
+            guard type.hasPrefix("text/csv") || type.hasPrefix("text/plain") else {
+                throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: "send the rates as Content-Type: text/csv")
+            }
+            let stored = try services.app.exchangeRates.importECB(request.body)
+            return .json(bytes: JSONValue.object(["days": .number(Double(stored.days)), "rates": .number(Double(stored.rates))]).serialized())
+        }
+    }
+
+    /// `GET /admin/v1/fx-rates?day=YYYY-MM-DD`: the rates of the day, or of the last day before it
+    /// that has them (`day` in the answer says which).
+    static func showRates(_ services: Services) -> RouteHandler {
+        .sync { request in
+            guard let day = request.queryValue("day") else { throw HTTPError.invalidField("day", "is required (YYYY-MM-DD)") }
+            guard let found = try services.app.exchangeRates.rates(on: day) else {
+                throw HTTPError.notFound("no rates on or before \(day)")
+            }
+            return .json(
+                bytes: JSONValue.object([
+                    "day": .string(found.day), "base": .string("EUR"), "rates": .object(found.rates.mapValues { .number($0) }),
+                ]).serialized())
         }
     }
 

@@ -25,6 +25,7 @@ public import StoreContracts
             browse: Browse(source: reads, beforeRollupRead: beforeRollupRead),
             clickRetention: ClickRetention(pruner: ClickPruner(source: source)),
             rollups: Rollups(source: source, beforeRollupRead: beforeRollupRead), adPlatforms: AdPlatforms(source: source),
-            costs: Costs(source: source))
+            costs: Costs(source: source),
+            exchangeRates: ExchangeRateRecords(source: source))
     }
 }

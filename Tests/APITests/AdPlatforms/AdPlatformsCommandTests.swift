@@ -48,5 +48,9 @@ import Testing
         try "date,network,campaign_id,campaign_name,spend\n2026-11-30,google,111,Winter,-1\n".write(toFile: file, atomically: true, encoding: .utf8)
         let refused = try run(["cost", "import", file, "--project", project, "--db", db])
         #expect(refused.status == 2 && refused.stderr.contains("line 2, column spend: must not be negative"), "\(refused.stderr)")
+        let rates = folder.appendingPathComponent("eurofxref.csv").path
+        try "Date, USD, JPY, \n27 November 2026, 1.0400, 160.00, \n".write(toFile: rates, atomically: true, encoding: .utf8)
+        let imported2 = try run(["fx", "import", rates, "--db", db])
+        #expect(imported2.status == 0 && imported2.stdout.contains("1 days, 2 rates"), "\(imported2.stdout)\(imported2.stderr)")
     }
 }

@@ -66,4 +66,43 @@ import Testing
         let badRange = try app.request("GET", "/admin/v1/projects/\(projectID)/cost?since=yesterday")
         #expect(badRange.status == 422 && badRange.bodyText.contains("since"), "\(badRange.bodyText)")
     }
+
+    private func putRates(_ app: TestApp, _ csv: String) throws -> TestResponse {
+        let body = Array(csv.utf8)
+        let client = try RawClient(port: app.port)
+        let head =
+            "PUT /admin/v1/fx-rates HTTP/1.1\r\nHost: test\r\n"
+            + "Authorization: Bearer \(TestApp.adminKey)\r\nContent-Type: text/csv\r\nContent-Length: \(body.count)\r\n\r\n"
+        client.send(Array(head.utf8) + body)
+        return try #require(client.readResponse())
+    }
+
+    @Test func spendIsConvertedAtItsDaysReferenceRates() throws {
+        let app = try TestApp()
+        let (projectID, _, _) = try app.projectWithLink()
+        let stored = try putRates(app, "Date,USD,JPY,\n2026-11-27,1.25,160,\n2026-11-26,1.0,N/A,\n")
+        #expect(stored.status == 200 && stored.json?["days"] as? Int == 2 && stored.json?["rates"] as? Int == 3, "\(stored.bodyText)")
+        let refused = try putRates(app, "Date,USD\n2026-11-28,zero\n")
+        #expect(refused.status == 422 && refused.bodyText.contains("line 2, column USD"), "\(refused.bodyText)")
+        #expect(try app.count("SELECT count(*) FROM fx_rates") == 3, "a refused file stores nothing")
+
+        let saturday = try app.request("GET", "/admin/v1/fx-rates?day=2026-11-28")
+        #expect(saturday.json?["day"] as? String == "2026-11-27" && (saturday.json?["rates"] as? [String: Any])?["JPY"] as? Double == 160)
+        #expect(try app.request("GET", "/admin/v1/fx-rates?day=2026-01-01").status == 404)
+        #expect(try app.request("GET", "/admin/v1/fx-rates?day=soon").status == 422)
+        #expect(try app.request("GET", "/admin/v1/fx-rates?day=2026-11-28", adminKey: nil).status == 401)
+
+        #expect(
+            try upload(
+                app, projectID,
+                Self.header + "2026-11-25,google,1,A,,,9,USD,,\n2026-11-27,google,1,A,,,12.5,USD,,\n2026-11-28,meta,2,B,,,1000,JPY,,\n"
+            ).status == 200)
+        let listed = try app.request("GET", "/admin/v1/projects/\(projectID)/cost?since=2026-11-25&until=2026-11-28&currency=eur")
+        let rows = try #require(listed.json?["cost"] as? [[String: Any]], "\(listed.bodyText)")
+        let converted = rows.map { $0["converted"] as? [String: Any] }
+        #expect(converted[0] == nil, "no rate on or before 2026-11-25")
+        #expect(converted[1]?["spend"] as? Double == 10 && converted[1]?["rates_of"] as? String == "2026-11-27")
+        #expect(converted[2]?["spend"] as? Double == 6.25 && converted[2]?["stale"] as? Bool == true, "Friday's yen on Saturday")
+        #expect(try app.request("GET", "/admin/v1/projects/\(projectID)/cost?currency=EURO").status == 422)
+    }
 }
