@@ -32,6 +32,7 @@ enum DashboardRoutes {
         d.projectPage(project + "/installs", InstallPages.list(services))
         d.projectPage(project + "/installs/:installId", InstallPages.show(services))
         d.projectPage(project + "/skan", SKANPage.show(services))
+        d.periodPage(project + "/cost", CostPage.show(services))
         d.projectPage(project + "/connect", ConnectPage.show(services))
         d.projectPage(project + "/outbound/deliveries/:deliveryId", DeliveryPage.show(services))
         d.projectForm(project + "/getting-started/hide", GettingStarted.hide(services))
@@ -41,6 +42,7 @@ enum DashboardRoutes {
         d.adminForm(project + "/links/:linkId/active", LinkPages.setActive(services))
         d.adminForm(project + "/links/:linkId", LinkDetailPage.update(services))
         d.adminForm(project + "/installs/:installId/erase", InstallPages.erase(services))
+        d.adminForm(project + "/cost", CostPage.upload(services))
 
         d.adminPage(project + "/outbound", OutboundPage.show(services))
         d.adminForm(project + "/outbound/deliveries/:deliveryId/replay", OutboundPage.replay(services))
