@@ -534,7 +534,7 @@ def main():
         narrow = browser(width=390)
         drivers.append(narrow)
         sign_in(narrow, base, admin_key=ADMIN_KEY)
-        for path in ("", "/breakdowns", "/cohorts", "/links", "/installs", "/skan", "/connect", "/outbound", "/settings"):
+        for path in ("", "/breakdowns", "/cohorts", "/links", "/installs", "/cost", "/skan", "/connect", "/outbound", "/settings"):
             narrow.get(project_url + path)
             width, viewport = fits(narrow)
             wide = narrow.execute_script("return [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 391 && !e.closest('table')).slice(0, 4).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ' ' + (e.textContent || '').slice(0, 40))")
