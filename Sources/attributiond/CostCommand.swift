@@ -16,13 +16,7 @@ struct CostCommand: ParsableCommand {
         @Argument(help: "The CSV file ('-' for standard input).") var file: String
 
         func run() throws {
-            let bytes: [UInt8]
-            if file == "-" {
-                bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
-            } else {
-                guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
-                bytes = Array(data)
-            }
+            let bytes = try readInput(file)
             let (app, project) = try options.open()
             let saved = try WebhooksCommand.refusing { try app.costs.importCSV(bytes, project: project) }
             if options.json { return try printJSON(["added": saved.added, "replaced": saved.replaced]) }
@@ -55,4 +49,11 @@ struct CostCommand: ParsableCommand {
             }
         }
     }
+}
+
+/// The bytes of `file`, or of standard input for `-`.
+func readInput(_ file: String) throws -> [UInt8] {
+    if file == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+    guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+    return Array(data)
 }

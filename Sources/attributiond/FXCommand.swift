@@ -15,13 +15,7 @@ struct FXCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            let bytes: [UInt8]
-            if file == "-" {
-                bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
-            } else {
-                guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
-                bytes = Array(data)
-            }
+            let bytes = try readInput(file)
             let app = try global.openApp(try global.loadConfiguration())
             let stored = try WebhooksCommand.refusing { try app.exchangeRates.importECB(bytes) }
             if json { return try printJSON(["days": stored.days, "rates": stored.rates]) }

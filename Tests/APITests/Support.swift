@@ -113,6 +113,17 @@ final class TestApp: @unchecked Sendable {
         return response
     }
 
+    /// Sends `body` as `contentType` with the admin key (a CSV upload, say) and reads the response.
+    func send(_ method: String, _ path: String, body: [UInt8], contentType: String) throws -> TestResponse {
+        let client = try RawClient(port: port)
+        let head =
+            "\(method) \(path) HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(TestApp.adminKey)\r\n"
+            + "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n"
+        client.send(Array(head.utf8) + body)
+        guard let response = client.readResponse() else { throw ConnectError(code: 0) }
+        return response
+    }
+
     /// Creates a project through the admin API; returns its JSON.
     func createProject(_ name: String = "Shop", extra: String = "") throws -> [String: Any] {
         let response = try request("POST", "/admin/v1/projects", json: #"{"name":"\#(name)"\#(extra)}"#)

@@ -11,12 +11,7 @@ public struct CostService: Sendable {
     /// project's.
     public func importCSV(_ bytes: [UInt8], project: Project, source: String = "csv") throws -> (added: Int, replaced: Int) {
         switch CostCSV.rows(bytes, currency: project.settings.currency) {
-        case .failure(let refused):
-            throw AppError.invalid(
-                refused.refusals.map { refusal in
-                    ValidationProblem(
-                        refusal.line > 0 ? "line \(refusal.line)" + (refusal.column.map { ", column \($0)" } ?? "") : "file", refusal.reason)
-                })
+        case .failure(let refused): throw AppError(refused)
         case .success(let rows):
             guard !rows.isEmpty else { throw AppError.invalidField("file", "the upload has a header and no row") }
             return try store.costs.save(rows, projectID: project.id, source: source, at: clock.now())
@@ -31,5 +26,16 @@ public struct CostService: Sendable {
         if problems.isEmpty, since > until { problems.append(ValidationProblem("until", "must not be before since")) }
         try AppError.throwIfAny(problems)
         return try store.costs.rows(projectID: project.id, since: since, until: until)
+    }
+}
+
+extension AppError {
+    /// An upload's refusals, each keyed by its line and column (`line 3, column spend`).
+    init(_ refused: CostCSV.Refused) {
+        self = .invalid(
+            refused.refusals.map { refusal in
+                ValidationProblem(
+                    refusal.line > 0 ? "line \(refusal.line)" + (refusal.column.map { ", column \($0)" } ?? "") : "file", refusal.reason)
+            })
     }
 }

@@ -9,11 +9,7 @@ public struct ExchangeRateService: Sendable {
     /// Stores the file's days, each replacing what was stored for it: how many days and rates.
     public func importECB(_ bytes: [UInt8]) throws -> (days: Int, rates: Int) {
         switch ECBRates.days(bytes) {
-        case .failure(let refused):
-            throw AppError.invalid(
-                refused.refusals.map {
-                    ValidationProblem($0.line > 0 ? "line \($0.line)" + ($0.column.map { ", column \($0)" } ?? "") : "file", $0.reason)
-                })
+        case .failure(let refused): throw AppError(refused)
         case .success(let days):
             return (days.count, try store.exchangeRates.save(days))
         }

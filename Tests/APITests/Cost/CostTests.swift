@@ -8,13 +8,7 @@ import Testing
     private static let header = "date,network,campaign_id,campaign_name,adgroup_id,ad_id,spend,currency,impressions,clicks\n"
 
     private func upload(_ app: TestApp, _ projectID: String, _ csv: String, type: String = "text/csv") throws -> TestResponse {
-        let body = Array(csv.utf8)
-        let client = try RawClient(port: app.port)
-        let head =
-            "POST /admin/v1/projects/\(projectID)/cost HTTP/1.1\r\nHost: test\r\n"
-            + "Authorization: Bearer \(TestApp.adminKey)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\n\r\n"
-        client.send(Array(head.utf8) + body)
-        return try #require(client.readResponse())
+        try app.send("POST", "/admin/v1/projects/\(projectID)/cost", body: Array(csv.utf8), contentType: type)
     }
 
     @Test func anUploadIsStoredReplacedByItsKeyAndReadBack() throws {
@@ -68,13 +62,7 @@ import Testing
     }
 
     private func putRates(_ app: TestApp, _ csv: String) throws -> TestResponse {
-        let body = Array(csv.utf8)
-        let client = try RawClient(port: app.port)
-        let head =
-            "PUT /admin/v1/fx-rates HTTP/1.1\r\nHost: test\r\n"
-            + "Authorization: Bearer \(TestApp.adminKey)\r\nContent-Type: text/csv\r\nContent-Length: \(body.count)\r\n\r\n"
-        client.send(Array(head.utf8) + body)
-        return try #require(client.readResponse())
+        try app.send("PUT", "/admin/v1/fx-rates", body: Array(csv.utf8), contentType: "text/csv")
     }
 
     @Test func spendIsConvertedAtItsDaysReferenceRates() throws {

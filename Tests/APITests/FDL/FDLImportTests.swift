@@ -36,13 +36,7 @@ import Testing
     }
 
     func upload(_ app: TestApp, _ project: String, _ csv: String, query: String = "", domain: String = "shop.page.link") throws -> TestResponse {
-        let body = Array(csv.utf8)
-        let client = try RawClient(port: app.port)
-        let head =
-            "POST /admin/v1/projects/\(project)/imports/fdl?domain=\(domain)\(query) HTTP/1.1\r\nHost: test\r\n"
-            + "Authorization: Bearer \(TestApp.adminKey)\r\nContent-Type: text/csv\r\nContent-Length: \(body.count)\r\n\r\n"
-        client.send(Array(head.utf8) + body)
-        return try #require(client.readResponse())
+        try app.send("POST", "/admin/v1/projects/\(project)/imports/fdl?domain=\(domain)\(query)", body: Array(csv.utf8), contentType: "text/csv")
     }
 
     @Test func aDryRunReportsEveryRowAndWritesNothing() throws {
