@@ -113,7 +113,8 @@ enum EventRepository {
         /// the event noted in the install's marks (`EventMarks`): whether it is the first of its
         /// name, and (on the days cohorts show as active) whether another was on its day.
         func history(of event: EventFact, _ connection: some StoreSession) throws -> EventHistory {
-            if earliestOfName.map({ event.at < $0 }) ?? true { try connection.run(EventMarks.noteName, id, event.name, event.at) }
+            // Nothing reads its answer, and it cannot be refused: sent without waiting where a batch allows.
+            if earliestOfName.map({ event.at < $0 }) ?? true { try connection.runUnanswered(EventMarks.noteName, id, event.name, event.at) }
             let day = (event.at - fact.createdAt) / 86_400_000
             var other = false
             if event.at >= fact.createdAt, EventTallies.activeDays.contains(day) {
