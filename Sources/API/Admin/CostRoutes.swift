@@ -33,14 +33,15 @@ enum CostRoutes {
             // With `currency`, each row's spend converted at its day's rates as well.
             guard let currency = request.queryValue("currency")?.uppercased() else {
                 return .json(
-                    bytes: JSONValue.object(["since": .string(since), "until": .string(until), "cost": .array(rows.map(body))]).serialized())
+                    bytes: JSONValue.object(["since": .string(since), "until": .string(until), "cost": .array(rows.map { .object(fields($0)) })])
+                        .serialized())
             }
-            guard currency.count == 3, currency.allSatisfy({ $0 >= "A" && $0 <= "Z" }) else {
+            guard MoneyAmount.isCurrencyCode(currency) else {
                 throw HTTPError.invalidField("currency", "must be a three-letter ISO 4217 code such as USD")
             }
             let rates = try services.app.exchangeRates.rates(since: since, until: until)
             let converted = rows.map { row -> JSONValue in
-                guard case .object(var fields) = body(row) else { return body(row) }
+                var fields = fields(row)
                 fields["converted"] =
                     rates.convert(row.spend, from: row.currency, to: currency, on: row.day).map { converted in
                         .object([
@@ -82,7 +83,7 @@ enum CostRoutes {
         }
     }
 
-    static func body(_ row: CostRow) -> JSONValue {
+    static func fields(_ row: CostRow) -> [String: JSONValue] {
         var fields: [String: JSONValue] = [
             "date": .string(row.day), "network": .string(row.network), "campaign_id": .string(row.campaignID),
             "campaign_name": .string(row.campaignName), "adgroup_id": .string(row.adGroupID), "ad_id": .string(row.adID),
@@ -90,6 +91,6 @@ enum CostRoutes {
         ]
         fields["impressions"] = row.impressions.map { .number(Double($0)) } ?? .null
         fields["clicks"] = row.clicks.map { .number(Double($0)) } ?? .null
-        return .object(fields)
+        return fields
     }
 }

@@ -104,7 +104,7 @@ struct CohortsModel {
             return .value(revenue.isEmpty ? "0" : Self.revenueText(revenue), heat: nil)
         default:
             let share = row.retention(day) ?? 0
-            return .value(String(format: "%.1f %%", share * 100), heat: min(5, Int((share * 10).rounded(.up))))
+            return .value(String(format: "%.1f %%", share * 100), heat: Int(exactly: min(5, max(0, (share * 10).rounded(.up)))) ?? 0)
         }
     }
 

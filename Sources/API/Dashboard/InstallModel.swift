@@ -100,7 +100,9 @@ struct InstallModel {
     }
 
     static func confidence(_ install: InstallSummary) -> String {
-        install.attributed ? String(Int((install.confidence * 100).rounded())) + " %" : "–"
+        // A confidence from the store is 0 to 1; one edited by hand out of range shows as it is, never traps.
+        guard install.attributed else { return "–" }
+        return (Int(exactly: (install.confidence * 100).rounded()).map(String.init) ?? "\(install.confidence)") + " %"
     }
 }
 

@@ -44,7 +44,7 @@ public enum CostCSV {
             return .failure(Refused(refusals: [Refusal(line: error.line, column: nil, reason: error.reason)]))
         }
         guard let header = records.first else { return .failure(Refused(refusals: [Refusal(line: 0, column: nil, reason: "the file is empty")])) }
-        let names = header.fields.map { $0.trimmingWhitespace.lowercased() }
+        let names = header.fields.map { $0.trimmingWhitespace().lowercased() }
         var refusals: [Refusal] = []
         for (index, name) in names.enumerated() where names.firstIndex(of: name) != index {
             refusals.append(Refusal(line: header.line, column: name, reason: "the column is named twice"))
@@ -72,7 +72,7 @@ public enum CostCSV {
                 continue
             }
             var cells: [String: String] = [:]
-            for (name, value) in zip(names, record.fields) { cells[name] = value.trimmingWhitespace }
+            for (name, value) in zip(names, record.fields) { cells[name] = value.trimmingWhitespace() }
             switch row(cells, line: record.line, currency: currency) {
             case .success(let row):
                 let key = [row.day, row.network, row.campaignKey, row.adGroupID, row.adID].joined(separator: "\u{1F}")
@@ -108,7 +108,7 @@ public enum CostCSV {
         if spend == nil { refuse("spend", "must be a number such as 12.50, not '\(spendText)'") }
         if let spend, spend < 0 { refuse("spend", "must not be negative") }
         let rowCurrency = (cells["currency"].flatMap { $0.isEmpty ? nil : $0 } ?? currency).uppercased()
-        if rowCurrency.count != 3 || !rowCurrency.allSatisfy({ $0 >= "A" && $0 <= "Z" }) {
+        if !MoneyAmount.isCurrencyCode(rowCurrency) {
             refuse("currency", "must be a three-letter ISO 4217 code such as USD, not '\(cells["currency"] ?? "")'")
         }
         func count(_ column: String) -> Int64? {
@@ -160,14 +160,5 @@ public enum CostCSV {
         let padded = fraction + String(repeating: "0", count: 6 - fraction.count)
         let value = units * 1_000_000 + (Int64(padded) ?? 0)
         return negative ? -value : value
-    }
-}
-
-extension String {
-    fileprivate var trimmingWhitespace: String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return String(view)
     }
 }

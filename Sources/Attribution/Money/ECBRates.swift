@@ -15,20 +15,20 @@ public enum ECBRates {
             return refused(error.line, nil, error.reason)
         }
         guard let header = records.first else { return refused(0, nil, "the file is empty") }
-        let names = header.fields.map { $0.trimmingSpaces.uppercased() }
+        let names = header.fields.map { $0.trimmingWhitespace().uppercased() }
         guard names.first == "DATE" else { return refused(header.line, names.first, "the first column must be Date") }
-        for name in names.dropFirst() where !name.isEmpty && !isCurrencyCode(name) {
+        for name in names.dropFirst() where !name.isEmpty && !MoneyAmount.isCurrencyCode(name) {
             return refused(header.line, name, "not a three-letter ISO 4217 code")
         }
         guard records.count > 1 else { return refused(0, nil, "the file has a header and no day") }
         var days: [String: [String: Double]] = [:]
         for record in records.dropFirst() {
-            guard let text = record.fields.first?.trimmingSpaces, let day = day(text) else {
+            guard let text = record.fields.first?.trimmingWhitespace(), let day = day(text) else {
                 return refused(record.line, "Date", "not a day ('2026-12-01' or '01 December 2026'): '\(record.fields.first ?? "")'")
             }
             var rates: [String: Double] = [:]
             for (name, field) in zip(names, record.fields).dropFirst() where !name.isEmpty {
-                let value = field.trimmingSpaces
+                let value = field.trimmingWhitespace()
                 if value.isEmpty || value.uppercased() == "N/A" { continue }
                 guard let rate = Double(value), rate.isFinite, rate > 0 else {
                     return refused(record.line, name, "a rate must be a positive number, not '\(value)'")
@@ -39,8 +39,6 @@ public enum ECBRates {
         }
         return .success(days)
     }
-
-    static func isCurrencyCode(_ text: String) -> Bool { text.count == 3 && text.allSatisfy { $0 >= "A" && $0 <= "Z" } }
 
     private static let months = [
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
@@ -55,14 +53,5 @@ public enum ECBRates {
         else { return nil }
         let candidate = "\(parts[2])-\(month < 9 ? "0" : "")\(month + 1)-\(dayNumber < 10 ? "0" : "")\(dayNumber)"
         return CostCSV.isDay(candidate) ? candidate : nil
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return String(view)
     }
 }

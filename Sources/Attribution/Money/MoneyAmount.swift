@@ -11,6 +11,9 @@ public enum MoneyAmount {
         "CLF": 4, "UYW": 4,
     ]
 
+    /// Whether `text` has an ISO 4217 code's shape: three letters A to Z.
+    public static func isCurrencyCode(_ text: String) -> Bool { text.utf8.count == 3 && text.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A } }
+
     /// The currency's minor-unit decimals (2 unless ISO 4217 says otherwise).
     public static func decimals(_ currency: String) -> Int { digits[currency.uppercased()] ?? 2 }
 

@@ -115,7 +115,7 @@ public struct ProjectSettings: Sendable, Equatable {
         if LocalCalendar(identifier: timeZone) == nil {
             problems.append(.init("time_zone", "must be an IANA time zone name such as Europe/Berlin or UTC"))
         }
-        if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+        if !MoneyAmount.isCurrencyCode(currency) {
             problems.append(.init("currency", "must be a three-letter ISO 4217 code such as USD"))
         }
         return problems

@@ -24,7 +24,9 @@ public enum SKANSchemaParser {
         schema.enabled = try bool(root["enabled"], "\(path).enabled") ?? true
         schema.monotonic = try bool(root["monotonic"], "\(path).monotonic") ?? true
         if let currency = try string(root["base_currency"], "\(path).base_currency") {
-            guard isCurrency(currency) else { throw Problem(path: "\(path).base_currency", message: "must be a three-letter currency code") }
+            guard MoneyAmount.isCurrencyCode(currency) else {
+                throw Problem(path: "\(path).base_currency", message: "must be a three-letter currency code")
+            }
             schema.baseCurrency = currency
         }
         if let event = try string(root["payment_event"], "\(path).payment_event") {
@@ -34,7 +36,9 @@ public enum SKANSchemaParser {
         if let fx = root["fx"] {
             let rates = try dictionary(fx, "\(path).fx", allowed: nil)
             for (currency, rate) in rates {
-                guard isCurrency(currency) else { throw Problem(path: "\(path).fx.\(currency)", message: "must be a three-letter currency code") }
+                guard MoneyAmount.isCurrencyCode(currency) else {
+                    throw Problem(path: "\(path).fx.\(currency)", message: "must be a three-letter currency code")
+                }
                 guard let number = try self.number(rate, "\(path).fx.\(currency)"), number > 0, number.isFinite else {
                     throw Problem(path: "\(path).fx.\(currency)", message: "must be a positive number")
                 }
@@ -248,5 +252,4 @@ public enum SKANSchemaParser {
         return coarse
     }
 
-    static func isCurrency(_ text: String) -> Bool { text.count == 3 && text.allSatisfy { $0.isASCII && $0.isUppercase } }
 }

@@ -7,18 +7,16 @@ struct Costs<Source: SessionSource>: CostStore {
 
     func save(_ rows: [CostRow], projectID: String, source origin: String, at time: Timestamp) throws -> (added: Int, replaced: Int) {
         try source.writeSession { connection in
-            var replaced = 0
+            // A row's upsert cannot be refused (its values are checked), so none waits for its answer;
+            // how many were new is what the project holds more after them.
+            let before = try connection.queryOne(CostRepository.count, projectID) { $0.int(0) } ?? 0
             for row in rows {
-                let existed =
-                    try connection.queryOne(
-                        CostRepository.exists, projectID, row.day, row.network, row.campaignKey, row.adGroupID, row.adID, map: { $0.bool(0) })
-                    ?? false
-                if existed { replaced += 1 }
-                try connection.run(
+                try connection.runUnanswered(
                     CostRepository.upsert, projectID, row.day, row.network, row.campaignKey, row.adGroupID, row.adID, row.campaignID,
                     row.campaignName, row.spendMicros, row.currency, row.impressions, row.clicks, origin, time.milliseconds)
             }
-            return (rows.count - replaced, replaced)
+            let added = Int((try connection.queryOne(CostRepository.count, projectID) { $0.int(0) } ?? before) - before)
+            return (added, rows.count - added)
         }
     }
 
@@ -36,10 +34,7 @@ struct Costs<Source: SessionSource>: CostStore {
 
 /// The cost rows' SQL, for both backends.
 enum CostRepository {
-    static let exists = """
-        SELECT EXISTS (SELECT 1 FROM cost_rows WHERE project_id = ? AND day = ? AND network = ? AND campaign_key = ?
-            AND adgroup_id = ? AND ad_id = ?)
-        """
+    static let count = "SELECT count(*) FROM cost_rows WHERE project_id = ?"
 
     static let upsert = """
         INSERT INTO cost_rows (project_id, day, network, campaign_key, adgroup_id, ad_id, campaign_id, campaign_name, spend_micros,

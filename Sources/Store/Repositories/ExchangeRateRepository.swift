@@ -6,11 +6,14 @@ struct ExchangeRateRecords<Source: SessionSource>: ExchangeRateStore {
 
     func save(_ days: [String: [String: Double]]) throws -> Int {
         try source.writeSession { connection in
+            // Nothing reads these writes' answers: sent without waiting where a batch allows (on
+            // PostgreSQL the inserts, one after another, go as multi-row INSERTs).
+            let sorted = days.sorted { $0.key < $1.key }
+            for (day, _) in sorted { try connection.runUnanswered("DELETE FROM fx_rates WHERE day = ?", day) }
             var stored = 0
-            for (day, rates) in days.sorted(by: { $0.key < $1.key }) {
-                try connection.run("DELETE FROM fx_rates WHERE day = ?", day)
+            for (day, rates) in sorted {
                 for (currency, rate) in rates.sorted(by: { $0.key < $1.key }) {
-                    try connection.run("INSERT INTO fx_rates (day, currency, per_eur) VALUES (?, ?, ?)", day, currency, rate)
+                    try connection.runUnanswered("INSERT INTO fx_rates (day, currency, per_eur) VALUES (?, ?, ?)", day, currency, rate)
                     stored += 1
                 }
             }

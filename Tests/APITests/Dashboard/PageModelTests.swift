@@ -124,6 +124,15 @@ import Testing
         #expect(explanation.decidedBy != "none" && explanation.rows.contains { $0.outcome == "won" && $0.clickIsID }, "\(explanation)")
         #expect(InstallModel.source(shown.install) == "link" && InstallModel.confidence(shown.install).hasSuffix(" %"))
 
+        // A confidence edited by hand out of range, or not a number, shows as it is and traps nothing.
+        func confidenceText(_ confidence: Double) -> String {
+            InstallModel.confidence(
+                InstallSummary(
+                    id: "i", createdAt: Timestamp(milliseconds: 0), api: "sdk", platform: nil, matchType: "probabilistic", attributed: true,
+                    confidence: confidence, matchedFactors: [], linkID: nil, shortCode: nil, clickID: nil, userID: nil, country: nil,
+                    isTest: false))
+        }
+        #expect(confidenceText(0.856) == "86 %" && confidenceText(.nan) == "nan %" && confidenceText(1e300) == "1e+300 %")
         let asViewer = try InstallModel.load(installID: installID, viewer: Self.viewer(of: projectID), project: project, services: app.services)
         #expect(asViewer.deliveries == nil && !asViewer.canErase)
         #expect(throws: AppError.self) { try InstallModel.load(installID: "nope", viewer: Self.admin, project: project, services: app.services) }
