@@ -76,6 +76,7 @@ public enum Application {
             admin.on(.delete, "/projects/:id/postbacks/:postbackId", PostbackRoutes.delete(services))
             admin.on(.post, "/projects/:id/cost", CostRoutes.importCSV(services))
             admin.on(.get, "/projects/:id/cost", CostRoutes.list(services))
+            admin.on(.get, "/projects/:id/roas", ROASRoutes.report(services))
             admin.on(.put, "/fx-rates", CostRoutes.importRates(services))
             admin.on(.get, "/fx-rates", CostRoutes.showRates(services))
             admin.on(.get, "/projects/:id/ad-platforms", AdPlatformRoutes.list(services))

@@ -32,6 +32,7 @@ public final class AppServices: Sendable {
     public let adPlatforms: AdPlatformService
     public let costs: CostService
     public let exchangeRates: ExchangeRateService
+    public let roas: ROASService
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -115,6 +116,7 @@ public final class AppServices: Sendable {
         adPlatforms = AdPlatformService(store: store, clock: clock, settings: adPlatformSettings, delivery: adPlatformDelivery)
         costs = CostService(store: store, clock: clock)
         exchangeRates = ExchangeRateService(store: store)
+        roas = ROASService(store: store, reports: reports, exchangeRates: exchangeRates)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.

@@ -8,6 +8,7 @@ extension Counting {
         var deltas = Deltas()
         guard !install.isTest else { return deltas }
         deltas.append(eventsMoney([event], of: install, inHours: true))
+        deltas.append(linkCohortRevenue(events: [event], payments: [], of: install))
         let projectID = install.projectID
         func tally(_ at: Int64, _ dimension: String, _ value: String, _ count: Int64) {
             deltas.tallies.append(TallyDelta(projectID: projectID, at: at, dimension: dimension, value: value, count: count))

@@ -5,7 +5,8 @@ extension Counting {
         guard !install.isTest else { return Deltas() }
         var after = install
         after.hasLivePayment = true
-        return paymentsMoney([payment], of: install, inHours: true) + payingChange(from: install, to: after)
+        return paymentsMoney([payment], of: install, inHours: true) + linkCohortRevenue(events: [], payments: [payment], of: install)
+            + payingChange(from: install, to: after)
     }
 
     /// A payment removed (refunded, cancelled, erased); `stillPaying`: the install has another
@@ -14,7 +15,8 @@ extension Counting {
         guard !install.isTest else { return Deltas() }
         var after = install
         after.hasLivePayment = otherLivePayment
-        return paymentsMoney([payment], of: install, inHours: true).negated + payingChange(from: install, to: after)
+        return (paymentsMoney([payment], of: install, inHours: true) + linkCohortRevenue(events: [], payments: [payment], of: install)).negated
+            + payingChange(from: install, to: after)
     }
 
     /// Several payments of one install removed at once (all of a user's).
@@ -22,7 +24,8 @@ extension Counting {
         guard !install.isTest, !payments.isEmpty else { return Deltas() }
         var after = install
         after.hasLivePayment = otherLivePayment
-        return paymentsMoney(payments, of: install, inHours: true).negated + payingChange(from: install, to: after)
+        return (paymentsMoney(payments, of: install, inHours: true) + linkCohortRevenue(events: [], payments: payments, of: install)).negated
+            + payingChange(from: install, to: after)
     }
 
     static func payingChange(from old: InstallFact, to new: InstallFact) -> Deltas {

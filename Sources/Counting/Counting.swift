@@ -80,6 +80,7 @@ public enum Counting {
         guard !state.install.isTest else { return deltas }
         deltas.append(eventsContribution(state.events, of: state.install, inHours: true))
         deltas.append(paymentsMoney(state.payments, of: state.install, inHours: true))
+        deltas.append(linkCohortRevenue(events: state.events, payments: state.payments, of: state.install))
         deltas.append(skanTallies(state.skan, of: state.install))
         return deltas
     }
@@ -115,6 +116,9 @@ public enum Counting {
             deltas.append(paymentsMoney(new.payments, of: new.install, inHours: true))
             deltas.append(paymentsMoney(old.payments, of: old.install, inHours: true).negated)
         }
+        // Moved with its install, or changed with its events and payments (netted when neither).
+        deltas.append(linkCohortRevenue(events: new.events, payments: new.payments, of: new.install))
+        deltas.append(linkCohortRevenue(events: old.events, payments: old.payments, of: old.install).negated)
         if old.skan != new.skan {
             deltas.append(skanTallies(new.skan, of: new.install))
             deltas.append(skanTallies(old.skan, of: old.install).negated)

@@ -118,6 +118,7 @@ struct ProjectCommand: ParsableCommand {
                 ("id", project.id), ("name", project.name), ("created_at", project.createdAt.iso8601),
                 ("attribution_window_hours", String(settings.attributionWindowHours)),
                 ("min_confidence", String(settings.minConfidence)), ("currency", settings.currency),
+                ("reporting_currency", settings.reportingCurrency),
                 ("signing", settings.signing.rawValue), ("test_mode", String(project.testMode)),
                 ("ios_team_id", settings.iosTeamID ?? ""), ("ios_bundle_id", settings.iosBundleID ?? ""),
                 ("android_package", settings.androidPackage ?? ""), ("ios_store_url", settings.iosStoreURL ?? ""),

@@ -18,11 +18,14 @@ struct StatsCommand: ParsableCommand {
     @Option(help: "Until when, excluded (default: now).") var until: String?
     @Flag(help: "Print JSON, as GET /admin/v1/projects/{id}/stats (or …/skan/report) does.") var json = false
     @Flag(help: "Print what Apple's SKAdNetwork and AdAttributionKit postback copies measured, beside our installs.") var skan = false
+    @Flag(help: "Print return on ad spend per campaign (the days --since and --until fall on; default the last 30).") var roas = false
+    @Option(help: "With --roas: network or campaign.") var by = ROASReport.Grouping.campaign.rawValue
 
     func validate() throws {
         let now = SystemClock().now()
         if let since, TimeSpecification.parse(since, now: now) == nil { throw ValidationError("--since: expected \(TimeSpecification.expected)") }
         if let until, TimeSpecification.parse(until, now: now) == nil { throw ValidationError("--until: expected \(TimeSpecification.expected)") }
+        if ROASReport.Grouping(rawValue: by) == nil { throw ValidationError("--by: expected network or campaign") }
     }
 
     func run() throws {
@@ -34,6 +37,7 @@ struct StatsCommand: ParsableCommand {
         }
         // A test-mode project's "now" is its own saved clock, as the server's.
         let now = app.now(for: found)
+        if roas { return try printROAS(app, found, now: now) }
         let from = since.flatMap { TimeSpecification.parse($0, now: now) } ?? Timestamp(milliseconds: 0)
         let to = until.flatMap { TimeSpecification.parse($0, now: now) } ?? now.adding(seconds: 1)
         guard from < to else { throw ValidationError("--since must be before --until") }
@@ -52,6 +56,61 @@ struct StatsCommand: ParsableCommand {
             print("\(found.name) (\(found.id)), \(from.iso8601) to \(to.iso8601)\n")
             print(StatsTable.render(stats))
         }
+    }
+}
+
+extension StatsCommand {
+    /// The ROAS report of the days `--since` and `--until` fall on in the project's calendar.
+    func printROAS(_ app: AppServices, _ project: Project, now: Timestamp) throws {
+        let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
+        let from = since.flatMap { TimeSpecification.parse($0, now: now) } ?? calendar.addingDays(-29, to: calendar.startOfDay(now))
+        let to = until.flatMap { TimeSpecification.parse($0, now: now) } ?? now.adding(seconds: 1)
+        guard from < to else { throw ValidationError("--since must be before --until") }
+        let (first, last) = (calendar.dateText(from), calendar.dateText(Timestamp(milliseconds: to.milliseconds - 1)))
+        let grouping = ROASReport.Grouping(rawValue: by) ?? .campaign
+        let report: ROASReport
+        do {
+            report = try app.roas.report(project: project, since: first, until: last, by: grouping)
+        } catch AppError.invalid(let problems) {
+            FileHandleOutput.standardError("stats: " + problems.map { "\($0)" }.joined(separator: "; "))
+            throw ExitCode.failure
+        }
+        if json {
+            print(String(decoding: ROASFields.json(report, since: first, until: last, by: grouping).serialized(), as: UTF8.self))
+            return
+        }
+        print("\(project.name) (\(project.id)), \(first) to \(last), in \(report.currency)\n")
+        let columns = ROASFields.columns.filter { $0 != "has_cost" && $0 != "has_installs" }
+        var totals = report.totals
+        totals.network = "total"
+        let rows = (report.rows + [totals]).map { row in
+            ROASFields.values(row, currency: report.currency).prefix(columns.count).map { value -> String in
+                switch value {
+                case .string(let text): return text.isEmpty ? "-" : text
+                case .null: return "-"
+                default: return String(decoding: value.serialized(), as: UTF8.self)
+                }
+            }
+        }
+        print(AlignedTable.render(header: columns.map { $0.replacingOccurrences(of: "_", with: " ") }, rows: rows, leftColumns: 3))
+        if !report.staleRateDays.isEmpty { print("\nconverted at an earlier day's rates: " + report.staleRateDays.joined(separator: ", ")) }
+        for (currency, amount) in report.unconverted.sorted(by: { $0.key < $1.key }) {
+            print("no rate for \(currency): \(MoneyAmount.text(amount, currency: currency)) left out")
+        }
+    }
+}
+
+/// Cells as aligned columns: the first `leftColumns` left-aligned (names), the rest right (numbers).
+enum AlignedTable {
+    static func render(header: [String], rows: [[String]], leftColumns: Int) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max()! }
+        return all.map { cells in
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column < leftColumns ? cell + padding : padding + cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
     }
 }
 

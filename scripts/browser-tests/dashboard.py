@@ -485,6 +485,47 @@ def main():
             driver.get(f"{base}/dashboard/projects/{cohort_project['id']}/cohorts?range=custom&from={installed_on}&to={installed_on}")
             driver.save_screenshot(os.path.join(shots, "cohorts.png"))
 
+        # A ROAS page with known numbers, at 400 px: a click and its install on a Facebook link, a
+        # 10 USD purchase that day, 50 USD of Meta's spend on the campaign, the euro at 1.25 dollars.
+        status, body = http("POST", f"{base}/admin/v1/projects", admin,
+                            json.dumps({"name": "Ads", "test_mode": True, "reporting_currency": "EUR"}).encode())
+        ads = json.loads(body)
+        ads_sdk = {"Authorization": "Bearer " + ads["api_key"], "Content-Type": "application/json"}
+        http("POST", f"{base}/admin/v1/projects/{ads['id']}/links", admin,
+             json.dumps({"short_code": "fbsummer", "utm": {"source": "facebook", "campaign": "summer"}}).encode())
+        ads_day = time.strftime("%Y-%m-%d", time.gmtime(json.loads(http(
+            "POST", f"{base}/admin/v1/projects/{ads['id']}/clock", admin, b'{"advance_seconds":0}')[1])["now_ms"] / 1000))
+        request = urllib.request.Request(f"{base}/fbsummer", headers={"User-Agent": IPHONE, "Accept-Language": "en-US"})
+        try:
+            click_id = urllib.request.build_opener(NoRedirect).open(request, timeout=10).headers.get("X-Click-Id")
+        except urllib.error.HTTPError as error:
+            click_id = error.headers.get("X-Click-Id")
+        http("POST", f"{base}/c/{click_id}", {"Content-Type": "application/json", "User-Agent": IPHONE},
+             json.dumps({"sw": 390, "sh": 844, "dpr": 3, "tz": "UTC", "tzo": 0, "langs": ["en-US"]}).encode())
+        status, body = http("POST", f"{base}/api/sdk/v1/install", ads_sdk, json.dumps({
+            "userAgent": "Shop/1.0 iOS/17.4", "platform": "iOS", "platformVersion": "17.4", "timezone": "UTC", "language": "en_US",
+            "screenWidth": 1170, "screenHeight": 2532}).encode())
+        ads_install = json.loads(body) if status == 200 else {}
+        http("POST", f"{base}/api/sdk/v1/event", ads_sdk, json.dumps({
+            "installId": ads_install.get("installId"), "eventName": "purchase", "eventData": {"revenue": 10, "currency": "USD"}}).encode())
+        http("PUT", f"{base}/admin/v1/fx-rates", {"Authorization": "Bearer " + ADMIN_KEY, "Content-Type": "text/csv"},
+             f"Date,USD,\n{ads_day},1.25,\n".encode())
+        http("POST", f"{base}/admin/v1/projects/{ads['id']}/cost", {"Authorization": "Bearer " + ADMIN_KEY, "Content-Type": "text/csv"},
+             f"date,network,campaign_id,campaign_name,spend,currency\n{ads_day},meta,23851,Summer,50,USD\n".encode())
+        slim = browser(width=400)
+        drivers.append(slim)
+        sign_in(slim, base, admin_key=ADMIN_KEY)
+        slim.get(f"{base}/dashboard/projects/{ads['id']}/roas?range=custom&from={ads_day}&to={ads_day}")
+        wait_for(slim, "Return on ad spend")
+        row = [cell.text for cell in slim.find_elements(By.CSS_SELECTOR, "table tbody tr:first-child td") if cell.is_displayed()]
+        width, viewport = fits(slim)
+        check(ads_install.get("attributed") is True and row == ["meta", "Summer 23851", "EUR 40.00", "1", "EUR 40.00", "20.0 %"],
+              f"400 px wide: the ROAS page shows the campaign's spend, install, CPI and ROAS by day 7 ({ads_install.get('attributed')}, {row})")
+        check(width <= viewport, f"400 px wide: the ROAS page fits without sideways scrolling ({width} ≤ {viewport})")
+        slim.get(f"{base}/dashboard/projects/{ads['id']}/roas?range=custom&from={ads_day}&to={ads_day}&sort=installs")
+        totals = [cell.text for cell in slim.find_elements(By.CSS_SELECTOR, "table tfoot tr:first-child > *") if cell.is_displayed()]
+        check(totals[:3] == ["Total", "EUR 40.00", "1"], f"and its totals row ({totals})")
+
         viewer = browser()
         drivers.append(viewer)
         sign_in(viewer, base, email="viewer@example.com", password="correct horse battery")
@@ -534,7 +575,7 @@ def main():
         narrow = browser(width=390)
         drivers.append(narrow)
         sign_in(narrow, base, admin_key=ADMIN_KEY)
-        for path in ("", "/breakdowns", "/cohorts", "/links", "/installs", "/cost", "/skan", "/connect", "/outbound", "/settings"):
+        for path in ("", "/breakdowns", "/cohorts", "/links", "/installs", "/cost", "/roas", "/skan", "/connect", "/outbound", "/settings"):
             narrow.get(project_url + path)
             width, viewport = fits(narrow)
             wide = narrow.execute_script("return [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 391 && !e.closest('table')).slice(0, 4).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ' ' + (e.textContent || '').slice(0, 40))")

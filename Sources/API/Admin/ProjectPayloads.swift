@@ -12,7 +12,7 @@ struct ProjectCreation: Decodable {
         "ios_team_id", "ios_bundle_id", "android_package", "android_sha256", "ios_store_url", "android_store_url",
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
         "click_id_parameters", "apple_ads", "time_zone", "in_app_escape", "ios_app_store_id", "utm_templates", "long_link_hosts",
-        "long_links_per_domain", "play_referrer", "default_consent",
+        "long_links_per_domain", "play_referrer", "default_consent", "reporting_currency",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -55,6 +55,7 @@ struct SettingsPatch: Decodable {
     var attributionWindowHours: Patch<Int> = .absent
     var minConfidence: Patch<Double> = .absent
     var currency: Patch<String> = .absent
+    var reportingCurrency: Patch<String> = .absent
     var signing: Patch<SigningMode> = .absent
     var sdkAuth: Patch<SDKAuthentication> = .absent
     var clickIDParameters: Patch<[String]> = .absent
@@ -83,6 +84,7 @@ struct SettingsPatch: Decodable {
         attributionWindowHours = try c.decodePatch(Int.self, forKey: key("attribution_window_hours"))
         minConfidence = try c.decodePatch(Double.self, forKey: key("min_confidence"))
         currency = try c.decodePatch(String.self, forKey: key("currency"))
+        reportingCurrency = try c.decodePatch(String.self, forKey: key("reporting_currency"))
         signing = try c.decodePatch(SigningMode.self, forKey: key("signing"))
         sdkAuth = try c.decodePatch(SDKAuthentication.self, forKey: key("sdk_auth"))
         clickIDParameters = try c.decodePatch([String].self, forKey: key("click_id_parameters"))
@@ -113,6 +115,7 @@ struct SettingsPatch: Decodable {
         settings.attributionWindowHours = attributionWindowHours.apply(to: current.attributionWindowHours) ?? defaults.attributionWindowHours
         settings.minConfidence = minConfidence.apply(to: current.minConfidence) ?? defaults.minConfidence
         settings.currency = currency.apply(to: current.currency) ?? defaults.currency
+        settings.reportingCurrency = reportingCurrency.apply(to: current.reportingCurrency) ?? defaults.reportingCurrency
         settings.signing = signing.apply(to: current.signing) ?? defaults.signing
         settings.sdkAuth = sdkAuth.apply(to: current.sdkAuth) ?? defaults.sdkAuth
         settings.clickIDParameters = clickIDParameters.apply(to: current.clickIDParameters) ?? []
@@ -175,6 +178,7 @@ struct ProjectBody: Encodable {
     let attribution_window_hours: Int
     let min_confidence: Double
     let currency: String
+    let reporting_currency: String
     let signing: String
     let sdk_auth: String
     let click_id_parameters: [String]
@@ -211,6 +215,7 @@ struct ProjectBody: Encodable {
         attribution_window_hours = settings.attributionWindowHours
         min_confidence = settings.minConfidence
         currency = settings.currency
+        reporting_currency = settings.reportingCurrency
         signing = settings.signing.rawValue
         sdk_auth = settings.sdkAuth.rawValue
         click_id_parameters = settings.clickIDParameters
@@ -249,6 +254,7 @@ struct ProjectBody: Encodable {
         try c.encode(attribution_window_hours, forKey: key("attribution_window_hours"))
         try c.encode(min_confidence, forKey: key("min_confidence"))
         try c.encode(currency, forKey: key("currency"))
+        try c.encode(reporting_currency, forKey: key("reporting_currency"))
         try c.encode(signing, forKey: key("signing"))
         try c.encode(sdk_auth, forKey: key("sdk_auth"))
         try c.encode(click_id_parameters, forKey: key("click_id_parameters"))

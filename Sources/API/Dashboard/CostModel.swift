@@ -33,7 +33,7 @@ struct CostModel {
     let stale: Int
 
     var project: Project { period.project }
-    var currency: String { period.project.settings.currency }
+    var currency: String { period.project.settings.reportingCurrency }
 
     static func load(_ period: DashboardPeriodPage, services: Services) throws -> CostModel {
         let calendar = period.calendar
@@ -41,7 +41,7 @@ struct CostModel {
         let until = calendar.dateText(period.range.until.adding(seconds: -1))
         let rows = try services.app.costs.rows(project: period.project, since: since, until: until)
         let rates = try services.app.exchangeRates.rates(since: since, until: until)
-        let currency = period.project.settings.currency
+        let currency = period.project.settings.reportingCurrency
         struct Key: Hashable { let network: String, campaign: String }
         var grouped: [Key: [CostRow]] = [:]
         var order: [Key] = []

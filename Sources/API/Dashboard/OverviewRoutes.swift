@@ -228,7 +228,7 @@ enum OverviewRoutes {
         return csvResponse(text, filename: "links-\(project.id)-\(range).csv")
     }
 
-    private static func csvResponse(_ text: String, filename: String) -> HTTPResponse {
+    static func csvResponse(_ text: String, filename: String) -> HTTPResponse {
         HTTPResponse(
             status: .ok,
             headers: [

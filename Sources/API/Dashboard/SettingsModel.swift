@@ -53,6 +53,7 @@ struct SettingsModel {
         case "attribution_window_hours": return String(settings.attributionWindowHours)
         case "min_confidence": return String(settings.minConfidence)
         case "currency": return settings.currency
+        case "reporting_currency": return settings.reportingCurrency
         case "time_zone": return settings.timeZone
         case "skan": return settings.skanSchema ?? ""
         case "ios_team_id": return settings.iosTeamID ?? ""

@@ -41,7 +41,9 @@ enum SettingsPages {
         ("ios_app_store_id", "App Store id, for Apple's postback copies (empty: the one in the App Store URL)", .optionalNumber),
         ("android_store_url", "Play Store URL", .text), ("web_url", "Web URL", .text),
         ("attribution_window_hours", "Attribution window (hours)", .number), ("min_confidence", "Minimum confidence (0–1)", .number),
-        ("currency", "Currency (ISO 4217)", .text), ("time_zone", "Time zone (IANA, e.g. Europe/Berlin): the dashboard's days", .text),
+        ("currency", "Currency (ISO 4217)", .text),
+        ("reporting_currency", "Reporting currency (ISO 4217): ROAS converts cost and revenue into it", .text),
+        ("time_zone", "Time zone (IANA, e.g. Europe/Berlin): the dashboard's days", .text),
         ("skan", "SKAN conversion schema (JSON)", .json),
         ("ios_team_id", "Apple team id (10 characters, for universal links)", .text),
         ("ios_bundle_id", "iOS bundle id (com.example.app)", .text),
@@ -64,7 +66,9 @@ enum SettingsPages {
             for field in fields {
                 guard let text = form[field.name]?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
                 if text.isEmpty {
-                    body[field.name] = field.name == "currency" || field.kind == .number ? nil : field.kind == .list ? .array([]) : .null
+                    body[field.name] =
+                        field.name == "currency" || field.name == "reporting_currency" || field.kind == .number
+                        ? nil : field.kind == .list ? .array([]) : .null
                     continue
                 }
                 switch field.kind {

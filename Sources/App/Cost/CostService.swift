@@ -20,12 +20,17 @@ public struct CostService: Sendable {
 
     /// The project's rows of the days in [since, until] (`YYYY-MM-DD`, both included).
     public func rows(project: Project, since: String, until: String) throws -> [CostRow] {
+        try Self.checkDays(since: since, until: until)
+        return try store.costs.rows(projectID: project.id, since: since, until: until)
+    }
+
+    /// A range of days as the cost and ROAS reports take it: two `YYYY-MM-DD`, in order.
+    static func checkDays(since: String, until: String) throws {
         var problems: [ValidationProblem] = []
         if !CostCSV.isDay(since) { problems.append(ValidationProblem("since", "must be a day as YYYY-MM-DD")) }
         if !CostCSV.isDay(until) { problems.append(ValidationProblem("until", "must be a day as YYYY-MM-DD")) }
         if problems.isEmpty, since > until { problems.append(ValidationProblem("until", "must not be before since")) }
         try AppError.throwIfAny(problems)
-        return try store.costs.rows(projectID: project.id, since: since, until: until)
     }
 }
 

@@ -30,7 +30,10 @@ public struct ProjectSettings: Sendable, Equatable {
     public var webURL: String?
     public var attributionWindowHours = 168
     public var minConfidence = 0.50
+    /// The currency amounts without one are in (events, uploaded cost).
     public var currency = "USD"
+    /// The currency reports that add money up convert into at each day's rate (the ROAS report).
+    public var reportingCurrency = "USD"
     /// The project's time zone (IANA): the dashboard's days.
     public var timeZone = "UTC"
     public var signing: SigningMode = .off
@@ -117,6 +120,9 @@ public struct ProjectSettings: Sendable, Equatable {
         }
         if !MoneyAmount.isCurrencyCode(currency) {
             problems.append(.init("currency", "must be a three-letter ISO 4217 code such as USD"))
+        }
+        if !MoneyAmount.isCurrencyCode(reportingCurrency) {
+            problems.append(.init("reporting_currency", "must be a three-letter ISO 4217 code such as USD"))
         }
         return problems
     }

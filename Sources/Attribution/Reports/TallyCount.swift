@@ -28,6 +28,9 @@ public enum TallyDimension {
     public static let cohortEvents = "cohort_events"
     /// `currency:last day of the span` → millionths.
     public static let cohortRevenue = "cohort_revenue"
+    /// The revenue of a link's installs by the span after install it came in, counted at the
+    /// install's hour: `LinkCohortRevenue.value` → millionths (the ROAS report's revenue).
+    public static let linkCohortRevenue = "link_cohort_revenue"
 
     /// Attributed installs by their confidence band (`high`, `medium`, `low`).
     public static let confidence = "confidence"

@@ -30,6 +30,46 @@ struct Costs<Source: SessionSource>: CostStore {
             }
         }
     }
+
+    func acquiredRevenue(projectID: String, from: Int64, to: Int64) throws -> AcquiredRevenue {
+        try source.read { connection in
+            var revenue = AcquiredRevenue()
+            // The hours that start in the period, as the installs' counts take them.
+            for (day, value, micros) in try connection.query(
+                CostRepository.linkCohortRevenue, projectID, TallyDimension.linkCohortRevenue, Timestamp.ceilDiv(from, 3_600_000),
+                Timestamp.ceilDiv(to, 3_600_000),
+                map: { ($0.int(0), $0.string(1), $0.int(2)) })
+            {
+                guard let key = LinkCohortRevenue(value: value), micros != 0 else { continue }
+                revenue.links.append(
+                    .init(
+                        linkID: key.linkID,
+                        money: .init(day: CostRepository.dayText(day), currency: key.currency, span: key.span, amount: Double(micros) / 1_000_000)))
+            }
+            func claims(_ sql: String, network: (String) -> String?) throws {
+                for (source, campaign, day, currency, n, amount) in try connection.query(
+                    sql, projectID, from, to, map: { ($0.string(0), $0.string(1), $0.int(2), $0.string(3), $0.int(4), $0.double(5)) })
+                {
+                    guard let network = network(source) else { continue }
+                    revenue.claims.append(
+                        .init(
+                            network: network, campaignID: campaign,
+                            money: .init(day: CostRepository.dayText(day), currency: currency, span: EventTallies.span(n), amount: amount)))
+                }
+            }
+            let appleAds: (String) -> String? = { _ in NetworkName.appleAds }
+            let adPlatform: (String) -> String? = { AdPlatformClaim.Source(rawValue: $0).map(NetworkName.of) }
+            if try connection.queryOne(CostRepository.hasAppleAdsClaims, projectID, map: { $0.bool(0) }) == true {
+                try claims(CostRepository.claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: .payments), network: appleAds)
+                try claims(CostRepository.claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: .events), network: appleAds)
+            }
+            if try connection.queryOne(CostRepository.hasAdPlatformClaims, projectID, map: { $0.bool(0) }) == true {
+                try claims(CostRepository.claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: .payments), network: adPlatform)
+                try claims(CostRepository.claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: .events), network: adPlatform)
+            }
+            return revenue
+        }
+    }
 }
 
 /// The cost rows' SQL, for both backends.
@@ -44,6 +84,36 @@ enum CostRepository {
             campaign_name = excluded.campaign_name, spend_micros = excluded.spend_micros, currency = excluded.currency,
             impressions = excluded.impressions, clicks = excluded.clicks, source = excluded.source, updated_at = excluded.updated_at
         """
+
+    static let linkCohortRevenue = """
+        SELECT hour / 24, value, sum(installs) FROM rollup_tallies WHERE project_id = ? AND dimension = ? AND hour >= ? AND hour < ?
+        GROUP BY 1, 2
+        """
+
+    static let hasAppleAdsClaims = "SELECT EXISTS (SELECT 1 FROM apple_ads_claims WHERE project_id = ? AND won AND NOT is_test)"
+    static let hasAdPlatformClaims = "SELECT EXISTS (SELECT 1 FROM ad_platform_claims WHERE project_id = ? AND won)"
+
+    enum Money { case payments, events }
+
+    /// The money of the period's installs a kind of claim won, by source, campaign, the installs'
+    /// UTC day, currency and day after install (0 to 30, as `Counting.linkCohortRevenue` counts).
+    static func claimsRevenue(claims table: String, source: String, money: Money) -> String {
+        let (join, at, currency, amount, live) =
+            money == .payments
+            ? ("payments m", "m.created_at", "m.currency", "m.amount", "m.removed_at IS NULL")
+            : ("events m", "coalesce(m.charted_at, m.received_at)", "coalesce(m.currency, '')", "m.revenue", "m.revenue IS NOT NULL")
+        let test = table == "apple_ads_claims" ? " AND NOT a.is_test" : ""
+        return """
+            SELECT \(source), coalesce(a.campaign_id, ''), i.created_at / 86400000, \(currency), (\(at) - i.created_at) / 86400000, sum(\(amount))
+            FROM \(table) a JOIN installs i ON i.id = a.install_id JOIN \(join) ON m.install_id = i.id
+            WHERE a.project_id = ?1 AND a.won\(test) AND i.created_at >= ?2 AND i.created_at < ?3 AND NOT i.is_test AND \(live)
+                AND (\(at) - i.created_at) / 86400000 BETWEEN 0 AND 30
+            GROUP BY 1, 2, 3, 4, 5
+            """
+    }
+
+    /// `YYYY-MM-DD` of a UTC day number.
+    static func dayText(_ day: Int64) -> String { LocalCalendar.utc.dateText(Timestamp(milliseconds: day * 86_400_000)) }
 
     static let range = """
         SELECT day, network, campaign_id, campaign_name, adgroup_id, ad_id, spend_micros, currency, impressions, clicks

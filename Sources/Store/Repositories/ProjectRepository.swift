@@ -183,7 +183,8 @@ enum ProjectRepository {
         id, name, ios_team_id, ios_bundle_id, android_package, android_sha256, ios_store_url,
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone, in_app_escape,
-        ios_app_store_id, skan_forwarding, utm_templates, long_link_hosts, long_links_per_domain, play_referrer, default_consent
+        ios_app_store_id, skan_forwarding, utm_templates, long_link_hosts, long_links_per_domain, play_referrer, default_consent,
+        reporting_currency
         """
 
     /// A project's insert and update, SQL and values.
@@ -192,8 +193,8 @@ enum ProjectRepository {
             ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
             signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
             click_id_parameters, apple_ads, time_zone, in_app_escape, ios_app_store_id, skan_forwarding, utm_templates,
-            long_link_hosts, long_links_per_domain, play_referrer, default_consent)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            long_link_hosts, long_links_per_domain, play_referrer, default_consent, reporting_currency)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [SQLValue] {
@@ -206,7 +207,7 @@ enum ProjectRepository {
             settings.appleAds, settings.timeZone, settings.inAppEscape, settings.iosAppStoreID,
             settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding), utmTemplatesText(settings.utmTemplates),
             settings.longLinkHosts.isEmpty ? nil : JSONText.encode(settings.longLinkHosts), settings.longLinksPerDomain,
-            settings.playReferrer.rawValue, CodableText.encode(settings.defaultConsent, unlessEmpty: \.isEmpty),
+            settings.playReferrer.rawValue, CodableText.encode(settings.defaultConsent, unlessEmpty: \.isEmpty), settings.reportingCurrency,
         ]
         return values.map(\.sqlValue)
     }
@@ -226,7 +227,8 @@ enum ProjectRepository {
             ios_store_url = ?, android_store_url = ?, web_url = ?, attribution_window_hours = ?, min_confidence = ?,
             currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
             apple_ads = ?, time_zone = ?, in_app_escape = ?, ios_app_store_id = ?, skan_forwarding = ?, utm_templates = ?,
-            long_link_hosts = ?, long_links_per_domain = ?, play_referrer = ?, default_consent = ?, updated_at = ?
+            long_link_hosts = ?, long_links_per_domain = ?, play_referrer = ?, default_consent = ?, reporting_currency = ?,
+            updated_at = ?
         WHERE id = ?
         """
 
@@ -241,7 +243,7 @@ enum ProjectRepository {
             settings.inAppEscape, settings.iosAppStoreID, settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
             utmTemplatesText(settings.utmTemplates), settings.longLinkHosts.isEmpty ? nil : JSONText.encode(settings.longLinkHosts),
             settings.longLinksPerDomain, settings.playReferrer.rawValue,
-            CodableText.encode(settings.defaultConsent, unlessEmpty: \.isEmpty), now, project.id,
+            CodableText.encode(settings.defaultConsent, unlessEmpty: \.isEmpty), settings.reportingCurrency, now, project.id,
         ]
         return values.map(\.sqlValue)
     }
@@ -258,6 +260,7 @@ enum ProjectRepository {
         settings.attributionWindowHours = Int(row.int("attribution_window_hours"))
         settings.minConfidence = row.double("min_confidence")
         settings.currency = row.string("currency")
+        settings.reportingCurrency = row.string("reporting_currency")
         settings.signing = SigningMode(rawValue: row.string("signing")) ?? .off
         settings.skanSchema = row.optionalString("skan_schema")
         settings.matching = row.optionalString("matching_policy").flatMap(MatchingText.decode)

@@ -1,0 +1,71 @@
+public import Attribution
+import StoreContracts
+
+/// Return on ad spend (docs/cost.md, "ROAS"): a period's cost beside the installs our sources
+/// credited to the same campaigns and what those installs paid, in the project's reporting
+/// currency.
+public struct ROASService: Sendable {
+    let store: any StoreBackend
+    let reports: ReportService
+    let exchangeRates: ExchangeRateService
+
+    /// The days in [since, until] (`YYYY-MM-DD` of the project's calendar, both included).
+    public func report(project: Project, since: String, until: String, by grouping: ROASReport.Grouping) throws -> ROASReport {
+        try CostService.checkDays(since: since, until: until)
+        let calendar = LocalCalendar(identifier: project.settings.timeZone) ?? .utc
+        guard let from = calendar.startOfDay(dateText: since), let lastDay = calendar.startOfDay(dateText: until) else {
+            throw AppError.invalidField("since", "must be a day as YYYY-MM-DD")
+        }
+        let to = calendar.addingDays(1, to: lastDay)
+        let stats = try reports.dashboardStats(project: project, since: from, until: to)
+        let revenue = try store.costs.acquiredRevenue(projectID: project.id, from: from.milliseconds, to: to.milliseconds)
+        var acquired: [ROASReport.Acquired] = []
+
+        var linkRevenue: [String: [ROASReport.Revenue]] = [:]
+        for entry in revenue.links { linkRevenue[entry.linkID, default: []].append(entry.money) }
+        for link in stats.links where link.counts.attributedInstalls > 0 || linkRevenue[link.linkID] != nil {
+            let campaign = link.utmCampaign ?? ""
+            acquired.append(
+                ROASReport.Acquired(
+                    network: NetworkName.normalized(link.utmSource ?? ""), campaignID: campaign, campaignName: campaign,
+                    installs: link.counts.attributedInstalls, payingInstalls: link.counts.payingInstalls, revenue: linkRevenue[link.linkID] ?? []))
+        }
+
+        struct Claimed: Hashable { let network, campaignID: String }
+        var claimRevenue: [Claimed: [ROASReport.Revenue]] = [:]
+        for entry in revenue.claims { claimRevenue[Claimed(network: entry.network, campaignID: entry.campaignID), default: []].append(entry.money) }
+        var claimed: [Claimed: ROASReport.Acquired] = [:]
+        let names = stats.appleAds.isEmpty ? nil : try store.appleAdsNames.names(projectID: project.id)
+        for row in stats.appleAds where !row.test {
+            let key = Claimed(network: NetworkName.appleAds, campaignID: row.campaignID ?? "")
+            let name = names?.name(.campaign, row.campaignID) ?? ""
+            claimed[
+                key,
+                default: ROASReport.Acquired(network: key.network, campaignID: key.campaignID, campaignName: name, installs: 0, payingInstalls: 0)
+            ]
+            .installs += row.counts.attributedInstalls
+        }
+        for row in stats.adPlatforms {
+            guard let source = AdPlatformClaim.Source(rawValue: row.source) else { continue }
+            let key = Claimed(network: NetworkName.of(source), campaignID: row.campaignID ?? "")
+            claimed[
+                key,
+                default: ROASReport.Acquired(
+                    network: key.network, campaignID: key.campaignID, campaignName: row.campaignName ?? "", installs: 0, payingInstalls: 0)
+            ].installs += row.installs
+        }
+        for key in claimRevenue.keys where claimed[key] == nil {
+            claimed[key] = ROASReport.Acquired(network: key.network, campaignID: key.campaignID, campaignName: "", installs: 0, payingInstalls: 0)
+        }
+        for (key, var group) in claimed.sorted(by: { ($0.key.network, $0.key.campaignID) < ($1.key.network, $1.key.campaignID) }) {
+            group.revenue = claimRevenue[key] ?? []
+            acquired.append(group)
+        }
+
+        // Revenue is converted at its installs' UTC day, which may be the day before `since`.
+        let rates = try exchangeRates.rates(since: LocalCalendar.utc.dateText(Timestamp(milliseconds: from.milliseconds - 86_400_000)), until: until)
+        return ROASReport.build(
+            cost: try store.costs.rows(projectID: project.id, since: since, until: until), acquired: acquired, rates: rates,
+            currency: project.settings.reportingCurrency, projectCurrency: project.settings.currency, by: grouping)
+    }
+}
