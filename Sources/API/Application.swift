@@ -77,6 +77,10 @@ public enum Application {
             admin.on(.post, "/projects/:id/cost", CostRoutes.importCSV(services))
             admin.on(.get, "/projects/:id/cost", CostRoutes.list(services))
             admin.on(.get, "/projects/:id/roas", ROASRoutes.report(services))
+            admin.on(.get, "/projects/:id/revenue-sources", RevenueSourceRoutes.list(services))
+            admin.on(.put, "/projects/:id/revenue-sources/:source", RevenueSourceRoutes.save(services))
+            admin.on(.get, "/projects/:id/revenue-sources/:source", RevenueSourceRoutes.show(services))
+            admin.on(.delete, "/projects/:id/revenue-sources/:source", RevenueSourceRoutes.delete(services))
             admin.on(.put, "/fx-rates", CostRoutes.importRates(services))
             admin.on(.get, "/fx-rates", CostRoutes.showRates(services))
             admin.on(.get, "/projects/:id/ad-platforms", AdPlatformRoutes.list(services))
@@ -100,6 +104,9 @@ public enum Application {
 
         // The dashboard, /dashboard by default (HTML for people): Dashboard/
         DashboardRoutes.register(on: &router, services)
+
+        // Stores' and RevenueCat's notifications of verified revenue (docs/revenue.md): Revenue/
+        router.on(.post, "/notifications/revenuecat/:projectId", RevenueCatReceiver.receive(services))
 
         // Linkrunner SDKs, /api/client (linkrunner-api.md): Linkrunner/
         router.on(.post, "/api/client/init", LinkrunnerRoutes.initialize(services))

@@ -33,6 +33,7 @@ public final class AppServices: Sendable {
     public let costs: CostService
     public let exchangeRates: ExchangeRateService
     public let roas: ROASService
+    public let storeRevenue: StoreRevenueService
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -117,6 +118,7 @@ public final class AppServices: Sendable {
         costs = CostService(store: store, clock: clock)
         exchangeRates = ExchangeRateService(store: store)
         roas = ROASService(store: store, reports: reports, exchangeRates: exchangeRates)
+        storeRevenue = StoreRevenueService(store: store, clocks: clocks)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.

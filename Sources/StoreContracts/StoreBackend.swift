@@ -79,6 +79,7 @@ public final class AggregateStores: Sendable {
     public let adPlatforms: any AdPlatformStore
     public let costs: any CostStore
     public let exchangeRates: any ExchangeRateStore
+    public let revenue: any RevenueStore
 
     public init(
         projects: any ProjectStore, signingKeys: any SigningKeyStore, templates: any TemplateStore, links: any LinkStore, domains: any DomainStore,
@@ -87,7 +88,7 @@ public final class AggregateStores: Sendable {
         postbacks: any PostbackStore, appleAds: any AppleAdsStore, appleAdsNames: any AppleAdsNameStore, dashboard: any DashboardStore,
         browse: any BrowseStore,
         clickRetention: ClickRetention, rollups: any RollupStore, adPlatforms: any AdPlatformStore, costs: any CostStore,
-        exchangeRates: any ExchangeRateStore
+        exchangeRates: any ExchangeRateStore, revenue: any RevenueStore
     ) {
         self.projects = projects
         self.signingKeys = signingKeys
@@ -113,6 +114,7 @@ public final class AggregateStores: Sendable {
         self.adPlatforms = adPlatforms
         self.costs = costs
         self.exchangeRates = exchangeRates
+        self.revenue = revenue
     }
 }
 
@@ -141,4 +143,5 @@ extension StoreBackend {
     public var adPlatforms: any AdPlatformStore { stores.adPlatforms }
     public var costs: any CostStore { stores.costs }
     public var exchangeRates: any ExchangeRateStore { stores.exchangeRates }
+    public var revenue: any RevenueStore { stores.revenue }
 }

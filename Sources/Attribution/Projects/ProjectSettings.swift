@@ -185,7 +185,7 @@ public struct MatchingOverrides: Sendable, Equatable {
 }
 
 /// One rejected value: the key (a JSON path) and what is wrong with it.
-public struct ValidationProblem: Sendable, Equatable, CustomStringConvertible {
+public struct ValidationProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public let key: String
     public let message: String
 

@@ -1,0 +1,71 @@
+public import Attribution
+import Cryptography
+public import StoreContracts
+
+/// Store-verified revenue (docs/revenue.md): each project's sources, and the notifications that
+/// reach their receivers, applied to the payments of the installs they name.
+public struct StoreRevenueService: Sendable {
+    let store: any StoreBackend
+    let clocks: ProjectClocks
+
+    /// What each source needs: settings and secrets, by name, and whether each is required.
+    static let requiredSettings: [RevenueSource: [String]] = [.appStore: ["bundle_id"], .googlePlay: ["package_name"], .revenueCat: []]
+    static let requiredSecrets: [RevenueSource: [String]] = [.appStore: [], .googlePlay: ["service_account"], .revenueCat: ["authorization"]]
+    static let optionalSecrets: [RevenueSource: [String]] = [.googlePlay: ["push_secret"]]
+    static let optionalSettings: [RevenueSource: [String]] = [.googlePlay: ["push_audience", "push_service_account"]]
+
+    /// Creates or replaces the project's connection to `source`; each problem names its field.
+    public func save(project: Project, source: RevenueSource, settings: [String: String], secrets: [String: String]) throws
+        -> RevenueSourceConnection
+    {
+        var problems: [ValidationProblem] = []
+        let allowedSettings = Set((Self.requiredSettings[source] ?? []) + (Self.optionalSettings[source] ?? []))
+        let allowedSecrets = Set((Self.requiredSecrets[source] ?? []) + (Self.optionalSecrets[source] ?? []))
+        for key in settings.keys.sorted() where !allowedSettings.contains(key) && !allowedSecrets.contains(key) {
+            problems.append(ValidationProblem(key, "is not a setting of \(source.rawValue)"))
+        }
+        for key in secrets.keys.sorted() where !allowedSecrets.contains(key) {
+            problems.append(ValidationProblem(key, "is not a secret of \(source.rawValue)"))
+        }
+        for key in Self.requiredSettings[source] ?? [] where (settings[key] ?? "").isEmpty {
+            problems.append(ValidationProblem(key, "is required"))
+        }
+        for key in Self.requiredSecrets[source] ?? [] where (secrets[key] ?? "").isEmpty {
+            problems.append(ValidationProblem(key, "is required"))
+        }
+        for key in ["bundle_id", "package_name"] {
+            if let value = settings[key], !value.isEmpty, !ProjectSettings.isReverseDNS(value) {
+                problems.append(ValidationProblem(key, "must be a reverse-DNS identifier such as com.example.app"))
+            }
+        }
+        for key in ["authorization", "push_secret"] {
+            if let value = secrets[key], !value.isEmpty, value.count < 16 {
+                problems.append(ValidationProblem(key, "must be at least 16 characters: anyone who guesses it can send revenue"))
+            }
+        }
+        try AppError.throwIfAny(problems)
+        let connection = RevenueSourceConnection(
+            projectID: project.id, source: source, settings: settings, secrets: secrets, updatedAt: clocks.clock(for: project).now())
+        try store.revenue.save(connection)
+        return connection
+    }
+
+    public func connection(project: Project, source: RevenueSource) throws -> RevenueSourceConnection? {
+        try store.revenue.connection(projectID: project.id, source: source)
+    }
+
+    public func connections(project: Project) throws -> [RevenueSourceConnection] { try store.revenue.connections(projectID: project.id) }
+
+    public func delete(project: Project, source: RevenueSource) throws -> Bool { try store.revenue.delete(projectID: project.id, source: source) }
+
+    /// Applies one verified notification of the project.
+    public func record(_ transaction: StoreTransaction, project: Project) throws -> StoreRevenueOutcome {
+        try store.revenue.record(transaction, projectID: project.id, at: clocks.clock(for: project).now())
+    }
+
+    /// Whether a presented secret is the stored one (compared in constant time).
+    public static func matches(_ presented: String?, secret: String?) -> Bool {
+        guard let presented, let secret, !secret.isEmpty else { return false }
+        return Secrets.constantTimeEquals(Secrets.sha256(presented), Secrets.sha256(secret))
+    }
+}
