@@ -53,14 +53,14 @@ public final class Services: Sendable {
         publicURL: String? = nil, allowedHosts: [String] = [], defaultProject: String? = nil,
         outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
         appleAds: AppleAdsSettings = AppleAdsSettings(), adPlatforms: AdPlatformSettings = AdPlatformSettings(),
-        dashboard: DashboardSettings = DashboardSettings(),
+        revenue: RevenueSettings = RevenueSettings(), dashboard: DashboardSettings = DashboardSettings(),
         countries: TapCountries = TapCountries(), clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }
     ) {
         // A cache miss on an event loop moves the request to the handler pool (the router runs it
         // again there); nothing may wait on the database on a loop (debug builds record any such call).
         app = AppServices(
-            store: store, clock: clock, outboundPolicy: outboundPolicy, appleAds: appleAds, adPlatforms: adPlatforms,
+            store: store, clock: clock, outboundPolicy: outboundPolicy, appleAds: appleAds, adPlatforms: adPlatforms, revenue: revenue,
             clickBacklogLimit: clickBacklogLimit,
             beforeBlocking: { try MoveToPool.unlessOffLoop() })
         store.forbidBlocking { EventLoopThread.isCurrent }

@@ -42,6 +42,7 @@ public final class AppServices: Sendable {
         outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
         appleAds appleAdsSettings: AppleAdsSettings = AppleAdsSettings(),
         adPlatforms adPlatformSettings: AdPlatformSettings = AdPlatformSettings(),
+        revenue revenueSettings: RevenueSettings = RevenueSettings(),
         clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         beforeBlocking: @escaping @Sendable () throws -> Void = {}
     ) {
@@ -118,7 +119,7 @@ public final class AppServices: Sendable {
         costs = CostService(store: store, clock: clock)
         exchangeRates = ExchangeRateService(store: store)
         roas = ROASService(store: store, reports: reports, exchangeRates: exchangeRates)
-        storeRevenue = StoreRevenueService(store: store, clocks: clocks)
+        storeRevenue = StoreRevenueService(store: store, clocks: clocks, settings: revenueSettings)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.

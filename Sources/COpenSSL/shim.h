@@ -108,6 +108,74 @@ static inline int attributiond_certificate_validity(const char *pem, int length,
     return ok;
 }
 
+/// Verifies a certificate chain (`count` DER certificates, leaf first; the rest may include the
+/// root) up to one of the PEM `roots`, at `atTime` (seconds since 1970), each certificate's
+/// signature, validity and CA constraints checked by OpenSSL; and, when given, that the leaf has
+/// the extension `leafOID` and the certificate after it `intermediateOID` (dotted). Writes the
+/// leaf's public key as DER SubjectPublicKeyInfo to a malloc'd `*leafKey`; its length, or -1
+/// (`*reason` then holds OpenSSL's verification error, or 0 when the input did not parse).
+static inline int attributiond_verify_chain(
+    const unsigned char *const *ders, const int *lengths, int count, const char *roots, int rootsLength, long long atTime,
+    const char *leafOID, const char *intermediateOID, unsigned char **leafKey, int *reason) {
+    *reason = 0;
+    if (count < 1) return -1;
+    int result = -1;
+    X509 *leaf = NULL;
+    STACK_OF(X509) *untrusted = sk_X509_new_null();
+    X509_STORE *store = X509_STORE_new();
+    X509_STORE_CTX *context = X509_STORE_CTX_new();
+    BIO *bio = BIO_new_mem_buf(roots, rootsLength);
+    int ok = untrusted != NULL && store != NULL && context != NULL && bio != NULL;
+    for (int i = 0; ok && i < count; i++) {
+        const unsigned char *pointer = ders[i];
+        X509 *certificate = d2i_X509(NULL, &pointer, lengths[i]);
+        if (certificate == NULL || pointer != ders[i] + lengths[i]) { X509_free(certificate); ok = 0; break; }
+        if (i == 0) leaf = certificate;
+        else if (sk_X509_push(untrusted, certificate) <= 0) { X509_free(certificate); ok = 0; }
+    }
+    int rootCount = 0;
+    X509 *root;
+    while (ok && (root = PEM_read_bio_X509(bio, NULL, NULL, NULL)) != NULL) {
+        if (X509_STORE_add_cert(store, root) == 1) rootCount++;
+        X509_free(root);
+    }
+    ERR_clear_error();
+    if (ok && rootCount > 0 && X509_STORE_CTX_init(context, store, leaf, untrusted) == 1) {
+        X509_VERIFY_PARAM *parameters = X509_STORE_CTX_get0_param(context);
+        X509_VERIFY_PARAM_set_time(parameters, (time_t)atTime);
+        if (X509_verify_cert(context) == 1) {
+            int marked = 1;
+            if (leafOID != NULL) {
+                ASN1_OBJECT *object = OBJ_txt2obj(leafOID, 1);
+                marked = object != NULL && X509_get_ext_by_OBJ(leaf, object, -1) >= 0;
+                ASN1_OBJECT_free(object);
+            }
+            if (marked && intermediateOID != NULL) {
+                ASN1_OBJECT *object = OBJ_txt2obj(intermediateOID, 1);
+                X509 *intermediate = sk_X509_num(untrusted) > 0 ? sk_X509_value(untrusted, 0) : NULL;
+                marked = object != NULL && intermediate != NULL && X509_get_ext_by_OBJ(intermediate, object, -1) >= 0;
+                ASN1_OBJECT_free(object);
+            }
+            if (!marked) {
+                *reason = -2;
+            } else {
+                EVP_PKEY *key = X509_get0_pubkey(leaf);
+                *leafKey = NULL;
+                result = key == NULL ? -1 : i2d_PUBKEY(key, leafKey);
+            }
+        } else {
+            *reason = X509_STORE_CTX_get_error(context);
+        }
+    }
+    ERR_clear_error();
+    BIO_free(bio);
+    X509_STORE_CTX_free(context);
+    X509_STORE_free(store);
+    sk_X509_pop_free(untrusted, X509_free);
+    X509_free(leaf);
+    return result;
+}
+
 /// Calls `callback` with the server name a client asks for (SNI), before the handshake picks a
 /// certificate; `argument` comes back as its third parameter.
 static inline void attributiond_set_server_name_callback(SSL_CTX *context, int (*callback)(SSL *, int *, void *), void *argument) {

@@ -66,6 +66,7 @@ public struct ServerConfiguration {
     public var appleAds = AppleAdsSettings()
     /// Where the ad platforms are reached (`ad_platforms.google_url` …): tests point them at fakes.
     public var adPlatforms = AdPlatformSettings()
+    public var revenue = RevenueSettings()
     /// Whether and where the dashboard is served.
     public var dashboard = DashboardSettings()
     /// Projects declared in the file, reconciled at start.
@@ -262,6 +263,17 @@ public enum ConfigurationLoader {
     }
 
     /// An absolute http(s) URL (the exchange posts the token there).
+    /// A PEM file of root certificates, read once: at least one certificate in it.
+    private static func rootCertificates(_ path: String, _ key: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ConfigurationError(key: key, message: "cannot read \(path)")
+        }
+        guard text.contains("-----BEGIN CERTIFICATE-----") else {
+            throw ConfigurationError(key: key, message: "\(path) holds no PEM certificate")
+        }
+        return text
+    }
+
     private static func appleAdsURL(_ value: JSONValue, _ key: String) throws -> String {
         guard case .string(let text) = value, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "https" || scheme == "http", url.host?.isEmpty == false
@@ -338,6 +350,7 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS":
                 configuration.outbound.requestTimeoutSeconds = try integer(.string(text), name, 1...60)
             case "ATTRIBUTIOND_APPLE_ADS_URL": configuration.appleAds.url = try appleAdsURL(.string(text), name)
+            case "ATTRIBUTIOND_APPLE_ROOT_CERTIFICATES": configuration.revenue.appleRootCertificatesPEM = try rootCertificates(text, name)
             case "ATTRIBUTIOND_GOOGLE_ADS_URL": configuration.adPlatforms.googleURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_META_URL": configuration.adPlatforms.metaURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_TIKTOK_URL": configuration.adPlatforms.tiktokURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))

@@ -57,7 +57,8 @@ extension Serve {
             allowedHosts: configuration.allowedHosts,
             defaultProject: configuration.defaultProject,
             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
-            appleAds: configuration.appleAds, adPlatforms: configuration.adPlatforms, dashboard: configuration.dashboard,
+            appleAds: configuration.appleAds, adPlatforms: configuration.adPlatforms, revenue: configuration.revenue,
+            dashboard: configuration.dashboard,
             countries: countries
         ) { error, request in
             LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])

@@ -34,7 +34,7 @@ final class TestApp: @unchecked Sendable {
     init(
         adminKey: String? = TestApp.adminKey, trustedProxies: [String] = [], publicURL: String? = nil, allowedHosts: [String] = ["test"],
         clock: any Clock = SystemClock(), allowPrivateOutbound: Bool = false, appleAds: AppleAdsSettings = AppleAdsSettings(),
-        adPlatforms: AdPlatformSettings = AdPlatformSettings(),
+        adPlatforms: AdPlatformSettings = AdPlatformSettings(), revenue: RevenueSettings = RevenueSettings(),
         dashboard: DashboardSettings = DashboardSettings(), writeLanes: Int = 2, countries: TapCountries = TapCountries(),
         clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }
@@ -55,7 +55,7 @@ final class TestApp: @unchecked Sendable {
             store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
             allowedHosts: allowedHosts,
             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds, adPlatforms: adPlatforms,
-            dashboard: dashboard, countries: countries, clickBacklogLimit: clickBacklogLimit, reportInternalError: reportInternalError)
+            revenue: revenue, dashboard: dashboard, countries: countries, clickBacklogLimit: clickBacklogLimit, reportInternalError: reportInternalError)
         let refused = refusedResponses
         server = HTTPServer(
             host: "127.0.0.1", port: 0, onRefusedResponse: { problem in refused.append(problem) },

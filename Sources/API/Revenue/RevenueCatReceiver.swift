@@ -35,8 +35,11 @@ enum StoreNotificationReceiver {
     }
 
     static func record(_ transaction: StoreTransaction, project: Project, services: Services) throws -> HTTPResponse {
-        let outcome = try services.app.storeRevenue.record(transaction, project: project)
-        return .json(
+        answer(try services.app.storeRevenue.record(transaction, project: project))
+    }
+
+    static func answer(_ outcome: StoreRevenueOutcome) -> HTTPResponse {
+        .json(
             bytes: JSONValue.object([
                 "outcome": .string(outcome.result.rawValue), "install_id": outcome.installID.map(JSONValue.string) ?? .null,
                 "duplicate": .bool(outcome.duplicate),

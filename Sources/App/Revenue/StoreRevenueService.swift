@@ -1,5 +1,6 @@
 public import Attribution
 import Cryptography
+public import JSON
 public import StoreContracts
 
 /// Store-verified revenue (docs/revenue.md): each project's sources, and the notifications that
@@ -7,6 +8,7 @@ public import StoreContracts
 public struct StoreRevenueService: Sendable {
     let store: any StoreBackend
     let clocks: ProjectClocks
+    let settings: RevenueSettings
 
     /// What each source needs: settings and secrets, by name, and whether each is required.
     static let requiredSettings: [RevenueSource: [String]] = [.appStore: ["bundle_id"], .googlePlay: ["package_name"], .revenueCat: []]
@@ -61,6 +63,42 @@ public struct StoreRevenueService: Sendable {
     /// Applies one verified notification of the project.
     public func record(_ transaction: StoreTransaction, project: Project) throws -> StoreRevenueOutcome {
         try store.revenue.record(transaction, projectID: project.id, at: clocks.clock(for: project).now())
+    }
+
+    /// An App Store Server Notification V2 (`{"signedPayload": JWS}`) of the project: its chain
+    /// and signatures checked against the configured roots, its bundle id the source's, then applied.
+    public func receiveAppStore(_ body: JSONValue, project: Project) throws -> StoreRevenueOutcome {
+        guard let connection = try connection(project: project, source: .appStore) else {
+            throw AppError.notFound("this project has no App Store source")
+        }
+        guard case .object(let fields) = body, case .string(let signed)? = fields["signedPayload"] else {
+            throw AppError.invalidField("signedPayload", "is required: the body the App Store sends is {\"signedPayload\": JWS}")
+        }
+        let now = clocks.server.now().milliseconds / 1000
+        let notification: AppStoreNotification.Decoded
+        switch AppStoreJWS.verifiedPayload(signed, rootsPEM: settings.appleRootCertificatesPEM, at: now).map(AppStoreNotification.decode) {
+        case .failure(let refusal): throw AppError.invalidField("signedPayload", refusal.message)
+        case .success(.failure(let problem)): throw AppError.invalid([problem])
+        case .success(.success(let decoded)): notification = decoded
+        }
+        if let bundle = notification.bundleID, bundle != connection.settings["bundle_id"] {
+            throw AppError.invalidField("data.bundleId", "is \(bundle.prefix(128)), not this source's \(connection.settings["bundle_id"] ?? "")")
+        }
+        var info: JSONValue?
+        if let signedInfo = notification.signedTransactionInfo {
+            switch AppStoreJWS.verifiedPayload(signedInfo, rootsPEM: settings.appleRootCertificatesPEM, at: now) {
+            case .failure(let refusal): throw AppError.invalidField("data.signedTransactionInfo", refusal.message)
+            case .success(let payload): info = payload
+            }
+            if case .object(let transaction)? = info, case .string(let bundle)? = transaction["bundleId"], bundle != connection.settings["bundle_id"]
+            {
+                throw AppError.invalidField("signedTransactionInfo.bundleId", "is \(bundle.prefix(128)), not this source's")
+            }
+        }
+        switch AppStoreNotification.transaction(notification, transaction: info) {
+        case .failure(let problem): throw AppError.invalid([problem])
+        case .success(let transaction): return try record(transaction, project: project)
+        }
     }
 
     /// Whether a presented secret is the stored one (compared in constant time).
