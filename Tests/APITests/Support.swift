@@ -55,7 +55,8 @@ final class TestApp: @unchecked Sendable {
             store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
             allowedHosts: allowedHosts,
             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds, adPlatforms: adPlatforms,
-            revenue: revenue, dashboard: dashboard, countries: countries, clickBacklogLimit: clickBacklogLimit, reportInternalError: reportInternalError)
+            revenue: revenue, dashboard: dashboard, countries: countries, clickBacklogLimit: clickBacklogLimit,
+            reportInternalError: reportInternalError)
         let refused = refusedResponses
         server = HTTPServer(
             host: "127.0.0.1", port: 0, onRefusedResponse: { problem in refused.append(problem) },
