@@ -108,6 +108,7 @@ public enum Application {
         // Stores' and RevenueCat's notifications of verified revenue (docs/revenue.md): Revenue/
         router.on(.post, "/notifications/revenuecat/:projectId", RevenueCatReceiver.receive(services))
         router.on(.post, "/notifications/app-store/:projectId", AppStoreReceiver.receive(services))
+        router.on(.post, "/notifications/google-play/:projectId", GooglePlayReceiver.receive(services))
 
         // Linkrunner SDKs, /api/client (linkrunner-api.md): Linkrunner/
         router.on(.post, "/api/client/init", LinkrunnerRoutes.initialize(services))

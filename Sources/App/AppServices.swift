@@ -127,6 +127,7 @@ public final class AppServices: Sendable {
         let store = self.store
         let endpoints = webhookEndpoints
         var exchange = appleAdsExchange
+        storeRevenue.useOutbound(transport)
         let names = AppleAdsNameFetcher(store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent)
         exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }
         let worker = OutboxWorker(

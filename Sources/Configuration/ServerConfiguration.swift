@@ -350,6 +350,8 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS":
                 configuration.outbound.requestTimeoutSeconds = try integer(.string(text), name, 1...60)
             case "ATTRIBUTIOND_APPLE_ADS_URL": configuration.appleAds.url = try appleAdsURL(.string(text), name)
+            case "ATTRIBUTIOND_GOOGLE_PLAY_URL":
+                configuration.revenue.googlePlayURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_APPLE_ROOT_CERTIFICATES": configuration.revenue.appleRootCertificatesPEM = try rootCertificates(text, name)
             case "ATTRIBUTIOND_GOOGLE_ADS_URL": configuration.adPlatforms.googleURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_META_URL": configuration.adPlatforms.metaURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))

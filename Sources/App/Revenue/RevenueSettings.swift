@@ -2,10 +2,15 @@
 /// notifications must chain up to (`ATTRIBUTIOND_APPLE_ROOT_CERTIFICATES`, a PEM file; Apple Root
 /// CA – G3 when unset), so that tests and private deployments can make their own chain.
 public struct RevenueSettings: Sendable {
-    public var appleRootCertificatesPEM: String
+    public static let googlePlayURL = "https://androidpublisher.googleapis.com/"
 
-    public init(appleRootCertificatesPEM: String = AppleRootCertificates.g3PEM) {
+    public var appleRootCertificatesPEM: String
+    /// The Android Publisher API's base (`ATTRIBUTIOND_GOOGLE_PLAY_URL`; tests point it at a fake).
+    public var googlePlayURL: String
+
+    public init(appleRootCertificatesPEM: String = AppleRootCertificates.g3PEM, googlePlayURL: String = RevenueSettings.googlePlayURL) {
         self.appleRootCertificatesPEM = appleRootCertificatesPEM
+        self.googlePlayURL = AppleAdsSettings.directory(googlePlayURL)
     }
 }
 

@@ -1,5 +1,6 @@
 public import Attribution
 import Cryptography
+import Dispatch
 public import JSON
 public import StoreContracts
 
@@ -9,12 +10,22 @@ public struct StoreRevenueService: Sendable {
     let store: any StoreBackend
     let clocks: ProjectClocks
     let settings: RevenueSettings
+    let googlePlay: GooglePlayLookup
+
+    init(store: any StoreBackend, clocks: ProjectClocks, settings: RevenueSettings) {
+        self.store = store
+        self.clocks = clocks
+        self.settings = settings
+        googlePlay = GooglePlayLookup(baseURL: settings.googlePlayURL, clock: clocks.server)
+    }
 
     /// What each source needs: settings and secrets, by name, and whether each is required.
     static let requiredSettings: [RevenueSource: [String]] = [.appStore: ["bundle_id"], .googlePlay: ["package_name"], .revenueCat: []]
-    static let requiredSecrets: [RevenueSource: [String]] = [.appStore: [], .googlePlay: ["service_account"], .revenueCat: ["authorization"]]
-    static let optionalSecrets: [RevenueSource: [String]] = [.googlePlay: ["push_secret"]]
-    static let optionalSettings: [RevenueSource: [String]] = [.googlePlay: ["push_audience", "push_service_account"]]
+    static let requiredSecrets: [RevenueSource: [String]] = [
+        .appStore: [], .googlePlay: ["service_account", "push_secret"], .revenueCat: ["authorization"],
+    ]
+    static let optionalSecrets: [RevenueSource: [String]] = [:]
+    static let optionalSettings: [RevenueSource: [String]] = [:]
 
     /// Creates or replaces the project's connection to `source`; each problem names its field.
     public func save(project: Project, source: RevenueSource, settings: [String: String], secrets: [String: String]) throws
@@ -101,9 +112,67 @@ public struct StoreRevenueService: Sendable {
         }
     }
 
+    /// A Play Real-time Developer Notification as Pub/Sub pushes it, its URL's `secret` the
+    /// source's `push_secret`: decoded, its package the source's, the purchase looked up with the
+    /// Android Publisher API where its money is needed, then applied. Answers through `completion`
+    /// (nothing waits on Google): `AppError` for what the request got wrong, `UpstreamFailure`
+    /// when Google could not be asked (Pub/Sub then retries).
+    public func receiveGooglePlay(
+        _ body: JSONValue, presentedSecret: String?, project: Project,
+        completion: @escaping @Sendable (Result<StoreRevenueOutcome, any Error>) -> Void
+    ) {
+        do {
+            guard let connection = try connection(project: project, source: .googlePlay) else {
+                throw AppError.notFound("this project has no Google Play source")
+            }
+            guard Self.matches(presentedSecret, secret: connection.secrets["push_secret"]) else { throw Unauthorized() }
+            let notification: GooglePlayNotification.Decoded
+            switch GooglePlayNotification.decode(body) {
+            case .failure(let problem): throw AppError.invalid([problem])
+            case .success(let decoded): notification = decoded
+            }
+            guard notification.packageName == connection.settings["package_name"] else {
+                throw AppError.invalidField(
+                    "message.data.packageName",
+                    "is \(notification.packageName.prefix(128)), not this source's \(connection.settings["package_name"] ?? "")")
+            }
+            let apply: @Sendable (JSONValue?, (micros: Int64, currency: String)?) -> Void = { [self] purchase, price in
+                completion(
+                    Result {
+                        switch GooglePlayNotification.transaction(notification, purchase: purchase, price: price) {
+                        case .failure(let problem): throw UpstreamFailure(reason: "the purchase as Google answered it: \(problem)")
+                        case .success(let transaction): return try record(transaction, project: project)
+                        }
+                    })
+            }
+            guard notification.bringsMoney || notification.kind.isRevocation else { return apply(nil, nil) }
+            googlePlay.purchase(of: notification, serviceAccount: connection.secrets["service_account"] ?? "") { result in
+                switch result {
+                case .failure(let failure): completion(.failure(UpstreamFailure(reason: failure.description)))
+                case .success(let found): DispatchQueue.global().async { apply(found.purchase, found.price) }
+                }
+            }
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// The transport the Play lookups go out through (the outbox worker's).
+    func useOutbound(_ transport: any OutboundTransport) { googlePlay.use(transport) }
+
     /// Whether a presented secret is the stored one (compared in constant time).
     public static func matches(_ presented: String?, secret: String?) -> Bool {
         guard let presented, let secret, !secret.isEmpty else { return false }
         return Secrets.constantTimeEquals(Secrets.sha256(presented), Secrets.sha256(secret))
     }
+}
+
+/// A request without the source's secret.
+public struct Unauthorized: Error, Sendable {}
+
+/// A store's own API could not answer what a notification needs (unreachable, refusing the
+/// credentials, a purchase it does not know): the notification is not kept, so its sender retries.
+public struct UpstreamFailure: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
 }

@@ -39,6 +39,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reasonPhrase: "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")
     public static let notImplemented = HTTPStatus(code: 501, reasonPhrase: "Not Implemented")
+    public static let badGateway = HTTPStatus(code: 502, reasonPhrase: "Bad Gateway")
     public static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
     public static let httpVersionNotSupported = HTTPStatus(code: 505, reasonPhrase: "HTTP Version Not Supported")
 
@@ -53,7 +54,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         .badRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .requestTimeout,
         .conflict, .gone, .lengthRequired, .contentTooLarge, .uriTooLong, .unsupportedMediaType,
         .expectationFailed, .unprocessableContent, .tooManyRequests, .requestHeaderFieldsTooLarge,
-        .internalServerError, .notImplemented, .serviceUnavailable, .httpVersionNotSupported,
+        .internalServerError, .notImplemented, .badGateway, .serviceUnavailable, .httpVersionNotSupported,
     ]
     private static let reasonPhrases: [Int: String] = Dictionary(uniqueKeysWithValues: known.map { ($0.code, $0.reasonPhrase) })
     private static let statusLines: [Int: [UInt8]] = Dictionary(

@@ -1,0 +1,31 @@
+import App
+import HTTP
+import JSON
+
+/// `POST /notifications/google-play/{projectId}?secret=…` (docs/revenue.md): Google Play's
+/// Real-time Developer Notifications as a Pub/Sub push subscription delivers them; the URL's
+/// secret is the source's `push_secret`. 200 once kept; 502 when Google's API could not be asked
+/// (Pub/Sub retries); 4xx for what is not this source's.
+enum GooglePlayReceiver {
+    static func receive(_ services: Services) -> RouteHandler {
+        .pooled { request, respond in
+            do {
+                let project = try StoreNotificationReceiver.project(of: request, services: services)
+                let body = try JSONValueParser.parse(request.body)
+                services.app.storeRevenue.receiveGooglePlay(body, presentedSecret: request.queryValue("secret"), project: project) { result in
+                    respond(
+                        result.map(StoreNotificationReceiver.answer).mapError { error -> any Error in
+                            switch error {
+                            case is Unauthorized:
+                                HTTPError(.unauthorized, code: "unauthorized", message: "the URL's secret is not this source's push_secret")
+                            case let upstream as UpstreamFailure: HTTPError(.badGateway, code: "upstream_failed", message: upstream.reason)
+                            default: error
+                            }
+                        })
+                }
+            } catch {
+                respond(.failure(error))
+            }
+        }
+    }
+}
