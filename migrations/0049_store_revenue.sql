@@ -29,3 +29,4 @@ CREATE TABLE store_notifications (
 );
 
 ALTER TABLE payments ADD COLUMN verified_by TEXT;
+CREATE INDEX payments_verified ON payments (project_id, created_at) WHERE verified_by IS NOT NULL;

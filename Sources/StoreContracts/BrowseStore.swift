@@ -87,8 +87,11 @@ public struct PaymentSummary: Sendable, Equatable {
     public let currency: String
     public let createdAt: Timestamp
     public let removedAt: Timestamp?
+    /// The source that verified it (`app_store`, `google_play`, `revenuecat`); nil: the SDK's alone.
+    public let verifiedBy: String?
 
-    public init(paymentID: String, amount: Double, currency: String, createdAt: Timestamp, removedAt: Timestamp?) {
+    public init(paymentID: String, amount: Double, currency: String, createdAt: Timestamp, removedAt: Timestamp?, verifiedBy: String? = nil) {
+        self.verifiedBy = verifiedBy
         self.paymentID = paymentID
         self.amount = amount
         self.currency = currency

@@ -105,6 +105,9 @@ public struct ProjectStats: Sendable, Equatable {
     /// Installs by their SKAN conversion value, per window (1–3): the fine value as a number, or
     /// the coarse one ("low", "medium", "high") where the window has no fine value.
     public var skanValues: [Int: [String: Int]] = [:]
+    /// The period's payments a store verified (docs/revenue.md), per currency: part of
+    /// `totals.paymentRevenue`, not beside it.
+    public var verifiedPaymentRevenue: [String: Double] = [:]
 
     public init(
         totals: Counts, links: [LinkCounts], appleAds: [AppleAdsCounts] = [], installsByConfidence: [String: Int] = [:],
@@ -146,6 +149,7 @@ public struct ProjectStats: Sendable, Equatable {
         if appended { merged.links.sort { $0.shortCode < $1.shortCode } }
         merged.installsByConfidence.merge(other.installsByConfidence, uniquingKeysWith: +)
         merged.skanValues.merge(other.skanValues) { $0.merging($1, uniquingKeysWith: +) }
+        merged.verifiedPaymentRevenue.merge(other.verifiedPaymentRevenue, uniquingKeysWith: +)
         for row in other.adPlatforms {
             if let index = merged.adPlatforms.firstIndex(where: { $0.source == row.source && $0.campaignID == row.campaignID }) {
                 merged.adPlatforms[index].installs += row.installs

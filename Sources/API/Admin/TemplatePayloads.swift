@@ -156,12 +156,15 @@ public struct StatsBody: Encodable {
     }
     /// Installs the ad platforms' claims hold, by source and campaign.
     let ad_platforms: [AdPlatform]
+    /// Of `totals.payment_revenue`, what a store verified (docs/revenue.md), by currency.
+    let verified_payment_revenue: [String: Double]
 
     public init(projectID: String, since: Timestamp, until: Timestamp, stats: ProjectStats) {
         project_id = projectID
         self.since = since.iso8601
         self.until = until.iso8601
         totals = Counts(stats.totals, adPlatforms: stats.adPlatformInstallsBySource)
+        verified_payment_revenue = stats.verifiedPaymentRevenue.reduce(into: [:]) { $0[$1.key] = MoneyAmount.rounded($1.value, currency: $1.key) }
         ad_platforms = stats.adPlatforms.map {
             AdPlatform(source: $0.source, campaign_id: $0.campaignID, campaign_name: $0.campaignName, installs: $0.installs, events: $0.events)
         }

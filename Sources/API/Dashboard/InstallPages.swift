@@ -60,10 +60,13 @@ enum InstallPages {
             return "<tr><td>\(event.receivedAt.iso8601)</td><td>\(event.name)</td><td class=\"n\">\(money)</td></tr>"
         }
         let payments = model.payments.map { payment -> HTML in
-            """
-            <tr><td>\(payment.createdAt.iso8601)</td><td>\(payment.paymentID)</td>\
-            <td class="n">\(MoneyAmount.text(payment.amount, currency: payment.currency))</td><td>\(payment.removedAt.map { "removed \($0.iso8601)" } ?? "")</td></tr>
-            """
+            let verifier = ["app_store": "App Store", "google_play": "Google Play", "revenuecat": "RevenueCat"]
+            let state = [payment.verifiedBy.map { "verified by \(verifier[$0] ?? $0)" }, payment.removedAt.map { "removed \($0.iso8601)" }]
+                .compactMap { $0 }.joined(separator: ", ")
+            return """
+                <tr><td>\(payment.createdAt.iso8601)</td><td>\(payment.paymentID)</td>\
+                <td class="n">\(MoneyAmount.text(payment.amount, currency: payment.currency))</td><td>\(state)</td></tr>
+                """
         }
         let skan = model.skanWindows.map { window -> HTML in
             """

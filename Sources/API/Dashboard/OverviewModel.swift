@@ -67,7 +67,9 @@ struct OverviewModel {
                 title: "Events", value: "\(totals.events)", note: "from every install", change: OverviewRoutes.change(totals.events, before.events)
             ),
             Card(
-                title: "Payments", value: OverviewRoutes.money(totals.paymentRevenue), note: "captured, not removed",
+                title: "Payments", value: OverviewRoutes.money(totals.paymentRevenue),
+                note: stats.verifiedPaymentRevenue.isEmpty
+                    ? "captured, not removed" : "captured, not removed; \(OverviewRoutes.money(stats.verifiedPaymentRevenue)) verified by a store",
                 change: OverviewRoutes.change(totals.paymentRevenue[currency] ?? 0, before.paymentRevenue[currency] ?? 0)),
             Card(
                 title: "Event values", value: OverviewRoutes.money(totals.eventRevenue), note: "declared by events",

@@ -66,6 +66,9 @@ public struct ROASReport: Sendable, Equatable {
         public var payingInstalls = 0
         /// Day n (`revenueDays`) → revenue by its end.
         public var revenue: [Int64: Double] = [:]
+        /// Our campaigns (`Acquired.campaignID`) the row holds: the overview finds a UTM
+        /// campaign's row by them.
+        public var ours: Set<String> = []
 
         public init(network: String) { self.network = network }
 
@@ -81,6 +84,7 @@ public struct ROASReport: Sendable, Equatable {
             clicks += other.clicks
             installs += other.installs
             payingInstalls += other.payingInstalls
+            ours.formUnion(other.ours)
             for (day, amount) in other.revenue { revenue[day, default: 0] += amount }
         }
     }
@@ -145,6 +149,7 @@ public struct ROASReport: Sendable, Equatable {
             row.campaignID = source.campaignID
             row.campaignName = source.campaignName
             row.hasInstalls = true
+            row.ours = [source.campaignID]
             row.installs = source.installs
             row.payingInstalls = source.payingInstalls
             for money in source.revenue {

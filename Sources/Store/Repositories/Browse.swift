@@ -100,12 +100,14 @@ struct Browse<Source: SessionSource>: BrowseStore {
         try source.read { connection in
             try connection.query(
                 """
-                SELECT payment_id, amount, currency, created_at, removed_at FROM payments WHERE install_id = ? ORDER BY created_at DESC LIMIT 500
+                SELECT payment_id, amount, currency, created_at, removed_at, verified_by FROM payments WHERE install_id = ?
+                ORDER BY created_at DESC LIMIT 500
                 """, values: [.text(installID)]
             ) {
                 PaymentSummary(
                     paymentID: $0.string(0), amount: $0.double(1), currency: $0.string(2),
-                    createdAt: Timestamp(milliseconds: $0.int(3)), removedAt: $0.optionalInt(4).map { Timestamp(milliseconds: $0) })
+                    createdAt: Timestamp(milliseconds: $0.int(3)), removedAt: $0.optionalInt(4).map { Timestamp(milliseconds: $0) },
+                    verifiedBy: $0.optionalString(5))
             }
         }
     }

@@ -48,6 +48,7 @@ public import StoreContracts
             }
             var stats = tally.stats(appleAds: try StatsRepository.appleAds(projectID: projectID, from: from, to: to, currency: currency, connection))
             stats.adPlatforms = try StatsRepository.adPlatforms(projectID: projectID, from: from, to: to, connection)
+            stats.verifiedPaymentRevenue = try StatsRepository.verifiedPayments(projectID: projectID, from: from, to: to, connection)
             return stats
         }
     }
@@ -302,6 +303,27 @@ public enum StatsRepository {
                 source: row.string(0), campaignID: row.optionalString(1), campaignName: row.optionalString(2), installs: Int(row.int(3)),
                 events: Int(row.int(4)))
         }
+    }
+
+    /// The period's payments a store verified, per currency; nothing is read past the check
+    /// when the project has no revenue source.
+    static func verifiedPayments(projectID: String, from: Int64, to: Int64, _ connection: some StoreSession) throws -> [String: Double] {
+        guard
+            try connection.queryOne(
+                "SELECT EXISTS (SELECT 1 FROM revenue_sources WHERE project_id = ?)", projectID, map: { $0.bool(0) }) == true
+        else { return [:] }
+        var amounts: [String: Double] = [:]
+        for (currency, amount) in try connection.query(
+            """
+            SELECT p.currency, sum(p.amount) FROM payments p JOIN installs i ON i.id = p.install_id
+            WHERE p.project_id = ? AND p.verified_by IS NOT NULL AND p.created_at >= ? AND p.created_at < ? AND p.removed_at IS NULL
+                AND NOT i.is_test
+            GROUP BY p.currency
+            """, projectID, from, to, map: { ($0.string(0), $0.double(1)) })
+        {
+            amounts[currency] = amount
+        }
+        return amounts
     }
 
     static let hourMilliseconds: Int64 = 3_600_000

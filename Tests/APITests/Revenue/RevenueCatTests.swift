@@ -3,6 +3,8 @@ import StoreContracts
 import TestSupport
 import Testing
 
+@testable import API
+
 /// RevenueCat's webhook through HTTP on either backend: refused without the source's secret, a
 /// purchase tied to its install through the app user id and counted once beside the SDK's payment
 /// of the same transaction (RevenueCat's amount wins), a refund taking it back, a retry changing
@@ -56,6 +58,12 @@ import Testing
         #expect(purchase.status == 200 && purchase.json?["outcome"] as? String == "verified_sdk_payment", "\(purchase.bodyText)")
         let installID = try #require(purchase.json?["install_id"] as? String)
         #expect(try revenue(app, projectID) == ["EUR": 9.99], "one payment, RevenueCat's amount")
+        let stats = try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json
+        #expect(stats?["verified_payment_revenue"] as? [String: Double] == ["EUR": 9.99], "the stats say which revenue is verified")
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        #expect(try browser.get("/projects/\(projectID)/installs/\(installID)").bodyText.contains("verified by RevenueCat"))
+        #expect(try browser.get("/projects/\(projectID)").bodyText.contains("EUR 9.99 verified by a store"))
         #expect(try app.count("SELECT count(*) FROM payments WHERE verified_by = 'revenuecat' AND removed_at IS NULL") == 1)
 
         // The SDK sending the same transaction again changes nothing; a retry of the event neither.
