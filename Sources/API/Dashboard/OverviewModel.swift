@@ -46,10 +46,19 @@ struct OverviewModel {
         let buckets = try reports.dashboardSeries(project: project, boundaries: range.boundaries).map {
             Bucket(label: range.label($0.start, calendar: calendar), counts: $0.counts)
         }
+        var campaigns = OverviewRoutes.campaigns(stats.links, by: campaignSort)
+        // Spend beside the campaigns only when the period has cost: most projects upload none.
+        let (firstDay, lastDay) = (calendar.dateText(range.since), calendar.dateText(range.until.adding(seconds: -1)))
+        if !(try services.app.costs.rows(project: project, since: firstDay, until: lastDay)).isEmpty {
+            let report = try services.app.roas.report(project: project, since: firstDay, until: lastDay, by: .campaign)
+            for index in campaigns.indices {
+                let network = NetworkName.normalized(campaigns[index].source)
+                campaigns[index].cost = report.rows.first { $0.network == network && $0.ours.contains(campaigns[index].campaign) }
+            }
+        }
         return OverviewModel(
             project: project, stats: stats, before: before, sort: sort, campaignSort: campaignSort,
-            links: OverviewRoutes.sorted(stats.links, by: sort), campaigns: OverviewRoutes.campaigns(stats.links, by: campaignSort),
-            buckets: buckets)
+            links: OverviewRoutes.sorted(stats.links, by: sort), campaigns: campaigns, buckets: buckets)
     }
 
     /// Clicks, installs, events and the two kinds of money, each against the period before (money

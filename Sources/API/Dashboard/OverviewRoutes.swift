@@ -113,7 +113,7 @@ enum OverviewRoutes {
                 \(appleAdsTable(stats.appleAds))\
                 <h2>Campaigns (the links' UTM parameters)</h2>\
                 <p><a href="\(base)?\(range.query)&amp;csort=\(campaignSort)&amp;format=campaigns.csv">Download CSV</a></p>\
-                \(campaignTable(campaignGroups, base: base, range: range.query, sort: campaignSort))\
+                \(campaignTable(campaignGroups, base: base, range: range.query, sort: campaignSort, costCurrency: project.settings.reportingCurrency))\
                 <h2>Links</h2><p><a href="\(base)?\(range.query)&amp;sort=\(sort)&amp;format=csv">Download CSV</a></p>\
                 \(linkTable(links, base: base, range: range.query, sort: sort))
                 """
@@ -158,6 +158,9 @@ enum OverviewRoutes {
     struct Campaign {
         let source, medium, campaign: String
         var counts = ProjectStats.Counts()
+        /// The ROAS report's row of the network's campaign this UTM campaign joined (its spend, CPI
+        /// and return, across its mediums), when the period has cost.
+        var cost: ROASReport.Row? = nil
     }
 
     /// Links grouped by their UTM source, medium and campaign, sorted by `sort` (a column's key).
@@ -183,19 +186,29 @@ enum OverviewRoutes {
         ("source", "Source / medium / campaign"), ("clicks", "Clicks"), ("installs", "Installs"), ("events", "Events"), ("revenue", "Payments"),
     ]
 
-    private static func campaignTable(_ campaigns: [Campaign], base: String, range: HTML, sort: String) -> HTML {
-        let head = campaignColumns.map { column -> HTML in
+    private static func campaignTable(_ campaigns: [Campaign], base: String, range: HTML, sort: String, costCurrency: String) -> HTML {
+        let withCost = campaigns.contains { $0.cost != nil }
+        var head = campaignColumns.map { column -> HTML in
             let numeric: HTML = column.key == "source" ? #" colspan="3""# : #" class="n""#
             let label = column.key == sort ? "\(column.label) ▾" : column.label
             return #"<th\#(numeric)><a href="\#(base)?\#(range)&amp;csort=\#(column.key)">\#(label)</a></th>"#
         }
+        if withCost { head += [#"<th class="n">Spend</th>"#, #"<th class="n hide-narrow">CPI</th>"#, #"<th class="n">ROAS D7</th>"#] }
         let rows = campaigns.prefix(50).map { group -> HTML in
-            """
-            <tr><td>\(group.source.isEmpty ? "–" : group.source)</td><td>\(group.medium.isEmpty ? "–" : group.medium)</td>\
-            <td>\(group.campaign.isEmpty ? "–" : group.campaign)</td>\
-            <td class="n">\(group.counts.clicks)</td><td class="n">\(group.counts.attributedInstalls)</td><td class="n">\(group.counts.events)</td>\
-            <td class="n">\(money(group.counts.paymentRevenue))</td></tr>
-            """
+            var costCells: HTML = ""
+            if withCost {
+                let cost = group.cost
+                let spend = cost.flatMap { $0.hasCost ? MoneyAmount.text($0.spend, currency: costCurrency) : nil } ?? "–"
+                let cpi = cost?.cpi.map { MoneyAmount.text($0, currency: costCurrency) } ?? "–"
+                let roas = cost?.roas(7).map { String(format: "%.1f %%", $0 * 100) } ?? "–"
+                costCells = #"<td class="n">\#(spend)</td><td class="n hide-narrow">\#(cpi)</td><td class="n">\#(roas)</td>"#
+            }
+            return """
+                <tr><td>\(group.source.isEmpty ? "–" : group.source)</td><td>\(group.medium.isEmpty ? "–" : group.medium)</td>\
+                <td>\(group.campaign.isEmpty ? "–" : group.campaign)</td>\
+                <td class="n">\(group.counts.clicks)</td><td class="n">\(group.counts.attributedInstalls)</td><td class="n">\(group.counts.events)</td>\
+                <td class="n">\(money(group.counts.paymentRevenue))</td>\(costCells)</tr>
+                """
         }
         let body: HTML = rows.isEmpty ? #"<tr><td colspan="7" class="muted">No links yet.</td></tr>"# : HTML(joining: rows)
         return "<table><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table>"

@@ -51,5 +51,12 @@ import Testing
         #expect(networks.contains(#"<tr><td>meta</td><td class="n">EUR 65.00</td><td class="n">1</td>"#), "\(networks)")
         #expect(networks.contains(#"<tr><td>tiktok</td><td class="n">EUR 0.00</td><td class="n">0</td>"#), "\(networks)")
         #expect(networks.contains("&amp;by=network&amp;sort=installs"), "sorting keeps the grouping")
+
+        // The overview's campaigns: the UTM campaign facebook/summer joined Meta's "Summer".
+        let overview = try browser.get("/projects/\(projectID)?range=custom&from=2031-03-02&to=2031-03-02").bodyText
+        #expect(overview.contains(#"<th class="n">Spend</th><th class="n hide-narrow">CPI</th><th class="n">ROAS D7</th>"#), "\(overview)")
+        let campaign = try #require(overview.components(separatedBy: "<tr>").first { $0.contains("<td>facebook</td>") })
+        #expect(
+            campaign.contains(#"<td class="n">EUR 40.00</td><td class="n hide-narrow">EUR 40.00</td><td class="n">30.0 %</td></tr>"#), "\(campaign)")
     }
 }
