@@ -34,6 +34,7 @@ public final class AppServices: Sendable {
     public let exchangeRates: ExchangeRateService
     public let roas: ROASService
     public let storeRevenue: StoreRevenueService
+    public let costPulls: CostPullService
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -120,6 +121,7 @@ public final class AppServices: Sendable {
         exchangeRates = ExchangeRateService(store: store)
         roas = ROASService(store: store, reports: reports, exchangeRates: exchangeRates)
         storeRevenue = StoreRevenueService(store: store, clocks: clocks, settings: revenueSettings)
+        costPulls = CostPullService(store: store, clocks: clocks, settings: adPlatformSettings, node: TimeOrderedID.generate(at: clock.now()))
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.
@@ -128,6 +130,7 @@ public final class AppServices: Sendable {
         let endpoints = webhookEndpoints
         var exchange = appleAdsExchange
         storeRevenue.useOutbound(transport)
+        costPulls.useOutbound(transport)
         let names = AppleAdsNameFetcher(store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent)
         exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }
         let worker = OutboxWorker(

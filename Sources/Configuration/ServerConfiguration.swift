@@ -350,6 +350,9 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_OUTBOUND_REQUEST_TIMEOUT_SECONDS":
                 configuration.outbound.requestTimeoutSeconds = try integer(.string(text), name, 1...60)
             case "ATTRIBUTIOND_APPLE_ADS_URL": configuration.appleAds.url = try appleAdsURL(.string(text), name)
+            case "ATTRIBUTIOND_GOOGLE_ADS_API_URL":
+                configuration.adPlatforms.googleAdsAPIURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
+            case "ATTRIBUTIOND_GOOGLE_OAUTH_URL": configuration.adPlatforms.googleOAuthURL = try appleAdsURL(.string(text), name)
             case "ATTRIBUTIOND_GOOGLE_PLAY_URL":
                 configuration.revenue.googlePlayURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_APPLE_ROOT_CERTIFICATES": configuration.revenue.appleRootCertificatesPEM = try rootCertificates(text, name)

@@ -44,3 +44,48 @@ public struct AcquiredRevenue: Sendable, Equatable {
         self.claims = claims
     }
 }
+
+/// A project's connection to a network's reporting API, and its pull schedule.
+public struct CostSourceConnection: Sendable, Equatable {
+    public var projectID: String
+    public var network: CostNetwork
+    public var settings: [String: String]
+    public var secrets: [String: String]
+    /// How many days before today each pull asks for again.
+    public var backfillDays: Int
+    public var nextPullAt: Timestamp
+    public var lastPulledAt: Timestamp?
+    public var lastResult: String?
+    public var updatedAt: Timestamp
+
+    public init(
+        projectID: String, network: CostNetwork, settings: [String: String], secrets: [String: String], backfillDays: Int, nextPullAt: Timestamp,
+        lastPulledAt: Timestamp? = nil, lastResult: String? = nil, updatedAt: Timestamp
+    ) {
+        self.projectID = projectID
+        self.network = network
+        self.settings = settings
+        self.secrets = secrets
+        self.backfillDays = backfillDays
+        self.nextPullAt = nextPullAt
+        self.lastPulledAt = lastPulledAt
+        self.lastResult = lastResult
+        self.updatedAt = updatedAt
+    }
+}
+
+/// The connections to the networks' reporting APIs, and the leases of their pulls: a pull is
+/// claimed by one node until its lease runs out, so that two nodes never pull one source at once
+/// and a node that dies mid-pull leaves it to another.
+public protocol CostSourceStore: Sendable {
+    func save(_ connection: CostSourceConnection) throws
+    func connection(projectID: String, network: CostNetwork) throws -> CostSourceConnection?
+    func connections(projectID: String) throws -> [CostSourceConnection]
+    func delete(projectID: String, network: CostNetwork) throws -> Bool
+    /// Sources due by `now` whose lease (if any) ran out, at most `limit`.
+    func due(at now: Timestamp, limit: Int) throws -> [CostSourceConnection]
+    /// Takes the source's lease for `node` until `until` when no other node holds one; whether it did.
+    func claim(projectID: String, network: CostNetwork, node: String, until: Timestamp, at now: Timestamp) throws -> Bool
+    /// Ends `node`'s lease: the next pull is due at `nextPullAt`, the result noted.
+    func finish(projectID: String, network: CostNetwork, node: String, nextPullAt: Timestamp, result: String, at now: Timestamp) throws
+}

@@ -80,6 +80,7 @@ public final class AggregateStores: Sendable {
     public let costs: any CostStore
     public let exchangeRates: any ExchangeRateStore
     public let revenue: any RevenueStore
+    public let costSources: any CostSourceStore
 
     public init(
         projects: any ProjectStore, signingKeys: any SigningKeyStore, templates: any TemplateStore, links: any LinkStore, domains: any DomainStore,
@@ -88,7 +89,7 @@ public final class AggregateStores: Sendable {
         postbacks: any PostbackStore, appleAds: any AppleAdsStore, appleAdsNames: any AppleAdsNameStore, dashboard: any DashboardStore,
         browse: any BrowseStore,
         clickRetention: ClickRetention, rollups: any RollupStore, adPlatforms: any AdPlatformStore, costs: any CostStore,
-        exchangeRates: any ExchangeRateStore, revenue: any RevenueStore
+        exchangeRates: any ExchangeRateStore, revenue: any RevenueStore, costSources: any CostSourceStore
     ) {
         self.projects = projects
         self.signingKeys = signingKeys
@@ -115,6 +116,7 @@ public final class AggregateStores: Sendable {
         self.costs = costs
         self.exchangeRates = exchangeRates
         self.revenue = revenue
+        self.costSources = costSources
     }
 }
 
@@ -144,4 +146,5 @@ extension StoreBackend {
     public var costs: any CostStore { stores.costs }
     public var exchangeRates: any ExchangeRateStore { stores.exchangeRates }
     public var revenue: any RevenueStore { stores.revenue }
+    public var costSources: any CostSourceStore { stores.costSources }
 }

@@ -8,6 +8,10 @@ public struct AdPlatformSettings: Sendable {
     public static let metaURL = "https://graph.facebook.com/"
     public static let tiktokURL = "https://business-api.tiktok.com/"
     public static let snapURL = "https://tr.snapchat.com/"
+    /// The Google Ads API (spend reports) and Google's OAuth token endpoint (its refresh tokens).
+    public static let googleAdsAPIURL = "https://googleads.googleapis.com/"
+    public static let googleOAuthURL = "https://oauth2.googleapis.com/token"
+    public static let googleAdsAPIVersion = "v18"
     /// The Graph API version Meta's Conversions API is called with.
     public static let metaGraphVersion = "v21.0"
 
@@ -15,11 +19,16 @@ public struct AdPlatformSettings: Sendable {
     public var metaURL: String
     public var tiktokURL: String
     public var snapURL: String
+    public var googleAdsAPIURL: String
+    public var googleOAuthURL: String
 
     public init(
         googleURL: String = AdPlatformSettings.googleURL, metaURL: String = AdPlatformSettings.metaURL,
-        tiktokURL: String = AdPlatformSettings.tiktokURL, snapURL: String = AdPlatformSettings.snapURL
+        tiktokURL: String = AdPlatformSettings.tiktokURL, snapURL: String = AdPlatformSettings.snapURL,
+        googleAdsAPIURL: String = AdPlatformSettings.googleAdsAPIURL, googleOAuthURL: String = AdPlatformSettings.googleOAuthURL
     ) {
+        self.googleAdsAPIURL = AppleAdsSettings.directory(googleAdsAPIURL)
+        self.googleOAuthURL = googleOAuthURL
         self.googleURL = AppleAdsSettings.directory(googleURL)
         self.metaURL = AppleAdsSettings.directory(metaURL)
         self.tiktokURL = AppleAdsSettings.directory(tiktokURL)

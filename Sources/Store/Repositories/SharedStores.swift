@@ -26,6 +26,7 @@ public import StoreContracts
             clickRetention: ClickRetention(pruner: ClickPruner(source: source)),
             rollups: Rollups(source: source, beforeRollupRead: beforeRollupRead), adPlatforms: AdPlatforms(source: source),
             costs: Costs(source: source),
-            exchangeRates: ExchangeRateRecords(source: source), revenue: Revenue(source: source))
+            exchangeRates: ExchangeRateRecords(source: source), revenue: Revenue(source: source),
+            costSources: CostSources(source: source))
     }
 }
