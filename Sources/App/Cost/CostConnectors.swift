@@ -132,6 +132,55 @@ struct MetaConnector: Sendable {
     }
 }
 
+/// Spend from TikTok's Business API: the advertiser's integrated report, page after page, in
+/// the advertiser's currency (a setting: the report does not carry it).
+struct TikTokConnector: Sendable {
+    let settings: AdPlatformSettings
+    static let maxPages = 100
+
+    func rows(
+        _ connection: CostSourceCredentials, since: String, until: String, through transport: any OutboundTransport,
+        completion: @escaping @Sendable (Result<[CostRow], CostPullFailure>) -> Void
+    ) {
+        let advertiser = connection.settings["advertiser_id", default: ""].filter(\.isNumber)
+        let currency = connection.settings["currency", default: "USD"].uppercased()
+        let token = connection.secrets["access_token", default: ""]
+        let base = settings.tiktokURL
+        @Sendable func page(_ number: Int, _ collected: [CostRow]) {
+            var components = URLComponents(string: base + "open_api/v1.3/report/integrated/get/")!
+            components.queryItems = TikTokCostReport.query(advertiserID: advertiser, since: since, until: until, page: number)
+                .map { URLQueryItem(name: $0.name, value: $0.value) }
+            let url = components.url!.absoluteString.replacingOccurrences(of: "+", with: "%2B")
+            let request = OutboundRequest(
+                method: "GET", url: url, headers: [("access-token", token)], body: [], keptResponseBytes: CostPullService.answerBytes)
+            transport.send(request) { answer in
+                switch CostPullService.json(answer, "TikTok's Business API") {
+                case .failure(let failure): completion(.failure(failure.failure))
+                case .success(let json):
+                    switch TikTokCostReport.page(json, currency: currency) {
+                    case .failure(let problem):
+                        // 40100: too many requests; 40105: the access token is no longer valid.
+                        let limited = problem.message.hasPrefix("40100")
+                        completion(
+                            .failure(
+                                CostPullFailure(
+                                    description: "TikTok's report answered \(problem.message)\(limited ? " (rate limited)" : "")",
+                                    retryAfterSeconds: limited ? 600 : 3600)))
+                    case .success(let result):
+                        let rows = collected + result.rows
+                        guard result.more else { return completion(.success(rows)) }
+                        guard number < Self.maxPages else {
+                            return completion(.failure(CostPullFailure(description: "TikTok's report runs past \(Self.maxPages) pages")))
+                        }
+                        page(number + 1, rows)
+                    }
+                }
+            }
+        }
+        page(1, [])
+    }
+}
+
 /// A connection's names and secrets, as the connectors read them.
 struct CostSourceCredentials: Sendable {
     let settings: [String: String]

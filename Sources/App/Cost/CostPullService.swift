@@ -20,6 +20,7 @@ public final class CostPullService: Sendable {
     private let transport: Mutex<(any OutboundTransport)?> = Mutex(nil)
     private let google: GoogleAdsConnector
     private let meta: MetaConnector
+    private let tiktok: TikTokConnector
 
     init(store: any StoreBackend, clocks: ProjectClocks, settings: AdPlatformSettings, node: String) {
         self.store = store
@@ -27,6 +28,7 @@ public final class CostPullService: Sendable {
         self.node = node
         google = GoogleAdsConnector(settings: settings, clock: clocks.server)
         meta = MetaConnector(settings: settings)
+        tiktok = TikTokConnector(settings: settings)
     }
 
     func useOutbound(_ transport: any OutboundTransport) { self.transport.withLock { $0 = transport } }
@@ -38,7 +40,10 @@ public final class CostPullService: Sendable {
         var problems: [ValidationProblem] = []
         for key in network.requiredSettingKeys where (settings[key] ?? "").isEmpty { problems.append(ValidationProblem(key, "is required")) }
         for key in network.secretKeys where (secrets[key] ?? "").isEmpty { problems.append(ValidationProblem(key, "is required")) }
-        for key in ["customer_id", "login_customer_id", "ad_account_id"] {
+        if let currency = settings["currency"], !MoneyAmount.isCurrencyCode(currency.uppercased()) {
+            problems.append(ValidationProblem("currency", "must be a three-letter ISO 4217 code such as USD"))
+        }
+        for key in ["customer_id", "login_customer_id", "ad_account_id", "advertiser_id"] {
             if let value = settings[key], !value.isEmpty, value.filter(\.isNumber).isEmpty || !value.allSatisfy({ $0.isNumber || $0 == "-" }) {
                 problems.append(ValidationProblem(key, "must be the account's number (1234567890, or 123-456-7890)"))
             }
@@ -126,6 +131,7 @@ public final class CostPullService: Sendable {
         switch connection.network {
         case .googleAds: google.rows(credentials, since: since, until: until, through: transport, completion: finish)
         case .meta: meta.rows(credentials, since: since, until: until, through: transport, completion: finish)
+        case .tiktok: tiktok.rows(credentials, since: since, until: until, through: transport, completion: finish)
         }
     }
 

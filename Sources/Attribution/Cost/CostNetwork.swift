@@ -3,12 +3,14 @@
 public enum CostNetwork: String, Sendable, CaseIterable {
     case googleAds = "google-ads"
     case meta
+    case tiktok
 
     /// The name its cost rows carry (`NetworkName`).
     public var networkName: String {
         switch self {
         case .googleAds: NetworkName.google
         case .meta: NetworkName.meta
+        case .tiktok: NetworkName.tiktok
         }
     }
 
@@ -17,18 +19,20 @@ public enum CostNetwork: String, Sendable, CaseIterable {
         switch self {
         case .googleAds: ["customer_id", "login_customer_id"]
         case .meta: ["ad_account_id"]
+        case .tiktok: ["advertiser_id", "currency"]
         }
     }
     public var requiredSettingKeys: [String] {
         switch self {
         case .googleAds: ["customer_id"]
         case .meta: ["ad_account_id"]
+        case .tiktok: ["advertiser_id", "currency"]
         }
     }
     public var secretKeys: [String] {
         switch self {
         case .googleAds: ["developer_token", "client_id", "client_secret", "refresh_token"]
-        case .meta: ["access_token"]
+        case .meta, .tiktok: ["access_token"]
         }
     }
 }

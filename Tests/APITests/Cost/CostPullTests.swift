@@ -27,7 +27,8 @@ import Testing
         let networks = try FakeCostNetworks()
         let app = try TestApp(
             allowPrivateOutbound: true,
-            adPlatforms: AdPlatformSettings(metaURL: networks.url, googleAdsAPIURL: networks.url, googleOAuthURL: networks.url + "token"))
+            adPlatforms: AdPlatformSettings(
+                metaURL: networks.url, tiktokURL: networks.url, googleAdsAPIURL: networks.url, googleOAuthURL: networks.url + "token"))
         app.startOutbox()
         let (projectID, _, _) = try app.projectWithLink(testMode: true)
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/clock", json: #"{"now":"2031-03-02T10:00:00Z"}"#).status == 200)
@@ -62,6 +63,12 @@ import Testing
         let shown = try app.request("GET", "/admin/v1/projects/\(projectID)/cost-sources/meta").json
         #expect((shown?["last_result"] as? String)?.hasPrefix("failed:") == true && shown?["next_pull_at"] as? String != nil)
         #expect(try pull(app, projectID, "meta").hasPrefix("ok: 2 rows"), "both pages")
+        #expect(
+            try app.request(
+                "PUT", "/admin/v1/projects/\(projectID)/cost-sources/tiktok",
+                json: #"{"advertiser_id":"555","currency":"EUR","access_token":"\#(FakeCostNetworks.tiktokToken)"}"#
+            ).status == 200)
+        #expect(try pull(app, projectID, "tiktok").hasPrefix("ok: 2 rows"), "both pages")
 
         // A CSV of the same numbers in another project gives the same rows.
         let other = try #require(try app.createProject("Uploaded")["id"] as? String)
@@ -72,20 +79,22 @@ import Testing
             2031-03-02,google,222,Brand,1.23,EUR,4000,90
             2031-03-01,meta,m-7,Retarget,10,EUR,400,10
             2031-03-02,meta,m-7,Retarget,12.35,EUR,500,12
+            2031-03-01,tiktok,17000,Spring,20.5,EUR,300,9
+            2031-03-02,tiktok,17000,Spring,7,EUR,300,9
             """
         #expect(try app.send("POST", "/admin/v1/projects/\(other)/cost", body: Array(csv.utf8), contentType: "text/csv").status == 200)
         let pulled = try cost(app, projectID)
         let uploaded = try cost(app, other)
-        #expect(pulled.count == 5 && pulled == uploaded, "\(pulled)")
+        #expect(pulled.count == 7 && pulled == uploaded, "\(pulled)")
 
         // Another node's lease keeps this one out until it runs out.
         #expect(try app.run("UPDATE cost_sources SET claimed_by = 'other-node', claimed_until = ? WHERE network = 'meta'", Int64.max / 2) == 1)
         #expect(try pull(app, projectID, "meta") == "another node is pulling this source")
         #expect(try app.run("UPDATE cost_sources SET claimed_until = 1 WHERE network = 'meta'") == 1)
         #expect(try pull(app, projectID, "meta").hasPrefix("ok:"), "a lease that ran out is taken over")
-        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/cost-sources/tiktok/pull").status == 404)
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/cost-sources/snap/pull").status == 404)
         #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/cost-sources/meta/pull", adminKey: nil).status == 401)
         let listed = try app.request("GET", "/admin/v1/projects/\(projectID)/cost-sources").json?["cost_sources"] as? [[String: Any]]
-        #expect(listed?.map { $0["network"] as? String } == ["google-ads", "meta"])
+        #expect(listed?.map { $0["network"] as? String } == ["google-ads", "meta", "tiktok"])
     }
 }

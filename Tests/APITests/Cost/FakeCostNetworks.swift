@@ -13,6 +13,7 @@ final class FakeCostNetworks: @unchecked Sendable {
     static let refreshToken = "1//google-refresh-token"
     static let developerToken = "google-developer-token"
     static let metaToken = "EAAmeta-reporting-token"
+    static let tiktokToken = "tiktok-reporting-token"
 
     private let lock = NSLock()
     private var issued = 0
@@ -29,6 +30,8 @@ final class FakeCostNetworks: @unchecked Sendable {
         router.on(.post, "/token", RouteHandler.sync { box.fake?.token($0) ?? HTTPResponse(status: .serviceUnavailable) })
         router.on(.post, "/v18/customers/:customer/:method", RouteHandler.sync { box.fake?.search($0) ?? HTTPResponse(status: .serviceUnavailable) })
         router.on(.get, "/v21.0/:account/insights", RouteHandler.sync { box.fake?.insights($0) ?? HTTPResponse(status: .serviceUnavailable) })
+        router.on(
+            .get, "/open_api/v1.3/report/integrated/get/", RouteHandler.sync { box.fake?.tiktok($0) ?? HTTPResponse(status: .serviceUnavailable) })
         var limits = HTTPServerLimits()
         limits.drainTimeout = .milliseconds(50)
         server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: router.build())
@@ -140,6 +143,24 @@ final class FakeCostNetworks: @unchecked Sendable {
         return .json(
             bytes: Array(
                 #"{"data":[{"campaign_id":"m-7","campaign_name":"Retarget","spend":"10","impressions":"400","clicks":"10","account_currency":"EUR","date_start":"2031-03-01","date_stop":"2031-03-01"}],"paging":{"cursors":{"before":"CURSOR1","after":"CURSOR2"},"next":"\#(next)"}}"#
+                    .utf8))
+    }
+
+    private func tiktok(_ request: HTTPRequest) -> HTTPResponse {
+        var query: [String: String] = [:]
+        for item in request.queryItems { query[item.name] = item.value }
+        guard request.headers["Access-Token"] == Self.tiktokToken else {
+            return .json(bytes: Array(#"{"code":40105,"message":"Access token is incorrect or has been revoked.","data":{}}"#.utf8))
+        }
+        guard query["advertiser_id"] == "555", query["report_type"] == "BASIC", query["data_level"] == "AUCTION_CAMPAIGN",
+            query["dimensions"] == #"["campaign_id","stat_time_day"]"#, query["metrics"]?.contains("spend") == true,
+            query["start_date"] != nil, query["end_date"] != nil
+        else { return .json(bytes: Array(#"{"code":40002,"message":"Invalid parameter","data":{}}"#.utf8)) }
+        let page = Int(query["page"] ?? "1") ?? 1
+        let (day, spend) = page == 1 ? ("2031-03-01", "20.5") : ("2031-03-02", "7")
+        return .json(
+            bytes: Array(
+                #"{"code":0,"message":"OK","request_id":"r","data":{"list":[{"dimensions":{"campaign_id":"17000","stat_time_day":"\#(day) 00:00:00"},"metrics":{"spend":"\#(spend)","impressions":"300","clicks":"9","campaign_name":"Spring"}}],"page_info":{"page":\#(page),"page_size":1000,"total_number":2,"total_page":2}}}"#
                     .utf8))
     }
 
