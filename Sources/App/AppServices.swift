@@ -35,6 +35,7 @@ public final class AppServices: Sendable {
     public let roas: ROASService
     public let storeRevenue: StoreRevenueService
     public let costPulls: CostPullService
+    let appleAdsTokens: AppleAdsAccessTokens
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -121,7 +122,10 @@ public final class AppServices: Sendable {
         exchangeRates = ExchangeRateService(store: store)
         roas = ROASService(store: store, reports: reports, exchangeRates: exchangeRates)
         storeRevenue = StoreRevenueService(store: store, clocks: clocks, settings: revenueSettings)
-        costPulls = CostPullService(store: store, clocks: clocks, settings: adPlatformSettings, node: TimeOrderedID.generate(at: clock.now()))
+        appleAdsTokens = AppleAdsAccessTokens(settings: appleAdsSettings, clock: clock)
+        costPulls = CostPullService(
+            store: store, clocks: clocks, settings: adPlatformSettings, appleAds: appleAdsSettings, appleAdsTokens: appleAdsTokens,
+            node: TimeOrderedID.generate(at: clock.now()))
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.
@@ -131,7 +135,8 @@ public final class AppServices: Sendable {
         var exchange = appleAdsExchange
         storeRevenue.useOutbound(transport)
         costPulls.useOutbound(transport)
-        let names = AppleAdsNameFetcher(store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent)
+        let names = AppleAdsNameFetcher(
+            store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent, tokens: appleAdsTokens)
         exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }
         let worker = OutboxWorker(
             store: store, transport: transport, clock: clock, settings: settings, counters: deliveryCounters,

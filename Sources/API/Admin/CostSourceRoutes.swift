@@ -68,7 +68,7 @@ enum CostSourceRoutes {
     static func network(of request: HTTPRequest) throws -> CostNetwork {
         let name = try request.parameter("network")
         guard let network = CostNetwork(rawValue: name) else {
-            throw HTTPError.notFound("no cost source '\(name.prefix(32))': google-ads, meta or tiktok")
+            throw HTTPError.notFound("no cost source '\(name.prefix(32))': google-ads, meta, tiktok or apple-ads")
         }
         return network
     }

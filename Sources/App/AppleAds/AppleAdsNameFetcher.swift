@@ -15,14 +15,15 @@ final class AppleAdsNameFetcher: Sendable {
     private let settings: AppleAdsSettings
     private let clock: any Clock
     private let userAgent: String
-    /// Access tokens by project, until shortly before they expire.
-    private let tokens = Mutex<[String: (token: String, until: Timestamp)]>([:])
-    /// A token is used until this long before Apple's expiry.
-    static let tokenMarginSeconds: Int64 = 60
+    private let tokens: AppleAdsAccessTokens
     /// API answers are JSON documents of a few kilobytes.
     static let answerBytes = 262_144
 
-    init(store: any StoreBackend, transport: any OutboundTransport, settings: AppleAdsSettings, clock: any Clock, userAgent: String) {
+    init(
+        store: any StoreBackend, transport: any OutboundTransport, settings: AppleAdsSettings, clock: any Clock, userAgent: String,
+        tokens: AppleAdsAccessTokens
+    ) {
+        self.tokens = tokens
         self.store = store
         self.transport = transport
         self.settings = settings
@@ -73,26 +74,8 @@ final class AppleAdsNameFetcher: Sendable {
     static func isPathSegmentSafe(_ id: String) -> Bool { !id.isEmpty && id.utf8.count <= 32 && id.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
 
     private func withToken(projectID: String, _ credentials: AppleAdsCredentials, then use: @escaping @Sendable (String) -> Void) {
-        let now = clock.now()
-        if let cached = tokens.withLock({ $0[projectID] }), cached.until > now { return use(cached.token) }
-        guard let secret = AppleAdsClientSecret.make(credentials, at: now) else { return }
-        let form = [
-            ("grant_type", "client_credentials"), ("client_id", credentials.clientID), ("client_secret", secret),
-            ("scope", "searchadsorg"),
-        ].map { "\($0.0)=\(URLQuery.encode($0.1))" }.joined(separator: "&")
-        let request = OutboundRequest(
-            method: "POST", url: settings.oauthURL,
-            headers: [
-                ("content-type", "application/x-www-form-urlencoded"), ("user-agent", userAgent),
-            ], body: Array(form.utf8), keptResponseBytes: Self.answerBytes)
-        transport.send(request) { [self] result in
-            guard case .success(let response) = result, response.statusCode == 200,
-                case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(response.bodyPrefix.utf8)),
-                case .string(let token)? = body["access_token"]
-            else { return }
-            let lifetime: Int64 = if case .number(let seconds)? = body["expires_in"], seconds > 0, seconds < 1e7 { Int64(seconds) } else { 3_600 }
-            tokens.withLock { $0[projectID] = (token, now.adding(seconds: max(0, lifetime - Self.tokenMarginSeconds))) }
-            use(token)
+        tokens.withToken(projectID: projectID, credentials, transport: transport, userAgent: userAgent) { result in
+            if case .success(let token) = result { use(token) }
         }
     }
 }

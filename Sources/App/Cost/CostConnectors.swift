@@ -1,6 +1,7 @@
 import Attribution
 import Foundation
 import JSON
+import StoreContracts
 import Synchronization
 
 /// Why a pull failed, and when to try again.
@@ -178,6 +179,51 @@ struct TikTokConnector: Sendable {
             }
         }
         page(1, [])
+    }
+}
+
+/// Spend from the Apple Ads Campaign Management API: the campaign report, daily, with the
+/// project's Apple Ads credentials (the ones that fetch campaign names), page after page.
+struct AppleAdsConnector: Sendable {
+    let settings: AppleAdsSettings
+    let tokens: AppleAdsAccessTokens
+
+    func rows(
+        _ credentials: AppleAdsCredentials, projectID: String, since: String, until: String, through transport: any OutboundTransport,
+        completion: @escaping @Sendable (Result<[CostRow], CostPullFailure>) -> Void
+    ) {
+        tokens.withToken(projectID: projectID, credentials, transport: transport, userAgent: "attributiond") { [settings] result in
+            switch result {
+            case .failure(let failure): completion(.failure(failure))
+            case .success(let token):
+                @Sendable func page(_ offset: Int, _ collected: [CostRow]) {
+                    let request = OutboundRequest(
+                        method: "POST", url: settings.apiURL + "reports/campaigns",
+                        headers: [
+                            ("authorization", "Bearer \(token)"), ("x-ap-context", "orgId=\(credentials.orgID)"),
+                            ("content-type", "application/json"),
+                        ],
+                        body: AppleAdsCostReport.body(since: since, until: until, offset: offset).serialized(),
+                        keptResponseBytes: CostPullService.answerBytes)
+                    transport.send(request) { answer in
+                        switch CostPullService.json(answer, "the Apple Ads Campaign Management API") {
+                        case .failure(let failure): completion(.failure(failure.failure))
+                        case .success(let json):
+                            switch AppleAdsCostReport.page(json) {
+                            case .failure(let problem): completion(.failure(CostPullFailure(description: "Apple's campaign report: \(problem)")))
+                            case .success(let result):
+                                let rows = collected + result.rows
+                                guard let next = result.nextOffset, next < 100 * AppleAdsCostReport.pageSize else {
+                                    return completion(.success(rows))
+                                }
+                                page(next, rows)
+                            }
+                        }
+                    }
+                }
+                page(0, [])
+            }
+        }
     }
 }
 

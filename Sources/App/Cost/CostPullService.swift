@@ -21,8 +21,14 @@ public final class CostPullService: Sendable {
     private let google: GoogleAdsConnector
     private let meta: MetaConnector
     private let tiktok: TikTokConnector
+    private let appleAds: AppleAdsConnector
 
-    init(store: any StoreBackend, clocks: ProjectClocks, settings: AdPlatformSettings, node: String) {
+    init(
+        store: any StoreBackend, clocks: ProjectClocks, settings: AdPlatformSettings, appleAds: AppleAdsSettings,
+        appleAdsTokens: AppleAdsAccessTokens,
+        node: String
+    ) {
+        self.appleAds = AppleAdsConnector(settings: appleAds, tokens: appleAdsTokens)
         self.store = store
         self.clocks = clocks
         self.node = node
@@ -47,6 +53,9 @@ public final class CostPullService: Sendable {
             if let value = settings[key], !value.isEmpty, value.filter(\.isNumber).isEmpty || !value.allSatisfy({ $0.isNumber || $0 == "-" }) {
                 problems.append(ValidationProblem(key, "must be the account's number (1234567890, or 123-456-7890)"))
             }
+        }
+        if network == .appleAds, (try store.appleAdsNames.credentials(projectID: project.id)) == nil {
+            problems.append(ValidationProblem("apple_ads", "set the project's Apple Ads credentials first (PUT /admin/v1/projects/{id}/apple-ads)"))
         }
         let days = backfillDays ?? 7
         if !(0...90).contains(days) { problems.append(ValidationProblem("backfill_days", "must be between 0 and 90")) }
@@ -132,6 +141,11 @@ public final class CostPullService: Sendable {
         case .googleAds: google.rows(credentials, since: since, until: until, through: transport, completion: finish)
         case .meta: meta.rows(credentials, since: since, until: until, through: transport, completion: finish)
         case .tiktok: tiktok.rows(credentials, since: since, until: until, through: transport, completion: finish)
+        case .appleAds:
+            guard let apple = try? store.appleAdsNames.credentials(projectID: project.id) else {
+                return finish(.failure(CostPullFailure(description: "the project has no Apple Ads credentials (PUT …/apple-ads)")))
+            }
+            appleAds.rows(apple, projectID: project.id, since: since, until: until, through: transport, completion: finish)
         }
     }
 

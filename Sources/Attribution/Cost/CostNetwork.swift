@@ -4,6 +4,8 @@ public enum CostNetwork: String, Sendable, CaseIterable {
     case googleAds = "google-ads"
     case meta
     case tiktok
+    /// The project's Apple Ads credentials (`PUT …/apple-ads`) read its campaign reports.
+    case appleAds = "apple-ads"
 
     /// The name its cost rows carry (`NetworkName`).
     public var networkName: String {
@@ -11,6 +13,7 @@ public enum CostNetwork: String, Sendable, CaseIterable {
         case .googleAds: NetworkName.google
         case .meta: NetworkName.meta
         case .tiktok: NetworkName.tiktok
+        case .appleAds: NetworkName.appleAds
         }
     }
 
@@ -20,6 +23,7 @@ public enum CostNetwork: String, Sendable, CaseIterable {
         case .googleAds: ["customer_id", "login_customer_id"]
         case .meta: ["ad_account_id"]
         case .tiktok: ["advertiser_id", "currency"]
+        case .appleAds: []
         }
     }
     public var requiredSettingKeys: [String] {
@@ -27,12 +31,14 @@ public enum CostNetwork: String, Sendable, CaseIterable {
         case .googleAds: ["customer_id"]
         case .meta: ["ad_account_id"]
         case .tiktok: ["advertiser_id", "currency"]
+        case .appleAds: []
         }
     }
     public var secretKeys: [String] {
         switch self {
         case .googleAds: ["developer_token", "client_id", "client_secret", "refresh_token"]
         case .meta, .tiktok: ["access_token"]
+        case .appleAds: []
         }
     }
 }

@@ -68,6 +68,9 @@ final class FakeAdServices: @unchecked Sendable {
         ] {
             router.on(.get, path, RouteHandler.sync { request in try box.fake?.lookup(request) ?? HTTPResponse(status: .serviceUnavailable) })
         }
+        router.on(
+            .post, "/api/v5/reports/campaigns",
+            RouteHandler.sync { request in try box.fake?.report(request) ?? HTTPResponse(status: .serviceUnavailable) })
         var limits = HTTPServerLimits()
         limits.drainTimeout = .milliseconds(50)
         server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: router.build())
@@ -154,6 +157,32 @@ final class FakeAdServices: @unchecked Sendable {
         let padding = String(repeating: "x", count: 3000)
         return HTTPResponse.json(
             bytes: Array(#"{"data":{"id":1,"\#(field)":"\#(value)","budgetOrders":"\#(padding)"},"pagination":null,"error":null}"#.utf8))
+    }
+
+    /// The campaign report: one campaign a page (two pages), each with its days' local spend.
+    private func report(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard request.headers["Authorization"] == "Bearer \(Self.accessToken)", request.headers["X-AP-Context"] == "orgId=40669820" else {
+            return HTTPResponse(status: .unauthorized)
+        }
+        guard let body = try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any], body["granularity"] as? String == "DAILY",
+            body["startTime"] is String, body["endTime"] is String, let selector = body["selector"] as? [String: Any],
+            let pagination = selector["pagination"] as? [String: Any], let offset = pagination["offset"] as? Int
+        else {
+            return .json(
+                bytes: Array(#"{"data":null,"error":{"errors":[{"messageCode":"INVALID_INPUT","message":"bad report request"}]}}"#.utf8),
+                status: .badRequest)
+        }
+        let (id, name, days) =
+            offset == 0
+            ? (
+                "542370539", "Spring Search",
+                #"[{"date":"2031-03-01","impressions":1000,"taps":40,"localSpend":{"amount":"30.50","currency":"USD"}},{"date":"2031-03-02","impressions":900,"taps":35,"localSpend":{"amount":"28","currency":"USD"}}]"#
+            )
+            : ("542370540", "Brand", #"[{"date":"2031-03-02","impressions":100,"taps":9,"localSpend":{"amount":"4.25","currency":"USD"}}]"#)
+        return .json(
+            bytes: Array(
+                #"{"data":{"reportingDataResponse":{"row":[{"other":false,"metadata":{"campaignId":\#(id),"campaignName":"\#(name)","orgId":40669820,"currency":{"amount":"0","currency":"USD"}},"granularity":\#(days)}]}},"pagination":{"totalResults":2,"startIndex":\#(offset),"itemsPerPage":1},"error":null}"#
+                    .utf8))
     }
 
     /// The tokens received so far, in order.

@@ -97,4 +97,26 @@ import Testing
         let listed = try app.request("GET", "/admin/v1/projects/\(projectID)/cost-sources").json?["cost_sources"] as? [[String: Any]]
         #expect(listed?.map { $0["network"] as? String } == ["google-ads", "meta", "tiktok"])
     }
+
+    @Test func appleAdsSpendComesFromTheCampaignReportWithTheProjectsCredentials() throws {
+        let fake = try FakeAdServices()
+        fake.signingKey = TestKeys.p256
+        let app = try TestApp(
+            allowPrivateOutbound: true, appleAds: AppleAdsSettings(url: fake.url, retrySeconds: 1, oauthURL: fake.oauthURL, apiURL: fake.apiURL))
+        app.startOutbox()
+        let (projectID, _, _) = try app.projectWithLink()
+        let refused = try app.request("PUT", "/admin/v1/projects/\(projectID)/cost-sources/apple-ads", json: "{}")
+        #expect(refused.status == 422 && refused.bodyText.contains("apple-ads"), "no credentials yet: \(refused.bodyText)")
+        let pem = TestKeys.p256.split(separator: "\n").joined(separator: #"\n"#)
+        let credentials = #"{"client_id":"SEARCHADS.abc","team_id":"TEAM123","key_id":"KEY123","org_id":40669820,"private_key":"\#(pem)"}"#
+        #expect(try app.request("PUT", "/admin/v1/projects/\(projectID)/apple-ads", json: credentials).status == 200)
+        #expect(try app.request("PUT", "/admin/v1/projects/\(projectID)/cost-sources/apple-ads", json: #"{"backfill_days":1}"#).status == 200)
+        #expect(try pull(app, projectID, "apple-ads").hasPrefix("ok: 3 rows"), "both pages")
+        #expect(
+            try cost(app, projectID) == [
+                "2031-03-01 apple_ads 542370539 Spring Search 30500000 USD 1000 40",
+                "2031-03-02 apple_ads 542370539 Spring Search 28000000 USD 900 35",
+                "2031-03-02 apple_ads 542370540 Brand 4250000 USD 100 9",
+            ])
+    }
 }
