@@ -28,8 +28,9 @@ func generate(path: String, clicks: Int, installs: Int, events: Int, payments: I
         try connection.run(
             """
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999)
-            INSERT INTO links (id, project_id, short_code, title, utm_campaign, created_at, updated_at)
-            SELECT printf('link-%04d', i), ?1, printf('code%04d', i), printf('Campaign link %d', i), printf('campaign-%d', i % 20), ?2, ?2 FROM n
+            INSERT INTO links (id, project_id, short_code, title, utm_source, utm_campaign, created_at, updated_at)
+            SELECT printf('link-%04d', i), ?1, printf('code%04d', i), printf('Campaign link %d', i), 'google', printf('campaign-%d', i % 20), ?2, ?2
+            FROM n
             """, project, begin)
     }
     /// `sql` inserts rows `?2 ..< ?3` of `total` (?1: the project, ?4: the first time, ?5: ms per row).
