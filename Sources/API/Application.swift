@@ -88,6 +88,7 @@ public enum Application {
             admin.on(.delete, "/projects/:id/revenue-sources/:source", RevenueSourceRoutes.delete(services))
             admin.on(.put, "/fx-rates", CostRoutes.importRates(services))
             admin.on(.get, "/fx-rates", CostRoutes.showRates(services))
+            admin.on(.post, "/fx-rates/fetch", CostRoutes.fetchRates(services))
             admin.on(.get, "/projects/:id/ad-platforms", AdPlatformRoutes.list(services))
             admin.on(.put, "/projects/:id/ad-platforms/:platform", AdPlatformRoutes.save(services))
             admin.on(.get, "/projects/:id/ad-platforms/:platform", AdPlatformRoutes.show(services))

@@ -36,6 +36,7 @@ public final class AppServices: Sendable {
     public let storeRevenue: StoreRevenueService
     public let costPulls: CostPullService
     let appleAdsTokens: AppleAdsAccessTokens
+    public let rateFetcher: ECBRateFetcher
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -123,6 +124,7 @@ public final class AppServices: Sendable {
         roas = ROASService(store: store, reports: reports, exchangeRates: exchangeRates)
         storeRevenue = StoreRevenueService(store: store, clocks: clocks, settings: revenueSettings)
         appleAdsTokens = AppleAdsAccessTokens(settings: appleAdsSettings, clock: clock)
+        rateFetcher = ECBRateFetcher(url: revenueSettings.exchangeRatesURL, store: store, clock: clock)
         costPulls = CostPullService(
             store: store, clocks: clocks, settings: adPlatformSettings, appleAds: appleAdsSettings, appleAdsTokens: appleAdsTokens,
             node: TimeOrderedID.generate(at: clock.now()))
@@ -135,6 +137,7 @@ public final class AppServices: Sendable {
         var exchange = appleAdsExchange
         storeRevenue.useOutbound(transport)
         costPulls.useOutbound(transport)
+        rateFetcher.useOutbound(transport)
         let names = AppleAdsNameFetcher(
             store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent, tokens: appleAdsTokens)
         exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }

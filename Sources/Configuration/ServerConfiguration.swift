@@ -353,6 +353,7 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_GOOGLE_ADS_API_URL":
                 configuration.adPlatforms.googleAdsAPIURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_GOOGLE_OAUTH_URL": configuration.adPlatforms.googleOAuthURL = try appleAdsURL(.string(text), name)
+            case "ATTRIBUTIOND_FX_URL": configuration.revenue.exchangeRatesURL = text.isEmpty ? nil : try appleAdsURL(.string(text), name)
             case "ATTRIBUTIOND_GOOGLE_PLAY_URL":
                 configuration.revenue.googlePlayURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_APPLE_ROOT_CERTIFICATES": configuration.revenue.appleRootCertificatesPEM = try rootCertificates(text, name)

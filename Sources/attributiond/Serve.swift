@@ -85,7 +85,7 @@ struct Serve: ParsableCommand {
         // Where the events are the outbox's log, the worker that delivers also makes their jobs.
         if configuration.outbound.deliver { parts.append(outbox) }
         if let retention = Self.retention(configuration, store: store, services: services) { parts.append(retention) }
-        parts.append(CostPullJob(pulls: services.app.costPulls))
+        parts.append(CostPullJob(pulls: services.app.costPulls, rates: services.app.rateFetcher))
         if let (service, _, transport) = certificates {
             parts.append(ClosureService("acme transport", stop: { _ in transport.shutdown() }))
             parts.append(service)

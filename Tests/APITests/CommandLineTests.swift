@@ -37,8 +37,10 @@ func run(_ arguments: [String], in directory: URL? = nil, environment: [String: 
 }
 
 /// The test's environment without its ATTRIBUTIOND_* variables, plus `extra`.
+/// Test servers reach nothing but 127.0.0.1: the daily fetch of the ECB's rates is off.
 private func childEnvironment(_ extra: [String: String]) -> [String: String] {
-    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ATTRIBUTIOND_") }.merging(extra) { $1 }
+    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ATTRIBUTIOND_") }.merging(["ATTRIBUTIOND_FX_URL": ""]) { $1 }
+        .merging(extra) { $1 }
 }
 
 /// A server process on a free port; its first stderr line names the address.

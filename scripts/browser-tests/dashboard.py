@@ -52,7 +52,7 @@ def start_server(binary, folder):
                                  "web_url": "https://shop.example.com/"}]}, f)
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATTRIBUTIOND_")}
     # Webhooks may go to the test's own receiver on 127.0.0.1.
-    env.update({"ATTRIBUTIOND_ADMIN_KEY": ADMIN_KEY, "ATTRIBUTIOND_CONFIG": config, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true"})
+    env.update({"ATTRIBUTIOND_ADMIN_KEY": ADMIN_KEY, "ATTRIBUTIOND_CONFIG": config, "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": "true", "ATTRIBUTIOND_FX_URL": ""})
     process = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--db", os.path.join(folder, "db.sqlite")],
                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, cwd=folder)
     deadline = time.time() + 20

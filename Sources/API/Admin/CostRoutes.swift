@@ -68,6 +68,19 @@ enum CostRoutes {
         }
     }
 
+    /// `POST /admin/v1/fx-rates/fetch`: the ECB's daily rates fetched now (as the server does
+    /// once a day), its days stored.
+    static func fetchRates(_ services: Services) -> RouteHandler {
+        .pooled { _, respond in
+            services.app.rateFetcher.fetch { result in
+                respond(
+                    result.map { stored in
+                        .json(bytes: JSONValue.object(["days": .number(Double(stored.days)), "rates": .number(Double(stored.rates))]).serialized())
+                    }.mapError { HTTPError(.badGateway, code: "upstream_failed", message: $0.description) })
+            }
+        }
+    }
+
     /// `GET /admin/v1/fx-rates?day=YYYY-MM-DD`: the rates of the day, or of the last day before it
     /// that has them (`day` in the answer says which).
     static func showRates(_ services: Services) -> RouteHandler {

@@ -5,8 +5,8 @@ import StoreContracts
 import Synchronization
 
 /// Why a pull failed, and when to try again.
-struct CostPullFailure: Error, CustomStringConvertible {
-    let description: String
+public struct CostPullFailure: Error, CustomStringConvertible, Sendable {
+    public let description: String
     /// Seconds until the next try: an hour, or what a rate limit asked for.
     var retryAfterSeconds: Int64 = 3600
 }

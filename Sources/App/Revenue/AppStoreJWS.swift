@@ -1,6 +1,6 @@
 import Cryptography
 import Foundation
-public import JSON
+import JSON
 
 /// A JWS the App Store signed (a notification's `signedPayload`, its `signedTransactionInfo`):
 /// ES256 over `header.payload`, by the leaf of the header's `x5c` chain, which must chain up to

@@ -7,8 +7,14 @@ public struct RevenueSettings: Sendable {
     public var appleRootCertificatesPEM: String
     /// The Android Publisher API's base (`ATTRIBUTIOND_GOOGLE_PLAY_URL`; tests point it at a fake).
     public var googlePlayURL: String
+    /// Where the ECB's daily reference rates are fetched (`ATTRIBUTIOND_FX_URL`; empty: never).
+    public var exchangeRatesURL: String?
 
-    public init(appleRootCertificatesPEM: String = AppleRootCertificates.g3PEM, googlePlayURL: String = RevenueSettings.googlePlayURL) {
+    public init(
+        appleRootCertificatesPEM: String = AppleRootCertificates.g3PEM, googlePlayURL: String = RevenueSettings.googlePlayURL,
+        exchangeRatesURL: String? = ECBRateFetcher.dailyURL
+    ) {
+        self.exchangeRatesURL = exchangeRatesURL
         self.appleRootCertificatesPEM = appleRootCertificatesPEM
         self.googlePlayURL = AppleAdsSettings.directory(googlePlayURL)
     }
