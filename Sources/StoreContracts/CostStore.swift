@@ -9,6 +9,8 @@ public protocol CostStore: Sendable {
     /// The project's rows of the days in [since, until] (`YYYY-MM-DD`, both included), by day,
     /// network and campaign.
     func rows(projectID: String, since: String, until: String) throws -> [CostRow]
+    /// Whether the project has a row on one of the days in [since, until].
+    func hasRows(projectID: String, since: String, until: String) throws -> Bool
     /// The revenue of the installs of [from, to) (milliseconds) by their UTC day, currency and
     /// span after install.
     func acquiredRevenue(projectID: String, from: Int64, to: Int64) throws -> AcquiredRevenue

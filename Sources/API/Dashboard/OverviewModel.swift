@@ -49,8 +49,8 @@ struct OverviewModel {
         var campaigns = OverviewRoutes.campaigns(stats.links, by: campaignSort)
         // Spend beside the campaigns only when the period has cost: most projects upload none.
         let (firstDay, lastDay) = (calendar.dateText(range.since), calendar.dateText(range.until.adding(seconds: -1)))
-        if !(try services.app.costs.rows(project: project, since: firstDay, until: lastDay)).isEmpty {
-            let report = try services.app.roas.report(project: project, since: firstDay, until: lastDay, by: .campaign)
+        if try services.app.costs.hasRows(project: project, since: firstDay, until: lastDay) {
+            let report = try services.app.roas.dashboardReport(project: project, since: firstDay, until: lastDay, by: .campaign)
             for index in campaigns.indices {
                 let network = NetworkName.normalized(campaigns[index].source)
                 campaigns[index].cost = report.rows.first { $0.network == network && $0.ours.contains(campaigns[index].campaign) }

@@ -29,9 +29,9 @@ struct ROASModel {
         let until = calendar.dateText(period.range.until.adding(seconds: -1))
         let grouping = period.query.first { $0.name == "by" }.flatMap { ROASReport.Grouping(rawValue: $0.value) } ?? .campaign
         let sort = period.query.first { $0.name == "sort" }?.value ?? "spend"
-        let report = try services.app.roas.report(project: period.project, since: since, until: until, by: grouping)
+        let report = try services.app.roas.dashboardReport(project: period.project, since: since, until: until, by: grouping)
         let length = period.range.until.milliseconds - period.range.since.milliseconds
-        let earlier = try services.app.roas.report(
+        let earlier = try services.app.roas.dashboardReport(
             project: period.project, since: calendar.dateText(Timestamp(milliseconds: period.range.since.milliseconds - length)),
             until: calendar.dateText(period.range.since.adding(seconds: -1)), by: .network)
         var sorted = report

@@ -24,6 +24,11 @@ public struct CostService: Sendable {
         return try store.costs.rows(projectID: project.id, since: since, until: until)
     }
 
+    /// Whether the project has cost on one of the days in [since, until] (`YYYY-MM-DD`).
+    public func hasRows(project: Project, since: String, until: String) throws -> Bool {
+        try store.costs.hasRows(projectID: project.id, since: since, until: until)
+    }
+
     /// A range of days as the cost and ROAS reports take it: two `YYYY-MM-DD`, in order.
     static func checkDays(since: String, until: String) throws {
         var problems: [ValidationProblem] = []

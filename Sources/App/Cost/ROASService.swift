@@ -8,6 +8,16 @@ public struct ROASService: Sendable {
     let store: any StoreBackend
     let reports: ReportService
     let exchangeRates: ExchangeRateService
+    let cache = ROASReportCache()
+
+    /// The report as the dashboard shows it: computed at most once a minute per project and range.
+    public func dashboardReport(project: Project, since: String, until: String, by grouping: ROASReport.Grouping) throws -> ROASReport {
+        let settings = project.settings
+        let key = ROASReportCache.Key(
+            projectID: project.id, since: since, until: until, grouping: grouping.rawValue, reportingCurrency: settings.reportingCurrency,
+            currency: settings.currency, timeZone: settings.timeZone)
+        return try cache.report(key, now: reports.clocks.server.now()) { try report(project: project, since: since, until: until, by: grouping) }
+    }
 
     /// The days in [since, until] (`YYYY-MM-DD` of the project's calendar, both included).
     public func report(project: Project, since: String, until: String, by grouping: ROASReport.Grouping) throws -> ROASReport {

@@ -31,6 +31,14 @@ struct Costs<Source: SessionSource>: CostStore {
         }
     }
 
+    func hasRows(projectID: String, since: String, until: String) throws -> Bool {
+        try source.read { connection in
+            try connection.queryOne(
+                "SELECT EXISTS (SELECT 1 FROM cost_rows WHERE project_id = ? AND day >= ? AND day <= ?)", projectID, since, until,
+                map: { $0.bool(0) }) ?? false
+        }
+    }
+
     func acquiredRevenue(projectID: String, from: Int64, to: Int64) throws -> AcquiredRevenue {
         try source.read { connection in
             var revenue = AcquiredRevenue()
