@@ -45,6 +45,21 @@ public enum Certificates {
         return ok == 1 ? (notBefore, notAfter) : nil
     }
 
+    /// The signature of SHA-256 of `message` with `pem`'s private key, as OpenSSL writes it (DER
+    /// for ECDSA, the raw block for RSA), when `accepts` the key; nil otherwise.
+    static func sha256Signature(_ message: [UInt8], privateKeyPEM pem: String, accepts: (OpaquePointer) -> Bool) -> [UInt8]? {
+        guard let key = privateKey(pem) else { return nil }
+        defer { EVP_PKEY_free(key) }
+        guard accepts(key), let context = EVP_MD_CTX_new() else { return nil }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { return nil }
+        var length = 0
+        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else { return nil }
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else { return nil }
+        return Array(signature.prefix(length))
+    }
+
     /// The private key of a PEM text (the caller frees it), or nil.
     static func privateKey(_ pem: String) -> OpaquePointer? {
         let bytes = Array(pem.utf8)

@@ -13,16 +13,8 @@ public enum ES256 {
 
     /// `r ‖ s` over SHA-256 of `message`, or nil when the key is not a P-256 private key.
     public static func sign(_ message: [UInt8], privateKeyPEM pem: String) -> [UInt8]? {
-        guard let key = privateKey(pem) else { return nil }
-        defer { EVP_PKEY_free(key) }
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, EVP_PKEY_get_bits(key) == 256, let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { return nil }
-        var length = 0
-        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else { return nil }
-        var der = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &der, &length, message, message.count) == 1 else { return nil }
-        return raw(fromDER: Array(der.prefix(length)))
+        Certificates.sha256Signature(message, privateKeyPEM: pem) { EVP_PKEY_get_base_id($0) == EVP_PKEY_EC && EVP_PKEY_get_bits($0) == 256 }
+            .flatMap(raw(fromDER:))
     }
 
     /// Checks an `r ‖ s` signature with the public half of `pem`'s key (tests, and a key's own check).

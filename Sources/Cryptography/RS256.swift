@@ -6,16 +6,7 @@ public enum RS256 {
     /// The signature of `message` with `pem`'s RSA private key (PKCS#8 or PKCS#1 PEM); nil when
     /// the key is not an RSA key.
     public static func sign(_ message: [UInt8], privateKeyPEM pem: String) -> [UInt8]? {
-        guard let key = Certificates.privateKey(pem) else { return nil }
-        defer { EVP_PKEY_free(key) }
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA, EVP_PKEY_get_bits(key) >= 2048, let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { return nil }
-        var length = 0
-        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else { return nil }
-        var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else { return nil }
-        return Array(signature.prefix(length))
+        Certificates.sha256Signature(message, privateKeyPEM: pem) { EVP_PKEY_get_base_id($0) == EVP_PKEY_RSA && EVP_PKEY_get_bits($0) >= 2048 }
     }
 
     /// Checks `signature` with the public half of `pem`'s key (tests: a fake Google checks what

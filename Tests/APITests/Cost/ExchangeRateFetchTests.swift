@@ -26,10 +26,7 @@ import Testing
         var router = RouterBuilder()
         router.on(.get, "/stats/eurofxref/eurofxref-daily.xml", RouteHandler.sync { _ in HTTPResponse.json(bytes: Array(Self.xml.utf8)) })
         router.on(.get, "/empty.xml", RouteHandler.sync { _ in HTTPResponse.json(bytes: Array("<Cube></Cube>".utf8)) })
-        var limits = HTTPServerLimits()
-        limits.drainTimeout = .milliseconds(50)
-        let ecb = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: router.build())
-        try ecb.start()
+        let ecb = try HTTPServer.loopback(router)
         defer { ecb.shutdownAndWait() }
         let base = "http://127.0.0.1:\(ecb.port)"
         let app = try TestApp(allowPrivateOutbound: true, revenue: RevenueSettings(exchangeRatesURL: base + "/stats/eurofxref/eurofxref-daily.xml"))

@@ -32,11 +32,8 @@ final class FakeCostNetworks: @unchecked Sendable {
         router.on(.get, "/v21.0/:account/insights", RouteHandler.sync { box.fake?.insights($0) ?? HTTPResponse(status: .serviceUnavailable) })
         router.on(
             .get, "/open_api/v1.3/report/integrated/get/", RouteHandler.sync { box.fake?.tiktok($0) ?? HTTPResponse(status: .serviceUnavailable) })
-        var limits = HTTPServerLimits()
-        limits.drainTimeout = .milliseconds(50)
-        server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: router.build())
         box.fake = self
-        try server.start()
+        server = try HTTPServer.loopback(router)
     }
 
     deinit { server.shutdownAndWait() }

@@ -45,11 +45,8 @@ final class FakeGooglePlay: @unchecked Sendable {
         ] {
             router.on(.get, path, RouteHandler.sync { request in box.fake?.read(request) ?? HTTPResponse(status: .serviceUnavailable) })
         }
-        var limits = HTTPServerLimits()
-        limits.drainTimeout = .milliseconds(50)
-        server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: router.build())
         box.fake = self
-        try server.start()
+        server = try HTTPServer.loopback(router)
     }
 
     deinit { server.shutdownAndWait() }
