@@ -36,6 +36,8 @@ public final class AppServices: Sendable {
     public let storeRevenue: StoreRevenueService
     public let costPulls: CostPullService
     let appleAdsTokens: AppleAdsAccessTokens
+    /// The outbox worker's transport, for the requests made outside the outbox.
+    let outboundTransport = LateTransport()
     public let rateFetcher: ECBRateFetcher
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
@@ -122,12 +124,12 @@ public final class AppServices: Sendable {
         costs = CostService(store: store, clock: clock)
         exchangeRates = ExchangeRateService(store: store)
         roas = ROASService(store: store, reports: reports, exchangeRates: exchangeRates)
-        storeRevenue = StoreRevenueService(store: store, clocks: clocks, settings: revenueSettings)
+        storeRevenue = StoreRevenueService(store: store, clocks: clocks, settings: revenueSettings, outbound: outboundTransport)
         appleAdsTokens = AppleAdsAccessTokens(settings: appleAdsSettings, clock: clock)
-        rateFetcher = ECBRateFetcher(url: revenueSettings.exchangeRatesURL, store: store, clock: clock)
+        rateFetcher = ECBRateFetcher(url: revenueSettings.exchangeRatesURL, store: store, clock: clock, outbound: outboundTransport)
         costPulls = CostPullService(
             store: store, clocks: clocks, settings: adPlatformSettings, appleAds: appleAdsSettings, appleAdsTokens: appleAdsTokens,
-            node: TimeOrderedID.generate(at: clock.now()))
+            node: TimeOrderedID.generate(at: clock.now()), outbound: outboundTransport)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.
@@ -135,9 +137,7 @@ public final class AppServices: Sendable {
         let store = self.store
         let endpoints = webhookEndpoints
         var exchange = appleAdsExchange
-        storeRevenue.useOutbound(transport)
-        costPulls.useOutbound(transport)
-        rateFetcher.useOutbound(transport)
+        outboundTransport.set(transport)
         let names = AppleAdsNameFetcher(
             store: store, transport: transport, settings: exchange.settings, clock: clock, userAgent: settings.userAgent, tokens: appleAdsTokens)
         exchange.onAttributed = { projectID, answer in names.fetchMissing(projectID: projectID, answer: answer) }

@@ -144,14 +144,8 @@ enum StatsTable {
                 "apple ads \(group.campaignName ?? group.campaignID ?? "-")/\(group.adGroupName ?? group.adGroupID ?? "-")/"
                     + "\(group.keyword ?? group.keywordID ?? "-")\(group.test ? " (test)" : "")", group.counts)
         }
-        let rows = [header] + stats.links.map { row($0.shortCode, $0.counts) } + appleAds + [row("total", stats.totals)]
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
-        return rows.map { cells in
-            cells.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 ? cell + padding : padding + cell  // names left, numbers right
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        let rows = stats.links.map { row($0.shortCode, $0.counts) } + appleAds + [row("total", stats.totals)]
+        return AlignedTable.render(header: header, rows: rows, leftColumns: 1)
     }
 }
 

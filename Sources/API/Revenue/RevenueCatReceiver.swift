@@ -29,9 +29,7 @@ enum RevenueCatReceiver {
 /// What every store's receiver shares: the project of the path, and the answer.
 enum StoreNotificationReceiver {
     static func project(of request: HTTPRequest, services: Services) throws -> Project {
-        let id = try request.parameter("projectId")
-        guard let project = try services.app.projects.find(id: id) else { throw HTTPError.notFound("no project \(id.prefix(64))") }
-        return project
+        try services.app.projects.existing(id: try request.parameter("projectId"))
     }
 
     static func record(_ transaction: StoreTransaction, project: Project, services: Services) throws -> HTTPResponse {

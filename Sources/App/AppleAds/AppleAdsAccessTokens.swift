@@ -8,11 +8,9 @@ import Synchronization
 /// with the client secret a JWT signed ES256 (`AppleAdsClientSecret`), kept until shortly before
 /// Apple's expiry. Shared by the name fetcher and the spend reports.
 final class AppleAdsAccessTokens: Sendable {
-    private let tokens = Mutex<[String: (token: String, until: Timestamp)]>([:])
+    private let tokens = AccessTokenCache()
     private let settings: AppleAdsSettings
     private let clock: any Clock
-    /// A token is used until this long before Apple's expiry.
-    static let marginSeconds: Int64 = 60
 
     init(settings: AppleAdsSettings, clock: any Clock) {
         self.settings = settings
@@ -24,7 +22,7 @@ final class AppleAdsAccessTokens: Sendable {
         then use: @escaping @Sendable (Result<String, CostPullFailure>) -> Void
     ) {
         let now = clock.now()
-        if let cached = tokens.withLock({ $0[projectID] }), cached.until > now { return use(.success(cached.token)) }
+        if let cached = tokens.token(projectID, now: now.milliseconds / 1000) { return use(.success(cached)) }
         guard let secret = AppleAdsClientSecret.make(credentials, at: now) else {
             return use(.failure(CostPullFailure(description: "the Apple Ads private key cannot sign a client secret")))
         }
@@ -41,7 +39,7 @@ final class AppleAdsAccessTokens: Sendable {
                 case .string(let token)? = body["access_token"]
             else { return use(.failure(CostPullFailure(description: "Apple refused the Apple Ads client's token request"))) }
             let lifetime: Int64 = if case .number(let seconds)? = body["expires_in"], seconds > 0, seconds < 1e7 { Int64(seconds) } else { 3_600 }
-            tokens.withLock { $0[projectID] = (token, now.adding(seconds: max(0, lifetime - Self.marginSeconds))) }
+            tokens.keep(token, projectID, lifetime: lifetime, now: now.milliseconds / 1000)
             use(.success(token))
         }
     }

@@ -16,7 +16,7 @@ public struct CostPullFailure: Error, CustomStringConvertible, Sendable {
 /// `googleAds:searchStream` with the GAQL query of the days.
 final class GoogleAdsConnector: Sendable {
     let settings: AdPlatformSettings
-    let tokens = Mutex<[String: (token: String, until: Int64)]>([:])
+    let tokens = AccessTokenCache()
     let clock: any Clock
 
     init(settings: AdPlatformSettings, clock: any Clock) {
@@ -66,12 +66,11 @@ final class GoogleAdsConnector: Sendable {
     ) {
         let key = connection.secrets["client_id", default: ""] + "\n" + connection.secrets["refresh_token", default: ""]
         let now = clock.now().milliseconds / 1000
-        if !fresh, let cached = tokens.withLock({ $0[key] }), cached.until > now { return completion(.success(cached.token)) }
-        func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
-        let form =
-            "grant_type=refresh_token&client_id=\(encoded(connection.secrets["client_id", default: ""]))"
-            + "&client_secret=\(encoded(connection.secrets["client_secret", default: ""]))"
-            + "&refresh_token=\(encoded(connection.secrets["refresh_token", default: ""]))"
+        if !fresh, let cached = tokens.token(key, now: now) { return completion(.success(cached)) }
+        let form = [
+            ("grant_type", "refresh_token"), ("client_id", connection.secrets["client_id", default: ""]),
+            ("client_secret", connection.secrets["client_secret", default: ""]), ("refresh_token", connection.secrets["refresh_token", default: ""]),
+        ].map { "\($0.0)=\(URLQuery.encode($0.1))" }.joined(separator: "&")
         let request = OutboundRequest(
             method: "POST", url: settings.googleOAuthURL, headers: [("content-type", "application/x-www-form-urlencoded")], body: Array(form.utf8),
             keptResponseBytes: 65_536)
@@ -83,7 +82,7 @@ final class GoogleAdsConnector: Sendable {
                     return completion(.failure(CostPullFailure(description: "Google's token endpoint answered no access_token")))
                 }
                 let lifetime: Int64 = if case .number(let seconds)? = fields["expires_in"] { Int64(seconds) } else { 3600 }
-                self.tokens.withLock { $0[key] = (token, now + lifetime - 60) }
+                self.tokens.keep(token, key, lifetime: lifetime, now: now)
                 completion(.success(token))
             }
         }

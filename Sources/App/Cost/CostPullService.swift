@@ -17,7 +17,7 @@ public final class CostPullService: Sendable {
     let store: any StoreBackend
     let clocks: ProjectClocks
     let node: String
-    private let transport: Mutex<(any OutboundTransport)?> = Mutex(nil)
+    private let outbound: LateTransport
     private let google: GoogleAdsConnector
     private let meta: MetaConnector
     private let tiktok: TikTokConnector
@@ -26,8 +26,9 @@ public final class CostPullService: Sendable {
     init(
         store: any StoreBackend, clocks: ProjectClocks, settings: AdPlatformSettings, appleAds: AppleAdsSettings,
         appleAdsTokens: AppleAdsAccessTokens,
-        node: String
+        node: String, outbound: LateTransport
     ) {
+        self.outbound = outbound
         self.appleAds = AppleAdsConnector(settings: appleAds, tokens: appleAdsTokens)
         self.store = store
         self.clocks = clocks
@@ -36,8 +37,6 @@ public final class CostPullService: Sendable {
         meta = MetaConnector(settings: settings)
         tiktok = TikTokConnector(settings: settings)
     }
-
-    func useOutbound(_ transport: any OutboundTransport) { self.transport.withLock { $0 = transport } }
 
     /// Creates or replaces a connection, due at once; each problem names its field.
     public func save(project: Project, network: CostNetwork, settings: [String: String], secrets: [String: String], backfillDays: Int?) throws
@@ -133,7 +132,7 @@ public final class CostPullService: Sendable {
                 completion(.failure(error))
             }
         }
-        guard let transport = transport.withLock({ $0 }) else {
+        guard let transport = outbound.current else {
             return finish(.failure(CostPullFailure(description: "outbound requests are not running on this node", retryAfterSeconds: 300)))
         }
         let credentials = CostSourceCredentials(settings: connection.settings, secrets: connection.secrets)

@@ -11,17 +11,16 @@ public final class ECBRateFetcher: Sendable {
     private let url: String?
     private let store: any StoreBackend
     private let clock: any Clock
-    private let transport: Mutex<(any OutboundTransport)?> = Mutex(nil)
+    private let outbound: LateTransport
     /// The UTC day fetched last by this node.
     private let fetchedDay = Mutex<String?>(nil)
 
-    init(url: String?, store: any StoreBackend, clock: any Clock) {
+    init(url: String?, store: any StoreBackend, clock: any Clock, outbound: LateTransport) {
+        self.outbound = outbound
         self.url = url
         self.store = store
         self.clock = clock
     }
-
-    func useOutbound(_ transport: any OutboundTransport) { self.transport.withLock { $0 = transport } }
 
     /// Fetches once a UTC day, from 16:00 on.
     func fetchIfDue() {
@@ -34,7 +33,7 @@ public final class ECBRateFetcher: Sendable {
     /// Fetches now: how many days and rates were stored, or why not.
     public func fetch(completion: @escaping @Sendable (Result<(days: Int, rates: Int), CostPullFailure>) -> Void) {
         guard let url else { return completion(.failure(CostPullFailure(description: "fetching rates is off (fx_url is empty)"))) }
-        guard let transport = transport.withLock({ $0 }) else {
+        guard let transport = outbound.current else {
             return completion(.failure(CostPullFailure(description: "outbound requests are not running on this node")))
         }
         transport.send(OutboundRequest(method: "GET", url: url, headers: [], body: [], keptResponseBytes: 1_048_576)) { [store] answer in

@@ -15,18 +15,16 @@ final class GooglePlayLookup: Sendable {
 
     static let scope = "https://www.googleapis.com/auth/androidpublisher"
     static let answerBytes = 262_144
-    private let transport: Mutex<(any OutboundTransport)?> = Mutex(nil)
-    private let tokens = Mutex<[String: (token: String, until: Int64)]>([:])
+    private let outbound: LateTransport
+    private let tokens = AccessTokenCache()
     private let baseURL: String
     private let clock: any Clock
 
-    init(baseURL: String, clock: any Clock) {
+    init(baseURL: String, clock: any Clock, outbound: LateTransport) {
+        self.outbound = outbound
         self.baseURL = baseURL
         self.clock = clock
     }
-
-    /// The transport lookups go out through (the outbox worker's, once it runs).
-    func use(_ transport: any OutboundTransport) { self.transport.withLock { $0 = transport } }
 
     /// The purchase resource of `notification`'s token, and a product's price where the purchase
     /// has none.
@@ -77,7 +75,7 @@ final class GooglePlayLookup: Sendable {
     }
 
     private func get(_ path: String, bearer: String, completion: @escaping @Sendable (Result<JSONValue, Failure>) -> Void) {
-        guard let transport = transport.withLock({ $0 }) else {
+        guard let transport = outbound.current else {
             return completion(.failure(Failure(description: "outbound requests are not running on this node")))
         }
         let request = OutboundRequest(
@@ -104,7 +102,7 @@ final class GooglePlayLookup: Sendable {
         else { return body(.failure(Failure(description: "the service account is not a Google service account key (client_email, private_key)"))) }
         let tokenURI = account["token_uri"]?.stringValue ?? "https://oauth2.googleapis.com/token"
         let now = clock.now().milliseconds / 1000
-        if let cached = tokens.withLock({ $0[email] }), cached.until > now { return body(.success(cached.token)) }
+        if let cached = tokens.token(email, now: now) { return body(.success(cached)) }
         let header = Base64URL.encode(Array(#"{"alg":"RS256","typ":"JWT"}"#.utf8))
         let claims = JSONValue.object([
             "iss": .string(email), "scope": .string(Self.scope), "aud": .string(tokenURI), "iat": .number(Double(now)),
@@ -114,7 +112,7 @@ final class GooglePlayLookup: Sendable {
         guard let signature = RS256.sign(Array(signed.utf8), privateKeyPEM: key) else {
             return body(.failure(Failure(description: "the service account's private_key is not an RSA key of 2048 bits or more")))
         }
-        guard let transport = transport.withLock({ $0 }) else {
+        guard let transport = outbound.current else {
             return body(.failure(Failure(description: "outbound requests are not running on this node")))
         }
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + signed + "." + Base64URL.encode(signature)
@@ -130,7 +128,7 @@ final class GooglePlayLookup: Sendable {
                 let token = answer["access_token"]?.stringValue
             else { return body(.failure(Failure(description: "Google refused the service account's token request (\(response.statusCode))"))) }
             let lifetime: Int64 = if case .number(let seconds)? = answer["expires_in"] { Int64(seconds) } else { 3600 }
-            self.tokens.withLock { $0[email] = (token, now + lifetime - 60) }
+            self.tokens.keep(token, email, lifetime: lifetime, now: now)
             body(.success(token))
         }
     }

@@ -12,11 +12,11 @@ public struct StoreRevenueService: Sendable {
     let settings: RevenueSettings
     let googlePlay: GooglePlayLookup
 
-    init(store: any StoreBackend, clocks: ProjectClocks, settings: RevenueSettings) {
+    init(store: any StoreBackend, clocks: ProjectClocks, settings: RevenueSettings, outbound: LateTransport) {
         self.store = store
         self.clocks = clocks
         self.settings = settings
-        googlePlay = GooglePlayLookup(baseURL: settings.googlePlayURL, clock: clocks.server)
+        googlePlay = GooglePlayLookup(baseURL: settings.googlePlayURL, clock: clocks.server, outbound: outbound)
     }
 
     /// What each source needs: settings and secrets, by name, and whether each is required.
@@ -156,9 +156,6 @@ public struct StoreRevenueService: Sendable {
             completion(.failure(error))
         }
     }
-
-    /// The transport the Play lookups go out through (the outbox worker's).
-    func useOutbound(_ transport: any OutboundTransport) { googlePlay.use(transport) }
 
     /// Whether a presented secret is the stored one (compared in constant time).
     public static func matches(_ presented: String?, secret: String?) -> Bool {

@@ -92,7 +92,7 @@ import Testing
 
     @Test func whatNamesNoInstallIsKeptUncountedAndABodyNotRevenueCatsIsRefused() throws {
         let app = try TestApp()
-        let (projectID, _, _) = try app.projectWithLink()
+        let (projectID, key, _) = try app.projectWithLink()
         #expect(
             try app.request("PUT", "/admin/v1/projects/\(projectID)/revenue-sources/revenuecat", json: #"{"authorization":"short"}"#).status == 422)
         #expect(
@@ -104,6 +104,12 @@ import Testing
         let stranger = try send(app, projectID, Self.event("s1", type: "INITIAL_PURCHASE", transaction: "99"))
         #expect(stranger.status == 200 && stranger.json?["outcome"] as? String == "unmatched" && stranger.json?["install_id"] is NSNull)
         #expect(try app.count("SELECT count(*) FROM payments") == 0)
+        // The subscriber attribute the docs name ties it to the install id a LinkForty SDK got.
+        let installID = try #require(try app.install(ip: "198.51.100.99", key: key).json?["installId"] as? String)
+        let attribute = #","subscriber_attributes":{"attributiond_install_id":{"value":"\#(installID)","updated_at_ms":1}}"#
+        let tied = try send(app, projectID, Self.event("s0", type: "INITIAL_PURCHASE", transaction: "90", extra: attribute))
+        #expect(tied.json?["outcome"] as? String == "stored" && tied.json?["install_id"] as? String == installID, "\(tied.bodyText)")
+        #expect(try app.run("DELETE FROM payments") == 1)
         let sandbox = try send(app, projectID, Self.event("s2", type: "TEST", transaction: "98"))
         #expect(sandbox.json?["outcome"] as? String == "unchanged")
         for (body, field) in [
@@ -115,7 +121,7 @@ import Testing
             #expect(refused.status == 422 && refused.bodyText.contains(field), "\(body): \(refused.bodyText)")
         }
         #expect(try send(app, projectID, "[1,2]").status == 422)
-        #expect(try app.count("SELECT count(*) FROM store_notifications") == 2)
+        #expect(try app.count("SELECT count(*) FROM store_notifications") == 3, "refused bodies keep nothing")
         let listed = try app.request("GET", "/admin/v1/projects/\(projectID)/revenue-sources")
         #expect((listed.json?["revenue_sources"] as? [[String: Any]])?.first?["source"] as? String == "revenuecat")
         #expect(try app.request("DELETE", "/admin/v1/projects/\(projectID)/revenue-sources/revenuecat").status == 204)
