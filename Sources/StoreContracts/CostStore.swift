@@ -41,9 +41,15 @@ public struct AcquiredRevenue: Sendable, Equatable {
     }
     public var links: [OfLink]
     public var claims: [OfClaims]
-    public init(links: [OfLink] = [], claims: [OfClaims] = []) {
+    /// The payments of the same installs in the same days that were refunded (removed since),
+    /// left out of `links` and `claims`.
+    public var linkRefunds: [OfLink]
+    public var claimRefunds: [OfClaims]
+    public init(links: [OfLink] = [], claims: [OfClaims] = [], linkRefunds: [OfLink] = [], claimRefunds: [OfClaims] = []) {
         self.links = links
         self.claims = claims
+        self.linkRefunds = linkRefunds
+        self.claimRefunds = claimRefunds
     }
 }
 

@@ -7,7 +7,7 @@ public import JSON
 public enum ROASFields {
     public static let columns = [
         "network", "campaign_id", "campaign_name", "spend", "impressions", "clicks", "installs", "cpi", "paying_users", "revenue_d0",
-        "revenue_d7", "revenue_d30", "roas_d0", "roas_d7", "roas_d30", "has_cost", "has_installs",
+        "revenue_d7", "revenue_d30", "refunds", "roas_d0", "roas_d7", "roas_d30", "has_cost", "has_installs",
     ]
 
     public static func values(_ row: ROASReport.Row, currency: String) -> [JSONValue] {
@@ -17,6 +17,7 @@ public enum ROASFields {
             .string(row.network), .string(row.campaignID), .string(row.campaignName), row.hasCost ? money(row.spend) : .null,
             .number(Double(row.impressions)), .number(Double(row.clicks)), .number(Double(row.installs)), money(row.cpi),
             .number(Double(row.payingInstalls)), money(row.revenue[0] ?? 0), money(row.revenue[7] ?? 0), money(row.revenue[30] ?? 0),
+            money(row.refunds),
             ratio(row.roas(0)), ratio(row.roas(7)), ratio(row.roas(30)), .bool(row.hasCost), .bool(row.hasInstalls),
         ]
     }

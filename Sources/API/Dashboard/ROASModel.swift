@@ -8,7 +8,7 @@ struct ROASModel {
     /// The columns the table sorts by, with their labels.
     static let sortable: [(key: String, label: String)] = [
         ("spend", "Spend"), ("installs", "Installs"), ("cpi", "CPI"), ("paying_users", "Paying"), ("revenue_d7", "Revenue D7"),
-        ("revenue_d30", "Revenue D30"), ("roas_d0", "ROAS D0"), ("roas_d7", "ROAS D7"), ("roas_d30", "ROAS D30"),
+        ("revenue_d30", "Revenue D30"), ("refunds", "Refunds"), ("roas_d0", "ROAS D0"), ("roas_d7", "ROAS D7"), ("roas_d30", "ROAS D30"),
     ]
 
     let period: DashboardPeriodPage
@@ -49,6 +49,7 @@ struct ROASModel {
                 case "paying_users": Double(row.payingInstalls)
                 case "revenue_d7": row.revenue[7] ?? 0
                 case "revenue_d30": row.revenue[30] ?? 0
+                case "refunds": row.refunds
                 case "roas_d0": row.roas(0)
                 case "roas_d7": row.roas(7)
                 case "roas_d30": row.roas(30)

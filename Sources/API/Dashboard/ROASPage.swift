@@ -28,11 +28,12 @@ enum ROASPage {
             """
             <td class="n">\(row.hasCost ? money(row.spend) : "–")</td><td class="n">\(row.installs)</td><td class="n">\(money(row.cpi))</td>\
             <td class="n hide-narrow">\(row.payingInstalls)</td><td class="n hide-narrow">\(money(row.revenue[7] ?? 0))</td>\
-            <td class="n hide-narrow">\(money(row.revenue[30] ?? 0))</td><td class="n hide-narrow">\(ratio(row.roas(0)))</td>\
+            <td class="n hide-narrow">\(money(row.revenue[30] ?? 0))</td><td class="n hide-narrow">\(money(row.refunds))</td>\
+            <td class="n hide-narrow">\(ratio(row.roas(0)))</td>\
             <td class="n">\(ratio(row.roas(7)))</td><td class="n hide-narrow">\(ratio(row.roas(30)))</td>
             """
         }
-        let narrow: Set<String> = ["paying_users", "revenue_d7", "revenue_d30", "roas_d0", "roas_d30"]
+        let narrow: Set<String> = ["paying_users", "revenue_d7", "revenue_d30", "refunds", "roas_d0", "roas_d30"]
         let head = ROASModel.sortable.map { column -> HTML in
             let label = column.key == model.sort ? "\(column.label) ▾" : column.label
             let hide: HTML = narrow.contains(column.key) ? " hide-narrow" : ""

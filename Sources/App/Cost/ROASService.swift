@@ -32,18 +32,25 @@ public struct ROASService: Sendable {
         var acquired: [ROASReport.Acquired] = []
 
         var linkRevenue: [String: [ROASReport.Revenue]] = [:]
+        var linkRefunds: [String: [ROASReport.Revenue]] = [:]
         for entry in revenue.links { linkRevenue[entry.linkID, default: []].append(entry.money) }
-        for link in stats.links where link.counts.attributedInstalls > 0 || linkRevenue[link.linkID] != nil {
+        for entry in revenue.linkRefunds { linkRefunds[entry.linkID, default: []].append(entry.money) }
+        for link in stats.links where link.counts.attributedInstalls > 0 || linkRevenue[link.linkID] != nil || linkRefunds[link.linkID] != nil {
             let campaign = link.utmCampaign ?? ""
             acquired.append(
                 ROASReport.Acquired(
                     network: NetworkName.normalized(link.utmSource ?? ""), campaignID: campaign, campaignName: campaign,
-                    installs: link.counts.attributedInstalls, payingInstalls: link.counts.payingInstalls, revenue: linkRevenue[link.linkID] ?? []))
+                    installs: link.counts.attributedInstalls, payingInstalls: link.counts.payingInstalls, revenue: linkRevenue[link.linkID] ?? [],
+                    refunds: linkRefunds[link.linkID] ?? []))
         }
 
         struct Claimed: Hashable { let network, campaignID: String }
         var claimRevenue: [Claimed: [ROASReport.Revenue]] = [:]
+        var claimRefunds: [Claimed: [ROASReport.Revenue]] = [:]
         for entry in revenue.claims { claimRevenue[Claimed(network: entry.network, campaignID: entry.campaignID), default: []].append(entry.money) }
+        for entry in revenue.claimRefunds {
+            claimRefunds[Claimed(network: entry.network, campaignID: entry.campaignID), default: []].append(entry.money)
+        }
         var claimed: [Claimed: ROASReport.Acquired] = [:]
         let names = stats.appleAds.isEmpty ? nil : try store.appleAdsNames.names(projectID: project.id)
         for row in stats.appleAds where !row.test {
@@ -64,11 +71,12 @@ public struct ROASService: Sendable {
                     network: key.network, campaignID: key.campaignID, campaignName: row.campaignName ?? "", installs: 0, payingInstalls: 0)
             ].installs += row.installs
         }
-        for key in claimRevenue.keys where claimed[key] == nil {
+        for key in Set(claimRevenue.keys).union(claimRefunds.keys) where claimed[key] == nil {
             claimed[key] = ROASReport.Acquired(network: key.network, campaignID: key.campaignID, campaignName: "", installs: 0, payingInstalls: 0)
         }
         for (key, var group) in claimed.sorted(by: { ($0.key.network, $0.key.campaignID) < ($1.key.network, $1.key.campaignID) }) {
             group.revenue = claimRevenue[key] ?? []
+            group.refunds = claimRefunds[key] ?? []
             acquired.append(group)
         }
 

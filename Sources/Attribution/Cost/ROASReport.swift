@@ -22,14 +22,20 @@ public struct ROASReport: Sendable, Equatable {
         public var installs: Int
         public var payingInstalls: Int
         public var revenue: [Revenue]
+        /// Their payments of the same days refunded since (not in `revenue`).
+        public var refunds: [Revenue]
 
-        public init(network: String, campaignID: String, campaignName: String, installs: Int, payingInstalls: Int, revenue: [Revenue] = []) {
+        public init(
+            network: String, campaignID: String, campaignName: String, installs: Int, payingInstalls: Int, revenue: [Revenue] = [],
+            refunds: [Revenue] = []
+        ) {
             self.network = network
             self.campaignID = campaignID
             self.campaignName = campaignName
             self.installs = installs
             self.payingInstalls = payingInstalls
             self.revenue = revenue
+            self.refunds = refunds
         }
     }
 
@@ -66,6 +72,8 @@ public struct ROASReport: Sendable, Equatable {
         public var payingInstalls = 0
         /// Day n (`revenueDays`) → revenue by its end.
         public var revenue: [Int64: Double] = [:]
+        /// What the installs paid in their first 31 days and was refunded since.
+        public var refunds = 0.0
         /// Our campaigns (`Acquired.campaignID`) the row holds: the overview finds a UTM
         /// campaign's row by them.
         public var ours: Set<String> = []
@@ -84,6 +92,7 @@ public struct ROASReport: Sendable, Equatable {
             clicks += other.clicks
             installs += other.installs
             payingInstalls += other.payingInstalls
+            refunds += other.refunds
             ours.formUnion(other.ours)
             for (day, amount) in other.revenue { revenue[day, default: 0] += amount }
         }
@@ -156,6 +165,7 @@ public struct ROASReport: Sendable, Equatable {
                 let amount = converted(money.amount, money.currency, money.day)
                 for day in revenueDays where money.span <= day { row.revenue[day, default: 0] += amount }
             }
+            for money in source.refunds { row.refunds += converted(money.amount, money.currency, money.day) }
             let idKey = CampaignKey(network: source.network, key: source.campaignID.lowercased())
             let nameKey = CampaignKey(network: source.network, key: source.campaignName.lowercased())
             if let joined = (source.campaignID.isEmpty ? nil : byID[idKey] ?? byName[idKey]) ?? (source.campaignName.isEmpty ? nil : byName[nameKey])

@@ -54,15 +54,21 @@ struct Costs<Source: SessionSource>: CostStore {
                         linkID: key.linkID,
                         money: .init(day: CostRepository.dayText(day), currency: key.currency, span: key.span, amount: Double(micros) / 1_000_000)))
             }
-            func claims(_ sql: String, network: (String) -> String?) throws {
+            for (linkID, day, currency, amount) in try connection.query(
+                CostRepository.linkRefunds, projectID, from, to, map: { ($0.string(0), $0.int(1), $0.string(2), $0.double(3)) })
+            {
+                revenue.linkRefunds.append(
+                    .init(linkID: linkID, money: .init(day: CostRepository.dayText(day), currency: currency, span: 0, amount: amount)))
+            }
+            func claims(_ sql: String, network: (String) -> String?, refunds: Bool = false) throws {
                 for (source, campaign, day, currency, n, amount) in try connection.query(
                     sql, projectID, from, to, map: { ($0.string(0), $0.string(1), $0.int(2), $0.string(3), $0.int(4), $0.double(5)) })
                 {
                     guard let network = network(source) else { continue }
-                    revenue.claims.append(
-                        .init(
-                            network: network, campaignID: campaign,
-                            money: .init(day: CostRepository.dayText(day), currency: currency, span: EventTallies.span(n), amount: amount)))
+                    let entry = AcquiredRevenue.OfClaims(
+                        network: network, campaignID: campaign,
+                        money: .init(day: CostRepository.dayText(day), currency: currency, span: EventTallies.span(n), amount: amount))
+                    if refunds { revenue.claimRefunds.append(entry) } else { revenue.claims.append(entry) }
                 }
             }
             let appleAds: (String) -> String? = { _ in NetworkName.appleAds }
@@ -70,10 +76,16 @@ struct Costs<Source: SessionSource>: CostStore {
             if try connection.queryOne(CostRepository.hasAppleAdsClaims, projectID, map: { $0.bool(0) }) == true {
                 try claims(CostRepository.claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: .payments), network: appleAds)
                 try claims(CostRepository.claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: .events), network: appleAds)
+                try claims(
+                    CostRepository.claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: .refunds), network: appleAds, refunds: true
+                )
             }
             if try connection.queryOne(CostRepository.hasAdPlatformClaims, projectID, map: { $0.bool(0) }) == true {
                 try claims(CostRepository.claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: .payments), network: adPlatform)
                 try claims(CostRepository.claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: .events), network: adPlatform)
+                try claims(
+                    CostRepository.claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: .refunds), network: adPlatform,
+                    refunds: true)
             }
             return revenue
         }
@@ -101,15 +113,28 @@ enum CostRepository {
     static let hasAppleAdsClaims = "SELECT EXISTS (SELECT 1 FROM apple_ads_claims WHERE project_id = ? AND won AND NOT is_test)"
     static let hasAdPlatformClaims = "SELECT EXISTS (SELECT 1 FROM ad_platform_claims WHERE project_id = ? AND won)"
 
-    enum Money { case payments, events }
+    /// The refunded payments of the period's installs credited to a link, in their first 31 days
+    /// (as `linkCohortRevenue` counts the live ones), by link, the installs' UTC day and currency.
+    static let linkRefunds = """
+        SELECT i.link_id, i.created_at / 86400000, p.currency, sum(p.amount)
+        FROM payments p JOIN installs i ON i.id = p.install_id
+        WHERE p.project_id = ?1 AND p.removed_at IS NOT NULL AND i.created_at >= ?2 AND i.created_at < ?3 AND NOT i.is_test
+            AND i.attributed AND i.link_id IS NOT NULL AND i.link_id <> '' AND (p.created_at - i.created_at) / 86400000 BETWEEN 0 AND 30
+        GROUP BY 1, 2, 3
+        """
+
+    /// `refunds`: the payments removed since (the ROAS report's refunds column).
+    enum Money { case payments, events, refunds }
 
     /// The money of the period's installs a kind of claim won, by source, campaign, the installs'
     /// UTC day, currency and day after install (0 to 30, as `Counting.linkCohortRevenue` counts).
     static func claimsRevenue(claims table: String, source: String, money: Money) -> String {
         let (join, at, currency, amount, live) =
-            money == .payments
-            ? ("payments m", "m.created_at", "m.currency", "m.amount", "m.removed_at IS NULL")
-            : ("events m", "coalesce(m.charted_at, m.received_at)", "coalesce(m.currency, '')", "m.revenue", "m.revenue IS NOT NULL")
+            switch money {
+            case .payments: ("payments m", "m.created_at", "m.currency", "m.amount", "m.removed_at IS NULL")
+            case .refunds: ("payments m", "m.created_at", "m.currency", "m.amount", "m.removed_at IS NOT NULL")
+            case .events: ("events m", "coalesce(m.charted_at, m.received_at)", "coalesce(m.currency, '')", "m.revenue", "m.revenue IS NOT NULL")
+            }
         let test = table == "apple_ads_claims" ? " AND NOT a.is_test" : ""
         return """
             SELECT \(source), coalesce(a.campaign_id, ''), i.created_at / 86400000, \(currency), (\(at) - i.created_at) / 86400000, sum(\(amount))

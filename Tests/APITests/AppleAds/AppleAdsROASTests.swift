@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Apple Ads' installs in the ROAS report: the installs its claims won and their payments, read
-/// from the claims, meet the spend uploaded for the same campaign id.
+/// from the claims, meet the spend uploaded for the same campaign id; a removed one is a refund.
 @Suite struct AppleAdsROASTests {
     @Test func appleAdsInstallsAndTheirPaymentsMeetTheCampaignsSpend() throws {
         let fake = try FakeAdServices()
@@ -18,6 +18,10 @@ import Testing
         let paid = try app.client(
             "capture-payment", body("fields", token: projectToken, instance: "R-1", extra: #","user_id":"u","amount":12,"payment_id":"aa-1""#))
         #expect(paid.status == 200, "\(paid.bodyText)")
+        // A second payment removed since: out of revenue, in refunds.
+        let refunded = #","user_id":"u","amount":5,"payment_id":"aa-2""#
+        #expect(try app.client("capture-payment", body("fields", token: projectToken, instance: "R-1", extra: refunded)).status == 200)
+        #expect(try app.client("remove-captured-payment", body("fields", token: projectToken, instance: "R-1", extra: refunded)).status == 200)
         try app.settle()
         let today = LocalCalendar.utc.dateText(SystemClock().now())
         let csv = "date,network,campaign_id,campaign_name,spend,currency\n\(today),apple_ads,542370539,Spring Search,24,USD\n"
@@ -26,5 +30,6 @@ import Testing
         let row = try #require((report.json?["rows"] as? [[String: Any]])?.first { $0["network"] as? String == "apple_ads" }, "\(report.bodyText)")
         #expect(row["campaign_id"] as? String == "542370539" && row["spend"] as? Double == 24 && row["installs"] as? Int == 1, "\(row)")
         #expect(row["revenue_d0"] as? Double == 12 && row["roas_d0"] as? Double == 0.5 && row["cpi"] as? Double == 24, "\(row)")
+        #expect(row["refunds"] as? Double == 5, "\(row)")
     }
 }
