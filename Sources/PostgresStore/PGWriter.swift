@@ -27,8 +27,17 @@ public final class PGWriter: Sendable {
         let queue: DispatchQueue
         /// Items queued, with their place in the lane (`enqueued` after each).
         let pending = Mutex<(items: [Item], draining: Bool, enqueued: Int)>(([], false, 0))
-        init(_ index: Int) { queue = DispatchQueue(label: "attributiond.pg-writer.\(index)") }
+        init(_ index: Int) {
+            queue = DispatchQueue(label: "attributiond.pg-writer.\(index)")
+            queue.setSpecific(key: PGWriter.laneIndex, value: index)
+        }
     }
+
+    private static let laneIndex = DispatchSpecificKey<Int>()
+
+    /// The lane the calling write runs on (nil outside the writer): which lanes writes take is
+    /// behaviour the tests check, and a lane is not one connection (it takes any from the pool).
+    @_spi(StoreInternals) public static var currentLane: Int? { DispatchQueue.getSpecific(key: laneIndex) }
 
     /// Lane 0's writes done (committed or failed), in order: a write on another lane waits for
     /// every lane-0 write queued before it, so that an install sees the clicks queued before it

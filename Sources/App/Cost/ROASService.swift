@@ -31,10 +31,8 @@ public struct ROASService: Sendable {
         let revenue = try store.costs.acquiredRevenue(projectID: project.id, from: from.milliseconds, to: to.milliseconds)
         var acquired: [ROASReport.Acquired] = []
 
-        var linkRevenue: [String: [ROASReport.Revenue]] = [:]
-        var linkRefunds: [String: [ROASReport.Revenue]] = [:]
-        for entry in revenue.links { linkRevenue[entry.linkID, default: []].append(entry.money) }
-        for entry in revenue.linkRefunds { linkRefunds[entry.linkID, default: []].append(entry.money) }
+        let linkRevenue = Dictionary(grouping: revenue.links, by: \.linkID).mapValues { $0.map(\.money) }
+        let linkRefunds = Dictionary(grouping: revenue.linkRefunds, by: \.linkID).mapValues { $0.map(\.money) }
         for link in stats.links where link.counts.attributedInstalls > 0 || linkRevenue[link.linkID] != nil || linkRefunds[link.linkID] != nil {
             let campaign = link.utmCampaign ?? ""
             acquired.append(
@@ -45,12 +43,11 @@ public struct ROASService: Sendable {
         }
 
         struct Claimed: Hashable { let network, campaignID: String }
-        var claimRevenue: [Claimed: [ROASReport.Revenue]] = [:]
-        var claimRefunds: [Claimed: [ROASReport.Revenue]] = [:]
-        for entry in revenue.claims { claimRevenue[Claimed(network: entry.network, campaignID: entry.campaignID), default: []].append(entry.money) }
-        for entry in revenue.claimRefunds {
-            claimRefunds[Claimed(network: entry.network, campaignID: entry.campaignID), default: []].append(entry.money)
+        func byClaim(_ entries: [AcquiredRevenue.OfClaims]) -> [Claimed: [ROASReport.Revenue]] {
+            Dictionary(grouping: entries) { Claimed(network: $0.network, campaignID: $0.campaignID) }.mapValues { $0.map(\.money) }
         }
+        let claimRevenue = byClaim(revenue.claims)
+        let claimRefunds = byClaim(revenue.claimRefunds)
         var claimed: [Claimed: ROASReport.Acquired] = [:]
         let names = stats.appleAds.isEmpty ? nil : try store.appleAdsNames.names(projectID: project.id)
         for row in stats.appleAds where !row.test {

@@ -60,32 +60,24 @@ struct Costs<Source: SessionSource>: CostStore {
                 revenue.linkRefunds.append(
                     .init(linkID: linkID, money: .init(day: CostRepository.dayText(day), currency: currency, span: 0, amount: amount)))
             }
-            func claims(_ sql: String, network: (String) -> String?, refunds: Bool = false) throws {
-                for (source, campaign, day, currency, n, amount) in try connection.query(
-                    sql, projectID, from, to, map: { ($0.string(0), $0.string(1), $0.int(2), $0.string(3), $0.int(4), $0.double(5)) })
-                {
-                    guard let network = network(source) else { continue }
-                    let entry = AcquiredRevenue.OfClaims(
-                        network: network, campaignID: campaign,
-                        money: .init(day: CostRepository.dayText(day), currency: currency, span: EventTallies.span(n), amount: amount))
-                    if refunds { revenue.claimRefunds.append(entry) } else { revenue.claims.append(entry) }
+            func claims(_ statements: [(money: CostRepository.Money, sql: String)], network: (String) -> String?) throws {
+                for (money, sql) in statements {
+                    for (source, campaign, day, currency, n, amount) in try connection.query(
+                        sql, projectID, from, to, map: { ($0.string(0), $0.string(1), $0.int(2), $0.string(3), $0.int(4), $0.double(5)) })
+                    {
+                        guard let network = network(source) else { continue }
+                        let entry = AcquiredRevenue.OfClaims(
+                            network: network, campaignID: campaign,
+                            money: .init(day: CostRepository.dayText(day), currency: currency, span: EventTallies.span(n), amount: amount))
+                        if money == .refunds { revenue.claimRefunds.append(entry) } else { revenue.claims.append(entry) }
+                    }
                 }
             }
-            let appleAds: (String) -> String? = { _ in NetworkName.appleAds }
-            let adPlatform: (String) -> String? = { AdPlatformClaim.Source(rawValue: $0).map(NetworkName.of) }
             if try connection.queryOne(CostRepository.hasAppleAdsClaims, projectID, map: { $0.bool(0) }) == true {
-                try claims(CostRepository.claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: .payments), network: appleAds)
-                try claims(CostRepository.claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: .events), network: appleAds)
-                try claims(
-                    CostRepository.claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: .refunds), network: appleAds, refunds: true
-                )
+                try claims(CostRepository.appleAdsClaimsRevenue) { _ in NetworkName.appleAds }
             }
             if try connection.queryOne(CostRepository.hasAdPlatformClaims, projectID, map: { $0.bool(0) }) == true {
-                try claims(CostRepository.claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: .payments), network: adPlatform)
-                try claims(CostRepository.claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: .events), network: adPlatform)
-                try claims(
-                    CostRepository.claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: .refunds), network: adPlatform,
-                    refunds: true)
+                try claims(CostRepository.adPlatformClaimsRevenue) { AdPlatformClaim.Source(rawValue: $0).map(NetworkName.of) }
             }
             return revenue
         }
@@ -124,7 +116,10 @@ enum CostRepository {
         """
 
     /// `refunds`: the payments removed since (the ROAS report's refunds column).
-    enum Money { case payments, events, refunds }
+    enum Money: CaseIterable { case payments, events, refunds }
+
+    static let appleAdsClaimsRevenue = Money.allCases.map { ($0, claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: $0)) }
+    static let adPlatformClaimsRevenue = Money.allCases.map { ($0, claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: $0)) }
 
     /// The money of the period's installs a kind of claim won, by source, campaign, the installs'
     /// UTC day, currency and day after install (0 to 30, as `Counting.linkCohortRevenue` counts).

@@ -28,6 +28,9 @@ import Testing
             ), "\(summer)")
         #expect(summer.contains(#"<td class="n hide-narrow">EUR 12.00</td><td class="n hide-narrow">EUR 28.00</td>"#), "\(summer)")
         #expect(summer.contains(#"<td class="n hide-narrow">20.0 %</td><td class="n">30.0 %</td><td class="n hide-narrow">70.0 %</td>"#), "\(summer)")
+        // Nothing of it refunded: the refunds column, between the revenue and the ROAS, says 0.
+        #expect(summer.contains(#"EUR 28.00</td><td class="n hide-narrow">EUR 0.00</td><td class="n hide-narrow">20.0 %"#), "\(summer)")
+        #expect(html.contains(">Refunds</a></th>"), "\(html)")
         let retarget = try #require(html.components(separatedBy: "<tr>").first { $0.contains("Retarget") })
         #expect(
             retarget.contains(#"<span class="badge">cost only</span>"#) && retarget.contains(#"<td class="n">EUR 25.00</td><td class="n">0</td>"#))
