@@ -356,6 +356,7 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_FX_URL": configuration.revenue.exchangeRatesURL = text.isEmpty ? nil : try appleAdsURL(.string(text), name)
             case "ATTRIBUTIOND_GOOGLE_PLAY_URL":
                 configuration.revenue.googlePlayURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
+            case "ATTRIBUTIOND_GOOGLE_CERTS_URL": configuration.revenue.googleCertsURL = try appleAdsURL(.string(text), name)
             case "ATTRIBUTIOND_APPLE_ROOT_CERTIFICATES": configuration.revenue.appleRootCertificatesPEM = try rootCertificates(text, name)
             case "ATTRIBUTIOND_GOOGLE_ADS_URL": configuration.adPlatforms.googleURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))
             case "ATTRIBUTIOND_META_URL": configuration.adPlatforms.metaURL = AppleAdsSettings.directory(try appleAdsURL(.string(text), name))

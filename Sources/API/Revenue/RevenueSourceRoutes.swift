@@ -10,7 +10,7 @@ enum RevenueSourceRoutes {
     /// The body's keys that are secrets, by source; every other known key is a setting.
     static let secretKeys: Set<String> = ["authorization", "service_account", "push_secret"]
     static let knownKeys: [RevenueSource: Set<String>] = [
-        .appStore: ["bundle_id"], .googlePlay: ["package_name", "service_account", "push_secret"],
+        .appStore: ["bundle_id"], .googlePlay: ["package_name", "service_account", "push_secret", "push_audience", "push_service_account"],
         .revenueCat: ["authorization"],
     ]
 

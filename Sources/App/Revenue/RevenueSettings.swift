@@ -3,18 +3,23 @@
 /// CA – G3 when unset), so that tests and private deployments can make their own chain.
 public struct RevenueSettings: Sendable {
     public static let googlePlayURL = "https://androidpublisher.googleapis.com/"
+    public static let googleCertsURL = "https://www.googleapis.com/oauth2/v3/certs"
 
     public var appleRootCertificatesPEM: String
     /// The Android Publisher API's base (`ATTRIBUTIOND_GOOGLE_PLAY_URL`; tests point it at a fake).
     public var googlePlayURL: String
     /// Where the ECB's daily reference rates are fetched (`ATTRIBUTIOND_FX_URL`; empty: never).
     public var exchangeRatesURL: String?
+    /// Google's OIDC signing keys, which Pub/Sub push tokens are checked against
+    /// (`ATTRIBUTIOND_GOOGLE_CERTS_URL`; tests point it at a fake).
+    public var googleCertsURL: String
 
     public init(
         appleRootCertificatesPEM: String = AppleRootCertificates.g3PEM, googlePlayURL: String = RevenueSettings.googlePlayURL,
-        exchangeRatesURL: String? = ECBRateFetcher.dailyURL
+        exchangeRatesURL: String? = ECBRateFetcher.dailyURL, googleCertsURL: String = RevenueSettings.googleCertsURL
     ) {
         self.exchangeRatesURL = exchangeRatesURL
+        self.googleCertsURL = googleCertsURL
         self.appleRootCertificatesPEM = appleRootCertificatesPEM
         self.googlePlayURL = AppleAdsSettings.directory(googlePlayURL)
     }

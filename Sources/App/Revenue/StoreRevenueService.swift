@@ -11,21 +11,25 @@ public struct StoreRevenueService: Sendable {
     let clocks: ProjectClocks
     let settings: RevenueSettings
     let googlePlay: GooglePlayLookup
+    let googleKeys: GoogleSigningKeys
 
     init(store: any StoreBackend, clocks: ProjectClocks, settings: RevenueSettings, outbound: LateTransport) {
         self.store = store
         self.clocks = clocks
         self.settings = settings
         googlePlay = GooglePlayLookup(baseURL: settings.googlePlayURL, clock: clocks.server, outbound: outbound)
+        googleKeys = GoogleSigningKeys(url: settings.googleCertsURL, clock: clocks.server, outbound: outbound)
     }
 
     /// What each source needs: settings and secrets, by name, and whether each is required.
     static let requiredSettings: [RevenueSource: [String]] = [.appStore: ["bundle_id"], .googlePlay: ["package_name"], .revenueCat: []]
     static let requiredSecrets: [RevenueSource: [String]] = [
-        .appStore: [], .googlePlay: ["service_account", "push_secret"], .revenueCat: ["authorization"],
+        .appStore: [], .googlePlay: ["service_account"], .revenueCat: ["authorization"],
     ]
-    static let optionalSecrets: [RevenueSource: [String]] = [:]
-    static let optionalSettings: [RevenueSource: [String]] = [:]
+    static let optionalSecrets: [RevenueSource: [String]] = [.googlePlay: ["push_secret"]]
+    /// A Play push is let in by its OIDC token (`push_audience`, and `push_service_account` when
+    /// given), by the URL's `push_secret`, or by both when both are set; one of them is required.
+    static let optionalSettings: [RevenueSource: [String]] = [.googlePlay: ["push_audience", "push_service_account"]]
 
     /// Creates or replaces the project's connection to `source`; each problem names its field.
     public func save(project: Project, source: RevenueSource, settings: [String: String], secrets: [String: String]) throws
@@ -55,6 +59,12 @@ public struct StoreRevenueService: Sendable {
             if let value = secrets[key], !value.isEmpty, value.count < 16 {
                 problems.append(ValidationProblem(key, "must be at least 16 characters: anyone who guesses it can send revenue"))
             }
+        }
+        if source == .googlePlay, (secrets["push_secret"] ?? "").isEmpty, (settings["push_audience"] ?? "").isEmpty {
+            problems.append(ValidationProblem("push_audience", "or push_secret is required: without either anyone could send revenue"))
+        }
+        if let email = settings["push_service_account"], !email.isEmpty, (settings["push_audience"] ?? "").isEmpty {
+            problems.append(ValidationProblem("push_audience", "is required with push_service_account (it is the token's audience)"))
         }
         try AppError.throwIfAny(problems)
         let connection = RevenueSourceConnection(
@@ -117,15 +127,44 @@ public struct StoreRevenueService: Sendable {
     /// Android Publisher API where its money is needed, then applied. Answers through `completion`
     /// (nothing waits on Google): `AppError` for what the request got wrong, `UpstreamFailure`
     /// when Google could not be asked (Pub/Sub then retries).
+    /// A Pub/Sub push of the project's Google Play source, let in by the checks the source sets
+    /// (`presentedSecret` from the URL, `authorization` the request's header).
     public func receiveGooglePlay(
-        _ body: JSONValue, presentedSecret: String?, project: Project,
+        _ body: JSONValue, presentedSecret: String?, authorization: String?, project: Project,
         completion: @escaping @Sendable (Result<StoreRevenueOutcome, any Error>) -> Void
     ) {
         do {
             guard let connection = try connection(project: project, source: .googlePlay) else {
                 throw AppError.notFound("this project has no Google Play source")
             }
-            guard Self.matches(presentedSecret, secret: connection.secrets["push_secret"]) else { throw Unauthorized() }
+            if let secret = connection.secrets["push_secret"], !secret.isEmpty, !Self.matches(presentedSecret, secret: secret) {
+                throw Unauthorized(reason: "the URL's secret is not this source's push_secret")
+            }
+            guard let audience = connection.settings["push_audience"], !audience.isEmpty else {
+                return receiveGooglePlay(body, connection: connection, project: project, completion: completion)
+            }
+            let token: PubSubPushToken
+            switch PubSubPushToken.parse(authorization: authorization) {
+            case .failure(let refusal): throw Unauthorized(reason: refusal.description)
+            case .success(let parsed): token = parsed
+            }
+            if let refusal = token.refusal(audience: audience, email: connection.settings["push_service_account"], now: clocks.server.now()) {
+                throw Unauthorized(reason: refusal.description)
+            }
+            googleKeys.verify(token) { [self] refusal in
+                if let refusal { return completion(.failure(Unauthorized(reason: refusal.description))) }
+                DispatchQueue.global().async { receiveGooglePlay(body, connection: connection, project: project, completion: completion) }
+            }
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    private func receiveGooglePlay(
+        _ body: JSONValue, connection: RevenueSourceConnection, project: Project,
+        completion: @escaping @Sendable (Result<StoreRevenueOutcome, any Error>) -> Void
+    ) {
+        do {
             let notification: GooglePlayNotification.Decoded
             switch GooglePlayNotification.decode(body) {
             case .failure(let problem): throw AppError.invalid([problem])
@@ -164,8 +203,10 @@ public struct StoreRevenueService: Sendable {
     }
 }
 
-/// A request without the source's secret.
-public struct Unauthorized: Error, Sendable {}
+/// A request without the source's secret or token: `reason` says which check it failed.
+public struct Unauthorized: Error, Sendable {
+    public let reason: String
+}
 
 /// A store's own API could not answer what a notification needs (unreachable, refusing the
 /// credentials, a purchase it does not know): the notification is not kept, so its sender retries.

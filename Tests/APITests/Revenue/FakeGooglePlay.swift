@@ -3,14 +3,21 @@ import Foundation
 import HTTP
 import TestSupport
 
-/// Google's OAuth token endpoint and the Android Publisher API's purchase reads on 127.0.0.1.
-/// The token request is checked as Google checks it (the JWT bearer grant, an RS256 signature of
-/// the service account's key, its issuer, scope, audience and lifetime); the API wants that token
-/// and answers purchases the test put in, Google's 404 otherwise.
+/// Google's OAuth token endpoint, the Android Publisher API's purchase reads and Google's OIDC
+/// signing keys on 127.0.0.1. The token request is checked as Google checks it (the JWT bearer
+/// grant, an RS256 signature of the service account's key, its issuer, scope, audience and
+/// lifetime); the API wants that token and answers purchases the test put in, Google's 404
+/// otherwise. The signing keys are a JWK set with Google's cache header; `pushToken` signs what
+/// Pub/Sub would send with them.
 final class FakeGooglePlay: @unchecked Sendable {
     static let email = "play-reader@shop-project.iam.gserviceaccount.com"
     static let accessToken = "ya29.fake-play-token"
+    static let signingKeyID = "fake-google-key-1"
     let privateKeyPEM: String
+    /// Google's OIDC signing key (its public half is the JWK set), distinct from the account's.
+    let signingKeyPEM: String
+    private let signingModulus: [UInt8]
+    private(set) var keyRequests = 0
     private let lock = NSLock()
     private var purchases: [String: String] = [:]
     private var products: [String: String] = [:]
@@ -26,15 +33,8 @@ final class FakeGooglePlay: @unchecked Sendable {
     }
 
     init() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-rsa-\(UUID().uuidString).pem").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", file]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        privateKeyPEM = try String(contentsOfFile: file, encoding: .utf8)
-        try? FileManager.default.removeItem(atPath: file)
+        (privateKeyPEM, _) = try Self.newRSAKey()
+        (signingKeyPEM, signingModulus) = try Self.newRSAKey()
         var router = RouterBuilder()
         let box = Box()
         router.on(.post, "/token", RouteHandler.sync { request in box.fake?.token(request) ?? HTTPResponse(status: .serviceUnavailable) })
@@ -45,6 +45,7 @@ final class FakeGooglePlay: @unchecked Sendable {
         ] {
             router.on(.get, path, RouteHandler.sync { request in box.fake?.read(request) ?? HTTPResponse(status: .serviceUnavailable) })
         }
+        router.on(.get, "/oauth2/v3/certs", RouteHandler.sync { _ in box.fake?.keys() ?? HTTPResponse(status: .serviceUnavailable) })
         box.fake = self
         server = try HTTPServer.loopback(router)
     }
@@ -105,6 +106,68 @@ final class FakeGooglePlay: @unchecked Sendable {
                 bytes: Array(#"{"error":{"code":404,"message":"The purchase token was not found.","status":"NOT_FOUND"}}"#.utf8), status: .notFound)
         }
         return .json(bytes: Array(found.utf8))
+    }
+
+    /// A 2048-bit RSA key made by openssl, as PEM, with its modulus.
+    private static func newRSAKey() throws -> (pem: String, modulus: [UInt8]) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-rsa-\(UUID().uuidString).pem").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        _ = try openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", file])
+        let modulus = try openssl(["rsa", "-in", file, "-noout", "-modulus"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let hex = Array(modulus.dropFirst("Modulus=".count))
+        let bytes = stride(from: 0, to: hex.count - 1, by: 2).compactMap { UInt8(String(hex[$0...$0 + 1]), radix: 16) }
+        return (try String(contentsOfFile: file, encoding: .utf8), bytes)
+    }
+
+    private static func openssl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
+    /// Google's JWK set: the signing key and one other, as `googleapis.com/oauth2/v3/certs` answers.
+    private func keys() -> HTTPResponse {
+        lock.lock()
+        keyRequests += 1
+        lock.unlock()
+        let set = """
+            {"keys":[{"kty":"RSA","alg":"RS256","use":"sig","kid":"\(Self.signingKeyID)","n":"\(Self.base64URL(signingModulus))","e":"AQAB"},\
+            {"kty":"RSA","alg":"RS256","use":"sig","kid":"other-key","n":"\(Self.base64URL(Array(signingModulus.reversed())))","e":"AQAB"}]}
+            """
+        var response = HTTPResponse.json(bytes: Array(set.utf8))
+        response.headers.set("Cache-Control", "public, max-age=21600, must-revalidate, no-transform")
+        return response
+    }
+
+    /// The `Authorization` header Pub/Sub sends with a push as `email` to `audience`, signed with
+    /// `signingKey` (Google's own unless a test says otherwise) and named `keyID`.
+    func pushAuthorization(
+        audience: String, email: String = FakeGooglePlay.pushEmail, expiresIn: Double = 3600, keyID: String = FakeGooglePlay.signingKeyID,
+        signingKey: String? = nil, issuer: String = "https://accounts.google.com"
+    ) -> String {
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        let header = #"{"alg":"RS256","kid":"\#(keyID)","typ":"JWT"}"#
+        let claims = """
+            {"aud":"\(audience)","azp":"1234567890","email":"\(email)","email_verified":true,"exp":\(Int(now + expiresIn)),\
+            "iat":\(Int(now + expiresIn - 3600)),"iss":"\(issuer)","sub":"1234567890"}
+            """
+        let input = Self.base64URL(Array(header.utf8)) + "." + Self.base64URL(Array(claims.utf8))
+        let signature = RS256.sign(Array(input.utf8), privateKeyPEM: signingKey ?? signingKeyPEM) ?? []
+        return "Bearer \(input).\(Self.base64URL(signature))"
+    }
+
+    static let pushEmail = "play-push@shop-project.iam.gserviceaccount.com"
+
+    private static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 
     private static func bytes(_ part: String) -> [UInt8]? {

@@ -105,4 +105,63 @@ import Testing
         #expect(google.tokenRequests == 1, "one token, kept until it expires")
         #expect(try app.store.rollups.check(projectID: projectID, sinceHour: Int64.min / 2, limit: 5).differing == 0)
     }
+
+    /// A source that checks Pub/Sub's OIDC tokens instead of a URL secret: the token must be
+    /// Google's (a key of its published set, its signature), for the source's audience and
+    /// service account, and not expired; Google's keys are fetched once while their cache header
+    /// holds. A source with neither check is refused.
+    @Test func pushesAreLetInByGooglesSignedTokenForTheSourcesAudience() throws {
+        let google = try FakeGooglePlay()
+        let app = try TestApp(
+            trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true,
+            revenue: RevenueSettings(googlePlayURL: google.url, googleCertsURL: google.url + "oauth2/v3/certs"))
+        app.startOutbox()
+        let (projectID, token) = try app.linkrunnerProject()
+        _ = try app.clickWithBeacon(ip: "198.51.100.81")
+        #expect(try app.client("init", body("init", token: token)).status == 200)
+        #expect(try app.client("trigger", body("trigger", token: token)).status == 200)  // the user id, user_123
+        let path = "/admin/v1/projects/\(projectID)/revenue-sources/google-play"
+        let neither = try app.request("PUT", path, json: #"{"package_name":"com.shop","service_account":\#(google.serviceAccountJSON)}"#)
+        #expect(neither.status == 422 && neither.bodyText.contains("push_audience"), "\(neither.bodyText)")
+
+        let audience = "https://attribution.example.com/notifications/google-play/\(projectID)"
+        let source = """
+            {"package_name":"com.shop","push_audience":"\(audience)","push_service_account":"\(FakeGooglePlay.pushEmail)",\
+            "service_account":\(google.serviceAccountJSON)}
+            """
+        let saved = try app.request("PUT", path, json: source)
+        #expect(saved.status == 200 && saved.json?["push_audience"] as? String == audience, "\(saved.bodyText)")
+        google.put(
+            "subscriptions/pro.monthly/tokens/tok-9",
+            #"{"startTimeMillis":"1900000000000","priceCurrencyCode":"EUR","priceAmountMicros":"2990000","orderId":"GPA.9","obfuscatedExternalAccountId":"user_123"}"#
+        )
+        let push = Self.push("m-9", Self.subscription(4, token: "tok-9"))
+        func send(_ authorization: String?) throws -> TestResponse {
+            try app.request(
+                "POST", "/notifications/google-play/\(projectID)", json: push, adminKey: nil,
+                headers: authorization.map { ["Authorization": $0] } ?? [:])
+        }
+        let otherKey = google.privateKeyPEM  // a key of the right size that is not Google's
+        for (authorization, why) in [
+            (nil, "no Authorization"), ("Bearer not-a-jwt", "not a JWT"),
+            (google.pushAuthorization(audience: "https://elsewhere.example/push"), "audience"),
+            (google.pushAuthorization(audience: audience, email: "someone@else.iam.gserviceaccount.com"), "push_service_account"),
+            (google.pushAuthorization(audience: audience, expiresIn: -120), "expired"),
+            (google.pushAuthorization(audience: audience, issuer: "https://evil.example"), "issuer"),
+            (google.pushAuthorization(audience: audience, keyID: "made-up"), "not one Google publishes"),
+            (google.pushAuthorization(audience: audience, keyID: "other-key"), "signature"),
+            (google.pushAuthorization(audience: audience, signingKey: otherKey), "signature"),
+        ] {
+            let refused = try send(authorization)
+            #expect(refused.status == 401 && refused.bodyText.contains(why), "\(why): \(refused.status) \(refused.bodyText)")
+        }
+        #expect(try app.count("SELECT count(*) FROM store_notifications") == 0)
+
+        let accepted = try send(google.pushAuthorization(audience: audience))
+        #expect(accepted.status == 200 && accepted.json?["outcome"] as? String == "stored", "\(accepted.bodyText)")
+        #expect(try revenue(app, projectID) == ["EUR": 2.99])
+        let again = try send(google.pushAuthorization(audience: audience))
+        #expect(again.status == 200 && again.json?["duplicate"] as? Bool == true, "\(again.bodyText)")
+        #expect(google.keyRequests == 1, "Google's keys are kept while their max-age holds, a made-up key id fetches nothing more")
+    }
 }
