@@ -53,7 +53,10 @@ final class GoogleSigningKeys: Sendable {
 
     private func keys(including keyID: String, _ completion: @escaping @Sendable (Result<[String: Key], PubSubPushToken.Refusal>) -> Void) {
         let now = clock.now().milliseconds / 1000
-        enum Next { case answer([String: Key]), wait, fetch }
+        enum Next {
+            case answer([String: Key])
+            case wait, fetch
+        }
         let next = state.withLock { state -> Next in
             let fresh = state.until > now
             if fresh, state.keys[keyID] != nil { return .answer(state.keys) }
