@@ -122,13 +122,13 @@ public struct StoreRevenueService: Sendable {
         }
     }
 
-    /// A Play Real-time Developer Notification as Pub/Sub pushes it, its URL's `secret` the
-    /// source's `push_secret`: decoded, its package the source's, the purchase looked up with the
-    /// Android Publisher API where its money is needed, then applied. Answers through `completion`
-    /// (nothing waits on Google): `AppError` for what the request got wrong, `UpstreamFailure`
-    /// when Google could not be asked (Pub/Sub then retries).
-    /// A Pub/Sub push of the project's Google Play source, let in by the checks the source sets
-    /// (`presentedSecret` from the URL, `authorization` the request's header).
+    /// A Play Real-time Developer Notification as Pub/Sub pushes it, let in by the checks its
+    /// source sets (the URL's `presentedSecret` against `push_secret`; `authorization`'s OIDC token
+    /// against `push_audience`): decoded, its package the source's, the purchase looked up with
+    /// the Android Publisher API where its money is needed, then applied. Answers through
+    /// `completion` (nothing waits on Google): `Unauthorized` for a failed check, `AppError` for
+    /// what the request got wrong, `UpstreamFailure` when Google could not be asked (Pub/Sub then
+    /// retries).
     public func receiveGooglePlay(
         _ body: JSONValue, presentedSecret: String?, authorization: String?, project: Project,
         completion: @escaping @Sendable (Result<StoreRevenueOutcome, any Error>) -> Void
