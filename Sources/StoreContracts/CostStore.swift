@@ -32,10 +32,13 @@ public struct AcquiredRevenue: Sendable, Equatable {
         /// `NetworkName`'s: `apple_ads`, `google`, `meta`.
         public let network: String
         public let campaignID: String
+        /// Empty where the claims carry none.
+        public let adGroupID: String
         public let money: ROASReport.Revenue
-        public init(network: String, campaignID: String, money: ROASReport.Revenue) {
+        public init(network: String, campaignID: String, adGroupID: String = "", money: ROASReport.Revenue) {
             self.network = network
             self.campaignID = campaignID
+            self.adGroupID = adGroupID
             self.money = money
         }
     }

@@ -50,19 +50,27 @@ public struct ProjectStats: Sendable, Equatable {
     }
 
     /// Installs an ad platform's claim holds (Google Ads' answer, Meta's install referrer), and
-    /// their events, by source and campaign: read from the claims, as Apple Ads' are.
+    /// their events, by source, campaign and ad group: read from the claims, as Apple Ads' are.
     public struct AdPlatformCounts: Sendable, Equatable {
         /// `google_ads`, `meta_install_referrer`: the installs' matched factor.
         public let source: String
         public let campaignID: String?
         public var campaignName: String?
+        /// Google's ad group, Meta's ad set, where the claim names one.
+        public let adGroupID: String?
+        public var adGroupName: String?
         public var installs: Int
         public var events: Int
 
-        public init(source: String, campaignID: String?, campaignName: String?, installs: Int, events: Int) {
+        public init(
+            source: String, campaignID: String?, campaignName: String?, adGroupID: String? = nil, adGroupName: String? = nil, installs: Int,
+            events: Int
+        ) {
             self.source = source
             self.campaignID = campaignID
             self.campaignName = campaignName
+            self.adGroupID = adGroupID
+            self.adGroupName = adGroupName
             self.installs = installs
             self.events = events
         }
@@ -151,7 +159,9 @@ public struct ProjectStats: Sendable, Equatable {
         merged.skanValues.merge(other.skanValues) { $0.merging($1, uniquingKeysWith: +) }
         merged.verifiedPaymentRevenue.merge(other.verifiedPaymentRevenue, uniquingKeysWith: +)
         for row in other.adPlatforms {
-            if let index = merged.adPlatforms.firstIndex(where: { $0.source == row.source && $0.campaignID == row.campaignID }) {
+            if let index = merged.adPlatforms.firstIndex(where: {
+                $0.source == row.source && $0.campaignID == row.campaignID && $0.adGroupID == row.adGroupID
+            }) {
                 merged.adPlatforms[index].installs += row.installs
                 merged.adPlatforms[index].events += row.events
             } else {

@@ -19,13 +19,13 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print JSON, as GET /admin/v1/projects/{id}/stats (or …/skan/report) does.") var json = false
     @Flag(help: "Print what Apple's SKAdNetwork and AdAttributionKit postback copies measured, beside our installs.") var skan = false
     @Flag(help: "Print return on ad spend per campaign (the days --since and --until fall on; default the last 30).") var roas = false
-    @Option(help: "With --roas: network or campaign.") var by = ROASReport.Grouping.campaign.rawValue
+    @Option(help: "With --roas: network, campaign or adgroup.") var by = ROASReport.Grouping.campaign.rawValue
 
     func validate() throws {
         let now = SystemClock().now()
         if let since, TimeSpecification.parse(since, now: now) == nil { throw ValidationError("--since: expected \(TimeSpecification.expected)") }
         if let until, TimeSpecification.parse(until, now: now) == nil { throw ValidationError("--until: expected \(TimeSpecification.expected)") }
-        if ROASReport.Grouping(rawValue: by) == nil { throw ValidationError("--by: expected network or campaign") }
+        if ROASReport.Grouping(rawValue: by) == nil { throw ValidationError("--by: expected network, campaign or adgroup") }
     }
 
     func run() throws {
@@ -80,11 +80,16 @@ extension StatsCommand {
             return
         }
         print("\(project.name) (\(project.id)), \(first) to \(last), in \(report.currency)\n")
-        let columns = ROASFields.columns.filter { $0 != "has_cost" && $0 != "has_installs" }
+        var hidden: Set<String> = ["has_cost", "has_installs"]
+        if grouping != .adGroup { hidden.formUnion(["adgroup_id", "adgroup_name"]) }
+        if grouping == .network { hidden.formUnion(["campaign_id", "campaign_name"]) }
+        let shown = ROASFields.columns.indices.filter { !hidden.contains(ROASFields.columns[$0]) }
+        let columns = shown.map { ROASFields.columns[$0] }
         var totals = report.totals
         totals.network = "total"
         let rows = (report.rows + [totals]).map { row in
-            ROASFields.values(row, currency: report.currency).prefix(columns.count).map { value -> String in
+            let values = ROASFields.values(row, currency: report.currency)
+            return shown.map { values[$0] }.map { value -> String in
                 switch value {
                 case .string(let text): return text.isEmpty ? "-" : text
                 case .null: return "-"

@@ -59,4 +59,38 @@ import Testing
         #expect(report.rows[0].spend == 20 && report.rows[0].revenue[0] == 4 && report.rows[0].roas(0) == 0.2)
         #expect(report.staleRateDays == ["2026-12-01"] && report.unconverted == ["JPY": 500])
     }
+
+    /// By ad group: each ad group the network reported cost for is a row; the claims' installs
+    /// join their campaign's ad group, one with no cost there is a row of the campaign's own, and
+    /// a link's installs (which name no ad group) the campaign's row without one.
+    @Test func byAdGroupTheClaimsMeetTheirAdGroupsCostAndTheRestTheirCampaign() {
+        func row(_ adGroup: String, _ spend: Int64) -> CostRow {
+            CostRow(
+                day: "2026-11-30", network: "apple_ads", campaignID: "542", campaignName: "Search", adGroupID: adGroup,
+                spendMicros: spend * 1_000_000,
+                currency: "EUR")
+        }
+        let acquired: [ROASReport.Acquired] = [
+            .init(
+                network: "apple_ads", campaignID: "542", campaignName: "Search", adGroupID: "A1", adGroupName: "Brand", installs: 4, payingInstalls: 1
+            ),
+            .init(
+                network: "apple_ads", campaignID: "542", campaignName: "Search", adGroupID: "A3", adGroupName: "Rivals", installs: 1,
+                payingInstalls: 0),
+            .init(network: "apple_ads", campaignID: "542", campaignName: "542", installs: 2, payingInstalls: 0),
+        ]
+        let report = ROASReport.build(
+            cost: [row("A1", 40), row("A2", 10)], acquired: acquired, rates: rates, currency: "EUR", projectCurrency: "EUR", by: .adGroup)
+        #expect(
+            report.rows.map { "\($0.campaignID)/\($0.adGroupID)/\($0.adGroupName)/\($0.spend)/\($0.installs)" } == [
+                "542/A1/Brand/40.0/4", "542/A2//10.0/0", "542///0.0/2", "542/A3/Rivals/0.0/1",
+            ])
+        #expect(report.rows[0].cpi == 10 && !report.rows[1].hasInstalls && !report.rows[3].hasCost)
+        #expect(report.totals.spend == 50 && report.totals.installs == 7)
+        // By campaign the same is one row, as before there were ad groups.
+        let byCampaign = ROASReport.build(
+            cost: [row("A1", 40), row("A2", 10)], acquired: acquired, rates: rates, currency: "EUR", projectCurrency: "EUR", by: .campaign)
+        #expect(
+            byCampaign.rows.count == 1 && byCampaign.rows[0].spend == 50 && byCampaign.rows[0].installs == 7 && byCampaign.rows[0].adGroupID.isEmpty)
+    }
 }

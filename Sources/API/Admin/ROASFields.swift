@@ -6,7 +6,8 @@ public import JSON
 /// places; a figure that cannot be (CPI without installs, ROAS without spend) is null.
 public enum ROASFields {
     public static let columns = [
-        "network", "campaign_id", "campaign_name", "spend", "impressions", "clicks", "installs", "cpi", "paying_users", "revenue_d0",
+        "network", "campaign_id", "campaign_name", "adgroup_id", "adgroup_name", "spend", "impressions", "clicks", "installs", "cpi", "paying_users",
+        "revenue_d0",
         "revenue_d7", "revenue_d30", "refunds", "roas_d0", "roas_d7", "roas_d30", "has_cost", "has_installs",
     ]
 
@@ -14,7 +15,8 @@ public enum ROASFields {
         func money(_ amount: Double?) -> JSONValue { amount.map { .number(MoneyAmount.rounded($0, currency: currency)) } ?? .null }
         func ratio(_ value: Double?) -> JSONValue { value.map { .number(($0 * 10_000).rounded() / 10_000) } ?? .null }
         return [
-            .string(row.network), .string(row.campaignID), .string(row.campaignName), row.hasCost ? money(row.spend) : .null,
+            .string(row.network), .string(row.campaignID), .string(row.campaignName), .string(row.adGroupID), .string(row.adGroupName),
+            row.hasCost ? money(row.spend) : .null,
             .number(Double(row.impressions)), .number(Double(row.clicks)), .number(Double(row.installs)), money(row.cpi),
             .number(Double(row.payingInstalls)), money(row.revenue[0] ?? 0), money(row.revenue[7] ?? 0), money(row.revenue[30] ?? 0),
             money(row.refunds),

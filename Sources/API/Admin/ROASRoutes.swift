@@ -3,7 +3,7 @@ import Attribution
 import HTTP
 import JSON
 
-/// `GET /admin/v1/projects/{id}/roas?since=&until=&by=network|campaign[&format=csv]` (docs/cost.md,
+/// `GET /admin/v1/projects/{id}/roas?since=&until=&by=network|campaign|adgroup[&format=csv]` (docs/cost.md,
 /// "ROAS"): days of the project's calendar, both included (the last 30 when absent).
 enum ROASRoutes {
     static func report(_ services: Services) -> RouteHandler {
@@ -14,7 +14,7 @@ enum ROASRoutes {
             let since = request.queryValue("since") ?? calendar.dateText(calendar.addingDays(-29, to: now))
             let byText = request.queryValue("by") ?? ROASReport.Grouping.campaign.rawValue
             guard let grouping = ROASReport.Grouping(rawValue: byText) else {
-                throw HTTPError.invalidField("by", "must be network or campaign")
+                throw HTTPError.invalidField("by", "must be network, campaign or adgroup")
             }
             let format = request.queryValue("format") ?? "json"
             guard format == "json" || format == "csv" else { throw HTTPError.invalidField("format", "must be json or csv") }

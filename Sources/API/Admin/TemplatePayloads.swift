@@ -151,10 +151,12 @@ public struct StatsBody: Encodable {
         let source: String
         let campaign_id: String?
         let campaign_name: String?
+        let ad_group_id: String?
+        let ad_group_name: String?
         let installs: Int
         let events: Int
     }
-    /// Installs the ad platforms' claims hold, by source and campaign.
+    /// Installs the ad platforms' claims hold, by source, campaign and ad group.
     let ad_platforms: [AdPlatform]
     /// Of `totals.payment_revenue`, what a store verified (docs/revenue.md), by currency.
     let verified_payment_revenue: [String: Double]
@@ -166,7 +168,9 @@ public struct StatsBody: Encodable {
         totals = Counts(stats.totals, adPlatforms: stats.adPlatformInstallsBySource)
         verified_payment_revenue = stats.verifiedPaymentRevenue.reduce(into: [:]) { $0[$1.key] = MoneyAmount.rounded($1.value, currency: $1.key) }
         ad_platforms = stats.adPlatforms.map {
-            AdPlatform(source: $0.source, campaign_id: $0.campaignID, campaign_name: $0.campaignName, installs: $0.installs, events: $0.events)
+            AdPlatform(
+                source: $0.source, campaign_id: $0.campaignID, campaign_name: $0.campaignName, ad_group_id: $0.adGroupID,
+                ad_group_name: $0.adGroupName, installs: $0.installs, events: $0.events)
         }
         links = stats.links.map { Link(link_id: $0.linkID, short_code: $0.shortCode, counts: Counts($0.counts)) }
         apple_ads = stats.appleAds.map {

@@ -3,7 +3,7 @@ import Attribution
 import Foundation
 import HTTP
 
-/// Return on ad spend over a period, by campaign or by network (docs/cost.md, "ROAS"): spend
+/// Return on ad spend over a period, by campaign, ad group or network (docs/cost.md, "ROAS"): spend
 /// beside installs, CPI and what the installs paid by day 0, 7 and 30, in the reporting currency,
 /// with a totals row and the period before's. `ROASModel` decides what shows, this renders it.
 enum ROASPage {
@@ -21,7 +21,9 @@ enum ROASPage {
     static func render(_ model: ROASModel, base: String) -> HTML {
         let currency = model.currency
         let range = model.period.range.query
-        let byCampaign = model.grouping == .campaign
+        let byCampaign = model.grouping != .network
+        let byAdGroup = model.grouping == .adGroup
+        let by: HTML = model.grouping == .campaign ? "" : "&amp;by=\(model.grouping.rawValue)"
         func money(_ amount: Double?) -> HTML { "\(amount.map { MoneyAmount.text($0, currency: currency) } ?? "–")" }
         func ratio(_ value: Double?) -> HTML { "\(value.map { String(format: "%.1f %%", $0 * 100) } ?? "–")" }
         func cells(_ row: ROASReport.Row) -> HTML {
@@ -37,7 +39,6 @@ enum ROASPage {
         let head = ROASModel.sortable.map { column -> HTML in
             let label = column.key == model.sort ? "\(column.label) ▾" : column.label
             let hide: HTML = narrow.contains(column.key) ? " hide-narrow" : ""
-            let by: HTML = byCampaign ? "" : "&amp;by=network"
             return #"<th class="n\#(hide)"><a href="\#(base)/roas?\#(range)\#(by)&amp;sort=\#(column.key)">\#(label)</a></th>"#
         }
         let rows = model.report.rows.map { row -> HTML in
@@ -50,9 +51,14 @@ enum ROASPage {
                     !row.hasInstalls ? #" <span class="badge">cost only</span>"# : !row.hasCost ? #" <span class="badge">no cost</span>"# : ""
                 campaign = "<td>\(name.isEmpty ? "–" : name)\(id)\(joined)</td>"
             }
+            if byAdGroup {
+                let name = row.adGroupName.isEmpty ? row.adGroupID : row.adGroupName
+                let id: HTML = !row.adGroupID.isEmpty && row.adGroupID != name ? #" <span class="muted">\#(row.adGroupID)</span>"# : ""
+                campaign += name.isEmpty ? #"<td class="muted">–</td>"# : "<td>\(name)\(id)</td>"
+            }
             return "<tr><td>\(network)</td>\(campaign)\(cells(row))</tr>"
         }
-        let span: HTML = byCampaign ? #" colspan="2""# : ""
+        let span: HTML = byAdGroup ? #" colspan="3""# : byCampaign ? #" colspan="2""# : ""
         let none: HTML = #"<tr><td colspan="11" class="muted">No cost and no credited installs in this period.</td></tr>"#
         let totals: HTML = "<tr><th\(span)>Total</th>\(cells(model.report.totals))</tr>"
         let before: HTML = #"<tr class="muted"><td\#(span)>Period before</td>\#(cells(model.before))</tr>"#
@@ -63,18 +69,21 @@ enum ROASPage {
         for (code, amount) in model.report.unconverted.sorted(by: { $0.key < $1.key }) {
             notes.append("No rate converts \(code) to \(currency) yet: \(MoneyAmount.text(amount, currency: code)) is left out.")
         }
-        let switcher: HTML =
-            byCampaign
-            ? #"By campaign · <a href="\#(base)/roas?\#(range)&amp;by=network">by network</a>"#
-            : #"<a href="\#(base)/roas?\#(range)">By campaign</a> · by network"#
-        let carry: [(name: String, value: String)] = byCampaign ? [] : [("by", "network")]
+        let groupings: [(ROASReport.Grouping, String, HTML)] = [
+            (.campaign, "by campaign", ""), (.adGroup, "by ad group", "&amp;by=adgroup"), (.network, "by network", "&amp;by=network"),
+        ]
+        let switcher = HTML(
+            joining: groupings.map { grouping, label, query -> HTML in
+                grouping == model.grouping ? "\(label)" : #"<a href="\#(base)/roas?\#(range)\#(query)">\#(label)</a>"#
+            }, separator: " · ")
+        let carry: [(name: String, value: String)] = model.grouping == .campaign ? [] : [("by", model.grouping.rawValue)]
         return """
             <h1>Return on ad spend</h1>\
             <div class="ranges">\(model.period.range.picker(base: "\(base)/roas", calendar: model.period.calendar, carry: carry))</div>\
             <p class="muted">\(model.since) to \(model.until), in \(currency) at each day's reference rates. Revenue is what the period's \
-            installs paid by the end of day 0, 7 and 30 after install (payments and events with revenue). \(switcher) · \
+            installs paid by the end of day 0, 7 and 30 after install (payments and events with revenue). Shown \(switcher) · \
             <a href="\(base)/cost">Cost</a></p>\
-            <table><thead><tr><th>Network</th>\(if: byCampaign, "<th>Campaign</th>")\(head)</tr></thead>\
+            <table><thead><tr><th>Network</th>\(if: byCampaign, "<th>Campaign</th>")\(if: byAdGroup, "<th>Ad group</th>")\(head)</tr></thead>\
             <tbody>\(rows, otherwise: none)</tbody><tfoot>\(totals)\(before)</tfoot></table>\
             \(HTML(joining: notes.map { note -> HTML in #"<p class="muted">\#(note)</p>"# }))
             """

@@ -42,36 +42,43 @@ public struct ROASService: Sendable {
                     refunds: linkRefunds[link.linkID] ?? []))
         }
 
-        struct Claimed: Hashable { let network, campaignID: String }
+        struct Claimed: Hashable { let network, campaignID, adGroupID: String }
         func byClaim(_ entries: [AcquiredRevenue.OfClaims]) -> [Claimed: [ROASReport.Revenue]] {
-            Dictionary(grouping: entries) { Claimed(network: $0.network, campaignID: $0.campaignID) }.mapValues { $0.map(\.money) }
+            Dictionary(grouping: entries) { Claimed(network: $0.network, campaignID: $0.campaignID, adGroupID: $0.adGroupID) }.mapValues {
+                $0.map(\.money)
+            }
         }
         let claimRevenue = byClaim(revenue.claims)
         let claimRefunds = byClaim(revenue.claimRefunds)
         var claimed: [Claimed: ROASReport.Acquired] = [:]
         let names = stats.appleAds.isEmpty ? nil : try store.appleAdsNames.names(projectID: project.id)
         for row in stats.appleAds where !row.test {
-            let key = Claimed(network: NetworkName.appleAds, campaignID: row.campaignID ?? "")
-            let name = names?.name(.campaign, row.campaignID) ?? ""
+            let key = Claimed(network: NetworkName.appleAds, campaignID: row.campaignID ?? "", adGroupID: row.adGroupID ?? "")
             claimed[
                 key,
-                default: ROASReport.Acquired(network: key.network, campaignID: key.campaignID, campaignName: name, installs: 0, payingInstalls: 0)
+                default: ROASReport.Acquired(
+                    network: key.network, campaignID: key.campaignID, campaignName: names?.name(.campaign, row.campaignID) ?? "",
+                    adGroupID: key.adGroupID, adGroupName: names?.name(.adGroup, row.adGroupID) ?? "", installs: 0, payingInstalls: 0)
             ]
             .installs += row.counts.attributedInstalls
         }
         for row in stats.adPlatforms {
             guard let source = AdPlatformClaim.Source(rawValue: row.source) else { continue }
-            let key = Claimed(network: NetworkName.of(source), campaignID: row.campaignID ?? "")
+            let key = Claimed(network: NetworkName.of(source), campaignID: row.campaignID ?? "", adGroupID: row.adGroupID ?? "")
             claimed[
                 key,
                 default: ROASReport.Acquired(
-                    network: key.network, campaignID: key.campaignID, campaignName: row.campaignName ?? "", installs: 0, payingInstalls: 0)
+                    network: key.network, campaignID: key.campaignID, campaignName: row.campaignName ?? "", adGroupID: key.adGroupID,
+                    adGroupName: row.adGroupName ?? "", installs: 0, payingInstalls: 0)
             ].installs += row.installs
         }
         for key in Set(claimRevenue.keys).union(claimRefunds.keys) where claimed[key] == nil {
-            claimed[key] = ROASReport.Acquired(network: key.network, campaignID: key.campaignID, campaignName: "", installs: 0, payingInstalls: 0)
+            claimed[key] = ROASReport.Acquired(
+                network: key.network, campaignID: key.campaignID, campaignName: "", adGroupID: key.adGroupID, installs: 0, payingInstalls: 0)
         }
-        for (key, var group) in claimed.sorted(by: { ($0.key.network, $0.key.campaignID) < ($1.key.network, $1.key.campaignID) }) {
+        for (key, var group) in claimed.sorted(by: {
+            ($0.key.network, $0.key.campaignID, $0.key.adGroupID) < ($1.key.network, $1.key.campaignID, $1.key.adGroupID)
+        }) {
             group.revenue = claimRevenue[key] ?? []
             group.refunds = claimRefunds[key] ?? []
             acquired.append(group)

@@ -6,6 +6,9 @@
 public struct ROASReport: Sendable, Equatable {
     public enum Grouping: String, Sendable, CaseIterable {
         case network, campaign
+        /// Campaign and ad group: the cost rows' `adgroup_id` beside the installs of claims that
+        /// carry one (Apple Ads, the ad platforms); what has none is the campaign's row without one.
+        case adGroup = "adgroup"
     }
 
     /// The days after install the report's revenue columns reach: revenue by the end of day n.
@@ -19,6 +22,9 @@ public struct ROASReport: Sendable, Equatable {
         /// The id the claims carry, or the link's `utm_campaign` (which may be an id or a name).
         public var campaignID: String
         public var campaignName: String
+        /// The claims' ad group; empty for a link's installs, which name none.
+        public var adGroupID: String
+        public var adGroupName: String
         public var installs: Int
         public var payingInstalls: Int
         public var revenue: [Revenue]
@@ -26,12 +32,14 @@ public struct ROASReport: Sendable, Equatable {
         public var refunds: [Revenue]
 
         public init(
-            network: String, campaignID: String, campaignName: String, installs: Int, payingInstalls: Int, revenue: [Revenue] = [],
-            refunds: [Revenue] = []
+            network: String, campaignID: String, campaignName: String, adGroupID: String = "", adGroupName: String = "", installs: Int,
+            payingInstalls: Int, revenue: [Revenue] = [], refunds: [Revenue] = []
         ) {
             self.network = network
             self.campaignID = campaignID
             self.campaignName = campaignName
+            self.adGroupID = adGroupID
+            self.adGroupName = adGroupName
             self.installs = installs
             self.payingInstalls = payingInstalls
             self.revenue = revenue
@@ -61,6 +69,9 @@ public struct ROASReport: Sendable, Equatable {
         /// Empty in a report by network.
         public var campaignID = ""
         public var campaignName = ""
+        /// Set in a report by ad group only.
+        public var adGroupID = ""
+        public var adGroupName = ""
         /// Whether the network reported cost for it, and whether we credited installs to it:
         /// cost of a campaign none of ours names is shown, never dropped.
         public var hasCost = false
@@ -124,17 +135,31 @@ public struct ROASReport: Sendable, Equatable {
         }
 
         struct CampaignKey: Hashable { let network, key: String }
-        var costRows: [CampaignKey: Row] = [:]
-        var costOrder: [CampaignKey] = []
+        /// A row of the report before grouping by network: a campaign, and its ad group when by ad group.
+        struct RowKey: Hashable {
+            let campaign: CampaignKey
+            let adGroup: String
+        }
+        let byAdGroup = grouping == .adGroup
+        var costRows: [RowKey: Row] = [:]
+        var costOrder: [RowKey] = []
+        var campaigns: [CampaignKey: (id: String, name: String)] = [:]
+        var campaignOrder: [CampaignKey] = []
         for row in cost {
-            let key = CampaignKey(network: NetworkName.normalized(row.network), key: row.campaignKey)
+            let campaign = CampaignKey(network: NetworkName.normalized(row.network), key: row.campaignKey)
+            if campaigns[campaign] == nil {
+                campaignOrder.append(campaign)
+                campaigns[campaign] = (row.campaignID, row.campaignName)
+            }
+            let key = RowKey(campaign: campaign, adGroup: byAdGroup ? row.adGroupID : "")
             if costRows[key] == nil {
                 costOrder.append(key)
-                var campaign = Row(network: key.network)
-                campaign.campaignID = row.campaignID
-                campaign.campaignName = row.campaignName
-                campaign.hasCost = true
-                costRows[key] = campaign
+                var entry = Row(network: campaign.network)
+                entry.campaignID = row.campaignID
+                entry.campaignName = row.campaignName
+                entry.adGroupID = key.adGroup
+                entry.hasCost = true
+                costRows[key] = entry
             }
             costRows[key]!.spend += converted(row.spend, row.currency, row.day)
             costRows[key]!.impressions += row.impressions ?? 0
@@ -144,19 +169,21 @@ public struct ROASReport: Sendable, Equatable {
         // Ours joined to a network's campaign by its id, else by its name; each of ours joins once.
         var byID: [CampaignKey: CampaignKey] = [:]
         var byName: [CampaignKey: CampaignKey] = [:]
-        for key in costOrder {
-            let row = costRows[key]!
-            let id = CampaignKey(network: key.network, key: row.campaignID.lowercased())
-            let name = CampaignKey(network: key.network, key: row.campaignName.lowercased())
-            if !row.campaignID.isEmpty, byID[id] == nil { byID[id] = key }
-            if !row.campaignName.isEmpty, byName[name] == nil { byName[name] = key }
+        for campaign in campaignOrder {
+            let (campaignID, campaignName) = campaigns[campaign]!
+            let id = CampaignKey(network: campaign.network, key: campaignID.lowercased())
+            let name = CampaignKey(network: campaign.network, key: campaignName.lowercased())
+            if !campaignID.isEmpty, byID[id] == nil { byID[id] = campaign }
+            if !campaignName.isEmpty, byName[name] == nil { byName[name] = campaign }
         }
-        var unjoined: [CampaignKey: Row] = [:]
-        var unjoinedOrder: [CampaignKey] = []
+        var unjoined: [RowKey: Row] = [:]
+        var unjoinedOrder: [RowKey] = []
         for source in acquired {
             var row = Row(network: source.network)
             row.campaignID = source.campaignID
             row.campaignName = source.campaignName
+            row.adGroupID = byAdGroup ? source.adGroupID : ""
+            row.adGroupName = byAdGroup ? source.adGroupName : ""
             row.hasInstalls = true
             row.ours = [source.campaignID]
             row.installs = source.installs
@@ -170,18 +197,31 @@ public struct ROASReport: Sendable, Equatable {
             let nameKey = CampaignKey(network: source.network, key: source.campaignName.lowercased())
             if let joined = (source.campaignID.isEmpty ? nil : byID[idKey] ?? byName[idKey]) ?? (source.campaignName.isEmpty ? nil : byName[nameKey])
             {
+                // An ad group the network reported no cost for is a row of the campaign's own.
+                let key = RowKey(campaign: joined, adGroup: row.adGroupID)
+                if costRows[key] == nil {
+                    costOrder.append(key)
+                    var entry = Row(network: joined.network)
+                    (entry.campaignID, entry.campaignName) = campaigns[joined]!
+                    entry.adGroupID = key.adGroup
+                    costRows[key] = entry
+                }
+                if costRows[key]!.adGroupName.isEmpty { costRows[key]!.adGroupName = row.adGroupName }
                 row.campaignID = ""
                 row.campaignName = ""
-                costRows[joined]!.add(row)
+                costRows[key]!.add(row)
                 continue
             }
-            let own = CampaignKey(network: source.network, key: source.campaignID.isEmpty ? "name:" + source.campaignName : source.campaignID)
+            let own = RowKey(
+                campaign: CampaignKey(network: source.network, key: source.campaignID.isEmpty ? "name:" + source.campaignName : source.campaignID),
+                adGroup: row.adGroupID)
             if unjoined[own] == nil {
                 unjoinedOrder.append(own)
                 unjoined[own] = row
             } else {
                 unjoined[own]!.add(row)
                 if unjoined[own]!.campaignName.isEmpty { unjoined[own]!.campaignName = source.campaignName }
+                if unjoined[own]!.adGroupName.isEmpty { unjoined[own]!.adGroupName = row.adGroupName }
             }
         }
 
@@ -192,12 +232,15 @@ public struct ROASReport: Sendable, Equatable {
                 var part = row
                 part.campaignID = ""
                 part.campaignName = ""
+                part.adGroupID = ""
+                part.adGroupName = ""
                 networks[row.network, default: Row(network: row.network)].add(part)
             }
             rows = Array(networks.values)
         }
         rows.sort {
-            ($0.spend, $0.installs, $1.network, $1.campaignID, $1.campaignName) > ($1.spend, $1.installs, $0.network, $0.campaignID, $0.campaignName)
+            ($0.spend, $0.installs, $1.network, $1.campaignID, $1.campaignName, $1.adGroupID)
+                > ($1.spend, $1.installs, $0.network, $0.campaignID, $0.campaignName, $0.adGroupID)
         }
         var totals = Row(network: "")
         for row in rows { totals.add(row) }

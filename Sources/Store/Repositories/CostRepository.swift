@@ -62,12 +62,13 @@ struct Costs<Source: SessionSource>: CostStore {
             }
             func claims(_ statements: [(money: CostRepository.Money, sql: String)], network: (String) -> String?) throws {
                 for (money, sql) in statements {
-                    for (source, campaign, day, currency, n, amount) in try connection.query(
-                        sql, projectID, from, to, map: { ($0.string(0), $0.string(1), $0.int(2), $0.string(3), $0.int(4), $0.double(5)) })
+                    for (source, campaign, adGroup, day, currency, n, amount) in try connection.query(
+                        sql, projectID, from, to,
+                        map: { ($0.string(0), $0.string(1), $0.string(2), $0.int(3), $0.string(4), $0.int(5), $0.double(6)) })
                     {
                         guard let network = network(source) else { continue }
                         let entry = AcquiredRevenue.OfClaims(
-                            network: network, campaignID: campaign,
+                            network: network, campaignID: campaign, adGroupID: adGroup,
                             money: .init(day: CostRepository.dayText(day), currency: currency, span: EventTallies.span(n), amount: amount))
                         if money == .refunds { revenue.claimRefunds.append(entry) } else { revenue.claims.append(entry) }
                     }
@@ -121,8 +122,8 @@ enum CostRepository {
     static let appleAdsClaimsRevenue = Money.allCases.map { ($0, claimsRevenue(claims: "apple_ads_claims", source: "'apple_ads'", money: $0)) }
     static let adPlatformClaimsRevenue = Money.allCases.map { ($0, claimsRevenue(claims: "ad_platform_claims", source: "a.source", money: $0)) }
 
-    /// The money of the period's installs a kind of claim won, by source, campaign, the installs'
-    /// UTC day, currency and day after install (0 to 30, as `Counting.linkCohortRevenue` counts).
+    /// The money of the period's installs a kind of claim won, by source, campaign, ad group, the
+    /// installs' UTC day, currency and day after install (0 to 30, as `Counting.linkCohortRevenue` counts).
     static func claimsRevenue(claims table: String, source: String, money: Money) -> String {
         let (join, at, currency, amount, live) =
             switch money {
@@ -132,11 +133,12 @@ enum CostRepository {
             }
         let test = table == "apple_ads_claims" ? " AND NOT a.is_test" : ""
         return """
-            SELECT \(source), coalesce(a.campaign_id, ''), i.created_at / 86400000, \(currency), (\(at) - i.created_at) / 86400000, sum(\(amount))
+            SELECT \(source), coalesce(a.campaign_id, ''), coalesce(a.ad_group_id, ''), i.created_at / 86400000, \(currency),
+                (\(at) - i.created_at) / 86400000, sum(\(amount))
             FROM \(table) a JOIN installs i ON i.id = a.install_id JOIN \(join) ON m.install_id = i.id
             WHERE a.project_id = ?1 AND a.won\(test) AND i.created_at >= ?2 AND i.created_at < ?3 AND NOT i.is_test AND \(live)
                 AND (\(at) - i.created_at) / 86400000 BETWEEN 0 AND 30
-            GROUP BY 1, 2, 3, 4, 5
+            GROUP BY 1, 2, 3, 4, 5, 6
             """
     }
 

@@ -283,8 +283,8 @@ public enum StatsRepository {
         }
     }
 
-    /// The installs of the period an ad platform's claim holds, with their events, by source and
-    /// campaign; nothing is read past the check when the project has no won claim.
+    /// The installs of the period an ad platform's claim holds, with their events, by source,
+    /// campaign and ad group; nothing is read past the check when the project has no won claim.
     static func adPlatforms(projectID: String, from: Int64, to: Int64, _ connection: some StoreSession) throws -> [ProjectStats.AdPlatformCounts] {
         guard
             try connection.queryOne(
@@ -292,16 +292,16 @@ public enum StatsRepository {
         else { return [] }
         return try connection.query(
             """
-            SELECT a.source, a.campaign_id, max(a.campaign_name), count(*),
+            SELECT a.source, a.campaign_id, max(a.campaign_name), a.ad_group_id, max(a.ad_group_name), count(*),
                 sum((SELECT count(*) FROM events e WHERE e.install_id = i.id AND e.occurred_at >= ?2 AND e.occurred_at < ?3))
             FROM ad_platform_claims a JOIN installs i ON i.id = a.install_id
             WHERE a.project_id = ?1 AND a.won AND i.created_at >= ?2 AND i.created_at < ?3 AND NOT i.is_test
-            GROUP BY a.source, a.campaign_id ORDER BY a.source, a.campaign_id
+            GROUP BY a.source, a.campaign_id, a.ad_group_id ORDER BY a.source, a.campaign_id, a.ad_group_id
             """, projectID, from, to
         ) { row in
             ProjectStats.AdPlatformCounts(
-                source: row.string(0), campaignID: row.optionalString(1), campaignName: row.optionalString(2), installs: Int(row.int(3)),
-                events: Int(row.int(4)))
+                source: row.string(0), campaignID: row.optionalString(1), campaignName: row.optionalString(2), adGroupID: row.optionalString(3),
+                adGroupName: row.optionalString(4), installs: Int(row.int(5)), events: Int(row.int(6)))
         }
     }
 

@@ -272,6 +272,9 @@ extension [FakeAdPlatforms.Received] {
         let explain = try app.request("GET", "/admin/v1/projects/\(projectID)/installs/\(installID)/explain")
         let claim = try #require((explain.json?["ad_platform_claims"] as? [[String: Any]])?.first)
         #expect(claim["campaign_id"] as? String == "4001" && claim["ad_group_id"] as? String == "5001" && claim["ad_id"] as? String == "6001")
+        // Stats list Meta's installs by campaign and ad set.
+        let platforms = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/stats").json?["ad_platforms"] as? [[String: Any]])
+        #expect(platforms.first?["ad_group_id"] as? String == "5001" && platforms.first?["ad_group_name"] as? String == "Ad set", "\(platforms)")
         // The referrer went to Meta with the install, as Meta's app_data takes it.
         #expect((fake.requests("meta").first?.event?["app_data"] as? [String: Any])?["install_referrer"] as? String == referrer)
         // A referrer that the key does not open is no claim.

@@ -50,6 +50,11 @@ import Testing
         let lines = roas.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("google") && $0.contains("111") && $0.contains("Winter") && $0.contains("42.5") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("total") && $0.contains("42.5") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("network") && $0.contains("campaign name") && !$0.contains("adgroup") }, "\(lines)")
+        let byAdGroup = try run([
+            "stats", "--project", project, "--roas", "--by", "adgroup", "--since", "2026-11-30", "--until", "2026-12-01", "--db", db,
+        ])
+        #expect(byAdGroup.stdout.split(separator: "\n").contains { $0.hasPrefix("network") && $0.contains("adgroup id") }, "\(byAdGroup.stdout)")
         let json = try run(["stats", "--project", project, "--roas", "--json", "--by", "network", "--since", "2026-11-30", "--db", db])
         let body = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
         let rows = try #require(body["rows"] as? [[String: Any]])

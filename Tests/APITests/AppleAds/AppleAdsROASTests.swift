@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// Apple Ads' installs in the ROAS report: the installs its claims won and their payments, read
-/// from the claims, meet the spend uploaded for the same campaign id; a removed one is a refund.
+/// from the claims, meet the spend uploaded for the same campaign id (and ad group, by ad group);
+/// a removed one is a refund.
 @Suite struct AppleAdsROASTests {
     @Test func appleAdsInstallsAndTheirPaymentsMeetTheCampaignsSpend() throws {
         let fake = try FakeAdServices()
@@ -31,5 +32,24 @@ import Testing
         #expect(row["campaign_id"] as? String == "542370539" && row["spend"] as? Double == 24 && row["installs"] as? Int == 1, "\(row)")
         #expect(row["revenue_d0"] as? Double == 12 && row["roas_d0"] as? Double == 0.5 && row["cpi"] as? Double == 24, "\(row)")
         #expect(row["refunds"] as? Double == 5, "\(row)")
+
+        // By ad group: the claim's ad group (542317095) meets its cost row; another ad group's
+        // cost is a row of its own, cost only.
+        let adGroups =
+            "date,network,campaign_id,campaign_name,adgroup_id,spend,currency\n"
+            + "\(today),apple_ads,542370539,Spring Search,542317095,20,USD\n\(today),apple_ads,542370539,Spring Search,999,4,USD\n"
+        #expect(try app.send("POST", "/admin/v1/projects/\(projectID)/cost", body: Array(adGroups.utf8), contentType: "text/csv").status == 200)
+        let byAdGroup = try app.request("GET", "/admin/v1/projects/\(projectID)/roas?since=\(today)&until=\(today)&by=adgroup")
+        #expect(byAdGroup.json?["by"] as? String == "adgroup", "\(byAdGroup.bodyText)")
+        let rows = (byAdGroup.json?["rows"] as? [[String: Any]] ?? []).filter { $0["network"] as? String == "apple_ads" }
+        let claimed = try #require(rows.first { $0["adgroup_id"] as? String == "542317095" }, "\(rows)")
+        #expect(claimed["spend"] as? Double == 20 && claimed["installs"] as? Int == 1 && claimed["revenue_d0"] as? Double == 12, "\(claimed)")
+        let other = try #require(rows.first { $0["adgroup_id"] as? String == "999" }, "\(rows)")
+        #expect(other["spend"] as? Double == 4 && other["installs"] as? Int == 0 && other["has_installs"] as? Bool == false, "\(other)")
+        let campaignWide = try #require(rows.first { ($0["adgroup_id"] as? String)?.isEmpty == true }, "\(rows)")
+        #expect(
+            campaignWide["spend"] as? Double == 24 && campaignWide["installs"] as? Int == 0, "the campaign's own row, uploaded first: \(campaignWide)"
+        )
+        #expect(try app.request("GET", "/admin/v1/projects/\(projectID)/roas?by=keyword").status == 422)
     }
 }

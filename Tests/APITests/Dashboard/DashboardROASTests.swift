@@ -54,6 +54,13 @@ import Testing
         #expect(networks.contains(#"<tr><td>meta</td><td class="n">EUR 65.00</td><td class="n">1</td>"#), "\(networks)")
         #expect(networks.contains(#"<tr><td>tiktok</td><td class="n">EUR 0.00</td><td class="n">0</td>"#), "\(networks)")
         #expect(networks.contains("&amp;by=network&amp;sort=installs"), "sorting keeps the grouping")
+        #expect(html.contains(#"&amp;by=adgroup">by ad group</a> · <a href="#), "\(html)")
+        let adGroups = try browser.get(base + "&by=adgroup").bodyText
+        #expect(adGroups.contains("<th>Campaign</th><th>Ad group</th>") && adGroups.contains("&amp;by=adgroup&amp;sort=installs"), "\(adGroups)")
+        // The seed's cost names no ad group: Summer's row is the campaign's own, its ad group cell a dash.
+        #expect(
+            adGroups.contains(#"Summer <span class="muted">23851</span></td><td class="muted">–</td><td class="n">EUR 40.00</td>"#), "\(adGroups)")
+        #expect(adGroups.contains(#"<tr><th colspan="3">Total</th>"#) && adGroups.contains("by ad group ·"), "\(adGroups)")
 
         // The overview's campaigns: the UTM campaign facebook/summer joined Meta's "Summer".
         let overview = try browser.get("/projects/\(projectID)?range=custom&from=2031-03-02&to=2031-03-02").bodyText
