@@ -149,6 +149,26 @@ public enum Application {
         router.on(.post, "/v1/attribution/match", WarpLinkRoutes.match(services))
         router.on(.post, "/v1/links", WarpLinkRoutes.createLink(services))
 
+        // Branch's SDKs (docs/sdk-apis.md, "Branch"): Branch/
+        router.on(.post, "/v1/install", BranchRoutes.install(services))
+        router.on(.post, "/v1/open", BranchRoutes.open(services))
+        router.on(.post, "/v2/event/standard", BranchEventRoutes.event(services))
+        router.on(.post, "/v2/event/custom", BranchEventRoutes.event(services))
+        router.on(.post, "/v1/url", BranchLinkRoutes.create(services))
+        router.on(.get, "/v1/url", BranchLinkRoutes.read(services))
+        router.on(.post, "/v1/profile", BranchLinkRoutes.profile(services))
+        router.on(.post, "/v1/logout", BranchLinkRoutes.logout(services))
+        let noAttribution = JSONValue.object(["last_attributed_touch_data": .object([:]), "attribution_window": .number(30)])
+        router.on(.post, "/v1/cpid/latd", BranchLinkRoutes.acknowledged(services, answer: noAttribution))
+        let noCrossPlatformIDs = JSONValue.object([
+            "user_data": .object(["past_cross_platform_ids": .array([]), "prob_cross_platform_ids": .array([])])
+        ])
+        router.on(.post, "/v1/cpid", BranchLinkRoutes.acknowledged(services, answer: noCrossPlatformIDs))
+        for path in ["/v1/pageview", "/v1/register-view", "/v1/app-link-settings"] {
+            router.on(.post, path, BranchLinkRoutes.acknowledged(services, answer: .object([:])))
+        }
+        router.on(.get, "/v1/app-link-settings", BranchLinkRoutes.acknowledged(services, answer: .object([:])))
+
         // Firebase Dynamic Links' REST API (fdl.md): FDL/
         router.on(.post, "/v1/shortLinks", FDLShortLinkRoutes.create(services))
 

@@ -45,25 +45,32 @@ struct ProjectCommand: ParsableCommand {
     struct Key: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Issue another API key for a project (shown only now).",
-            discussion: "--format warplink issues a key in the shape WarpLink's SDKs require (wl_live_… or wl_test_…).")
+            discussion:
+                "--format warplink issues a key in the shape WarpLink's SDKs require (wl_live_… or wl_test_…); --format branch a Branch key (key_live_… or key_test_…) for apps that keep Branch's SDK."
+        )
 
-        enum Format: String, ExpressibleByArgument, CaseIterable { case standard, warplink }
+        enum Format: String, ExpressibleByArgument, CaseIterable { case standard, warplink, branch }
         enum Mode: String, ExpressibleByArgument, CaseIterable { case live, test }
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The project's id.") var id: String
-        @Option(help: "standard (ak_…) or warplink (wl_live_… / wl_test_…).") var format: Format = .standard
-        @Option(help: "For --format warplink: live or test.") var mode: Mode?
+        @Option(help: "standard (ak_…), warplink (wl_live_… / wl_test_…) or branch (key_live_… / key_test_…).") var format: Format = .standard
+        @Option(help: "For --format warplink or branch: live or test.") var mode: Mode?
         @Flag(help: "Print JSON.") var json = false
 
         func validate() throws {
-            if mode != nil, format != .warplink { throw ValidationError("--mode applies only to --format warplink") }
+            if mode != nil, format == .standard { throw ValidationError("--mode applies only to --format warplink or branch") }
         }
 
         func run() throws {
             let configuration = try global.loadConfiguration()
             let app = try global.openApp(configuration)
-            let keyFormat: APIKeyFormat = format == .warplink ? .warplink(test: mode == .test) : .standard
+            let keyFormat: APIKeyFormat =
+                switch format {
+                case .standard: .standard
+                case .warplink: .warplink(test: mode == .test)
+                case .branch: .branch(test: mode == .test)
+                }
             let issued: IssuedAPIKey
             do {
                 issued = try app.projects.issueAPIKey(projectID: id, format: keyFormat)

@@ -61,7 +61,7 @@ enum AdminRoutes {
         }
     }
 
-    /// `{"format": "standard" | "warplink", "mode": "live" | "test"}`, every key optional; an
+    /// `{"format": "standard" | "warplink" | "branch", "mode": "live" | "test"}`, every key optional; an
     /// empty body is a standard key.
     static func keyFormat(of request: HTTPRequest) throws -> APIKeyFormat {
         guard !request.body.isEmpty else { return .standard }
@@ -69,15 +69,12 @@ enum AdminRoutes {
         let mode = try body.string("mode", maxLength: 16)
         switch try body.string("format", maxLength: 16) ?? "standard" {
         case "standard":
-            guard mode == nil else { throw HTTPError.invalidField("mode", "applies only to format 'warplink'") }
+            guard mode == nil else { throw HTTPError.invalidField("mode", "applies only to formats 'warplink' and 'branch'") }
             return .standard
-        case "warplink":
-            switch mode ?? "live" {
-            case "live": return .warplink(test: false)
-            case "test": return .warplink(test: true)
-            default: throw HTTPError.invalidField("mode", "must be 'live' or 'test'")
-            }
-        default: throw HTTPError.invalidField("format", "must be 'standard' or 'warplink'")
+        case let format where format == "warplink" || format == "branch":
+            guard mode == nil || mode == "live" || mode == "test" else { throw HTTPError.invalidField("mode", "must be 'live' or 'test'") }
+            return format == "branch" ? .branch(test: mode == "test") : .warplink(test: mode == "test")
+        default: throw HTTPError.invalidField("format", "must be 'standard', 'warplink' or 'branch'")
         }
     }
 

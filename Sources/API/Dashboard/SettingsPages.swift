@@ -154,7 +154,13 @@ enum SettingsPages {
     static func issueKey(_ services: Services) -> ProjectForm {
         let auth = DashboardAuth(services: services)
         return { request, viewer, form, project in
-            let format: APIKeyFormat = form["format"] == "warplink" ? .warplink(test: form["mode"] == "test") : .standard
+            let test = form["mode"] == "test"
+            let format: APIKeyFormat =
+                switch form["format"] {
+                case "warplink": .warplink(test: test)
+                case "branch": .branch(test: test)
+                default: .standard
+                }
             let issued = try services.app.projects.issueAPIKey(projectID: project.id, format: format)
             return try page(
                 viewer, project, services, auth: auth,
@@ -317,7 +323,7 @@ enum SettingsPages {
             \(domainsSection(model, base: base, csrf: csrf))\
             <h2>API keys</h2><table><thead><tr><th>Key</th><th>Created</th><th>State</th><th></th></tr></thead><tbody>\(keys)</tbody></table>\
             <form class="stack" method="post" action="\(base)/settings/api-keys">\(csrf)<label>Format<select name="format">\
-            <option value="standard">attributiond / Linkrunner / LinkForty</option><option value="warplink">WarpLink (wl_live_…)</option></select></label>\
+            <option value="standard">attributiond / Linkrunner / LinkForty</option><option value="warplink">WarpLink (wl_live_…)</option><option value="branch">Branch (key_live_…)</option></select></label>\
             <button>Issue a key</button></form>\
             <h2>Dashboard users</h2><table><thead><tr><th>Email</th><th>Role</th><th></th></tr></thead><tbody>\(users)</tbody></table>\
             <form class="stack" method="post" action="\(base)/settings/users">\(csrf)\

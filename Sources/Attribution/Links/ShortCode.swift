@@ -21,7 +21,7 @@ public enum ShortCode {
     /// First path segments of the server's fixed routes (links-and-clicks.md, "Click routes"). A
     /// link or template slug with one of these names could never be reached, so none may have one.
     /// The router reserves the same list, so a new fixed route is added here.
-    public static let reservedWords = ["api", "health", ".well-known", "metrics", "c", "admin", "v1", "dashboard", "tls", "notifications"]
+    public static let reservedWords = ["api", "health", ".well-known", "metrics", "c", "admin", "v1", "v2", "dashboard", "tls", "notifications"]
 
     /// Whether `code` is a reserved word, whatever its case (browsers and people type either).
     public static func isReserved(_ code: String) -> Bool {

@@ -1,0 +1,102 @@
+import App
+import Attribution
+import Foundation
+import HTTP
+import JSON
+import StoreContracts
+
+/// Branch's SDK API (docs/sdk-apis.md, "Branch"): a session per app start (`/v1/install`, then
+/// `/v1/open`), events (`/v2/event/standard`, `/v2/event/custom`), links (`/v1/url`), the user's
+/// identity (`/v1/profile`, `/v1/logout`), and the calls the SDKs make around them answered as
+/// Branch does. Every refusal is Branch's `{"error": {"code", "message"}}`.
+enum BranchRoutes {
+    /// `POST /v1/install`: the app's first start. The install is matched like any other; the
+    /// answer's `data` carries the link it came from (the deferred deep link), once.
+    static func install(_ services: Services) -> RouteHandler { session(services, isInstall: true) }
+
+    /// `POST /v1/open`: every later start. Opened through one of the project's links, the answer
+    /// carries it and the open is a click of it; otherwise `+clicked_branch_link` is false.
+    static func open(_ services: Services) -> RouteHandler { session(services, isInstall: false) }
+
+    private static func session(_ services: Services, isInstall: Bool) -> RouteHandler {
+        let auth = BranchAuth(services: services)
+        return .pooled { request, done in
+            let answer = BranchErrors.completing(request, services, done)
+            do {
+                let body = try BranchSessionRequest(JSONFields(request))
+                let project = try auth.project(key: body.branchKey)
+                let base = LinkURLs.base(for: request, services: services)
+                let opened = try body.openedURL.flatMap { try openedLink($0, project: project, request: request, services: services) }
+                // A later start of a known install reports nothing new: the install is the one the
+                // first answer named.
+                if !isInstall, let known = body.bundleToken, try services.app.projects.owner(ofInstall: known) == project.id {
+                    let data = BranchLinkData.session(
+                        link: opened, firstSession: false, guaranteed: true, clickedAt: opened.map { _ in services.now(for: project) })
+                    return answer(.success(sessionAnswer(installID: known, data: data, base: base)))
+                }
+                let report = body.report(project: project, request: request, services: services)
+                try services.app.installs.report(report, project: project, conversionValues: false, delivery: request.writeDelivery) { result in
+                    answer(
+                        Result {
+                            let outcome = try result.get()
+                            if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
+                            let match = outcome.install.match
+                            var link = opened
+                            var guaranteed = opened != nil
+                            var clickedAt = opened.map { _ in report.signals.time }
+                            if link == nil, isInstall, outcome.isNew, match.attributed,
+                                let target = CampaignData.target(of: outcome, project: project)
+                            {
+                                let targetBase = LinkURLs.base(of: target.link, otherwise: base)
+                                link = (target, LinkURLs.url(base: targetBase, shortCode: target.link.shortCode, templateSlug: target.templateSlug))
+                                guaranteed = match.matchType == .deterministic
+                                clickedAt = match.clickedAt
+                            }
+                            let data = BranchLinkData.session(link: link, firstSession: isInstall, guaranteed: guaranteed, clickedAt: clickedAt)
+                            return sessionAnswer(installID: outcome.install.id, data: data, base: base)
+                        })
+                }
+            } catch {
+                answer(.failure(error))
+            }
+        }
+    }
+
+    /// The link of a URL the app was opened with, when it is one of the project's (recorded as a
+    /// click of it, the app's own open); nil for any other URL.
+    private static func openedLink(
+        _ url: String, project: Project, request: HTTPRequest, services: Services
+    ) throws -> (target: LinkTarget, shortURL: String)? {
+        guard let components = URLComponents(string: url), ["http", "https"].contains(components.scheme?.lowercased() ?? "") else { return nil }
+        let segments = components.path.split(separator: "/").map(String.init)
+        guard (1...2).contains(segments.count) else { return nil }
+        let (slug, code) = segments.count == 2 ? (segments[0], segments[1]) : (nil, segments[0])
+        guard let (_, target) = try AppOpenLinks.find(code: code, slug: slug, project: project, openedOn: [components.host], services: services),
+            AppOpenLinks.refusal(target, now: services.now(for: project)) == nil
+        else { return nil }
+        let now = services.now(for: project)
+        let queryItems = (components.percentEncodedQuery).map { HTTPRequest.queryItems(of: Substring($0)) } ?? []
+        _ = ClickRecorder(services: services).record(at: now, for: request) { clickID, ip, ipKey in
+            Click(
+                clickID: clickID, projectID: project.id, linkID: target.link.id, source: .app, createdAt: now, ip: ip, ipKey: ipKey,
+                userAgent: request.headers["User-Agent"], acceptLanguage: request.headers["Accept-Language"], query: ClickQuery.kept(queryItems),
+                utm: target.utm.overridden(by: ClickQuery.utm(queryItems)), platform: nil, isBot: false,
+                languages: Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]),
+                networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
+        }
+        let base = LinkURLs.base(of: target.link, otherwise: LinkURLs.base(for: request, services: services))
+        return (target, LinkURLs.url(base: base, shortCode: target.link.shortCode, templateSlug: target.templateSlug))
+    }
+
+    /// What the SDKs keep from a session: the install id as both tokens (the newer names and
+    /// the older ones), a session id, the user's link, and `data` as a JSON string.
+    static func sessionAnswer(installID: String, data: JSONValue, base: String) -> HTTPResponse {
+        let fields: [String: JSONValue] = [
+            "session_id": .string(Identifiers.newID()), "randomized_bundle_token": .string(installID), "identity_id": .string(installID),
+            "randomized_device_token": .string(installID), "device_fingerprint_id": .string(installID),
+            "link": .string("\(base)/?%24identity_id=\(installID)"),
+            "data": .string(String(decoding: data.serialized(), as: UTF8.self)),
+        ]
+        return .json(bytes: JSONValue.object(fields).serialized())
+    }
+}
