@@ -39,7 +39,12 @@ struct BranchSessionRequest {
         branchKey = try body.string("branch_key", maxLength: 64)
         let os = try body.string("os", maxLength: 32)
         platform = UserAgentInfo.Platform(declared: os)
-        osVersion = try body.string("os_version", maxLength: 32)
+        // Android's `os_version` is its API level (a number; `34`), its release `os_version_android`.
+        if case .number = body.fields["os_version"] {
+            osVersion = try body.string("os_version_android", maxLength: 32)
+        } else {
+            osVersion = try body.string("os_version_android", maxLength: 32) ?? body.string("os_version", maxLength: 32)
+        }
         model = try body.string("model", maxLength: 64)
         let hardwareID = try body.string("hardware_id", maxLength: 128).flatMap(Identifiers.realDeviceIdentifier)
         let hardwareType = try body.string("hardware_id_type", maxLength: 32)

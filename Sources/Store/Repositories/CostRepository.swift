@@ -42,23 +42,37 @@ struct Costs<Source: SessionSource>: CostStore {
     func acquiredRevenue(projectID: String, from: Int64, to: Int64) throws -> AcquiredRevenue {
         try source.read { connection in
             var revenue = AcquiredRevenue()
+            // Each UTC day's text made once: the revenue rows are ~300,000 over a few hundred days,
+            // and formatting each row's day was a sixth of a 365-day report's time.
+            var dayTexts: [Int64: String] = [:]
+            var parsedValues: [String: LinkCohortRevenue] = [:]
+            func dayText(_ day: Int64) -> String {
+                if let text = dayTexts[day] { return text }
+                let text = CostRepository.dayText(day)
+                dayTexts[day] = text
+                return text
+            }
             // The hours that start in the period, as the installs' counts take them.
             for (day, value, micros) in try connection.query(
                 CostRepository.linkCohortRevenue, projectID, TallyDimension.linkCohortRevenue, Timestamp.ceilDiv(from, 3_600_000),
                 Timestamp.ceilDiv(to, 3_600_000),
                 map: { ($0.int(0), $0.string(1), $0.int(2)) })
             {
-                guard let key = LinkCohortRevenue(value: value), micros != 0 else { continue }
+                guard micros != 0 else { continue }
+                // A value names a link, kind, currency and span: read each once, not once an hour.
+                let known = parsedValues[value]
+                guard let key = known ?? LinkCohortRevenue(value: value) else { continue }
+                if known == nil { parsedValues[value] = key }
                 revenue.links.append(
                     .init(
                         linkID: key.linkID,
-                        money: .init(day: CostRepository.dayText(day), currency: key.currency, span: key.span, amount: Double(micros) / 1_000_000)))
+                        money: .init(day: dayText(day), currency: key.currency, span: key.span, amount: Double(micros) / 1_000_000)))
             }
             for (linkID, day, currency, amount) in try connection.query(
                 CostRepository.linkRefunds, projectID, from, to, map: { ($0.string(0), $0.int(1), $0.string(2), $0.double(3)) })
             {
                 revenue.linkRefunds.append(
-                    .init(linkID: linkID, money: .init(day: CostRepository.dayText(day), currency: currency, span: 0, amount: amount)))
+                    .init(linkID: linkID, money: .init(day: dayText(day), currency: currency, span: 0, amount: amount)))
             }
             func claims(_ statements: [(money: CostRepository.Money, sql: String)], network: (String) -> String?) throws {
                 for (money, sql) in statements {
@@ -69,7 +83,7 @@ struct Costs<Source: SessionSource>: CostStore {
                         guard let network = network(source) else { continue }
                         let entry = AcquiredRevenue.OfClaims(
                             network: network, campaignID: campaign, adGroupID: adGroup,
-                            money: .init(day: CostRepository.dayText(day), currency: currency, span: EventTallies.span(n), amount: amount))
+                            money: .init(day: dayText(day), currency: currency, span: EventTallies.span(n), amount: amount))
                         if money == .refunds { revenue.claimRefunds.append(entry) } else { revenue.claims.append(entry) }
                     }
                 }

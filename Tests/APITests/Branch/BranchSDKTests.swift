@@ -28,6 +28,18 @@ enum BranchBodies {
         return body + "}"
     }
 
+    /// Android 5.x's `/v1/install` (`ServerRequestRegisterInstall`, `DeviceInfo.updateRequestWithV1Params`):
+    /// the Android id, `os_version` as the API level beside `os_version_android`, pixels and dpi,
+    /// and the Play Install Referrer as it was read.
+    static func androidInstall(key: String, referrer: String) -> String {
+        #"{"branch_key":"\#(key)","branch_sdk_request_unique_id":"A-1","hardware_id":"8f2b6c1d9e0a4b7c","is_hardware_id_real":true,"#
+            + #""brand":"Google","model":"Pixel 8","screen_dpi":420,"screen_height":2400,"screen_width":1080,"wifi":true,"ui_mode":"UI_MODE_TYPE_NORMAL","#
+            + #""os":"Android","os_version":34,"os_version_android":"14","country":"FR","language":"fr","local_ip":"192.168.1.20","#
+            + #""cpu_type":"aarch64","build":"AP1A.240405.002","locale":"fr_FR","connection_type":"wifi","app_version":"2.1","#
+            + #""install_referrer_extras":"\#(referrer)","clicked_referrer_ts":1733199000,"install_begin_ts":1733199100,"#
+            + #""debug":false,"update":0,"first_install_time":1733199200000,"latest_install_time":1733199200000,"sdk":"android5.12.0"}"#
+    }
+
     /// `/v2/event/standard`: `BranchEvent`'s dictionary and the v2 `user_data`.
     static func purchase(key: String, token: String, requestID: String, customData: String = #"{"plan":"pro"}"#) -> String {
         #"{"branch_key":"\#(key)","branch_sdk_request_unique_id":"\#(requestID)","branch_sdk_request_timestamp":1733200000000,"name":"PURCHASE","#
@@ -166,5 +178,25 @@ private func isBranchError(_ response: TestResponse, status: Int, saying text: S
         try app.settle()
         #expect(try app.count("SELECT count(*) FROM links") == links)
         #expect(try app.count("SELECT count(*) FROM events") == events)
+    }
+
+    /// An Android tap goes to Play with our click id in the referrer; the SDK's first session
+    /// brings it back, and the match is deterministic (`+match_guaranteed`).
+    @Test func anAndroidFirstSessionWithThePlayReferrerIsAGuaranteedMatch() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, _, _) = try app.projectWithLink()
+        let key = try app.branchKey(projectID)
+        let chrome = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+        let tap = try app.request("GET", "/summer", adminKey: nil, headers: ["User-Agent": chrome, "X-Forwarded-For": "198.51.100.70"])
+        let clickID = try #require(tap.header("X-Click-Id"))
+        // The page's Play Store URL carries the referrer, percent-encoded; Play hands the app its text.
+        let page = String(decoding: tap.body, as: UTF8.self)
+        let encoded = try #require(page.range(of: #"referrer=[^"&]+"#, options: .regularExpression).map { page[$0].dropFirst(9) }, "\(page)")
+        let referrer = try #require(String(encoded).removingPercentEncoding)
+        #expect(referrer.contains("click_id=\(clickID)"), "\(referrer)")
+        let (_, data) = try sessionData(
+            try app.branch("/v1/install", BranchBodies.androidInstall(key: key, referrer: referrer), ip: "203.0.113.77"))
+        #expect(data["+clicked_branch_link"] as? Bool == true && data["+match_guaranteed"] as? Bool == true, "\(data)")
+        #expect(data["~campaign"] as? String == "summer", "\(data)")
     }
 }
