@@ -4,15 +4,8 @@ import JSON
 /// A link as Branch's SDKs hand it to the app (the session's `data`, `GET /v1/url`'s answer):
 /// Branch's own keys (`~channel`, `~feature`, `~campaign`, `~stage`, `~tags`, `~id`,
 /// `~referring_link`, `$deeplink_path`, `$canonical_identifier`, `$og_*`, `$ios_url`…) beside
-/// the link's own parameters. Which of our link fields each key is, both ways, is `fieldNames`.
+/// the link's own parameters: `BranchLinkFields` read the other way.
 enum BranchLinkData {
-    /// Branch's data keys that are fields of our links; every other key is a deep-link parameter.
-    static let fieldNames: [String: String] = [
-        "$deeplink_path": "deep_link_path", "$fallback_url": "web_url", "$desktop_url": "web_url", "$ios_url": "ios_url",
-        "$android_url": "android_url", "$og_title": "og.title", "$og_description": "og.description", "$og_image_url": "og.image",
-        "~channel": "utm_source", "~feature": "utm_medium", "~campaign": "utm_campaign", "~stage": "utm_content",
-    ]
-
     /// The link's data: its parameters, then Branch's keys for its fields (which win).
     static func fields(_ target: LinkTarget, shortURL: String) -> [String: JSONValue] {
         var fields = target.deepLinkParameters.mapValues(JSONValue.string)

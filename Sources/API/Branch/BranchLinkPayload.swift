@@ -6,10 +6,8 @@ import JSON
 /// `POST /v1/url`'s body as Branch's SDKs send it (`getShortURL`, `generateShortUrl`, the Web
 /// SDK's `link()`): the link's `data` (an object; the Web SDK sends it as JSON text), its
 /// analytics tags (`channel`, `feature`, `campaign`, `stage`, `tags`) and an optional `alias`.
-/// `data`'s Branch keys fill our link's fields (`BranchLinkData.fieldNames`); its other keys are
-/// the link's deep-link parameters, numbers and booleans kept as their text.
+/// `data` fills the link's fields as `BranchLinkFields` maps them.
 struct BranchLinkPayload {
-    static let maximumParameters = 50
     var data: [String: JSONValue]
     var alias: String?
     var utm: UTM
@@ -49,43 +47,7 @@ struct BranchLinkPayload {
     }
 
     func apply(to link: inout Link) throws {
-        var parameters: [String: String] = [:]
-        var dataUTM = UTM()
-        for (key, value) in data.sorted(by: { $0.key < $1.key }) {
-            let text: String
-            switch value {
-            case .string(let string): text = string
-            case .number(let number) where number.isFinite: text = number.decimalText
-            case .bool(let flag): text = flag ? "true" : "false"
-            case .null: continue
-            default: text = String(decoding: value.serialized(), as: UTF8.self)
-            }
-            guard text.count <= 2048 else { throw HTTPError.invalidField("data.\(key.prefix(64))", "must be at most 2048 characters") }
-            switch key {
-            case "$deeplink_path": link.deepLinkPath = text
-            case "$fallback_url", "$desktop_url": link.webURL = link.webURL ?? text
-            case "$ios_url": link.iosURL = text
-            case "$android_url": link.androidURL = text
-            case "$og_title": link.og.title = text
-            case "$og_description": link.og.description = text
-            case "$og_image_url": link.og.image = text
-            case "~channel": dataUTM.source = text
-            case "~feature": dataUTM.medium = text
-            case "~campaign": dataUTM.campaign = text
-            case "~stage": dataUTM.content = text
-            default:
-                // Branch's own markers of a session are not the link's.
-                if key.hasPrefix("+") || key == "~id" || key == "~referring_link" { continue }
-                guard parameters.count < Self.maximumParameters else {
-                    throw HTTPError.invalidField("data", "must have at most \(Self.maximumParameters) keys of its own")
-                }
-                guard (1...64).contains(key.count) else { throw HTTPError.invalidField("data", "keys must be 1 to 64 characters") }
-                parameters[key] = text
-            }
-        }
-        link.deepLinkParameters = parameters
-        // A `~` key of `data` names a tag the body may also give; the body's wins, as Branch's does.
-        link.utm = dataUTM.overridden(by: utm)
+        if let problem = BranchLinkFields.apply(data, utm: utm, to: &link) { throw HTTPError.invalidField(problem.key, problem.message) }
     }
 
     /// The link's fields as this payload names them, for validation messages.

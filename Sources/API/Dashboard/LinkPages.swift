@@ -157,7 +157,7 @@ enum LinkPages {
         let auth = DashboardAuth(services: services)
         return { request, viewer, form, project in
             let base = "\(auth.prefix)/projects/\(project.id)"
-            let report: FDLImportReport
+            let report: LinkImportReport
             do {
                 guard let file = form.files["file"], !file.isEmpty else { throw AppError.invalidField("file", "choose the export's CSV file") }
                 report = try services.app.links.importFDL(

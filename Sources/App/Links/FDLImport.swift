@@ -2,8 +2,9 @@ public import Attribution
 import Foundation
 import StoreContracts
 
-/// What an import of a Firebase Dynamic Links export did (or, in a dry run, would do), row by row.
-public struct FDLImportReport: Sendable {
+/// What an import of links from another service (a Firebase Dynamic Links export, a Branch link
+/// CSV) did, or in a dry run would do, row by row.
+public struct LinkImportReport: Sendable {
     public struct RowOutcome: Sendable {
         public enum Outcome: String, Sendable { case created, skipped, conflict, replaced, refused }
         public let line: Int
@@ -49,7 +50,8 @@ extension LinkService {
     /// created, skipped (the same link is already there: a re-run changes nothing), a conflict (the
     /// code is another link's; rewritten only with `replace`), or refused with its reason. A file
     /// that cannot be read changes nothing; a dry run writes nothing.
-    public func importFDL(projectID: String, domain name: String, csv: [UInt8], dryRun: Bool, replace: Bool, now: Timestamp) throws -> FDLImportReport
+    public func importFDL(projectID: String, domain name: String, csv: [UInt8], dryRun: Bool, replace: Bool, now: Timestamp) throws
+        -> LinkImportReport
     {
         try importFDL(projectID: projectID, domain: name, source: .bytes(csv), dryRun: dryRun, replace: replace, now: now)
     }
@@ -59,7 +61,7 @@ extension LinkService {
     public func importFDL(
         projectID: String, domain name: String, source: FDLImportSource, dryRun: Bool, replace: Bool, now: Timestamp,
         keepingCreatedRows: Bool = true
-    ) throws -> FDLImportReport {
+    ) throws -> LinkImportReport {
         guard case .success(let domain) = DomainName.normalized(name),
             try store.domains.list(projectID: projectID).contains(where: { $0.domain == domain })
         else { throw AppError.invalidField("domain", "'\(name.prefix(253))' is not one of the project's domains; add it first") }
@@ -73,12 +75,13 @@ extension LinkService {
             }
         }
         try each(checkingOnly: true) { _ in }  // the whole file read first: one that cannot be read changes nothing
-        var outcomes: [FDLImportReport.RowOutcome] = []
-        var counts: [FDLImportReport.RowOutcome.Outcome: Int] = [:]
+        var outcomes: [LinkImportReport.RowOutcome] = []
+        var counts: [LinkImportReport.RowOutcome.Outcome: Int] = [:]
         var creating: [Link] = []
         var replacing: [Link] = []
         var seen: [String: Int] = [:]
-        func outcome(_ line: Int, _ shortLink: String?, _ outcome: FDLImportReport.RowOutcome.Outcome, column: String? = nil, reason: String? = nil) {
+        func outcome(_ line: Int, _ shortLink: String?, _ outcome: LinkImportReport.RowOutcome.Outcome, column: String? = nil, reason: String? = nil)
+        {
             counts[outcome, default: 0] += 1
             guard keepingCreatedRows || outcome != .created else { return }
             outcomes.append(.init(line: line, shortLink: shortLink, outcome: outcome, column: column, reason: reason))
@@ -138,6 +141,6 @@ extension LinkService {
             if creating.count + replacing.count >= Self.importBatchSize { try flush() }
         }
         try flush()
-        return FDLImportReport(dryRun: dryRun, rows: outcomes, counts: counts)
+        return LinkImportReport(dryRun: dryRun, rows: outcomes, counts: counts)
     }
 }
