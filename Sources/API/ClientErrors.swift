@@ -5,6 +5,30 @@ import StoreContracts
 /// The refusals of the layers below, as the HTTP errors every API answers with (each in its own
 /// wire format): the client's to fix, never a 500; a database that is away is a 503 to retry.
 enum ClientErrors {
+    /// A family's answer to any error a handler throws, in its `shape`: a client's mistake keeps
+    /// its 4xx, the rest is a 500 without details (the cause is logged).
+    static func response(
+        for error: any Error, request: HTTPRequest, services: Services, shape: (HTTPError) -> HTTPResponse
+    ) -> HTTPResponse {
+        let known = httpError(for: error)
+        let response = shape(
+            known ?? HTTPError(.internalServerError, code: "internal_error", message: "the server could not complete the request"))
+        return services.reported(response, for: error, to: request)
+    }
+
+    /// A handler whose errors answer in a family's `shape` (a cache miss on an event loop still
+    /// moves the request to the pool).
+    static func guarded(
+        _ services: Services, shape: @escaping @Sendable (HTTPError) -> HTTPResponse,
+        _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
+        { request in
+            do { return try handler(request) } catch let error as MoveToPool { throw error } catch {
+                return response(for: error, request: request, services: services, shape: shape)
+            }
+        }
+    }
+
     static func httpError(for error: any Error) -> HTTPError? {
         switch error {
         case let error as HTTPError: return error

@@ -39,25 +39,15 @@ enum BranchErrors {
         return response
     }
 
-    /// Any error a handler throws: client mistakes keep their 4xx, the rest is a 500 without details.
+    /// Any error a handler throws, in Branch's shape.
     static func response(for error: any Error, request: HTTPRequest, services: Services) -> HTTPResponse {
-        let known = ClientErrors.httpError(for: error)
-        let response = response(
-            known ?? HTTPError(.internalServerError, code: "internal_error", message: "the server could not complete the request"))
-        return services.reported(response, for: error, to: request)
+        ClientErrors.response(for: error, request: request, services: services, shape: response)
     }
 
-    /// A handler whose errors answer in Branch's shape (a cache miss on an event loop still moves
-    /// the request to the pool).
+    /// A handler whose errors answer in Branch's shape.
     static func guarded(_ services: Services, _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse)
         -> @Sendable (HTTPRequest) throws -> HTTPResponse
-    {
-        { request in
-            do { return try handler(request) } catch let error as MoveToPool { throw error } catch {
-                return response(for: error, request: request, services: services)
-            }
-        }
-    }
+    { ClientErrors.guarded(services, shape: response, handler) }
 
     /// A deferred handler's completion that answers errors in Branch's shape.
     static func completing(

@@ -15,7 +15,7 @@ enum BranchEventRoutes {
 
     static func event(_ services: Services) -> RouteHandler {
         let auth = BranchAuth(services: services)
-        return .pooled { request, done in
+        return .deferred { request, done in
             let answer = BranchErrors.completing(request, services, done)
             do {
                 let body = try JSONFields(request)

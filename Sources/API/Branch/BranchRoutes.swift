@@ -20,16 +20,19 @@ enum BranchRoutes {
 
     private static func session(_ services: Services, isInstall: Bool) -> RouteHandler {
         let auth = BranchAuth(services: services)
-        return .pooled { request, done in
+        // On the event loop, as LinkForty's install: a lookup that misses its cache moves the
+        // request to the pool (MoveToPool) before anything is written, the click of an opened link last.
+        return .deferred { request, done in
             let answer = BranchErrors.completing(request, services, done)
             do {
                 let body = try BranchSessionRequest(JSONFields(request))
                 let project = try auth.project(key: body.branchKey)
                 let base = LinkURLs.base(for: request, services: services)
-                let opened = try body.openedURL.flatMap { try openedLink($0, project: project, request: request, services: services) }
                 // A later start of a known install reports nothing new: the install is the one the
                 // first answer named.
-                if !isInstall, let known = body.bundleToken, try services.app.projects.owner(ofInstall: known) == project.id {
+                let known = try body.bundleToken.flatMap { isInstall ? nil : try services.app.projects.owner(ofInstall: $0) == project.id ? $0 : nil }
+                let opened = try body.openedURL.flatMap { try openedLink($0, project: project, request: request, services: services) }
+                if let known {
                     let data = BranchLinkData.session(
                         link: opened, firstSession: false, guaranteed: true, clickedAt: opened.map { _ in services.now(for: project) })
                     return answer(.success(sessionAnswer(installID: known, data: data, base: base)))

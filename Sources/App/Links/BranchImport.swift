@@ -17,34 +17,18 @@ extension LinkService {
             else { throw AppError.invalidField("domain", "'\(name.prefix(253))' is not one of the project's domains; add it first") }
             domain = normalized
         }
-        var outcomes: [LinkImportReport.RowOutcome] = []
-        var counts: [LinkImportReport.RowOutcome.Outcome: Int] = [:]
-        func outcome(_ line: Int, _ shownAs: String?, _ outcome: LinkImportReport.RowOutcome.Outcome, column: String? = nil, reason: String? = nil) {
-            counts[outcome, default: 0] += 1
-            outcomes.append(.init(line: line, shortLink: shownAs, outcome: outcome, column: column, reason: reason))
-        }
-        var creating: [Link] = []
-        var replacing: [Link] = []
-        func flush() throws {
-            defer {
-                creating.removeAll(keepingCapacity: true)
-                replacing.removeAll(keepingCapacity: true)
-            }
-            guard !dryRun, !(creating.isEmpty && replacing.isEmpty) else { return }
-            try store.links.importBatch(creating: creating, replacing: replacing)
-            for link in creating + replacing { cache.invalidate(code: link.shortCode) }
-        }
+        var ledger = importLedger(dryRun: dryRun)
         var seen: [String: Int] = [:]
         for result in BranchLinkExport.rows(csv) {
             let row: BranchLinkExport.Row
             switch result {
             case .failure(let refusal):
-                outcome(refusal.line, refusal.shownAs, .refused, column: refusal.column, reason: refusal.reason)
+                ledger.note(refusal.line, refusal.shownAs, .refused, column: refusal.column, reason: refusal.reason)
                 continue
             case .success(let parsed): row = parsed
             }
             if let first = seen[row.code.lowercased()] {
-                outcome(row.line, row.shownAs, .refused, column: "url", reason: "the same link is on line \(first) of the file")
+                ledger.note(row.line, row.shownAs, .refused, column: "url", reason: "the same link is on line \(first) of the file")
                 continue
             }
             seen[row.code.lowercased()] = row.line
@@ -57,30 +41,25 @@ extension LinkService {
             let link: Link
             switch makeLink(id: UUID().uuidString.lowercased(), createdAt: now) {
             case .failure(let problem):
-                outcome(row.line, row.shownAs, .refused, column: problem.key.hasPrefix("data") ? "data" : problem.key, reason: problem.message)
+                ledger.note(row.line, row.shownAs, .refused, column: problem.key.hasPrefix("data") ? "data" : problem.key, reason: problem.message)
                 continue
             case .success(let made): link = made
             }
             guard let existing = try store.links.find(shortCode: row.code, domain: domain)?.link else {
-                creating.append(link)
-                outcome(row.line, row.shownAs, .created)
-                if creating.count + replacing.count >= Self.importBatchSize { try flush() }
+                try ledger.create(link, line: row.line, shortLink: row.shownAs)
                 continue
             }
             if Self.sameBranchFields(existing, link) {
-                outcome(row.line, row.shownAs, .skipped)
+                ledger.note(row.line, row.shownAs, .skipped)
             } else if replace, existing.projectID == projectID,
                 case .success(let replacement) = makeLink(id: existing.id, createdAt: existing.createdAt)
             {
-                replacing.append(replacement)
-                outcome(row.line, row.shownAs, .replaced)
+                try ledger.replace(replacement, line: row.line, shortLink: row.shownAs)
             } else {
-                outcome(row.line, row.shownAs, .conflict, column: "url", reason: "the code is another link's (on_conflict=replace rewrites it)")
+                ledger.note(row.line, row.shownAs, .conflict, column: "url", reason: "the code is another link's (on_conflict=replace rewrites it)")
             }
-            if creating.count + replacing.count >= Self.importBatchSize { try flush() }
         }
-        try flush()
-        return LinkImportReport(dryRun: dryRun, rows: outcomes, counts: counts)
+        return try ledger.finish()
     }
 
     /// Whether a stored link already holds what a row of a Branch import would give it.

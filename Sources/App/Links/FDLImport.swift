@@ -75,37 +75,18 @@ extension LinkService {
             }
         }
         try each(checkingOnly: true) { _ in }  // the whole file read first: one that cannot be read changes nothing
-        var outcomes: [LinkImportReport.RowOutcome] = []
-        var counts: [LinkImportReport.RowOutcome.Outcome: Int] = [:]
-        var creating: [Link] = []
-        var replacing: [Link] = []
+        var ledger = importLedger(dryRun: dryRun, keepingCreatedRows: keepingCreatedRows)
         var seen: [String: Int] = [:]
-        func outcome(_ line: Int, _ shortLink: String?, _ outcome: LinkImportReport.RowOutcome.Outcome, column: String? = nil, reason: String? = nil)
-        {
-            counts[outcome, default: 0] += 1
-            guard keepingCreatedRows || outcome != .created else { return }
-            outcomes.append(.init(line: line, shortLink: shortLink, outcome: outcome, column: column, reason: reason))
-        }
-        func flush() throws {
-            // A dry run lets each batch go too: what it would write is counted, never held.
-            defer {
-                creating.removeAll(keepingCapacity: true)
-                replacing.removeAll(keepingCapacity: true)
-            }
-            guard !dryRun, !(creating.isEmpty && replacing.isEmpty) else { return }
-            try store.links.importBatch(creating: creating, replacing: replacing)
-            for link in creating + replacing { cache.invalidate(code: link.shortCode) }
-        }
         try each { result in
             let row: FDLExport.Row
             switch result {
             case .failure(let refusal):
-                outcome(refusal.line, refusal.shortLink, .refused, column: refusal.column, reason: refusal.reason)
+                ledger.note(refusal.line, refusal.shortLink, .refused, column: refusal.column, reason: refusal.reason)
                 return
             case .success(let parsed): row = parsed
             }
             if let first = seen[row.code] {
-                outcome(row.line, row.shortLink, .refused, column: "Short link", reason: "the same short link is on line \(first) of the file")
+                ledger.note(row.line, row.shortLink, .refused, column: "Short link", reason: "the same short link is on line \(first) of the file")
                 return
             }
             seen[row.code] = row.line
@@ -114,33 +95,29 @@ extension LinkService {
                 utm: UTM(row.utm), og: Link.OpenGraph(title: row.social.title, description: row.social.description, image: row.social.image),
                 active: !row.archived, createdAt: row.createdAt ?? now, updatedAt: now, domain: domain, fdl: row.options)
             if let problem = link.validate().first {
-                outcome(row.line, row.shortLink, .refused, column: problem.key, reason: problem.message)
+                ledger.note(row.line, row.shortLink, .refused, column: problem.key, reason: problem.message)
                 return
             }
             if let existing = try store.links.find(shortCode: row.code, domain: domain)?.link {
                 if existing.fdl == link.fdl, existing.title == link.title, existing.active == link.active, existing.og.title == link.og.title,
                     existing.og.description == link.og.description, existing.og.image == link.og.image, existing.utm == link.utm
                 {
-                    outcome(row.line, row.shortLink, .skipped)
+                    ledger.note(row.line, row.shortLink, .skipped)
                 } else if replace, existing.projectID == projectID {
                     link = Link(
                         id: existing.id, projectID: projectID, templateID: nil, shortCode: row.code, title: link.title, originalURL: link.originalURL,
                         utm: link.utm, og: link.og, active: link.active, createdAt: existing.createdAt, updatedAt: now, domain: domain,
                         fdl: link.fdl)
-                    replacing.append(link)
-                    outcome(row.line, row.shortLink, .replaced)
+                    try ledger.replace(link, line: row.line, shortLink: row.shortLink)
                 } else {
-                    outcome(
+                    ledger.note(
                         row.line, row.shortLink, .conflict, column: "Short link",
                         reason: "the code is another link's (on_conflict=replace rewrites it)")
                 }
             } else {
-                creating.append(link)
-                outcome(row.line, row.shortLink, .created)
+                try ledger.create(link, line: row.line, shortLink: row.shortLink)
             }
-            if creating.count + replacing.count >= Self.importBatchSize { try flush() }
         }
-        try flush()
-        return LinkImportReport(dryRun: dryRun, rows: outcomes, counts: counts)
+        return try ledger.finish()
     }
 }

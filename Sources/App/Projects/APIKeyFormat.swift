@@ -26,20 +26,16 @@ public enum APIKeyFormat: Sendable, Equatable {
     public static func isTestKey(_ key: String) -> Bool { key.hasPrefix("wl_test_") || key.hasPrefix("key_test_") }
 
     /// `^key_(live|test)_[A-Za-z0-9]{32}$`: the keys Branch issues, and the SDKs send as `branch_key`.
-    public static func isBranchShaped(_ key: String) -> Bool {
-        let bytes = Array(key.utf8)
-        guard bytes.count == 41 else { return false }
-        let prefix = String(decoding: bytes[..<9], as: UTF8.self)
-        guard prefix == "key_live_" || prefix == "key_test_" else { return false }
-        return bytes[9...].allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
-    }
+    public static func isBranchShaped(_ key: String) -> Bool { hasShape(key, prefixes: ["key_live_", "key_test_"]) }
 
     /// `^wl_(live|test)_[A-Za-z0-9]{32}$`, the check WarpLink's SDKs make.
-    public static func isWarpLinkShaped(_ key: String) -> Bool {
+    public static func isWarpLinkShaped(_ key: String) -> Bool { hasShape(key, prefixes: ["wl_live_", "wl_test_"]) }
+
+    /// One of `prefixes` (all of one length) and 32 base62 characters.
+    private static func hasShape(_ key: String, prefixes: [String]) -> Bool {
         let bytes = Array(key.utf8)
-        guard bytes.count == 40 else { return false }
-        let prefix = String(decoding: bytes[..<8], as: UTF8.self)
-        guard prefix == "wl_live_" || prefix == "wl_test_" else { return false }
-        return bytes[8...].allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+        let length = prefixes[0].utf8.count
+        guard bytes.count == length + 32, prefixes.contains(String(decoding: bytes[..<length], as: UTF8.self)) else { return false }
+        return bytes[length...].allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 }
