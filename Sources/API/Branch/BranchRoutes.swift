@@ -92,14 +92,20 @@ enum BranchRoutes {
     }
 
     /// What the SDKs keep from a session: the install id as both tokens (the newer names and
-    /// the older ones), a session id, the user's link, and `data` as a JSON string.
+    /// the older ones), a session id, the user's link, and `data` as a JSON string. Written by
+    /// hand, keys in order: every app start answers this.
     static func sessionAnswer(installID: String, data: JSONValue, base: String) -> HTTPResponse {
-        let fields: [String: JSONValue] = [
-            "session_id": .string(Identifiers.newID()), "randomized_bundle_token": .string(installID), "identity_id": .string(installID),
-            "randomized_device_token": .string(installID), "device_fingerprint_id": .string(installID),
-            "link": .string("\(base)/?%24identity_id=\(installID)"),
-            "data": .string(String(decoding: data.serialized(), as: UTF8.self)),
-        ]
-        return .json(bytes: JSONValue.object(fields).serialized())
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1024)
+        var object = JSONObjectWriter(into: &bytes)
+        object.string("data", String(decoding: data.serialized(), as: UTF8.self), to: &bytes)
+        object.string("device_fingerprint_id", installID, to: &bytes)
+        object.string("identity_id", installID, to: &bytes)
+        object.string("link", "\(base)/?%24identity_id=\(installID)", to: &bytes)
+        object.string("randomized_bundle_token", installID, to: &bytes)
+        object.string("randomized_device_token", installID, to: &bytes)
+        object.string("session_id", Identifiers.newID(), to: &bytes)
+        object.close(&bytes)
+        return .json(bytes: bytes)
     }
 }
