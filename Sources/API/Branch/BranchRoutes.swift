@@ -26,6 +26,8 @@ enum BranchRoutes {
             let answer = BranchErrors.completing(request, services, done)
             do {
                 let body = try BranchSessionRequest(JSONFields(request))
+                // `setIdentity` sends the user id with every session: setting it writes and waits.
+                if body.developerIdentity != nil { try MoveToPool.unlessOffLoop() }
                 let project = try auth.project(key: body.branchKey)
                 let base = LinkURLs.base(for: request, services: services)
                 // A later start of a known install reports nothing new: the install is the one the
@@ -33,15 +35,19 @@ enum BranchRoutes {
                 let known = try body.bundleToken.flatMap { isInstall ? nil : try services.app.projects.owner(ofInstall: $0) == project.id ? $0 : nil }
                 let opened = try body.openedURL.flatMap { try openedLink($0, project: project, request: request, services: services) }
                 if let known {
+                    if let identity = body.developerIdentity { try services.app.activity.updateInstall(known, userID: identity) }
                     let data = BranchLinkData.session(
                         link: opened, firstSession: false, guaranteed: true, clickedAt: opened.map { _ in services.now(for: project) })
                     return answer(.success(sessionAnswer(installID: known, data: data, base: base)))
                 }
                 let report = body.report(project: project, request: request, services: services)
-                try services.app.installs.report(report, project: project, conversionValues: false, delivery: request.writeDelivery) { result in
+                let finish: @Sendable (Result<InstallOutcome, any Error>) -> Void = { result in
                     answer(
                         Result {
                             let outcome = try result.get()
+                            if let identity = body.developerIdentity {
+                                try services.app.activity.updateInstall(outcome.install.id, userID: identity)
+                            }
                             if outcome.isNew { services.metrics.recordInstall(matchType: outcome.install.match.matchType.rawValue) }
                             let match = outcome.install.match
                             var link = opened
@@ -51,13 +57,19 @@ enum BranchRoutes {
                                 let target = CampaignData.target(of: outcome, project: project)
                             {
                                 let targetBase = LinkURLs.base(of: target.link, otherwise: base)
-                                link = (target, LinkURLs.url(base: targetBase, shortCode: target.link.shortCode, templateSlug: target.templateSlug))
+                                link = (
+                                    target, LinkURLs.url(base: targetBase, shortCode: target.link.shortCode, templateSlug: target.templateSlug)
+                                )
                                 guaranteed = match.matchType == .deterministic
                                 clickedAt = match.clickedAt
                             }
                             let data = BranchLinkData.session(link: link, firstSession: isInstall, guaranteed: guaranteed, clickedAt: clickedAt)
                             return sessionAnswer(installID: outcome.install.id, data: data, base: base)
                         })
+                }
+                try services.app.installs.report(report, project: project, conversionValues: false, delivery: request.writeDelivery) { result in
+                    // The user id's write waits for the writer: never on the writer's own completion.
+                    if body.developerIdentity != nil { DispatchQueue.global().async { finish(result) } } else { finish(result) }
                 }
             } catch {
                 answer(.failure(error))

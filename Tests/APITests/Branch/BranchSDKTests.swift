@@ -12,8 +12,9 @@ enum BranchBodies {
 
     /// `/v1/install` and `/v1/open`: the v1 device dictionary at the top level, the request's id
     /// and time, the opened URL when there is one, the session's tokens on an open.
-    static func session(key: String, idfv: String = idfv, url: String? = nil, tokens: String? = nil, requestID: String = UUID().uuidString) -> String
-    {
+    static func session(
+        key: String, idfv: String = idfv, url: String? = nil, tokens: String? = nil, identity: String? = nil, requestID: String = UUID().uuidString
+    ) -> String {
         var body =
             #"{"branch_key":"\#(key)","branch_sdk_request_unique_id":"\#(requestID)-1733200000000","branch_sdk_request_timestamp":1733200000000,"#
             + #""metadata":{"skan_time_window":"0.000000"},"sdk":"ios3.6.0","hardware_id":"\#(idfv)","hardware_id_type":"vendor_id","#
@@ -25,6 +26,7 @@ enum BranchBodies {
             + #""first_install_time":1733100000000,"update":0,"dma_eea":true,"dma_ad_personalization":false,"dma_ad_user_data":true"#
         if let url { body += #","universal_link_url":"\#(url)""# }
         if let tokens { body += #","randomized_device_token":"\#(tokens)","randomized_bundle_token":"\#(tokens)""# }
+        if let identity { body += #","identity":"\#(identity)""# }
         return body + "}"
     }
 
@@ -101,8 +103,10 @@ private func isBranchError(_ response: TestResponse, status: Int, saying text: S
         let explain = try app.request("GET", "/admin/v1/projects/\(projectID)/installs/\(token)/explain")
         #expect(explain.status == 200, "the token is the install's id: the explain view shows why")
 
-        // The next start: the same install, no link.
-        let (again, later) = try sessionData(try app.branch("/v1/open", BranchBodies.session(key: key, tokens: token)))
+        // The next start, after `setIdentity` (which the SDK sends with each session): the same
+        // install, now the user's, and no link.
+        let (again, later) = try sessionData(try app.branch("/v1/open", BranchBodies.session(key: key, tokens: token, identity: "user-42")))
+        #expect(try app.count("SELECT count(*) FROM installs WHERE user_id = 'user-42'") == 1)
         #expect(again == token && later["+clicked_branch_link"] as? Bool == false && later["+is_first_session"] as? Bool == false, "\(later)")
         // Opened through the link: its data, and the open is the link's click.
         let clicks = try app.count("SELECT count(*) FROM clicks")
@@ -114,8 +118,10 @@ private func isBranchError(_ response: TestResponse, status: Int, saying text: S
         #expect(try app.count("SELECT count(*) FROM clicks") == clicks + 1)
 
         // Another phone, never tapped: an organic first session.
-        let (_, organic) = try sessionData(
-            try app.branch("/v1/install", BranchBodies.session(key: key, idfv: "0B1C2D3E-4F50-4A6B-8C7D-8E9FA0B1C2D3"), ip: "203.0.113.9"))
+        let (organicToken, organic) = try sessionData(
+            try app.branch(
+                "/v1/install", BranchBodies.session(key: key, idfv: "0B1C2D3E-4F50-4A6B-8C7D-8E9FA0B1C2D3", identity: "user-43"), ip: "203.0.113.9"))
+        #expect(try app.count("SELECT count(*) FROM installs WHERE user_id = 'user-43' AND id = '\(organicToken)'") == 1)
         #expect(organic["+clicked_branch_link"] as? Bool == false && organic["+is_first_session"] as? Bool == true, "\(organic)")
         #expect(try app.count("SELECT count(*) FROM installs") == 2)
     }
