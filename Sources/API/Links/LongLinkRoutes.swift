@@ -5,11 +5,12 @@ import Foundation
 import HTTP
 import StoreContracts
 
-/// `GET /?link=…&apn=…&ibi=…` on a project domain: Firebase Dynamic Links' long links, built by
-/// hand and printed in emails and QR codes, keep working once the domain points here. Each
-/// distinct long link is kept as a link of its own on that domain (made at its first tap, its
-/// code derived from its parameters), so that its clicks are recorded, attributed and counted like
-/// any other link's, and its deep link is what the app receives on install.
+/// `GET /?link=…&apn=…&ibi=…` on a project domain: Firebase Dynamic Links' long links, and
+/// `GET /?%24deeplink_path=…&channel=…` Branch's, built by hand and printed in emails and QR
+/// codes, keep working once the domain points here. Each distinct long link is kept as a link of
+/// its own on that domain (made at its first tap, its code derived from its parameters), so that
+/// its clicks are recorded, attributed and counted like any other link's, and its deep link is
+/// what the app receives on install.
 enum LongLinkRoutes {
     /// New long links one client may have made: 20 at once, then one every 6 s. Each distinct long
     /// link is a link row made at its first tap, and anyone can vary a long link's parameters.
@@ -18,8 +19,11 @@ enum LongLinkRoutes {
     /// `GET /`: a long link on a project domain; elsewhere (or without `link`) the dashboard.
     static func root(_ services: Services, home: String?) -> RouteHandler {
         .sync { request in
-            if let host = try ProjectHosts.claim(of: request, services: services), request.queryValue("link") != nil {
-                return try longLink(request, on: host, services: services)
+            if let host = try ProjectHosts.claim(of: request, services: services) {
+                if request.queryValue("link") != nil { return try longLink(request, on: host, services: services) }
+                if request.queryItems.contains(where: { BranchLongLink.isLinkParameter($0.name) }) {
+                    return try branchLongLink(request, on: host, services: services)
+                }
             }
             guard let home else { return DeadEndPage.response(.notFound, project: nil) }
             return HTTPResponse(status: .found, headers: ["Location": home, "Cache-Control": "no-store"])
@@ -30,13 +34,19 @@ enum LongLinkRoutes {
     /// (`LongLinkPolicy`), as (parameter, problem); nil when all may be followed. Anyone can write
     /// a long link on the domain, and an app's API key is public: both are held to this.
     static func destinationProblem(_ options: FDLOptions, project: Project, services: Services) throws -> (String, String)? {
+        try destinationProblem(
+            [
+                ("link", options.link), ("afl", options.androidFallback), ("ifl", options.iosFallback), ("ipfl", options.iPadFallback),
+                ("ofl", options.otherFallback),
+            ], project: project, services: services)
+    }
+
+    /// The same for a long link's URLs named as its parameters are.
+    static func destinationProblem(_ urls: [(String, String?)], project: Project, services: Services) throws -> (String, String)? {
         let allowedHosts =
             try services.app.domains.names(ofProject: project.id)
             + [project.settings.webURL, project.settings.iosStoreURL, project.settings.androidStoreURL].compactMap { $0.flatMap(URLQuery.host(of:)) }
-        for (name, url) in [
-            ("link", options.link), ("afl", options.androidFallback), ("ifl", options.iosFallback), ("ipfl", options.iPadFallback),
-            ("ofl", options.otherFallback),
-        ] {
+        for (name, url) in urls {
             if let url, let problem = LongLinkPolicy.problem(url, allowedHosts: allowedHosts, patterns: project.settings.longLinkHosts) {
                 return (name, problem)
             }
@@ -66,22 +76,7 @@ enum LongLinkRoutes {
         }
         let code =
             "fdl" + String(Secrets.sha256Hex(kept.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")).prefix(20))
-        if try services.app.links.resolve(code: code, slug: nil, on: host) == nil {
-            let limit = project.settings.longLinksPerDomain
-            guard try services.app.links.count(projectID: project.id, domain: host.domain, codePrefix: "fdl") < limit else {
-                throw HTTPError(
-                    .unprocessableContent, code: "too_many_long_links",
-                    message:
-                        "\(host.domain) keeps at most \(limit) distinct long links (the project's long_links_per_domain); "
-                        + "create short links instead (POST /v1/shortLinks)")
-            }
-            // Each new one is a row: one client makes a few a minute at most, so a script cannot fill the domain.
-            let client = services.clientIP.clientAddress(of: request)?.clientKey ?? .unknown
-            if let wait = services.longLinkMinting.retryAfter(client: client, now: DispatchTime.now().uptimeNanoseconds) {
-                throw HTTPError(
-                    .tooManyRequests, code: "rate_limited", message: "too many new long links from your network; try again later",
-                    headers: ["Retry-After": String(retryAfterSeconds(wait))])
-            }
+        return try serve(request, on: host, code: code, project: project, shortLinks: "POST /v1/shortLinks", services: services) {
             var link = Link(
                 id: Identifiers.newID(), projectID: project.id, shortCode: code, title: "Long link: \(options.link.prefix(characters: 200))",
                 originalURL: options.link,
@@ -90,6 +85,34 @@ enum LongLinkRoutes {
                 og: Link.OpenGraph(title: parameters["st"], description: parameters["sd"], image: parameters["si"]),
                 createdAt: services.now(for: project), domain: host.domain, fdl: options)
             link.utm = UTM(link.utm.map.filter { LinkTemplate.utmKeys.contains($0.key) })
+            return link
+        }
+    }
+
+    /// A long link's own link (`code`, made by `make` at its first tap, within the domain's
+    /// limit and the client's minting budget), then the tap as any link's (`?d=1` its debug page).
+    static func serve(
+        _ request: HTTPRequest, on host: ProjectDomain, code: String, project: Project, shortLinks: String, services: Services,
+        make: () throws -> Link
+    ) throws -> HTTPResponse {
+        let prefix = String(code.prefix(3))
+        if try services.app.links.resolve(code: code, slug: nil, on: host) == nil {
+            let limit = project.settings.longLinksPerDomain
+            guard try services.app.links.count(projectID: project.id, domain: host.domain, codePrefix: prefix) < limit else {
+                throw HTTPError(
+                    .unprocessableContent, code: "too_many_long_links",
+                    message:
+                        "\(host.domain) keeps at most \(limit) distinct long links (the project's long_links_per_domain); "
+                        + "create short links instead (\(shortLinks))")
+            }
+            // Each new one is a row: one client makes a few a minute at most, so a script cannot fill the domain.
+            let client = services.clientIP.clientAddress(of: request)?.clientKey ?? .unknown
+            if let wait = services.longLinkMinting.retryAfter(client: client, now: DispatchTime.now().uptimeNanoseconds) {
+                throw HTTPError(
+                    .tooManyRequests, code: "rate_limited", message: "too many new long links from your network; try again later",
+                    headers: ["Retry-After": String(retryAfterSeconds(wait))])
+            }
+            let link = try make()
             do {
                 _ = try services.app.links.create(link, codeIsCustom: true)
             } catch StoreError.conflict {

@@ -205,4 +205,33 @@ private func isBranchError(_ response: TestResponse, status: Int, saying text: S
         #expect(data["+clicked_branch_link"] as? Bool == true && data["+match_guaranteed"] as? Bool == true, "\(data)")
         #expect(data["~campaign"] as? String == "summer", "\(data)")
     }
+
+    /// A Branch long link on the project's domain, `/?%24deeplink_path=…&channel=…&key=…`: its
+    /// first tap makes it a link of its own, and the first session gets its data; a URL in it
+    /// that the project does not vouch for is refused.
+    @Test func aLongLinkOnTheProjectDomainIsALinkAndItsDataReachesTheFirstSession() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, _, _) = try app.projectWithLink()
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/domains", json: #"{"domain":"go.shop.example"}"#).status == 201)
+        let key = try app.branchKey(projectID)
+        func tap(_ query: String, ip: String = "198.51.100.90") throws -> TestResponse {
+            try app.request(
+                "GET", "/?\(query)", adminKey: nil, headers: ["User-Agent": safariIPhone, "X-Forwarded-For": ip], host: "go.shop.example")
+        }
+        let evil = try tap("%24fallback_url=https%3A%2F%2Fevil.example%2F&channel=email")
+        #expect(evil.status == 422 && evil.bodyText.contains("$fallback_url"), "\(evil.status) \(evil.bodyText)")
+        let query = "%24deeplink_path=product%2F7&channel=email&feature=newsletter&promo=S10&utm_medium=ignored"
+        let first = try tap(query)
+        #expect(first.status < 400 && first.header("X-Click-Id") != nil, "\(first.status) \(first.bodyText)")
+        #expect(try tap(query, ip: "198.51.100.91").header("X-Click-Id") != nil)
+        #expect(try app.count("SELECT count(*) FROM links WHERE short_code LIKE 'brl%' AND deep_link_path = 'product/7'") == 1)
+        _ = try app.request(
+            "POST", "/c/\(try #require(first.header("X-Click-Id")))",
+            json: #"{"sw":390,"sh":844,"dpr":3,"tz":"Europe/Paris","tzo":-60,"langs":["fr-FR","fr"]}"#,
+            adminKey: nil)
+
+        let (_, data) = try sessionData(try app.branch("/v1/install", BranchBodies.session(key: key), ip: "198.51.100.90"))
+        #expect(data["+clicked_branch_link"] as? Bool == true && data["$deeplink_path"] as? String == "product/7", "\(data)")
+        #expect(data["promo"] as? String == "S10" && data["~channel"] as? String == "email" && data["~feature"] as? String == "newsletter", "\(data)")
+    }
 }
