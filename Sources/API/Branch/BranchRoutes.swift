@@ -69,7 +69,16 @@ enum BranchRoutes {
                 }
                 try services.app.installs.report(report, project: project, conversionValues: false, delivery: request.writeDelivery) { result in
                     // The user id's write waits for the writer: never on the writer's own completion.
-                    if body.developerIdentity != nil { DispatchQueue.global().async { finish(result) } } else { finish(result) }
+                    let next: @Sendable () -> Void = {
+                        if body.developerIdentity != nil { DispatchQueue.global().async { finish(result) } } else { finish(result) }
+                    }
+                    guard case .success(let outcome) = result, body.appleAttributionToken != nil else { return next() }
+                    // The token's exchange with Apple is queued before the answer, as Linkrunner's
+                    // init queues it; a token that cannot be kept never fails the session.
+                    services.app.appleAds.capture(
+                        body.appleAttributionToken, installID: outcome.install.id, project: project, at: report.signals.time,
+                        delivery: request.writeDelivery
+                    ) { _ in next() }
                 }
             } catch {
                 answer(.failure(error))

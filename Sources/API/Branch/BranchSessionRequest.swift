@@ -34,6 +34,8 @@ struct BranchSessionRequest {
     var debug: Bool
     var consent: Consent?
     var installReferrer: String?
+    /// iOS's AdServices token (`apple_attribution_token`): the install's Apple Ads claim.
+    var appleAttributionToken: String?
 
     init(_ body: JSONFields) throws {
         branchKey = try body.string("branch_key", maxLength: 64)
@@ -87,6 +89,8 @@ struct BranchSessionRequest {
         consent.adUserData = try ConsentFields.signal(body.fields["dma_ad_user_data"], path: "dma_ad_user_data")
         self.consent = consent.isEmpty ? nil : consent
         installReferrer = try body.string("install_referrer_extras", maxLength: 4096)
+        // Checked (base64, 4 KB) where it is used; a value of the wrong type is no token.
+        if case .string(let token)? = body.fields["apple_attribution_token"] { appleAttributionToken = token }
     }
 
     /// Numbers the SDKs send either as JSON numbers or as their text (Android's older builds).

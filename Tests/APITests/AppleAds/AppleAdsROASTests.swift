@@ -52,4 +52,20 @@ import Testing
         )
         #expect(try app.request("GET", "/admin/v1/projects/\(projectID)/roas?by=keyword").status == 422)
     }
+
+    /// Branch's iOS SDK sends the AdServices token as `apple_attribution_token` on `/v1/install`:
+    /// the install's Apple Ads claim, exchanged with Apple as Linkrunner's init's is.
+    @Test func branchsInstallCarriesTheAdServicesTokenToAnAppleAdsClaim() throws {
+        let fake = try FakeAdServices()
+        let app = try TestApp.appleAds(fake)
+        let (projectID, _, _) = try app.projectWithLink()
+        app.startOutbox()
+        let key = try app.branchKey(projectID)
+        let token = Data("adservices-branch-\(UUID().uuidString)".utf8).base64EncodedString()
+        fake.script(token, [FakeAdServices.attributed(clickDate: FakeAdServices.minuteDate(Date().addingTimeInterval(-600)))])
+        let body = BranchBodies.session(key: key).replacingOccurrences(of: #""update":0"#, with: #""update":0,"apple_attribution_token":"\#(token)""#)
+        let session = try app.branch("/v1/install", body, ip: "198.51.100.95")
+        let installID = try #require(session.json?["randomized_bundle_token"] as? String, "\(session.bodyText)")
+        #expect(try app.waitForClaim(installID) == "attributed")
+    }
 }
