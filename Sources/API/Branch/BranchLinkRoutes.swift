@@ -83,7 +83,7 @@ enum BranchLinkRoutes {
                 let base = LinkURLs.base(for: request, services: services)
                 var fields: [String: JSONValue] = [
                     "session_id": .string(Identifiers.newID()), "randomized_bundle_token": .string(installID), "identity_id": .string(installID),
-                    "link": .string("\(base)/?%24identity_id=\(installID)"),
+                    "link": .string(base),
                 ]
                 if !clearing {
                     fields["identity"] = .string(identity)

@@ -33,7 +33,9 @@ enum BranchRoutes {
                 // A later start of a known install reports nothing new: the install is the one the
                 // first answer named.
                 let known = try body.bundleToken.flatMap { isInstall ? nil : try services.app.projects.owner(ofInstall: $0) == project.id ? $0 : nil }
-                let opened = try body.openedURL.flatMap { try openedLink($0, project: project, request: request, services: services) }
+                let opened = try body.openedURL.flatMap {
+                    try openedLink($0, platform: body.platform, project: project, request: request, services: services)
+                }
                 if let known {
                     if let identity = body.developerIdentity { try services.app.activity.updateInstall(known, userID: identity) }
                     let data = BranchLinkData.session(
@@ -89,7 +91,7 @@ enum BranchRoutes {
     /// The link of a URL the app was opened with, when it is one of the project's (recorded as a
     /// click of it, the app's own open); nil for any other URL.
     private static func openedLink(
-        _ url: String, project: Project, request: HTTPRequest, services: Services
+        _ url: String, platform: UserAgentInfo.Platform?, project: Project, request: HTTPRequest, services: Services
     ) throws -> (target: LinkTarget, shortURL: String)? {
         guard let components = URLComponents(string: url), ["http", "https"].contains(components.scheme?.lowercased() ?? "") else { return nil }
         let segments = components.path.split(separator: "/").map(String.init)
@@ -104,7 +106,7 @@ enum BranchRoutes {
             Click(
                 clickID: clickID, projectID: project.id, linkID: target.link.id, source: .app, createdAt: now, ip: ip, ipKey: ipKey,
                 userAgent: request.headers["User-Agent"], acceptLanguage: request.headers["Accept-Language"], query: ClickQuery.kept(queryItems),
-                utm: target.utm.overridden(by: ClickQuery.utm(queryItems)), platform: nil, isBot: false,
+                utm: target.utm.overridden(by: ClickQuery.utm(queryItems)), platform: platform, isBot: false,
                 languages: Click.languages(fromAcceptLanguage: request.headers["Accept-Language"]),
                 networkClickID: NetworkClickID.find(in: queryItems, extraParameters: target.project.clickIDParameters))
         }
@@ -113,7 +115,8 @@ enum BranchRoutes {
     }
 
     /// What the SDKs keep from a session: the install id as both tokens (the newer names and
-    /// the older ones), a session id, the user's link, and `data` as a JSON string. Written by
+    /// the older ones), a session id, the user's link (this server's base: a `$identity_id` in
+    /// it would make every tap of it a long link of its own), and `data` as a JSON string. Written by
     /// hand, keys in order: every app start answers this.
     static func sessionAnswer(installID: String, data: JSONValue, base: String) -> HTTPResponse {
         var bytes: [UInt8] = []
@@ -122,7 +125,7 @@ enum BranchRoutes {
         object.string("data", String(decoding: data.serialized(), as: UTF8.self), to: &bytes)
         object.string("device_fingerprint_id", installID, to: &bytes)
         object.string("identity_id", installID, to: &bytes)
-        object.string("link", "\(base)/?%24identity_id=\(installID)", to: &bytes)
+        object.string("link", base, to: &bytes)
         object.string("randomized_bundle_token", installID, to: &bytes)
         object.string("randomized_device_token", installID, to: &bytes)
         object.string("session_id", Identifiers.newID(), to: &bytes)
