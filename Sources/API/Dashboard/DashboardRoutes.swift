@@ -40,6 +40,7 @@ enum DashboardRoutes {
 
         d.adminForm(project + "/links", LinkPages.create(services))
         d.adminForm(project + "/links/import-fdl", LinkPages.importFDL(services))
+        d.adminForm(project + "/links/import-branch", LinkPages.importBranch(services))
         d.adminForm(project + "/links/:linkId/active", LinkPages.setActive(services))
         d.adminForm(project + "/links/:linkId", LinkDetailPage.update(services))
         d.adminForm(project + "/installs/:installId/erase", InstallPages.erase(services))

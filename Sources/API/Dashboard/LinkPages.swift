@@ -134,35 +134,62 @@ enum LinkPages {
         return text
     }
 
-    /// The form that imports a Firebase Dynamic Links export onto one of the project's domains.
+    /// The forms that import links from another service: a Firebase Dynamic Links export onto
+    /// one of the project's domains, a CSV of Branch links onto a domain or the server's host.
     static func importForm(base: String, csrf: HTML, domains: [String]) -> HTML {
-        guard !domains.isEmpty else {
-            return
-                #"<h2>Import from Firebase Dynamic Links</h2><p class="muted">Add the domain the links lived on (Settings → Domains) to import its export.</p>"#
-        }
-        let options = domains.map { domain -> HTML in #"<option value="\#(domain)">\#(domain)</option>"# }
-        return """
-            <h2>Import from Firebase Dynamic Links</h2><form class="stack" method="post" action="\(base)/links/import-fdl" \
-            enctype="multipart/form-data">\(csrf)<label>The export (Google Takeout CSV)<input name="file" type="file" accept=".csv,text/csv" required></label>\
-            <label>Domain<select name="domain">\(options)</select></label>\
+        let conflict: HTML = """
             <label>A code another link has<select name="on_conflict"><option value="skip">Report it, change nothing</option>\
             <option value="replace">Replace that link</option></select></label>\
-            <label><input type="checkbox" name="dry_run" value="1" checked> Dry run: report only, write nothing</label>\
+            <label><input type="checkbox" name="dry_run" value="1" checked> Dry run: report only, write nothing</label>
+            """
+        let options = domains.map { domain -> HTML in #"<option value="\#(domain)">\#(domain)</option>"# }
+        let fdl: HTML =
+            domains.isEmpty
+            ? #"<h2>Import from Firebase Dynamic Links</h2><p class="muted">Add the domain the links lived on (Settings → Domains) to import its export.</p>"#
+            : """
+            <h2>Import from Firebase Dynamic Links</h2><form class="stack" method="post" action="\(base)/links/import-fdl" \
+            enctype="multipart/form-data">\(csrf)<label>The export (Google Takeout CSV)<input name="file" type="file" accept=".csv,text/csv" required></label>\
+            <label>Domain<select name="domain">\(options)</select></label>\(conflict)<button>Import</button></form>
+            """
+        return fdl + """
+            <h2>Import Branch links</h2><form class="stack" method="post" action="\(base)/links/import-branch" \
+            enctype="multipart/form-data">\(csrf)<label>A CSV of the links (url or alias, data, channel, feature, campaign, stage, tags)\
+            <input name="file" type="file" accept=".csv,text/csv" required></label>\
+            <label>Domain<select name="domain"><option value="">This server's own host</option>\(options)</select></label>\(conflict)\
             <button>Import</button></form>
             """
     }
 
     /// `POST …/links/import-fdl`: the import, and its report row by row.
     static func importFDL(_ services: Services) -> ProjectForm {
+        importPage(services, title: "Import from Firebase Dynamic Links", file: "the export's CSV file") { form, file, project in
+            try services.app.links.importFDL(
+                projectID: project.id, domain: form["domain"] ?? "", csv: file, dryRun: form["dry_run"] == "1",
+                replace: form["on_conflict"] == "replace", now: services.now(for: project))
+        }
+    }
+
+    /// `POST …/links/import-branch`: the same for a CSV of Branch links.
+    static func importBranch(_ services: Services) -> ProjectForm {
+        importPage(services, title: "Import Branch links", file: "the links' CSV file") { form, file, project in
+            try services.app.links.importBranch(
+                projectID: project.id, domain: form["domain"].flatMap { $0.isEmpty ? nil : $0 }, csv: file, dryRun: form["dry_run"] == "1",
+                replace: form["on_conflict"] == "replace", now: services.now(for: project))
+        }
+    }
+
+    /// An import's page: its summary, and the rows that need reading (refused, in conflict, replaced).
+    private static func importPage(
+        _ services: Services, title: String, file fileName: String,
+        _ run: @escaping @Sendable (DashboardForm, [UInt8], Project) throws -> LinkImportReport
+    ) -> ProjectForm {
         let auth = DashboardAuth(services: services)
         return { request, viewer, form, project in
             let base = "\(auth.prefix)/projects/\(project.id)"
             let report: LinkImportReport
             do {
-                guard let file = form.files["file"], !file.isEmpty else { throw AppError.invalidField("file", "choose the export's CSV file") }
-                report = try services.app.links.importFDL(
-                    projectID: project.id, domain: form["domain"] ?? "", csv: file, dryRun: form["dry_run"] == "1",
-                    replace: form["on_conflict"] == "replace", now: services.now(for: project))
+                guard let file = form.files["file"], !file.isEmpty else { throw AppError.invalidField("file", "choose \(fileName)") }
+                report = try run(form, file, project)
             } catch let error as AppError {
                 return DashboardPage.render(
                     title: "Import · \(project.name)", prefix: auth.prefix, viewer: viewer, projectNav: (project.id, project.name, "Links"),
@@ -184,7 +211,7 @@ enum LinkPages {
                 rows.isEmpty
                 ? "" : "<table><thead><tr><th>Line</th><th>Short link</th><th>Outcome</th><th>Why</th></tr></thead><tbody>\(rows)</tbody></table>"
             let body: HTML = """
-                <h1>Import from Firebase Dynamic Links</h1><p class="notice" role="status">\(summary)</p>\
+                <h1>\(title)</h1><p class="notice" role="status">\(summary)</p>\
                 \(table)\
                 <p><a href="\(base)/links">Back to the links</a></p>
                 """

@@ -76,4 +76,25 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any], "\(again.stdout)")
         #expect(report["created"] as? Int == 0 && report["skipped"] as? Int == 2, "\(again.stdout)")
     }
+
+    @Test func theDashboardUploadsTheSameFile() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, _, _) = try app.projectWithLink()
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let links = "/projects/\(projectID)/links"
+        #expect(try browser.get(links).bodyText.contains("Import Branch links"))
+        let before = try app.count("SELECT count(*) FROM links")
+        let dry = try browser.submitMultipart(
+            from: links, to: links + "/import-branch", [("domain", ""), ("on_conflict", "skip"), ("dry_run", "1")],
+            file: ("file", Array(Self.csv.utf8)))
+        #expect(
+            dry.status == 200 && dry.bodyText.contains("Dry run — would create 2") && dry.bodyText.contains("must be a JSON object"),
+            "\(dry.bodyText)")
+        #expect(try app.count("SELECT count(*) FROM links") == before)
+        let done = try browser.submitMultipart(
+            from: links, to: links + "/import-branch", [("domain", ""), ("on_conflict", "skip")], file: ("file", Array(Self.csv.utf8)))
+        #expect(done.bodyText.contains("Created 2, skipped 0"), "\(done.bodyText)")
+        #expect(try app.count("SELECT count(*) FROM links") == before + 2)
+    }
 }
