@@ -67,7 +67,12 @@ struct BranchSessionRequest {
                 throw HTTPError.invalidField(key, "must be a number of pixels from 1 to 20000")
             }
         }
-        if let width, let height, width > 0, height > 0 { screen = ScreenSize(width: Int(width.rounded()), height: Int(height.rounded())) }
+        // Checked above to be 0 or 1…20000; converted without trapping all the same.
+        if let width = width.flatMap({ Int(exactly: $0.rounded()) }), let height = height.flatMap({ Int(exactly: $0.rounded()) }), width > 0,
+            height > 0
+        {
+            screen = ScreenSize(width: width, height: height)
+        }
         language = try body.string("language", maxLength: 35).flatMap { LanguageTag.isPlausible($0) ? $0 : nil }
         userAgent = try body.string("user_agent", maxLength: 1024)
         appVersion = try body.string("app_version", maxLength: 64)

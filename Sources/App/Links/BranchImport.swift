@@ -10,13 +10,7 @@ extension LinkService {
     public func importBranch(
         projectID: String, domain name: String?, csv: [UInt8], dryRun: Bool, replace: Bool, now: Timestamp
     ) throws -> LinkImportReport {
-        var domain: String?
-        if let name {
-            guard case .success(let normalized) = DomainName.normalized(name),
-                try store.domains.list(projectID: projectID).contains(where: { $0.domain == normalized })
-            else { throw AppError.invalidField("domain", "'\(name.prefix(253))' is not one of the project's domains; add it first") }
-            domain = normalized
-        }
+        let domain = try name.map { try importDomain($0, projectID: projectID) }
         var ledger = importLedger(dryRun: dryRun)
         var seen: [String: Int] = [:]
         for result in BranchLinkExport.rows(csv) {

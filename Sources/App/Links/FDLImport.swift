@@ -62,9 +62,7 @@ extension LinkService {
         projectID: String, domain name: String, source: FDLImportSource, dryRun: Bool, replace: Bool, now: Timestamp,
         keepingCreatedRows: Bool = true
     ) throws -> LinkImportReport {
-        guard case .success(let domain) = DomainName.normalized(name),
-            try store.domains.list(projectID: projectID).contains(where: { $0.domain == domain })
-        else { throw AppError.invalidField("domain", "'\(name.prefix(253))' is not one of the project's domains; add it first") }
+        let domain = try importDomain(name, projectID: projectID)
         func each(checkingOnly: Bool = false, _ body: (Result<FDLExport.Row, FDLExport.Refusal>) throws -> Void) throws {
             var reader = FDLExport.RowReader(domain: domain, checkingOnly: checkingOnly)
             do {

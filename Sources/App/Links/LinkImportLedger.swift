@@ -58,6 +58,14 @@ struct LinkImportLedger {
 }
 
 extension LinkService {
+    /// `name` as the project's domain an import's links go on; refused unless it is one.
+    func importDomain(_ name: String, projectID: String) throws -> String {
+        guard case .success(let domain) = DomainName.normalized(name),
+            try store.domains.list(projectID: projectID).contains(where: { $0.domain == domain })
+        else { throw AppError.invalidField("domain", "'\(name.prefix(253))' is not one of the project's domains; add it first") }
+        return domain
+    }
+
     /// A ledger writing through the store, each written link's cached code forgotten.
     func importLedger(dryRun: Bool, keepingCreatedRows: Bool = true) -> LinkImportLedger {
         LinkImportLedger(dryRun: dryRun, keepingCreatedRows: keepingCreatedRows) { [store, cache] creating, replacing in
