@@ -46,6 +46,7 @@ public enum Application {
             admin.on(.get, "/projects/:id/stats", AdminRoutes.stats(services))
             admin.on(.get, "/projects/:id/installs/:installId/skan", AdminRoutes.installSKANValues(services))
             admin.on(.get, "/projects/:id/installs/:installId/explain", AdminRoutes.explainInstall(services))
+            admin.on(.get, "/projects/:id/traffic-quality", AdminRoutes.trafficQuality(services))
             admin.on(.delete, "/projects/:id/installs/:installId", AdminRoutes.eraseInstall(services))
             admin.on(.delete, "/projects/:id/users/:userId", AdminRoutes.eraseUser(services))
             admin.on(.post, "/projects/:id/links", AdminLinkRoutes.createLink(services))

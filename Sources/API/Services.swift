@@ -28,6 +28,8 @@ public final class Services: Sendable {
     let longLinkMinting = RateLimiter<SocketAddress.ClientKey>(settings: LongLinkRoutes.mintingBudget, maxClients: 50_000)
     /// Where a tap's country comes from (`country_header`, `geoip_database`).
     public let countries: TapCountries
+    /// The classes of addresses (`private_relay_list`, `ip_lists`, carrier NAT built in).
+    public let addressLists: AddressLists
     /// Failed email-and-password sign-ins per client (admin-key sign-ins spend `adminAuthFailures`).
     let dashboardSignInFailures = RateLimiter<SocketAddress.ClientKey>(settings: AdminAuth.failureBudget, maxClients: 50_000)
     /// The links' public base URL (`https://go.example.com`); nil: taken from each request's Host,
@@ -54,7 +56,8 @@ public final class Services: Sendable {
         outboundPolicy: OutboundAddressPolicy = OutboundAddressPolicy(allowPrivateAddresses: false),
         appleAds: AppleAdsSettings = AppleAdsSettings(), adPlatforms: AdPlatformSettings = AdPlatformSettings(),
         revenue: RevenueSettings = RevenueSettings(), dashboard: DashboardSettings = DashboardSettings(),
-        countries: TapCountries = TapCountries(), clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
+        countries: TapCountries = TapCountries(), addressLists: AddressLists = AddressLists(),
+        clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }
     ) {
         // A cache miss on an event loop moves the request to the handler pool (the router runs it
@@ -67,6 +70,7 @@ public final class Services: Sendable {
         self.defaultProject = defaultProject
         self.dashboard = dashboard
         self.countries = countries
+        self.addressLists = addressLists
         self.reportInternalError = reportInternalError
         metrics = Metrics()
         clientIP = ClientIPResolver(trustedProxies: trustedProxies)

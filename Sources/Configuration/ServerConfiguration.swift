@@ -36,6 +36,10 @@ public struct ServerConfiguration {
     public var geoipDatabase: String?
     /// The header a trusted proxy puts the client's country in (`country_header`, e.g. `CF-IPCountry`).
     public var countryHeader: String?
+    /// Apple's Private Relay egress list, a file in its `egress-ip-ranges.csv` format (`private_relay_list`).
+    public var privateRelayList: String?
+    /// Operators' CIDR lists, each a class name and a file (`ip_lists`), later ones winning.
+    public var ipLists: [(addressClass: String, path: String)] = []
     public var synchronous: Database.Synchronous = .normal
     /// SQLite's page cache and memory map per connection (`sqlite_cache_mib`, `sqlite_mmap_mib`).
     public var sqliteMemory = SQLiteMemory()
@@ -172,6 +176,8 @@ public enum ConfigurationLoader {
             case "trusted_proxies": configuration.trustedProxies = try cidrs(try strings(value, key), key)
             case "geoip_database": configuration.geoipDatabase = try optionalString(value, key)
             case "country_header": configuration.countryHeader = try headerName(try optionalString(value, key), key)
+            case "private_relay_list": configuration.privateRelayList = try optionalString(value, key)
+            case "ip_lists": configuration.ipLists = try ipLists(value, key)
             case "synchronous": configuration.synchronous = try synchronous(try string(value, key), key)
             case "sqlite_cache_mib": configuration.sqliteMemory.cacheMiB = try integer(value, key, 1...4096)
             case "sqlite_mmap_mib": configuration.sqliteMemory.mmapMiB = try integer(value, key, 0...65536)
@@ -195,6 +201,35 @@ public enum ConfigurationLoader {
                 throw ConfigurationError(key: key, message: "unknown key (see config/README.md for the keys)")
             }
         }
+    }
+
+    /// `{"hosting": "/etc/attributiond/hosting.txt", …}` in the file, or `class=path` items
+    /// (`hosting=/etc/…/hosting.txt,vpn=/etc/…/vpn.txt` in the environment).
+    static func ipLists(_ value: JSONValue, _ key: String) throws -> [(addressClass: String, path: String)] {
+        var lists: [(addressClass: String, path: String)] = []
+        switch value {
+        case .object(let object):
+            lists = try object.sorted { $0.key < $1.key }.map { name, path in
+                guard case .string(let file) = path, !file.isEmpty else {
+                    throw ConfigurationError(key: "\(key).\(name)", message: "must be a file path")
+                }
+                return (name, file)
+            }
+        case .array(let items):
+            lists = try items.compactMap { item in
+                guard case .string(let text) = item else { throw ConfigurationError(key: key, message: "must be class=path items") }
+                if text.isEmpty { return nil }
+                let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[1].isEmpty else { throw ConfigurationError(key: key, message: "'\(text)' is not class=path") }
+                return (parts[0], parts[1])
+            }
+        case .null: return []
+        default: throw ConfigurationError(key: key, message: "must be an object of class names and file paths")
+        }
+        for (name, _) in lists where !AddressClass.isValidName(name) {
+            throw ConfigurationError(key: key, message: "class '\(name)' must be 1 to 32 of a-z, 0-9 and _ (hosting, vpn, carrier_nat or your own)")
+        }
+        return lists
     }
 
     private static func applyOutbound(_ value: JSONValue, to configuration: inout ServerConfiguration) throws {
@@ -327,6 +362,9 @@ public enum ConfigurationLoader {
                 configuration.trustedProxies = try cidrs(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, name)
             case "ATTRIBUTIOND_GEOIP_DATABASE": configuration.geoipDatabase = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_COUNTRY_HEADER": configuration.countryHeader = try headerName(text.isEmpty ? nil : text, name)
+            case "ATTRIBUTIOND_PRIVATE_RELAY_LIST": configuration.privateRelayList = text.isEmpty ? nil : text
+            case "ATTRIBUTIOND_IP_LISTS":
+                configuration.ipLists = try ipLists(.array(text.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }), name)
             case "ATTRIBUTIOND_SYNCHRONOUS": configuration.synchronous = try synchronous(text, name)
             case "ATTRIBUTIOND_SQLITE_CACHE_MIB": configuration.sqliteMemory.cacheMiB = try integer(.string(text), name, 1...4096)
             case "ATTRIBUTIOND_SQLITE_MMAP_MIB": configuration.sqliteMemory.mmapMiB = try integer(.string(text), name, 0...65536)

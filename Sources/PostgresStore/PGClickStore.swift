@@ -22,14 +22,14 @@ public struct PGClickStore: ClickStore {
     /// whether it counts toward the limit, then what `Counting.click` adds for it (`countColumns`):
     /// those of the rows inserted go to the delta tables, added up by hour.
     private static let insert = PGWriter.RowsStatement { rows in
-        let columns = 32 + 1 + countColumns.count
+        let columns = 33 + 1 + countColumns.count
         let tuples = (0..<rows).map { row in
-            "(" + (0..<columns).map { "$\(row * columns + $0 + 1)" + ($0 == 32 ? "::boolean" : "") }.joined(separator: ", ") + ")"
+            "(" + (0..<columns).map { "$\(row * columns + $0 + 1)" + ($0 == 33 ? "::boolean" : "") }.joined(separator: ", ") + ")"
         }
         let names =
             "click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query, utm_source, "
             + "utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot, screen_width, screen_height, "
-            + "pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id, network_click_id, network_click_parameter, variant, country"
+            + "pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id, network_click_id, network_click_parameter, variant, country, ip_class"
         let typed = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let hour = "CAST(input.created_at AS BIGINT) / 3600000 * 3600000"
         let zeros = Array(repeating: "0", count: Counters.columns.count - 2).joined(separator: ", ")
@@ -92,6 +92,7 @@ public struct PGClickStore: ClickStore {
         "device_class": "TEXT", "is_bot": "BOOLEAN", "screen_width": "DOUBLE PRECISION", "screen_height": "DOUBLE PRECISION",
         "pixel_ratio": "DOUBLE PRECISION", "timezone": "TEXT", "utc_offset_min": "BIGINT", "languages": "TEXT", "idfv": "TEXT",
         "advertising_id": "TEXT", "network_click_id": "TEXT", "network_click_parameter": "TEXT", "variant": "TEXT", "country": "TEXT",
+        "ip_class": "TEXT",
     ]
 
     public func record(countTowardLimit: Bool, _ click: Click, completion: (@Sendable (Result<Void, any Error>) -> Void)?) {
@@ -102,7 +103,7 @@ public struct PGClickStore: ClickStore {
             click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
             click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
             click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
-            click.networkClickID?.value, click.networkClickID?.parameter, click.variant, click.country,
+            click.networkClickID?.value, click.networkClickID?.parameter, click.variant, click.country, click.ipClass?.rawValue,
             countTowardLimit && !click.isBot,
         ]  // crawlers do not use up max_clicks
         writer.write(row: values.map(\.sqlValue) + Self.countValues(click), into: Self.insert) { [writer] result in

@@ -143,6 +143,9 @@ public protocol BrowseStore: Sendable {
     /// How the install was matched (`MatchExplanation`'s JSON), when it was recorded (installs
     /// stored since 0.2.0); nil for no such install, or one without it.
     func explanation(installID: String, projectID: String) throws -> String?
+    /// The period's live installs a fraud rule refused a click of or flagged, grouped by reasons
+    /// and the click's source and campaign; `since` inclusive, `until` exclusive (milliseconds).
+    func trafficQuality(projectID: String, since: Int64, until: Int64) throws -> TrafficQualityRows
     /// Clicks from the install's network, at most `horizonMilliseconds` before it, that other
     /// installs had claimed by the time it came; newest first, at most `limit`.
     func clicksClaimedEarlier(installID: String, projectID: String, horizonMilliseconds: Int64, limit: Int) throws

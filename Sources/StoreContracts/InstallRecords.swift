@@ -13,6 +13,8 @@ public struct StoredInstall: Sendable, Equatable {
     public var isTest = false
     /// The client family whose report created it (`InstallReport.reporter`).
     public var reporter: String?
+    /// The class of the address it reported from (docs/traffic-quality.md).
+    public var addressClass: AddressClass? = nil
 
     public init(
         id: String, projectID: String, match: MatchResult, reinstall: Bool, createdAt: Timestamp, platform: String?, userID: String? = nil,

@@ -44,6 +44,7 @@ struct Serve: ParsableCommand {
         LifecycleLog.sink = sink
         ServerLogHandler.bootstrap(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)
         let countries = try Self.countries(configuration)
+        let addressLists = try Self.addressLists(configuration)
         // Held until the process ends (`withExtendedLifetime` below).
         var fileLock: ServerFileLock?
         if configuration.postgresURL == nil {
@@ -60,7 +61,7 @@ struct Serve: ParsableCommand {
         // Until the key is shown (once the listeners are up), a failed start forgets it.
         var keyShown = false
         defer { if !keyShown { ServerAdminKey.forgetUnshown(adminKey.origin, store: store) } }
-        let services = Self.services(configuration, store, adminKey: adminKey, countries: countries)
+        let services = Self.services(configuration, store, adminKey: adminKey, countries: countries, addressLists: addressLists)
         try Self.reconcileDeclaredProjects(configuration, services)
         // Request lines at info level and below; `log_level: warning` or higher turns them off.
         let requestLog = ["trace", "debug", "info"].contains(configuration.logLevel) ? RequestLog(logIP: configuration.logIP, sink: sink) : nil

@@ -46,9 +46,28 @@ extension Serve {
         }
     }
 
+    /// The address lists the configuration names, read once; a list that cannot be read stops
+    /// the start, as the geo database does.
+    static func addressLists(_ configuration: ServerConfiguration) throws -> AddressLists {
+        do {
+            let (ranges, summary) = try AddressListFile.load(
+                privateRelay: configuration.privateRelayList,
+                lists: configuration.ipLists.map { (AddressClass(rawValue: $0.addressClass), $0.path) })
+            if !summary.isEmpty {
+                LifecycleLog.write(
+                    level: "info", message: "address lists loaded",
+                    fields: summary.mapValues { String($0) }.merging(["ranges": String(ranges.rangeCount)]) { own, _ in own })
+            }
+            return AddressLists(ranges, hasRelayList: configuration.privateRelayList != nil)
+        } catch {
+            LifecycleLog.write(level: "error", message: "cannot read an address list", fields: ["error": error.description])
+            throw ExitCode.failure
+        }
+    }
+
     static func services(
         _ configuration: ServerConfiguration, _ store: any StoreBackend,
-        adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin), countries: TapCountries
+        adminKey: (hash: [UInt8]?, origin: ServerAdminKey.Origin), countries: TapCountries, addressLists: AddressLists
     ) -> Services {
         Services(
             store: store, adminKey: configuration.adminKey, adminKeyHash: adminKey,
@@ -59,7 +78,7 @@ extension Serve {
             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
             appleAds: configuration.appleAds, adPlatforms: configuration.adPlatforms, revenue: configuration.revenue,
             dashboard: configuration.dashboard,
-            countries: countries
+            countries: countries, addressLists: addressLists
         ) { error, request in
             LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
         }

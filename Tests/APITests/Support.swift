@@ -36,7 +36,7 @@ final class TestApp: @unchecked Sendable {
         clock: any Clock = SystemClock(), allowPrivateOutbound: Bool = false, appleAds: AppleAdsSettings = AppleAdsSettings(),
         adPlatforms: AdPlatformSettings = AdPlatformSettings(), revenue: RevenueSettings = RevenueSettings(),
         dashboard: DashboardSettings = DashboardSettings(), writeLanes: Int = 2, countries: TapCountries = TapCountries(),
-        clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
+        addressLists: AddressLists = AddressLists(), clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
         reportInternalError: @escaping @Sendable (any Error, String) -> Void = { _, _ in }
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-api-\(UUID().uuidString)")
@@ -55,7 +55,7 @@ final class TestApp: @unchecked Sendable {
             store: store, clock: clock, adminKey: adminKey, trustedProxies: trustedProxies, publicURL: publicURL,
             allowedHosts: allowedHosts,
             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: allowPrivateOutbound), appleAds: appleAds, adPlatforms: adPlatforms,
-            revenue: revenue, dashboard: dashboard, countries: countries, clickBacklogLimit: clickBacklogLimit,
+            revenue: revenue, dashboard: dashboard, countries: countries, addressLists: addressLists, clickBacklogLimit: clickBacklogLimit,
             reportInternalError: reportInternalError)
         let refused = refusedResponses
         server = HTTPServer(

@@ -173,6 +173,18 @@ enum AdminRoutes {
         }
     }
 
+    /// `GET /admin/v1/projects/:id/traffic-quality?since=&until=`: rejections and flags by reason,
+    /// source and campaign (docs/traffic-quality.md).
+    static func trafficQuality(_ services: Services) -> RouteHandler {
+        return ProjectScoped.sync(services) { request, project in
+            let (since, until) = try TimeParameter.period(of: request, now: services.now(for: project))
+            let report = try services.app.reports.trafficQuality(project: project, since: since, until: until)
+            guard case .object(var body) = report.json else { return .json(bytes: report.json.serialized()) }
+            body["project_id"] = .string(project.id)
+            return .json(bytes: JSONValue.object(body).serialized())
+        }
+    }
+
     /// `GET /admin/v1/projects/:id/installs/:installId/skan`
     static func installSKANValues(_ services: Services) -> RouteHandler {
         return ProjectScoped.sync(services) { request, project in
@@ -198,6 +210,9 @@ enum AdminRoutes {
                 "install_id": .string(install.id), "match_type": .string(install.match.matchType.rawValue),
                 "attributed": .bool(install.match.attributed), "confidence": .number(install.match.confidence),
                 "click_id": install.match.clickID.map(JSONValue.string) ?? .null,
+                "rejected_reasons": .array(install.match.rejectedReasons.map { .string($0.rawValue) }),
+                "quality_flags": .array(install.match.flags.map { .string($0.rawValue) }),
+                "address_class": install.addressClass.map { .string($0.rawValue) } ?? .null,
             ]
             if let text = try services.app.reports.browse.explanation(installID: install.id, projectID: project.id),
                 case .object(let explanation) = try JSONValueParser.parse(Array(text.utf8))

@@ -13,6 +13,7 @@ struct ProjectCreation: Decodable {
         "web_url", "attribution_window_hours", "min_confidence", "currency", "signing", "skan", "matching", "sdk_auth",
         "click_id_parameters", "apple_ads", "time_zone", "in_app_escape", "ios_app_store_id", "utm_templates", "long_link_hosts",
         "long_links_per_domain", "play_referrer", "default_consent", "reporting_currency",
+        "traffic_quality",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -70,6 +71,7 @@ struct SettingsPatch: Decodable {
     var longLinksPerDomain: Patch<Int> = .absent
     var playReferrer: Patch<PlayReferrerFormat> = .absent
     var defaultConsent: Patch<JSONValue> = .absent
+    var trafficQuality: Patch<JSONValue> = .absent
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -99,6 +101,7 @@ struct SettingsPatch: Decodable {
         longLinksPerDomain = try c.decodePatch(Int.self, forKey: key("long_links_per_domain"))
         playReferrer = try c.decodePatch(PlayReferrerFormat.self, forKey: key("play_referrer"))
         defaultConsent = try c.decodePatch(JSONValue.self, forKey: key("default_consent"))
+        trafficQuality = try c.decodePatch(JSONValue.self, forKey: key("traffic_quality"))
     }
 
     /// The settings with this patch applied; keys that cannot be null fall back to their defaults.
@@ -133,6 +136,11 @@ struct SettingsPatch: Decodable {
             settings.defaultConsent = try ConsentFields.consent(JSONFields(fields: ["consent": .object(object)]), path: "default_") ?? Consent()
         case .value:
             throw HTTPError.invalidField("default_consent", "must be an object {eea, ad_user_data, ad_personalization, tcf_string, att_status}")
+        }
+        switch trafficQuality {
+        case .absent: break
+        case .null: settings.trafficQuality = TrafficQualityRules()
+        case .value(let value): settings.trafficQuality = try TrafficQualityPayload.applied(value, to: current.trafficQuality)
         }
         settings.matching = matching.apply(to: current.matching.map(MatchingPayload.init)).map(\.overrides)
         switch utmTemplates {
@@ -193,6 +201,7 @@ struct ProjectBody: Encodable {
     let long_links_per_domain: Int
     let play_referrer: String
     let default_consent: Consent
+    let traffic_quality: TrafficQualityRules
     let test_mode: Bool
     let skan: JSONValue?
     let matching: MatchingPayload?
@@ -229,6 +238,7 @@ struct ProjectBody: Encodable {
         long_links_per_domain = settings.longLinksPerDomain
         play_referrer = settings.playReferrer.rawValue
         default_consent = settings.defaultConsent
+        traffic_quality = settings.trafficQuality
         test_mode = project.testMode
         skan = settings.skanSchema.flatMap { try? JSONBody.decode(JSONValue.self, from: Array($0.utf8)) }
         matching = settings.matching.map(MatchingPayload.init)
@@ -268,6 +278,7 @@ struct ProjectBody: Encodable {
         try c.encode(long_links_per_domain, forKey: key("long_links_per_domain"))
         try c.encode(play_referrer, forKey: key("play_referrer"))
         try c.encode(ConsentBody(default_consent), forKey: key("default_consent"))
+        try c.encode(traffic_quality, forKey: key("traffic_quality"))
         try c.encode(test_mode, forKey: key("test_mode"))
         try c.encode(skan, forKey: key("skan"))
         try c.encode(matching, forKey: key("matching"))
@@ -312,5 +323,35 @@ struct MatchingPayload: Codable, Sendable {
                 return .init(underSeconds: seconds.isFinite && seconds.magnitude < 1e15 ? Int64(seconds) : .max, confidence: step.confidence)
             },
             candidatePenalty: candidate_penalty)
+    }
+}
+
+/// `"traffic_quality": {"click_injection": true, "referrer_click_tolerance_seconds": 600,
+/// "min_click_to_install_seconds": 10, "refuse_datacenter_clicks": true}`: keys left out keep
+/// their current values; unknown keys are refused.
+enum TrafficQualityPayload {
+    static func applied(_ value: JSONValue, to current: TrafficQualityRules) throws -> TrafficQualityRules {
+        guard case .object(let fields) = value else {
+            throw HTTPError.invalidField(
+                "traffic_quality",
+                "must be an object {click_injection, referrer_click_tolerance_seconds, min_click_to_install_seconds, refuse_datacenter_clicks}")
+        }
+        var rules = current
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            let path = "traffic_quality.\(key)"
+            switch (key, value) {
+            case ("click_injection", .bool(let on)): rules.clickInjection = on
+            case ("refuse_datacenter_clicks", .bool(let on)): rules.refuseDatacenterClicks = on
+            case ("referrer_click_tolerance_seconds", .number(let seconds)) where seconds.rounded() == seconds && abs(seconds) < 1e9:
+                rules.referrerClickToleranceSeconds = Int64(seconds)
+            case ("min_click_to_install_seconds", .number(let seconds)) where seconds.rounded() == seconds && abs(seconds) < 1e9:
+                rules.minClickToInstallSeconds = Int64(seconds)
+            case ("click_injection", _), ("refuse_datacenter_clicks", _): throw HTTPError.invalidField(path, "must be true or false")
+            case ("referrer_click_tolerance_seconds", _), ("min_click_to_install_seconds", _):
+                throw HTTPError.invalidField(path, "must be a whole number of seconds")
+            default: throw HTTPError.invalidField(path, "unknown key")
+            }
+        }
+        return rules
     }
 }

@@ -34,6 +34,7 @@ struct BranchSessionRequest {
     var debug: Bool
     var consent: Consent?
     var installReferrer: String?
+    var playReferrer: PlayReferrerTimes?
     /// iOS's AdServices token (`apple_attribution_token`): the install's Apple Ads claim.
     var appleAttributionToken: String?
 
@@ -94,6 +95,7 @@ struct BranchSessionRequest {
         consent.adUserData = try ConsentFields.signal(body.fields["dma_ad_user_data"], path: "dma_ad_user_data")
         self.consent = consent.isEmpty ? nil : consent
         installReferrer = try body.string("install_referrer_extras", maxLength: 4096)
+        playReferrer = try PlayReferrerFields.times([body])
         // Checked (base64, 4 KB) where it is used; a value of the wrong type is no token.
         if case .string(let token)? = body.fields["apple_attribution_token"] { appleAttributionToken = token }
     }
@@ -121,7 +123,8 @@ struct BranchSessionRequest {
     /// families), the hardware id on Android, else the fingerprint of the network and signals.
     func report(project: Project, request: HTTPRequest, services: Services) -> InstallReport {
         let client = services.clientIP.clientAddress(of: request)
-        let ipKey = client?.matchingKey
+        let network = services.addressLists.network(of: client)
+        let ipKey = network.ipKey
         let agent = userAgent ?? request.headers["User-Agent"]
         let parsed = UserAgentParser.parse(agent)
         let platform = platform ?? (parsed.platform == .ios || parsed.platform == .android ? parsed.platform : nil)
@@ -136,10 +139,12 @@ struct BranchSessionRequest {
                 InstallIdentity.fingerprintSource(
                     ipKey: ipKey, userAgent: agent, timezone: nil, language: language, screen: screen, platformVersion: osVersion))
             : nil
-        return InstallReport(
+        var report = InstallReport(
             projectID: project.id, reporter: "branch", identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint, idfv: idfv),
             signals: signals, deviceModel: model, appVersion: appVersion, ip: client?.ipString, userAgent: agent?.prefix(characters: 1024),
             country: services.countries.country(of: request, resolver: services.clientIP) ?? CountryCode.region(ofLocale: language),
             isTest: debug || (branchKey.map(APIKeyFormat.isTestKey) ?? false), consent: consent)
+        report.classify(network, lists: services.addressLists, playReferrer: playReferrer)
+        return report
     }
 }

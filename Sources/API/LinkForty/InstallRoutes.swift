@@ -114,6 +114,7 @@ struct InstallBody {
     var appToken: String?
     var consent: Consent?
     var adSignals: AdSignals?
+    var playReferrer: PlayReferrerTimes?
 
     /// Read field by field rather than through `Decodable`: the decoder's generic machinery was
     /// 8% of an install answer's instructions. Text fields are unbounded here as they were; what
@@ -138,6 +139,7 @@ struct InstallBody {
         consent = try ConsentFields.consent(body, path: "")
         adSignals = try ConsentFields.signals(
             [body], referrer: try body.string("installReferrer", maxLength: 4096) ?? body.string("install_referrer", maxLength: 4096))
+        playReferrer = try PlayReferrerFields.times([body])
     }
 
     func report(project: Project, request: HTTPRequest, services: Services) throws -> InstallReport {
@@ -154,7 +156,8 @@ struct InstallBody {
         let zone = timezone.flatMap { TimeZoneNames.isValid($0) ? $0 : nil }
         let languageTag = language.flatMap { LanguageTag.isPlausible(String($0.prefix(35))) ? String($0.prefix(35)) : nil }
         let screen = screenWidth.flatMap { width in screenHeight.map { ScreenSize(width: Int(width.rounded()), height: Int($0.rounded())) } }
-        let ipKey = client?.matchingKey
+        let network = services.addressLists.network(of: client)
+        let ipKey = network.ipKey
         let deviceID = deviceId.flatMap { $0.isEmpty || $0 == "00000000-0000-0000-0000-000000000000" ? nil : String($0.prefix(128)) }
         // Apps are told to pass the IDFV as `deviceId` on iOS: a UUID there is the IDFV (the one
         // install across SDK families); anything else, and any `deviceId` on Android, is an advertising id.
@@ -166,13 +169,15 @@ struct InstallBody {
             time: services.now(for: project), ipKey: ipKey, platform: platform,
             osVersion: platformVersion ?? agent.osVersion, deviceClass: nil, screen: screen, timezone: zone,
             languages: languageTag.map { [$0] } ?? [], idfv: idfv, advertisingID: idfv == nil ? deviceID : nil)
-        return InstallReport(
+        var report = InstallReport(
             projectID: project.id, reporter: "linkforty",
             identity: InstallIdentity(deviceID: deviceID, fingerprint: fingerprint, idfv: idfv), signals: signals,
             appVersion: appVersion.map { String($0.prefix(64)) }, ip: client?.ipString,
             userAgent: userAgent.prefix(characters: 1024), windowHoursLimit: attributionWindowHours,
             country: services.countries.country(of: request, resolver: services.clientIP) ?? CountryCode.region(ofLocale: languageTag),
             isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false, consent: consent, adSignals: adSignals)
+        report.classify(network, lists: services.addressLists, playReferrer: playReferrer)
+        return report
     }
 }
 

@@ -29,6 +29,8 @@ struct DeviceData: Sendable {
     var adSignals: AdSignals?
     /// The Play Install Referrer as it came (its Google click ids are kept for Google Ads).
     var installReferrer: String?
+    /// The Play referrer's times, when `device_data` carries them.
+    var playReferrer: PlayReferrerTimes?
 
     init(_ body: JSONFields?) throws {
         guard let body else { return }
@@ -81,6 +83,7 @@ struct DeviceData: Sendable {
                 }.first
         }
         adSignals = try ConsentFields.signals([body], referrer: installReferrer)
+        playReferrer = try PlayReferrerFields.times([body])
     }
 
     func platform(declared: String?) -> UserAgentInfo.Platform? {

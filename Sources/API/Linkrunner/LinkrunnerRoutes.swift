@@ -46,11 +46,12 @@ enum LinkrunnerRoutes {
             do {
                 let device = try call.deviceData()
                 let client = services.clientIP.clientAddress(of: call.request)
+                let network = services.addressLists.network(of: client)
                 let now = call.now
-                let report = InstallReport(
+                var report = InstallReport(
                     projectID: call.project.id, reporter: "linkrunner",
                     identity: InstallIdentity(installInstanceID: try call.instanceID, idfv: device.idfv),
-                    signals: device.signals(time: now, ipKey: client?.matchingKey, declaredPlatform: try call.body.string("platform")),
+                    signals: device.signals(time: now, ipKey: network.ipKey, declaredPlatform: try call.body.string("platform")),
                     deviceModel: device.model, appVersion: try call.body.string("app_version", maxLength: 64) ?? device.appVersion,
                     ip: client?.ipString, userAgent: device.userAgent,
                     country: services.countries.country(of: call.request, resolver: services.clientIP) ?? device.country,
@@ -58,6 +59,7 @@ enum LinkrunnerRoutes {
                     consent: try ConsentFields.consent(call.body, path: "").map { device.consent?.updated(with: $0) ?? $0 } ?? device.consent,
                     adSignals: try ConsentFields.signals([call.body], referrer: nil).map { device.adSignals?.updated(with: $0) ?? $0 }
                         ?? device.adSignals)
+                report.classify(network, lists: services.addressLists, playReferrer: try device.playReferrer ?? PlayReferrerFields.times([call.body]))
                 try services.app.installs.report(
                     report, project: call.project, conversionValues: true,
                     delivery: call.request.writeDelivery

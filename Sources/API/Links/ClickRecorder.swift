@@ -21,7 +21,9 @@ struct ClickRecorder: Sendable {
     ) -> String {
         let clickID = given ?? TimeOrderedID.secure(at: now)
         let client = services.clientIP.clientAddress(of: request)
-        let click = make(clickID, client?.ipString, client?.matchingKey)
+        let network = services.addressLists.network(of: client)
+        var click = make(clickID, client?.ipString, network.ipKey)
+        click.ipClass = network.addressClass
         if let commit {
             commit.arm()
             services.app.clicks.record(click, countTowardLimit: countTowardLimit) { commit.complete($0) }

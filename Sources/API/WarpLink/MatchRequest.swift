@@ -26,6 +26,7 @@ struct MatchRequest {
     var userAgent: String?
     var consent: Consent?
     var adSignals: AdSignals?
+    var playReferrer: PlayReferrerTimes?
 
     init(_ body: JSONFields) throws {
         let declared = try body.requiredString("platform", maxLength: 32)
@@ -72,6 +73,7 @@ struct MatchRequest {
         _ = try body.string("app_bundle_id", maxLength: 256)
         consent = try ConsentFields.consent(body, path: "")
         adSignals = try ConsentFields.signals([body], referrer: try body.string("install_referrer", maxLength: 4096))
+        playReferrer = try PlayReferrerFields.times([body])
     }
 
     /// Languages of an `Accept-Language`-like list (`en-GB,fr;q=0.8`), at most ten plausible tags.
@@ -88,7 +90,8 @@ struct MatchRequest {
     /// it only recognises the device's repeated calls.
     func report(project: Project, request: HTTPRequest, services: Services) -> InstallReport {
         let client = services.clientIP.clientAddress(of: request)
-        let ipKey = client?.matchingKey
+        let network = services.addressLists.network(of: client)
+        let ipKey = network.ipKey
         let idfv = platform == .ios ? deviceID : nil
         let languages = languages
         let signals = InstallSignals(
@@ -101,12 +104,14 @@ struct MatchRequest {
         let identity = InstallIdentity(
             deviceID: idfv == nil ? deviceID : nil,
             fingerprint: deviceID == nil ? fingerprint(ipKey: ipKey, languages: languages) : nil, idfv: idfv)
-        return InstallReport(
+        var report = InstallReport(
             projectID: project.id, reporter: "warplink", identity: identity, signals: signals,
             appVersion: nil, ip: client?.ipString,
             userAgent: (userAgent ?? request.headers["User-Agent"]).map { $0.prefix(characters: 512) },
             country: services.countries.country(of: request, resolver: services.clientIP) ?? CountryCode.region(ofLocale: languages.first),
             isTest: BearerToken.from(request).map(APIKeyFormat.isTestKey) ?? false, consent: consent, adSignals: adSignals)
+        report.classify(network, lists: services.addressLists, playReferrer: playReferrer)
+        return report
     }
 
     /// What makes a repeated call from one device recognisable without a device id: the same

@@ -30,7 +30,7 @@ public struct InstallService: Sendable {
             }
         }
         // A client's test mode sends nothing out (docs/outbound.md, "Test traffic").
-        let notify: Notifier<InstallOutcome>? =
+        let created: Notifier<InstallOutcome>? =
             report.isTest
             ? nil
             : try outbound.notifier(
@@ -42,11 +42,27 @@ public struct InstallService: Sendable {
                     WebhookEvents.appendInstall(outcome, project: project, networkClickID: network, to: &body)
                 },
                 conversion: conversion)
+        let notify = report.isTest ? nil : try withRejections(created, project: project, at: report.signals.time)
         store.installs.report(
             report, policy: policy ?? MatchingPolicy(project: project.settings),
             installID: TimeOrderedID.secure(at: report.signals.time),
             skan: conversionValues ? try outbound.skanContext(skanSchemas, project: project, at: report.signals.time) : nil,
             notify: notify, delivery: delivery, completion: completion)
+    }
+
+    /// `notify`, and for an install whose winning click a fraud rule refused, its
+    /// `install.rejected` webhooks (written in the install's transaction on either backend:
+    /// rejections are few, and the outbox's install log makes only `install.created`).
+    func withRejections(_ notify: Notifier<InstallOutcome>?, project: Project, at time: Timestamp) throws -> Notifier<InstallOutcome>? {
+        guard
+            let rejected = try outbound.notifier(
+                .installRejected, trigger: nil, projectID: project.id, at: time,
+                data: { (outcome: InstallOutcome, _) in WebhookEvents.rejection(outcome, project: project) })
+        else { return notify }
+        return { outcome, install in
+            let messages = notify?(outcome, install) ?? []
+            return outcome.install.match.rejectedReasons.isEmpty ? messages : messages + rejected(outcome, install)
+        }
     }
 
     /// The install, or `AppError.notFound`.

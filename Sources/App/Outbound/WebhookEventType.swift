@@ -2,6 +2,8 @@
 public enum WebhookEventType: String, Sendable, CaseIterable {
     case installCreated = "install.created"
     case installAttributed = "install.attributed"
+    /// The click that would have won a new install was refused by a fraud rule (docs/traffic-quality.md).
+    case installRejected = "install.rejected"
     case userIdentified = "user.identified"
     case eventCreated = "event.created"
     case paymentCaptured = "payment.captured"

@@ -177,6 +177,22 @@ enum WebhookEvents {
         static let null = Array("null".utf8)
     }
 
+    /// `install.rejected`: the install, why the click that would have won it was refused, and
+    /// what it was attributed to instead (nothing, when it stayed organic).
+    static func rejection(_ outcome: InstallOutcome, project: Project) -> [String: JSONValue] {
+        let install = outcome.install
+        let match = install.match
+        return [
+            "install_id": .string(install.id), "project_id": .string(project.id), "platform": optional(install.platform),
+            "created_at": .string(install.createdAt.iso8601), "reasons": .array(match.rejectedReasons.map { .string($0.rawValue) }),
+            "address_class": optional(install.addressClass?.rawValue),
+            "attribution": .object([
+                "attributed": .bool(match.attributed), "match_type": .string(match.matchType.rawValue),
+                "click_id": optional(match.clickID), "link_id": optional(match.linkID),
+            ]),
+        ]
+    }
+
     /// `install.attributed` for an install Apple Ads claimed after it was first answered.
     static func appleAdsAttribution(_ attributed: AppleAdsAttribution, project: Project) -> [String: JSONValue] {
         let install = attributed.install

@@ -45,6 +45,8 @@ public struct Click: Sendable, Equatable {
     public var variant: String?
     /// ISO 3166-1 alpha-2, from the configured geo database or a trusted proxy's header.
     public var country: String?
+    /// The class of the client's address, when the operator's lists know it.
+    public var ipClass: AddressClass? = nil
 
     public init(
         clickID: String, projectID: String, linkID: String?, source: Source, createdAt: Timestamp, ip: String? = nil,

@@ -35,6 +35,19 @@ public enum AttributionCascade {
         var byIDFV: [CandidateClick] = []
         var byAdvertisingID: [CandidateClick] = []
         var sameNetwork: [CandidateClick] = []
+        /// Private Relay taps of the install's region (`InstallSignals.relayRegionKey`).
+        var relayRegion: [CandidateClick] = []
+        /// Clicks the fraud rules refused, by click id.
+        var refused: [String: RejectionReason] = [:]
+
+        /// The candidates with the refused ones left out.
+        func screened() -> Considered {
+            guard !refused.isEmpty else { return self }
+            func kept(_ clicks: [CandidateClick]) -> [CandidateClick] { clicks.filter { refused[$0.clickID] == nil } }
+            return Considered(
+                byReferrer: kept(byReferrer), byReferrerLink: kept(byReferrerLink), byIDFV: kept(byIDFV),
+                byAdvertisingID: kept(byAdvertisingID), sameNetwork: kept(sameNetwork), relayRegion: kept(relayRegion))
+        }
     }
 
     private static func evaluate(
@@ -58,16 +71,75 @@ public enum AttributionCascade {
         var considered = Considered(
             byReferrer: byReferrer.map { limited([$0]) } ?? [], byReferrerLink: limited(byReferrerLink),
             byIDFV: limited(byIDFV), byAdvertisingID: limited(byAdvertisingID))
-        if let result = MatchingEngine.deterministic(
-            install: install, byReferrer: considered.byReferrer.first,
-            byReferrerLink: considered.byReferrerLink,
-            byIDFV: considered.byIDFV, byAdvertisingID: considered.byAdvertisingID)
-        {
+        screen(&considered, install: install, rules: policy.rules, namedByReferrer: true)
+        let (found, deterministicRefusal) = deterministic(considered, install: install)
+        if var result = found {
+            result.flags = policy.rules.flags(of: result, install: install)
             return (result, considered)
         }
-        guard let ipKey = install.ipKey else { return (.organic, considered) }
-        considered.sameNetwork = limited(try clicks.clicks(network: ipKey, after: oldest, limit: policy.maxCandidates))
-        return (MatchingEngine.probabilistic(install: install, candidates: considered.sameNetwork, policy: policy), considered)
+        if let ipKey = install.ipKey {
+            considered.sameNetwork = limited(try clicks.clicks(network: ipKey, after: oldest, limit: policy.maxCandidates))
+        }
+        if let relayKey = relayRead(install) {
+            considered.relayRegion = limited(try clicks.clicks(network: relayKey, after: relayOldest(install, policy), limit: policy.maxCandidates))
+        }
+        screen(&considered, install: install, rules: policy.rules, namedByReferrer: false)
+        func decide(_ considered: Considered) -> MatchResult {
+            let candidates = considered.sameNetwork + considered.relayRegion
+            return candidates.isEmpty ? .organic : MatchingEngine.probabilistic(install: install, candidates: candidates, policy: policy)
+        }
+        var result = decide(considered.screened())
+        // The refused click that would have won without the rules: a deterministic one first.
+        if let (clickID, reason) = deterministicRefusal {
+            result.rejectedReasons = [reason]
+            result.rejectedClickID = clickID
+        } else if !considered.refused.isEmpty, let wouldHaveWon = decide(considered).clickID, let reason = considered.refused[wouldHaveWon] {
+            result.rejectedReasons = [reason]
+            result.rejectedClickID = wouldHaveWon
+        }
+        result.flags = policy.rules.flags(of: result, install: install)
+        return (result, considered)
+    }
+
+    /// The deterministic tier over the screened candidates, and why the click it would have chosen
+    /// without the fraud rules was refused, if it was: the install then goes on to the
+    /// probabilistic tier when no other deterministic click is left.
+    private static func deterministic(_ considered: Considered, install: InstallSignals) -> (MatchResult?, (String, RejectionReason)?) {
+        func decide(_ considered: Considered) -> MatchResult? {
+            MatchingEngine.deterministic(
+                install: install, byReferrer: considered.byReferrer.first, byReferrerLink: considered.byReferrerLink,
+                byIDFV: considered.byIDFV, byAdvertisingID: considered.byAdvertisingID)
+        }
+        var result = decide(considered.screened())
+        guard !considered.refused.isEmpty, let wouldHaveWon = decide(considered)?.clickID, let reason = considered.refused[wouldHaveWon] else {
+            return (result, nil)
+        }
+        result?.rejectedReasons = [reason]
+        result?.rejectedClickID = wouldHaveWon
+        return (result, (wouldHaveWon, reason))
+    }
+
+    /// Marks the candidates the fraud rules refuse (each click once).
+    private static func screen(_ considered: inout Considered, install: InstallSignals, rules: TrafficQualityRules, namedByReferrer: Bool) {
+        let lists: [(clicks: [CandidateClick], named: Bool)] =
+            namedByReferrer
+            ? [(considered.byReferrer + considered.byReferrerLink, true), (considered.byIDFV + considered.byAdvertisingID, false)]
+            : [(considered.sameNetwork + considered.relayRegion, false)]
+        for (clicks, named) in lists {
+            for click in clicks where considered.refused[click.clickID] == nil {
+                if let reason = rules.refusal(of: click, for: install, namedByReferrer: named) { considered.refused[click.clickID] = reason }
+            }
+        }
+    }
+
+    /// The relay region's key, when it is not the install's own network key.
+    static func relayRead(_ install: InstallSignals) -> String? {
+        guard let key = install.relayRegionKey, key != install.ipKey else { return nil }
+        return key
+    }
+
+    static func relayOldest(_ install: InstallSignals, _ policy: MatchingPolicy) -> Timestamp {
+        install.time.adding(seconds: -min(policy.relayWindowSeconds, policy.probabilisticHorizonSeconds))
     }
 
     /// The reads `attribute` makes when no deterministic click matches, in its order.
@@ -79,6 +151,9 @@ public enum AttributionCascade {
         if let idfv = install.idfv { reads.append(.idfv(idfv, limit: deterministicCandidates)) }
         if let advertisingID = install.advertisingID { reads.append(.advertisingID(advertisingID, limit: deterministicCandidates)) }
         if let ipKey = install.ipKey { reads.append(.network(ipKey: ipKey, after: oldest, limit: policy.maxCandidates)) }
+        if let relayKey = relayRead(install) {
+            reads.append(.network(ipKey: relayKey, after: relayOldest(install, policy), limit: policy.maxCandidates))
+        }
         return reads
     }
 }

@@ -16,6 +16,8 @@ public struct MatchExplanation: Sendable, Equatable {
         public var score: Double?
         public var factors: [String]
         public var outcome: String
+        /// The class of the click's address, when it has one (`AddressClass`).
+        public var addressClass: String? = nil
 
         public init(clickID: String, linkID: String?, clickedAt: Timestamp, foundBy: String, score: Double?, factors: [String], outcome: String) {
             self.clickID = clickID
@@ -36,6 +38,10 @@ public struct MatchExplanation: Sendable, Equatable {
     public var candidates: [Candidate]
     /// Clicks this install would have taken that another install claimed first, meanwhile.
     public var claimedByOtherInstalls: [String] = []
+    /// The class of the install's own address, when it has one.
+    public var installAddressClass: String? = nil
+    /// Why the click that would have won was refused (`RejectionReason`).
+    public var rejectedReasons: [String] = []
 
     public static let limit = 5
 
@@ -47,13 +53,14 @@ public struct MatchExplanation: Sendable, Equatable {
     }
 
     /// Nothing was considered: an organic install with no click from its network or of its ids.
-    public var isEmpty: Bool { considered == 0 && claimedByOtherInstalls.isEmpty }
+    public var isEmpty: Bool { considered == 0 && claimedByOtherInstalls.isEmpty && installAddressClass == nil }
 
     init(install: InstallSignals, considered: AttributionCascade.Considered, result: MatchResult, policy: MatchingPolicy) {
         if considered.byReferrer.isEmpty, considered.byReferrerLink.isEmpty, considered.byIDFV.isEmpty, considered.byAdvertisingID.isEmpty,
-            considered.sameNetwork.isEmpty
+            considered.sameNetwork.isEmpty, considered.relayRegion.isEmpty
         {
             self.init(decidedBy: "none", minConfidence: policy.minConfidence, considered: 0, candidates: [])
+            installAddressClass = install.addressClass?.rawValue
             return
         }
         func inWindow(_ click: CandidateClick, horizon: Int64? = nil) -> Bool {
@@ -69,7 +76,12 @@ public struct MatchExplanation: Sendable, Equatable {
         for (foundBy, clicks) in deterministic {
             for click in clicks {
                 let won = result.clickID == click.clickID && result.matchType == .deterministic
-                let outcome = won ? "won" : !inWindow(click) ? "outside its attribution window" : "not chosen: another click of this tier won"
+                let outcome =
+                    won
+                    ? "won"
+                    : !inWindow(click)
+                        ? "outside its attribution window"
+                        : considered.refused[click.clickID].map(Self.refusedOutcome) ?? "not chosen: another click of this tier won"
                 listed.append(
                     (
                         won ? 0 : 3,
@@ -83,18 +95,27 @@ public struct MatchExplanation: Sendable, Equatable {
         // of them (the engine's winner) is known.
         var comparison = MatchingEngine.Comparison(install)
         var compatible: [Int] = []
-        for click in considered.sameNetwork {
+        let probabilistic =
+            considered.sameNetwork.map { (click: $0, foundBy: "network") }
+            + considered.relayRegion.map { (click: $0, foundBy: "private_relay_region") }
+        for (click, foundBy) in probabilistic {
             var candidate = Candidate(
-                clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: "network",
+                clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: foundBy,
                 score: nil, factors: [], outcome: "")
             if click.isAppOpen {
                 candidate.outcome = "an in-app open: it can explain only its own device's install"
-            } else if !inWindow(click, horizon: policy.probabilisticHorizonSeconds * 1000) {
-                candidate.outcome = "outside its attribution window"
+            } else if !inWindow(click, horizon: MatchingEngine.horizonMilliseconds(click, policy: policy)) {
+                candidate.outcome = click.isRelayed ? "tap came through Private Relay: older than the relay window" : "outside its attribution window"
+            } else if let reason = considered.refused[click.clickID] {
+                candidate.outcome = Self.refusedOutcome(reason)
             } else {
                 switch comparison.compare(with: click) {
                 case .disagrees("device_id"):
                     candidate.outcome = "made on another device: its IDFV or advertising id differs"
+                case .disagrees(MatchingEngine.Comparison.relayWithoutDeviceSignals):
+                    candidate.outcome = "tap came through Private Relay: address not used, and screen and time zone did not both agree"
+                case .disagrees(MatchingEngine.Comparison.carrierNATWithoutDeviceSignal):
+                    candidate.outcome = "carrier NAT address: shared by the carrier's users, and neither screen nor time zone agreed"
                 case .disagrees(let signal):
                     candidate.outcome = "\(signal) disagrees"
                 case .agrees(let factors):
@@ -103,6 +124,7 @@ public struct MatchExplanation: Sendable, Equatable {
                     compatible.append(listed.count)
                 }
             }
+            candidate.addressClass = click.addressClass?.rawValue
             listed.append((4, candidate))
         }
         // The engine's winner: the highest score, the newest of equals.
@@ -112,10 +134,11 @@ public struct MatchExplanation: Sendable, Equatable {
         for index in compatible {
             if index == best {
                 listed[index].rank = result.attributed ? 0 : 1
+                let relayNote = considered.relayRegion.contains { $0.clickID == listed[index].candidate.clickID } ? Self.relayNote : ""
                 listed[index].candidate.outcome =
                     result.attributed
-                    ? "won"
-                    : "the best candidate, but \(result.confidence) is below min_confidence \(policy.minConfidence)"
+                    ? "won" + relayNote
+                    : "the best candidate, but \(result.confidence) is below min_confidence \(policy.minConfidence)" + relayNote
             } else {
                 listed[index].rank = 2
                 listed[index].candidate.outcome = "compatible, but another compatible click scored higher or was as good and newer"
@@ -132,6 +155,18 @@ public struct MatchExplanation: Sendable, Equatable {
             candidates: Array(
                 listed.sorted { ($0.rank, $1.candidate.clickedAt) < ($1.rank, $0.candidate.clickedAt) }
                     .prefix(Self.limit).map(\.candidate)))
+        installAddressClass = install.addressClass?.rawValue
+        rejectedReasons = result.rejectedReasons.map(\.rawValue)
+    }
+
+    static let relayNote = " (tap came through Private Relay: address not used; region, screen and time zone agreed)"
+
+    static func refusedOutcome(_ reason: RejectionReason) -> String {
+        switch reason {
+        case .clickInjection: "refused: click_injection (made after Play's install_begin_timestamp)"
+        case .referrerTimeMismatch: "refused: referrer_time_mismatch (Play's referrer_click_timestamp is another time)"
+        case .datacenterClick: "refused: datacenter_click (a hosting address)"
+        }
     }
 }
 
@@ -140,7 +175,7 @@ extension MatchExplanation {
     /// The stored text. Most new installs had no candidate at all (organic, nothing from their
     /// network): their text is written directly, not through a value tree (init's hot path).
     public var text: String {
-        if candidates.isEmpty, claimedByOtherInstalls.isEmpty, (0...1).contains(minConfidence) {
+        if candidates.isEmpty, claimedByOtherInstalls.isEmpty, installAddressClass == nil, rejectedReasons.isEmpty, (0...1).contains(minConfidence) {
             // Whole numbers as the JSON writer prints them: `1`, not `1.0`.
             let minimum = minConfidence == minConfidence.rounded() ? String(Int(minConfidence)) : String(minConfidence)
             return
@@ -156,7 +191,14 @@ extension MatchExplanation {
     }
 
     public var json: JSONValue {
-        .object([
+        var fields = baseFields
+        if let installAddressClass { fields["install_address_class"] = .string(installAddressClass) }
+        if !rejectedReasons.isEmpty { fields["rejected_reasons"] = .array(rejectedReasons.map(JSONValue.string)) }
+        return .object(fields)
+    }
+
+    private var baseFields: [String: JSONValue] {
+        [
             "decided_by": .string(decidedBy), "min_confidence": .number(minConfidence), "candidates_considered": .number(Double(considered)),
             "claimed_by_other_installs": .array(claimedByOtherInstalls.map(JSONValue.string)),
             "candidates": .array(
@@ -168,8 +210,9 @@ extension MatchExplanation {
                     ]
                     fields["link_id"] = candidate.linkID.map(JSONValue.string) ?? .null
                     fields["score"] = candidate.score.map(JSONValue.number) ?? .null
+                    if let addressClass = candidate.addressClass { fields["address_class"] = .string(addressClass) }
                     return .object(fields)
                 }),
-        ])
+        ]
     }
 }

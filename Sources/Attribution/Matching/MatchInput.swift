@@ -22,6 +22,13 @@ public struct InstallSignals: Sendable, Equatable {
     public var referrerClickID: String?
     /// A link id carried back by the Play Install Referrer (`utm_content=<link uuid>`, WarpLink).
     public var referrerLinkID: String?
+    /// The Play referrer's tap and install-begin times, when the SDK sent them.
+    public var playReferrer: PlayReferrerTimes? = nil
+    /// The class of the install's own address (nil: an ordinary network, or no lists).
+    public var addressClass: AddressClass? = nil
+    /// The key of the Private Relay taps of the install's region (`NetworkKey.relay`), read
+    /// besides its own network's: set for iPhones and iPads when relay lists are loaded.
+    public var relayRegionKey: String? = nil
 
     public init(
         time: Timestamp, ipKey: String? = nil, platform: UserAgentInfo.Platform? = nil, osVersion: String? = nil,
@@ -107,14 +114,20 @@ public struct CandidateClick: Sendable, Equatable {
     /// The device's identifiers, when the click came through the app.
     public var idfv: String?
     public var advertisingID: String?
+    /// The class of the click's address (nil: ordinary).
+    public var addressClass: AddressClass? = nil
+
+    /// Came through Private Relay: its key is its region's, not an address.
+    public var isRelayed: Bool { ipKey.map(NetworkKey.isRelay) ?? false }
 
     public init(
         clickID: String, linkID: String?, createdAt: Timestamp, platform: UserAgentInfo.Platform? = nil,
         osVersion: String? = nil, deviceClass: UserAgentInfo.DeviceClass? = nil, screen: ScreenSize? = nil,
         screenPoints: ScreenSize? = nil, timezone: String? = nil, utcOffsetMinutes: Int? = nil, languages: [String] = [],
         userAgent: String? = nil, ipKey: String? = nil, windowHours: Int = 168, isAppOpen: Bool = false,
-        idfv: String? = nil, advertisingID: String? = nil
+        idfv: String? = nil, advertisingID: String? = nil, addressClass: AddressClass? = nil
     ) {
+        self.addressClass = addressClass
         self.clickID = clickID
         self.linkID = linkID
         self.createdAt = createdAt

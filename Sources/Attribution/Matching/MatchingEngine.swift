@@ -11,6 +11,13 @@ public struct MatchResult: Sendable, Equatable {
     public var clickID: String?
     public var linkID: String?
     public var clickedAt: Timestamp?
+    /// Why the click that would have won was refused (then the install went to the next
+    /// candidate, or stayed organic).
+    public var rejectedReasons: [RejectionReason] = []
+    /// The refused click (with `rejectedReasons`).
+    public var rejectedClickID: String? = nil
+    /// What the attributed install is flagged for (it keeps its attribution).
+    public var flags: [QualityFlag] = []
 
     public init(
         matchType: MatchType, attributed: Bool, confidence: Double, matchedFactors: [String], clickID: String? = nil,
@@ -78,8 +85,7 @@ public enum MatchingEngine {
         var comparison = Comparison(install)
         for click in candidates where !click.isAppOpen {
             let ageMilliseconds = install.time.milliseconds - click.createdAt.milliseconds
-            let horizon = min(Int64(click.windowHours) * 3_600_000, policy.probabilisticHorizonSeconds * 1000)
-            guard ageMilliseconds >= 0, ageMilliseconds < horizon else { continue }
+            guard ageMilliseconds >= 0, ageMilliseconds < horizonMilliseconds(click, policy: policy) else { continue }
             if let factors = comparison.agreement(with: click) { compatible.append((click, factors)) }
         }
         let scored = compatible.map {
@@ -101,7 +107,15 @@ public enum MatchingEngine {
         let age = Double(install.time.milliseconds - click.createdAt.milliseconds) / 1000
         var score = policy.baseConfidence(ageSeconds: age) ?? 0
         if !factors.contains("screen"), !factors.contains("timezone") { score = min(score, policy.confidenceWithoutDeviceSignals) }
+        if click.isRelayed { score = min(score, policy.relayConfidence) }
         return score
+    }
+
+    /// How old a probabilistic candidate may be: its window, the policy's horizon, and for a
+    /// Private Relay tap the relay window (its region is shared by many).
+    static func horizonMilliseconds(_ click: CandidateClick, policy: MatchingPolicy) -> Int64 {
+        let horizon = min(Int64(click.windowHours) * 3_600_000, policy.probabilisticHorizonSeconds * 1000)
+        return click.isRelayed ? min(horizon, policy.relayWindowSeconds * 1000) : horizon
     }
 
     /// The winner among scored compatible clicks: the highest score, the newest of equals. The
@@ -151,6 +165,9 @@ public enum MatchingEngine {
             return nil
         }
 
+        static let relayWithoutDeviceSignals = "private_relay_without_device_signals"
+        static let carrierNATWithoutDeviceSignal = "carrier_nat_without_device_signal"
+
         /// The matched factors, or the first signal both sides have that disagrees.
         enum Outcome: Equatable {
             case agrees([String])
@@ -159,7 +176,8 @@ public enum MatchingEngine {
 
         mutating func compare(with click: CandidateClick) -> Outcome {
             if MatchingEngine.deviceDiffers(install, click) { return .disagrees("device_id") }
-            var factors = ["ip"]
+            let relayed = click.isRelayed
+            var factors = [relayed ? "region" : "ip"]
             if let a = install.platform, let b = click.platform {
                 guard a == b else { return .disagrees("platform") }
                 factors.append("platform")
@@ -204,6 +222,15 @@ public enum MatchingEngine {
                     guard !installLanguages.isDisjoint(with: languages) else { return .disagrees("language") }
                     factors.append("language")
                 }
+            }
+            // A shared address says little: a relay tap's region is all its address tells, and a
+            // carrier gateway's address is its users' in common.
+            let screen = factors.contains("screen")
+            let zone = factors.contains("timezone")
+            if relayed {
+                guard screen, zone else { return .disagrees(Self.relayWithoutDeviceSignals) }
+            } else if install.addressClass == .carrierNAT || click.addressClass == .carrierNAT {
+                guard screen || zone else { return .disagrees(Self.carrierNATWithoutDeviceSignal) }
             }
             return .agrees(factors)
         }

@@ -30,6 +30,12 @@ public struct MatchingPolicy: Sendable, Equatable {
     /// LinkForty's SDK reports an install on every start: the same signals within this many
     /// seconds are the same install.
     public var sameInstallSeconds: Int64 = 86_400
+    /// A Private Relay tap is a candidate for this long before the install (docs/traffic-quality.md).
+    public var relayWindowSeconds: Int64 = 3_600
+    /// The most a Private Relay tap may score: region, screen and time zone agree, never the address.
+    public var relayConfidence = 0.6
+    /// The project's fraud rules.
+    public var rules = TrafficQualityRules()
 
     public init() {}
 
@@ -43,6 +49,7 @@ public struct MatchingPolicy: Sendable, Equatable {
             probabilisticHorizonSeconds = steps.last?.underSeconds ?? probabilisticHorizonSeconds
         }
         if let penalty = project.matching?.candidatePenalty { candidatePenalty = penalty }
+        rules = project.trafficQuality
     }
 
     /// The most a match may score when its click shares neither a screen nor a time zone with

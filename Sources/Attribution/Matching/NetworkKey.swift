@@ -14,6 +14,14 @@ public enum NetworkKey {
         }
         return groups.joined(separator: ":") + "::/64"
     }
+
+    /// The key of Private Relay taps from one region: many strangers share a relay's addresses,
+    /// so the address says only where the tap came from.
+    public static func relay(region: String) -> String { relayPrefix + region }
+
+    public static func isRelay(_ key: String) -> Bool { key.hasPrefix(relayPrefix) }
+
+    static let relayPrefix = "relay:"
 }
 
 /// Tier 0: the same install reported again (matching.md). Linkrunner sends a stable

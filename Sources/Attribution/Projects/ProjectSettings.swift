@@ -64,6 +64,8 @@ public struct ProjectSettings: Sendable, Equatable {
     /// What an install that told nothing of its user's consent is taken to have agreed to
     /// (docs/ad-platforms/consent.md); every signal unknown by default.
     public var defaultConsent = Consent()
+    /// The fraud rules matching applies (docs/traffic-quality.md).
+    public var trafficQuality = TrafficQualityRules()
     public static let longLinksPerDomainRange = 0...1_000_000
 
     public init() {}
@@ -121,6 +123,7 @@ public struct ProjectSettings: Sendable, Equatable {
         if !MoneyAmount.isCurrencyCode(currency) {
             problems.append(.init("currency", "must be a three-letter ISO 4217 code such as USD"))
         }
+        problems += trafficQuality.validate()
         if !MoneyAmount.isCurrencyCode(reportingCurrency) {
             problems.append(.init("reporting_currency", "must be a three-letter ISO 4217 code such as USD"))
         }

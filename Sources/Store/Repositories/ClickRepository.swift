@@ -26,11 +26,11 @@ public struct ClickRepository: ClickStore {
         click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer, query,
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
         screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
-        network_click_id, network_click_parameter, variant, country
+        network_click_id, network_click_parameter, variant, country, ip_class
         """
 
     package static func click(_ row: some ColumnReader) -> Click {
-        Click(
+        var click = Click(
             clickID: row.string("click_id"), projectID: row.string("project_id"), linkID: row.optionalString("link_id"),
             source: Click.Source(rawValue: row.string("source")) ?? .link, createdAt: Timestamp(milliseconds: row.int("created_at")),
             ip: row.optionalString("ip"), ipKey: row.optionalString("ip_key"), userAgent: row.optionalString("user_agent"),
@@ -51,6 +51,8 @@ public struct ClickRepository: ClickStore {
             networkClickID: row.optionalString("network_click_id").map {
                 NetworkClickID(parameter: row.optionalString("network_click_parameter") ?? "", value: $0)
             }, variant: row.optionalString("variant"), country: row.optionalString("country"))
+        click.ipClass = row.optionalString("ip_class").map(AddressClass.init(rawValue:))
+        return click
     }
 
     /// The insert of a click, less its verb: SQLite says `INSERT OR IGNORE`, PostgreSQL `ON CONFLICT DO NOTHING`.
@@ -58,8 +60,8 @@ public struct ClickRepository: ClickStore {
         INTO clicks (click_id, project_id, link_id, source, created_at, ip, ip_key, user_agent, accept_language, referer,
             query, utm_source, utm_medium, utm_campaign, utm_term, utm_content, platform, os_version, device_class, is_bot,
             screen_width, screen_height, pixel_ratio, timezone, utc_offset_min, languages, idfv, advertising_id,
-            network_click_id, network_click_parameter, variant, country)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            network_click_id, network_click_parameter, variant, country, ip_class)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     private static let insertSQL = "INSERT OR IGNORE " + insertColumnsAndValues
     /// A beacon's signals added to its click (the SQL both backends run).
@@ -97,7 +99,7 @@ public struct ClickRepository: ClickStore {
             click.utm.term, click.utm.content, click.platform?.rawValue, click.osVersion, click.deviceClass?.rawValue,
             click.isBot, click.screenWidth, click.screenHeight, click.pixelRatio, click.timezone, click.utcOffsetMinutes,
             click.languages.isEmpty ? nil : JSONText.encode(click.languages), click.idfv, click.advertisingID,
-            click.networkClickID?.value, click.networkClickID?.parameter, click.variant, click.country)
+            click.networkClickID?.value, click.networkClickID?.parameter, click.variant, click.country, click.ipClass?.rawValue)
         if inserted > 0 { try connection.count(click: RollupFacts.click(click)) }
         if inserted > 0, countTowardLimit, let linkID = click.linkID, !click.isBot {  // crawlers do not use up max_clicks
             try connection.run("UPDATE links SET click_count = click_count + 1 WHERE id = ?", linkID)

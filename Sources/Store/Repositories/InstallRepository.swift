@@ -132,7 +132,9 @@ enum InstallRepository {
             match.linkID, match.clickedAt?.milliseconds, reinstall, report.country,
             explanation.map { Self.explained($0, taken: clicks.taken) }.flatMap { $0.isEmpty ? nil : $0.text }, report.isTest,
             report.consent.flatMap { CodableText.encode($0, unlessEmpty: \.isEmpty) },
-            report.adSignals.flatMap { CodableText.encode($0, unlessEmpty: \.isEmpty) })
+            report.adSignals.flatMap { CodableText.encode($0, unlessEmpty: \.isEmpty) }, signals.addressClass?.rawValue,
+            match.rejectedReasons.isEmpty ? nil : JSONText.encode(match.rejectedReasons.map(\.rawValue)), match.rejectedClickID,
+            match.flags.isEmpty ? nil : JSONText.encode(match.flags.map(\.rawValue)))
         if !inserted, let instance = report.identity.installInstanceID {
             // Another writer stored this instance's install since tier 0 looked: that one is the
             // install, and the click claimed for this one is free again.
@@ -156,9 +158,10 @@ enum InstallRepository {
                     confidence: match.confidence, signedUp: false, hasLivePayment: false, hasRevenueEvent: false,
                     platform: signals.platform?.rawValue,
                     osVersion: signals.osVersion, country: report.country, click: match.clickID == nil ? nil : claimed)))
-        let install = StoredInstall(
+        var install = StoredInstall(
             id: installID, projectID: report.projectID, match: match, reinstall: reinstall, createdAt: now,
             platform: signals.platform?.rawValue, isTest: report.isTest, reporter: report.reporter)
+        install.addressClass = signals.addressClass
         var outcome = InstallOutcome(install: install, isNew: true)
         outcome.consent = report.consent.flatMap { $0.isEmpty ? nil : $0 }
         return try withLink(outcome, connection)
@@ -320,8 +323,8 @@ enum InstallRepository {
 
         /// Where a tagged row's whole install starts: after the tag and `columns`.
         static let storedFrom: Int32 = 8
-        /// Where its link's columns start: after the install's fifteen.
-        static let linkFrom: Int32 = storedFrom + 15
+        /// Where its link's columns start: after the install's eighteen.
+        static let linkFrom: Int32 = storedFrom + 18
         static let linkColumns = LinkRepository.columns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.map { "l.\($0) AS l_\($0)" }.joined(separator: ", ")
 
@@ -388,21 +391,25 @@ enum InstallRepository {
     /// A stored install's columns, as `stored` reads them.
     static let storedColumns = """
         id, project_id, match_type, attributed, confidence, matched_factors, click_id, link_id, clicked_at, reinstall, created_at,
-        platform, user_id, is_test, api
+        platform, user_id, is_test, api, ip_class, rejected_reasons, quality_flags
         """
 
     /// The install whose `storedColumns` start at `first`.
     static func stored(_ row: some ColumnReader, from first: Int32) -> StoredInstall {
-        StoredInstall(
-            id: row.string(first), projectID: row.string(first + 1),
-            match: MatchResult(
-                matchType: MatchResult.MatchType(rawValue: row.string(first + 2)) ?? .none,
-                attributed: row.bool(first + 3), confidence: row.double(first + 4),
-                matchedFactors: JSONText.decodeStrings(row.string(first + 5)),
-                clickID: row.optionalString(first + 6), linkID: row.optionalString(first + 7),
-                clickedAt: row.optionalInt(first + 8).map { Timestamp(milliseconds: $0) }),
+        var match = MatchResult(
+            matchType: MatchResult.MatchType(rawValue: row.string(first + 2)) ?? .none,
+            attributed: row.bool(first + 3), confidence: row.double(first + 4),
+            matchedFactors: JSONText.decodeStrings(row.string(first + 5)),
+            clickID: row.optionalString(first + 6), linkID: row.optionalString(first + 7),
+            clickedAt: row.optionalInt(first + 8).map { Timestamp(milliseconds: $0) })
+        match.rejectedReasons = row.optionalString(first + 16).map(JSONText.decodeStrings)?.compactMap(RejectionReason.init(rawValue:)) ?? []
+        match.flags = row.optionalString(first + 17).map(JSONText.decodeStrings)?.compactMap(QualityFlag.init(rawValue:)) ?? []
+        var install = StoredInstall(
+            id: row.string(first), projectID: row.string(first + 1), match: match,
             reinstall: row.bool(first + 9), createdAt: Timestamp(milliseconds: row.int(first + 10)),
             platform: row.optionalString(first + 11), userID: row.optionalString(first + 12), isTest: row.bool(first + 13),
             reporter: row.optionalString(first + 14))
+        install.addressClass = row.optionalString(first + 15).map(AddressClass.init(rawValue:))
+        return install
     }
 }

@@ -229,10 +229,10 @@ extension Outbox {
             .installs, sql: OutboxRepository.installsAfter, limit: limit,
             fact: { row in
                 var outcome = InstallOutcome(install: InstallRepository.stored(row, from: 1), isNew: true)
-                outcome.consent = row.optionalString(18).flatMap { CodableText.decode(Consent.self, $0) }
+                outcome.consent = row.optionalString(21).flatMap { CodableText.decode(Consent.self, $0) }
                 return LoggedInstall(
                     outcome: outcome,
-                    networkClickID: row.optionalString(16).map { NetworkClickID(parameter: row.optionalString(17) ?? "", value: $0) })
+                    networkClickID: row.optionalString(19).map { NetworkClickID(parameter: row.optionalString(20) ?? "", value: $0) })
             },
             finish: { install, connection in
                 // The link and template as the install's own transaction reads them.

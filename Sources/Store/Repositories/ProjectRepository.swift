@@ -184,7 +184,7 @@ enum ProjectRepository {
         android_store_url, web_url, attribution_window_hours, min_confidence, currency, signing,
         skan_schema, test_mode, created_at, updated_at, matching_policy, sdk_auth, click_id_parameters, apple_ads, time_zone, in_app_escape,
         ios_app_store_id, skan_forwarding, utm_templates, long_link_hosts, long_links_per_domain, play_referrer, default_consent,
-        reporting_currency
+        reporting_currency, traffic_quality
         """
 
     /// A project's insert and update, SQL and values.
@@ -193,8 +193,8 @@ enum ProjectRepository {
             ios_store_url, android_store_url, web_url, attribution_window_hours, min_confidence, currency,
             signing, skan_schema, test_mode, clock_ms, created_at, updated_at, matching_policy, sdk_auth,
             click_id_parameters, apple_ads, time_zone, in_app_escape, ios_app_store_id, skan_forwarding, utm_templates,
-            long_link_hosts, long_links_per_domain, play_referrer, default_consent, reporting_currency)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            long_link_hosts, long_links_per_domain, play_referrer, default_consent, reporting_currency, traffic_quality)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func insertValues(id: String, name: String, token: String, settings: ProjectSettings, testMode: Bool, now: Int64) -> [SQLValue] {
@@ -208,6 +208,7 @@ enum ProjectRepository {
             settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding), utmTemplatesText(settings.utmTemplates),
             settings.longLinkHosts.isEmpty ? nil : JSONText.encode(settings.longLinkHosts), settings.longLinksPerDomain,
             settings.playReferrer.rawValue, CodableText.encode(settings.defaultConsent, unlessEmpty: \.isEmpty), settings.reportingCurrency,
+            CodableText.encode(settings.trafficQuality, unlessEmpty: \.isDefault),
         ]
         return values.map(\.sqlValue)
     }
@@ -228,7 +229,7 @@ enum ProjectRepository {
             currency = ?, signing = ?, skan_schema = ?, matching_policy = ?, sdk_auth = ?, click_id_parameters = ?,
             apple_ads = ?, time_zone = ?, in_app_escape = ?, ios_app_store_id = ?, skan_forwarding = ?, utm_templates = ?,
             long_link_hosts = ?, long_links_per_domain = ?, play_referrer = ?, default_consent = ?, reporting_currency = ?,
-            updated_at = ?
+            traffic_quality = ?, updated_at = ?
         WHERE id = ?
         """
 
@@ -243,7 +244,8 @@ enum ProjectRepository {
             settings.inAppEscape, settings.iosAppStoreID, settings.skanForwarding.isEmpty ? nil : JSONText.encode(settings.skanForwarding),
             utmTemplatesText(settings.utmTemplates), settings.longLinkHosts.isEmpty ? nil : JSONText.encode(settings.longLinkHosts),
             settings.longLinksPerDomain, settings.playReferrer.rawValue,
-            CodableText.encode(settings.defaultConsent, unlessEmpty: \.isEmpty), settings.reportingCurrency, now, project.id,
+            CodableText.encode(settings.defaultConsent, unlessEmpty: \.isEmpty), settings.reportingCurrency,
+            CodableText.encode(settings.trafficQuality, unlessEmpty: \.isDefault), now, project.id,
         ]
         return values.map(\.sqlValue)
     }
@@ -276,6 +278,8 @@ enum ProjectRepository {
         settings.longLinksPerDomain = Int(row.int("long_links_per_domain"))
         settings.playReferrer = PlayReferrerFormat(rawValue: row.string("play_referrer")) ?? .utm
         settings.defaultConsent = row.optionalString("default_consent").flatMap { CodableText.decode(Consent.self, $0) } ?? Consent()
+        settings.trafficQuality =
+            row.optionalString("traffic_quality").flatMap { CodableText.decode(TrafficQualityRules.self, $0) } ?? TrafficQualityRules()
         return Project(
             id: row.string("id"), name: row.string("name"), settings: settings, testMode: row.bool("test_mode"),
             createdAt: Timestamp(milliseconds: row.int("created_at")), updatedAt: Timestamp(milliseconds: row.int("updated_at")))

@@ -108,7 +108,7 @@ enum CandidateFilter {
 
     private static let columns = """
         c.click_id, c.link_id, c.created_at, c.platform, c.os_version, c.device_class, c.screen_width, c.screen_height,
-            c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent, c.ip_key, c.source, c.idfv, c.advertising_id
+            c.pixel_ratio, c.timezone, c.utc_offset_min, c.languages, c.user_agent, c.ip_key, c.source, c.idfv, c.advertising_id, c.ip_class
         """
 
     private static func sql(_ condition: String) -> String {
@@ -133,16 +133,17 @@ enum CandidateFilter {
             languages: row.optionalString(first + 11).map(JSONText.decodeStrings) ?? [], userAgent: row.optionalString(first + 12),
             ipKey: row.optionalString(first + 13), windowHours: windowHours,
             isAppOpen: row.optionalString(first + 14).map { $0 != Click.Source.link.rawValue } ?? false,
-            idfv: row.optionalString(first + 15), advertisingID: row.optionalString(first + 16))
+            idfv: row.optionalString(first + 15), advertisingID: row.optionalString(first + 16),
+            addressClass: row.optionalString(first + 17).map(AddressClass.init(rawValue:)))
     }
 
     /// The row of `withWindow` whose columns start at `first`.
     static func prefetched(_ row: some ColumnReader, from first: Int32, defaultWindowHours: Int) -> PrefetchedCandidate {
-        (Int(row.int(first)), click(row, from: first + 1, windowHours: row.optionalInt(first + 18).map(Int.init) ?? defaultWindowHours))
+        (Int(row.int(first)), click(row, from: first + 1, windowHours: row.optionalInt(first + 19).map(Int.init) ?? defaultWindowHours))
     }
 
-    /// The columns of `withWindow`: the tag, the click's seventeen, the window.
-    static let prefetchedColumnCount = 19
+    /// The columns of `withWindow`: the tag, the click's eighteen, the window.
+    static let prefetchedColumnCount = 20
 
     /// A read tagged with its place among the prefetched ones, its link's window (NULL: the
     /// project's) joined in.

@@ -87,8 +87,9 @@ extension TransactionSteps where Self: StoreSession {
         INSERT INTO installs (id, project_id, api, install_instance_id, device_id, idfv, advertising_id, fingerprint, platform,
             os_version, device_model, device_class, app_version, ip, ip_key, user_agent, timezone, utc_offset_min, languages,
             screen_width, screen_height, created_at, last_seen_at, match_type, attributed, confidence, matched_factors,
-            click_id, link_id, clicked_at, reinstall, country, explanation, is_test, consent, ad_signals)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            click_id, link_id, clicked_at, reinstall, country, explanation, is_test, consent, ad_signals, ip_class,
+            rejected_reasons, rejected_click_id, quality_flags)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     /// Where another writer may have stored the instance's install since tier 0 looked.
     public static let insertInstallUnlessInstanceTaken =

@@ -33,12 +33,15 @@ enum BranchBodies {
     /// Android 5.x's `/v1/install` (`ServerRequestRegisterInstall`, `DeviceInfo.updateRequestWithV1Params`):
     /// the Android id, `os_version` as the API level beside `os_version_android`, pixels and dpi,
     /// and the Play Install Referrer as it was read.
+    /// Play's times are the request's: the tap just now, the install begun a minute later (an
+    /// install that began before the tap was made would be click injection).
     static func androidInstall(key: String, referrer: String) -> String {
-        #"{"branch_key":"\#(key)","branch_sdk_request_unique_id":"A-1","hardware_id":"8f2b6c1d9e0a4b7c","is_hardware_id_real":true,"#
+        let now = Int(Date().timeIntervalSince1970)
+        return #"{"branch_key":"\#(key)","branch_sdk_request_unique_id":"A-1","hardware_id":"8f2b6c1d9e0a4b7c","is_hardware_id_real":true,"#
             + #""brand":"Google","model":"Pixel 8","screen_dpi":420,"screen_height":2400,"screen_width":1080,"wifi":true,"ui_mode":"UI_MODE_TYPE_NORMAL","#
             + #""os":"Android","os_version":34,"os_version_android":"14","country":"FR","language":"fr","local_ip":"192.168.1.20","#
             + #""cpu_type":"aarch64","build":"AP1A.240405.002","locale":"fr_FR","connection_type":"wifi","app_version":"2.1","#
-            + #""install_referrer_extras":"\#(referrer)","clicked_referrer_ts":1733199000,"install_begin_ts":1733199100,"#
+            + #""install_referrer_extras":"\#(referrer)","clicked_referrer_ts":\#(now),"install_begin_ts":\#(now + 60),"#
             + #""debug":false,"update":0,"first_install_time":1733199200000,"latest_install_time":1733199200000,"sdk":"android5.12.0"}"#
     }
 

@@ -1,0 +1,207 @@
+import Attribution
+import Foundation
+import StoreContracts
+import TestSupport
+import Testing
+
+@testable import API
+@testable import App
+
+/// Traffic quality through the public APIs (docs/traffic-quality.md): a Private Relay tap is
+/// matched by its region and device signals, never its address; a click injected after Play began
+/// the install is refused, sends no postback and is reported.
+@Suite struct TrafficQualityTests {
+    /// Apple's format: `prefix,country,region,city,`.
+    static let relayList = """
+        172.224.226.0/27,FR,FR-IDF,Paris,
+        2a02:26f7:b3c0:4000::/64,FR,FR-IDF,Paris,
+        """
+
+    static func lists(hosting: [String] = []) throws -> AddressLists {
+        let (relay, skipped) = AddressListFile.privateRelay(relayList)
+        #expect(relay.count == 2 && skipped == 0)
+        let hosted = try AddressListFile.cidrs(hosting.joined(separator: "\n"), addressClass: .hosting)
+        return AddressLists(AddressRanges(blocks: [AddressRanges.carrierNATSpace] + relay + hosted), hasRelayList: true)
+    }
+
+    func explain(_ app: TestApp, _ projectID: String, _ installID: String) throws -> [String: Any] {
+        let answer = try app.request("GET", "/admin/v1/projects/\(projectID)/installs/\(installID)/explain")
+        #expect(answer.status == 200, "\(answer.bodyText)")
+        return try #require(answer.json)
+    }
+
+    static func iPhoneInstall(device: String, screen: (Int, Int) = (1170, 2532)) -> String {
+        #"{"userAgent":"Shop/2.1 iOS/17.4.1","timezone":"Europe/Paris","language":"fr_FR","screenWidth":\#(screen.0),"screenHeight":\#(screen.1),"platform":"iOS","platformVersion":"17.4.1","deviceId":"\#(device)"}"#
+    }
+
+    @Test func aRelayedTapMatchesByRegionAndDeviceSignalsNeverByItsAddress() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], addressLists: try Self.lists())
+        let (projectID, key, _) = try app.projectWithLink()
+        let clickID = try app.clickWithBeacon(ip: "172.224.226.9")
+        try app.settle()
+        let click = try #require(try app.store.clicks.find(clickID: clickID))
+        #expect(click.ipClass == .privateRelay && click.ipKey == "relay:FR" && click.ip == "172.224.226.9")
+
+        // A stranger behind the same relay, another phone: the shared address matches nothing.
+        let stranger = try app.install(ip: "172.224.226.10", key: key, body: Self.iPhoneInstall(device: "phone-b", screen: (1284, 2778)))
+        #expect(stranger.json?["attributed"] as? Bool == false, "\(stranger.bodyText)")
+        let strangerID = try #require(stranger.json?["installId"] as? String)
+        let strangerExplained = try explain(app, projectID, strangerID)
+        #expect(strangerExplained["install_address_class"] as? String == "private_relay", "\(strangerExplained)")
+        #expect(strangerExplained["address_class"] as? String == "private_relay")
+        let refusedCandidate = try #require((strangerExplained["candidates"] as? [[String: Any]])?.first)
+        #expect(refusedCandidate["outcome"] as? String == "screen disagrees", "\(refusedCandidate)")
+
+        // The tapper's own install, from home: region (FR, from its locale), screen and zone agree.
+        let own = try app.install(ip: "198.51.100.41", key: key, body: Self.iPhoneInstall(device: "phone-a"))
+        #expect(own.json?["attributed"] as? Bool == true, "\(own.bodyText)")
+        #expect(own.json?["confidenceScore"] as? Double == 60)
+        let factors = try #require(own.json?["matchedFactors"] as? [String])
+        #expect(factors.first == "region" && !factors.contains("ip") && factors.contains("screen") && factors.contains("timezone"))
+        let installID = try #require(own.json?["installId"] as? String)
+        let explained = try explain(app, projectID, installID)
+        let winner = try #require((explained["candidates"] as? [[String: Any]])?.first, "\(explained)")
+        #expect(winner["click_id"] as? String == clickID && winner["found_by"] as? String == "private_relay_region")
+        #expect(winner["address_class"] as? String == "private_relay")
+        #expect((winner["outcome"] as? String)?.contains("tap came through Private Relay: address not used") == true, "\(winner)")
+        #expect(explained["address_class"] is NSNull)
+    }
+
+    @Test func aRelayedTapWithoutABeaconIsNeverMatched() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], addressLists: try Self.lists())
+        let (projectID, key, _) = try app.projectWithLink()
+        let tap = try app.request(
+            "GET", "/summer", adminKey: nil, headers: ["User-Agent": safariIPhone, "X-Forwarded-For": "2a02:26f7:b3c0:4000::17"])
+        let clickID = try #require(tap.header("X-Click-Id"))
+        try app.settle()
+        #expect(try app.store.clicks.find(clickID: clickID)?.ipKey == "relay:FR")
+        let own = try app.install(ip: "198.51.100.42", key: key, body: Self.iPhoneInstall(device: "phone-c"))
+        #expect(own.json?["attributed"] as? Bool == false, "platform, OS and language alone are every Parisian iPhone's")
+        let explained = try explain(app, projectID, try #require(own.json?["installId"] as? String))
+        let candidate = try #require((explained["candidates"] as? [[String: Any]])?.first, "\(explained)")
+        #expect((candidate["outcome"] as? String)?.hasPrefix("tap came through Private Relay: address not used") == true, "\(candidate)")
+    }
+
+    @Test func aDatacenterClickNeverWinsEvenNamedByTheReferrer() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], addressLists: try Self.lists(hosting: ["203.0.113.0/24"]))
+        let (projectID, token) = try app.linkrunnerProject()
+        let clickID = try app.clickWithBeacon(ip: "203.0.113.50")
+        try app.settle()
+        #expect(try app.store.clicks.find(clickID: clickID)?.ipClass == .hosting)
+        let now = Int(Date().timeIntervalSince1970)
+        let initialized = try app.client(
+            "init", Self.referredInit(token: token, instance: "TQ-6", clickID: clickID, installBegin: now + 60, referrerClick: now))
+        #expect((initialized.json?["data"] as? [String: Any])?["attribution_source"] as? String == "ORGANIC", "\(initialized.bodyText)")
+        let installID = try #require((initialized.json?["data"] as? [String: Any])?["install_id"] as? String)
+        let explained = try explain(app, projectID, installID)
+        #expect(explained["rejected_reasons"] as? [String] == ["datacenter_click"], "\(explained)")
+        let candidate = try #require((explained["candidates"] as? [[String: Any]])?.first, "\(explained)")
+        #expect((candidate["outcome"] as? String)?.hasPrefix("refused: datacenter_click") == true, "\(candidate)")
+    }
+
+    /// Linkrunner's iOS body with Play referrer fields in `device_data`, as its Android SDK sends them.
+    static func referredInit(token: String, instance: String, clickID: String, installBegin: Int, referrerClick: Int) -> String {
+        body("init", token: token, instance: instance).replacingOccurrences(
+            of: #""adservices_attribution_token":"tok==""#,
+            with:
+                #""install_ref":"utm_source=mail&click_id=\#(clickID)","install_begin_timestamp_seconds":\#(installBegin),"referrer_click_timestamp_seconds":\#(referrerClick)"#
+        )
+    }
+
+    @Test func aClickAfterInstallBeganIsRefusedReportedAndSendsNoPostback() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], allowPrivateOutbound: true)
+        let (projectID, token) = try app.linkrunnerProject()
+        #expect(try app.request("POST", "/admin/v1/projects/\(projectID)/webhooks", json: #"{"url":"\#(receiver.url)"}"#).status == 201)
+        let template = try app.request(
+            "POST", "/admin/v1/projects/\(projectID)/postbacks",
+            json: #"{"network":"mail","trigger":"install","url":"\#(receiver.base)/postback?click={click_id}"}"#)
+        #expect(template.status == 201, "\(template.bodyText)")
+        let now = Int(Date().timeIntervalSince1970)
+        // Injected: the click came two minutes after Play says the install began.
+        let injected = try app.clickWithBeacon(ip: "198.51.100.80")
+        try app.settle()
+        let initialized = try app.client(
+            "init", Self.referredInit(token: token, instance: "TQ-1", clickID: injected, installBegin: now - 120, referrerClick: now - 180))
+        #expect(initialized.status == 200, "\(initialized.bodyText)")
+        #expect((initialized.json?["data"] as? [String: Any])?["attribution_source"] as? String == "ORGANIC", "\(initialized.bodyText)")
+        #expect(try app.count("SELECT count(*) FROM installs WHERE rejected_click_id = '\(injected)' AND NOT attributed") == 1)
+
+        // An honest referred install a minute after its own tap keeps its click.
+        let honest = try app.clickWithBeacon(ip: "198.51.100.81")
+        try app.settle()
+        let referred = try app.client(
+            "init", Self.referredInit(token: token, instance: "TQ-2", clickID: honest, installBegin: now + 60, referrerClick: now),
+            ip: "198.51.100.81")
+        #expect((referred.json?["data"] as? [String: Any])?["attribution_source"] as? String == "INORGANIC", "\(referred.bodyText)")
+
+        app.startOutbox()
+        _ = receiver.wait(for: 4)
+        #expect(try app.waitForOutboxIdle())
+        let got = receiver.all
+        let postbacks = got.filter { $0.target.hasPrefix("/postback") }
+        #expect(postbacks.map(\.target) == ["/postback?click=\(honest)"], "the refused click pays nobody: \(postbacks.map(\.target))")
+        let webhooks = got.filter { $0.target == "/hook" }.compactMap(\.json)
+        let rejected = webhooks.filter { $0["type"] as? String == "install.rejected" }
+        #expect(rejected.count == 1, "\(webhooks.compactMap { $0["type"] })")
+        let data = try #require(rejected.first?["data"] as? [String: Any])
+        #expect(data["reasons"] as? [String] == ["click_injection"])
+        #expect((data["attribution"] as? [String: Any])?["attributed"] as? Bool == false)
+
+        let report = try app.request("GET", "/admin/v1/projects/\(projectID)/traffic-quality?since=1h")
+        #expect(report.status == 200, "\(report.bodyText)")
+        let json = try #require(report.json)
+        #expect(json["installs"] as? Int == 2 && json["rejected"] as? Int == 1 && json["rejection_rate"] as? Double == 0.5, "\(json)")
+        let reasons = try #require(json["by_reason"] as? [[String: Any]])
+        #expect(reasons.first { $0["reason"] as? String == "click_injection" }?["rejected"] as? Int == 1)
+        #expect(reasons.first { $0["reason"] as? String == "referrer_time_mismatch" }?["rejected"] as? Int == 0)
+        let sources = try #require(json["by_source"] as? [[String: Any]])
+        #expect(sources.first?["source"] as? String == "mail" && sources.first?["rejected"] as? Int == 1, "\(sources)")
+        let campaigns = try #require(json["by_campaign"] as? [[String: Any]])
+        #expect(campaigns.first?["campaign"] as? String == "summer" && campaigns.first?["source"] as? String == "mail", "\(campaigns)")
+    }
+
+    @Test func aReferredClickPlayTappedAtAnotherTimeIsRefused() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        let clickID = try app.clickWithBeacon(ip: "198.51.100.82")
+        try app.settle()
+        let now = Int(Date().timeIntervalSince1970)
+        let initialized = try app.client(
+            "init", Self.referredInit(token: token, instance: "TQ-3", clickID: clickID, installBegin: now + 60, referrerClick: now - 7200),
+            ip: "198.51.100.83")
+        #expect((initialized.json?["data"] as? [String: Any])?["attribution_source"] as? String == "ORGANIC", "\(initialized.bodyText)")
+        let report = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/traffic-quality").json)
+        let reasons = try #require(report["by_reason"] as? [[String: Any]])
+        #expect(reasons.first { $0["reason"] as? String == "referrer_time_mismatch" }?["rejected"] as? Int == 1, "\(report)")
+    }
+
+    @Test func theRulesAreAProjectSettingAndBadPlayTimesAreRefusedByName() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        let off = try app.request(
+            "PATCH", "/admin/v1/projects/\(projectID)", json: #"{"traffic_quality":{"click_injection":false,"min_click_to_install_seconds":0}}"#)
+        #expect(off.status == 200, "\(off.bodyText)")
+        let rules = try #require(off.json?["traffic_quality"] as? [String: Any])
+        #expect(rules["click_injection"] as? Bool == false && rules["referrer_click_tolerance_seconds"] as? Int == 600)
+        let unknown = try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"traffic_quality":{"clicks":1}}"#)
+        #expect(unknown.status == 422 && unknown.bodyText.contains("traffic_quality.clicks"), "\(unknown.bodyText)")
+        let range = try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"traffic_quality":{"min_click_to_install_seconds":-1}}"#)
+        #expect(range.status == 400 || range.status == 422, "\(range.bodyText)")
+        #expect(range.bodyText.contains("min_click_to_install_seconds"))
+
+        // With the rule off, the same injected click wins.
+        let clickID = try app.clickWithBeacon(ip: "198.51.100.84")
+        try app.settle()
+        let now = Int(Date().timeIntervalSince1970)
+        let initialized = try app.client(
+            "init", Self.referredInit(token: token, instance: "TQ-4", clickID: clickID, installBegin: now - 120, referrerClick: now - 1))
+        #expect((initialized.json?["data"] as? [String: Any])?["attribution_source"] as? String == "INORGANIC", "\(initialized.bodyText)")
+
+        let bad = try app.client(
+            "init",
+            body("init", token: token, instance: "TQ-5").replacingOccurrences(
+                of: #""adservices_attribution_token":"tok==""#, with: #""install_begin_timestamp_seconds":-5"#))
+        #expect((bad.status == 400 || bad.status == 422) && bad.bodyText.contains("install_begin_timestamp_seconds"), "\(bad.bodyText)")
+    }
+}
