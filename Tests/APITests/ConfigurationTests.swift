@@ -58,6 +58,9 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
             (#"{"limits": {"idle_timeout_seconds": 5, "idle_timeout_seconds": 6}}"#, [:], "duplicate key 'idle_timeout_seconds'"),
             (#"{"database_url": "postgres://user@localhost:1/db"}"#, [:], "--db: and database_url"),
             ("{}", ["ATTRIBUTIOND_DATABASE_URL": "postgres://user@localhost:1/db"], "--db: and ATTRIBUTIOND_DATABASE_URL"),
+            (#"{"ip_lists": {"Data Centre": "/tmp/x.txt"}}"#, [:], "ip_lists"),
+            (#"{"ip_lists": ["hosting"]}"#, [:], "ip_lists"),
+            ("{}", ["ATTRIBUTIOND_IP_LISTS": "hosting=/tmp/a.txt,vpn"], "ATTRIBUTIOND_IP_LISTS"),
         ]
         for (json, environment, key) in cases {
             let (folder, file) = try configFolder(json)
@@ -66,6 +69,30 @@ private func request(_ port: UInt16, _ method: String, _ path: String, body: Str
             #expect(result.status == 2, "\(json): \(result.stderr)")
             #expect(result.stderr.contains(key), "\(json): \(result.stderr)")
         }
+    }
+
+    /// The address lists are read at start: counted in the log, and a line that is no CIDR stops
+    /// the start naming its file and line.
+    @Test func addressListsAreReadAtStartAndABadLineStopsIt() throws {
+        let (folder, _) = try configFolder("{}")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let relay = folder.appendingPathComponent("egress-ip-ranges.csv")
+        try Data("172.224.226.0/27,FR,FR-IDF,Paris,\n2a02:26f7:b3c0:4000::/64,FR,FR-IDF,Paris,\n".utf8).write(to: relay)
+        let hosting = folder.appendingPathComponent("hosting.txt")
+        try Data("# a cloud\n203.0.113.0/24\n2001:db8::/32 # docs\n".utf8).write(to: hosting)
+        let server = try ServerProcess(
+            folder: folder,
+            environment: ["ATTRIBUTIOND_PRIVATE_RELAY_LIST": relay.path, "ATTRIBUTIOND_IP_LISTS": "hosting=\(hosting.path)"])
+        #expect(server.outputBeforeListening.contains("address lists loaded"), "\(server.outputBeforeListening)")
+        #expect(server.outputBeforeListening.contains(#""private_relay":"2""#) && server.outputBeforeListening.contains(#""hosting":"2""#))
+        #expect(server.terminateAndWait() == 0)
+
+        try Data("203.0.113.0/24\n203.0.113.999\n".utf8).write(to: hosting)
+        let refused = try run(
+            ["serve", "--db", folder.appendingPathComponent("db2.sqlite").path],
+            environment: ["ATTRIBUTIOND_IP_LISTS": "hosting=\(hosting.path)"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("hosting.txt: line 2") && refused.stderr.contains("203.0.113.999"), "\(refused.stderr)")
     }
 
     /// Prometheus gets a token of its own: it reads /metrics, and nothing else.
