@@ -47,6 +47,24 @@ public struct AccuracyReport: Sendable {
     public var minConfidence: Double
     public var attributionWindowHours: Int
     public var counts = Counts()
+    /// Relay taps and fraud, with the traffic-quality knobs (docs/traffic-quality.md).
+    public struct TrafficCounts: Sendable, Equatable {
+        public var relayedTaps = 0
+        /// Installs with a relayed tap of their person in the window, and those attributed to it.
+        public var relayedInstalls = 0
+        public var matchedByRelayTap = 0
+        /// Installs attributed to a relayed tap, and those to their own person's: the relay band's calibration.
+        public var relayMatches = 0
+        public var relayMatchesCorrect = 0
+        public var injectedClicks = 0
+        /// Injected clicks that became an install's attribution, and those refused.
+        public var injectedWon = 0
+        public var injectedRefused = 0
+        /// Installs whose refused click was their person's own: honest installs rejected.
+        public var honestRejected = 0
+        public var rejections: [String: Int] = [:]
+    }
+    public var traffic = TrafficCounts()
     public var bands: [Band] = [
         Band(name: "deterministic", bandConfidence: 1.0), Band(name: "under 1 h", bandConfidence: 0.85),
         Band(name: "1 h to 24 h", bandConfidence: 0.65), Band(name: "24 h to 72 h", bandConfidence: 0.40),
@@ -68,29 +86,49 @@ public struct AccuracyReport: Sendable {
         func number(_ value: Double) -> JSONValue { .number((value * 10_000).rounded() / 10_000) }
         func integer(_ value: Int) -> JSONValue { .number(Double(value)) }
         let c = counts
-        return String(
-            decoding: JSONValue.object([
-                "seed": .number(Double(seed)),
-                "settings": .object(["min_confidence": number(minConfidence), "attribution_window_hours": integer(attributionWindowHours)]),
-                "population": .object(Dictionary(uniqueKeysWithValues: model.knobs.map { ($0.0, number($0.1)) })),
-                "counts": .object([
-                    "installs": integer(c.installs), "clicked_installs": integer(c.clickedInstalls), "attributed": integer(c.attributed),
-                    "true_positives": integer(c.truePositives), "false_positives": integer(c.falsePositives),
-                    "false_negatives": integer(c.falseNegatives), "deterministic": integer(c.deterministic),
-                    "probabilistic": integer(c.probabilistic), "clicks": integer(c.clicks), "bot_clicks": integer(c.botClicks),
-                    "reachable_installs": integer(c.reachableInstalls), "app_opens": integer(c.appOpens),
-                ]),
-                "precision": number(precision), "recall": number(recall), "f1": number(f1),
-                "recall_ceiling": number(recallCeiling), "recall_of_ceiling": number(recallOfCeiling),
-                "calibration": .array(
-                    bands.map { band in
-                        .object([
-                            "band": .string(band.name), "band_confidence": number(band.bandConfidence), "matches": integer(band.matches),
-                            "correct": integer(band.correct), "mean_confidence": number(band.meanConfidence),
-                            "observed_precision": number(band.observedPrecision),
-                        ])
-                    }),
-            ]).serialized(), as: UTF8.self)
+        var fields: [String: JSONValue] = [
+            "seed": .number(Double(seed)),
+            "settings": .object(["min_confidence": number(minConfidence), "attribution_window_hours": integer(attributionWindowHours)]),
+            "population": .object(Dictionary(uniqueKeysWithValues: model.knobs.map { ($0.0, number($0.1)) })),
+            "counts": .object([
+                "installs": integer(c.installs), "clicked_installs": integer(c.clickedInstalls), "attributed": integer(c.attributed),
+                "true_positives": integer(c.truePositives), "false_positives": integer(c.falsePositives),
+                "false_negatives": integer(c.falseNegatives), "deterministic": integer(c.deterministic),
+                "probabilistic": integer(c.probabilistic), "clicks": integer(c.clicks), "bot_clicks": integer(c.botClicks),
+                "reachable_installs": integer(c.reachableInstalls), "app_opens": integer(c.appOpens),
+            ]),
+            "precision": number(precision), "recall": number(recall), "f1": number(f1),
+            "recall_ceiling": number(recallCeiling), "recall_of_ceiling": number(recallOfCeiling),
+            "calibration": .array(
+                bands.map { band in
+                    .object([
+                        "band": .string(band.name), "band_confidence": number(band.bandConfidence), "matches": integer(band.matches),
+                        "correct": integer(band.correct), "mean_confidence": number(band.meanConfidence),
+                        "observed_precision": number(band.observedPrecision),
+                    ])
+                }),
+        ]
+        if model.hasTrafficQuality { fields["traffic_quality"] = trafficJSON }
+        return String(decoding: JSONValue.object(fields).serialized(), as: UTF8.self)
+    }
+
+    /// Shares of injected clicks that never won and of honest clicked installs rejected.
+    var injectedNeverWon: Double { traffic.injectedClicks == 0 ? 1 : 1 - ratio(traffic.injectedWon, traffic.injectedClicks) }
+    var honestRejectedShare: Double { ratio(traffic.honestRejected, counts.clickedInstalls) }
+
+    var trafficJSON: JSONValue {
+        func number(_ value: Double) -> JSONValue { .number((value * 10_000).rounded() / 10_000) }
+        func integer(_ value: Int) -> JSONValue { .number(Double(value)) }
+        let t = traffic
+        return .object([
+            "relayed_taps": integer(t.relayedTaps), "relayed_installs": integer(t.relayedInstalls),
+            "matched_by_relay_tap": integer(t.matchedByRelayTap), "relay_matches": integer(t.relayMatches),
+            "relay_matches_correct": integer(t.relayMatchesCorrect), "injected_clicks": integer(t.injectedClicks),
+            "injected_won": integer(t.injectedWon), "injected_refused": integer(t.injectedRefused),
+            "injected_never_won": number(injectedNeverWon), "honest_rejected": integer(t.honestRejected),
+            "honest_rejected_share": number(honestRejectedShare),
+            "rejections": .object(t.rejections.mapValues { integer($0) }),
+        ])
     }
 
     public var text: String {

@@ -41,10 +41,16 @@ struct Action: Sendable {
         case install(person: Int)
         /// The installed app opened by the link (Linkrunner `handle-deeplink`, LinkForty resolve).
         case appOpen(person: Int)
+        /// A click fired on the person's phone by another app, as the install completes (fraud).
+        case injectedClick(person: Int, userAgent: String)
     }
     let offsetMilliseconds: Int64
     let address: String
     let kind: Kind
+    /// A tap through Private Relay: `address` is the region's shared egress.
+    var relayed = false
+    /// When Play began the install (installs of Linkrunner Android people, with the fraud knobs).
+    var installBeganAt: Int64? = nil
 }
 
 /// People and what they do, drawn from a `PopulationModel` with a seeded generator.
@@ -77,7 +83,11 @@ struct Population: Sendable {
 
     /// - Parameter opening: draws the in-app opens alone, so that the rest of the population is
     ///   the same whatever their share.
-    static func generate(_ model: PopulationModel, start: Date, random: inout SeededGenerator, opening: inout SeededGenerator) -> Population {
+    /// - Parameter traffic: draws relay and fraud alone, likewise.
+    static func generate(
+        _ model: PopulationModel, start: Date, random: inout SeededGenerator, opening: inout SeededGenerator,
+        traffic: inout SeededGenerator
+    ) -> Population {
         let span = model.days * 86_400_000
         var people: [Person] = []
         var actions: [Action] = []
@@ -136,27 +146,31 @@ struct Population: Sendable {
                     clickTimes.append(first + max(1000, again))
                 }
                 let beacon = random.chance(model.beaconShare) ? beaconSignals(person, at: start.addingTimeInterval(Double(first) / 1000)) : nil
+                // Private Relay carries Safari alone: in-app browsers and Android send from the network.
+                let relayed =
+                    model.privateRelayShare > 0 && person.device.platform == .ios && !person.device.browserUserAgent.contains("Instagram")
+                    && traffic.chance(model.privateRelayShare)
+                let relayAddress = relayed ? relayEgress(region: region, model: model, &traffic) : nil
                 for time in clickTimes {
-                    actions.append(
-                        Action(
-                            offsetMilliseconds: time, address: network(onCellular),
-                            kind: .click(
-                                person: index, userAgent: person.device.browserUserAgent,
-                                acceptLanguage: "\(language)-\(region),\(language);q=0.9", beacon: beacon)))
+                    var tap = Action(
+                        offsetMilliseconds: time, address: relayAddress ?? network(onCellular),
+                        kind: .click(
+                            person: index, userAgent: person.device.browserUserAgent,
+                            acceptLanguage: "\(language)-\(region),\(language);q=0.9", beacon: beacon))
+                    tap.relayed = relayed
+                    actions.append(tap)
                 }
                 if installs {
                     let switched = random.chance(model.ipChangeShare)
                     let installAt = max(first + delay, clickTimes.max()! + 1000)
-                    actions.append(
-                        Action(
-                            offsetMilliseconds: installAt, address: network(switched ? !onCellular : onCellular),
-                            kind: .install(person: index)))
+                    let address = network(switched ? !onCellular : onCellular)
+                    actions += installActions(
+                        person, at: installAt, address: address, lastTap: clickTimes.max(), model: model, &traffic)
                     openLater(installedAt: installAt)
                 }
             } else if random.chance(model.organicInstallShare) {
                 let installAt = Int64(Double.random(in: 0..<span, using: &random))
-                actions.append(
-                    Action(offsetMilliseconds: installAt, address: network(random.chance(model.cellularShare)), kind: .install(person: index)))
+                actions += installActions(person, at: installAt, address: network(random.chance(model.cellularShare)), model: model, &traffic)
                 openLater(installedAt: installAt)
             }
 
@@ -211,6 +225,41 @@ struct Population: Sendable {
             json:
                 #"{"sw":\#(device.widthPoints),"sh":\#(device.heightPoints),"dpr":\#(device.scale),"tz":"\#(person.timezone)","tzo":\#(offsetWest),"langs":["\#(person.language)-\#(person.region)","\#(person.language)"]}"#
         )
+    }
+
+    /// The install, and before it what the fraud knobs add: Play's install-begin time for a
+    /// Linkrunner Android install (its download took 25 to 120 s), and, for a share of those, a
+    /// click another app on the phone fires after the install began and before it completes.
+    /// The install begins after the person's last tap (the tap, the store, then Install).
+    static func installActions(
+        _ person: Person, at installAt: Int64, address: String, lastTap: Int64? = nil, model: PopulationModel,
+        _ traffic: inout SeededGenerator
+    ) -> [Action] {
+        var install = Action(offsetMilliseconds: installAt, address: address, kind: .install(person: person.index))
+        guard model.injectedClickShare > 0, person.device.platform == .android, person.client == .linkrunner else { return [install] }
+        let download = Int64(Double.random(in: 25_000..<120_000, using: &traffic))
+        let began = min(installAt - 500, max((lastTap ?? .min / 2) + 1_000, installAt - download))
+        install.installBeganAt = began
+        guard traffic.chance(model.injectedClickShare) else { return [install] }
+        // Fired once the injector sees the install start, before the app first opens.
+        let injectedAt = began + 1_000 + Int64(Double.random(in: 0..<1, using: &traffic) * Double(max(1, installAt - began - 1_000)))
+        let webView =
+            "Mozilla/5.0 (Linux; Android \(person.device.osVersion); \(person.device.model); wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/130.0.0.0 Mobile Safari/537.36"
+        return [Action(offsetMilliseconds: injectedAt, address: address, kind: .injectedClick(person: person.index, userAgent: webView)), install]
+    }
+
+    /// Apple's relay egress of a region (US, CA in this population): a few addresses its
+    /// strangers' Safari taps share (`relayList` lists them).
+    static func relayEgress(region: String, model: PopulationModel, _ traffic: inout SeededGenerator) -> String {
+        let block = relayRegions.firstIndex(of: region) ?? 0
+        return "172.224.\(block).\(Int.random(in: 1...model.relayAddressesPerRegion, using: &traffic))"
+    }
+
+    static let relayRegions = ["US", "CA"]
+
+    /// The simulated relay's egress list, in Apple's format.
+    static var relayList: String {
+        relayRegions.enumerated().map { "172.224.\($0.offset).0/24,\($0.element),,," }.joined(separator: "\n")
     }
 
     static func address(_ first: Int, _ rest: Int) -> String {

@@ -43,8 +43,20 @@ public struct PopulationModel: Sendable, Equatable {
     /// Share of people with the app installed who later open a link inside it (an app-side open,
     /// on their home or cellular network): what must never attribute a neighbour's install.
     public var inAppOpenShare = 0.3
+    /// Share of iPhone owners whose Safari taps go through iCloud Private Relay (a regional
+    /// egress shared with strangers; the install comes from the phone's own network).
+    public var privateRelayShare = 0.0
+    /// Egress addresses each region's relay taps share.
+    public var relayAddressesPerRegion = 8
+    /// Share of Linkrunner Android installs an app on the phone fires a click for just before the
+    /// install completes, after Play began it (click injection).
+    public var injectedClickShare = 0.0
 
     public init() {}
+
+    /// Whether any traffic-quality knob is set: only then does the report carry their section
+    /// and the server its relay list, so a population without them reports as it always did.
+    public var hasTrafficQuality: Bool { privateRelayShare > 0 || injectedClickShare > 0 }
 
     /// A knob out of range, named as its flag.
     public func problems() -> [String] {
@@ -55,6 +67,7 @@ public struct PopulationModel: Sendable, Equatable {
             ("household-share", householdShare), ("carrier-nat-share", carrierNATShare), ("popular-device-share", popularDeviceShare),
             ("repeat-click-share", repeatClickShare), ("ios-share", iosShare), ("linkrunner-share", linkrunnerShare),
             ("beacon-share", beaconShare), ("play-referrer-share", playReferrerShare), ("in-app-open-share", inAppOpenShare),
+            ("private-relay-share", privateRelayShare), ("injected-click-share", injectedClickShare),
         ]
         for (name, value) in shares where !(0...1).contains(value) { problems.append("--\(name) must be between 0 and 1") }
         if !(1...1_000_000).contains(users) { problems.append("--users must be between 1 and 1000000") }
@@ -62,6 +75,7 @@ public struct PopulationModel: Sendable, Equatable {
         if !(delayMedianMinutes > 0) { problems.append("--delay-median-minutes must be more than 0") }
         if !(delaySpread >= 0 && delaySpread <= 5) { problems.append("--delay-spread must be between 0 and 5") }
         if carrierNATUsersPerAddress < 1 { problems.append("--carrier-nat-users-per-address must be at least 1") }
+        if !(1...250).contains(relayAddressesPerRegion) { problems.append("--relay-addresses-per-region must be between 1 and 250") }
         if !(botClicksPerClick >= 0 && botClicksPerClick <= 10) { problems.append("--bot-clicks-per-click must be between 0 and 10") }
         return problems
     }
@@ -78,5 +92,10 @@ public struct PopulationModel: Sendable, Equatable {
             ("linkrunner_share", linkrunnerShare), ("beacon_share", beaconShare), ("play_referrer_share", playReferrerShare),
             ("in_app_open_share", inAppOpenShare),
         ]
+            + (hasTrafficQuality
+                ? [
+                    ("private_relay_share", privateRelayShare), ("relay_addresses_per_region", Double(relayAddressesPerRegion)),
+                    ("injected_click_share", injectedClickShare),
+                ] : [])
     }
 }

@@ -38,7 +38,13 @@ public enum Simulation {
         }
         let database = try Database(path: settings.databasePath ?? folder.appendingPathComponent("simulation.sqlite").path)
         let adminKey = Secrets.generate(prefix: "sim_")
-        let services = Services(store: SQLiteStore(database: database), adminKey: adminKey)
+        // The relay's egress list, as an operator loads Apple's, when the population has relay taps.
+        let lists =
+            settings.model.privateRelayShare > 0
+            ? AddressLists(
+                AddressRanges(blocks: [AddressRanges.carrierNATSpace] + AddressListFile.privateRelay(Population.relayList).blocks),
+                hasRelayList: true) : AddressLists()
+        let services = Services(store: SQLiteStore(database: database), adminKey: adminKey, addressLists: lists)
         let client = InProcessClient(responder: Application.makeRouter(services: services))
         let admin: HTTPHeaders = ["Authorization": "Bearer \(adminKey)"]
         let loopback = "127.0.0.1"
@@ -72,13 +78,16 @@ public enum Simulation {
 
         var random = SeededGenerator(seed: settings.seed)
         var opening = SeededGenerator(seed: settings.seed ^ 0x5EED_0F_A99_0BE4)
+        var traffic = SeededGenerator(seed: settings.seed ^ 0x7EA7_F1C0_0A11_7E57)
         let population = Population.generate(
             settings.model, start: Date(timeIntervalSince1970: Double(start) / 1000), random: &random,
-            opening: &opening)
+            opening: &opening, traffic: &traffic)
         var report = AccuracyReport(
             seed: settings.seed, model: settings.model, minConfidence: settings.minConfidence,
             attributionWindowHours: settings.attributionWindowHours)
-        var clicksOf: [Int: [(id: String, at: Int64, address: String)]] = [:]
+        var clicksOf: [Int: [(id: String, at: Int64, address: String, relayed: Bool, beaconed: Bool)]] = [:]
+        var injected: Set<String> = []
+        var relayedClicks: Set<String> = []
         var installs: [(person: Int, installID: String, at: Int64, address: String, referred: Bool)] = []
         var clockAt: Int64 = 0
 
@@ -112,20 +121,32 @@ public enum Simulation {
                     continue
                 }
                 report.counts.clicks += 1
-                clicksOf[person, default: []].append((clickID, action.offsetMilliseconds, action.address))
+                if action.relayed {
+                    report.traffic.relayedTaps += 1
+                    relayedClicks.insert(clickID)
+                }
+                clicksOf[person, default: []].append((clickID, action.offsetMilliseconds, action.address, action.relayed, beacon != nil))
                 if let beacon {
                     let answer = client.send(.post, "/c/\(clickID)", from: action.address, json: beacon.json)
                     guard answer.status.code == 204 else {
                         throw Failure(description: "a beacon was answered \(answer.status.code): \(String(decoding: answer.body, as: UTF8.self))")
                     }
                 }
+            case .injectedClick(_, let userAgent):
+                let response = client.send(.get, "/campaign", from: action.address, headers: ["User-Agent": userAgent])
+                guard let clickID = response.headers["X-Click-Id"] else {
+                    throw Failure(description: "an injected click was answered \(response.status.code) without X-Click-Id")
+                }
+                injected.insert(clickID)
             case .install(let index):
                 let person = population.people[index]
                 let (installID, referred) = try install(
                     person, at: Date(timeIntervalSince1970: Double(start + action.offsetMilliseconds) / 1000),
                     from: action.address, clicks: (clicksOf[index] ?? []).map { ($0.id, $0.at) },
                     client: client, token: token, apiKey: apiKey,
-                    playReferrerShare: settings.model.playReferrerShare, random: &random)
+                    playReferrerShare: settings.model.playReferrerShare,
+                    installBegan: action.installBeganAt.map { Date(timeIntervalSince1970: Double(start + $0) / 1000) },
+                    clicksStart: start, random: &random)
                 installs.append((index, installID, action.offsetMilliseconds, action.address, referred))
                 appEvents?.plan(installID: installID, installedAt: action.offsetMilliseconds)
             case .appOpen(let index):
@@ -152,8 +173,26 @@ public enum Simulation {
             if clickedInWindow { report.counts.clickedInstalls += 1 }
             // What any signal the server receives could reach: a click id the install carries, or
             // a click made from the install's own address.
-            if clickedInWindow && (referred || inWindow.contains { $0.address == address }) { report.counts.reachableInstalls += 1 }
+            // A relayed tap is reached by its region and beacon within the relay window (docs/traffic-quality.md).
+            let relayReachable = inWindow.contains { $0.relayed && $0.beaconed && at - $0.at < Self.relayWindowMilliseconds }
+            if clickedInWindow && (referred || relayReachable || inWindow.contains { $0.address == address && !$0.relayed }) {
+                report.counts.reachableInstalls += 1
+            }
             let correct = outcome.clickID.map { id in own.contains { $0.id == id } } ?? false
+            if inWindow.contains(where: \.relayed) {
+                report.traffic.relayedInstalls += 1
+                if correct, let id = outcome.clickID, own.contains(where: { $0.id == id && $0.relayed }) { report.traffic.matchedByRelayTap += 1 }
+            }
+            if let id = outcome.clickID, injected.contains(id) { report.traffic.injectedWon += 1 }
+            if outcome.attributed, let id = outcome.clickID, relayedClicks.contains(id) {
+                report.traffic.relayMatches += 1
+                if correct { report.traffic.relayMatchesCorrect += 1 }
+            }
+            if let refused = outcome.rejectedClickID {
+                for reason in outcome.rejectedReasons { report.traffic.rejections[reason, default: 0] += 1 }
+                if injected.contains(refused) { report.traffic.injectedRefused += 1 }
+                if own.contains(where: { $0.id == refused }) { report.traffic.honestRejected += 1 }
+            }
             if outcome.attributed {
                 report.counts.attributed += 1
                 if outcome.matchType == "deterministic" { report.counts.deterministic += 1 } else { report.counts.probabilistic += 1 }
@@ -166,16 +205,19 @@ public enum Simulation {
             }
             if clickedInWindow && !(outcome.attributed && correct) { report.counts.falseNegatives += 1 }
         }
+        report.traffic.injectedClicks = injected.count
         try services.app.store.close()
         return report
     }
+
+    static let relayWindowMilliseconds = MatchingPolicy().relayWindowSeconds * 1000
 
     /// Reports one install as the person's SDK would; returns the install id it was given, and
     /// whether its Play referrer carried a click id.
     static func install(
         _ person: Person, at moment: Date, from address: String, clicks: [(id: String, at: Int64)],
         client: InProcessClient, token: String, apiKey: String, playReferrerShare: Double,
-        random: inout SeededGenerator
+        installBegan: Date? = nil, clicksStart: Int64 = 0, random: inout SeededGenerator
     ) throws -> (String, Bool) {
         let device = person.device
         let ios = device.platform == .ios
@@ -190,7 +232,11 @@ public enum Simulation {
             if !ios, let last = clicks.last, random.chance(playReferrerShare) {
                 data += #","install_ref":"utm_source=simulation&click_id=\#(last.id)""#
                 referred = true
+                if installBegan != nil { data += #","referrer_click_timestamp_seconds":\#((clicksStart + last.at) / 1000)"# }
             }
+            // Play's install-begin time, sent with the fraud knobs only (the population without
+            // them reports as it always did).
+            if let installBegan { data += #","install_begin_timestamp_seconds":\#(Int64(installBegan.timeIntervalSince1970))"# }
             let body =
                 #"{"token":"\#(token)","platform":"\#(ios ? "IOS" : "ANDROID")","install_instance_id":"\#(person.installIdentifier)","app_version":"1.0.0","device_data":{\#(data)}}"#
             let envelope = try object(client.send(.post, "/api/client/init", from: address, json: body), expecting: 200)

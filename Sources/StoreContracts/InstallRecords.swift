@@ -73,6 +73,9 @@ public struct InstallAttributionRecord: Sendable {
     public let clickID: String?
     public let clickedAt: Int64?
     public let createdAt: Int64
+    /// Why a fraud rule refused the click that would have won it (JSON array text), and that click.
+    public var rejectedReasons: [String] = []
+    public var rejectedClickID: String? = nil
 
     public init(id: String, attributed: Bool, matchType: String, confidence: Double, clickID: String?, clickedAt: Int64?, createdAt: Int64) {
         self.id = id

@@ -39,6 +39,11 @@ struct Simulate: ParsableCommand {
     @Option(help: "Share of Linkrunner Android installs whose Play referrer has the click id.") var playReferrerShare = PopulationModel()
         .playReferrerShare
     @Option(help: "Share of people with the app who later open the link inside it.") var inAppOpenShare = PopulationModel().inAppOpenShare
+    @Option(help: "Share of iPhone owners whose Safari taps go through iCloud Private Relay.") var privateRelayShare = PopulationModel()
+        .privateRelayShare
+    @Option(help: "Relay egress addresses each region's taps share.") var relayAddressesPerRegion = PopulationModel().relayAddressesPerRegion
+    @Option(help: "Share of Linkrunner Android installs that get a click injected after Play began them.") var injectedClickShare =
+        PopulationModel().injectedClickShare
 
     var model: PopulationModel {
         var model = PopulationModel()
@@ -62,6 +67,9 @@ struct Simulate: ParsableCommand {
         model.beaconShare = beaconShare
         model.playReferrerShare = playReferrerShare
         model.inAppOpenShare = inAppOpenShare
+        model.privateRelayShare = privateRelayShare
+        model.relayAddressesPerRegion = relayAddressesPerRegion
+        model.injectedClickShare = injectedClickShare
         return model
     }
 

@@ -3,6 +3,32 @@ import Foundation
 import Testing
 
 @Suite struct SimulateCommandTests {
+    /// Relay taps and injected clicks, with their own figures; the default report has neither.
+    @Test func theTrafficQualityKnobsReportRelayMatchesAndRefusedInjections() throws {
+        let plain = try run(["simulate", "--seed", "3", "--users", "600", "--json"])
+        #expect(!plain.stdout.contains("traffic_quality") && !plain.stdout.contains("private_relay_share"))
+        let result = try run([
+            "simulate", "--seed", "3", "--users", "600", "--private-relay-share", "0.5", "--injected-click-share", "0.5", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let population = try #require(report["population"] as? [String: Any])
+        #expect(population["private_relay_share"] as? Double == 0.5 && population["injected_click_share"] as? Double == 0.5)
+        let traffic = try #require(report["traffic_quality"] as? [String: Any])
+        let injected = try #require(traffic["injected_clicks"] as? Int)
+        let refused = try #require(traffic["injected_refused"] as? Int)
+        let won = try #require(traffic["injected_won"] as? Int)
+        #expect(injected > 0 && refused > 0 && won + refused <= injected, "\(traffic)")
+        #expect((traffic["rejections"] as? [String: Int])?["click_injection"] ?? 0 >= refused)
+        #expect(abs((traffic["injected_never_won"] as? Double ?? 0) - (1 - Double(won) / Double(injected))) < 0.0001)
+        let relayMatches = try #require(traffic["relay_matches"] as? Int)
+        #expect((traffic["relayed_taps"] as? Int ?? 0) > 0 && relayMatches > 0, "\(traffic)")
+        #expect((traffic["relay_matches_correct"] as? Int ?? .max) <= relayMatches)
+        #expect(traffic["honest_rejected"] as? Int == 0, "\(traffic)")
+        let bad = try run(["simulate", "--private-relay-share", "2"])
+        #expect(bad.status != 0 && bad.stderr.contains("--private-relay-share"), "\(bad.stderr)")
+    }
+
     @Test func seedOneJSONHasItsShapeAndMetricsFollowFromItsCounts() throws {
         let result = try run(["simulate", "--seed", "1", "--json"])
         #expect(result.status == 0, "\(result.stderr)")

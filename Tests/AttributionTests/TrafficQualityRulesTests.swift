@@ -55,32 +55,39 @@ import Testing
         #expect(result.clickID == "best" && result.rejectedReasons.isEmpty)
     }
 
-    @Test func aCarrierNATMatchNeedsAScreenOrAZone() throws {
+    @Test func onlyWhenAskedACarrierNATMatchNeedsAScreenOrAZone() throws {
         let bare = InMemoryClicks(stored: [click("tap", secondsBefore: 600, ipKey: "100.64.0.9", screen: nil, zone: nil)])
+        #expect(
+            try AttributionCascade.attribute(
+                install(ipKey: "100.64.0.9", addressClass: .carrierNAT), windowHoursLimit: nil, policy: MatchingPolicy(), clicks: bare
+            )
+            .attributed, "off by default")
+        var strict = MatchingPolicy()
+        strict.rules.carrierNATNeedsDeviceSignal = true
         let onNAT = try AttributionCascade.attribute(
-            install(ipKey: "100.64.0.9", addressClass: .carrierNAT), windowHoursLimit: nil, policy: MatchingPolicy(), clicks: bare)
+            install(ipKey: "100.64.0.9", addressClass: .carrierNAT), windowHoursLimit: nil, policy: strict, clicks: bare)
         #expect(!onNAT.attributed)
-        let atHome = try AttributionCascade.attribute(install(ipKey: "100.64.0.9"), windowHoursLimit: nil, policy: MatchingPolicy(), clicks: bare)
+        let atHome = try AttributionCascade.attribute(install(ipKey: "100.64.0.9"), windowHoursLimit: nil, policy: strict, clicks: bare)
         #expect(atHome.attributed && atHome.confidence == 0.65, "an ordinary network keeps the beacon-less cap")
         let beaconed = InMemoryClicks(stored: [click("tap", secondsBefore: 600, ipKey: "100.64.0.9", zone: nil)])
         #expect(
             try AttributionCascade.attribute(
-                install(ipKey: "100.64.0.9", addressClass: .carrierNAT), windowHoursLimit: nil, policy: MatchingPolicy(), clicks: beaconed
+                install(ipKey: "100.64.0.9", addressClass: .carrierNAT), windowHoursLimit: nil, policy: strict, clicks: beaconed
             ).attributed)
     }
 
     @Test func relayTapsScoreAtMostTheRelayConfidenceAndOnlyWithinTheRelayWindow() throws {
         var signals = install()
         signals.relayRegionKey = NetworkKey.relay(region: "FR")
-        let recent = InMemoryClicks(stored: [click("relayed", secondsBefore: 600, ipKey: "relay:FR")])
+        let recent = InMemoryClicks(stored: [click("relayed", secondsBefore: 120, ipKey: "relay:FR")])
         let matched = try AttributionCascade.attribute(signals, windowHoursLimit: nil, policy: MatchingPolicy(), clicks: recent)
         #expect(matched.clickID == "relayed" && matched.confidence == 0.6 && matched.matchedFactors.first == "region")
-        let old = InMemoryClicks(stored: [click("relayed", secondsBefore: 7200, ipKey: "relay:FR")])
+        let old = InMemoryClicks(stored: [click("relayed", secondsBefore: 301, ipKey: "relay:FR")])
         #expect(!(try AttributionCascade.attribute(signals, windowHoursLimit: nil, policy: MatchingPolicy(), clicks: old).attributed))
         // Three strangers' browsers with the same screen and zone in the region: no one of them is the install's.
         let strangers = InMemoryClicks(
             stored: (0..<3).map { index in
-                var stored = click("relayed-\(index)", secondsBefore: 600 + Int64(index), ipKey: "relay:FR")
+                var stored = click("relayed-\(index)", secondsBefore: 120 + Int64(index), ipKey: "relay:FR")
                 stored.click.userAgent = "Safari \(index)"
                 return stored
             })

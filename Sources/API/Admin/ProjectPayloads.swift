@@ -342,11 +342,13 @@ enum TrafficQualityPayload {
             switch (key, value) {
             case ("click_injection", .bool(let on)): rules.clickInjection = on
             case ("refuse_datacenter_clicks", .bool(let on)): rules.refuseDatacenterClicks = on
+            case ("carrier_nat_needs_device_signal", .bool(let on)): rules.carrierNATNeedsDeviceSignal = on
             case ("referrer_click_tolerance_seconds", .number(let seconds)) where seconds.rounded() == seconds && abs(seconds) < 1e9:
                 rules.referrerClickToleranceSeconds = Int64(seconds)
             case ("min_click_to_install_seconds", .number(let seconds)) where seconds.rounded() == seconds && abs(seconds) < 1e9:
                 rules.minClickToInstallSeconds = Int64(seconds)
-            case ("click_injection", _), ("refuse_datacenter_clicks", _): throw HTTPError.invalidField(path, "must be true or false")
+            case ("click_injection", _), ("refuse_datacenter_clicks", _), ("carrier_nat_needs_device_signal", _):
+                throw HTTPError.invalidField(path, "must be true or false")
             case ("referrer_click_tolerance_seconds", _), ("min_click_to_install_seconds", _):
                 throw HTTPError.invalidField(path, "must be a whole number of seconds")
             default: throw HTTPError.invalidField(path, "unknown key")

@@ -93,7 +93,7 @@ public struct MatchExplanation: Sendable, Equatable {
         }
         // One comparison per candidate; the compatible ones learn their outcome once the newest
         // of them (the engine's winner) is known.
-        var comparison = MatchingEngine.Comparison(install)
+        var comparison = MatchingEngine.Comparison(install, rules: policy.rules)
         var compatible: [Int] = []
         let probabilistic =
             considered.sameNetwork.map { (click: $0, foundBy: "network") }

@@ -82,7 +82,7 @@ public enum MatchingEngine {
         // install's signals for nothing.
         guard !candidates.isEmpty else { return .organic }
         var compatible: [(click: CandidateClick, factors: [String])] = []
-        var comparison = Comparison(install)
+        var comparison = Comparison(install, rules: policy.rules)
         for click in candidates where !click.isAppOpen {
             let ageMilliseconds = install.time.milliseconds - click.createdAt.milliseconds
             guard ageMilliseconds >= 0, ageMilliseconds < horizonMilliseconds(click, policy: policy) else { continue }
@@ -154,8 +154,12 @@ public enum MatchingEngine {
         var clickVersions: [String: String?] = [:]
         var clickLanguages: [[String]: Set<String>] = [:]
 
-        init(_ install: InstallSignals) {
+        /// `TrafficQualityRules.carrierNATNeedsDeviceSignal`.
+        let carrierNATNeedsDeviceSignal: Bool
+
+        init(_ install: InstallSignals, rules: TrafficQualityRules = TrafficQualityRules()) {
             self.install = install
+            carrierNATNeedsDeviceSignal = rules.carrierNATNeedsDeviceSignal
             installVersion = Normalize.majorMinor(install.osVersion)
             installLanguages = Normalize.primaryLanguages(install.languages)
         }
@@ -229,7 +233,7 @@ public enum MatchingEngine {
             let zone = factors.contains("timezone")
             if relayed {
                 guard screen, zone else { return .disagrees(Self.relayWithoutDeviceSignals) }
-            } else if install.addressClass == .carrierNAT || click.addressClass == .carrierNAT {
+            } else if carrierNATNeedsDeviceSignal, install.addressClass == .carrierNAT || click.addressClass == .carrierNAT {
                 guard screen || zone else { return .disagrees(Self.carrierNATWithoutDeviceSignal) }
             }
             return .agrees(factors)

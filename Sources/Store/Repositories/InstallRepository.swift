@@ -41,12 +41,16 @@ struct Installs<Source: SessionSource>: InstallStore {
         try source.read { connection in
             try connection.query(
                 """
-                SELECT id, attributed, match_type, confidence, click_id, clicked_at, created_at FROM installs WHERE project_id = ?
+                SELECT id, attributed, match_type, confidence, click_id, clicked_at, created_at, rejected_reasons, rejected_click_id
+                FROM installs WHERE project_id = ?
                 """, projectID
             ) { row in
-                InstallAttributionRecord(
+                var record = InstallAttributionRecord(
                     id: row.string(0), attributed: row.bool(1), matchType: row.string(2), confidence: row.double(3),
                     clickID: row.optionalString(4), clickedAt: row.optionalInt(5), createdAt: row.int(6))
+                record.rejectedReasons = row.optionalString(7).map(JSONText.decodeStrings) ?? []
+                record.rejectedClickID = row.optionalString(8)
+                return record
             }
         }
     }
