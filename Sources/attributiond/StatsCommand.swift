@@ -20,6 +20,7 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print what Apple's SKAdNetwork and AdAttributionKit postback copies measured, beside our installs.") var skan = false
     @Flag(help: "Print return on ad spend per campaign (the days --since and --until fall on; default the last 30).") var roas = false
     @Option(help: "With --roas: network, campaign or adgroup.") var by = ROASReport.Grouping.campaign.rawValue
+    @Flag(help: "Print the installs fraud rules rejected or flagged, by reason, source and campaign.") var trafficQuality = false
 
     func validate() throws {
         let now = SystemClock().now()
@@ -41,6 +42,18 @@ struct StatsCommand: ParsableCommand {
         let from = since.flatMap { TimeSpecification.parse($0, now: now) } ?? Timestamp(milliseconds: 0)
         let to = until.flatMap { TimeSpecification.parse($0, now: now) } ?? now.adding(seconds: 1)
         guard from < to else { throw ValidationError("--since must be before --until") }
+        if trafficQuality {
+            let report = try app.reports.trafficQuality(project: found, since: from, until: to)
+            if json {
+                guard case .object(var body) = report.json else { return }
+                body["project_id"] = .string(found.id)
+                print(String(decoding: JSONValue.object(body).serialized(), as: UTF8.self))
+            } else {
+                print("\(found.name) (\(found.id)), \(from.iso8601) to \(to.iso8601)\n")
+                print(TrafficQualityTable.render(report))
+            }
+            return
+        }
         let stats = try app.reports.stats(project: found, since: from, until: to)
         if skan {
             let report = try app.applePostbacks.report(project: found, since: from, until: to, ours: stats.totals)

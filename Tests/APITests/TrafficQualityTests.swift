@@ -159,6 +159,15 @@ import Testing
         #expect(sources.first?["source"] as? String == "mail" && sources.first?["rejected"] as? Int == 1, "\(sources)")
         let campaigns = try #require(json["by_campaign"] as? [[String: Any]])
         #expect(campaigns.first?["campaign"] as? String == "summer" && campaigns.first?["source"] as? String == "mail", "\(campaigns)")
+
+        // The command line reads the same report from the database.
+        let command = try run(["stats", "--project", projectID, "--traffic-quality", "--json"] + app.databaseArguments)
+        #expect(command.status == 0, "\(command.stderr)")
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [String: Any])
+        #expect(printed["rejected"] as? Int == 1 && printed["installs"] as? Int == 2, "\(command.stdout)")
+        let table = try run(["stats", "--project", projectID, "--traffic-quality"] + app.databaseArguments)
+        #expect(table.stdout.contains("installs 2, rejected 1 (50.00%)"), "\(table.stdout)")
+        #expect(table.stdout.contains("click_injection") && table.stdout.contains("mail / summer"), "\(table.stdout)")
     }
 
     @Test func aReferredClickPlayTappedAtAnotherTimeIsRefused() throws {
