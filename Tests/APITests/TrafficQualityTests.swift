@@ -170,6 +170,31 @@ import Testing
         #expect(table.stdout.contains("click_injection") && table.stdout.contains("mail / summer"), "\(table.stdout)")
     }
 
+    @Test func theDashboardPageShowsTheRejectionsByReasonAndCampaign() throws {
+        let app = try TestApp(trustedProxies: ["127.0.0.1"])
+        let (projectID, token) = try app.linkrunnerProject()
+        let clickID = try app.clickWithBeacon(ip: "198.51.100.85")
+        try app.settle()
+        let now = Int(Date().timeIntervalSince1970)
+        #expect(
+            try app.client(
+                "init", Self.referredInit(token: token, instance: "TQ-7", clickID: clickID, installBegin: now - 60, referrerClick: now - 90),
+                ip: "198.51.100.85"
+            ).status == 200)
+        #expect(try app.client("init", body("init", token: token, instance: "TQ-8"), ip: "198.51.100.86").status == 200)
+        let browser = DashboardClient(app)
+        try browser.signInWithAdminKey()
+        let page = try browser.get("/projects/\(projectID)/traffic-quality?range=7d")
+        #expect(page.status == 200, "\(page.bodyText)")
+        let html = page.bodyText
+        #expect(html.contains(#"aria-current="page">Traffic quality</a>"#))
+        #expect(html.contains("<small>Rejected</small><b>1</b><small>50.0 % of installs</small>"), "\(html)")
+        let injection = try #require(html.components(separatedBy: "<tr>").first { $0.contains("<code>click_injection</code>") })
+        #expect(injection.contains(#"<td class="n">1</td><td class="n">0</td><td class="n">50.0 %</td>"#), "\(injection)")
+        #expect(html.contains(#"<tr><td>mail</td><td>summer</td><td class="n">1</td><td class="n">0</td><td class="n">50.0 %</td></tr>"#), "\(html)")
+        #expect(html.contains("No Private Relay list is loaded"))
+    }
+
     @Test func aReferredClickPlayTappedAtAnotherTimeIsRefused() throws {
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, token) = try app.linkrunnerProject()

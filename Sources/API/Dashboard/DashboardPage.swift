@@ -30,7 +30,7 @@ enum DashboardPage {
             let pages =
                 [
                     ("", "Overview"), ("/breakdowns", "Breakdowns"), ("/cohorts", "Cohorts"), ("/links", "Links"), ("/installs", "Installs"),
-                    ("/cost", "Cost"), ("/roas", "ROAS"), ("/skan", "SKAN"), ("/connect", "Connect"),
+                    ("/cost", "Cost"), ("/roas", "ROAS"), ("/traffic-quality", "Traffic quality"), ("/skan", "SKAN"), ("/connect", "Connect"),
                 ]
                 + (adminPages ? [("/outbound", "Outbound"), ("/ad-platforms", "Ad platforms"), ("/settings", "Settings")] : [])
             for (path, label) in pages {

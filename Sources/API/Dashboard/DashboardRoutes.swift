@@ -34,6 +34,7 @@ enum DashboardRoutes {
         d.projectPage(project + "/skan", SKANPage.show(services))
         d.periodPage(project + "/cost", CostPage.show(services))
         d.periodPage(project + "/roas", ROASPage.show(services))
+        d.periodPage(project + "/traffic-quality", TrafficQualityPage.show(services))
         d.projectPage(project + "/connect", ConnectPage.show(services))
         d.projectPage(project + "/outbound/deliveries/:deliveryId", DeliveryPage.show(services))
         d.projectForm(project + "/getting-started/hide", GettingStarted.hide(services))
