@@ -38,6 +38,10 @@ public struct ServerConfiguration {
     public var countryHeader: String?
     /// Apple's Private Relay egress list, a file in its `egress-ip-ranges.csv` format (`private_relay_list`).
     public var privateRelayList: String?
+    /// Where `ip-lists update` and the daily refresh fetch it (`private_relay_url`).
+    public var privateRelayURL = "https://mask-api.icloud.com/egress-ip-ranges.csv"
+    /// Fetch it again every day in `serve` (`private_relay_refresh`); off by default.
+    public var privateRelayRefresh = false
     /// Operators' CIDR lists, each a class name and a file (`ip_lists`), later ones winning.
     public var ipLists: [(addressClass: String, path: String)] = []
     public var synchronous: Database.Synchronous = .normal
@@ -177,6 +181,8 @@ public enum ConfigurationLoader {
             case "geoip_database": configuration.geoipDatabase = try optionalString(value, key)
             case "country_header": configuration.countryHeader = try headerName(try optionalString(value, key), key)
             case "private_relay_list": configuration.privateRelayList = try optionalString(value, key)
+            case "private_relay_url": configuration.privateRelayURL = try string(value, key)
+            case "private_relay_refresh": configuration.privateRelayRefresh = try bool(value, key)
             case "ip_lists": configuration.ipLists = try ipLists(value, key)
             case "synchronous": configuration.synchronous = try synchronous(try string(value, key), key)
             case "sqlite_cache_mib": configuration.sqliteMemory.cacheMiB = try integer(value, key, 1...4096)
@@ -363,6 +369,8 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_GEOIP_DATABASE": configuration.geoipDatabase = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_COUNTRY_HEADER": configuration.countryHeader = try headerName(text.isEmpty ? nil : text, name)
             case "ATTRIBUTIOND_PRIVATE_RELAY_LIST": configuration.privateRelayList = text.isEmpty ? nil : text
+            case "ATTRIBUTIOND_PRIVATE_RELAY_URL": configuration.privateRelayURL = text
+            case "ATTRIBUTIOND_PRIVATE_RELAY_REFRESH": configuration.privateRelayRefresh = try bool(.string(text), name)
             case "ATTRIBUTIOND_IP_LISTS":
                 configuration.ipLists = try ipLists(.array(text.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }), name)
             case "ATTRIBUTIOND_SYNCHRONOUS": configuration.synchronous = try synchronous(text, name)

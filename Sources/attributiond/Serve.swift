@@ -87,6 +87,9 @@ struct Serve: ParsableCommand {
         if configuration.outbound.deliver { parts.append(outbox) }
         if let retention = Self.retention(configuration, store: store, services: services) { parts.append(retention) }
         parts.append(CostPullJob(pulls: services.app.costPulls, rates: services.app.rateFetcher))
+        if configuration.privateRelayRefresh, configuration.privateRelayList != nil {
+            parts.append(PrivateRelayRefreshJob(configuration: configuration, lists: addressLists))
+        }
         if let (service, _, transport) = certificates {
             parts.append(ClosureService("acme transport", stop: { _ in transport.shutdown() }))
             parts.append(service)

@@ -49,6 +49,16 @@ extension Serve {
     /// The address lists the configuration names, read once; a list that cannot be read stops
     /// the start, as the geo database does.
     static func addressLists(_ configuration: ServerConfiguration) throws -> AddressLists {
+        // With the daily refresh on, a list not fetched yet is fetched before the start.
+        if configuration.privateRelayRefresh, let path = configuration.privateRelayList, !FileManager.default.fileExists(atPath: path) {
+            do {
+                let prefixes = try PrivateRelayList.update(url: configuration.privateRelayURL, path: path)
+                LifecycleLog.write(level: "info", message: "private relay list fetched", fields: ["prefixes": String(prefixes), "path": path])
+            } catch {
+                LifecycleLog.write(level: "error", message: "cannot fetch the private relay list", fields: ["error": "\(error)"])
+                throw ExitCode.failure
+            }
+        }
         do {
             let (ranges, summary) = try AddressListFile.load(
                 privateRelay: configuration.privateRelayList,

@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import HTTP
 import StoreContracts
 import TestSupport
 import Testing
@@ -208,6 +209,42 @@ import Testing
         let report = try #require(try app.request("GET", "/admin/v1/projects/\(projectID)/traffic-quality").json)
         let reasons = try #require(report["by_reason"] as? [[String: Any]])
         #expect(reasons.first { $0["reason"] as? String == "referrer_time_mismatch" }?["rejected"] as? Int == 1, "\(report)")
+    }
+
+    /// `ip-lists update` fetches Apple's list from a fake on loopback, writes it only when it
+    /// reads as one, and a server started with it classifies relayed taps.
+    @Test func ipListsUpdateFetchesTheRelayListAndKeepsTheLastGoodOne() throws {
+        var router = RouterBuilder()
+        router.on(.get, "/egress-ip-ranges.csv", RouteHandler.sync { _ in HTTPResponse(status: .ok, body: Array(Self.relayList.utf8)) })
+        router.on(.get, "/broken.csv", RouteHandler.sync { _ in HTTPResponse(status: .ok, body: Array("<html>maintenance</html>".utf8)) })
+        let apple = try HTTPServer.loopback(router)
+        defer { apple.shutdownAndWait() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-relay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("egress-ip-ranges.csv").path
+        let environment = [
+            "ATTRIBUTIOND_PRIVATE_RELAY_LIST": path, "ATTRIBUTIOND_PRIVATE_RELAY_URL": "http://127.0.0.1:\(apple.port)/egress-ip-ranges.csv",
+        ]
+        let updated = try run(["ip-lists", "update", "--db", folder.appendingPathComponent("db.sqlite").path], environment: environment)
+        #expect(updated.status == 0 && updated.stdout.contains("2 Private Relay prefixes written to \(path)"), "\(updated.stderr)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.relayList)
+
+        let broken = try run(
+            ["ip-lists", "update", "--url", "http://127.0.0.1:\(apple.port)/broken.csv", "--db", folder.appendingPathComponent("db.sqlite").path],
+            environment: environment)
+        #expect(broken.status != 0 && broken.stderr.contains("no prefix"), "\(broken.stderr)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.relayList, "the last good list is kept")
+        #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+
+        // With the daily refresh on, a server whose list is not there yet fetches it before it starts.
+        let fresh = folder.appendingPathComponent("fresh.csv").path
+        let server = try ServerProcess(
+            folder: folder,
+            environment: environment.merging(["ATTRIBUTIOND_PRIVATE_RELAY_LIST": fresh, "ATTRIBUTIOND_PRIVATE_RELAY_REFRESH": "true"]) { $1 })
+        #expect(server.outputBeforeListening.contains("private relay list fetched"), "\(server.outputBeforeListening)")
+        #expect(server.outputBeforeListening.contains(#""private_relay":"2""#))
+        #expect(server.terminateAndWait() == 0)
     }
 
     @Test func theRulesAreAProjectSettingAndBadPlayTimesAreRefusedByName() throws {
