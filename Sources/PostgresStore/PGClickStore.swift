@@ -131,4 +131,8 @@ public struct PGClickStore: ClickStore {
     public func find(clickID: String) throws -> Click? {
         try pool.read { try $0.queryOne("SELECT \(ClickRepository.columns) FROM clicks WHERE click_id = ?", clickID, map: ClickRepository.click) }
     }
+
+    public func latestRelayTaps() throws -> [(projectID: String, regionKey: String, at: Int64)] {
+        try pool.read { try $0.query(ClickRepository.latestRelayTapsSQL) { (projectID: $0.string(0), regionKey: $0.string(1), at: $0.int(2)) } }
+    }
 }

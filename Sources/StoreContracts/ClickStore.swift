@@ -12,6 +12,9 @@ public protocol ClickStore: Sendable {
         now: @escaping @Sendable (_ projectID: String) -> Timestamp, delivery: WriteDelivery?,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     func find(clickID: String) throws -> Click?
+    /// The newest Private Relay tap of each project and region key stored (`NetworkKey.relay`):
+    /// what a node that starts knows of the taps recorded before it.
+    func latestRelayTaps() throws -> [(projectID: String, regionKey: String, at: Int64)]
 }
 
 extension ClickStore {

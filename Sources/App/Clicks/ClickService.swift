@@ -7,6 +7,7 @@ public struct ClickService: Sendable {
     let store: any StoreBackend
     let clocks: ProjectClocks
     let backlogLimit: Int
+    let relayTaps: RecentRelayTaps
 
     /// Queued writes from which a click's answer waits for its row (`isWriterBehind`). Clicks
     /// arriving faster than they commit (~42,000 answered and ~35,500 committed a second on two
@@ -15,7 +16,8 @@ public struct ClickService: Sendable {
     /// a p99 of 45 ms under overload), and the writer always has a full batch to take.
     public static let defaultBacklogLimit = 512
 
-    init(store: any StoreBackend, clocks: ProjectClocks, backlogLimit: Int = Self.defaultBacklogLimit) {
+    init(store: any StoreBackend, clocks: ProjectClocks, relayTaps: RecentRelayTaps, backlogLimit: Int = Self.defaultBacklogLimit) {
+        self.relayTaps = relayTaps
         self.store = store
         self.clocks = clocks
         self.backlogLimit = backlogLimit
@@ -30,6 +32,7 @@ public struct ClickService: Sendable {
     public func record(
         _ click: Click, countTowardLimit: Bool = false, committed: (@Sendable (Result<Void, any Error>) -> Void)? = nil
     ) {
+        relayTaps.noted(click)
         store.clicks.record(countTowardLimit: countTowardLimit, click, completion: committed)
     }
 

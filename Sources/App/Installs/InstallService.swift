@@ -9,6 +9,7 @@ public struct InstallService: Sendable {
     let skanSchemas: SKANSchemaCache
     let clocks: ProjectClocks
     let outbound: OutboundMessages
+    let relayTaps: RecentRelayTaps
 
     /// Records the install (once per install instance) and attributes it.
     /// - Parameters:
@@ -43,8 +44,16 @@ public struct InstallService: Sendable {
                 },
                 conversion: conversion)
         let notify = report.isTest ? nil : try withRejections(created, project: project, at: report.signals.time)
+        let policy = policy ?? MatchingPolicy(project: project.settings)
+        var report = report
+        if let key = report.signals.relayRegionKey, !store.sharedWithOtherNodes,
+            !relayTaps.mayHaveTaps(projectID: project.id, regionKey: key, before: report.signals.time, windowSeconds: policy.relayWindowSeconds)
+        {
+            // No relay tap of the region came within the window: nothing to read.
+            report.signals.relayRegionKey = nil
+        }
         store.installs.report(
-            report, policy: policy ?? MatchingPolicy(project: project.settings),
+            report, policy: policy,
             installID: TimeOrderedID.secure(at: report.signals.time),
             skan: conversionValues ? try outbound.skanContext(skanSchemas, project: project, at: report.signals.time) : nil,
             notify: notify, delivery: delivery, completion: completion)

@@ -126,4 +126,17 @@ public struct ClickRepository: ClickStore {
             try connection.queryOne("SELECT \(Self.columns) FROM clicks WHERE click_id = ?", clickID, map: Self.click)
         }
     }
+
+    public func latestRelayTaps() throws -> [(projectID: String, regionKey: String, at: Int64)] {
+        try database.read { connection in
+            try connection.query(Self.latestRelayTapsSQL) { (projectID: $0.string(0), regionKey: $0.string(1), at: $0.int(2)) }
+        }
+    }
+
+    /// Per project, a range of `clicks_by_ip` (the relay keys sort between `relay:` and `relay;`).
+    package static let latestRelayTapsSQL = """
+        SELECT c.project_id, c.ip_key, max(c.created_at) FROM projects p
+        JOIN clicks c ON c.project_id = p.id AND c.ip_key >= 'relay:' AND c.ip_key < 'relay;'
+        GROUP BY c.project_id, c.ip_key
+        """
 }
