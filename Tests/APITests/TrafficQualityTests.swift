@@ -98,6 +98,7 @@ import Testing
         #expect(explained["rejected_reasons"] as? [String] == ["datacenter_click"], "\(explained)")
         let candidate = try #require((explained["candidates"] as? [[String: Any]])?.first, "\(explained)")
         #expect((candidate["outcome"] as? String)?.hasPrefix("refused: datacenter_click") == true, "\(candidate)")
+        #expect(candidate["address_class"] as? String == "hosting", "\(candidate)")
     }
 
     /// Linkrunner's iOS body with Play referrer fields in `device_data`, as its Android SDK sends them.

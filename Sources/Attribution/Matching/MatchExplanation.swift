@@ -19,7 +19,11 @@ public struct MatchExplanation: Sendable, Equatable {
         /// The class of the click's address, when it has one (`AddressClass`).
         public var addressClass: String? = nil
 
-        public init(clickID: String, linkID: String?, clickedAt: Timestamp, foundBy: String, score: Double?, factors: [String], outcome: String) {
+        public init(
+            clickID: String, linkID: String?, clickedAt: Timestamp, foundBy: String, score: Double?, factors: [String], outcome: String,
+            addressClass: String? = nil
+        ) {
+            self.addressClass = addressClass
             self.clickID = clickID
             self.linkID = linkID
             self.clickedAt = clickedAt
@@ -87,7 +91,8 @@ public struct MatchExplanation: Sendable, Equatable {
                         won ? 0 : 3,
                         Candidate(
                             clickID: click.clickID, linkID: click.linkID, clickedAt: click.createdAt, foundBy: foundBy,
-                            score: won ? 1 : nil, factors: won ? result.matchedFactors : [], outcome: outcome)
+                            score: won ? 1 : nil, factors: won ? result.matchedFactors : [], outcome: outcome,
+                            addressClass: click.addressClass?.rawValue)
                     ))
             }
         }
