@@ -42,6 +42,8 @@ public struct ServerConfiguration {
     public var privateRelayURL = "https://mask-api.icloud.com/egress-ip-ranges.csv"
     /// Fetch it again every day in `serve` (`private_relay_refresh`); off by default.
     public var privateRelayRefresh = false
+    /// A MaxMind-format anonymous-IP database for hosting and VPN addresses (`anonymous_ip_database`).
+    public var anonymousIPDatabase: String?
     /// Operators' CIDR lists, each a class name and a file (`ip_lists`), later ones winning.
     public var ipLists: [(addressClass: String, path: String)] = []
     public var synchronous: Database.Synchronous = .normal
@@ -182,6 +184,7 @@ public enum ConfigurationLoader {
             case "country_header": configuration.countryHeader = try headerName(try optionalString(value, key), key)
             case "private_relay_list": configuration.privateRelayList = try optionalString(value, key)
             case "private_relay_url": configuration.privateRelayURL = try string(value, key)
+            case "anonymous_ip_database": configuration.anonymousIPDatabase = try optionalString(value, key)
             case "private_relay_refresh": configuration.privateRelayRefresh = try bool(value, key)
             case "ip_lists": configuration.ipLists = try ipLists(value, key)
             case "synchronous": configuration.synchronous = try synchronous(try string(value, key), key)
@@ -370,6 +373,7 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_COUNTRY_HEADER": configuration.countryHeader = try headerName(text.isEmpty ? nil : text, name)
             case "ATTRIBUTIOND_PRIVATE_RELAY_LIST": configuration.privateRelayList = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_PRIVATE_RELAY_URL": configuration.privateRelayURL = text
+            case "ATTRIBUTIOND_ANONYMOUS_IP_DATABASE": configuration.anonymousIPDatabase = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_PRIVATE_RELAY_REFRESH": configuration.privateRelayRefresh = try bool(.string(text), name)
             case "ATTRIBUTIOND_IP_LISTS":
                 configuration.ipLists = try ipLists(.array(text.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }), name)

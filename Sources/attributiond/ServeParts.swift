@@ -68,9 +68,15 @@ extension Serve {
                     level: "info", message: "address lists loaded",
                     fields: summary.mapValues { String($0) }.merging(["ranges": String(ranges.rangeCount)]) { own, _ in own })
             }
-            return AddressLists(ranges, hasRelayList: configuration.privateRelayList != nil)
+            var database: MaxMindAnonymousIP?
+            if let path = configuration.anonymousIPDatabase {
+                let opened = try MaxMindAnonymousIP(path: path)
+                LifecycleLog.write(level: "info", message: "anonymous-IP database opened", fields: ["path": path, "type": opened.databaseType])
+                database = opened
+            }
+            return AddressLists(ranges, hasRelayList: configuration.privateRelayList != nil, database: database)
         } catch {
-            LifecycleLog.write(level: "error", message: "cannot read an address list", fields: ["error": error.description])
+            LifecycleLog.write(level: "error", message: "cannot read an address list", fields: ["error": "\(error)"])
             throw ExitCode.failure
         }
     }

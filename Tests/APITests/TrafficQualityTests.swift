@@ -1,5 +1,6 @@
 import Attribution
 import Foundation
+import GeoIP
 import HTTP
 import StoreContracts
 import TestSupport
@@ -99,6 +100,51 @@ import Testing
         let candidate = try #require((explained["candidates"] as? [[String: Any]])?.first, "\(explained)")
         #expect((candidate["outcome"] as? String)?.hasPrefix("refused: datacenter_click") == true, "\(candidate)")
         #expect(candidate["address_class"] as? String == "hosting", "\(candidate)")
+    }
+
+    /// An anonymous-IP database as MaxMind's GeoIP2-Anonymous-IP is shaped, written by Debian's
+    /// libmaxmind-db-writer-perl: a hosting network and a VPN exit.
+    static func anonymousIPDatabase() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-anon-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appendingPathComponent("make.pl").path
+        let database = folder.appendingPathComponent("anonymous.mmdb").path
+        try """
+        use strict; use warnings;
+        use MaxMind::DB::Writer::Tree;
+        my $tree = MaxMind::DB::Writer::Tree->new(
+            ip_version => 6, record_size => 24, database_type => 'attributiond-Test-Anonymous-IP', languages => ['en'],
+            remove_reserved_networks => 0, description => { en => 'attributiond test anonymous IPs' },
+            map_key_type_callback => sub { { is_hosting_provider => 'boolean', is_anonymous_vpn => 'boolean', is_anonymous => 'boolean' }->{ $_[0] } },
+        );
+        $tree->insert_network('192.0.2.0/24', { is_hosting_provider => 1, is_anonymous => 1 });
+        $tree->insert_network('198.51.100.128/25', { is_anonymous_vpn => 1, is_anonymous => 1 });
+        open my $fh, '>:raw', $ARGV[0] or die "cannot write: $!"; $tree->write_tree($fh); close $fh;
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let perl = Process()
+        perl.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
+        perl.arguments = [script, database]
+        try perl.run()
+        perl.waitUntilExit()
+        try #require(perl.terminationStatus == 0, "is libmaxmind-db-writer-perl installed (scripts/ensure-deps --test)?")
+        return database
+    }
+
+    @Test func anAnonymousIPDatabaseClassesWhatNoListNames() throws {
+        let database = try MaxMindAnonymousIP(path: try Self.anonymousIPDatabase())
+        #expect(database.addressClass(ofIP: "192.0.2.9") == .hosting && database.addressClass(ofIP: "198.51.100.200") == .vpn)
+        #expect(database.addressClass(ofIP: "198.51.100.20") == nil)
+        let lists = AddressLists(database: database)
+        let app = try TestApp(trustedProxies: ["127.0.0.1"], addressLists: lists)
+        _ = try app.projectWithLink()
+        let hosted = try app.clickWithBeacon(ip: "192.0.2.9")
+        let vpn = try app.clickWithBeacon(ip: "198.51.100.200")
+        let home = try app.clickWithBeacon(ip: "100.64.3.4")
+        try app.settle()
+        #expect(try app.store.clicks.find(clickID: hosted)?.ipClass == .hosting)
+        let exit = try #require(try app.store.clicks.find(clickID: vpn))
+        #expect(exit.ipClass == .vpn && exit.ipKey == nil, "a VPN exit is no match key")
+        #expect(try app.store.clicks.find(clickID: home)?.ipClass == .carrierNAT, "the lists answer first")
     }
 
     /// Linkrunner's iOS body with Play referrer fields in `device_data`, as its Android SDK sends them.

@@ -1,3 +1,4 @@
+public import App
 public import Attribution
 import Foundation
 public import HTTP
@@ -9,10 +10,13 @@ public final class AddressLists: Sendable {
     private let current: Mutex<AddressRanges>
     /// Whether a Private Relay list is loaded: only then are installs' relay regions read.
     private let relayLoaded: Atomic<Bool>
+    /// Asked for an address no list names (`anonymous_ip_database`).
+    private let database: (any AddressClassDatabase)?
 
-    public init(_ ranges: AddressRanges = .builtIn, hasRelayList: Bool = false) {
+    public init(_ ranges: AddressRanges = .builtIn, hasRelayList: Bool = false, database: (any AddressClassDatabase)? = nil) {
         current = Mutex(ranges)
         relayLoaded = Atomic(hasRelayList)
+        self.database = database
     }
 
     public func replace(with ranges: AddressRanges, hasRelayList: Bool) {
@@ -22,9 +26,11 @@ public final class AddressLists: Sendable {
 
     public var hasRelayList: Bool { relayLoaded.load(ordering: .acquiring) }
 
+    /// The lists' class of the address (the operator's own lists win), else the database's.
     public func info(of address: SocketAddress) -> AddressInfo? {
         let bytes = (address.ipv4Mapped ?? address).addressBytes
-        return current.withLock { $0.info(addressBytes: bytes) }
+        if let listed = current.withLock({ $0.info(addressBytes: bytes) }) { return listed }
+        return database?.addressClass(ofIP: address.ipString).map { AddressInfo(addressClass: $0) }
     }
 
     /// A client's network as matching sees it: the key its clicks and installs are compared by
