@@ -194,6 +194,13 @@ import Testing
         #expect(rejected.count == 1, "\(webhooks.compactMap { $0["type"] })")
         let data = try #require(rejected.first?["data"] as? [String: Any])
         #expect(data["reasons"] as? [String] == ["click_injection"])
+        // The install's own webhook carries the reasons too; the honest one, installed seconds after its tap, a flag.
+        let created = webhooks.filter { $0["type"] as? String == "install.created" }.compactMap { $0["data"] as? [String: Any] }
+        #expect(created.count == 2, "\(created)")
+        let refused = try #require(created.first { $0["install_id"] as? String == data["install_id"] as? String })
+        #expect(refused["rejected_reasons"] as? [String] == ["click_injection"] && refused["quality_flags"] == nil, "\(refused)")
+        let kept = try #require(created.first { $0["install_id"] as? String != data["install_id"] as? String })
+        #expect(kept["rejected_reasons"] == nil && kept["quality_flags"] as? [String] == ["short_click_to_install"], "\(kept)")
         #expect((data["attribution"] as? [String: Any])?["attributed"] as? Bool == false)
 
         let report = try app.request("GET", "/admin/v1/projects/\(projectID)/traffic-quality?since=1h")

@@ -145,8 +145,17 @@ enum WebhookEvents {
         text(install.platform)
         out += F.projectID
         text(project.id)
+        // Only when there are any, so that an install nothing was said of is told as before.
+        if !match.flags.isEmpty {
+            out += F.qualityFlags
+            JSONValue.array(match.flags.map { .string($0.rawValue) }).append(to: &out)
+        }
         out += F.reinstall
         out += install.reinstall ? F.true : F.false
+        if !match.rejectedReasons.isEmpty {
+            out += F.rejectedReasons
+            JSONValue.array(match.rejectedReasons.map { .string($0.rawValue) }).append(to: &out)
+        }
         out.append(UInt8(ascii: "}"))
     }
 
@@ -170,6 +179,8 @@ enum WebhookEvents {
         static let platform = Array(#","platform":"#.utf8)
         static let projectID = Array(#","project_id":"#.utf8)
         static let reinstall = Array(#","reinstall":"#.utf8)
+        static let qualityFlags = Array(#","quality_flags":"#.utf8)
+        static let rejectedReasons = Array(#","rejected_reasons":"#.utf8)
         static let link = Array(#""link""#.utf8)
         static let organic = Array(#""organic""#.utf8)
         static let `true` = Array("true".utf8)
