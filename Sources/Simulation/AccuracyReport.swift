@@ -62,6 +62,10 @@ public struct AccuracyReport: Sendable {
         public var injectedRefused = 0
         /// Installs whose refused click was their person's own: honest installs rejected.
         public var honestRejected = 0
+        /// Flood clicks, installs one of them won, and installs whose winner was one, refused.
+        public var floodClicks = 0
+        public var floodWon = 0
+        public var floodRefused = 0
         public var rejections: [String: Int] = [:]
     }
     public var traffic = TrafficCounts()
@@ -126,7 +130,8 @@ public struct AccuracyReport: Sendable {
             "relay_matches_correct": integer(t.relayMatchesCorrect), "injected_clicks": integer(t.injectedClicks),
             "injected_won": integer(t.injectedWon), "injected_refused": integer(t.injectedRefused),
             "injected_never_won": number(injectedNeverWon), "honest_rejected": integer(t.honestRejected),
-            "honest_rejected_share": number(honestRejectedShare),
+            "honest_rejected_share": number(honestRejectedShare), "flood_clicks": integer(t.floodClicks),
+            "flood_won": integer(t.floodWon), "flood_refused": integer(t.floodRefused),
             "rejections": .object(t.rejections.mapValues { integer($0) }),
         ])
     }

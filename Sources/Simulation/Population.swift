@@ -43,6 +43,8 @@ struct Action: Sendable {
         case appOpen(person: Int)
         /// A click fired on the person's phone by another app, as the install completes (fraud).
         case injectedClick(person: Int, userAgent: String)
+        /// One of a flooding source's burst of clicks from the person's address (fraud).
+        case floodClick(person: Int, userAgent: String)
     }
     let offsetMilliseconds: Int64
     let address: String
@@ -125,6 +127,16 @@ struct Population: Sendable {
             people.append(person)
 
             func network(_ cellularNow: Bool) -> String { cellularNow ? person.cellularAddress : person.homeAddress }
+            if model.floodingShare > 0, traffic.chance(model.floodingShare) {
+                let start = Int64(Double.random(in: 0..<span, using: &traffic))
+                let step = 600_000 / Int64(model.floodBurstClicks)
+                for burst in 0..<model.floodBurstClicks {
+                    actions.append(
+                        Action(
+                            offsetMilliseconds: start + Int64(burst) * step, address: person.homeAddress,
+                            kind: .floodClick(person: index, userAgent: person.device.browserUserAgent)))
+                }
+            }
             /// Someone with the app opens the campaign's link inside it later on, at home or on
             /// cellular, where the household or the carrier NAT shares the address.
             func openLater(installedAt: Int64) {

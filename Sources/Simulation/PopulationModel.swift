@@ -51,12 +51,16 @@ public struct PopulationModel: Sendable, Equatable {
     /// Share of Linkrunner Android installs an app on the phone fires a click for just before the
     /// install completes, after Play began it (click injection).
     public var injectedClickShare = 0.0
+    /// Share of people a flooding source fires a burst of clicks for, from their home address
+    /// (`floodBurstClicks` in ten minutes, no beacon), hoping one is the last before an install.
+    public var floodingShare = 0.0
+    public var floodBurstClicks = 40
 
     public init() {}
 
     /// Whether any traffic-quality knob is set: only then does the report carry their section
     /// and the server its relay list, so a population without them reports as it always did.
-    public var hasTrafficQuality: Bool { privateRelayShare > 0 || injectedClickShare > 0 }
+    public var hasTrafficQuality: Bool { privateRelayShare > 0 || injectedClickShare > 0 || floodingShare > 0 }
 
     /// A knob out of range, named as its flag.
     public func problems() -> [String] {
@@ -67,7 +71,7 @@ public struct PopulationModel: Sendable, Equatable {
             ("household-share", householdShare), ("carrier-nat-share", carrierNATShare), ("popular-device-share", popularDeviceShare),
             ("repeat-click-share", repeatClickShare), ("ios-share", iosShare), ("linkrunner-share", linkrunnerShare),
             ("beacon-share", beaconShare), ("play-referrer-share", playReferrerShare), ("in-app-open-share", inAppOpenShare),
-            ("private-relay-share", privateRelayShare), ("injected-click-share", injectedClickShare),
+            ("private-relay-share", privateRelayShare), ("injected-click-share", injectedClickShare), ("flooding-share", floodingShare),
         ]
         for (name, value) in shares where !(0...1).contains(value) { problems.append("--\(name) must be between 0 and 1") }
         if !(1...1_000_000).contains(users) { problems.append("--users must be between 1 and 1000000") }
@@ -76,6 +80,7 @@ public struct PopulationModel: Sendable, Equatable {
         if !(delaySpread >= 0 && delaySpread <= 5) { problems.append("--delay-spread must be between 0 and 5") }
         if carrierNATUsersPerAddress < 1 { problems.append("--carrier-nat-users-per-address must be at least 1") }
         if !(1...250).contains(relayAddressesPerRegion) { problems.append("--relay-addresses-per-region must be between 1 and 250") }
+        if !(1...1000).contains(floodBurstClicks) { problems.append("--flood-burst-clicks must be between 1 and 1000") }
         if !(botClicksPerClick >= 0 && botClicksPerClick <= 10) { problems.append("--bot-clicks-per-click must be between 0 and 10") }
         return problems
     }
@@ -95,7 +100,8 @@ public struct PopulationModel: Sendable, Equatable {
             + (hasTrafficQuality
                 ? [
                     ("private_relay_share", privateRelayShare), ("relay_addresses_per_region", Double(relayAddressesPerRegion)),
-                    ("injected_click_share", injectedClickShare),
+                    ("injected_click_share", injectedClickShare), ("flooding_share", floodingShare),
+                    ("flood_burst_clicks", Double(floodBurstClicks)),
                 ] : [])
     }
 }

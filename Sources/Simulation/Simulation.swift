@@ -87,6 +87,7 @@ public enum Simulation {
             attributionWindowHours: settings.attributionWindowHours)
         var clicksOf: [Int: [(id: String, at: Int64, address: String, relayed: Bool, beaconed: Bool)]] = [:]
         var injected: Set<String> = []
+        var flood: Set<String> = []
         var relayedClicks: Set<String> = []
         var installs: [(person: Int, installID: String, at: Int64, address: String, referred: Bool)] = []
         var clockAt: Int64 = 0
@@ -138,6 +139,12 @@ public enum Simulation {
                     throw Failure(description: "an injected click was answered \(response.status.code) without X-Click-Id")
                 }
                 injected.insert(clickID)
+            case .floodClick(_, let userAgent):
+                let response = client.send(.get, "/campaign", from: action.address, headers: ["User-Agent": userAgent])
+                guard let clickID = response.headers["X-Click-Id"] else {
+                    throw Failure(description: "a flood click was answered \(response.status.code) without X-Click-Id")
+                }
+                flood.insert(clickID)
             case .install(let index):
                 let person = population.people[index]
                 let (installID, referred) = try install(
@@ -184,6 +191,7 @@ public enum Simulation {
                 if correct, let id = outcome.clickID, own.contains(where: { $0.id == id && $0.relayed }) { report.traffic.matchedByRelayTap += 1 }
             }
             if let id = outcome.clickID, injected.contains(id) { report.traffic.injectedWon += 1 }
+            if let id = outcome.clickID, flood.contains(id) { report.traffic.floodWon += 1 }
             if outcome.attributed, let id = outcome.clickID, relayedClicks.contains(id) {
                 report.traffic.relayMatches += 1
                 if correct { report.traffic.relayMatchesCorrect += 1 }
@@ -191,6 +199,7 @@ public enum Simulation {
             if let refused = outcome.rejectedClickID {
                 for reason in outcome.rejectedReasons { report.traffic.rejections[reason, default: 0] += 1 }
                 if injected.contains(refused) { report.traffic.injectedRefused += 1 }
+                if flood.contains(refused) { report.traffic.floodRefused += 1 }
                 if own.contains(where: { $0.id == refused }) { report.traffic.honestRejected += 1 }
             }
             if outcome.attributed {
@@ -206,6 +215,7 @@ public enum Simulation {
             if clickedInWindow && !(outcome.attributed && correct) { report.counts.falseNegatives += 1 }
         }
         report.traffic.injectedClicks = injected.count
+        report.traffic.floodClicks = flood.count
         try services.app.store.close()
         return report
     }

@@ -44,6 +44,9 @@ struct Simulate: ParsableCommand {
     @Option(help: "Relay egress addresses each region's taps share.") var relayAddressesPerRegion = PopulationModel().relayAddressesPerRegion
     @Option(help: "Share of Linkrunner Android installs that get a click injected after Play began them.") var injectedClickShare =
         PopulationModel().injectedClickShare
+    @Option(help: "Share of people a flooding source fires a burst of clicks for from their address.") var floodingShare = PopulationModel()
+        .floodingShare
+    @Option(help: "Clicks in each flood burst (ten minutes).") var floodBurstClicks = PopulationModel().floodBurstClicks
 
     var model: PopulationModel {
         var model = PopulationModel()
@@ -70,6 +73,8 @@ struct Simulate: ParsableCommand {
         model.privateRelayShare = privateRelayShare
         model.relayAddressesPerRegion = relayAddressesPerRegion
         model.injectedClickShare = injectedClickShare
+        model.floodingShare = floodingShare
+        model.floodBurstClicks = floodBurstClicks
         return model
     }
 

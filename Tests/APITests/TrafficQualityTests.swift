@@ -305,10 +305,12 @@ import Testing
         let app = try TestApp(trustedProxies: ["127.0.0.1"])
         let (projectID, token) = try app.linkrunnerProject()
         let off = try app.request(
-            "PATCH", "/admin/v1/projects/\(projectID)", json: #"{"traffic_quality":{"click_injection":false,"min_click_to_install_seconds":0}}"#)
+            "PATCH", "/admin/v1/projects/\(projectID)",
+            json: #"{"traffic_quality":{"click_injection":false,"min_click_to_install_seconds":0,"flood_clicks_per_address_hour":5}}"#)
         #expect(off.status == 200, "\(off.bodyText)")
         let rules = try #require(off.json?["traffic_quality"] as? [String: Any])
         #expect(rules["click_injection"] as? Bool == false && rules["referrer_click_tolerance_seconds"] as? Int == 600)
+        #expect(rules["flood_clicks_per_address_hour"] as? Int == 5 && rules["carrier_nat_needs_device_signal"] as? Bool == false)
         let unknown = try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"traffic_quality":{"clicks":1}}"#)
         #expect(unknown.status == 422 && unknown.bodyText.contains("traffic_quality.clicks"), "\(unknown.bodyText)")
         let range = try app.request("PATCH", "/admin/v1/projects/\(projectID)", json: #"{"traffic_quality":{"min_click_to_install_seconds":-1}}"#)

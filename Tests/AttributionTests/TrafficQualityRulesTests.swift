@@ -95,6 +95,22 @@ import Testing
         #expect(!crowded.attributed && crowded.confidence == 0.3, "0.6 less 0.15 for each other browser")
     }
 
+    @Test func aBurstOfClicksFromOneAddressIsAFloodWholeAndTheTapBeforeItIsNot() throws {
+        var stored = (0..<31).map { index in
+            click("flood-\(index)", secondsBefore: 7_200 - Int64(index) * 20, ipKey: "198.51.100.7", screen: nil, zone: nil)
+        }
+        stored.append(click("honest", secondsBefore: 3 * 3_600, ipKey: "198.51.100.7"))
+        let rules = TrafficQualityRules()
+        let flooded = rules.flooded(stored.map(\.click))
+        #expect(flooded.count == 31 && !flooded.contains("honest"), "every click of the burst, the first ones too")
+        var thirty = rules
+        thirty.floodClicksPerAddressHour = 31
+        #expect(thirty.flooded(stored.map(\.click)).isEmpty, "31 within the hour is not more than 31")
+        let result = try AttributionCascade.attribute(
+            install(), windowHoursLimit: nil, policy: MatchingPolicy(), clicks: InMemoryClicks(stored: stored))
+        #expect(result.clickID == "honest" && result.rejectedReasons == [.clickFlooding], "\(result)")
+    }
+
     @Test func aShortClickToInstallIsFlaggedNotRejected() throws {
         let clicks = InMemoryClicks(stored: [click("quick", secondsBefore: 4, ipKey: "198.51.100.7")])
         let result = try AttributionCascade.attribute(install(), windowHoursLimit: nil, policy: MatchingPolicy(), clicks: clicks)

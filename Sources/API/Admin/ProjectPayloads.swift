@@ -347,10 +347,13 @@ enum TrafficQualityPayload {
                 rules.referrerClickToleranceSeconds = Int64(seconds)
             case ("min_click_to_install_seconds", .number(let seconds)) where seconds.rounded() == seconds && abs(seconds) < 1e9:
                 rules.minClickToInstallSeconds = Int64(seconds)
+            case ("flood_clicks_per_address_hour", .number(let clicks)) where clicks.rounded() == clicks && abs(clicks) < 1e9:
+                rules.floodClicksPerAddressHour = Int(clicks)
             case ("click_injection", _), ("refuse_datacenter_clicks", _), ("carrier_nat_needs_device_signal", _):
                 throw HTTPError.invalidField(path, "must be true or false")
             case ("referrer_click_tolerance_seconds", _), ("min_click_to_install_seconds", _):
                 throw HTTPError.invalidField(path, "must be a whole number of seconds")
+            case ("flood_clicks_per_address_hour", _): throw HTTPError.invalidField(path, "must be a whole number of clicks")
             default: throw HTTPError.invalidField(path, "unknown key")
             }
         }

@@ -24,6 +24,7 @@ enum TrafficQualityPage {
         RejectionReason.clickInjection.rawValue: "clicked after Google Play began the install",
         RejectionReason.referrerTimeMismatch.rawValue: "Play saw its tap at another time than the click it names",
         RejectionReason.datacenterClick.rawValue: "clicked from a hosting address",
+        RejectionReason.clickFlooding.rawValue: "one of a burst of clicks from one address",
         QualityFlag.shortClickToInstall.rawValue: "installed sooner after the click than a download takes",
     ]
 

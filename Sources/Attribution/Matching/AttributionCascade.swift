@@ -130,6 +130,11 @@ public enum AttributionCascade {
                 if let reason = rules.refusal(of: click, for: install, namedByReferrer: named) { considered.refused[click.clickID] = reason }
             }
         }
+        if !namedByReferrer {
+            for clickID in rules.flooded(considered.sameNetwork) where considered.refused[clickID] == nil {
+                considered.refused[clickID] = .clickFlooding
+            }
+        }
     }
 
     /// The relay region's key, when it is not the install's own network key.

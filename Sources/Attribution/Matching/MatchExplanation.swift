@@ -171,6 +171,7 @@ public struct MatchExplanation: Sendable, Equatable {
         case .clickInjection: "refused: click_injection (made after Play's install_begin_timestamp)"
         case .referrerTimeMismatch: "refused: referrer_time_mismatch (Play's referrer_click_timestamp is another time)"
         case .datacenterClick: "refused: datacenter_click (a hosting address)"
+        case .clickFlooding: "refused: click_flooding (more clicks from its address within an hour than flood_clicks_per_address_hour)"
         }
     }
 }

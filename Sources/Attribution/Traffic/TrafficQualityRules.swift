@@ -21,6 +21,9 @@ public enum RejectionReason: String, Sendable, CaseIterable {
     case referrerTimeMismatch = "referrer_time_mismatch"
     /// From a hosting or datacenter address: no person taps a link from a server.
     case datacenterClick = "datacenter_click"
+    /// One of more clicks from one address within an hour than `floodClicksPerAddressHour`: a
+    /// burst no person taps (click flooding from a server or a compromised device).
+    case clickFlooding = "click_flooding"
 }
 
 /// What an install is flagged for while keeping its attribution.
@@ -44,6 +47,8 @@ public struct TrafficQualityRules: Sendable, Equatable {
     /// default: over twenty simulated populations it took 0.75 false positives a seed away and
     /// 7 true ones with them (docs/traffic-quality.md, "Carrier NAT").
     public var carrierNATNeedsDeviceSignal = false
+    /// More clicks than this from one address within an hour are a flood (0: not checked).
+    public var floodClicksPerAddressHour = 30
 
     public init() {}
 
@@ -51,6 +56,7 @@ public struct TrafficQualityRules: Sendable, Equatable {
 
     public static let toleranceRange: ClosedRange<Int64> = 0...86_400
     public static let minClickToInstallRange: ClosedRange<Int64> = 0...3_600
+    public static let floodRange = 0...100_000
 
     public func validate() -> [ValidationProblem] {
         var problems: [ValidationProblem] = []
@@ -59,6 +65,9 @@ public struct TrafficQualityRules: Sendable, Equatable {
         }
         if !Self.minClickToInstallRange.contains(minClickToInstallSeconds) {
             problems.append(.init("traffic_quality.min_click_to_install_seconds", "must be between 0 and 3600"))
+        }
+        if !Self.floodRange.contains(floodClicksPerAddressHour) {
+            problems.append(.init("traffic_quality.flood_clicks_per_address_hour", "must be between 0 and 100000"))
         }
         return problems
     }
@@ -70,6 +79,7 @@ public struct TrafficQualityRules: Sendable, Equatable {
         rules.minClickToInstallSeconds = 0
         rules.refuseDatacenterClicks = false
         rules.carrierNATNeedsDeviceSignal = false
+        rules.floodClicksPerAddressHour = 0
         return rules
     }()
 
@@ -90,6 +100,24 @@ public struct TrafficQualityRules: Sendable, Equatable {
         return nil
     }
 
+    /// The clicks of one network that came in a flood: every click of an hour that holds more than
+    /// `floodClicksPerAddressHour` of them (app-side opens and relay regions, whose keys many
+    /// share, aside).
+    public func flooded(_ network: [CandidateClick]) -> Set<String> {
+        let threshold = floodClicksPerAddressHour
+        let taps = network.filter { !$0.isAppOpen && !$0.isRelayed }.sorted { $0.createdAt < $1.createdAt }
+        guard threshold > 0, taps.count > threshold else { return [] }
+        var flooded: Set<String> = []
+        var last = 0
+        // For each first click of an hour, the clicks until the hour ends.
+        for first in taps.indices {
+            last = max(last, first)
+            while last + 1 < taps.count, taps[last + 1].createdAt.milliseconds < taps[first].createdAt.milliseconds + 3_600_000 { last += 1 }
+            if last - first + 1 > threshold { for index in first...last { flooded.insert(taps[index].clickID) } }
+        }
+        return flooded
+    }
+
     /// What the attributed install is flagged for.
     public func flags(of result: MatchResult, install: InstallSignals) -> [QualityFlag] {
         guard result.attributed, let clickedAt = result.clickedAt, minClickToInstallSeconds > 0 else { return [] }
@@ -106,6 +134,7 @@ extension TrafficQualityRules: Codable {
         case minClickToInstallSeconds = "min_click_to_install_seconds"
         case refuseDatacenterClicks = "refuse_datacenter_clicks"
         case carrierNATNeedsDeviceSignal = "carrier_nat_needs_device_signal"
+        case floodClicksPerAddressHour = "flood_clicks_per_address_hour"
     }
 
     /// Keys left out keep their defaults.
@@ -118,5 +147,6 @@ extension TrafficQualityRules: Codable {
         refuseDatacenterClicks = try c.decodeIfPresent(Bool.self, forKey: .refuseDatacenterClicks) ?? refuseDatacenterClicks
         carrierNATNeedsDeviceSignal =
             try c.decodeIfPresent(Bool.self, forKey: .carrierNATNeedsDeviceSignal) ?? carrierNATNeedsDeviceSignal
+        floodClicksPerAddressHour = try c.decodeIfPresent(Int.self, forKey: .floodClicksPerAddressHour) ?? floodClicksPerAddressHour
     }
 }
