@@ -409,8 +409,13 @@ def main():
         driver.find_element(By.NAME, "short_code").submit()
         check(wait_for(driver, "Created"), "a link with a rule and deep-link parameters is made from fields, no JSON typed")
         garden_id = garden_url.rstrip("/").split("/")[-1]
-        links = json.loads(http("GET", f"{base}/admin/v1/projects/{garden_id}/links", {"Authorization": "Bearer " + ADMIN_KEY})[1])
-        seeds = next((link for link in (links if isinstance(links, list) else []) if link.get("short_code") == "seeds"), {})
+        # "Created" is also a column of the links table: the form's answer may still be on its way.
+        seeds, deadline = {}, time.time() + 10
+        while not seeds and time.time() < deadline:
+            links = json.loads(http("GET", f"{base}/admin/v1/projects/{garden_id}/links", {"Authorization": "Bearer " + ADMIN_KEY})[1])
+            seeds = next((link for link in (links if isinstance(links, list) else []) if link.get("short_code") == "seeds"), {})
+            if not seeds:
+                time.sleep(0.2)
         check(seeds.get("deep_link_parameters") == {"product": "42", "color": "green"}
               and (seeds.get("rules") or [{}])[0].get("url") == "https://garden.example.com/desktop",
               f"the link stores the parameters and the rule ({seeds.get('deep_link_parameters')}, {seeds.get('rules')})")
