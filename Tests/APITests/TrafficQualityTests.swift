@@ -43,6 +43,10 @@ import Testing
         try app.settle()
         let click = try #require(try app.store.clicks.find(clickID: clickID))
         #expect(click.ipClass == .privateRelay && click.ipKey == "relay:FR" && click.ip == "172.224.226.9")
+        // What a node starting on this database knows of the relay taps before it (`RecentRelayTaps`).
+        let stored = try app.store.clicks.latestRelayTaps()
+        #expect(stored.count == 1 && stored.first?.projectID == projectID && stored.first?.regionKey == "relay:FR")
+        #expect(stored.first?.at == click.createdAt.milliseconds)
 
         // A stranger behind the same relay, another phone: the shared address matches nothing.
         let stranger = try app.install(ip: "172.224.226.10", key: key, body: Self.iPhoneInstall(device: "phone-b", screen: (1284, 2778)))
@@ -105,29 +109,17 @@ import Testing
     /// An anonymous-IP database as MaxMind's GeoIP2-Anonymous-IP is shaped, written by Debian's
     /// libmaxmind-db-writer-perl: a hosting network and a VPN exit.
     static func anonymousIPDatabase() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-anon-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let script = folder.appendingPathComponent("make.pl").path
-        let database = folder.appendingPathComponent("anonymous.mmdb").path
-        try """
-        use strict; use warnings;
-        use MaxMind::DB::Writer::Tree;
-        my $tree = MaxMind::DB::Writer::Tree->new(
-            ip_version => 6, record_size => 24, database_type => 'attributiond-Test-Anonymous-IP', languages => ['en'],
-            remove_reserved_networks => 0, description => { en => 'attributiond test anonymous IPs' },
-            map_key_type_callback => sub { { is_hosting_provider => 'boolean', is_anonymous_vpn => 'boolean', is_anonymous => 'boolean' }->{ $_[0] } },
-        );
-        $tree->insert_network('192.0.2.0/24', { is_hosting_provider => 1, is_anonymous => 1 });
-        $tree->insert_network('198.51.100.128/25', { is_anonymous_vpn => 1, is_anonymous => 1 });
-        open my $fh, '>:raw', $ARGV[0] or die "cannot write: $!"; $tree->write_tree($fh); close $fh;
-        """.write(toFile: script, atomically: true, encoding: .utf8)
-        let perl = Process()
-        perl.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
-        perl.arguments = [script, database]
-        try perl.run()
-        perl.waitUntilExit()
-        try #require(perl.terminationStatus == 0, "is libmaxmind-db-writer-perl installed (scripts/ensure-deps --test)?")
-        return database
+        try maxMindTestDatabase(
+            named: "anonymous",
+            tree: """
+                my $tree = MaxMind::DB::Writer::Tree->new(
+                    ip_version => 6, record_size => 24, database_type => 'attributiond-Test-Anonymous-IP', languages => ['en'],
+                    remove_reserved_networks => 0, description => { en => 'attributiond test anonymous IPs' },
+                    map_key_type_callback => sub { { is_hosting_provider => 'boolean', is_anonymous_vpn => 'boolean', is_anonymous => 'boolean' }->{ $_[0] } },
+                );
+                $tree->insert_network('192.0.2.0/24', { is_hosting_provider => 1, is_anonymous => 1 });
+                $tree->insert_network('198.51.100.128/25', { is_anonymous_vpn => 1, is_anonymous => 1 });
+                """)
     }
 
     @Test func anAnonymousIPDatabaseClassesWhatNoListNames() throws {

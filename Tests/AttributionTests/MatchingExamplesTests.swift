@@ -520,8 +520,12 @@ private let examples: [Example] = {
     /// value tree serializes to.
     @Test func theDirectTextOfAnEmptyExplanationIsItsSerialization() {
         for (decided, minimum) in [("none", 0.3), ("none", 0.05), ("none", 1.0)] {
-            let explanation = MatchExplanation(decidedBy: decided, minConfidence: minimum, considered: 0, candidates: [])
+            var explanation = MatchExplanation(decidedBy: decided, minConfidence: minimum, considered: 0, candidates: [])
             #expect(explanation.text == String(decoding: explanation.json.serialized(), as: UTF8.self))
+            // An install from a carrier NAT address tells its class, written directly too.
+            explanation.installAddressClass = "carrier_nat"
+            #expect(explanation.text == String(decoding: explanation.json.serialized(), as: UTF8.self))
+            #expect(explanation.text.contains(#""install_address_class":"carrier_nat""#))
         }
     }
 }

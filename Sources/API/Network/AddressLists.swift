@@ -38,7 +38,6 @@ public final class AddressLists: Sendable {
     public struct Network: Sendable, Equatable {
         public var ipKey: String?
         public var addressClass: AddressClass?
-        public var info: AddressInfo?
     }
 
     public func network(of address: SocketAddress?) -> Network {
@@ -48,12 +47,12 @@ public final class AddressLists: Sendable {
         case .sharedEgress?:
             // A relay's address says only where its strangers are; a VPN exit not even that.
             let region = info?.addressClass == .privateRelay ? info?.country : nil
-            return Network(ipKey: region.map(NetworkKey.relay(region:)), addressClass: info?.addressClass, info: info)
+            return Network(ipKey: region.map(NetworkKey.relay(region:)), addressClass: info?.addressClass)
         case .nonHuman?:
             // A server's address is no person's network: its clicks never win, its installs match by ids only.
-            return Network(ipKey: nil, addressClass: info?.addressClass, info: info)
+            return Network(ipKey: nil, addressClass: info?.addressClass)
         default:
-            return Network(ipKey: address.matchingKey, addressClass: info?.addressClass, info: info)
+            return Network(ipKey: address.matchingKey, addressClass: info?.addressClass)
         }
     }
 

@@ -181,11 +181,15 @@ extension MatchExplanation {
     /// The stored text. Most new installs had no candidate at all (organic, nothing from their
     /// network): their text is written directly, not through a value tree (init's hot path).
     public var text: String {
-        if candidates.isEmpty, claimedByOtherInstalls.isEmpty, installAddressClass == nil, rejectedReasons.isEmpty, (0...1).contains(minConfidence) {
-            // Whole numbers as the JSON writer prints them: `1`, not `1.0`.
+        if candidates.isEmpty, claimedByOtherInstalls.isEmpty, rejectedReasons.isEmpty, (0...1).contains(minConfidence),
+            installAddressClass.map(AddressClass.isValidName) ?? true
+        {
+            // Whole numbers as the JSON writer prints them: `1`, not `1.0`. A class name needs no
+            // escaping (`AddressClass.isValidName`), and its key sorts before `min_confidence`.
             let minimum = minConfidence == minConfidence.rounded() ? String(Int(minConfidence)) : String(minConfidence)
+            let addressClass = installAddressClass.map { #","install_address_class":"\#($0)""# } ?? ""
             return
-                #"{"candidates":[],"candidates_considered":\#(considered),"claimed_by_other_installs":[],"decided_by":"\#(decidedBy)","min_confidence":\#(minimum)}"#
+                #"{"candidates":[],"candidates_considered":\#(considered),"claimed_by_other_installs":[],"decided_by":"\#(decidedBy)"\#(addressClass),"min_confidence":\#(minimum)}"#
         }
         return String(decoding: json.serialized(), as: UTF8.self)
     }

@@ -21,7 +21,6 @@ public struct AddressRanges: Sendable {
     private let infoIndex: [Int32]
     private let infos: [AddressInfo]
 
-    public var isEmpty: Bool { starts.isEmpty }
     public var rangeCount: Int { starts.count }
 
     /// RFC 6598's shared address space, which carriers' NAT gateways use: always known.

@@ -42,34 +42,19 @@ extension TestApp {
 /// A MaxMind-format country database, written by Debian's libmaxmind-db-writer-perl
 /// (`scripts/ensure-deps --test` installs it): three networks and their countries.
 private func testGeoDatabase() throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attributiond-geo-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let script = folder.appendingPathComponent("make.pl").path
-    let database = folder.appendingPathComponent("countries.mmdb").path
-    try """
-    use strict; use warnings;
-    use MaxMind::DB::Writer::Tree;
-    my $tree = MaxMind::DB::Writer::Tree->new(
-        ip_version => 6, record_size => 24, database_type => 'attributiond-Test-Country', languages => ['en'],
-        remove_reserved_networks => 0,
-        description => { en => 'attributiond test countries' },
-        map_key_type_callback => sub { { country => 'map', registered_country => 'map', iso_code => 'utf8_string' }->{ $_[0] } },
-    );
-    $tree->insert_network('198.51.100.0/24', { country => { iso_code => 'DE' } });
-    $tree->insert_network('203.0.113.0/24', { registered_country => { iso_code => 'FR' } });
-    $tree->insert_network('2001:db8:1::/48', { country => { iso_code => 'JP' } });
-    open my $fh, '>:raw', $ARGV[0] or die "cannot write: $!"; $tree->write_tree($fh); close $fh;
-    """.write(toFile: script, atomically: true, encoding: .utf8)
-    let perl = Process()
-    perl.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
-    perl.arguments = [script, database]
-    try perl.run()
-    perl.waitUntilExit()
-    guard perl.terminationStatus == 0 else {
-        Issue.record("perl could not write the test database: is libmaxmind-db-writer-perl installed (scripts/ensure-deps --test)?")
-        throw ConnectError(code: perl.terminationStatus)
-    }
-    return database
+    try maxMindTestDatabase(
+        named: "countries",
+        tree: """
+            my $tree = MaxMind::DB::Writer::Tree->new(
+                ip_version => 6, record_size => 24, database_type => 'attributiond-Test-Country', languages => ['en'],
+                remove_reserved_networks => 0,
+                description => { en => 'attributiond test countries' },
+                map_key_type_callback => sub { { country => 'map', registered_country => 'map', iso_code => 'utf8_string' }->{ $_[0] } },
+            );
+            $tree->insert_network('198.51.100.0/24', { country => { iso_code => 'DE' } });
+            $tree->insert_network('203.0.113.0/24', { registered_country => { iso_code => 'FR' } });
+            $tree->insert_network('2001:db8:1::/48', { country => { iso_code => 'JP' } });
+            """)
 }
 
 @Suite struct LinkRulesHTTPTests {
