@@ -41,6 +41,10 @@ let package = Package(
         .systemLibrary(
             name: "CMaxMindDB", path: "Sources/CMaxMindDB", pkgConfig: "libmaxminddb",
             providers: [.apt(["libmaxminddb-dev"])]),
+        // zlib for the gzip files of the raw export (docs/export.md).
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         // Tuning of the system SQLite: a page-cache wrapper (no needless full-cache walk at commits)
         // and a VFS that gathers WAL frames into large writes.
         .target(name: "CSQLiteTuning", dependencies: ["CSQLite"]),
@@ -55,6 +59,8 @@ let package = Package(
         .target(name: "Counting", dependencies: ["Attribution"], swiftSettings: strictSettings),
         // Hashes, secrets, signatures and secure random numbers through OpenSSL.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "Attribution"], swiftSettings: strictSettings),
+        // Gzip streams through zlib: the export's files, written as rows arrive.
+        .target(name: "Gzip", dependencies: ["CZlib"], swiftSettings: strictSettings),
         // The values both SQL backends bind (no dependencies).
         .target(name: "SQLValues", swiftSettings: strictSettings),
         // A PostgreSQL client over libpq: connections, pipelining, a pool (no store types).
@@ -84,7 +90,9 @@ let package = Package(
         // The application layer: use cases, caches, project clocks (no HTTP, no SQL).
         .target(
             name: "App",
-            dependencies: ["StoreContracts", "Attribution", "Cryptography", "Lifecycle", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "StoreContracts", "Attribution", "Cryptography", "Gzip", "JSON", "Lifecycle", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
         .target(
             name: "API", dependencies: ["HTTP", "App", "StoreContracts", "Attribution", "Cryptography", "Lifecycle"], swiftSettings: strictSettings),
@@ -126,13 +134,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "AppTests", dependencies: ["App", "Store", "StoreContracts", "SQLValues", "Attribution", "Cryptography", "CurlTransport"],
+            name: "AppTests",
+            dependencies: ["App", "Store", "StoreContracts", "SQLValues", "Attribution", "Cryptography", "CurlTransport", "Gzip"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "APITests",
             dependencies: [
                 "API", "App", "HTTP", "Store", "StoreContracts", "PostgresStore", "PostgresClient", "SQLValues", "Cryptography", "CurlTransport",
-                "GeoIP",
+                "GeoIP", "Gzip",
                 "TestSupport",
             ],
             swiftSettings: strictSettings),

@@ -57,14 +57,14 @@ public final class Services: Sendable {
         appleAds: AppleAdsSettings = AppleAdsSettings(), adPlatforms: AdPlatformSettings = AdPlatformSettings(),
         revenue: RevenueSettings = RevenueSettings(), dashboard: DashboardSettings = DashboardSettings(),
         countries: TapCountries = TapCountries(), addressLists: AddressLists = AddressLists(),
-        clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
+        clickBacklogLimit: Int = ClickService.defaultBacklogLimit, exportScratch: String = ExportService.defaultScratch,
         reportInternalError: @escaping @Sendable (_ error: any Error, _ request: String) -> Void = { _, _ in }
     ) {
         // A cache miss on an event loop moves the request to the handler pool (the router runs it
         // again there); nothing may wait on the database on a loop (debug builds record any such call).
         app = AppServices(
             store: store, clock: clock, outboundPolicy: outboundPolicy, appleAds: appleAds, adPlatforms: adPlatforms, revenue: revenue,
-            clickBacklogLimit: clickBacklogLimit,
+            clickBacklogLimit: clickBacklogLimit, exportScratch: exportScratch,
             beforeBlocking: { try MoveToPool.unlessOffLoop() })
         store.forbidBlocking { EventLoopThread.isCurrent }
         self.defaultProject = defaultProject

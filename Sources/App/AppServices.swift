@@ -39,6 +39,7 @@ public final class AppServices: Sendable {
     /// The outbox worker's transport, for the requests made outside the outbox.
     let outboundTransport = LateTransport()
     public let rateFetcher: ECBRateFetcher
+    public let exports: ExportService
 
     /// - Parameter beforeBlocking: called before a cache miss reads the store; the HTTP
     ///   composition makes it throw on an event loop, so the request moves to the handler pool.
@@ -49,6 +50,7 @@ public final class AppServices: Sendable {
         adPlatforms adPlatformSettings: AdPlatformSettings = AdPlatformSettings(),
         revenue revenueSettings: RevenueSettings = RevenueSettings(),
         clickBacklogLimit: Int = ClickService.defaultBacklogLimit,
+        exportScratch: String = ExportService.defaultScratch,
         beforeBlocking: @escaping @Sendable () throws -> Void = {}
     ) {
         self.store = store
@@ -131,6 +133,7 @@ public final class AppServices: Sendable {
         costPulls = CostPullService(
             store: store, clocks: clocks, settings: adPlatformSettings, appleAds: appleAdsSettings, appleAdsTokens: appleAdsTokens,
             node: TimeOrderedID.generate(at: clock.now()), outbound: outboundTransport)
+        exports = ExportService(store: store, clocks: clocks, clock: clock, scratch: exportScratch)
     }
 
     /// The delivery worker for this store's outbox, woken by every commit that writes a job.

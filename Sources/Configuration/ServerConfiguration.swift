@@ -72,6 +72,9 @@ public struct ServerConfiguration {
     /// Outbound requests (webhooks, postbacks): whether targets on private or local addresses are
     /// allowed, and how long delivered jobs are kept.
     public var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15, deliver: true)
+    /// The raw export (docs/export.md): whether this node runs it, how often it looks for closed
+    /// hours, and where files are made before they are put (the system's temporary directory).
+    public var export = (run: true, intervalSeconds: 60, scratchDirectory: String?.none)
     /// Where AdServices tokens are exchanged, and how soon Apple's "not yet" is asked again.
     public var appleAds = AppleAdsSettings()
     /// Where the ad platforms are reached (`ad_platforms.google_url` …): tests point them at fakes.
@@ -200,6 +203,7 @@ public enum ConfigurationLoader {
             case "acme": try applyACME(value, key, to: &configuration)
             case "click_retention_hours": configuration.clickRetentionHours = try integer(value, key, 0...87_600)
             case "outbound": try applyOutbound(value, to: &configuration)
+            case "export": try applyExport(value, to: &configuration)
             case "apple_ads": try applyAppleAds(value, to: &configuration)
             case "ad_platforms": try applyAdPlatforms(value, to: &configuration)
             case "dashboard": try applyDashboard(value, to: &configuration)
@@ -250,6 +254,19 @@ public enum ConfigurationLoader {
             case "delivered_retention_hours": configuration.outbound.deliveredRetentionHours = try integer(value, path, 0...87_600)
             case "request_timeout_seconds": configuration.outbound.requestTimeoutSeconds = try integer(value, path, 1...60)
             case "deliver": configuration.outbound.deliver = try bool(value, path)
+            default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
+            }
+        }
+    }
+
+    private static func applyExport(_ value: JSONValue, to configuration: inout ServerConfiguration) throws {
+        guard case .object(let object) = value else { throw ConfigurationError(key: "export", message: "must be an object") }
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            let path = "export.\(key)"
+            switch key {
+            case "run": configuration.export.run = try bool(value, path)
+            case "interval_seconds": configuration.export.intervalSeconds = try integer(value, path, 1...3600)
+            case "scratch_directory": configuration.export.scratchDirectory = try optionalString(value, path)
             default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
             }
         }
@@ -387,6 +404,9 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_CLICK_RETENTION_HOURS": configuration.clickRetentionHours = try integer(.string(text), name, 0...87_600)
             case "ATTRIBUTIOND_OUTBOUND_ALLOW_PRIVATE": configuration.outbound.allowPrivateAddresses = try bool(.string(text), name)
             case "ATTRIBUTIOND_OUTBOUND_DELIVER": configuration.outbound.deliver = try bool(.string(text), name)
+            case "ATTRIBUTIOND_EXPORT_RUN": configuration.export.run = try bool(.string(text), name)
+            case "ATTRIBUTIOND_EXPORT_INTERVAL_SECONDS": configuration.export.intervalSeconds = try integer(.string(text), name, 1...3600)
+            case "ATTRIBUTIOND_EXPORT_SCRATCH_DIRECTORY": configuration.export.scratchDirectory = text.isEmpty ? nil : text
             case "ATTRIBUTIOND_ACME_DIRECTORY_URL":
                 let email = configuration.acme?.email
                 let verify = configuration.acme?.verifyReachability ?? true

@@ -26,7 +26,8 @@ public struct DataCopier {
         "rollup_project_hours", "rollup_link_days", "rollup_money", "rollup_link_hours", "rollup_link_hour_money", "rollup_tallies",
         "skan_postbacks", "project_domains", "domain_certificates", "acme_accounts", "acme_challenges", "server_admin_key", "clicks_pruned",
         "ad_platform_connections", "ad_platform_claims", "install_event_names", "install_active_days",
-        "cost_rows", "fx_rates", "revenue_sources", "store_notifications", "cost_sources",
+        "cost_rows", "fx_rates", "revenue_sources", "store_notifications", "cost_sources", "export_settings", "export_hours",
+        "export_files", "export_uploads", "erasures",
     ]
 
     /// SQLite's tables that hold no user data and are not copied: the schema's own record, the

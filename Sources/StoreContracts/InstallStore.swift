@@ -75,8 +75,9 @@ public struct VariantCounts: Sendable, Equatable {
     }
 }
 
-/// Deletion of an install or a user and everything recorded about them.
+/// Deletion of an install or a user and everything recorded about them. Each erasure leaves a row
+/// in `erasures` at `time` (the raw export's, for a warehouse to delete by).
 public protocol ErasureStore: Sendable {
-    func eraseInstall(projectID: String, installID: String) throws -> Bool
-    func eraseUser(projectID: String, userID: String) throws -> Bool
+    func eraseInstall(projectID: String, installID: String, at time: Timestamp) throws -> Bool
+    func eraseUser(projectID: String, userID: String, at time: Timestamp) throws -> Bool
 }

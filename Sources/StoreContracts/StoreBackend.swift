@@ -81,6 +81,7 @@ public final class AggregateStores: Sendable {
     public let exchangeRates: any ExchangeRateStore
     public let revenue: any RevenueStore
     public let costSources: any CostSourceStore
+    public let exports: any ExportStore
 
     public init(
         projects: any ProjectStore, signingKeys: any SigningKeyStore, templates: any TemplateStore, links: any LinkStore, domains: any DomainStore,
@@ -89,7 +90,8 @@ public final class AggregateStores: Sendable {
         postbacks: any PostbackStore, appleAds: any AppleAdsStore, appleAdsNames: any AppleAdsNameStore, dashboard: any DashboardStore,
         browse: any BrowseStore,
         clickRetention: ClickRetention, rollups: any RollupStore, adPlatforms: any AdPlatformStore, costs: any CostStore,
-        exchangeRates: any ExchangeRateStore, revenue: any RevenueStore, costSources: any CostSourceStore
+        exchangeRates: any ExchangeRateStore, revenue: any RevenueStore, costSources: any CostSourceStore,
+        exports: any ExportStore
     ) {
         self.projects = projects
         self.signingKeys = signingKeys
@@ -117,6 +119,7 @@ public final class AggregateStores: Sendable {
         self.exchangeRates = exchangeRates
         self.revenue = revenue
         self.costSources = costSources
+        self.exports = exports
     }
 }
 
@@ -147,4 +150,5 @@ extension StoreBackend {
     public var exchangeRates: any ExchangeRateStore { stores.exchangeRates }
     public var revenue: any RevenueStore { stores.revenue }
     public var costSources: any CostSourceStore { stores.costSources }
+    public var exports: any ExportStore { stores.exports }
 }

@@ -54,7 +54,8 @@ struct GlobalOptions: ParsableArguments {
         }
         return AppServices(
             store: try openStore(configuration),
-            outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses))
+            outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
+            exportScratch: configuration.export.scratchDirectory ?? ExportService.defaultScratch)
     }
 
     /// The configured backend: PostgreSQL when a `postgres://` URL is set (its pending migrations

@@ -87,6 +87,11 @@ struct Serve: ParsableCommand {
         if configuration.outbound.deliver { parts.append(outbox) }
         if let retention = Self.retention(configuration, store: store, services: services) { parts.append(retention) }
         parts.append(CostPullJob(pulls: services.app.costPulls, rates: services.app.rateFetcher))
+        if configuration.export.run {
+            let exportTransport = Self.exportTransport(configuration, services)
+            parts.append(ClosureService("export transport", stop: { _ in exportTransport.shutdown() }))
+            parts.append(ExportJob(exports: services.app.exports, every: .seconds(configuration.export.intervalSeconds)))
+        }
         if configuration.privateRelayRefresh, configuration.privateRelayList != nil {
             parts.append(PrivateRelayRefreshJob(configuration: configuration, lists: addressLists))
         }

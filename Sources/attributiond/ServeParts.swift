@@ -94,10 +94,19 @@ extension Serve {
             outboundPolicy: OutboundAddressPolicy(allowPrivateAddresses: configuration.outbound.allowPrivateAddresses),
             appleAds: configuration.appleAds, adPlatforms: configuration.adPlatforms, revenue: configuration.revenue,
             dashboard: configuration.dashboard,
-            countries: countries, addressLists: addressLists
+            countries: countries, addressLists: addressLists,
+            exportScratch: configuration.export.scratchDirectory ?? ExportService.defaultScratch
         ) { error, request in
             LifecycleLog.write(level: "error", message: "internal error", fields: ["request": request, "error": "\(error)"])
         }
+    }
+
+    /// The raw export's uploads: a transport of their own, as a 16 MiB part takes longer than a
+    /// webhook may; under the outbound policy, as a bucket's endpoint is a tenant's choice.
+    static func exportTransport(_ configuration: ServerConfiguration, _ services: Services) -> CurlTransport {
+        let transport = CurlTransport(totalTimeout: 600, policy: services.app.outboundPolicy)
+        services.app.exports.use(transport)
+        return transport
     }
 
     /// Projects the configuration file declares, made or brought up to date.

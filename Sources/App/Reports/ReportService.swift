@@ -130,13 +130,13 @@ public struct ReportService: Sendable {
     }
 
     public func eraseInstall(_ installID: String, project: Project) throws {
-        guard try store.erasure.eraseInstall(projectID: project.id, installID: installID) else {
+        guard try store.erasure.eraseInstall(projectID: project.id, installID: installID, at: clocks.clock(for: project).now()) else {
             throw AppError.notFound("project \(project.id) has no install \(installID)")
         }
     }
 
     public func eraseUser(_ userID: String, project: Project) throws {
-        guard try store.erasure.eraseUser(projectID: project.id, userID: userID) else {
+        guard try store.erasure.eraseUser(projectID: project.id, userID: userID, at: clocks.clock(for: project).now()) else {
             throw AppError.notFound("project \(project.id) has no data for user \(userID)")
         }
     }

@@ -37,4 +37,13 @@ public enum TimeOrderedID {
             return position
         }
     }
+
+    /// The smallest id made at `milliseconds` or later, as text (its time prefix, `tttttttt-tttt`):
+    /// ids compare as their times do, so an id range is a time range.
+    public static func lowerBound(milliseconds: Int64) -> String {
+        let value = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
+        let hex = String(value, radix: 16)
+        let padded = String(repeating: "0", count: 12 - hex.count) + hex
+        return padded.prefix(8) + "-" + padded.suffix(4)
+    }
 }

@@ -1,3 +1,5 @@
+import Attribution
+import Cryptography
 import StoreContracts
 
 /// GDPR erasure: everything stored about one install or one user of a project, and nothing else.
@@ -7,13 +9,20 @@ struct Erasure<Source: SessionSource>: ErasureStore {
     /// Deletes the install with its events, payments and SKAN state (by foreign-key cascade) and its
     /// webhook and postback jobs, and removes its device identifiers from the clicks that carried
     /// them. False when unknown.
-    public func eraseInstall(projectID: String, installID: String) throws -> Bool {
-        try source.writeSession { connection in try ErasureRepository.erase(installIDs: [installID], projectID: projectID, connection) > 0 }
+    public func eraseInstall(projectID: String, installID: String, at time: Timestamp) throws -> Bool {
+        try source.writeSession { connection in
+            let userID =
+                try connection.queryOne(
+                    "SELECT user_id FROM installs WHERE id = ? AND project_id = ?", installID, projectID, map: { $0.optionalString(0) }) ?? nil
+            guard try ErasureRepository.erase(installIDs: [installID], projectID: projectID, connection) > 0 else { return false }
+            try ErasureRepository.record(kind: "install", installID: installID, userID: userID, projectID: projectID, at: time, connection)
+            return true
+        }
     }
 
     /// Deletes the user, every install linked to them (as above), and their events and payments on
     /// other installs. False when the project knows nothing of that user.
-    public func eraseUser(projectID: String, userID: String) throws -> Bool {
+    public func eraseUser(projectID: String, userID: String, at time: Timestamp) throws -> Bool {
         try source.writeSession { connection in
             let installIDs = try connection.query(
                 "SELECT id FROM installs WHERE project_id = ? AND user_id = ?",
@@ -33,7 +42,12 @@ struct Erasure<Source: SessionSource>: ErasureStore {
             }
             try connection.run(ErasureRepository.SQL.forgetUserEventInstalls, projectID, userID)
             erased += try connection.run("DELETE FROM users WHERE project_id = ? AND user_id = ?", projectID, userID)
-            return erased > 0
+            guard erased > 0 else { return false }
+            for installID in installIDs {
+                try ErasureRepository.record(kind: "install", installID: installID, userID: userID, projectID: projectID, at: time, connection)
+            }
+            try ErasureRepository.record(kind: "user", installID: nil, userID: userID, projectID: projectID, at: time, connection)
+            return true
         }
     }
 }
@@ -44,6 +58,14 @@ extension Erasure where Source == Database {
 
 /// Erasure's SQL, for both backends.
 enum ErasureRepository {
+    static func record(kind: String, installID: String?, userID: String?, projectID: String, at time: Timestamp, _ connection: some StoreSession)
+        throws
+    {
+        try connection.run(
+            "INSERT INTO erasures (id, project_id, erased_at, kind, install_id, user_id) VALUES (?, ?, ?, ?, ?, ?)",
+            TimeOrderedID.secure(at: time), projectID, time.milliseconds, kind, installID, userID)
+    }
+
     static func erase(installIDs: [String], projectID: String, _ connection: some StoreSession) throws -> Int {
         var erased = 0
         for installID in installIDs {

@@ -27,6 +27,6 @@ public import StoreContracts
             rollups: Rollups(source: source, beforeRollupRead: beforeRollupRead), adPlatforms: AdPlatforms(source: source),
             costs: Costs(source: source),
             exchangeRates: ExchangeRateRecords(source: source), revenue: Revenue(source: source),
-            costSources: CostSources(source: source))
+            costSources: CostSources(source: source), exports: Exports(source: source))
     }
 }

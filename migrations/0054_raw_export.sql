@@ -1,0 +1,66 @@
+-- The raw export (docs/export.md): a project's destination, the hours written there (a version
+-- per re-export, its manifest once complete), the files of the version under way (so a run
+-- after a crash resumes where it stopped), the multipart uploads under way (aborted by that
+-- run), and erasures as rows a warehouse can delete by.
+CREATE TABLE export_settings (
+    project_id        TEXT PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    destination       TEXT NOT NULL,
+    endpoint          TEXT,
+    region            TEXT NOT NULL,
+    access_key_id     TEXT,
+    secret_access_key TEXT,
+    formats           TEXT NOT NULL,
+    tables            TEXT NOT NULL,
+    first_hour        INTEGER NOT NULL,
+    enabled           INTEGER NOT NULL DEFAULT 1,
+    created_at        INTEGER NOT NULL,
+    updated_at        INTEGER NOT NULL,
+    -- The node running this project's export, until when (several nodes on one database).
+    claimed_by        TEXT,
+    claimed_until     INTEGER
+);
+
+CREATE TABLE export_hours (
+    project_id   TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    hour         INTEGER NOT NULL,
+    version      INTEGER NOT NULL,
+    manifest     TEXT,
+    row_counts   TEXT,
+    completed_at INTEGER,
+    PRIMARY KEY (project_id, hour)
+);
+
+CREATE TABLE export_files (
+    project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    hour       INTEGER NOT NULL,
+    version    INTEGER NOT NULL,
+    table_name TEXT NOT NULL,
+    format     TEXT NOT NULL,
+    path       TEXT NOT NULL,
+    row_count  INTEGER NOT NULL,
+    bytes      INTEGER NOT NULL,
+    sha256     TEXT NOT NULL,
+    PRIMARY KEY (project_id, hour, table_name, format)
+);
+
+CREATE TABLE export_uploads (
+    project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    path       TEXT NOT NULL,
+    upload_id  TEXT NOT NULL,
+    PRIMARY KEY (project_id, path)
+);
+
+-- One row per erased install (kind 'install') and per erased user (kind 'user'): what a
+-- warehouse deletes by. Kept as long as the export's files are (35 days, RetentionJob).
+CREATE TABLE erasures (
+    id         TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    erased_at  INTEGER NOT NULL,
+    kind       TEXT NOT NULL CHECK (kind IN ('install', 'user')),
+    install_id TEXT,
+    user_id    TEXT
+);
+CREATE INDEX erasures_by_time ON erasures (project_id, erased_at);
+
+-- An hour of a project's clicks, read in order (the click table had no index by project and time).
+CREATE INDEX clicks_by_time ON clicks (project_id, created_at);
