@@ -74,7 +74,7 @@ public struct ServerConfiguration {
     public var outbound = (allowPrivateAddresses: false, deliveredRetentionHours: 168, requestTimeoutSeconds: 15, deliver: true)
     /// The raw export (docs/export.md): whether this node runs it, how often it looks for closed
     /// hours, and where files are made before they are put (the system's temporary directory).
-    public var export = (run: true, intervalSeconds: 60, scratchDirectory: String?.none)
+    public var export = (run: true, intervalSeconds: 60, scratchDirectory: String?.none, partSizeMiB: 16)
     /// Where AdServices tokens are exchanged, and how soon Apple's "not yet" is asked again.
     public var appleAds = AppleAdsSettings()
     /// Where the ad platforms are reached (`ad_platforms.google_url` …): tests point them at fakes.
@@ -267,6 +267,7 @@ public enum ConfigurationLoader {
             case "run": configuration.export.run = try bool(value, path)
             case "interval_seconds": configuration.export.intervalSeconds = try integer(value, path, 1...3600)
             case "scratch_directory": configuration.export.scratchDirectory = try optionalString(value, path)
+            case "part_size_mib": configuration.export.partSizeMiB = try integer(value, path, 5...1024)
             default: throw ConfigurationError(key: path, message: "unknown key (see config/README.md)")
             }
         }
@@ -407,6 +408,7 @@ public enum ConfigurationLoader {
             case "ATTRIBUTIOND_EXPORT_RUN": configuration.export.run = try bool(.string(text), name)
             case "ATTRIBUTIOND_EXPORT_INTERVAL_SECONDS": configuration.export.intervalSeconds = try integer(.string(text), name, 1...3600)
             case "ATTRIBUTIOND_EXPORT_SCRATCH_DIRECTORY": configuration.export.scratchDirectory = text.isEmpty ? nil : text
+            case "ATTRIBUTIOND_EXPORT_PART_SIZE_MIB": configuration.export.partSizeMiB = try integer(.string(text), name, 5...1024)
             case "ATTRIBUTIOND_ACME_DIRECTORY_URL":
                 let email = configuration.acme?.email
                 let verify = configuration.acme?.verifyReachability ?? true

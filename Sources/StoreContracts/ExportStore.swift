@@ -90,8 +90,11 @@ public protocol ExportStore: Sendable {
     func settings(projectID: String) throws -> ExportSettings?
     func allSettings() throws -> [ExportSettings]
     func deleteSettings(projectID: String) throws -> Bool
-    /// Takes the project's export for `node` until `until`, unless another node holds it.
-    func claim(projectID: String, node: String, until: Timestamp, at now: Timestamp) throws -> Bool
+    /// Takes the project's export for `node` until `until`, unless another node holds it (but
+    /// `replacing`, a holder known to be gone).
+    func claim(projectID: String, node: String, until: Timestamp, at now: Timestamp, replacing: String?) throws -> Bool
+    /// The node holding the project's export, if any.
+    func holder(projectID: String, at now: Timestamp) throws -> String?
     func release(projectID: String, node: String) throws
 
     /// Calls `visit` with the table's rows of [from, to) (milliseconds) in a fixed order, in

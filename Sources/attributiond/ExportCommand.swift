@@ -1,6 +1,7 @@
 import App
 import ArgumentParser
 import Attribution
+import Configuration
 import CurlTransport
 import Foundation
 import StoreContracts
@@ -15,7 +16,7 @@ struct ExportCommand: ParsableCommand {
     static func open(_ options: WebhooksCommand.ProjectOptions) throws -> (AppServices, Project, CurlTransport) {
         let (app, project) = try options.open()
         let transport = CurlTransport(totalTimeout: 600, policy: app.outboundPolicy)
-        app.exports.use(transport)
+        app.exports.use(transport, partSizeMiB: try options.global.loadConfiguration().export.partSizeMiB)
         return (app, project, transport)
     }
 

@@ -105,7 +105,7 @@ extension Serve {
     /// webhook may; under the outbound policy, as a bucket's endpoint is a tenant's choice.
     static func exportTransport(_ configuration: ServerConfiguration, _ services: Services) -> CurlTransport {
         let transport = CurlTransport(totalTimeout: 600, policy: services.app.outboundPolicy)
-        services.app.exports.use(transport)
+        services.app.exports.use(transport, partSizeMiB: configuration.export.partSizeMiB)
         return transport
     }
 

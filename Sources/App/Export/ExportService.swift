@@ -16,7 +16,7 @@ public final class ExportService: Sendable {
     /// S3 signs with the real time, whatever a test-mode project's clock says.
     let clock: any Clock
     /// Set by the composition (uploads take longer than webhooks: a transport of their own).
-    private let transport = Mutex<(any OutboundTransport)?>(nil)
+    private let transport = Mutex<(any OutboundTransport, partSizeMiB: Int)?>(nil)
     let scratch: String
     /// Rows per read: each page its own read, so no read holds an hour of rows.
     let pageSize: Int
@@ -26,8 +26,8 @@ public final class ExportService: Sendable {
     /// One run at a time per project: in this process, and across processes and nodes by a
     /// lease in the database (a crashed holder's runs out after `leaseMilliseconds`).
     private let running = Mutex<Set<String>>([])
-    private let node = TimeOrderedID.generate(at: SystemClock().now())
-    let leaseMilliseconds: Int64 = 15 * 60_000
+    private let node = ExportLease.node()
+    let leaseMilliseconds: Int64 = 5 * 60_000
 
     /// - Parameter scratch: where each file is written before it is put (removed once put).
     public init(store: any StoreBackend, clocks: ProjectClocks, clock: any Clock, scratch: String, pageSize: Int = 5_000) {
@@ -43,8 +43,10 @@ public final class ExportService: Sendable {
         NSTemporaryDirectory() + "attributiond-export-\(ProcessInfo.processInfo.processIdentifier)"
     }
 
-    /// The transport S3 requests go out through.
-    public func use(_ transport: any OutboundTransport) { self.transport.withLock { $0 = transport } }
+    /// The transport S3 requests go out through, and the size of a multipart upload's parts.
+    public func use(_ transport: any OutboundTransport, partSizeMiB: Int = 16) {
+        self.transport.withLock { $0 = (transport, partSizeMiB) }
+    }
 
     // MARK: Settings
 
@@ -161,11 +163,19 @@ public final class ExportService: Sendable {
     private func exclusively<T>(_ projectID: String, _ body: () throws -> T) throws -> T {
         guard running.withLock({ $0.insert(projectID).inserted }) else { throw Self.alreadyRunning(projectID) }
         defer { _ = running.withLock { $0.remove(projectID) } }
-        let now = clock.now()
-        let until = Timestamp(milliseconds: now.milliseconds + leaseMilliseconds)
-        guard try store.exports.claim(projectID: projectID, node: node, until: until, at: now) else { throw Self.alreadyRunning(projectID) }
+        guard try renewLease(projectID) else { throw Self.alreadyRunning(projectID) }
         defer { try? store.exports.release(projectID: projectID, node: node) }
         return try body()
+    }
+
+    /// Takes or renews the lease; a holder on this machine whose process has ended (killed, or
+    /// crashed) is taken over at once, one on another machine when its lease runs out.
+    private func renewLease(_ projectID: String) throws -> Bool {
+        let now = clock.now()
+        let until = Timestamp(milliseconds: now.milliseconds + leaseMilliseconds)
+        if try store.exports.claim(projectID: projectID, node: node, until: until, at: now, replacing: nil) { return true }
+        guard let holder = try store.exports.holder(projectID: projectID, at: now), ExportLease.isGone(holder) else { return false }
+        return try store.exports.claim(projectID: projectID, node: node, until: until, at: now, replacing: holder)
     }
 
     private static func alreadyRunning(_ projectID: String) -> AppError {
@@ -174,9 +184,6 @@ public final class ExportService: Sendable {
 
     private func export(_ hour: ExportHour, settings: ExportSettings, again: Bool) throws -> HourResult {
         let projectID = settings.projectID
-        // The lease renewed for each hour: a backfill of many hours outlasts one lease.
-        let now = clock.now()
-        _ = try store.exports.claim(projectID: projectID, node: node, until: Timestamp(milliseconds: now.milliseconds + leaseMilliseconds), at: now)
         let stored = try store.exports.exportedHour(projectID: projectID, hour: hour.start)
         if let stored, stored.completedAt != nil, !again {
             return HourResult(hour: hour, version: stored.version, rows: stored.rows, written: false)
@@ -200,6 +207,8 @@ public final class ExportService: Sendable {
         let directory = scratch + "/" + projectID
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for table in settings.tables {
+            // Renewed for each table: a backfill of many hours outlasts one lease.
+            guard try renewLease(projectID) else { throw Self.alreadyRunning(projectID) }
             let missing = settings.formats.filter { format in !files.contains { $0.table == table && $0.format == format } }
             guard !missing.isEmpty else { continue }
             let written = try write(table, formats: missing, hour: hour, projectID: projectID, directory: directory)
@@ -275,14 +284,14 @@ public final class ExportService: Sendable {
         switch ExportTarget.parse(settings.destination) {
         case .directory(let path)?: return DirectoryDestination(root: path)
         case .bucket(let name, let prefix)?:
-            guard let transport = transport.withLock({ $0 }) else {
+            guard let (transport, partSizeMiB) = transport.withLock({ $0 }) else {
                 throw ExportDestinationError("outbound requests are not set up on this process, so nothing can reach \(settings.destination)")
             }
             return S3Destination(
                 bucket: name, prefix: prefix, endpoint: settings.endpoint,
                 signature: S3Signature(
                     accessKeyID: settings.accessKeyID ?? "", secretAccessKey: settings.secretAccessKey ?? "", region: settings.region),
-                transport: transport, clock: clock)
+                transport: transport, clock: clock, partSize: partSizeMiB << 20)
         case nil: throw AppError.invalidField("destination", "\(settings.destination) is not a destination")
         }
     }

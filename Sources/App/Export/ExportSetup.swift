@@ -1,6 +1,6 @@
-public import Attribution
+import Attribution
 import Foundation
-public import StoreContracts
+import StoreContracts
 
 /// A project's export as a client sets it (`PUT /admin/v1/projects/{id}/export`), checked.
 public struct ExportFields: Sendable {

@@ -1,4 +1,4 @@
-public import Attribution
+import Attribution
 import Cryptography
 import Foundation
 import Synchronization
@@ -37,7 +37,9 @@ struct S3Destination: ExportDestination {
             let body = try Self.read(path, offset: offset, count: min(partSize, bytes - offset))
             let answer = try send(
                 "PUT", object, query: [("partNumber", String(tags.count + 1)), ("uploadId", uploadID)], body: body,
-                sha256: S3Signature.hex(Secrets.sha256(body)))
+                sha256: S3Signature.hex(Secrets.sha256(body)),
+                // Named, or the HTTP client would call a body form data (moto's server then parses it as a form).
+                headers: [("content-type", "application/octet-stream")])
             guard let tag = answer.headers.first(where: { $0.key.lowercased() == "etag" })?.value else {
                 throw ExportDestinationError("S3 gave no ETag for part \(tags.count + 1) of \(object)")
             }

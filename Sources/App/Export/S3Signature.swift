@@ -46,7 +46,8 @@ public struct S3Signature: Sendable {
         ]
     }
 
-    /// An object key as a request path: each byte but the unreserved ones (and `/`) percent-encoded.
+    /// An object key as a request path (`encodingSlash` false: `/` and `=` kept), or a query's
+    /// name or value (`encodingSlash` true): each byte but the unreserved ones percent-encoded.
     public static func encode(_ text: String, encodingSlash: Bool) -> String {
         var result = ""
         for byte in text.utf8 {
@@ -54,7 +55,10 @@ public struct S3Signature: Sendable {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "/") where !encodingSlash: result.append("/")
+            // A path keeps `/`, and `=` (the partitions' `table=…`) as AWS's SDKs send it: S3 signs
+            // the path as sent, and S3-compatible servers that sign the decoded path (moto) agree.
+            case UInt8(ascii: "/") where !encodingSlash, UInt8(ascii: "=") where !encodingSlash:
+                result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let digits = Array("0123456789ABCDEF")
                 result.append("%")

@@ -36,13 +36,21 @@ struct Exports<Source: SessionSource>: ExportStore {
         try source.writeSession { session in try session.run("DELETE FROM export_settings WHERE project_id = ?", projectID) > 0 }
     }
 
-    func claim(projectID: String, node: String, until: Timestamp, at now: Timestamp) throws -> Bool {
+    func claim(projectID: String, node: String, until: Timestamp, at now: Timestamp, replacing: String?) throws -> Bool {
         try source.writeSession { session in
             try session.run(
                 """
                 UPDATE export_settings SET claimed_by = ?, claimed_until = ?
-                WHERE project_id = ? AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until < ?)
-                """, node, until.milliseconds, projectID, node, now.milliseconds) > 0
+                WHERE project_id = ? AND (claimed_by IS NULL OR claimed_by = ? OR claimed_by = ? OR claimed_until < ?)
+                """, node, until.milliseconds, projectID, node, replacing ?? node, now.milliseconds) > 0
+        }
+    }
+
+    func holder(projectID: String, at now: Timestamp) throws -> String? {
+        try source.read { session in
+            try session.queryOne(
+                "SELECT claimed_by FROM export_settings WHERE project_id = ? AND claimed_until >= ?", projectID, now.milliseconds
+            ) { $0.optionalString(0) } ?? nil
         }
     }
 
