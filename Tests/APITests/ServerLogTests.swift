@@ -15,7 +15,10 @@ import Testing
         let server = try ServerProcess(environment: ["ATTRIBUTIOND_ADMIN_KEY": Self.key, "ATTRIBUTIOND_LOG_LEVEL": "debug"])
         let started = Self.lines(server.outputBeforeListening + server.outputAfterListening)
             .filter { $0["msg"] == "started" }.compactMap { $0["service"] }
-        let order = ["store", "request log", "outbound transport", "outbox", "click retention", "cost pulls", "dashboard warm-up", "listeners"]
+        let order = [
+            "store", "request log", "outbound transport", "outbox", "click retention", "cost pulls", "export transport", "raw export",
+            "dashboard warm-up", "listeners",
+        ]
         #expect(started == order)
         #expect(server.terminateAndWait() == 0)
         let after = Self.lines(server.remainingOutput)

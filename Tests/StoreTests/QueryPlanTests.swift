@@ -111,3 +111,18 @@ private func queryPlan(of sql: String, _ connection: SQLiteConnection) throws ->
         }
     }
 }
+
+/// The export reads an hour of each table through an index, in the index's order: never the whole
+/// table, never a sort of the hour's rows.
+@Suite struct ExportPlanTests {
+    @Test(arguments: ExportTable.allCases)
+    func readsAnHourThroughAnIndexInOrder(_ table: ExportTable) throws {
+        let temp = try TemporaryDatabase()
+        let read = ExportRepository.read(table)
+        for sql in [read.firstPage, read.laterPage, read.count] {
+            let plan = try temp.database.read { try queryPlan(of: sql, $0) }
+            #expect(plan.allSatisfy { $0.hasPrefix("SEARCH ") }, "\(table): \(plan)")
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(table): \(plan)")
+        }
+    }
+}

@@ -17,49 +17,53 @@ enum ExportRepository {
 
     /// What each table reads from. `time` places a row in its hour: when it was stored (clicks,
     /// installs, postbacks, erasures), arrived (events, notifications) or last changed (cost rows,
-    /// claims, which a later answer or import rewrites).
+    /// claims, which a later answer or import rewrites). `order` is an index's own order, so no
+    /// hour is sorted (`ExportPlanTests`).
     private struct Shape {
         let from: String
         let time: String
         let order: [(sql: String, kind: ExportColumn.Kind)]
         var filter = ""
-        /// Events and payments carry their arrival time in their time-ordered id: their id index
-        /// is their time index, so the event write path keeps one index fewer (docs/export.md).
-        /// `(project_id || '')` keeps the planners from preferring the project's charted-time index.
+        /// Rows whose time-ordered id was made at their `time` (installs, events, payments,
+        /// erasures): the id's index is their time index, so their write paths keep one index
+        /// fewer (docs/export.md).
         var byID = false
+        /// The project named as `(project_id || '')`: an index that starts with the project (the
+        /// click table's by address) would otherwise be taken over the time index.
+        var projectUnindexed = false
     }
 
     private static func shape(_ table: ExportTable) -> Shape {
+        let byID: [(sql: String, kind: ExportColumn.Kind)] = [("id", .text)]
         switch table {
-        case .clicks: Shape(from: "clicks", time: "created_at", order: [("created_at", .integer), ("id", .integer)])
-        case .installs: Shape(from: "installs", time: "created_at", order: [("created_at", .integer), ("id", .text)])
-        case .events: Shape(from: "events", time: "received_at", order: [("id", .text)], byID: true)
-        case .payments: Shape(from: "payments", time: "created_at", order: [("id", .text)], byID: true)
+        case .clicks:
+            return Shape(from: "clicks", time: "created_at", order: [("created_at", .integer), ("id", .integer)], projectUnindexed: true)
+        case .installs: return Shape(from: "installs", time: "created_at", order: byID, byID: true)
+        case .events: return Shape(from: "events", time: "received_at", order: byID, byID: true)
+        case .payments: return Shape(from: "payments", time: "created_at", order: byID, byID: true)
         case .verifiedRevenue:
-            Shape(
+            return Shape(
                 from: "store_notifications", time: "received_at",
                 order: [("received_at", .integer), ("source", .text), ("notification_id", .text)])
         case .cost:
-            Shape(
+            return Shape(
                 from: "cost_rows", time: "updated_at",
                 order: [
                     ("updated_at", .integer), ("day", .text), ("network", .text), ("campaign_key", .text), ("adgroup_id", .text),
                     ("ad_id", .text),
                 ])
-        case .skanPostbacks: Shape(from: "skan_postbacks", time: "received_at", order: [("received_at", .integer), ("id", .text)])
+        case .skanPostbacks:
+            return Shape(from: "skan_postbacks", time: "received_at", order: [("received_at", .integer), ("id", .text)])
         case .appleAdsClaims:
-            Shape(
-                from: "apple_ads_claims", time: "coalesce(answered_at, token_received_at)",
-                order: [("coalesce(answered_at, token_received_at)", .integer), ("install_id", .text)])
+            let time = "coalesce(answered_at, token_received_at)"
+            return Shape(from: "apple_ads_claims", time: time, order: [(time, .integer), ("install_id", .text)])
         case .adPlatformClaims:
-            Shape(
-                from: "ad_platform_claims", time: "received_at", order: [("received_at", .integer), ("install_id", .text), ("source", .text)])
+            return Shape(
+                from: "ad_platform_claims", time: "received_at",
+                order: [("received_at", .integer), ("install_id", .text), ("source", .text)])
         case .rejectedInstalls:
-            // The partial index's own condition, so the planner reads through it.
-            Shape(
-                from: "installs", time: "created_at", order: [("created_at", .integer), ("id", .text)],
-                filter: " AND (rejected_reasons IS NOT NULL OR quality_flags IS NOT NULL) AND rejected_reasons IS NOT NULL")
-        case .erasures: Shape(from: "erasures", time: "erased_at", order: [("erased_at", .integer), ("id", .text)])
+            return Shape(from: "installs", time: "created_at", order: byID, filter: " AND rejected_reasons IS NOT NULL", byID: true)
+        case .erasures: return Shape(from: "erasures", time: "erased_at", order: byID, byID: true)
         }
     }
 
@@ -81,7 +85,8 @@ enum ExportRepository {
                 ]
             }
         } else {
-            condition = "project_id = ? AND \(shape.time) >= ? AND \(shape.time) < ?"
+            let project = shape.projectUnindexed ? "(project_id || '')" : "project_id"
+            condition = "\(project) = ? AND \(shape.time) >= ? AND \(shape.time) < ?"
             range = { projectID, from, to in [.text(projectID), .integer(from), .integer(to)] }
         }
         let order = shape.order.map(\.sql).joined(separator: ", ")
