@@ -114,6 +114,8 @@ public protocol ExportStore: Sendable {
     func recordFile(_ file: ExportedFile, projectID: String, hour: Int64, version: Int) throws
     /// Marks the hour's version complete with its manifest.
     func completeHour(projectID: String, hour: Int64, version: Int, manifest: String, rows: [ExportTable: Int], at time: Timestamp) throws
+    /// Deletes the erasure rows older than `time` (milliseconds); how many.
+    func deleteErasures(before time: Int64) throws -> Int
     /// A multipart upload under way for a file (so a run after a crash aborts it), or nil.
     func setUpload(projectID: String, path: String, uploadID: String?) throws
     func uploads(projectID: String) throws -> [(path: String, uploadID: String)]

@@ -51,7 +51,7 @@ CREATE TABLE export_uploads (
 );
 
 -- One row per erased install (kind 'install') and per erased user (kind 'user'): what a
--- warehouse deletes by. Kept as long as the export's files are (35 days, RetentionJob).
+-- warehouse deletes by. Kept 35 days (the export job deletes older ones).
 CREATE TABLE erasures (
     id         TEXT PRIMARY KEY,
     project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,

@@ -23,6 +23,9 @@ public final class ExportService: Sendable {
     /// How long after an hour ends it is taken as closed on the server's clock (a write under way
     /// commits within it). A test-mode project's hours close as its clock passes their end.
     let closingDelay: Int64 = 60_000
+    /// How long erasure rows are kept for the hours that carry them to be written again.
+    static let erasureRetentionDays: Int64 = 35
+
     /// One run at a time per project: in this process, and across processes and nodes by a
     /// lease in the database (a crashed holder's runs out after `leaseMilliseconds`).
     private let running = Mutex<Set<String>>([])
@@ -117,6 +120,8 @@ public final class ExportService: Sendable {
     @discardableResult
     public func runDue(limit: Int = 24, onError: (String, any Error) -> Void = { _, _ in }) -> [HourResult] {
         var written: [HourResult] = []
+        // Erasure rows are kept as long as a bucket's lifecycle rule typically keeps the files.
+        _ = try? store.exports.deleteErasures(before: clock.now().milliseconds - Self.erasureRetentionDays * 86_400_000)
         guard let all = try? store.exports.allSettings() else { return [] }
         for settings in all where settings.enabled {
             do {
@@ -257,8 +262,10 @@ public final class ExportService: Sendable {
         var buffers = formats.map { _ in [UInt8]() }
         for index in formats.indices where formats[index] == .csv { ExportEncoding.csvHeader(table, into: &buffers[index]) }
         var rows = 0
+        var pacing = ExportPacing(writes: { [store] in store.writeStatistics.committedWrites })
         try store.exports.rows(of: table, projectID: projectID, from: hour.start, to: hour.end, pageSize: pageSize) { values in
             rows += 1
+            if rows % 1000 == 0 { pacing.pause() }
             for index in formats.indices {
                 switch formats[index] {
                 case .csv: ExportEncoding.csvRow(values, of: table, into: &buffers[index])

@@ -71,7 +71,11 @@ struct Exports<Source: SessionSource>: ExportStore {
             if let cursor { values += cursor }
             values.append(.integer(Int64(pageSize)))
             var last: [SQLValue]?
-            var count = 0
+            var page: [[ExportValue]] = []
+            page.reserveCapacity(pageSize)
+            // The page is read, then written out with the connection given back: the export's
+            // thread runs at the lowest priority, and must not keep a reader from the requests
+            // while it waits for the CPU.
             try source.read { session in
                 _ = try session.query(cursor == nil ? read.firstPage : read.laterPage, values: values) { row -> Void in
                     var keys: [SQLValue] = []
@@ -80,10 +84,11 @@ struct Exports<Source: SessionSource>: ExportStore {
                         keys.append(kind == .integer ? .integer(row.int(column)) : .text(row.string(column)))
                     }
                     last = keys
-                    count += 1
-                    try visit(ExportRepository.values(row, table: table, offset: read.orderKinds.count))
+                    page.append(ExportRepository.values(row, table: table, offset: read.orderKinds.count))
                 }
             }
+            for values in page { try visit(values) }
+            let count = page.count
             guard count == pageSize, let last else { return }
             cursor = last
         }
@@ -161,6 +166,10 @@ struct Exports<Source: SessionSource>: ExportStore {
                 "UPDATE export_hours SET manifest = ?, row_counts = ?, completed_at = ? WHERE project_id = ? AND hour = ? AND version = ?",
                 manifest, counts, time.milliseconds, projectID, hour, version)
         }
+    }
+
+    func deleteErasures(before time: Int64) throws -> Int {
+        try source.writeSession { session in try session.run("DELETE FROM erasures WHERE erased_at < ?", time) }
     }
 
     func setUpload(projectID: String, path: String, uploadID: String?) throws {

@@ -154,3 +154,20 @@ import Testing
         #expect(try app.request("DELETE", path).status == 404)
     }
 }
+
+/// docs/export.md's schema is the one the files have: each table's line names its columns in
+/// file order.
+@Suite struct ExportSchemaDocumentTests {
+    @Test func theDocumentedColumnsAreTheExportedOnes() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/export.md"), encoding: .utf8)
+        #expect(text.contains("## Schema (version \(ExportTable.schemaVersion))"))
+        for table in ExportTable.allCases {
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("- `\(table.rawValue)` (") }, "\(table)")
+            let listed = try #require(line.range(of: "): ")).upperBound
+            let names = line[listed...].split(separator: ", ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+            #expect(names == table.columns.map(\.name), "\(table)")
+        }
+    }
+}

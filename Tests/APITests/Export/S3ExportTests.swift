@@ -40,11 +40,13 @@ import Testing
         let saved = try app.request("PUT", "/admin/v1/projects/\(projectID)/export", json: exportBody(server))
         #expect(saved.status == 200, "\(saved.bodyText)")
 
+        // A seeded day: 24 hours, each with its own number of taps, installs and a purchase, an
+        // erasure in the third.
         let first = try nextHour(app, projectID)
         var installs: [String] = []
-        for hour in 0..<3 {
-            for index in 0...hour {
-                let ip = "198.51.100.\(10 * hour + index + 1)"
+        for hour in 0..<24 {
+            for index in 0...(hour % 3) {
+                let ip = "198.51.\(100 + hour).\(index + 1)"
                 _ = try app.clickWithBeacon(ip: ip)
                 installs.append(try #require(try app.install(ip: ip, key: key).json?["installId"] as? String))
             }
@@ -54,15 +56,16 @@ import Testing
             try app.settle()
             try app.advanceClock(projectID, seconds: 3600)
         }
-        let written = app.services.app.exports.runDue()
-        #expect(written.count == 4, "\(written.map(\.hour.text))")  // the set-up hour and three more
+        // The set-up hour and the day's 24: a pass writes 24 at most, the next the rest.
+        let written = app.services.app.exports.runDue() + app.services.app.exports.runDue()
+        #expect(written.count == 25, "\(written.map(\.hour.text))")
 
         let found = try S3Fixture.read(server, prefix: "attributiond/")
         #expect((found["problems"] as? [String])?.isEmpty == true, "\(found["problems"] ?? "")")
         #expect(found["multipart_uploads"] as? Int == 0)
         let hours = try #require(found["hours"] as? [String: [String: Any]])
         var hour = first
-        for _ in 0..<3 {
+        for _ in 0..<24 {
             let tables = try #require(hours[hour.text]?["tables"] as? [String: [String: Any]], "\(hour.text)")
             for table in ExportTable.allCases {
                 let entry = try #require(tables[table.rawValue], "\(table) of \(hour.text)")
@@ -75,6 +78,7 @@ import Testing
                 "SELECT click_id FROM clicks WHERE project_id = '\(projectID)' AND created_at >= \(hour.start) AND created_at < \(hour.end)"
             ) { $0.string(0) }
             #expect(tables["clicks"]?["ids"] as? [String] == clickIDs.sorted())
+            #expect(clickIDs.count == Int(hour.start - first.start) / 3_600_000 % 3 + 1)
             hour = hour.next
         }
         // The erasure is a row of the third hour; the first hour was not re-read (older than the recount).
