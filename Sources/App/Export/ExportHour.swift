@@ -1,4 +1,4 @@
-public import Attribution
+import Attribution
 public import StoreContracts
 
 /// An hour of the export (UTC), as its start in milliseconds, and where its files go.
