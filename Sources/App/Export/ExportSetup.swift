@@ -66,8 +66,12 @@ extension ExportSettings {
             problems.append(ValidationProblem("destination", "must be s3://bucket/prefix or file:///absolute/path"))
         }
         if let endpoint = fields.endpoint {
-            if !(endpoint.hasPrefix("https://") || endpoint.hasPrefix("http://")) || endpoint.utf8.count > 512 || URL(string: endpoint)?.host == nil {
-                problems.append(ValidationProblem("endpoint", "must be an http:// or https:// URL of an S3-compatible service"))
+            let url = URL(string: endpoint)
+            // Scheme and authority only: the requests' paths are the bucket's and the key's, as signed.
+            if !(endpoint.hasPrefix("https://") || endpoint.hasPrefix("http://")) || endpoint.utf8.count > 512 || url?.host == nil
+                || !(url?.path ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "/")).isEmpty || url?.query != nil
+            {
+                problems.append(ValidationProblem("endpoint", "must be the http:// or https:// address of an S3-compatible service, with no path"))
             }
         }
         let region = fields.region ?? existing?.region ?? "us-east-1"

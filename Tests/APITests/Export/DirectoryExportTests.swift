@@ -137,6 +137,10 @@ import Testing
         #expect(keyless.status == 422 && keyless.bodyText.contains("access_key_id") && keyless.bodyText.contains("secret_access_key"))
         let unknown = try app.request("PUT", path, json: #"{"destination":"s3://my-bucket","tables":["clicks","nope"],"formats":["parquet"]}"#)
         #expect(unknown.status == 422 && unknown.bodyText.contains("nope") && unknown.bodyText.contains("parquet"), "\(unknown.bodyText)")
+        let pathed = try app.request(
+            "PUT", path,
+            json: #"{"destination":"s3://my-bucket","endpoint":"https://s3.example.com/base","access_key_id":"A","secret_access_key":"B"}"#)
+        #expect(pathed.status == 422 && pathed.bodyText.contains("endpoint"), "\(pathed.bodyText)")
         let stray = try app.request("PUT", path, json: #"{"destination":"s3://my-bucket","bucket":"x"}"#)
         #expect(stray.status == 400 || stray.status == 422, "\(stray.bodyText)")
         let saved = try app.request(
