@@ -22,7 +22,6 @@ public final class SHA256Stream {
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
         EVP_DigestInit_ex(context, EVP_sha256(), nil)
-        let digits = Array("0123456789abcdef")
-        return String(digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+        return AESGCM.hex(digest)
     }
 }

@@ -86,8 +86,10 @@ public enum ExportEncoding {
         buffer.append(UInt8(ascii: "\""))
     }
 
-    /// `2026-12-04T01:02:03.456Z`.
-    static func appendTime(_ milliseconds: Int64, into buffer: inout [UInt8]) {
+    /// `2026-12-04T01:02:03.456Z`. A stored time outside years 0001–9999 (a hand edit) is written
+    /// at the nearest end of that range, never trapping.
+    static func appendTime(_ stored: Int64, into buffer: inout [UInt8]) {
+        let milliseconds = min(max(stored, -62_135_596_800_000), 253_402_300_799_999)
         var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
         let fraction = Int32(milliseconds - Int64(seconds) * 1000)
         var parts = tm()

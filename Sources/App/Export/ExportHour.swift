@@ -7,8 +7,10 @@ public struct ExportHour: Sendable, Hashable, Comparable {
 
     public let start: Int64
 
+    /// The hour holding `time`, held within years 1970–9999 (a stored time past them is a hand
+    /// edit, and `end` must not overflow).
     public init(containing time: Int64) {
-        start = time >= 0 ? time / Self.milliseconds * Self.milliseconds : (time - Self.milliseconds + 1) / Self.milliseconds * Self.milliseconds
+        start = min(max(time, 0), 253_402_300_799_999) / Self.milliseconds * Self.milliseconds
     }
 
     /// `2026-12-04T01` (the command line's form), or nil.

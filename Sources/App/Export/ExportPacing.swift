@@ -26,9 +26,10 @@ struct ExportPacing {
     mutating func pause() {
         let now = DispatchTime.now().uptimeNanoseconds
         let committed = writes()
-        if committed != lastWrites {
-            let rest = Double(now - since) * Self.restPerWork
-            usleep(UInt32(min(rest / 1000, 1_000_000)))
+        if committed != lastWrites, now > since {
+            // At most a second at a time, in microseconds.
+            let rest = min(Double(now - since) * Self.restPerWork / 1000, 1_000_000)
+            usleep(UInt32(rest))
         }
         lastWrites = committed
         since = DispatchTime.now().uptimeNanoseconds

@@ -37,7 +37,7 @@ struct S3Destination: ExportDestination {
             let body = try Self.read(path, offset: offset, count: min(partSize, bytes - offset))
             let answer = try send(
                 "PUT", object, query: [("partNumber", String(tags.count + 1)), ("uploadId", uploadID)], body: body,
-                sha256: S3Signature.hex(Secrets.sha256(body)),
+                sha256: AESGCM.hex(Secrets.sha256(body)),
                 // Named, or the HTTP client would call a body form data (moto's server then parses it as a form).
                 headers: [("content-type", "application/octet-stream")])
             guard let tag = answer.headers.first(where: { $0.key.lowercased() == "etag" })?.value else {
@@ -80,7 +80,7 @@ struct S3Destination: ExportDestination {
         let (base, host, path) = address(of: object)
         var headers = extra + [("host", host)]
         headers += signature.sign(
-            method: method, path: path, query: query, headers: headers, payloadSHA256: sha256 ?? S3Signature.hex(Secrets.sha256(body)),
+            method: method, path: path, query: query, headers: headers, payloadSHA256: sha256 ?? AESGCM.hex(Secrets.sha256(body)),
             at: clock.now())
         let queryText = query.map {
             S3Signature.encode($0.0, encodingSlash: true) + ($0.1.isEmpty ? "" : "=" + S3Signature.encode($0.1, encodingSlash: true))

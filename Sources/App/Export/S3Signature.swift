@@ -39,7 +39,7 @@ public struct S3Signature: Sendable {
         let toSign = "AWS4-HMAC-SHA256\n\(stamp)\n\(scope)\n\(Secrets.sha256Hex(canonical))"
         var key = Secrets.hmacSHA256(key: "AWS4" + secretAccessKey, message: Array(day.utf8))
         for part in [region, "s3", "aws4_request"] { key = Secrets.hmacSHA256(keyBytes: key, message: Array(part.utf8)) }
-        let signature = Self.hex(Secrets.hmacSHA256(keyBytes: key, message: Array(toSign.utf8)))
+        let signature = AESGCM.hex(Secrets.hmacSHA256(keyBytes: key, message: Array(toSign.utf8)))
         return [
             ("x-amz-date", stamp), ("x-amz-content-sha256", payloadSHA256),
             ("authorization", "AWS4-HMAC-SHA256 Credential=\(accessKeyID)/\(scope), SignedHeaders=\(signedNames), Signature=\(signature)"),
@@ -70,17 +70,6 @@ public struct S3Signature: Sendable {
     }
 
     public static let emptyPayloadSHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return text
-    }
 
     /// `20130524T000000Z`.
     static func amzDate(_ time: Timestamp) -> String {

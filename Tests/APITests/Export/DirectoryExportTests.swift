@@ -85,7 +85,7 @@ import Testing
             let path = try #require(file["path"] as? String)
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: String(path.dropFirst("file://".count)))))
             #expect(file["bytes"] as? Int == bytes.count)
-            #expect(file["sha256"] as? String == S3Signature.hex(Secrets.sha256(bytes)))
+            #expect(file["sha256"] as? String == AESGCM.hex(Secrets.sha256(bytes)))
         }
         // The rows are the tables' rows: every click id once, times in ISO 8601 with milliseconds.
         let clicks = try files.ndjson(.clicks, first)
